@@ -1,0 +1,25 @@
+"""``pnp validate``: check a game's data and report every problem with its file and line."""
+
+from __future__ import annotations
+
+import click
+
+from pnp.errors import DataError, Problems
+from pnp.validation import validate_game
+
+
+@click.command("validate")
+@click.argument("game", default="shadow_throne")
+def command(game):
+    """Check GAME's data (a bundled game's name or a game folder).
+
+    Reports every problem as FILE:LINE: SUBJECT: MESSAGE and exits with status 2 when any is an error;
+    a valid game prints a one-line summary.
+    """
+    problems = Problems()
+    result = validate_game(game, problems)
+    for warning in problems.warnings:
+        click.echo(str(warning), err=True)
+    if problems.errors:
+        raise DataError(problems.errors)
+    click.echo(result.summary)

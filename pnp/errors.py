@@ -1,0 +1,76 @@
+"""Problems found in user input, reported all at once as ``file:line: subject: message``.
+
+Every loader and checker appends :class:`Problem` objects to a list instead of raising on the first
+one; the CLI prints them all and exits with status 2 (see :class:`DataError`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def display_path(path: str | os.PathLike | None) -> str:
+    """A path as the user would type it: relative to the working directory when below it."""
+    if path is None:
+        return "<input>"
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str | None
+    line: int | None
+    subject: str | None
+    message: str
+    warning: bool = False
+
+    def __str__(self) -> str:
+        where = display_path(self.path)
+        if self.line is not None:
+            where += f":{self.line}"
+        text = f"{where}: "
+        if self.warning:
+            text += "warning: "
+        if self.subject:
+            text += f"{self.subject}: "
+        return text + self.message
+
+
+class DataError(Exception):
+    """Raised with every problem found, after a whole check has run."""
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class UserError(Exception):
+    """A single-line error the CLI shows as it is (bad option, missing game, ...)."""
+
+
+class Problems(list):
+    """A list of problems with helpers that keep call sites short."""
+
+    def error(self, path, line, subject, message):
+        self.append(Problem(str(path) if path else None, line, subject, message))
+
+    def warn(self, path, line, subject, message):
+        self.append(Problem(str(path) if path else None, line, subject, message, warning=True))
+
+    @property
+    def errors(self):
+        return [p for p in self if not p.warning]
+
+    @property
+    def warnings(self):
+        return [p for p in self if p.warning]
+
+    def raise_if_errors(self):
+        if self.errors:
+            raise DataError(self)

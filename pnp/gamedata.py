@@ -1,0 +1,303 @@
+"""Load a game folder (``game.yaml``, ``cards.yaml``, ...) into checked, frozen game facts.
+
+Everything wrong is collected as :class:`~pnp.errors.Problem` objects with file and line; the caller
+decides whether to stop (``load_game(..., strict=True)`` raises :class:`~pnp.errors.DataError`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnp import DATA_DIR
+from pnp.errors import DataError, Problems, UserError
+from pnp.schema import Field, check
+from pnp.yamlsrc import line_of, load_yaml
+from rules_engine import engine_module
+from rules_engine.model import Ability, Card, Faction, Rank
+
+KNOWN_COMPONENTS = ("power_track", "cards")
+
+_RANGE = {"min": Field("int", required=True, min=0), "max": Field("int", required=True, min=0)}
+
+_FIELD_SCHEMA = {
+    "required": Field("bool", default=False, doc="every card must give this value"),
+    "default": Field("int", nullable=True, doc="value when a card leaves it out"),
+    "min": Field("int", default=0),
+    "max": Field("int", default=99),
+    "icon": Field("str", required=True, doc="icon drawn next to the value"),
+}
+
+GAME_SCHEMA = {
+    "title": Field("str", required=True),
+    "author": Field("str", default=""),
+    "publisher": Field("str", default=""),
+    "players": Field("map", required=True, schema=_RANGE),
+    "minutes": Field("map", schema=_RANGE),
+    "ages": Field("int", min=0),
+    "engine": Field("str", nullable=True, doc="rules_engine subpackage that plays the game"),
+    "language": Field("str", default="en"),
+    "card": Field("map", required=True, schema={
+        "width": Field("length", required=True, min=20, max=200),
+        "height": Field("length", required=True, min=20, max=300),
+        "fields": Field("dict", default={}, items=Field("map", schema=_FIELD_SCHEMA)),
+        "exactly_one_of": Field("list", default=[], items=Field("list", items=Field("str"))),
+    }),
+    "factions": Field("list", default=[], items=Field("map", schema={
+        "id": Field("str", required=True),
+        "name": Field("str", required=True),
+        "adjective": Field("str"),
+        "colour": Field("colour", required=True),
+        "emblem": Field("str", default="star"),
+    })),
+    "ranks": Field("list", default=[], items=Field("map", schema={
+        "id": Field("str", required=True),
+        "name": Field("str", required=True),
+        "plural": Field("str"),
+        "pips": Field("int", required=True, min=0, max=5),
+    })),
+    "deck": Field("map", default={}, schema={
+        "total": Field("int", min=1),
+        "per_faction": Field("int", min=1),
+        "copies_per_rank": Field("dict", items=Field("list", items=Field("int", min=1))),
+    }),
+    "components": Field("list", required=True, items=Field("str", choices=KNOWN_COMPONENTS)),
+}
+
+
+@dataclass(frozen=True)
+class CardField:
+    name: str
+    required: bool
+    default: int | None
+    min: int
+    max: int
+    icon: str
+
+
+@dataclass(frozen=True)
+class Game:
+    """A loaded game. ``cards`` holds one entry per distinct character; ``deck`` expands copies."""
+
+    root: Path
+    id: str
+    title: str
+    author: str
+    publisher: str
+    players: tuple
+    minutes: tuple | None
+    ages: int | None
+    engine: str | None
+    language: str
+    card_width: float
+    card_height: float
+    card_fields: tuple
+    factions: tuple
+    ranks: tuple
+    cards: tuple
+    components: tuple
+    deck_rules: dict = field(default_factory=dict, hash=False)
+    sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
+
+    def faction(self, faction_id) -> Faction:
+        return next(f for f in self.factions if f.id == faction_id)
+
+    def rank(self, rank_id) -> Rank:
+        return next(r for r in self.ranks if r.id == rank_id)
+
+    def card(self, card_id) -> Card:
+        return next(c for c in self.cards if c.id == card_id)
+
+    @property
+    def deck(self) -> list[Card]:
+        """Every physical card in data order, copies expanded."""
+        return [c for c in self.cards for _ in range(c.copies)]
+
+    @property
+    def effects(self) -> dict:
+        return engine_module(self.engine).EFFECTS if self.engine else {}
+
+
+def resolve_game_dir(game: str | Path) -> Path:
+    """A bundled game's name (``shadow_throne``) or the path of a game folder."""
+    candidate = Path(game)
+    if (candidate / "game.yaml").is_file():
+        return candidate
+    bundled = DATA_DIR / str(game)
+    if (bundled / "game.yaml").is_file():
+        return bundled
+    names = sorted(p.name for p in DATA_DIR.iterdir() if (p / "game.yaml").is_file()) if DATA_DIR.is_dir() else []
+    raise UserError(f"no game '{game}': not a bundled game ({', '.join(names) or 'none'}) "
+                    f"nor a folder with a game.yaml")
+
+
+def _effect_field(param) -> Field:
+    return Field(param.type if param.type != "list" else "list", required=param.required,
+                 default=param.default, choices=param.choices, min=param.min, max=param.max,
+                 items=Field("int") if param.type == "list" else None, nullable=not param.required)
+
+
+def _card_schema(game_meta, card_fields) -> dict:
+    schema = {
+        "id": Field("str", required=True),
+        "name": Field("str", required=True),
+        "copies": Field("int", required=True, min=1, max=99),
+        "flavour": Field("str", default=""),
+        "ability": Field("any", nullable=True),
+    }
+    if game_meta["factions"]:
+        schema["faction"] = Field("str", required=True, choices=tuple(f["id"] for f in game_meta["factions"]))
+    if game_meta["ranks"]:
+        schema["rank"] = Field("str", required=True, choices=tuple(r["id"] for r in game_meta["ranks"]))
+    for f in card_fields:
+        schema[f.name] = Field("int", required=f.required, default=f.default, min=f.min, max=f.max,
+                               nullable=not f.required)
+    return schema
+
+
+def _check_ability(raw, effects, steps, problems, path, line, subject):
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        problems.error(path, line, subject, "ability: expected a mapping with 'kind' and its parameters")
+        return None
+    kind = raw.get("kind")
+    if kind not in effects:
+        known = ", ".join(effects) or "none (the game has no rules engine)"
+        problems.error(path, line_of(raw, "kind"), subject,
+                       f"ability.kind: unknown effect kind {kind!r}; known kinds: {known}")
+        return None
+    spec = effects[kind]
+    schema = {"kind": Field("str", required=True), "step": Field("int", nullable=True)}
+    schema.update({name: _effect_field(p) for name, p in spec.params.items()})
+    clean = check(raw, schema, problems, path, subject, prefix="ability")
+    step = clean.get("step")
+    if spec.needs_step and step is None:
+        problems.error(path, line_of(raw, "kind"), subject,
+                       f"ability.step: '{kind}' resolves at a step; give step: one of {', '.join(map(str, steps))}")
+    elif step is not None and step not in steps:
+        problems.error(path, line_of(raw, "step"), subject,
+                       f"ability.step: {step} is not one of {', '.join(map(str, steps))}")
+    if kind == "suppress":
+        for s in clean.get("steps") or []:
+            if s not in steps:
+                problems.error(path, line_of(raw, "steps"), subject, f"ability.steps: {s} is not a step")
+    params = {k: v for k, v in clean.items() if k not in ("kind", "step")}
+    return Ability(kind=kind, step=step, params=params)
+
+
+def load_game(game: str | Path, problems: Problems | None = None, strict: bool = True) -> Game | None:
+    """Load and check a game folder. With ``strict`` any error raises DataError (all errors at once)."""
+    own = problems is None
+    problems = Problems() if own else problems
+    root = resolve_game_dir(game)
+    game_path = root / "game.yaml"
+    try:
+        raw_game = load_yaml(game_path)
+    except DataError as exc:
+        problems.extend(exc.problems)
+        if strict:
+            problems.raise_if_errors()
+        return None
+    meta = check(raw_game, GAME_SCHEMA, problems, game_path)
+    card_meta = meta.get("card") or {}
+    card_fields = tuple(
+        CardField(name, f["required"], f["default"], f["min"], f["max"], f["icon"])
+        for name, f in (card_meta.get("fields") or {}).items()
+    )
+    factions = tuple(
+        Faction(f["id"], f["name"], f.get("adjective") or f["name"], f["colour"], f["emblem"])
+        for f in meta.get("factions") or [] if {"id", "name", "colour"} <= f.keys()
+    )
+    ranks = tuple(
+        Rank(r["id"], r["name"], r.get("plural") or r["name"].lower() + "s", r["pips"])
+        for r in meta.get("ranks") or [] if {"id", "name", "pips"} <= r.keys()
+    )
+    engine = meta.get("engine")
+    effects, steps = {}, ()
+    if engine:
+        try:
+            mod = engine_module(engine)
+            effects, steps = mod.EFFECTS, tuple(getattr(mod, "STEPS", (1, 2, 3)))
+        except ImportError:
+            problems.error(game_path, line_of(raw_game, "engine"), None,
+                           f"engine: no rules engine named '{engine}' (expected rules_engine/{engine}/)")
+
+    cards, sources = [], {}
+    cards_path = root / "cards.yaml"
+    try:
+        raw_cards = load_yaml(cards_path)
+    except DataError as exc:
+        problems.extend(exc.problems)
+        raw_cards = None
+    if raw_cards is not None:
+        top = check(raw_cards, {"cards": Field("list", required=True)}, problems, cards_path)
+        schema = _card_schema(meta, card_fields)
+        raw_list = raw_cards.get("cards") if isinstance(raw_cards, dict) else None
+        for i, raw in enumerate(top.get("cards") or []):
+            line = line_of(raw_list, i)
+            cid = raw.get("id") if isinstance(raw, dict) else None
+            subject = f"card '{cid}'" if cid else f"card #{i + 1}"
+            if cid in sources:
+                problems.error(cards_path, line_of(raw, "id"), subject,
+                               f"id: duplicate id (first at line {sources[cid][1]})")
+            clean = check(raw, schema, problems, cards_path, subject)
+            for group in card_meta.get("exactly_one_of") or []:
+                given = [k for k in group if clean.get(k) is not None]
+                if len(given) != 1:
+                    what = "both " + " and ".join(given) if given else "neither " + " nor ".join(group)
+                    problems.error(cards_path, line, subject,
+                                   f"give exactly one of {', '.join(group)} (found {what})")
+            ability = _check_ability(clean.get("ability"), effects, steps, problems, cards_path,
+                                     line_of(raw, "ability") or line, subject)
+            if not {"id", "name", "copies"} <= clean.keys():
+                continue
+            stats = {f.name: clean.get(f.name) for f in card_fields}
+            cards.append(Card(clean["id"], clean["name"], clean["copies"], clean.get("faction"),
+                              clean.get("rank"), stats, ability, clean.get("flavour") or ""))
+            sources.setdefault(clean["id"], (str(cards_path), line))
+
+    deck = meta.get("deck") or {}
+    _check_deck(cards, deck, factions, problems, cards_path, raw_cards)
+    result = Game(
+        root=root, id=root.name, title=meta.get("title", root.name), author=meta.get("author") or "",
+        publisher=meta.get("publisher") or "",
+        players=((meta.get("players") or {}).get("min", 1), (meta.get("players") or {}).get("max", 1)),
+        minutes=(meta["minutes"]["min"], meta["minutes"]["max"]) if meta.get("minutes") else None,
+        ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
+        card_width=card_meta.get("width", 63.0), card_height=card_meta.get("height", 88.0),
+        card_fields=card_fields, factions=factions, ranks=ranks, cards=tuple(cards),
+        components=tuple(meta.get("components") or ()), deck_rules=deck, sources=sources,
+    )
+    if strict:
+        problems.raise_if_errors()
+    return result
+
+
+def _check_deck(cards, deck, factions, problems, path, raw_cards):
+    """Deck rules from game.yaml: total cards, cards per faction, copy counts per rank."""
+    top_line = getattr(raw_cards, "line", None)
+    total = sum(c.copies for c in cards)
+    if deck.get("total") is not None and total != deck["total"]:
+        problems.error(path, top_line, "deck", f"{total} cards, but game.yaml's deck.total is {deck['total']}")
+    if deck.get("per_faction") is not None:
+        per = Counter()
+        for c in cards:
+            per[c.faction] += c.copies
+        for f in factions:
+            if per[f.id] != deck["per_faction"]:
+                problems.error(path, top_line, f"faction '{f.id}'",
+                               f"{per[f.id]} cards, but game.yaml's deck.per_faction is {deck['per_faction']}")
+    if deck.get("copies_per_rank"):
+        groups = defaultdict(list)
+        for c in cards:
+            groups[(c.faction, c.rank)].append(c.copies)
+        for f in factions or [None]:
+            for rank_id, expected in deck["copies_per_rank"].items():
+                got = sorted(groups.get((f.id if f else None, rank_id), []))
+                if got != sorted(expected):
+                    who = f"faction '{f.id}'" if f else "deck"
+                    problems.error(path, top_line, who,
+                                   f"{rank_id} copies are {got or 'none'}, but game.yaml's "
+                                   f"deck.copies_per_rank.{rank_id} is {sorted(expected)}")

@@ -1,0 +1,190 @@
+"""A small declarative schema for YAML data: types, required keys, choices, ranges, unknown keys.
+
+Schemas are plain dicts of :class:`Field`. :func:`check` walks one mapping, records every problem with
+its file and line (from :mod:`pnp.yamlsrc`), and returns a cleaned dict with defaults filled in, so the
+caller can keep checking the rest of the file instead of stopping at the first mistake.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.errors import Problems
+from pnp.yamlsrc import LineDict, LineList, line_of
+
+_UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*$")
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+MISSING = object()
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a mapping.
+
+    type: ``int``, ``number``, ``str``, ``bool``, ``colour`` (``#rrggbb``), ``length`` (mm; also accepts
+    ``"2.5mm"``, ``"0.25in"``, ``"3pt"``), ``list`` (of ``items``), ``map`` (checked by ``schema``), ``dict``
+    (free-form mapping whose values are ``items``), or ``any``.
+    """
+
+    type: str
+    required: bool = False
+    default: Any = None
+    choices: tuple | None = None
+    min: float | None = None
+    max: float | None = None
+    items: "Field | None" = None
+    schema: dict | None = None
+    doc: str = ""
+    nullable: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def parse_length(value) -> float | None:
+    """A length in mm from a number (mm) or a string with a unit; None when it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        m = _LENGTH.match(value)
+        if m:
+            return float(m.group(1)) * _UNIT_MM[m.group(2) or "mm"]
+    return None
+
+
+_TYPE_NAMES = {
+    "int": "an integer", "number": "a number", "str": "text", "bool": "true or false",
+    "colour": "a colour like '#8a1c1c'", "length": "a length in mm (e.g. 63 or '2.5mm')",
+    "list": "a list", "map": "a mapping", "dict": "a mapping",
+}
+
+
+def _describe(value) -> str:
+    if isinstance(value, (dict, LineDict)):
+        return "a mapping"
+    if isinstance(value, (list, LineList)):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return repr(value)
+
+
+class Checker:
+    """Checks values against fields, appending problems that name ``subject`` and the key path."""
+
+    def __init__(self, problems: Problems, path, subject: str | None):
+        self.problems = problems
+        self.path = path
+        self.subject = subject
+
+    def error(self, line, where: str, message: str):
+        text = f"{where}: {message}" if where else message
+        self.problems.error(self.path, line, self.subject, text)
+
+    def value(self, value, spec: Field, where: str, line):
+        """Return the checked value, or MISSING after reporting a problem."""
+        if value is None and spec.nullable:
+            return None
+        t = spec.type
+        if t == "any":
+            return value
+        if t == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return self._wrong(value, spec, where, line)
+        elif t == "number":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                return self._wrong(value, spec, where, line)
+            value = float(value)
+        elif t == "str":
+            if not isinstance(value, str):
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and spec.choices is None:
+                    value = str(value)
+                else:
+                    return self._wrong(value, spec, where, line)
+        elif t == "bool":
+            if not isinstance(value, bool):
+                return self._wrong(value, spec, where, line)
+        elif t == "colour":
+            if not isinstance(value, str) or not _COLOUR.match(value):
+                return self._wrong(value, spec, where, line)
+        elif t == "length":
+            mm = parse_length(value)
+            if mm is None:
+                return self._wrong(value, spec, where, line)
+            value = mm
+        elif t == "list":
+            if not isinstance(value, list):
+                return self._wrong(value, spec, where, line)
+            out = []
+            for i, item in enumerate(value):
+                item_line = line_of(value, i) or line
+                checked = self.value(item, spec.items, f"{where}[{i + 1}]", item_line) if spec.items else item
+                if checked is not MISSING:
+                    out.append(checked)
+            value = out
+        elif t == "map":
+            if not isinstance(value, dict):
+                return self._wrong(value, spec, where, line)
+            return self.mapping(value, spec.schema or {}, where)
+        elif t == "dict":
+            if not isinstance(value, dict):
+                return self._wrong(value, spec, where, line)
+            out = {}
+            for k, v in value.items():
+                checked = self.value(v, spec.items, f"{where}.{k}", line_of(value, k) or line) if spec.items else v
+                if checked is not MISSING:
+                    out[k] = checked
+            value = out
+        else:  # pragma: no cover - a programming error in a schema
+            raise ValueError(f"unknown field type {t}")
+        if spec.choices is not None and value not in spec.choices:
+            self.error(line, where, f"{_describe(value)} is not one of: {', '.join(map(str, spec.choices))}")
+            return MISSING
+        if spec.min is not None and isinstance(value, (int, float)) and value < spec.min:
+            self.error(line, where, f"{value} is below the minimum {spec.min:g}")
+            return MISSING
+        if spec.max is not None and isinstance(value, (int, float)) and value > spec.max:
+            self.error(line, where, f"{value} is above the maximum {spec.max:g}")
+            return MISSING
+        return value
+
+    def _wrong(self, value, spec, where, line):
+        self.error(line, where, f"expected {_TYPE_NAMES.get(spec.type, spec.type)}, got {_describe(value)}")
+        return MISSING
+
+    def mapping(self, data, schema: dict, prefix: str = "") -> dict:
+        """Check a mapping against a schema; unknown keys and missing required keys are problems."""
+        out = {}
+        base_line = getattr(data, "line", None)
+        for key in data:
+            where = f"{prefix}.{key}" if prefix else str(key)
+            if key not in schema:
+                accepted = ", ".join(schema)
+                close = difflib.get_close_matches(str(key), [str(k) for k in schema], n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.error(line_of(data, key), where, f"unknown key{hint}; accepted keys: {accepted}")
+        for key, spec in schema.items():
+            where = f"{prefix}.{key}" if prefix else key
+            if key in data:
+                checked = self.value(data[key], spec, where, line_of(data, key))
+                if checked is not MISSING:
+                    out[key] = checked
+            elif spec.required:
+                self.error(base_line, where, "required key is missing")
+            else:
+                out[key] = spec.default
+        return out
+
+
+def check(data, schema: dict, problems: Problems, path, subject: str | None = None, prefix: str = ""):
+    """Check ``data`` (a mapping) against ``schema``; see :class:`Checker`."""
+    checker = Checker(problems, path, subject)
+    if not isinstance(data, dict):
+        checker.error(getattr(data, "line", None), prefix, f"expected a mapping, got {_describe(data)}")
+        return {}
+    return checker.mapping(data, schema, prefix)

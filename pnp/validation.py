@@ -1,0 +1,45 @@
+"""Everything ``pnp validate`` checks, beyond what loading the data already checks.
+
+Each check appends problems; checks are independent so one run reports everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnp.errors import Problems
+from pnp.gamedata import Game, load_game
+from rules_engine import engine_module
+
+
+@dataclass
+class ValidationResult:
+    game: Game | None
+    summary: str
+
+
+#: Extra checks: functions (game, problems) -> None, registered by the modules that own them.
+CHECKS = []
+
+
+def register_check(func):
+    CHECKS.append(func)
+    return func
+
+
+def validate_game(game_arg, problems: Problems) -> ValidationResult:
+    game = load_game(game_arg, problems, strict=False)
+    if game is None:
+        return ValidationResult(None, "")
+    if not problems.errors:
+        for check in CHECKS:
+            check(game, problems)
+        if game.engine:
+            engine = engine_module(game.engine)
+            hook = getattr(engine, "validate_game", None)
+            if hook is not None:
+                for subject, message, warning in hook(game):
+                    (problems.warn if warning else problems.error)(game.root / "cards.yaml", None, subject, message)
+    summary = (f"{game.title}: {len(game.cards)} characters, {len(game.deck)} cards, "
+               f"{len(game.factions)} factions, components {', '.join(game.components)}: valid")
+    return ValidationResult(game, summary)

@@ -1,0 +1,76 @@
+"""Language-neutral game facts as frozen dataclasses, shared by the rules engine and the kit builder.
+
+``pnp`` reads and validates the YAML and builds these objects; the engine only ever sees them, so it
+needs no YAML or drawing code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter an effect kind accepts (checked by ``pnp validate``)."""
+
+    type: str                      # int, str, bool, list
+    required: bool = False
+    default: Any = None
+    choices: tuple | None = None
+    min: int | None = None
+    max: int | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class EffectKind:
+    """What an effect kind is called, which parameters it takes, and whether it resolves at a step."""
+
+    name: str
+    params: dict
+    doc: str
+    needs_step: bool = True
+
+
+@dataclass(frozen=True, eq=True)
+class Ability:
+    kind: str
+    step: int | None
+    params: dict = field(default_factory=dict, hash=False, compare=True)
+
+    def get(self, key, default=None):
+        return self.params.get(key, default)
+
+
+@dataclass(frozen=True)
+class Faction:
+    id: str
+    name: str
+    adjective: str
+    colour: str
+    emblem: str
+
+
+@dataclass(frozen=True)
+class Rank:
+    id: str
+    name: str
+    plural: str
+    pips: int
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    copies: int
+    faction: str | None
+    rank: str | None
+    stats: dict = field(default_factory=dict, hash=False)
+    ability: Ability | None = None
+    flavour: str = ""
+
+    def stat(self, name: str, default: int = 0) -> int:
+        value = self.stats.get(name)
+        return default if value is None else value
