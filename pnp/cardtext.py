@@ -1,0 +1,53 @@
+"""Card ability text, generated from the same structured ability data the rules engine executes.
+
+Each engine has a Jinja2 template per language (``templates/abilities/<engine>/<lang>.j2``) holding
+one macro per effect kind; a card's text is that macro called with the ability's parameters. Templates
+run with StrictUndefined, so a parameter the template expects but the data lacks is an error, not a
+blank on the card.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import jinja2
+
+from pnp import TEMPLATES_DIR
+
+
+@lru_cache(maxsize=None)
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=False,
+    )
+
+
+def template_path(engine: str, lang: str) -> str:
+    return f"abilities/{engine}/{lang}.j2"
+
+
+@lru_cache(maxsize=None)
+def _module(engine: str, lang: str):
+    return environment().get_template(template_path(engine, lang)).module
+
+
+def known_kinds(engine: str, lang: str) -> set[str]:
+    """Effect kinds the language's template has words for."""
+    module = _module(engine, lang)
+    return {name for name in dir(module) if not name.startswith("_")
+            and isinstance(getattr(module, name), jinja2.runtime.Macro)}
+
+
+def ability_text(game, card, lang: str | None = None) -> str:
+    """The markup text of ``card``'s ability, or '' for a card without one."""
+    if card.ability is None or not game.engine:
+        return ""
+    lang = lang or game.language
+    macro = getattr(_module(game.engine, lang), card.ability.kind)
+    params = {"kind": card.ability.kind, "step": card.ability.step, **card.ability.params}
+    fac = game.faction(card.faction) if card.faction else None
+    text = macro(params, card, fac, {r.id: r for r in game.ranks}, {f.id: f for f in game.factions})
+    return " ".join(str(text).split())

@@ -1,0 +1,252 @@
+"""Vector icons, drawn from shapes (never a symbol font) so they print crisply at any size.
+
+Every icon is a function ``(canvas, cx, cy, size, colour, label)`` in points, centred on (cx, cy),
+``size`` across. :data:`ICONS` maps the names used in data and card text (``[power]``) to them.
+Icons that carry a number (stat badges) draw ``label`` on themselves.
+"""
+
+from __future__ import annotations
+
+import math
+
+from reportlab.lib.colors import HexColor, white
+
+from pnp.draw import fonts
+
+INK = "#1f1a17"
+GOLD = "#d9a520"
+GOLD_DARK = "#8c6410"
+INFLUENCE = "#5a3d8a"
+POWER = "#34495e"
+PURSE = "#7a5530"
+BONE = "#f4efe4"
+
+
+def _colour(value, default):
+    return HexColor(value or default)
+
+
+def _label(c, cx, cy, size, label, colour="#ffffff", scale=0.56, font="sans-black"):
+    if label is None or label == "":
+        return
+    name = fonts.font_name(font)
+    fs = size * scale * (0.86 if len(str(label)) > 2 else 1.0)
+    c.setFillColor(HexColor(colour))
+    c.setFont(name, fs)
+    # optically centre digits: cap height of Lato is about 0.72 em
+    c.drawCentredString(cx, cy - fs * 0.36, str(label))
+
+
+def coin(c, cx, cy, size, colour=None, label=None):
+    r = size / 2
+    c.setFillColor(_colour(colour, GOLD))
+    c.setStrokeColor(HexColor(GOLD_DARK))
+    c.setLineWidth(size * 0.06)
+    c.circle(cx, cy, r * 0.94, stroke=1, fill=1)
+    c.setLineWidth(size * 0.025)
+    c.circle(cx, cy, r * 0.72, stroke=1, fill=0)
+    _label(c, cx, cy, size, label, colour="#3d2a05")
+
+
+def influence(c, cx, cy, size, colour=None, label=None):
+    """A wax seal: a scalloped disc."""
+    r = size / 2
+    bumps = 12
+    p = c.beginPath()
+    for i in range(bumps * 2 + 1):
+        a = math.pi * 2 * i / (bumps * 2)
+        rr = r * (0.98 if i % 2 == 0 else 0.84)
+        x, y = cx + rr * math.cos(a), cy + rr * math.sin(a)
+        p.moveTo(x, y) if i == 0 else p.lineTo(x, y)
+    p.close()
+    c.setFillColor(_colour(colour, INFLUENCE))
+    c.drawPath(p, stroke=0, fill=1)
+    c.setStrokeColor(white)
+    c.setLineWidth(size * 0.025)
+    c.circle(cx, cy, r * 0.66, stroke=1, fill=0)
+    _label(c, cx, cy, size, label)
+
+
+def power(c, cx, cy, size, colour=None, label=None):
+    """A heater shield."""
+    w, h = size * 0.86, size
+    top = cy + h / 2
+    p = c.beginPath()
+    p.moveTo(cx - w / 2, top)
+    p.lineTo(cx + w / 2, top)
+    p.lineTo(cx + w / 2, cy + h * 0.05)
+    p.curveTo(cx + w / 2, cy - h * 0.28, cx + w * 0.18, cy - h * 0.42, cx, cy - h / 2)
+    p.curveTo(cx - w * 0.18, cy - h * 0.42, cx - w / 2, cy - h * 0.28, cx - w / 2, cy + h * 0.05)
+    p.close()
+    c.setFillColor(_colour(colour, POWER))
+    c.setStrokeColor(HexColor("#1c2833"))
+    c.setLineWidth(size * 0.04)
+    c.drawPath(p, stroke=1, fill=1)
+    _label(c, cx, cy + size * 0.06, size, label)
+
+
+def purse(c, cx, cy, size, colour=None, label=None):
+    """A tied coin pouch: consolation gold."""
+    r = size / 2
+    p = c.beginPath()
+    neck_y = cy + r * 0.55
+    p.moveTo(cx - r * 0.28, neck_y)
+    p.curveTo(cx - r * 1.0, cy + r * 0.2, cx - r * 1.0, cy - r * 0.95, cx, cy - r * 0.95)
+    p.curveTo(cx + r * 1.0, cy - r * 0.95, cx + r * 1.0, cy + r * 0.2, cx + r * 0.28, neck_y)
+    p.close()
+    c.setFillColor(_colour(colour, PURSE))
+    c.setStrokeColor(HexColor("#3e2a15"))
+    c.setLineWidth(size * 0.04)
+    c.drawPath(p, stroke=1, fill=1)
+    # the gathered top
+    q = c.beginPath()
+    q.moveTo(cx - r * 0.28, neck_y)
+    q.lineTo(cx - r * 0.55, cy + r * 0.95)
+    q.lineTo(cx + r * 0.55, cy + r * 0.95)
+    q.lineTo(cx + r * 0.28, neck_y)
+    q.close()
+    c.drawPath(q, stroke=1, fill=1)
+    c.setStrokeColor(HexColor(GOLD))
+    c.setLineWidth(size * 0.07)
+    c.line(cx - r * 0.36, neck_y, cx + r * 0.36, neck_y)
+    _label(c, cx, cy - r * 0.18, size * 0.92, label)
+
+
+def skull(c, cx, cy, size, colour=None, label=None):
+    r = size / 2
+    c.setFillColor(_colour(colour, BONE))
+    c.setStrokeColor(HexColor(INK))
+    c.setLineWidth(size * 0.04)
+    c.circle(cx, cy + r * 0.15, r * 0.72, stroke=1, fill=1)
+    c.roundRect(cx - r * 0.42, cy - r * 0.85, r * 0.84, r * 0.6, r * 0.12, stroke=1, fill=1)
+    c.setFillColor(HexColor(INK))
+    c.circle(cx - r * 0.3, cy + r * 0.12, r * 0.19, stroke=0, fill=1)
+    c.circle(cx + r * 0.3, cy + r * 0.12, r * 0.19, stroke=0, fill=1)
+    p = c.beginPath()
+    p.moveTo(cx, cy - r * 0.12)
+    p.lineTo(cx - r * 0.1, cy - r * 0.3)
+    p.lineTo(cx + r * 0.1, cy - r * 0.3)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.setLineWidth(size * 0.035)
+    for dx in (-0.2, 0.0, 0.2):
+        c.line(cx + r * dx, cy - r * 0.55, cx + r * dx, cy - r * 0.85)
+
+
+def convert(c, cx, cy, size, colour=None, label=None):
+    """Two arrows chasing each other round a circle."""
+    r = size * 0.36
+    col = _colour(colour, "#a8761a")
+    c.setStrokeColor(col)
+    c.setFillColor(col)
+    c.setLineWidth(size * 0.11)
+    for start in (20, 200):
+        p = c.beginPath()
+        p.arc(cx - r, cy - r, cx + r, cy + r, start, 130)
+        c.drawPath(p, stroke=1, fill=0)
+        end = math.radians(start + 130)
+        ex, ey = cx + r * math.cos(end), cy + r * math.sin(end)
+        tx, ty = -math.sin(end), math.cos(end)          # direction of travel
+        nx, ny = math.cos(end), math.sin(end)
+        a = size * 0.2
+        h = c.beginPath()
+        h.moveTo(ex + tx * a, ey + ty * a)
+        h.lineTo(ex + nx * a * 0.8, ey + ny * a * 0.8)
+        h.lineTo(ex - nx * a * 0.8, ey - ny * a * 0.8)
+        h.close()
+        c.drawPath(h, stroke=0, fill=1)
+
+
+def plus_one(c, cx, cy, size, colour=None, label=None):
+    c.setFillColor(_colour(colour, "#2e6a3f"))
+    c.setStrokeColor(white)
+    c.setLineWidth(size * 0.05)
+    c.circle(cx, cy, size * 0.47, stroke=1, fill=1)
+    _label(c, cx, cy, size, label or "+1", scale=0.5)
+
+
+def pip(c, cx, cy, size, colour=None, label=None):
+    """A rank pip: a small diamond."""
+    r = size * 0.42
+    p = c.beginPath()
+    p.moveTo(cx, cy + r)
+    p.lineTo(cx + r * 0.8, cy)
+    p.lineTo(cx, cy - r)
+    p.lineTo(cx - r * 0.8, cy)
+    p.close()
+    c.setFillColor(_colour(colour, INK))
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def step(c, cx, cy, size, colour=None, label=None):
+    """A resolution-step badge: a dark disc with the step number."""
+    c.setFillColor(_colour(colour, INK))
+    c.circle(cx, cy, size * 0.48, stroke=0, fill=1)
+    _label(c, cx, cy, size, label, scale=0.66, font="sans-black")
+
+
+def crown(c, cx, cy, size, colour=None, label=None):
+    w, h = size, size * 0.72
+    base = cy - h / 2
+    p = c.beginPath()
+    p.moveTo(cx - w / 2, base)
+    p.lineTo(cx + w / 2, base)
+    p.lineTo(cx + w / 2, base + h * 0.72)
+    p.lineTo(cx + w * 0.25, base + h * 0.38)
+    p.lineTo(cx, base + h)
+    p.lineTo(cx - w * 0.25, base + h * 0.38)
+    p.lineTo(cx - w / 2, base + h * 0.72)
+    p.close()
+    c.setFillColor(_colour(colour, INK))
+    c.drawPath(p, stroke=0, fill=1)
+    for x, y in ((cx - w / 2, base + h * 0.72), (cx, base + h), (cx + w / 2, base + h * 0.72)):
+        c.circle(x, y + size * 0.05, size * 0.07, stroke=0, fill=1)
+
+
+def star(c, cx, cy, size, colour=None, label=None):
+    r_out, r_in = size / 2, size * 0.2
+    p = c.beginPath()
+    for i in range(11):
+        a = math.pi / 2 + i * math.pi / 5
+        r = r_out if i % 2 == 0 else r_in
+        x, y = cx + r * math.cos(a), cy + r * math.sin(a)
+        p.moveTo(x, y) if i == 0 else p.lineTo(x, y)
+    p.close()
+    c.setFillColor(_colour(colour, INK))
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def sun(c, cx, cy, size, colour=None, label=None):
+    col = _colour(colour, INK)
+    c.setFillColor(col)
+    rays = 12
+    p = c.beginPath()
+    for i in range(rays * 2 + 1):
+        a = math.pi * 2 * i / (rays * 2)
+        r = size / 2 if i % 2 == 0 else size * 0.3
+        x, y = cx + r * math.cos(a), cy + r * math.sin(a)
+        p.moveTo(x, y) if i == 0 else p.lineTo(x, y)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.circle(cx, cy, size * 0.24, stroke=0, fill=1)
+
+
+ICONS = {
+    "gold": coin, "coin": coin, "cost": coin, "income": coin,
+    "influence": influence,
+    "power": power,
+    "consolation": purse, "purse": purse,
+    "skull": skull, "kill": skull, "dead": skull,
+    "convert": convert,
+    "plus_one": plus_one,
+    "pip": pip,
+    "step": step,
+    "crown": crown, "star": star, "sun": sun,
+}
+
+#: Icons that are wider than tall when drawn inline (width as a multiple of size).
+INLINE_WIDTH = {"crown": 1.0}
+
+
+def draw(c, name: str, cx: float, cy: float, size: float, colour=None, label=None):
+    ICONS[name](c, cx, cy, size, colour, label)

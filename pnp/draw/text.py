@@ -1,0 +1,206 @@
+"""Rich text in a box: a tiny markup, line breaking, shrink-to-fit, and painting.
+
+Markup: ``**bold**``, ``*italic*``, inline icons ``[power]`` / ``[pips:2]`` / ``[step:1]`` (see
+:mod:`pnp.draw.icons`), and ``\\n`` for a line break. Text that does not fit at the style's size is
+shrunk in quarter-point steps down to ``min_size``; :func:`fit` reports when even that is not enough,
+which :mod:`pnp.validation` turns into an error instead of letting text overflow on paper.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from reportlab.lib.colors import HexColor
+
+from pnp.draw import fonts, icons
+from pnp.layout.geometry import Rect, Style
+from pnp.units import pt
+
+_TOKEN = re.compile(r"(\*\*|\*|\[[a-z_]+(?::[^\]]*)?\]|\n| +)")
+ICON_SCALE = 1.2       # inline icon size as a multiple of the font size
+CAP_CENTRE = 0.33      # baseline to the optical middle of capitals, as a fraction of the size
+
+
+@dataclass(frozen=True)
+class Atom:
+    kind: str              # text, icon
+    text: str = ""
+    bold: bool = False
+    italic: bool = False
+    arg: str | None = None
+
+
+def parse(markup: str, upper: bool = False) -> list:
+    """Markup -> list of words (lists of atoms) with ``None`` marking forced line breaks."""
+    words, current = [], []
+    bold = italic = False
+    for token in _TOKEN.split(markup):
+        if not token:
+            continue
+        if token == "**":
+            bold = not bold
+        elif token == "*":
+            italic = not italic
+        elif token == "\n":
+            if current:
+                words.append(current)
+            words.append(None)
+            current = []
+        elif token.isspace():
+            if current:
+                words.append(current)
+            current = []
+        elif token.startswith("[") and token.endswith("]"):
+            name, _, arg = token[1:-1].partition(":")
+            current.append(Atom("icon", name, arg=arg or None))
+        else:
+            current.append(Atom("text", token.upper() if upper else token, bold, italic))
+    if current:
+        words.append(current)
+    return words
+
+
+def icon_names(markup: str) -> set[str]:
+    return {a.text for w in parse(markup) if w for a in w if a.kind == "icon"}
+
+
+def _atom_width(atom: Atom, style: Style, size: float) -> float:
+    if atom.kind == "icon":
+        isize = size * ICON_SCALE
+        if atom.text == "pips":
+            return isize * 0.62 * int(atom.arg or 1) + isize * 0.1
+        return isize * icons.INLINE_WIDTH.get(atom.text, 1.0) + size * 0.08
+    font = fonts.font_name(style.font, atom.bold, atom.italic)
+    return fonts.width(atom.text, font, size) + style.tracking * len(atom.text)
+
+
+def _word_width(word, style, size) -> float:
+    return sum(_atom_width(a, style, size) for a in word)
+
+
+@dataclass(frozen=True)
+class Fitted:
+    ok: bool
+    size: float
+    lines: tuple           # tuple of lines; a line is a tuple of words
+    width_pt: float
+    height_pt: float
+    reason: str = ""
+
+
+def _wrap(words, style, size, width):
+    space = fonts.width(" ", fonts.font_name(style.font), size)
+    lines, line, used = [], [], 0.0
+    for word in words:
+        if word is None:
+            lines.append(tuple(line))
+            line, used = [], 0.0
+            continue
+        w = _word_width(word, style, size)
+        if w > width + 0.01:
+            return None
+        extra = w if not line else space + w
+        if line and used + extra > width + 0.01:
+            lines.append(tuple(line))
+            line, used = [tuple(word)], w
+        else:
+            line.append(tuple(word))
+            used += extra
+    if line:
+        lines.append(tuple(line))
+    return tuple(lines)
+
+
+@lru_cache(maxsize=4096)
+def fit(markup: str, style: Style, w_mm: float, h_mm: float) -> Fitted:
+    """Largest size (quarter-point steps, from style.size down to style.min_size) at which the text fits."""
+    words = parse(markup, style.upper)
+    width, height = pt(w_mm), pt(h_mm)
+    size = style.size
+    smallest = style.min_size if style.min_size is not None else style.size
+    reason = ""
+    while size >= smallest - 1e-9:
+        lines = _wrap(words, style, size, width)
+        if lines is None:
+            reason = "a word is wider than the box"
+        else:
+            n = len(lines)
+            block = size * style.leading * (n - 1) + size
+            if style.max_lines is not None and n > style.max_lines:
+                reason = f"needs {n} lines, at most {style.max_lines} allowed"
+            elif block > height + 0.01:
+                reason = f"needs {n} lines ({block / 2.8346:.1f} mm), box is {h_mm:.1f} mm tall"
+            else:
+                return Fitted(True, size, lines, width, block)
+        size = round(size - 0.25, 2)
+    return Fitted(False, smallest, (), width, 0.0, reason)
+
+
+def line_width(line, style, size) -> float:
+    space = fonts.width(" ", fonts.font_name(style.font), size)
+    return sum(_word_width(w, style, size) for w in line) + space * max(0, len(line) - 1)
+
+
+def paint(c, rect: Rect, markup: str, style: Style) -> Fitted:
+    """Draw fitted text in ``rect`` (mm). Text that cannot fit is drawn at the minimum size, clipped."""
+    result = fit(markup, style, rect.w, rect.h)
+    size = result.size
+    lines = result.lines
+    if not result.ok:  # validation reports this; draw something visible rather than nothing
+        c.saveState()
+        p = c.beginPath()
+        p.rect(pt(rect.x), pt(rect.y), pt(rect.w), pt(rect.h))
+        c.clipPath(p, stroke=0, fill=0)
+        lines = _wrap(parse(markup, style.upper), style, size, 10 ** 6) or ()
+    lead = size * style.leading
+    block = lead * (len(lines) - 1) + size
+    x0, top, width = pt(rect.x), pt(rect.top), pt(rect.w)
+    if style.valign == "top":
+        first = top - size * 0.8
+    elif style.valign == "bottom":
+        first = pt(rect.y) + block - size * 0.8
+    else:
+        first = pt(rect.cy) + block / 2 - size / 2 - size * CAP_CENTRE
+    colour = HexColor(style.colour)
+    space = fonts.width(" ", fonts.font_name(style.font), size)
+    for i, line in enumerate(lines):
+        baseline = first - i * lead
+        lw = line_width(line, style, size)
+        if style.align == "left":
+            x = x0
+        elif style.align == "right":
+            x = x0 + width - lw
+        else:
+            x = x0 + (width - lw) / 2
+        for word in line:
+            for atom in word:
+                aw = _atom_width(atom, style, size)
+                if atom.kind == "icon":
+                    _paint_icon(c, atom, x, baseline, size, aw, style)
+                else:
+                    c.setFillColor(colour)
+                    t = c.beginText(x, baseline)
+                    t.setFont(fonts.font_name(style.font, atom.bold, atom.italic), size)
+                    if style.tracking:
+                        t.setCharSpace(style.tracking)
+                    t.textOut(atom.text)
+                    c.drawText(t)
+                x += aw
+            x += space
+    if not result.ok:
+        c.restoreState()
+    return result
+
+
+def _paint_icon(c, atom, x, baseline, size, width, style):
+    isize = size * ICON_SCALE
+    cy = baseline + size * CAP_CENTRE
+    if atom.text == "pips":
+        n = int(atom.arg or 1)
+        for k in range(n):
+            icons.draw(c, "pip", x + isize * 0.05 + isize * 0.62 * (k + 0.5), cy, isize * 0.8, style.colour)
+        return
+    label = atom.arg if atom.text in ("step", "plus_one") else None
+    icons.draw(c, atom.text, x + width / 2, cy, isize, None, label)
