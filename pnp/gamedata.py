@@ -63,6 +63,12 @@ GAME_SCHEMA = {
         "copies_per_rank": Field("dict", items=Field("list", items=Field("int", min=1))),
     }),
     "components": Field("list", required=True, items=Field("str", choices=KNOWN_COMPONENTS)),
+    "power_track": Field("map", default={}, schema={
+        "spaces": Field("int", default=25, min=1, max=100),
+        "columns": Field("int", default=5, min=1, max=10),
+        "token_diameter": Field("length", default=20.0, min=5, max=60,
+                                doc="diameter of the faction tokens that move on the track"),
+    }),
 }
 
 
@@ -97,6 +103,8 @@ class Game:
     ranks: tuple
     cards: tuple
     components: tuple
+    exactly_one_of: tuple = ()
+    power_track: dict = field(default_factory=dict, hash=False)
     deck_rules: dict = field(default_factory=dict, hash=False)
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
 
@@ -268,7 +276,9 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
         card_width=card_meta.get("width", 63.0), card_height=card_meta.get("height", 88.0),
         card_fields=card_fields, factions=factions, ranks=ranks, cards=tuple(cards),
-        components=tuple(meta.get("components") or ()), deck_rules=deck, sources=sources,
+        components=tuple(meta.get("components") or ()),
+        exactly_one_of=tuple(tuple(g) for g in card_meta.get("exactly_one_of") or ()), deck_rules=deck, sources=sources,
+        power_track=meta.get("power_track") or {},
     )
     if strict:
         problems.raise_if_errors()

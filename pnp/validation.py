@@ -27,13 +27,18 @@ def register_check(func):
     return func
 
 
-def validate_game(game_arg, problems: Problems) -> ValidationResult:
+def validate_game(game_arg, problems: Problems, options=None) -> ValidationResult:
+    from pnp.components import game_components
+
     game = load_game(game_arg, problems, strict=False)
     if game is None:
         return ValidationResult(None, "")
     if not problems.errors:
         for check in CHECKS:
             check(game, problems)
+        for component in game_components(game):
+            if component.check:
+                component.check(game, problems, options)
         if game.engine:
             engine = engine_module(game.engine)
             hook = getattr(engine, "validate_game", None)

@@ -32,9 +32,13 @@ def _label(c, cx, cy, size, label, colour="#ffffff", scale=0.56, font="sans-blac
     name = fonts.font_name(font)
     fs = size * scale * (0.86 if len(str(label)) > 2 else 1.0)
     c.setFillColor(HexColor(colour))
-    c.setFont(name, fs)
+    text = str(label)
     # optically centre digits: cap height of Lato is about 0.72 em
-    c.drawCentredString(cx, cy - fs * 0.36, str(label))
+    t = c.beginText(cx - fonts.width(text, name, fs) / 2, cy - fs * 0.36)
+    t.setFont(name, fs)
+    t.setCharSpace(0)  # Tc outlives text objects in PDF; never inherit another text's tracking
+    t.textOut(text)
+    c.drawText(t)
 
 
 def coin(c, cx, cy, size, colour=None, label=None):

@@ -183,8 +183,8 @@ def paint(c, rect: Rect, markup: str, style: Style) -> Fitted:
                     c.setFillColor(colour)
                     t = c.beginText(x, baseline)
                     t.setFont(fonts.font_name(style.font, atom.bold, atom.italic), size)
-                    if style.tracking:
-                        t.setCharSpace(style.tracking)
+                    # Tc is graphics state in PDF and outlives the text object: always set it
+                    t.setCharSpace(style.tracking)
                     t.textOut(atom.text)
                     c.drawText(t)
                 x += aw

@@ -1,0 +1,61 @@
+"""The registry of kit components. A game's ``components`` list in game.yaml names which it has.
+
+A component turns a game into one or more output files (each a list of layout pages) and may add its
+own checks to ``pnp validate`` (for instance: text that does not fit its box).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from pnp.units import PAPERS
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: str = "letter"
+    flip: str = "long"
+    lang: str | None = None
+
+    @property
+    def page_size(self) -> tuple[float, float]:
+        return PAPERS[self.paper]
+
+
+@dataclass
+class Output:
+    filename: str
+    title: str                       # outline entry in kit.pdf
+    pages: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Component:
+    name: str
+    build: Callable                  # (game, options) -> list[Output]
+    check: Callable | None = None    # (game, problems, options) -> None
+    order: int = 50                  # position in the kit
+
+
+REGISTRY: dict[str, Component] = {}
+
+_MODULES = ("cards", "track")
+
+
+def register(component: Component) -> Component:
+    REGISTRY[component.name] = component
+    return component
+
+
+def load_all() -> dict[str, Component]:
+    for name in _MODULES:
+        importlib.import_module(f"pnp.components.{name}")
+    return REGISTRY
+
+
+def game_components(game) -> list[Component]:
+    """The game's components in kit order."""
+    registry = load_all()
+    return sorted((registry[name] for name in game.components), key=lambda c: c.order)

@@ -1,0 +1,84 @@
+"""Card fronts and backs: every physical card of the deck, 3 x 3 (or as many as fit) per sheet."""
+
+from __future__ import annotations
+
+from pnp.cardtext import ability_text
+from pnp.components import BuildOptions, Component, Output, register
+from pnp.draw import fonts
+from pnp.draw.text import fit
+from pnp.i18n import strings
+from pnp.layout.cards import NEUTRAL, FaceContent, card_back, card_face, card_sheets, stat_slots
+from pnp.layout.geometry import Group, Text, flatten
+
+
+def face_content(game, card, lang=None) -> FaceContent:
+    faction = game.faction(card.faction) if card.faction else None
+    rank = game.rank(card.rank) if card.rank else None
+    return FaceContent(
+        name=card.name,
+        rank_name=rank.name if rank else "",
+        pips=rank.pips if rank else 0,
+        colour=faction.colour if faction else NEUTRAL,
+        emblem=faction.emblem if faction else None,
+        stats=stat_slots(game, card),
+        step=card.ability.step if card.ability else None,
+        ability=ability_text(game, card, lang),
+        flavour=card.flavour,
+    )
+
+
+def back_elements(game):
+    return card_back(game.title, tuple(f.emblem for f in game.factions), game.card_width, game.card_height)
+
+
+def build(game, options: BuildOptions) -> list[Output]:
+    deck = game.deck
+    faces, labels, seen = [], [], {}
+    cache = {}
+    for card in deck:
+        if card.id not in cache:
+            cache[card.id] = tuple(card_face(face_content(game, card, options.lang),
+                                             game.card_width, game.card_height))
+        seen[card.id] = seen.get(card.id, 0) + 1
+        faces.append(cache[card.id])
+        labels.append(f"{card.id}#{seen[card.id]}")
+    w, h = options.page_size
+    sheets = card_sheets(faces, back_elements(game), game.card_width, game.card_height, w, h,
+                         options.flip, labels)
+    words = strings(game, options.lang)
+    return [
+        Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), sheets.fronts),
+        Output("cards-backs.pdf", words.get("card_backs", "Card backs"), sheets.backs),
+    ]
+
+
+def check(game, problems, options: BuildOptions | None = None) -> None:
+    """Every text on every face fits its box at the smallest allowed size, in fonts that have its glyphs."""
+    lang = options.lang if options else None
+    for card in game.cards:
+        path, line = game.sources.get(card.id, (game.root / "cards.yaml", None))
+        subject = f"card '{card.id}'"
+        elements = card_face(face_content(game, card, lang), game.card_width, game.card_height)
+        for el in flatten(elements):
+            if not isinstance(el, Text):
+                continue
+            result = fit(el.markup, el.style, el.rect.w, el.rect.h)
+            if not result.ok:
+                problems.error(path, line, subject,
+                               f"{el.role} text does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm box even at "
+                               f"{el.style.min_size or el.style.size:g} pt ({result.reason}): {el.markup!r}")
+            missing = fonts.missing_glyphs(_plain(el.markup), fonts.font_name(el.style.font))
+            if missing:
+                problems.error(path, line, subject,
+                               f"{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
+    for el in flatten(back_elements(game)):
+        if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
+            problems.error(game.root / "game.yaml", None, "card back", f"title {el.markup!r} does not fit")
+
+
+def _plain(markup: str) -> str:
+    import re
+    return re.sub(r"\[[^\]]*\]|\*", "", markup)
+
+
+register(Component("cards", build, check, order=20))

@@ -1,0 +1,76 @@
+"""Paint layout elements (mm) on a reportlab canvas (points)."""
+
+from __future__ import annotations
+
+from reportlab.lib.colors import HexColor
+
+from pnp.draw import icons, text
+from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Text
+from pnp.units import pt
+
+
+def _dash(c, dash):
+    if dash:
+        c.setDash([pt(d) for d in dash])
+    else:
+        c.setDash([])
+
+
+def paint(c, elements) -> None:
+    for e in elements:
+        if isinstance(e, Group):
+            c.saveState()
+            c.translate(pt(e.dx), pt(e.dy))
+            if e.clip is not None:
+                p = c.beginPath()
+                p.rect(pt(e.clip.x), pt(e.clip.y), pt(e.clip.w), pt(e.clip.h))
+                c.clipPath(p, stroke=0, fill=0)
+            paint(c, e.elements)
+            c.restoreState()
+        elif isinstance(e, Box):
+            if e.fill is None and e.stroke is None:
+                continue
+            c.saveState()
+            if e.opacity < 1:
+                c.setFillAlpha(e.opacity)
+            if e.fill:
+                c.setFillColor(HexColor(e.fill))
+            if e.stroke:
+                c.setStrokeColor(HexColor(e.stroke))
+                c.setLineWidth(pt(e.width))
+                _dash(c, e.dash)
+            r = e.rect
+            args = (pt(r.x), pt(r.y), pt(r.w), pt(r.h))
+            if e.radius:
+                c.roundRect(*args, pt(e.radius), stroke=1 if e.stroke else 0, fill=1 if e.fill else 0)
+            else:
+                c.rect(*args, stroke=1 if e.stroke else 0, fill=1 if e.fill else 0)
+            c.restoreState()
+        elif isinstance(e, Line):
+            c.saveState()
+            c.setStrokeColor(HexColor(e.colour))
+            c.setLineWidth(pt(e.width))
+            _dash(c, e.dash)
+            c.line(pt(e.x1), pt(e.y1), pt(e.x2), pt(e.y2))
+            c.restoreState()
+        elif isinstance(e, Circle):
+            c.saveState()
+            if e.fill:
+                c.setFillColor(HexColor(e.fill))
+            if e.stroke:
+                c.setStrokeColor(HexColor(e.stroke))
+                c.setLineWidth(pt(e.width))
+                _dash(c, e.dash)
+            c.circle(pt(e.cx), pt(e.cy), pt(e.r), stroke=1 if e.stroke else 0, fill=1 if e.fill else 0)
+            c.restoreState()
+        elif isinstance(e, Text):
+            text.paint(c, e.rect, e.markup, e.style)
+        elif isinstance(e, Icon):
+            c.saveState()
+            if e.opacity < 1:
+                c.setFillAlpha(e.opacity)
+                c.setStrokeAlpha(e.opacity)
+            icons.draw(c, e.name, pt(e.cx), pt(e.cy), pt(e.size), e.colour, e.label)
+            c.restoreState()
+        else:  # pragma: no cover - a programming error
+            raise TypeError(f"cannot paint {e!r}")

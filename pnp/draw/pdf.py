@@ -1,0 +1,61 @@
+"""Writing PDFs: reproducible bytes, embedded font subsets, outline entries, atomic files.
+
+``Canvas(invariant=1)`` fixes the dates and document id, so the same input gives byte-identical
+files; reportlab also honours SOURCE_DATE_EPOCH for the dates.
+"""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.draw import fonts
+from pnp.draw.paint import paint
+from pnp.units import pt
+
+
+def new_canvas(target, title: str, author: str = "", subject: str = "") -> Canvas:
+    fonts.register()
+    c = Canvas(target, invariant=1, pageCompression=1)
+    c.setTitle(title)
+    c.setAuthor(author)
+    c.setSubject(subject)
+    c.setCreator("pnp")
+    c.setProducer("pnp (reportlab)")
+    return c
+
+
+def add_pages(c: Canvas, pages, outline: str | None = None, key: str | None = None) -> None:
+    """Paint ``pages`` (layout Page objects); the first one gets an outline entry when asked."""
+    for i, page in enumerate(pages):
+        c.setPageSize((pt(page.width), pt(page.height)))
+        if page.trim is not None:
+            c.setTrimBox((pt(page.trim.x), pt(page.trim.y), pt(page.trim.right), pt(page.trim.top)))
+        if page.bleed is not None:
+            c.setBleedBox((pt(page.bleed.x), pt(page.bleed.y), pt(page.bleed.right), pt(page.bleed.top)))
+        if i == 0 and outline:
+            c.bookmarkPage(key or outline)
+            c.addOutlineEntry(outline, key or outline, level=0)
+        paint(c, page.elements)
+        c.showPage()
+
+
+def render(pages, title: str, author: str = "", outline: str | None = None) -> bytes:
+    """One component's pages as PDF bytes."""
+    buf = io.BytesIO()
+    c = new_canvas(buf, title, author)
+    add_pages(c, pages, outline)
+    c.save()
+    return buf.getvalue()
+
+
+def render_sections(sections, title: str, author: str = "") -> bytes:
+    """Several components in one PDF, each with a top-level outline entry: [(name, pages), ...]."""
+    buf = io.BytesIO()
+    c = new_canvas(buf, title, author)
+    for n, (name, pages) in enumerate(sections):
+        add_pages(c, pages, outline=name, key=f"section{n}")
+    c.showOutline()
+    c.save()
+    return buf.getvalue()

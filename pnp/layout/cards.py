@@ -1,0 +1,201 @@
+"""Card faces and backs, and the sheets they are printed on.
+
+A face is laid out in the card's own frame (origin at its bottom-left corner) from the game's facts:
+faction colour, rank pips, name, the stat fields the game declares (with their icons), the ability
+text generated from the structured ability, and the flavour line. Sheets place faces in a centred grid
+and backs in the mirrored slots, so a long-edge duplex print puts every back behind its front.
+Proportions are given for a 63 x 88 mm card and scale with the game's card size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from pnp.layout.colour import shade, tint
+from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text
+from pnp.layout.sheet import Grid, back_slots, cut_lines, fit_grid
+
+PARCHMENT = "#f7f0e1"
+INK = "#1f1a17"
+NEUTRAL = "#5a5148"
+BACK = "#2a2130"
+BACK_GOLD = "#c9a54a"
+MINUS = "\u2212"
+
+NAME_STYLE = Style(font="serif-semibold", size=12.5, min_size=8.0, max_lines=2, leading=1.0)
+RANK_STYLE = Style(font="sans-bold", size=5.6, min_size=4.5, max_lines=1, upper=True, tracking=0.9)
+ABILITY_STYLE = Style(font="serif", size=9.6, min_size=6.5, leading=1.12)
+FLAVOUR_STYLE = Style(font="serif-italic", size=7.6, min_size=6.0, leading=1.1, colour="#4a3f35")
+FLAVOUR_ALONE_STYLE = Style(font="serif-italic", size=9.0, min_size=6.0, leading=1.15, colour="#4a3f35")
+
+
+@dataclass(frozen=True)
+class FaceContent:
+    """What a face shows, already resolved to strings (translated, with generated ability text)."""
+
+    name: str
+    rank_name: str
+    pips: int
+    colour: str
+    emblem: str | None
+    stats: tuple            # (field name, icon, label) from top to bottom
+    step: int | None
+    ability: str            # markup
+    flavour: str
+
+
+def stat_slots(game, card) -> tuple:
+    """The stat badges of a card: one per declared field, one per exactly-one-of group.
+
+    Optional fields with nothing to give (0 or missing) are left off, as on printed cards.
+    """
+    slots, grouped = [], {}
+    for group in game.exactly_one_of:
+        for name in group:
+            grouped[name] = group
+    done = set()
+    for f in game.card_fields:
+        value = card.stats.get(f.name)
+        group = grouped.get(f.name)
+        if group:
+            if group in done:
+                continue
+            present = [g for g in group if card.stats.get(g) is not None]
+            if not present:
+                continue
+            done.add(group)
+            name = present[0]
+            field = next(x for x in game.card_fields if x.name == name)
+            slots.append((name, field.icon, _signed(name, card.stats[name])))
+            continue
+        if value is None or (not f.required and value == 0):
+            continue
+        slots.append((f.name, f.icon, str(value)))
+    return tuple(slots)
+
+
+def _signed(name: str, value: int) -> str:
+    """Costs print with a minus sign and incomes with a plus sign, as players read them."""
+    if value == 0:
+        return "0"
+    if name == "cost":
+        return f"{MINUS}{value}"
+    if name == "income":
+        return f"+{value}"
+    return str(value)
+
+
+def card_face(content: FaceContent, w: float, h: float) -> list:
+    """Elements of one face in the card's frame."""
+    sx, sy = w / 63.0, h / 88.0
+    colour = content.colour
+    els = [
+        Box(Rect(0, 0, w, h), fill=colour, role="frame"),
+        Box(Rect(2.8 * sx, 2.8 * sy, w - 5.6 * sx, h - 5.6 * sy), fill=PARCHMENT, radius=2.2, role="panel"),
+    ]
+    # header: pips in both top corners, rank word between them, then the name
+    pip_y = h - 7.2 * sy
+    for k in range(content.pips):
+        els.append(Icon("pip", 7.0 * sx + k * 2.6 * sx, pip_y, 2.8 * sx, colour, role="pip"))
+        els.append(Icon("pip", w - 7.0 * sx - k * 2.6 * sx, pip_y, 2.8 * sx, colour, role="pip"))
+    if content.rank_name:
+        els.append(Text(Rect(15 * sx, h - 9.4 * sy, w - 30 * sx, 4.4 * sy), content.rank_name,
+                        _with(RANK_STYLE, colour=shade(colour, 0.1)), role="rank"))
+    name_rect = Rect(5.5 * sx, h - 19.2 * sy, w - 11 * sx, 9.4 * sy)
+    els.append(Text(name_rect, content.name, NAME_STYLE, role="name"))
+    els.append(Line(14 * sx, h - 20.2 * sy, w - 14 * sx, h - 20.2 * sy, colour, 0.3, role="rule"))
+    # art area: the faction emblem as a watermark, stat badges down the left edge
+    art = Rect(5.0 * sx, 32.6 * sy, w - 10 * sx, h - 20.8 * sy - 32.6 * sy)
+    if content.emblem:
+        els.append(Icon(content.emblem, art.cx + 5.5 * sx, art.cy, min(art.h, art.w) * 0.78,
+                        tint(colour, 0.78), role="emblem"))
+    badge = 7.2 * min(sx, sy)
+    step_y = min(8.0 * sy, (art.h - 4.0 * sy) / max(1, len(content.stats)))
+    for i, (name, icon, label) in enumerate(content.stats):
+        cy = art.top - 4.0 * sy - i * step_y
+        els.append(Icon(icon, 10.6 * sx, cy, badge, None, label, role=f"stat:{name}"))
+    # ability box with its step badge, flavour underneath
+    if content.ability:
+        box = Rect(4.6 * sx, 13.0 * sy, w - 9.2 * sx, 18.6 * sy)
+        els.append(Box(box, fill=tint(colour, 0.86), stroke=tint(colour, 0.45), width=0.25, radius=1.6,
+                       role="ability-box"))
+        top_pad = 1.0 * sy
+        if content.step is not None:
+            # the step badge sits on the box's top-left corner, like a tab
+            els.append(Icon("step", box.x + 3.4 * sx, box.top, 5.0 * sx, INK, str(content.step), role="step"))
+            top_pad = 2.7 * sy
+        els.append(Text(Rect(box.x + 1.8 * sx, box.y + 1.0 * sy, box.w - 3.6 * sx, box.h - 1.0 * sy - top_pad),
+                        content.ability, ABILITY_STYLE, role="ability"))
+        if content.flavour:
+            els.append(Text(Rect(6 * sx, 4.0 * sy, w - 12 * sx, 8.6 * sy), content.flavour, FLAVOUR_STYLE,
+                            role="flavour"))
+    elif content.flavour:
+        els.append(Text(Rect(7 * sx, 6.0 * sy, w - 14 * sx, 24 * sy), content.flavour, FLAVOUR_ALONE_STYLE,
+                        role="flavour"))
+    return els
+
+
+def _with(style: Style, **changes) -> Style:
+    return replace(style, **changes)
+
+
+def card_back(title: str, emblems: tuple, w: float, h: float) -> list:
+    """The shared back: title above and below a ring holding every faction's emblem."""
+    sx, sy = w / 63.0, h / 88.0
+    els = [
+        Box(Rect(0, 0, w, h), fill=BACK, role="back"),
+        Box(Rect(3.2 * sx, 3.2 * sy, w - 6.4 * sx, h - 6.4 * sy), stroke=BACK_GOLD, width=0.45, radius=2.4,
+            role="back-border"),
+        Box(Rect(4.6 * sx, 4.6 * sy, w - 9.2 * sx, h - 9.2 * sy), stroke=BACK_GOLD, width=0.2, radius=1.8),
+    ]
+    words = title.upper().split()
+    top_words = " ".join(words[: max(1, len(words) // 2)])
+    bottom_words = " ".join(words[max(1, len(words) // 2):])
+    style = Style(font="serif-semibold", size=15, min_size=8, max_lines=1, colour=BACK_GOLD, tracking=2.0)
+    els.append(Text(Rect(6 * sx, h - 24 * sy, w - 12 * sx, 10 * sy), top_words, style, role="back-title"))
+    if bottom_words:
+        els.append(Text(Rect(6 * sx, 14 * sy, w - 12 * sx, 10 * sy), bottom_words, style, role="back-title"))
+    cx, cy, r = w / 2, h / 2, 17 * min(sx, sy)
+    els.append(Circle(cx, cy, r, stroke=BACK_GOLD, width=0.5))
+    els.append(Circle(cx, cy, r - 1.4 * min(sx, sy), stroke=BACK_GOLD, width=0.2))
+    n = len(emblems)
+    for i, emblem in enumerate(emblems):
+        a = math.pi / 2 + 2 * math.pi * i / max(1, n)
+        d = r * 0.48 if n > 1 else 0
+        els.append(Icon(emblem, cx + d * math.cos(a), cy + d * math.sin(a), r * 0.62, BACK_GOLD, role="back-emblem"))
+    return els
+
+
+@dataclass(frozen=True)
+class CardSheets:
+    grid: Grid
+    fronts: list          # Page per sheet
+    backs: list           # Page per sheet, same order
+
+
+def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: float, page_h: float,
+                flip: str = "long", labels: list | None = None) -> CardSheets:
+    """Fronts in a centred grid (reading order), one back page per front page in mirrored slots."""
+    grid = fit_grid(page_w, page_h, card_w, card_h)
+    fronts, backs = [], []
+    for sheet_no, start in enumerate(range(0, len(faces), grid.per_sheet)):
+        chunk = faces[start:start + grid.per_sheet]
+        front = Page(page_w, page_h, label=f"Card fronts {sheet_no + 1}")
+        slots = [grid.slot(i) for i in range(len(chunk))]
+        for i, (face, slot) in enumerate(zip(chunk, slots)):
+            role = f"card:{labels[start + i]}" if labels else "card"
+            front.add(Group(tuple(face), slot.x, slot.y, clip=Rect(0, 0, card_w, card_h), role=role))
+        front.add(*cut_lines(slots, page_w, page_h))
+        back_page = Page(page_w, page_h, label=f"Card backs {sheet_no + 1}")
+        bslots = back_slots(grid, len(chunk), flip)
+        # background colour runs 2 mm past the block so a drifting duplex print shows no white edge
+        for slot in bslots:
+            back_page.add(Box(slot.inset(-2.0), fill=BACK, role="back-bleed"))
+        for i, slot in enumerate(bslots):
+            role = f"back:{labels[start + i]}" if labels else "back"
+            back_page.add(Group(tuple(back), slot.x, slot.y, clip=Rect(0, 0, card_w, card_h), role=role))
+        back_page.add(*cut_lines(bslots, page_w, page_h))
+        fronts.append(front)
+        backs.append(back_page)
+    return CardSheets(grid, fronts, backs)
