@@ -107,6 +107,11 @@ class Game:
     power_track: dict = field(default_factory=dict, hash=False)
     deck_rules: dict = field(default_factory=dict, hash=False)
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
+    meta_lines: dict = field(default_factory=dict, hash=False, compare=False)  # game.yaml key -> line
+
+    def where(self, key: str) -> tuple:
+        """(path, line) of a top-level key of game.yaml, for problems about it."""
+        return self.root / "game.yaml", self.meta_lines.get(key)
 
     def faction(self, faction_id) -> Faction:
         return next(f for f in self.factions if f.id == faction_id)
@@ -279,6 +284,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         components=tuple(meta.get("components") or ()),
         exactly_one_of=tuple(tuple(g) for g in card_meta.get("exactly_one_of") or ()), deck_rules=deck, sources=sources,
         power_track=meta.get("power_track") or {},
+        meta_lines=dict(getattr(raw_game, "key_lines", {})),
     )
     if strict:
         problems.raise_if_errors()

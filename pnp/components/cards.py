@@ -73,7 +73,7 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
                                f"{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
     for el in flatten(back_elements(game)):
         if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
-            problems.error(game.root / "game.yaml", None, "card back", f"title {el.markup!r} does not fit")
+            problems.error(*game.where("title"), "card back", f"title {el.markup!r} does not fit")
 
 
 def _plain(markup: str) -> str:

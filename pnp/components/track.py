@@ -33,7 +33,7 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
         result = layout(game, BuildOptions(paper=paper))
         need = spec(game).token_diameter + TOKEN_CLEARANCE
         if result.space_size < need:
-            problems.error(game.root / "game.yaml", None, "power_track",
+            problems.error(*game.where("power_track"), "power_track",
                            f"spaces are {result.space_size:.1f} mm on {paper}, too small for "
                            f"{spec(game).token_diameter:g} mm tokens (need {need:g} mm)")
 

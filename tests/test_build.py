@@ -1,0 +1,113 @@
+"""``pnp build``: the files, their pages, outlines, fonts, sizes, and byte-identical output."""
+
+import subprocess
+import sys
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+
+LETTER = (612.0, 792.0)
+A4 = (595.28, 841.89)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("kit")
+    result = CliRunner().invoke(main, ["build", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def pages(path):
+    return pypdf.PdfReader(str(path)).pages
+
+
+def test_build_writes_every_component_and_the_kit(built):
+    names = sorted(p.name for p in built.iterdir())
+    assert names == ["cards-backs.pdf", "cards-fronts.pdf", "kit.pdf", "power-track.pdf"]
+    assert len(pages(built / "power-track.pdf")) == 1
+    assert len(pages(built / "cards-fronts.pdf")) == 6
+    assert len(pages(built / "cards-backs.pdf")) == 6
+    assert len(pages(built / "kit.pdf")) == 13
+
+
+def test_kit_has_an_outline_entry_per_component_in_print_order(built):
+    reader = pypdf.PdfReader(str(built / "kit.pdf"))
+    entries = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
+    assert entries == [("Power Track", 0), ("Card fronts", 1), ("Card backs", 7)]
+    assert reader.metadata.title == "Shadow Throne"
+    assert reader.metadata.author == "Teale Fristoe"
+
+
+def test_every_font_is_embedded_as_a_subset(built):
+    for pdf in built.glob("*.pdf"):
+        for page in pages(pdf):
+            fonts = page["/Resources"].get("/Font", {})
+            for ref in fonts.values():
+                font = ref.get_object()
+                assert font["/Subtype"] == "/TrueType", (pdf.name, font["/BaseFont"])
+                assert "+" in font["/BaseFont"]
+                assert "/FontFile2" in font["/FontDescriptor"].get_object()
+
+
+@pytest.mark.parametrize("paper,size", [("letter", LETTER), ("a4", A4)])
+def test_page_sizes_follow_the_paper_option(tmp_path, paper, size):
+    result = CliRunner().invoke(main, ["build", "--paper", paper, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for page in pages(tmp_path / "kit.pdf"):
+        assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == size
+
+
+def test_output_is_byte_identical_across_runs(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    for out in (first, second):
+        assert CliRunner().invoke(main, ["build", "--out", str(out)]).exit_code == 0
+    for pdf in first.glob("*.pdf"):
+        assert pdf.read_bytes() == (second / pdf.name).read_bytes(), pdf.name
+
+
+def test_source_date_epoch_sets_the_document_dates(tmp_path):
+    env = {"SOURCE_DATE_EPOCH": "1700000000"}
+    result = CliRunner(env=env).invoke(main, ["build", "--out", str(tmp_path)])
+    assert result.exit_code == 0
+    meta = pypdf.PdfReader(str(tmp_path / "kit.pdf")).metadata
+    assert meta["/CreationDate"].startswith("D:20231114")
+
+
+def test_invalid_data_writes_nothing(tmp_path, game_copy):
+    cards = game_copy / "cards.yaml"
+    cards.write_text(cards.read_text().replace("    power: 10\n", "    power: ten\n"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(game_copy), "--out", str(out)])
+    assert result.exit_code == 2
+    assert "card 'king-kyros': power: expected an integer, got 'ten'" in result.output
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_rendered_backs_are_dark_behind_every_front(built):
+    """Rasterize the first sheet pair and compare pixels at each card centre (front vs mirrored back)."""
+    pdfium = pytest.importorskip("pypdfium2")
+    doc = pdfium.PdfDocument(str(built / "kit.pdf"))
+    front = doc[1].render(scale=0.5).to_pil().convert("RGB")
+    back = doc[7].render(scale=0.5).to_pil().convert("RGB")
+    w, h = front.size
+    for col in range(3):
+        for row in range(3):
+            # card frame colour at the card's left edge, a back's dark background at the mirrored spot
+            x_mm = 13.45 + col * 63 + 1.2
+            y_mm = 7.7 + row * 88 + 44
+            px, py = int(x_mm / 215.9 * w), int(y_mm / 279.4 * h)
+            r, g, b = front.getpixel((px, py))
+            assert max(r, g, b) < 200 and (r, g, b) != (255, 255, 255)
+            mx = int((215.9 - x_mm) / 215.9 * w)
+            assert sum(back.getpixel((mx, py))) < 200
+
+
+def test_layout_and_engine_import_without_reportlab():
+    code = ("import sys; import pnp.layout.cards, pnp.layout.sheet, pnp.layout.track, pnp.gamedata, "
+            "rules_engine.shadow_throne; "
+            "bad = [m for m in sys.modules if m.startswith('reportlab')]; print(bad); assert not bad")
+    subprocess.run([sys.executable, "-c", code], check=True)

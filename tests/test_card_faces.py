@@ -1,0 +1,94 @@
+"""Card faces from layout data: content comes from the card data, everything stays inside the card."""
+
+import pytest
+
+from pnp.cardtext import ability_text, known_kinds
+from pnp.components.cards import build, face_content
+from pnp.components import BuildOptions
+from pnp.draw.text import fit
+from pnp.gamedata import load_game
+from pnp.layout.cards import card_face, stat_slots
+from pnp.layout.geometry import Rect, Text, flatten
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("shadow_throne")
+
+
+def test_every_effect_kind_has_words_in_english(game):
+    assert set(game.effects) <= known_kinds("shadow_throne", "en")
+
+
+def test_ability_text_is_generated_from_the_ability_data(game):
+    assert ability_text(game, game.card("benthon-knights")) == (
+        "**Kill** [kill] every [pips:1] commoner of any other faction in this wave.")
+    assert ability_text(game, game.card("anna-lys")) == (
+        "**Kill** [kill] every [pips:2] elite of any other faction in this wave.")
+    beatrice = ability_text(game, game.card("princess-beatrice"))
+    assert beatrice.endswith("Each one converted this way gets +1 [power].")
+    assert "to the Church" in beatrice
+    assert ability_text(game, game.card("sythera")) == (
+        "Characters of other factions in this wave lose their [step:2] and [step:3] abilities.")
+    assert ability_text(game, game.card("outlaw")) == ""
+
+
+def test_stats_show_cost_with_minus_and_income_with_plus(game):
+    assert stat_slots(game, game.card("king-kyros")) == (
+        ("power", "power", "10"), ("influence", "influence", "5"), ("cost", "cost", "\u22125"))
+    assert stat_slots(game, game.card("outlaw")) == (
+        ("power", "power", "1"), ("influence", "influence", "0"), ("income", "income", "+2"))
+    # consolation gold shows only when the card gives some
+    assert stat_slots(game, game.card("dutiful-peasant"))[-2:] == (
+        ("cost", "cost", "0"), ("consolation", "consolation", "3"))
+
+
+def test_face_shows_step_name_and_rank(game):
+    els = card_face(face_content(game, game.card("king-kyros")), 63, 88)
+    (step,) = [e for e in els if e.role == "step"]
+    assert step.label == "3"
+    (name,) = [e for e in els if e.role == "name"]
+    assert name.markup == "King Kyros"
+    assert len([e for e in els if e.role == "pip"]) == 2 * 3
+    assert [e for e in els if e.role == "frame"][0].fill == game.faction("empire").colour
+
+
+@pytest.mark.parametrize("card_id", ["dutiful-peasant", "king-kyros", "princess-beatrice", "queen-eletheria"])
+def test_everything_on_a_face_stays_inside_the_card(game, card_id):
+    card_rect = Rect(0, 0, 63, 88)
+    for el in flatten(card_face(face_content(game, game.card(card_id)), 63, 88)):
+        rect = getattr(el, "rect", None)
+        if rect is not None:
+            assert card_rect.contains(rect), el
+        if hasattr(el, "cx"):
+            r = getattr(el, "size", 0) / 2 or getattr(el, "r", 0)
+            assert 0 <= el.cx - r and el.cx + r <= 63 and 0 <= el.cy - r and el.cy + r <= 88, el
+
+
+def test_every_text_on_every_card_fits(game):
+    for card in game.cards:
+        for el in card_face(face_content(game, card), 63, 88):
+            if isinstance(el, Text):
+                assert fit(el.markup, el.style, el.rect.w, el.rect.h).ok, (card.id, el.role)
+
+
+def test_sheets_hold_the_whole_deck_in_data_order(game):
+    fronts, backs = build(game, BuildOptions())
+    assert len(fronts.pages) == len(backs.pages) == 6
+    roles = [e.role for p in fronts.pages for e in p.elements if e.role.startswith("card:")]
+    assert len(roles) == 54
+    assert roles[:4] == ["card:dutiful-peasant#1", "card:dutiful-peasant#2", "card:dutiful-peasant#3",
+                         "card:loyal-soldier#1"]
+
+
+def test_each_back_is_behind_its_front_on_the_printed_sheets(game):
+    for paper in ("letter", "a4"):
+        fronts, backs = build(game, BuildOptions(paper=paper))
+        for fp, bp in zip(fronts.pages, backs.pages):
+            front = {e.role[5:]: (e.dx, e.dy) for e in fp.elements if e.role.startswith("card:")}
+            back = {e.role[5:]: (e.dx, e.dy) for e in bp.elements if e.role.startswith("back:")}
+            assert front.keys() == back.keys()
+            for label, (fx, fy) in front.items():
+                bx, by = back[label]
+                assert round(bx, 2) == round(fp.width - fx - 63, 2)
+                assert round(by, 2) == round(fy, 2)
