@@ -17,7 +17,8 @@ from pnp.yamlsrc import line_of, load_yaml
 from rules_engine import engine_module
 from rules_engine.model import Ability, Card, Faction, Rank
 
-KNOWN_COMPONENTS = ("power_track", "cards")
+#: Component kinds a game may list (see pnp/components/); kit order is each component's own.
+KNOWN_COMPONENTS = ("instructions", "power_track", "cards", "tokens", "rulebook", "box")
 
 _RANGE = {"min": Field("int", required=True, min=0), "max": Field("int", required=True, min=0)}
 

@@ -18,6 +18,7 @@ class BuildOptions:
     paper: str = "letter"
     flip: str = "long"
     lang: str | None = None
+    sleeved: str | None = None       # None, or a sleeve thickness name from the game's box data
 
     @property
     def page_size(self) -> tuple[float, float]:
@@ -41,7 +42,7 @@ class Component:
 
 REGISTRY: dict[str, Component] = {}
 
-_MODULES = ("cards", "track")
+_MODULES = ("instructions", "track", "cards", "tokens", "rulebook", "box")
 
 
 def register(component: Component) -> Component:
@@ -51,11 +52,15 @@ def register(component: Component) -> Component:
 
 def load_all() -> dict[str, Component]:
     for name in _MODULES:
-        importlib.import_module(f"pnp.components.{name}")
+        try:
+            importlib.import_module(f"pnp.components.{name}")
+        except ModuleNotFoundError as exc:  # a component still being written
+            if exc.name != f"pnp.components.{name}":
+                raise
     return REGISTRY
 
 
 def game_components(game) -> list[Component]:
     """The game's components in kit order."""
     registry = load_all()
-    return sorted((registry[name] for name in game.components), key=lambda c: c.order)
+    return sorted((registry[name] for name in game.components if name in registry), key=lambda c: c.order)
