@@ -1,5 +1,33 @@
-"""Shadow Throne: three factions fight battles in four waves; players draft and play their characters."""
+"""Shadow Throne: three factions fight battles in four waves; players draft and play their characters.
 
-from rules_engine.shadow_throne.effects import EFFECTS
+Entry points (see ``docs/engine.md``):
 
-__all__ = ["EFFECTS"]
+* :class:`Rules` compiles :class:`~rules_engine.model.Card` objects once;
+* :class:`GameState` is one game: ``to_move``, ``legal_actions``, ``apply``, ``events``;
+* :func:`play_game` plays a game with bots; :func:`simulate` / :func:`run_games` many;
+  :func:`token_demand` the peak tokens in use;
+* :func:`run_scenario` plays a fixed battle (:class:`Scenario`);
+* :func:`transcript_lines` turns events into English (or another phrase table);
+* :func:`validate_game` is the ``pnp validate`` hook.
+"""
+
+from rules_engine.shadow_throne.bots import BOTS, GreedyBot, RandomBot, make_bot
+from rules_engine.shadow_throne.effects import EFFECTS, HANDLERS, Effect
+from rules_engine.shadow_throne.events import Event
+from rules_engine.shadow_throne.rules import GOAL, STEPS, WAVES, Rules
+from rules_engine.shadow_throne.scenario import (Play, Scenario, ScenarioError, ScenarioOutcome, ScenarioPlayer,
+                                                 check_scenario, run_scenario, scenario_result,
+                                                 scenario_transcript)
+from rules_engine.shadow_throne.simulate import (GameResult, derive_seed, play_game, run_games, seat_bots,
+                                                 simulate, summarize, token_demand)
+from rules_engine.shadow_throne.state import Character, GameState, IllegalAction
+from rules_engine.shadow_throne.transcript import ENGLISH, Namer, format_event, transcript_lines
+from rules_engine.shadow_throne.validate import validate_game
+
+__all__ = [
+    "BOTS", "Character", "EFFECTS", "ENGLISH", "Effect", "Event", "GOAL", "GameResult", "GameState",
+    "GreedyBot", "HANDLERS", "IllegalAction", "Namer", "Play", "RandomBot", "Rules", "STEPS", "Scenario",
+    "ScenarioError", "ScenarioOutcome", "ScenarioPlayer", "WAVES", "check_scenario", "derive_seed",
+    "format_event", "make_bot", "play_game", "run_games", "run_scenario", "scenario_result",
+    "scenario_transcript", "seat_bots", "simulate", "summarize", "token_demand", "transcript_lines", "validate_game",
+]

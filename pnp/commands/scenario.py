@@ -1,0 +1,26 @@
+"""``pnp scenario``: play one battle with fixed plays and print its transcript or its outcome as JSON."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from pnp.scenario import run_scenario_file, scenario_lines
+
+
+@click.command("scenario")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON instead of a transcript.")
+def command(file, as_json):
+    """Play the battle described in FILE (a scenario YAML file) and print what happens.
+
+    The format is described in docs/scenarios.md. Mistakes in FILE are reported as FILE:LINE: MESSAGE,
+    all at once, with exit status 2.
+    """
+    game, outcome = run_scenario_file(file)
+    if as_json:
+        click.echo(json.dumps(outcome.result, indent=2))
+    else:
+        for line in scenario_lines(game, outcome):
+            click.echo(line)

@@ -1,0 +1,228 @@
+"""Seeded simulation of many games: statistics, component demand, invariant checks.
+
+Every game's seed is derived from ``(seed, game index)`` alone, and the per-game results are combined
+in game order, so a run gives the same report whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+import random
+from collections import Counter
+from typing import Callable, NamedTuple, Sequence
+
+from rules_engine.shadow_throne.bots import make_bot
+from rules_engine.shadow_throne.rules import GOAL, Rules
+from rules_engine.shadow_throne.state import DRAFT, EXTRA, KEEP, PLAY, REASONS, GameState
+
+#: Token kinds counted by :func:`token_demand`, as named in reports.
+TOKEN_KINDS = ("gold", "influence", "dead", "converted", "plus_one")
+_PEAK_KEYS = ("gold", "influence", "dead", "converted", "plus")
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded with ``seed`` (independent of worker count)."""
+    digest = hashlib.blake2b(f"shadow_throne:{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def seat_bots(bot_names: Sequence[str], players: int, index: int) -> list[str]:
+    """Bots of each seat in game ``index``: the list is repeated around the table and rotated by one
+    seat every game, so every bot sits in every seat equally often."""
+    k = len(bot_names)
+    return [bot_names[(seat + index) % k] for seat in range(players)]
+
+
+def play_game(rules: Rules, bots, seed, *, players: int | None = None, goal: int = GOAL,
+              record: bool = False, check: bool = False, max_battles: int = 100) -> GameState:
+    """Play one whole game with the given bots (one per seat, objects or names); return the final state."""
+    bots = [make_bot(b) if isinstance(b, str) else b for b in bots]
+    n = players or len(bots)
+    state = GameState(rules, n, seed, goal=goal, record=record, check=check, max_battles=max_battles)
+    seats = range(n)
+    while True:
+        phase = state.phase
+        if phase == PLAY:
+            state.apply_play([bots[p].play(state, p) for p in seats])
+        elif phase == DRAFT:
+            state.apply_draft([bots[p].draft(state, p) for p in seats])
+        elif phase == EXTRA:
+            state.apply_extra({p: bots[p].extra(state, p, state.extra_options(source))
+                               for p, source in sorted(state.extra_pending.items())})
+        elif phase == KEEP:
+            state.apply_keep([bots[p].keep(state, p) if state.hands[p] else None for p in seats])
+        else:
+            return state
+
+
+class GameResult(NamedTuple):
+    """The numbers a report needs from one game (small, so workers can send them back cheaply)."""
+
+    winner: int | None
+    reason: str
+    battles: int
+    faction_wins: tuple
+    tied_battles: int
+    gold: tuple
+    influence: tuple
+    peaks: tuple
+    violations: tuple
+    bots: tuple
+
+
+def _result(state: GameState, bots) -> GameResult:
+    peak = state.peak
+    return GameResult(state.winner, state.over_reason, state.battle, tuple(state.faction_wins),
+                      sum(1 for w in state.battle_winners if len(w) > 1), tuple(state.gold),
+                      tuple(state.influence), tuple(peak[k] for k in _PEAK_KEYS), tuple(state.violations),
+                      tuple(bots))
+
+
+def run_chunk(rules: Rules, indexes, seed, players, bot_names, goal, check) -> list[GameResult]:
+    """Play the games with the given indexes (the work unit of one process)."""
+    cache = {name: make_bot(name) for name in set(bot_names)}
+    out = []
+    for index in indexes:
+        names = seat_bots(bot_names, players, index)
+        state = play_game(rules, [cache[n] for n in names], derive_seed(seed, index), goal=goal, check=check)
+        out.append(_result(state, names))
+    return out
+
+
+_WORKER_RULES = None
+
+
+def _init_worker(cards, factions):
+    global _WORKER_RULES
+    _WORKER_RULES = Rules(cards, factions)
+
+
+def _worker(job):
+    indexes, seed, players, bot_names, goal, check = job
+    return run_chunk(_WORKER_RULES, indexes, seed, players, bot_names, goal, check)
+
+
+def run_games(cards, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
+              goal: int = GOAL, jobs: int = 1, check: bool = False, factions=None,
+              progress: Callable[[int], None] | None = None, chunk: int = 250) -> list[GameResult]:
+    """Play ``games`` games and return one :class:`GameResult` per game, in game order.
+
+    ``cards`` are :class:`~rules_engine.model.Card` objects (or a compiled :class:`Rules`); ``jobs``
+    worker processes share the games; ``progress(n)`` is called as each batch of n games finishes.
+    """
+    for name in bots:
+        make_bot(name)  # unknown names fail here, before any worker starts
+    rules = cards if isinstance(cards, Rules) else Rules(cards, factions)
+    bots = tuple(bots)
+    batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
+    results = []
+    if jobs <= 1 or games <= chunk:
+        for batch in batches:
+            results.extend(run_chunk(rules, batch, seed, players, bots, goal, check))
+            if progress:
+                progress(len(batch))
+        return results
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # pragma: no cover - platforms without fork
+        context = multiprocessing.get_context()
+    jobs_list = [(batch, seed, players, bots, goal, check) for batch in batches]
+    with context.Pool(jobs, initializer=_init_worker, initargs=(rules.cards, rules.factions)) as pool:
+        for batch, chunk_results in zip(batches, pool.imap(_worker, jobs_list)):
+            results.extend(chunk_results)
+            if progress:
+                progress(len(batch))
+    return results
+
+
+def percentile(values, q: float) -> int:
+    """The nearest-rank ``q`` quantile (0 < q <= 1) of integer values."""
+    ordered = sorted(values)
+    if not ordered:
+        return 0
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summarize(results: Sequence[GameResult], *, factions: Sequence[str], players: int, seed: int,
+              bots: Sequence[str], goal: int = GOAL, checked: bool = False, quantile: float = 0.99) -> dict:
+    """The simulation report as plain data (what ``pnp simulate --json`` prints)."""
+    games = len(results)
+    seat_wins = Counter(r.winner for r in results if r.winner is not None)
+    bot_seats, bot_wins = Counter(), Counter()
+    for r in results:
+        bot_seats.update(r.bots)
+        if r.winner is not None:
+            bot_wins[r.bots[r.winner]] += 1
+    battles = Counter(r.battles for r in results)
+    faction_wins = [sum(r.faction_wins[i] for r in results) for i in range(len(factions))]
+    total_battles = sum(r.battles for r in results)
+    tied = sum(r.tied_battles for r in results)
+    reasons = Counter(r.reason for r in results)
+    all_gold = [g for r in results for g in r.gold]
+    all_influence = [i for r in results for i in r.influence]
+    winner_influence = [r.influence[r.winner] for r in results if r.winner is not None]
+    broken = [f"game {i}: {v}" for i, r in enumerate(results) for v in r.violations]
+
+    def mean(values):
+        return round(sum(values) / len(values), 3) if values else 0.0
+
+    def share(count, whole):
+        return round(count / whole, 4) if whole else 0.0
+
+    return {
+        "games": games,
+        "players": players,
+        "seed": seed,
+        "goal": goal,
+        "bots": list(bots),
+        "wins_by_seat": {str(s + 1): seat_wins.get(s, 0) for s in range(players)},
+        "no_winner": games - sum(seat_wins.values()),
+        "wins_by_bot": {name: {"wins": bot_wins.get(name, 0), "seats": bot_seats[name],
+                               "win_rate": share(bot_wins.get(name, 0), bot_seats[name])}
+                        for name in dict.fromkeys(bots)},
+        "battles": {"mean": mean([r.battles for r in results]),
+                    "distribution": {str(k): battles[k] for k in sorted(battles)}},
+        "battle_wins_by_faction": {f: {"wins": faction_wins[i], "share": share(faction_wins[i], total_battles)}
+                                   for i, f in enumerate(factions)},
+        "battles_total": total_battles,
+        "tied_battles": tied,
+        "end": {
+            "gold": {"mean": mean(all_gold), "min": min(all_gold, default=0), "max": max(all_gold, default=0)},
+            "influence": {"mean": mean(all_influence), "min": min(all_influence, default=0),
+                          "max": max(all_influence, default=0), "winner_mean": mean(winner_influence)},
+        },
+        "game_over": {reason: reasons.get(reason, 0) for reason in REASONS},
+        "peak_tokens": {"quantile": quantile,
+                        **{kind: percentile([r.peaks[i] for r in results], quantile)
+                           for i, kind in enumerate(TOKEN_KINDS)}},
+        "invariants": {"checked": checked, "broken": len(broken), "examples": broken[:10]},
+    }
+
+
+def simulate(cards, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
+             goal: int = GOAL, jobs: int = 1, check: bool = False, factions=None, progress=None) -> dict:
+    """Run games and summarize them (see :func:`run_games` and :func:`summarize`)."""
+    rules = cards if isinstance(cards, Rules) else Rules(cards, factions)
+    results = run_games(rules, games=games, seed=seed, players=players, bots=bots, goal=goal, jobs=jobs,
+                        check=check, progress=progress)
+    return summarize(results, factions=rules.factions, players=players, seed=seed, bots=bots, goal=goal,
+                     checked=check)
+
+
+def token_demand(cards, *, games: int = 1000, seed: int = 0, players: int = 5,
+                 bots: Sequence[str] = ("random", "greedy"), quantile: float = 0.99, factions=None) -> dict:
+    """Peak tokens in use at once, at the given quantile over seeded games.
+
+    Returns ``{"gold": n, "influence": n, "dead": n, "converted": n, "plus_one": n}``: gold and
+    influence held by all players together, and dead, converted and +1 tokens on the characters of
+    one battle. The default (5 players, the largest table) is what a kit's token counts must cover.
+    """
+    results = run_games(cards, games=games, seed=seed, players=players, bots=bots, factions=factions)
+    return {kind: percentile([r.peaks[i] for r in results], quantile) for i, kind in enumerate(TOKEN_KINDS)}
+
+
+def random_seed() -> int:
+    return random.SystemRandom().randrange(2 ** 31)
