@@ -27,17 +27,18 @@ def pages(path):
 
 def test_build_writes_every_component_and_the_kit(built):
     names = sorted(p.name for p in built.iterdir())
-    assert names == ["cards-backs.pdf", "cards-fronts.pdf", "kit.pdf", "power-track.pdf"]
+    assert names == ["cards-backs.pdf", "cards-fronts.pdf", "kit.pdf", "power-track.pdf", "tokens.pdf"]
     assert len(pages(built / "power-track.pdf")) == 1
     assert len(pages(built / "cards-fronts.pdf")) == 6
     assert len(pages(built / "cards-backs.pdf")) == 6
-    assert len(pages(built / "kit.pdf")) == 13
+    assert len(pages(built / "tokens.pdf")) == 2
+    assert len(pages(built / "kit.pdf")) == 15
 
 
 def test_kit_has_an_outline_entry_per_component_in_print_order(built):
     reader = pypdf.PdfReader(str(built / "kit.pdf"))
     entries = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
-    assert entries == [("Power Track", 0), ("Card fronts", 1), ("Card backs", 7)]
+    assert entries == [("Power Track", 0), ("Card fronts", 1), ("Card backs", 7), ("Tokens", 13)]
     assert reader.metadata.title == "Shadow Throne"
     assert reader.metadata.author == "Teale Fristoe"
 

@@ -16,7 +16,7 @@ def test_bundled_game_is_valid():
     result = run("shadow_throne")
     assert result.exit_code == 0, result.output
     assert result.output.strip() == (
-        "Shadow Throne: 27 characters, 54 cards, 3 factions, components power_track, cards: valid")
+        "Shadow Throne: 27 characters, 54 cards, 3 factions, components power_track, cards, tokens: valid")
 
 
 def test_default_game_is_shadow_throne():
@@ -146,8 +146,8 @@ def test_characters_missing_from_the_font_are_an_error(game_copy):
 
 
 def test_track_spaces_must_hold_the_tokens(game_copy):
-    path = game_copy / "game.yaml"
-    edit(path, "token_diameter: 20", "token_diameter: 40")
+    edit(game_copy / "tokens.yaml", "    size: 25\n    on_track: true", "    size: 40\n    on_track: true")
     out = run(str(game_copy)).output
-    assert (f"game.yaml:{line_of(path, 'power_track:')}: power_track: spaces are 35.1 mm on letter, "
-            "too small for 40 mm tokens (need 44 mm)") in out
+    path = game_copy / "game.yaml"
+    assert (f"{path}:{line_of(path, 'power_track:')}: power_track: spaces are 35.1 mm on letter, "
+            "too small for 40 mm tokens (need 44 mm)") in out.splitlines()

@@ -1,0 +1,142 @@
+"""``tokens.yaml``: which tokens a game has, how many, their shape and size, and their two faces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnp.errors import DataError, Problems
+from pnp.layout.icon_names import ICON_NAMES
+from pnp.schema import Field, check
+from pnp.yamlsrc import line_of, load_yaml
+
+TOKEN_KINDS = ("faction", "gold", "influence", "dead", "converted", "plus_one", "marker")
+
+_FACE = {
+    "background": Field("str", required=True, doc="'#rrggbb' or 'faction' (the token's faction colour)"),
+    "icon": Field("str", choices=tuple(sorted(ICON_NAMES))),
+    "icon_colour": Field("colour"),
+    "label": Field("str", default=None, nullable=True, doc="text drawn on the icon (a value)"),
+    "caption": Field("str", default=None, nullable=True, doc="small text under the icon; 'faction' = its name"),
+}
+
+SCHEMA = {
+    "sheet": Field("map", default={}, schema={
+        "gap": Field("length", default=2.5, min=0, max=20),
+        "fold_gutter": Field("length", default=4.0, min=0, max=30),
+        "bleed": Field("length", default=1.0, min=0, max=5),
+    }),
+    "tokens": Field("list", required=True),
+}
+
+TOKEN_SCHEMA = {
+    "id": Field("str", required=True),
+    "kind": Field("str", required=True, choices=TOKEN_KINDS),
+    "faction": Field("str"),
+    "value": Field("int", min=1, max=100),
+    "count": Field("int", required=True, min=1, max=500),
+    "shape": Field("str", required=True, choices=("circle", "square")),
+    "size": Field("length", required=True, min=5, max=150),
+    "on_track": Field("bool", default=False, doc="moves on the power track"),
+    "front": Field("map", required=True, schema=_FACE),
+    "back": Field("map", required=True, schema=_FACE),
+}
+
+
+@dataclass(frozen=True)
+class Face:
+    background: str
+    icon: str | None
+    icon_colour: str | None
+    label: str | None
+    caption: str | None
+
+
+@dataclass(frozen=True)
+class Token:
+    id: str
+    kind: str
+    faction: str | None
+    value: int | None
+    count: int
+    shape: str
+    size: float
+    on_track: bool
+    front: Face
+    back: Face
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class TokenSet:
+    path: str
+    gap: float
+    fold_gutter: float
+    bleed: float
+    tokens: tuple
+
+    @property
+    def total(self) -> int:
+        return sum(t.count for t in self.tokens)
+
+    def count_of(self, kind: str) -> int:
+        return sum(t.count for t in self.tokens if t.kind == kind)
+
+    def value_of(self, kind: str) -> int:
+        return sum(t.count * (t.value or 1) for t in self.tokens if t.kind == kind)
+
+
+def _face(data: dict) -> Face:
+    return Face(*(data.get(k) for k in ("background", "icon", "icon_colour", "label", "caption")))
+
+
+def tokens_path(game):
+    return game.root / "tokens.yaml"
+
+
+def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
+    """Load and check the game's tokens.yaml (None when the game has none)."""
+    path = tokens_path(game)
+    if not path.is_file():
+        return None
+    own = problems is None
+    problems = Problems() if own else problems
+    try:
+        raw = load_yaml(path)
+    except DataError as exc:
+        problems.extend(exc.problems)
+        return None
+    top = check(raw, SCHEMA, problems, path)
+    sheet = top.get("sheet") or {}
+    raw_list = raw.get("tokens") if isinstance(raw, dict) else None
+    tokens, seen = [], {}
+    factions = {f.id for f in game.factions}
+    for i, item in enumerate(top.get("tokens") or []):
+        tid = item.get("id") if isinstance(item, dict) else None
+        subject = f"token '{tid}'" if tid else f"token #{i + 1}"
+        line = line_of(raw_list, i)
+        clean = check(item, TOKEN_SCHEMA, problems, path, subject)
+        if tid in seen:
+            problems.error(path, line, subject, f"id: duplicate id (first at line {seen[tid]})")
+        seen.setdefault(tid, line)
+        if clean.get("faction") and clean["faction"] not in factions:
+            problems.error(path, line_of(item, "faction"), subject,
+                           f"faction: '{clean['faction']}' is not one of: {', '.join(sorted(factions))}")
+        for side in ("front", "back"):
+            face = clean.get(side) or {}
+            bg = face.get("background")
+            if bg and bg != "faction" and not (bg.startswith("#") and len(bg) == 7):
+                problems.error(path, line_of(item, side), subject,
+                               f"{side}.background: expected a colour like '#8a1c1c' or 'faction', got {bg!r}")
+            if "faction" in (bg, face.get("caption")) and not clean.get("faction"):
+                problems.error(path, line_of(item, side), subject,
+                               f"{side}: uses the faction's colour or name but the token has no faction")
+        if not {"id", "kind", "count", "shape", "size", "front", "back"} <= clean.keys():
+            continue
+        tokens.append(Token(clean["id"], clean["kind"], clean.get("faction"), clean.get("value"), clean["count"],
+                            clean["shape"], clean["size"], clean["on_track"], _face(clean["front"]),
+                            _face(clean["back"]), line))
+    result = TokenSet(str(path), sheet.get("gap", 2.5), sheet.get("fold_gutter", 4.0), sheet.get("bleed", 1.0),
+                      tuple(tokens))
+    if own:
+        problems.raise_if_errors()
+    return result

@@ -1,0 +1,114 @@
+"""Token sheets: counts from tokens.yaml, packing, and backs mirrored across the fold (to 0.01 mm)."""
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.components import BuildOptions
+from pnp.components.tokens import build
+from pnp.gamedata import load_game
+from pnp.layout.geometry import Rect
+from pnp.layout.tokens import front_area, pack, plan
+from pnp.tokendata import load_tokens
+from pnp.units import PAPERS, PRINTER_MARGIN
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("shadow_throne")
+
+
+@pytest.fixture(scope="module")
+def tokens(game):
+    return load_tokens(game)
+
+
+def test_the_kit_has_132_tokens_in_the_source_counts(tokens):
+    assert tokens.total == 132
+    assert tokens.count_of("faction") == 3
+    others = sorted(t.count for t in tokens.tokens if t.kind != "faction")
+    assert others == sorted([21, 15, 10, 13, 13, 42, 15])
+    assert {t.kind for t in tokens.tokens} == {"faction", "gold", "influence", "dead", "converted", "plus_one"}
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_every_back_mirrors_its_front_across_the_fold(tokens, paper):
+    w, h = PAPERS[paper]
+    p = plan(tokens.tokens, w, h, tokens.gap, tokens.fold_gutter)
+    assert p.fold_y == h / 2
+    placed = [pl for sheet in p.sheets for pl in sheet]
+    assert len(placed) == 132
+    for pl in placed:
+        assert round(pl.back.x, 2) == round(pl.front.x, 2)
+        assert round(pl.back.w, 2) == round(pl.front.w, 2)
+        # the fold line is halfway between the front's top edge and the back's bottom edge... mirrored
+        assert round(pl.back.y + pl.back.h / 2 - p.fold_y, 2) == round(p.fold_y - (pl.front.y + pl.front.h / 2), 2)
+        assert pl.front.y >= p.fold_y + tokens.fold_gutter - 1e-9
+        assert pl.back.top <= p.fold_y - tokens.fold_gutter + 1e-9
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_tokens_stay_on_the_printable_half_and_never_overlap(tokens, paper):
+    w, h = PAPERS[paper]
+    p = plan(tokens.tokens, w, h, tokens.gap, tokens.fold_gutter)
+    printable = Rect(PRINTER_MARGIN, PRINTER_MARGIN, w - 2 * PRINTER_MARGIN, h - 2 * PRINTER_MARGIN)
+    for sheet in p.sheets:
+        rects = [pl.front for pl in sheet] + [pl.back for pl in sheet]
+        for r in rects:
+            assert printable.contains(r)
+        for i, a in enumerate(rects):
+            for b in rects[i + 1:]:
+                assert not a.inset(-tokens.gap / 2 + 0.001).overlaps(b.inset(-tokens.gap / 2 + 0.001))
+
+
+@pytest.mark.parametrize("paper,sheets", [("letter", 2), ("a4", 3)])
+def test_packing_uses_few_sheets(tokens, paper, sheets):
+    # the source kit needs three Letter sheets; packing largest-first fits everything on two (A4's
+    # narrower half sheet holds one 20 mm token less per shelf, so it needs a third)
+    w, h = PAPERS[paper]
+    assert len(plan(tokens.tokens, w, h, tokens.gap, tokens.fold_gutter).sheets) == sheets
+
+
+def test_shelves_fill_a_sheet_before_starting_another():
+    area = Rect(0, 0, 100, 45)
+    sheets = pack([(i, 20) for i in range(9)], area, 2.5)
+    # 4 per shelf (4*20 + 3*2.5 = 87.5), 2 shelves per sheet (20 + 2.5 + 20 = 42.5)
+    assert [len(s) for s in sheets] == [8, 1]
+
+
+def test_a_token_larger_than_the_half_sheet_is_refused():
+    with pytest.raises(ValueError, match="does not fit"):
+        pack([("big", 150)], front_area(215.9, 279.4, 4), 2)
+
+
+def test_sheet_pages_have_a_fold_line_and_pink_cut_lines(game):
+    (out,) = build(game, BuildOptions())
+    assert out.filename == "tokens.pdf" and len(out.pages) == 2
+    page = out.pages[0]
+    (fold,) = page.find("fold")
+    assert (fold.y1, fold.y2, fold.x1, fold.x2) == (279.4 / 2, 279.4 / 2, 0, 215.9)
+    cuts = page.find("cut")
+    fronts = [e for e in page.elements if e.role.startswith("front:")]
+    assert len(cuts) == 2 * len(fronts)
+    assert all((getattr(c, "stroke", None) or "").lower() == "#e4007c" for c in cuts)
+
+
+def test_oversized_token_is_a_validation_error(game_copy):
+    path = game_copy / "tokens.yaml"
+    text = path.read_text().replace("  - id: dead\n    kind: dead\n    count: 13\n    shape: square\n    size: 16",
+                                    "  - id: dead\n    kind: dead\n    count: 13\n    shape: square\n    size: 140")
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["validate", str(game_copy)])
+    assert result.exit_code == 2
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if l == "  - id: dead")
+    assert (f"{path}:{line}: token 'dead': size: 140 mm is larger than the half sheet it prints on "
+            "(203.9 x 129.7 mm on letter)") in result.output.splitlines()
+
+
+def test_unknown_token_keys_and_icons_are_reported(game_copy):
+    path = game_copy / "tokens.yaml"
+    path.write_text(path.read_text().replace("front: {background: \"#3a3433\", icon: skull}",
+                                             "front: {background: \"#3a3433\", icon: skul, glow: true}"))
+    out = CliRunner().invoke(main, ["validate", str(game_copy)]).output
+    assert "token 'dead': front.glow: unknown key" in out
+    assert "token 'dead': front.icon: 'skul' is not one of:" in out
