@@ -61,12 +61,20 @@ def test_tokens_stay_on_the_printable_half_and_never_overlap(tokens, paper):
                 assert not a.inset(-tokens.gap / 2 + 0.001).overlaps(b.inset(-tokens.gap / 2 + 0.001))
 
 
-@pytest.mark.parametrize("paper,sheets", [("letter", 2), ("a4", 3)])
-def test_packing_uses_few_sheets(tokens, paper, sheets):
-    # the source kit needs three Letter sheets; packing largest-first fits everything on two (A4's
-    # narrower half sheet holds one 20 mm token less per shelf, so it needs a third)
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_packing_uses_few_sheets(tokens, paper):
+    # the source kit needs three Letter sheets; first-fit-decreasing shelves fit everything on two
     w, h = PAPERS[paper]
-    assert len(plan(tokens.tokens, w, h, tokens.gap, tokens.fold_gutter).sheets) == sheets
+    assert [len(s) for s in plan(tokens.tokens, w, h, tokens.gap, tokens.fold_gutter).sheets] == [57, 75]
+
+
+def test_small_tokens_fill_the_space_left_in_shelves_of_larger_ones():
+    area = Rect(0, 0, 50, 20)
+    # a 20 mm shelf has 30 mm left: a 16 mm token goes there rather than onto a new shelf or sheet
+    sheets = pack([("a", 16), ("b", 20)], area, 2)
+    assert len(sheets) == 1
+    (b, rb), (a, ra) = sheets[0]
+    assert (b, a) == ("b", "a") and rb.y == 0 and round(ra.y, 2) == 2.0
 
 
 def test_shelves_fill_a_sheet_before_starting_another():

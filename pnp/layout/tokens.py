@@ -48,51 +48,46 @@ def mirror_across_fold(rect: Rect, fold_y: float) -> Rect:
 
 
 def pack(items, area: Rect, gap: float) -> list[list[tuple]]:
-    """Shelf packing. ``items``: (key, size) in the order to try; returns sheets of (key, Rect).
+    """First-fit-decreasing shelf packing. ``items``: (key, size); returns sheets of (key, Rect).
 
-    Items are sorted largest first (stable), laid left to right in shelves as tall as their largest
-    item, each shelf centred horizontally; a new sheet starts when a shelf no longer fits.
+    Items go largest first (stable) into the first shelf, on any sheet, with room left for them;
+    otherwise into a new shelf on the first sheet with height to spare, otherwise onto a new sheet.
+    A shelf is as tall as its first (largest) item; its contents are centred across the half sheet.
     """
-    ordered = sorted(items, key=lambda it: -it[1])
-    sheets, shelves = [], []
-    shelf, shelf_w, shelf_h, y_top = [], 0.0, 0.0, area.top
-
-    def close_shelf():
-        nonlocal shelf, shelf_w, shelf_h, y_top
-        if shelf:
-            shelves.append((shelf, shelf_w, shelf_h, y_top))
-            y_top -= shelf_h + gap
-        shelf, shelf_w, shelf_h = [], 0.0, 0.0
-
-    def close_sheet():
-        nonlocal shelves, y_top
-        close_shelf()
-        if shelves:
-            placed = []
-            for row, row_w, row_h, top in shelves:
-                x = area.x + (area.w - row_w) / 2
-                for key, size in row:
-                    placed.append((key, Rect(x, top - row_h + (row_h - size) / 2, size, size)))
-                    x += size + gap
-            sheets.append(placed)
-        shelves, y_top = [], area.top
-
-    for key, size in ordered:
-        if size > area.w or size > area.h:
+    sheets = []          # each: {"bottom": y below the last shelf, "shelves": [[top, height, width, items]]}
+    for key, size in sorted(items, key=lambda it: -it[1]):
+        if size > area.w + 1e-9 or size > area.h + 1e-9:
             raise ValueError(f"a {size:g} mm token does not fit the {area.w:.1f} x {area.h:.1f} mm half sheet")
-        needed = size if not shelf else shelf_w + gap + size
-        if shelf and needed > area.w + 1e-9:
-            close_shelf()
-        if not shelf:
-            if y_top - size < area.y - 1e-9:
-                close_sheet()
-            shelf_h = size
-            shelf_w = size
+        placed = False
+        for sheet in sheets:
+            for shelf in sheet["shelves"]:
+                if size <= shelf[1] + 1e-9 and shelf[2] + gap + size <= area.w + 1e-9:
+                    shelf[2] += gap + size
+                    shelf[3].append((key, size))
+                    placed = True
+                    break
+            if placed:
+                break
+        if placed:
+            continue
+        for sheet in sheets:
+            top = sheet["bottom"] - (gap if sheet["shelves"] else 0)
+            if top - size >= area.y - 1e-9:
+                sheet["shelves"].append([top, size, size, [(key, size)]])
+                sheet["bottom"] = top - size
+                break
         else:
-            shelf_w = needed
-        shelf.append((key, size))
-    close_sheet()
-    return sheets
+            sheets.append({"bottom": area.top - size, "shelves": [[area.top, size, size, [(key, size)]]]})
+    result = []
+    for sheet in sheets:
+        placed = []
+        for top, height, width, row in sheet["shelves"]:
+            x = area.x + (area.w - width) / 2
+            for key, size in row:
+                placed.append((key, Rect(x, top - height + (height - size) / 2, size, size)))
+                x += size + gap
+        result.append(placed)
+    return result
 
 
 def plan(tokens, page_w: float, page_h: float, gap: float, fold_gutter: float) -> TokenPlan:
