@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.components import BuildOptions, game_components
-from pnp.draw.pdf import render, render_sections
+from pnp.draw.merge import merge
+from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems
 from pnp.validation import validate_game
 
@@ -38,13 +39,22 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
         outputs.extend(component.build(game, options))
         if progress:
             progress(component.name)
-    rendered = {}
+    rendered, pages = {}, {}
     for out in outputs:
-        rendered[out.filename] = render(out.pages, f"{game.title}: {out.title}", game.author, outline=out.title)
-    rendered[KIT_FILE] = render_sections([(o.title, o.pages) for o in outputs], f"{game.title}", game.author)
-    pages = {o.filename: len(o.pages) for o in outputs}
-    pages[KIT_FILE] = sum(pages.values())
+        if out.pdf is None:
+            out.pdf = render(out.pages, f"{game.title}: {out.title}", game.author, outline=out.title)
+        rendered[out.filename] = out.pdf
+        pages[out.filename] = page_count(out.pdf)
+    rendered[KIT_FILE] = merge([(o.title, o.pdf) for o in outputs if o.in_kit], game.title, game.author)
+    pages[KIT_FILE] = sum(pages[o.filename] for o in outputs if o.in_kit)
     return BuildResult(game, write_atomically(out_dir, rendered), pages)
+
+
+def page_count(pdf: bytes) -> int:
+    import io
+
+    from pypdf import PdfReader
+    return len(PdfReader(io.BytesIO(pdf)).pages)
 
 
 def write_atomically(out_dir, files: dict) -> list[Path]:

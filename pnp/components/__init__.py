@@ -27,9 +27,13 @@ class BuildOptions:
 
 @dataclass
 class Output:
+    """One file of the kit: layout pages to paint, or a PDF already made (e.g. by platypus)."""
+
     filename: str
     title: str                       # outline entry in kit.pdf
     pages: list = field(default_factory=list)
+    pdf: bytes | None = None
+    in_kit: bool = True              # False for screen-only files (e.g. the rulebook in reading order)
 
 
 @dataclass(frozen=True)
