@@ -49,14 +49,3 @@ def render(pages, title: str, author: str = "", outline: str | None = None) -> b
     add_pages(c, pages, outline)
     c.save()
     return buf.getvalue()
-
-
-def render_sections(sections, title: str, author: str = "") -> bytes:
-    """Several components in one PDF, each with a top-level outline entry: [(name, pages), ...]."""
-    buf = io.BytesIO()
-    c = new_canvas(buf, title, author)
-    for n, (name, pages) in enumerate(sections):
-        add_pages(c, pages, outline=name, key=f"section{n}")
-    c.showOutline()
-    c.save()
-    return buf.getvalue()
