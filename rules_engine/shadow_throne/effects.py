@@ -243,8 +243,10 @@ class SuppressHandler(Handler):
         return mask
 
     def determine(self, state, source, mask):
+        # only characters that have an ability at a blocked step are worth naming as targets
         faction = source.faction
-        targets = tuple(ch for ch in state.wave_chars if ch.faction != faction and not ch.dead)
+        targets = tuple(ch for ch in state.wave_chars
+                        if ch.faction != faction and not ch.dead and ch.step is not None and (mask >> ch.step) & 1)
         return Effect("suppress", source, targets, steps=mask)
 
 

@@ -82,7 +82,7 @@ class GameState:
     def __init__(self, rules: Rules, players: int, seed=0, *, goal: int = GOAL, record: bool = False,
                  check: bool = False, max_battles: int = 100, rng: random.Random | None = None,
                  _start: bool = True):
-        if players < 1 or players * rules.pool_size > rules.ncards:
+        if players < 1 or (_start and players * rules.pool_size > rules.ncards):
             raise ValueError(f"{players} players: the deck deals pools to 1..{rules.max_players()} players")
         self.rules = rules
         self.n = players

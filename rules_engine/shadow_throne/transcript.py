@@ -71,7 +71,7 @@ ENGLISH = {
     "nothing_no_next_wave": "{source} was played in the last wave, so its ability has no wave to affect.",
     "schedule": "{source} will give +{amount} power to every {faction_adjective} character of the next wave.",
     "suppress": "{source} suppresses the {steps} abilities of {targets}.",
-    "suppress_none": "{source} finds no one to suppress.",
+    "suppress_none": "{source} finds no ability to suppress.",
     "stay": "{source} will stay on the field for the next battle unless the {faction} win this one.",
     "death_influence": "{character} dies and {player} gains {amount} influence at once ({influence} now).",
     "power_track": "Power track: {power}.",
