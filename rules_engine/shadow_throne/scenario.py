@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules_engine.shadow_throne.rules import GOAL, Rules
-from rules_engine.shadow_throne.state import EXTRA, OVER, GameState
+from rules_engine.shadow_throne.state import EXTRA, KEEP, OVER, GameState
 from rules_engine.shadow_throne.transcript import ENGLISH, transcript_lines
 
 
@@ -168,7 +168,7 @@ def run_scenario(rules: Rules, scenario: Scenario, *, record: bool = True, check
 
 
 def _battle_chars(state):
-    if state.last_result is not None and state.phase in (OVER, "keep"):
+    if state.last_result is not None and state.phase in (OVER, KEEP):
         return state.last_result["characters"]
     return state.chars + state.face_down
 

@@ -24,6 +24,7 @@ import random
 
 from rules_engine.shadow_throne.effects import apply_effects
 from rules_engine.shadow_throne.events import Event, ref
+from rules_engine.shadow_throne.invariants import check_state
 from rules_engine.shadow_throne.rules import GOAL, Rules
 
 DRAFT, PLAY, EXTRA, KEEP, OVER = "draft", "play", "extra", "keep", "over"
@@ -664,7 +665,6 @@ class GameState:
 
     def _checkpoint(self, where):
         if self.check:
-            from rules_engine.shadow_throne.invariants import check_state
             for problem in check_state(self):
                 self.violations.append(f"battle {self.battle}, wave {self.wave}, {where}: {problem}")
 
