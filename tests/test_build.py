@@ -25,20 +25,29 @@ def pages(path):
     return pypdf.PdfReader(str(path)).pages
 
 
+KIT_FILES = ["power-track.pdf", "cards-fronts.pdf", "cards-backs.pdf", "tokens.pdf", "rulebook-imposed.pdf",
+             "box.pdf"]
+
+
 def test_build_writes_every_component_and_the_kit(built):
     names = sorted(p.name for p in built.iterdir())
-    assert names == ["cards-backs.pdf", "cards-fronts.pdf", "kit.pdf", "power-track.pdf", "tokens.pdf"]
+    assert names == sorted(KIT_FILES + ["kit.pdf", "rulebook.pdf"])
     assert len(pages(built / "power-track.pdf")) == 1
     assert len(pages(built / "cards-fronts.pdf")) == 6
     assert len(pages(built / "cards-backs.pdf")) == 6
     assert len(pages(built / "tokens.pdf")) == 2
-    assert len(pages(built / "kit.pdf")) == 15
+    assert len(pages(built / "rulebook.pdf")) == 16
+    assert len(pages(built / "rulebook-imposed.pdf")) == 8
+    # the kit is every component but the screen-reading rulebook, in print order
+    assert len(pages(built / "kit.pdf")) == sum(len(pages(built / f)) for f in KIT_FILES)
 
 
 def test_kit_has_an_outline_entry_per_component_in_print_order(built):
     reader = pypdf.PdfReader(str(built / "kit.pdf"))
     entries = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
-    assert entries == [("Power Track", 0), ("Card fronts", 1), ("Card backs", 7), ("Tokens", 13)]
+    assert entries[:5] == [("Power Track", 0), ("Card fronts", 1), ("Card backs", 7), ("Tokens", 13),
+                           ("Rulebook", 15)]
+    assert entries[5][1] == 23 and len(entries) == 6
     assert reader.metadata.title == "Shadow Throne"
     assert reader.metadata.author == "Teale Fristoe"
 

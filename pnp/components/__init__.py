@@ -19,6 +19,7 @@ class BuildOptions:
     flip: str = "long"
     lang: str | None = None
     sleeved: str | None = None       # None, or a sleeve thickness name from the game's box data
+    booklet_flip: str = "short"      # duplex edge for the imposed rulebook (landscape sheets)
 
     @property
     def page_size(self) -> tuple[float, float]:

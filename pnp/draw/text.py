@@ -156,17 +156,42 @@ def paint(c, rect: Rect, markup: str, style: Style) -> Fitted:
         lines = _wrap(parse(markup, style.upper), style, size, 10 ** 6) or ()
     lead = size * style.leading
     block = lead * (len(lines) - 1) + size
-    x0, top, width = pt(rect.x), pt(rect.top), pt(rect.w)
+    top = pt(rect.top)
     if style.valign == "top":
         first = top - size * 0.8
     elif style.valign == "bottom":
         first = pt(rect.y) + block - size * 0.8
     else:
         first = pt(rect.cy) + block / 2 - size / 2 - size * CAP_CENTRE
+    paint_lines(c, lines, style, size, pt(rect.x), pt(rect.w), first)
+    if not result.ok:
+        c.restoreState()
+    return result
+
+
+def wrap(markup: str, style: Style, size: float, width_pt: float):
+    """Lines of ``markup`` set at ``size`` in ``width_pt`` points (None if a word cannot fit)."""
+    return _wrap(parse(markup, style.upper), style, size, width_pt)
+
+
+def natural_widths(markup: str, style: Style, size: float | None = None) -> tuple[float, float]:
+    """(widest word, whole text on one line) in points: the least and most a column needs."""
+    size = size or style.size
+    words = [w for w in parse(markup, style.upper) if w is not None]
+    if not words:
+        return 0.0, 0.0
+    space = fonts.width(" ", fonts.font_name(style.font), size)
+    widths = [_word_width(w, style, size) for w in words]
+    return max(widths), sum(widths) + space * (len(widths) - 1)
+
+
+def paint_lines(c, lines, style: Style, size: float, x0: float, width: float, first_baseline: float) -> None:
+    """Paint already wrapped lines (points), the first baseline at ``first_baseline``."""
+    lead = size * style.leading
     colour = HexColor(style.colour)
     space = fonts.width(" ", fonts.font_name(style.font), size)
     for i, line in enumerate(lines):
-        baseline = first - i * lead
+        baseline = first_baseline - i * lead
         lw = line_width(line, style, size)
         if style.align == "left":
             x = x0
@@ -189,9 +214,6 @@ def paint(c, rect: Rect, markup: str, style: Style) -> Fitted:
                     c.drawText(t)
                 x += aw
             x += space
-    if not result.ok:
-        c.restoreState()
-    return result
 
 
 def _paint_icon(c, atom, x, baseline, size, width, style):

@@ -1,0 +1,201 @@
+"""The rulebook component: ``rulebook.pdf`` (reading order, for screens) and ``rulebook-imposed.pdf``
+(saddle-stitch sheets, in the kit). Examples are played by the rules engine at build time."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from pypdf import PdfReader, PdfWriter, Transformation
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.cardtext import ability_text
+from pnp.components import BuildOptions, Component, Output, register
+from pnp.draw import fonts
+from pnp.errors import DataError, Problems
+from pnp.i18n import strings
+from pnp.layout.cards import stat_slots
+from pnp.layout.imposition import print_order
+from pnp.rulebook import chapter_markup, load_config, render_booklet
+from pnp.scenario import load_scenario
+from pnp.tokendata import load_tokens
+from pnp.units import half_sheet, pt
+from rules_engine import engine_module
+
+PLAYER_NAMES = ("Ana", "Ben", "Cleo", "Dario", "Eva")
+#: Event types the printed examples leave out (waves in which a short example plays nothing).
+QUIET_EVENTS = {"wave_empty"}
+
+
+def engine_examples(game, cfg) -> dict:
+    """Each configured scenario, played by the engine, as transcript lines."""
+    engine = engine_module(game.engine)
+    rules = engine.Rules(game.cards, game.factions)
+    out = {}
+    for ex in cfg.get("examples") or []:
+        _, scenario = load_scenario(game.root / ex["scenario"])
+        outcome = engine.run_scenario(rules, scenario)
+        events = [e for e in outcome.events if e.type not in QUIET_EVENTS]
+        names = [p.name for p in scenario.players]
+        lines = engine.transcript_lines(events, game.cards, game.factions, names)
+        out[ex["id"]] = ([f"**{scenario.title}**"] if scenario.title else []) + lines
+    return out
+
+
+def engine_battle(game, cfg) -> list[str]:
+    """One battle of a seeded bot game, as transcript lines."""
+    b = cfg.get("battle") or {}
+    engine = engine_module(game.engine)
+    rules = engine.Rules(game.cards, game.factions)
+    players = b.get("players", 4)
+    state = engine.play_game(rules, [b.get("bots", "greedy")] * players, b.get("seed", 1), players=players,
+                             record=True)
+    events = [e for e in state.events if e.battle == b.get("battle", 1)]
+    return engine.transcript_lines(events, game.cards, game.factions, PLAYER_NAMES[:players])
+
+
+def rules_facts(engine) -> dict:
+    """The numbers the rules engine plays with, for the rulebook and quick reference to print."""
+    r = engine.rules
+    return {"goal": engine.GOAL, "waves": engine.WAVES, "pool": r.POOL_SIZE, "start_gold": r.START_GOLD,
+            "steps": engine.STEPS}
+
+
+def context(game, cfg, lang) -> dict:
+    engine = engine_module(game.engine)
+    rules = engine.Rules(game.cards, game.factions)
+    tokens = load_tokens(game)
+    token_names = {"faction": "Faction tokens", "gold": "Gold tokens", "influence": "Influence tokens",
+                   "dead": "Dead tokens", "converted": "Convert tokens", "plus_one": "+1 power tokens"}
+    groups = []
+    if tokens:
+        for kind in ("faction", "gold", "influence", "plus_one", "dead", "converted"):
+            parts = [t for t in tokens.tokens if t.kind == kind]
+            if not parts:
+                continue
+            values = " + ".join(f"{t.count} x {t.value}" for t in parts if t.value)
+            name = token_names[kind] + (f" ({values})" if values else "")
+            groups.append({"name": name, "count": sum(t.count for t in parts)})
+    rank_order = {r.id: i for i, r in enumerate(game.ranks)}
+    factions = [{"faction": f, "cards": sorted((c for c in game.cards if c.faction == f.id),
+                                               key=lambda c: rank_order.get(c.rank, 0))}
+                for f in game.factions]
+
+    def gold(card):
+        slots = {name: label for name, _, label in stat_slots(game, card)}
+        return slots.get("cost") or slots.get("income") or ""
+
+    def ability(card):
+        text = ability_text(game, card, lang)
+        return f"[step:{card.ability.step}] {text}" if text and card.ability.step else text
+
+    b = cfg.get("battle") or {}
+    return {
+        "game": game,
+        "rules": rules_facts(engine),
+        "deck_size": len(game.deck),
+        "deck_per_faction": game.deck_rules.get("per_faction") or len(game.deck) // max(1, len(game.factions)),
+        "token_groups": groups,
+        "factions": factions,
+        "ability": ability,
+        "gold": gold,
+        "rank_name": lambda card: game.rank(card.rank).name if card.rank else "",
+        "examples": engine_examples(game, cfg),
+        "battle": engine_battle(game, cfg),
+        "battle_seed": b.get("seed", 1),
+        "words": strings(game, lang),
+    }
+
+
+@lru_cache(maxsize=8)
+def booklet(game, paper: str, lang: str):
+    """(reading-order PDF, pages, content pages) for a paper size; cached for validate + build."""
+    cfg = load_config(game)
+    chapters = chapter_markup(game, cfg, context(game, cfg, lang), lang)
+    words = strings(game, lang)
+    size = half_sheet(paper)
+    pdf, pages = render_booklet(game, cfg, chapters, size, lang, 0, words)
+    content = pages
+    target = cfg["pages"]
+    if pages > target:
+        raise DataError([_problem(cfg, f"the rulebook needs {pages} pages on {paper} paper, more than the "
+                                       f"{target} rulebook.yaml allows")])
+    if pages < target:
+        pdf, pages = render_booklet(game, cfg, chapters, size, lang, target - pages, words)
+        if pages != target:
+            raise DataError([_problem(cfg, f"padding with notes pages gave {pages} pages, not {target}")])
+    return pdf, pages, content
+
+
+def _problem(cfg, message):
+    from pnp.errors import Problem
+    return Problem(cfg["_path"], None, "rulebook", message)
+
+
+def impose(reading: bytes, page_w: float, page_h: float, flip: str) -> bytes:
+    """Two booklet pages per landscape sheet side in saddle-stitch order, with a centre fold mark."""
+    reader = PdfReader(io.BytesIO(reading))
+    order = print_order(len(reader.pages), flip)
+    sheet_w, sheet_h = 2 * page_w, page_h
+    marks = io.BytesIO()
+    c = Canvas(marks, pagesize=(pt(sheet_w), pt(sheet_h)), invariant=1, initialFontName="EBGaramond-Regular")
+    fonts.register()
+    for i, side in enumerate(order):
+        c.setStrokeColor(HexColor("#8c8c8c"))
+        c.setLineWidth(0.5)
+        c.setDash([3, 2])
+        for y0, y1 in ((0, 6), (sheet_h - 6, sheet_h)):
+            c.line(pt(page_w), pt(y0), pt(page_w), pt(y1))
+        c.setFillColor(HexColor("#8c8c8c"))
+        c.setFont(fonts.font_name("sans"), 5.5)
+        label = f"sheet {i // 2 + 1} {'front' if i % 2 == 0 else 'back'}"
+        c.drawCentredString(pt(page_w), pt(2.2), label)
+        c.showPage()
+    c.save()
+    base = PdfReader(io.BytesIO(marks.getvalue()))
+    writer = PdfWriter()
+    for i, side in enumerate(order):
+        sheet = writer.add_page(base.pages[i])
+        for number, x in ((side.left, 0.0), (side.right, page_w)):
+            if number is None:
+                continue
+            t = Transformation().translate(pt(x), 0)
+            if side.rotated:
+                t = t.rotate(180).translate(pt(sheet_w), pt(sheet_h))
+            sheet.merge_transformed_page(reader.pages[number - 1], t)
+    writer.add_metadata({"/Title": "Rulebook (imposed)", "/Creator": "pnp", "/Producer": "pnp (pypdf)"})
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def build(game, options: BuildOptions) -> list[Output]:
+    lang = options.lang or game.language
+    words = strings(game, lang)
+    reading, pages, _ = booklet(game, options.paper, lang)
+    w, h = half_sheet(options.paper)
+    imposed = impose(reading, w, h, options.booklet_flip)
+    return [
+        Output("rulebook.pdf", words.get("rulebook_reading", "Rulebook"), pdf=reading, in_kit=False),
+        Output("rulebook-imposed.pdf", words.get("rulebook", "Rulebook"), pdf=imposed),
+    ]
+
+
+def check(game, problems: Problems, options: BuildOptions | None = None) -> None:
+    try:
+        load_config(game, problems)
+    except DataError as exc:
+        problems.extend(exc.problems)
+        return
+    if problems.errors:
+        return
+    lang = (options.lang if options else None) or game.language
+    for paper in ((options.paper,) if options else ("letter",)):
+        try:
+            booklet(game, paper, lang)
+        except DataError as exc:
+            problems.extend(exc.problems)
+
+
+register(Component("rulebook", build, check, order=60))

@@ -1,0 +1,360 @@
+"""The rulebook: Jinja2 chapter templates -> pnp markup -> platypus flowables -> booklet PDFs.
+
+``data/<game>/rulebook.yaml`` lists the chapters (``templates/rulebook/<lang>/<chapter>.md.j2``), the
+booklet's page count, and the examples the rules engine plays at build time. Character lists, numbers
+and ability texts come from the card data and the card-text templates, so the rulebook cannot
+contradict the cards; the examples are engine transcripts, never typed by hand.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import jinja2
+from reportlab.lib.colors import HexColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepTogether, NextPageTemplate, PageBreak,
+                                PageTemplate, Spacer, Table, TableStyle)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from pnp import TEMPLATES_DIR
+from pnp.cardtext import ability_text
+from pnp.draw import fonts, icons
+from pnp.draw.flowables import RichText, Rule
+from pnp.draw.text import fit, natural_widths, paint_lines, wrap
+from pnp.errors import DataError, Problem, Problems
+from pnp.layout.geometry import Style
+from pnp.markup import Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, parse
+from pnp.schema import Field, check
+from pnp.units import half_sheet, pt
+from pnp.yamlsrc import line_of, load_yaml
+
+INK = "#1f1a17"
+ACCENT = "#6b1d2a"
+MARGIN = dict(inner=12.0, outer=12.0, top=13.0, bottom=15.0)
+
+CONFIG_SCHEMA = {
+    "pages": Field("int", default=16, min=4, max=64, doc="booklet pages; notes pages pad up to it"),
+    "chapters": Field("list", required=True, items=Field("str")),
+    "examples": Field("list", default=[], items=Field("map", schema={
+        "id": Field("str", required=True),
+        "scenario": Field("str", required=True, doc="scenario file, relative to the game folder"),
+    })),
+    "battle": Field("map", default={}, schema={
+        "seed": Field("int", default=1),
+        "players": Field("int", default=4, min=3, max=5),
+        "bots": Field("str", default="greedy"),
+        "battle": Field("int", default=1, min=1),
+    }),
+}
+
+BODY = Style(font="serif", size=9.4, leading=1.26, align="left")
+SMALL = replace(BODY, size=8.4, leading=1.22)
+H1 = Style(font="serif-semibold", size=17, leading=1.1, align="left", colour=ACCENT)
+H2 = Style(font="serif-semibold", size=12, leading=1.15, align="left", colour=INK)
+H3 = Style(font="sans-bold", size=7.6, leading=1.3, align="left", colour=ACCENT, upper=True, tracking=0.7)
+EXAMPLE = Style(font="sans", size=7.3, leading=1.3, align="left", colour="#2b2622")
+CELL = Style(font="sans", size=7.0, leading=1.2, align="left")
+CELL_HEAD = Style(font="sans-bold", size=6.8, leading=1.2, align="left", colour="#ffffff", upper=True,
+                  tracking=0.3)
+NOTES_TITLE = "Notes"
+
+
+@dataclass
+class RulebookResult:
+    reading: bytes          # rulebook.pdf, pages in reading order
+    pages: int              # booklet pages including padding
+    content_pages: int      # pages before padding
+
+
+def config_path(game):
+    return game.root / "rulebook.yaml"
+
+
+def load_config(game, problems: Problems | None = None) -> dict:
+    path = config_path(game)
+    raw = load_yaml(path)
+    own = problems is None
+    problems = Problems() if own else problems
+    cfg = check(raw, CONFIG_SCHEMA, problems, path)
+    for i, ex in enumerate(cfg.get("examples") or []):
+        target = game.root / ex.get("scenario", "")
+        if not target.is_file():
+            line = line_of(raw.get("examples"), i)
+            problems.error(path, line, f"example '{ex.get('id')}'", f"scenario: no file {ex.get('scenario')!r}")
+    if own:
+        problems.raise_if_errors()
+    cfg["_path"] = str(path)
+    return cfg
+
+
+def template_dirs(game, lang: str) -> list:
+    """Where a game's chapters are looked up: its own folder first, then the shared one."""
+    return [TEMPLATES_DIR / "rulebook" / game.id / lang, TEMPLATES_DIR / "rulebook" / "common" / lang]
+
+
+@lru_cache(maxsize=None)
+def _environment(dirs: tuple) -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
+                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                              keep_trailing_newline=True)
+
+
+def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]:
+    """[(template path, markup)] for every chapter, rendered with the rulebook context."""
+    dirs = tuple(template_dirs(game, lang))
+    env = _environment(dirs)
+    out = []
+    for chapter in cfg["chapters"]:
+        name = f"{chapter}.md.j2"
+        try:
+            template = env.get_template(name)
+        except jinja2.TemplateNotFound:
+            raise DataError([Problem(cfg["_path"], None, f"chapter '{chapter}'",
+                                     f"no template {name} in {' or '.join(str(d) for d in dirs)}")]) from None
+        out.append((template.filename, template.render(**context)))
+    return out
+
+
+# ----------------------------------------------------------------------------- flowables
+
+def _heading(node: Heading):
+    style = {1: H1, 2: H2, 3: H3}[node.level]
+    before = {1: 0, 2: 9, 3: 6}[node.level]
+    after = {1: 7, 2: 3, 3: 2}[node.level]
+    flow = RichText(node.text, style, before, after, keep_with_next=True, toc_level=node.level - 1)
+    flow.plain = node.text.replace("*", "")
+    return flow
+
+
+def _table(node: TableBlock, width):
+    cells = []
+    for r, row in enumerate(node.rows):
+        style = CELL_HEAD if r < node.header_rows else CELL
+        cells.append([RichText(cell, style) for cell in row])
+    n = len(node.rows[0]) if node.rows else 1
+    table = Table(cells, repeatRows=node.header_rows, hAlign="LEFT", colWidths=_column_widths(node, width))
+    commands = [
+        ("FONTNAME", (0, 0), (-1, -1), "Lato-Regular"),  # else Table names Helvetica, left unembedded
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.3, HexColor("#cbbfa8")),
+    ]
+    if node.header_rows:
+        commands.append(("BACKGROUND", (0, 0), (-1, node.header_rows - 1), HexColor(ACCENT)))
+    for r in range(node.header_rows, len(node.rows)):
+        if (r - node.header_rows) % 2:
+            commands.append(("BACKGROUND", (0, r), (-1, r), HexColor("#f3ecdd")))
+    table.setStyle(TableStyle(commands))
+    table.spaceBefore, table.spaceAfter = 3, 6
+    del n
+    return table
+
+
+CELL_PADDING = 6.0  # left + right padding of a table cell, points
+
+
+def _column_widths(node: TableBlock, width):
+    """Every column gets at least its widest word; what is left goes where whole lines are longest."""
+    n = len(node.rows[0])
+    least, most = [0.0] * n, [0.0] * n
+    for r, row in enumerate(node.rows):
+        style = CELL_HEAD if r < node.header_rows else CELL
+        for c, cell in enumerate(row):
+            lo, hi = natural_widths(cell, style)
+            least[c] = max(least[c], lo + CELL_PADDING + 0.5)
+            most[c] = max(most[c], hi + CELL_PADDING + 0.5)
+    if sum(most) <= width:
+        spare = width - sum(most)
+        return [m + spare * m / sum(most) for m in most]
+    spare = max(0.0, width - sum(least))
+    extra = [m - lo for m, lo in zip(most, least)]
+    total = sum(extra) or 1.0
+    return [lo + spare * e / total for lo, e in zip(least, extra)]
+
+
+def _example(node: Example):
+    flows = [RichText(line, EXAMPLE, 0, 0, background="#efe6d2") for line in node.lines]
+    return flows
+
+
+def flowables(nodes, width, extra: dict):
+    """Block nodes -> platypus flowables. ``extra`` handles directives (toc, notes, cover, ...)."""
+    out = []
+    for node in nodes:
+        if isinstance(node, Heading):
+            if node.level == 1:
+                out.append(CondPageBreak(pt(60)))
+            out.append(_heading(node))
+        elif isinstance(node, Paragraph):
+            out.append(RichText(node.text, BODY, 0, 5))
+        elif isinstance(node, ListBlock):
+            for k, item in enumerate(node.items):
+                bullet = f"**{k + 1}.**" if node.ordered else "[pip]"
+                out.append(RichText(item, BODY, 0, 2.5, indent=11 if node.ordered else 9, bullet=bullet))
+            if out and isinstance(out[-1], RichText):
+                out[-1].space_after = 6
+        elif isinstance(node, TableBlock):
+            out.append(_table(node, width))
+        elif isinstance(node, Example):
+            box = _example(node)
+            box[0].space_before, box[-1].space_after = 3, 7
+            out.append(KeepTogether(box) if len(box) <= 12 else box[0])
+            if len(box) > 12:
+                out.extend(box[1:])
+        elif isinstance(node, Directive):
+            handler = extra.get(node.name)
+            if handler is None:
+                raise MarkupError(node.line, f"unknown directive !{node.name}; known: {', '.join(sorted(extra))}")
+            out.extend(handler(node.arg))
+        else:  # pragma: no cover
+            raise TypeError(node)
+    return out
+
+
+# ----------------------------------------------------------------------------- the document
+
+class Cover(RichText):
+    """The cover's content: title, emblems, player count, time, age — drawn to fill the frame."""
+
+    def __init__(self, game, subtitle, facts):
+        super().__init__("", BODY)
+        self.game, self.subtitle, self.facts = game, subtitle, facts
+
+    def wrap(self, avail_width, avail_height):
+        self.width, self.height = avail_width, avail_height - 1
+        return self.width, self.height
+
+    def split(self, avail_width, avail_height):
+        return [self]
+
+    def draw(self):
+        c, w, h = self.canv, self.width, self.height
+        title = Style(font="serif-semibold", size=34, leading=1.0, colour=ACCENT, upper=True, tracking=2.5)
+        for k, word in enumerate(self.game.title.split()):
+            f = fit(word, replace(title, min_size=18), w / 2.8346, 20)
+            paint_lines(c, f.lines, title, f.size, 0, w, h * 0.80 - k * f.size * 1.05)
+        sub = Style(font="serif-italic", size=14, colour=INK)
+        paint_lines(c, wrap(self.subtitle, sub, 14, w), sub, 14, 0, w, h * 0.62)
+        n = len(self.game.factions)
+        for i, f in enumerate(self.game.factions):
+            cx = w * (i + 1) / (n + 1)
+            c.setFillColor(HexColor(f.colour))
+            c.circle(cx, h * 0.42, 26, stroke=0, fill=1)
+            icons.draw(c, f.emblem, cx, h * 0.42, 30, "#ffffff")
+        facts = Style(font="sans-bold", size=9, colour=INK, upper=True, tracking=1.2)
+        paint_lines(c, wrap("  \u00b7  ".join(self.facts), facts, 9, w), facts, 9, 0, w, h * 0.2)
+
+
+class RulebookDoc(BaseDocTemplate):
+    def __init__(self, buf, game, page_size_mm, running_title):
+        fonts.register()
+        w, h = page_size_mm
+        super().__init__(buf, pagesize=(pt(w), pt(h)), invariant=1, initialFontName="EBGaramond-Regular",
+                         title=f"{game.title}: {running_title}", author=game.author, creator="pnp",
+                         leftMargin=pt(MARGIN["inner"]), rightMargin=pt(MARGIN["outer"]),
+                         topMargin=pt(MARGIN["top"]), bottomMargin=pt(MARGIN["bottom"]))
+        self.game, self.running_title = game, running_title
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        self.addPageTemplates([
+            PageTemplate("cover", [frame], onPage=self._cover_page),
+            PageTemplate("body", [frame], onPage=self._body_page),
+        ])
+        self._headings = 0
+
+    def _cover_page(self, c, doc):
+        w, h = self.pagesize
+        c.saveState()
+        c.setStrokeColor(HexColor(ACCENT))
+        c.setLineWidth(1.2)
+        c.rect(pt(6), pt(6), w - pt(12), h - pt(12), stroke=1, fill=0)
+        c.setLineWidth(0.4)
+        c.rect(pt(7.5), pt(7.5), w - pt(15), h - pt(15), stroke=1, fill=0)
+        c.restoreState()
+
+    def _body_page(self, c, doc):
+        w, h = self.pagesize
+        c.saveState()
+        c.setStrokeColor(HexColor("#cbbfa8"))
+        c.setLineWidth(0.4)
+        c.line(self.leftMargin, h - pt(9), w - self.rightMargin, h - pt(9))
+        c.setFillColor(HexColor("#7a6f62"))
+        c.setFont(fonts.font_name("sans-bold"), 6.5)
+        c.drawString(self.leftMargin, h - pt(7.6), f"{self.game.title.upper()}  ·  {self.running_title.upper()}")
+        c.setFont(fonts.font_name("serif"), 9)
+        label = str(doc.page)
+        x = w - self.rightMargin - fonts.width(label, fonts.font_name("serif"), 9) if doc.page % 2 else self.leftMargin
+        c.drawString(x, pt(8), label)
+        c.restoreState()
+
+    def beforeDocument(self):
+        self._headings = 0  # every multiBuild pass must produce the same bookmark keys
+
+    def afterFlowable(self, flowable):
+        level = getattr(flowable, "toc_level", None)
+        if level is None or level > 1:
+            return
+        listed = level == 0 and flowable.plain != NOTES_TITLE
+        self._headings += 1
+        key = f"h{self._headings}"
+        self.canv.bookmarkPage(key)
+        self.canv.addOutlineEntry(flowable.plain, key, level=level, closed=True)
+        if listed:
+            self.notify("TOCEntry", (level, flowable.plain, self.page, key))
+
+
+def _toc():
+    toc = TableOfContents(dotsMinLevel=0)
+    toc.tableStyle = TableStyle([("FONTNAME", (0, 0), (-1, -1), "EBGaramond-Regular"),
+                                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+    toc.levelStyles = [
+        ParagraphStyle("toc1", fontName="EBGaramond-SemiBold", fontSize=10.5, leading=15, leftIndent=0),
+        ParagraphStyle("toc2", fontName="EBGaramond-Regular", fontSize=9, leading=12, leftIndent=12),
+    ]
+    return [toc]
+
+
+def _notes(count):
+    def handler(arg):
+        out = []
+        for _ in range(count):
+            out.append(PageBreak())
+            out.append(_heading(Heading(1, NOTES_TITLE)))
+            out.extend(Rule() for _ in range(26))
+        return out
+    return handler
+
+
+def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: dict) -> tuple[bytes, int]:
+    buf = io.BytesIO()
+    doc = RulebookDoc(buf, game, page_size_mm, words.get("rulebook", "Rules of Play"))
+    facts = [words.get("players_range", "{min}-{max} players").format(min=game.players[0], max=game.players[1])]
+    if game.minutes:
+        facts.append(words.get("minutes_range", "{min}-{max} minutes").format(min=game.minutes[0],
+                                                                                max=game.minutes[1]))
+    if game.ages:
+        facts.append(words.get("ages", "Ages {age}+").format(age=game.ages))
+    extra = {
+        "cover": lambda arg: [Cover(game, words.get("rulebook", "Rules of Play"), facts),
+                              NextPageTemplate("body"), PageBreak()],
+        "toc": lambda arg: _toc(),
+        "pagebreak": lambda arg: [PageBreak()],
+        "notes": _notes(notes),
+        "space": lambda arg: [Spacer(1, pt(float(arg or 4)))],
+    }
+    story = []
+    problems = Problems()
+    for name, markup in chapters:
+        try:
+            story.extend(flowables(parse(markup), doc.width, extra))
+        except MarkupError as exc:
+            problems.error(name, exc.line, "rulebook", exc.message)
+    problems.raise_if_errors()
+    doc.multiBuild(story)
+    return buf.getvalue(), doc.page
