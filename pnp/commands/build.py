@@ -20,13 +20,16 @@ from pnp.units import PAPERS
               help="Folder the PDFs are written to.")
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="Edge your duplex printer flips on; card backs are mirrored to match.")
-def command(game, paper, out_dir, flip):
+@click.option("--sleeved", metavar="KIND", default=None,
+              help="Size the box for sleeved cards: a sleeve kind from the game's box.yaml "
+                   "(Shadow Throne: thin, thick). Default: bare cards.")
+def command(game, paper, out_dir, flip, sleeved):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder).
 
     Writes one PDF per component and kit.pdf with everything in print order. Nothing is written if
     the data has problems.
     """
-    result = build_kit(game, out_dir, BuildOptions(paper=paper, flip=flip))
+    result = build_kit(game, out_dir, BuildOptions(paper=paper, flip=flip, sleeved=sleeved))
     quiet = not sys.stdout.isatty()
     for path in result.files:
         n = result.pages[path.name]

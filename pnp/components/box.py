@@ -1,0 +1,273 @@
+"""The box: a base and a lid as flat nets to cut, fold and glue, sized from box.yaml and the deck."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnp.components import BuildOptions, Component, Output, register
+from pnp.draw import fonts
+from pnp.draw.text import fit
+from pnp.errors import DataError, Problems, UserError
+from pnp.i18n import strings
+from pnp.layout.box import STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout
+from pnp.layout.geometry import Text, flatten
+from pnp.schema import Field, check as check_schema, parse_length
+from pnp.yamlsrc import line_of, load_yaml
+
+BOX_FILE = "box.yaml"
+
+_LENGTH = dict(min=0, max=100)
+
+#: Parameters of each style, declared once: box.yaml's ``style`` mapping is checked against these.
+STYLE_SCHEMAS = {
+    "telescoping": {
+        "kind": Field("str", required=True, choices=tuple(STYLES)),
+        "lid_clearance": Field("length", default=1.0, min=0, max=10,
+                               doc="added to the base's outside to give the lid's inside"),
+        "lid_depth": Field("any", default="full", doc="'full' or a length: how far the lid reaches down"),
+    },
+}
+
+SCHEMA = {
+    "style": Field("any", required=True, doc="a mapping: kind, then that style's parameters (STYLE_SCHEMAS)"),
+    "card_thickness": Field("length", required=True, min=0.05, max=3),
+    "sleeves": Field("dict", default={}, items=Field("map", schema={
+        "thickness": Field("length", required=True, min=0, max=1, doc="added to each card's thickness"),
+        "oversize": Field("length", default=0.0, min=0, max=20, doc="added to the card's width and length"),
+    })),
+    "token_bags": Field("length", default=0.0, **_LENGTH),
+    "clearance": Field("length", default=2.0, min=0, max=20),
+    "material": Field("length", default=0.3, min=0, max=5),
+    "glue_tab": Field("length", default=10.0, min=3, max=40),
+    "bleed": Field("length", default=1.0, min=0, max=3),
+    "pitch": Field("str", default=""),
+    "contents": Field("list", default=[], items=Field("map", schema={
+        "count": Field("any", required=True, doc="a number, 'cards' or 'tokens'"),
+        "item": Field("str", required=True),
+    })),
+}
+
+#: Words printed on the box, with English defaults; templates/strings/<lang>.yaml or the game's i18n
+#: files may override any of them.
+DEFAULT_WORDS = {
+    "box": "Box",
+    "box_players": "{min}\u2013{max} players",
+    "box_players_one": "{min} players",
+    "box_minutes": "{min}\u2013{max} minutes",
+    "box_minutes_one": "{min} minutes",
+    "box_ages": "Ages {ages}+",
+    "box_contents": "Contents",
+    "box_sheet": "Box, sheet {n} of {total}",
+    "box_lid": "lid",
+    "box_base": "base",
+    "box_top": "top",
+    "box_bottom": "bottom",
+    "box_front": "front",
+    "box_back": "back",
+    "box_left": "left side",
+    "box_right": "right side",
+    "box_glue": "glue",
+    "box_how": "Cut solid lines, fold dashed lines.",
+    "box_letters": "Glue each lettered tab behind the edge marked with the same letter.",
+    "box_elsewhere": "Tab {letter} meets its edge on sheet {n}.",
+}
+
+
+@dataclass(frozen=True)
+class BoxData:
+    path: str
+    style: str
+    style_params: dict
+    spec_params: dict
+    sleeves: dict            # name -> Sleeve
+    pitch: str
+    contents: tuple          # (count, item, line)
+    lines: dict              # top-level key -> line
+
+
+def load_box(game, problems: Problems | None = None) -> BoxData | None:
+    """Load and check the game's box.yaml (None when it is missing or unreadable)."""
+    own = problems is None
+    problems = Problems() if own else problems
+    path = game.root / BOX_FILE
+    if not path.is_file():
+        problems.error(*game.where("components"), "components", f"the kit lists 'box' but the game has no {BOX_FILE}")
+        if own:
+            problems.raise_if_errors()
+        return None
+    try:
+        raw = load_yaml(path)
+    except DataError as exc:
+        problems.extend(exc.problems)
+        if own:
+            problems.raise_if_errors()
+        return None
+    top = check_schema(raw, SCHEMA, problems, path)
+    style_raw = top.get("style")
+    style, params = None, {}
+    if isinstance(style_raw, dict):
+        kind = style_raw.get("kind")
+        if kind in STYLE_SCHEMAS:
+            params = check_schema(style_raw, STYLE_SCHEMAS[kind], problems, path, prefix="style")
+            style = kind
+            depth = params.get("lid_depth")
+            if depth == "full":
+                params["lid_depth"] = None
+            else:
+                mm = parse_length(depth)
+                if mm is None or mm <= 0:
+                    problems.error(path, line_of(style_raw, "lid_depth"), None,
+                                   f"style.lid_depth: expected 'full' or a length in mm, got {depth!r}")
+                params["lid_depth"] = mm
+        else:
+            problems.error(path, line_of(style_raw, "kind") or line_of(raw, "style"), None,
+                           f"style.kind: {kind!r} is not one of: {', '.join(STYLES)}")
+    elif "style" in top:
+        problems.error(path, line_of(raw, "style"), None, "style: expected a mapping with 'kind' and its parameters")
+    contents = []
+    raw_contents = raw.get("contents") if isinstance(raw, dict) else None
+    for i, item in enumerate(top.get("contents") or []):
+        count, line = item.get("count"), line_of(raw_contents, i)
+        if not (count in ("cards", "tokens") or (isinstance(count, int) and not isinstance(count, bool) and count >= 0)):
+            problems.error(path, line, f"contents #{i + 1}", f"count: expected a number, 'cards' or 'tokens', got {count!r}")
+            continue
+        if "item" in item:
+            contents.append((count, item["item"], line))
+    sleeves = {name: Sleeve(name, s["thickness"], s.get("oversize") or 0.0)
+               for name, s in (top.get("sleeves") or {}).items() if "thickness" in s}
+    result = BoxData(str(path), style, params,
+                     {k: top.get(k) for k in ("card_thickness", "token_bags", "clearance", "material", "glue_tab",
+                                              "bleed")},
+                     sleeves, (top.get("pitch") or "").strip(), tuple(contents),
+                     dict(getattr(raw, "key_lines", {})))
+    if own:
+        problems.raise_if_errors()
+    return result if style else None
+
+
+def token_count(game) -> int | None:
+    """Total of ``count`` over tokens.yaml's ``tokens`` list; None when the game has no tokens.yaml."""
+    path = game.root / "tokens.yaml"
+    if not path.is_file():
+        return None
+    try:
+        raw = load_yaml(path)
+    except DataError:
+        return None
+    items = raw.get("tokens") if isinstance(raw, dict) else None
+    return sum(t["count"] for t in items or [] if isinstance(t, dict) and isinstance(t.get("count"), int))
+
+
+def spec(game, data: BoxData, sleeved: str | None) -> BoxSpec:
+    if sleeved is not None and sleeved not in data.sleeves:
+        raise UserError(f"--sleeved {sleeved}: {data.path} has no such sleeve kind "
+                        f"(known: {', '.join(data.sleeves) or 'none'})")
+    p = data.spec_params
+    return BoxSpec(card_w=game.card_width, card_l=game.card_height, cards=len(game.deck),
+                   card_thickness=p["card_thickness"], token_bags=p["token_bags"], clearance=p["clearance"],
+                   material=p["material"], glue_tab=p["glue_tab"], bleed=p["bleed"],
+                   sleeve=data.sleeves.get(sleeved) if sleeved else None, style=data.style_params)
+
+
+def _range(words, key, pair) -> str:
+    lo, hi = pair
+    return words[key + "_one"].format(min=lo) if lo == hi else words[key].format(min=lo, max=hi)
+
+
+def words_for(game, lang) -> dict:
+    return DEFAULT_WORDS | strings(game, lang)
+
+
+def content(game, data: BoxData, lang=None) -> BoxContent:
+    words = words_for(game, lang)
+    facts = [_range(words, "box_players", game.players)]
+    if game.minutes:
+        facts.append(_range(words, "box_minutes", game.minutes))
+    if game.ages:
+        facts.append(words["box_ages"].format(ages=game.ages))
+    tokens = token_count(game)
+    lines = []
+    for count, item, _ in data.contents:
+        if count == "cards":
+            count = len(game.deck)
+        elif count == "tokens":
+            if tokens is None:
+                continue
+            count = tokens
+        lines.append(f"{count} {item}")
+    return BoxContent(title=game.title, emblems=tuple((f.emblem, f.colour) for f in game.factions),
+                      facts=tuple(facts), pitch=data.pitch, contents_heading=words["box_contents"],
+                      contents=tuple(lines))
+
+
+def labels(game, lang=None) -> BoxLabels:
+    w = words_for(game, lang)
+    return BoxLabels(sheet=w["box_sheet"], parts={"lid": w["box_lid"], "base": w["box_base"]},
+                     faces={k: w[f"box_{k}"] for k in ("top", "bottom", "front", "back", "left", "right")},
+                     glue=w["box_glue"], how=w["box_how"], letters=w["box_letters"], elsewhere=w["box_elsewhere"])
+
+
+def layout(game, options: BuildOptions, data: BoxData | None = None):
+    data = data or load_box(game)
+    w, h = options.page_size
+    return box_layout(STYLES[data.style](), spec(game, data, options.sleeved), content(game, data, options.lang),
+                      w, h, labels(game, options.lang))
+
+
+def build(game, options: BuildOptions) -> list[Output]:
+    words = words_for(game, options.lang)
+    return [Output("box.pdf", words["box"], layout(game, options).pages)]
+
+
+def check(game, problems, options: BuildOptions | None = None) -> None:
+    """box.yaml is valid, the sleeve kind exists, every piece fits the sheet, and every text fits its box."""
+    data = load_box(game, problems)
+    if data is None:
+        return
+    sleeved = options.sleeved if options else None
+    if sleeved is not None and sleeved not in data.sleeves:
+        problems.error(data.path, data.lines.get("sleeves"), "sleeves",
+                       f"no sleeve kind '{sleeved}' (--sleeved); known: {', '.join(data.sleeves) or 'none'}")
+        return
+    lang = options.lang if options else None
+    papers = (options.paper,) if options else ("letter", "a4")
+    kinds = [sleeved] if options else [None, *data.sleeves]
+    reported = set()
+    for paper in dict.fromkeys(papers):
+        for kind in kinds:
+            what = f"on {paper}" + (f" with {kind} sleeves" if kind else "")
+            try:
+                result = layout(game, BuildOptions(paper=paper, sleeved=kind, lang=lang), data)
+            except NetTooLarge as exc:
+                problems.error(data.path, None, "box", f"{exc} ({what})")
+                continue
+            for page in result.pages:
+                for el in flatten(page.elements):
+                    if not isinstance(el, Text):
+                        continue
+                    fitted = fit(el.markup, el.style, el.rect.w, el.rect.h)
+                    key = (el.role, el.markup, fitted.ok)
+                    if not fitted.ok and key not in reported:
+                        reported.add(key)
+                        problems.error(data.path, _line_for(el.role, data), "box",
+                                       f"{el.role} text does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm box "
+                                       f"{what} even at {el.style.min_size or el.style.size:g} pt "
+                                       f"({fitted.reason}): {_short(el.markup)!r}")
+                    missing = fonts.missing_glyphs(el.markup, fonts.font_name(el.style.font))
+                    if missing and ("glyphs", el.markup) not in reported:
+                        reported.add(("glyphs", el.markup))
+                        problems.error(data.path, _line_for(el.role, data), "box",
+                                       f"{el.role} text uses characters the font cannot print: "
+                                       f"{' '.join(sorted(missing))}")
+
+
+def _line_for(role: str, data: BoxData):
+    key = {"pitch": "pitch", "contents": "contents"}.get(role)
+    return data.lines.get(key) if key else None
+
+
+def _short(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 1] + "\u2026"
+
+
+register(Component("box", build, check, order=90))

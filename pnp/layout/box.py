@@ -1,0 +1,759 @@
+"""Box nets: the box's sizes from what it holds, flat nets of its pieces, and the sheets they print on.
+
+Everything here is pure geometry in mm (origin bottom-left, y up); nothing imports reportlab.
+
+* :func:`dimensions` sizes the box: inner footprint from the card size (plus sleeve oversize) and a
+  clearance; inner depth from the deck's thickness, the token bags' allowance and the clearance.
+* A box *style* (a class in :data:`STYLES`, one per design, in the spirit of boxes.py's generators) turns
+  those sizes into complete nets: faces joined by fold lines, with glue tabs.
+* :func:`sheets` splits any net too large for the sheet along fold lines (the new joint gets a
+  lettered glue tab, and the edge it glues behind gets the same letter), packs the pieces onto as few
+  sheets as they fit, and draws them: cut lines solid, fold lines dashed, decoration on the faces, and a
+  note on each sheet saying which pieces it holds.
+
+Sizes of a folded tray (base or lid) with inner size (w, l, d) in a material ``t`` thick: the fold lines
+sit at the middle of the material, so the bottom panel measures (w + t) x (l + t) between its folds and
+a wall is d + t / 2 high from its fold to its rim; the outside is (w + 2t) x (l + 2t) x (d + t).
+
+Nothing here rotates text (the drawing layer has no rotated text), so every face that carries words is
+laid out with its "up" towards the top of the sheet. The telescoping lid is therefore a top panel with
+a band of four walls hanging below it, rather than a cross: every side's title then reads upright.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from pnp.layout.geometry import Box, Circle, Icon, Line, Page, Rect, Style, Text
+from pnp.units import PRINTER_MARGIN
+
+EPS = 1e-6
+
+CUT_INK = "#2b2b2b"
+FOLD_INK = "#8a8a8a"
+LINE_WIDTH = 0.25
+FOLD_DASH = (2.0, 1.5)
+TAB_FILL = "#e4e0d8"
+NOTE_INK = "#4a4a4a"
+
+LID_FILL = "#2a2130"        # the card backs' colour, so the box matches the deck
+LID_GOLD = "#c9a54a"
+BASE_FILL = "#f7f0e1"       # the card faces' parchment
+INK = "#1f1a17"
+
+#: Kept clear around every piece, inside the printer margin: cut lines and bleed stay off the edge.
+SHEET_MARGIN = PRINTER_MARGIN + 2.0
+PIECE_GAP = 5.0             # between neighbouring pieces (more than twice the bleed)
+NOTE_HEIGHT = 8.0           # the note at the foot of each sheet
+
+SIDES = ("n", "e", "s", "w")
+OPPOSITE = {"n": "s", "s": "n", "e": "w", "w": "e"}
+
+
+# ---------------------------------------------------------------------------------------------- sizes
+
+@dataclass(frozen=True)
+class Sleeve:
+    name: str
+    thickness: float         # mm added to each card's thickness (both films of the sleeve)
+    oversize: float          # mm a sleeved card is wider and longer than the bare card
+
+
+@dataclass(frozen=True)
+class BoxSpec:
+    """Everything the box is sized from, in mm."""
+
+    card_w: float
+    card_l: float
+    cards: int
+    card_thickness: float
+    token_bags: float        # depth added for the bagged tokens
+    clearance: float         # added to each inner dimension (so half of it on each side)
+    material: float          # thickness of the card stock the net is printed on
+    glue_tab: float          # width of a glue tab
+    bleed: float = 1.0       # face colour printed past a cut edge
+    sleeve: Sleeve | None = None
+    style: dict = field(default_factory=dict, hash=False)   # style-specific parameters
+
+
+@dataclass(frozen=True)
+class Size3:
+    w: float                 # across the cards' width
+    l: float                 # along the cards' length
+    d: float                 # depth (height of the box)
+
+    def rounded(self, digits: int = 2) -> tuple:
+        return (round(self.w, digits), round(self.l, digits), round(self.d, digits))
+
+
+def tray_outer(inner: Size3, t: float) -> Size3:
+    """Outside of an open tray (base or lid): walls on four sides, a panel on one face."""
+    return Size3(inner.w + 2 * t, inner.l + 2 * t, inner.d + t)
+
+
+def tray_net(inner: Size3, t: float) -> tuple[float, float, float]:
+    """(panel w, panel l, wall height) between the net's fold lines (folds at mid-material)."""
+    return inner.w + t, inner.l + t, inner.d + t / 2
+
+
+def deck_thickness(spec: BoxSpec) -> float:
+    per_card = spec.card_thickness + (spec.sleeve.thickness if spec.sleeve else 0.0)
+    return spec.cards * per_card
+
+
+def contents_inner(spec: BoxSpec) -> Size3:
+    """The inside the contents need: sleeved or bare card footprint and the deck plus tokens, with clearance."""
+    over = spec.sleeve.oversize if spec.sleeve else 0.0
+    return Size3(spec.card_w + over + spec.clearance,
+                 spec.card_l + over + spec.clearance,
+                 deck_thickness(spec) + spec.token_bags + spec.clearance)
+
+
+# ---------------------------------------------------------------------------------------------- nets
+
+@dataclass(frozen=True)
+class Face:
+    """A flat panel of a net. ``name`` is '<part>-<side>' (``lid-top``, ``base-left``)."""
+
+    name: str
+    rect: Rect
+    decor: str = ""          # what is printed on it: lid-top, lid-side, base-bottom, or nothing
+    fill: str | None = None
+
+    @property
+    def part(self) -> str:
+        return self.name.split("-", 1)[0]
+
+    @property
+    def side(self) -> str:
+        return self.name.split("-", 1)[1]
+
+
+@dataclass(frozen=True)
+class Tab:
+    """A glue tab on edge ``side`` of face ``owner``; it is glued behind edge ``joins_side`` of ``joins``."""
+
+    owner: str
+    side: str
+    joins: str
+    joins_side: str
+    width: float
+    letter: str = ""         # set when the two faces end up in different pieces
+
+
+def edge(rect: Rect, side: str) -> tuple[float, float, float, float]:
+    """The segment (x1, y1, x2, y2) of a rectangle's side."""
+    if side == "n":
+        return rect.x, rect.top, rect.right, rect.top
+    if side == "s":
+        return rect.x, rect.y, rect.right, rect.y
+    if side == "e":
+        return rect.right, rect.y, rect.right, rect.top
+    if side == "w":
+        return rect.x, rect.y, rect.x, rect.top
+    raise ValueError(side)
+
+
+def edge_length(rect: Rect, side: str) -> float:
+    return rect.w if side in ("n", "s") else rect.h
+
+
+def tab_geometry(face: Rect, tab: Tab) -> tuple[Rect, tuple]:
+    """(bounding rect, outline points from one end of the attached edge round to the other) of a tab.
+
+    Both ends are cut back at 45 degrees (by at most a third of the edge) so a folded tab clears the
+    folds and tabs next to it.
+    """
+    length = edge_length(face, tab.side)
+    c = min(tab.width, length / 3)
+    wd = tab.width
+    if tab.side == "n":
+        box = Rect(face.x, face.top, face.w, wd)
+        pts = ((face.x, face.top), (face.x + c, face.top + wd), (face.right - c, face.top + wd), (face.right, face.top))
+    elif tab.side == "s":
+        box = Rect(face.x, face.y - wd, face.w, wd)
+        pts = ((face.x, face.y), (face.x + c, face.y - wd), (face.right - c, face.y - wd), (face.right, face.y))
+    elif tab.side == "e":
+        box = Rect(face.right, face.y, wd, face.h)
+        pts = ((face.right, face.y), (face.right + wd, face.y + c), (face.right + wd, face.top - c), (face.right, face.top))
+    else:
+        box = Rect(face.x - wd, face.y, wd, face.h)
+        pts = ((face.x, face.y), (face.x - wd, face.y + c), (face.x - wd, face.top - c), (face.x, face.top))
+    return box, pts
+
+
+def tab_core(face: Rect, tab: Tab) -> Rect:
+    """The rectangle inside a tab between its cut-back ends (where its label and tint go)."""
+    box, _ = tab_geometry(face, tab)
+    c = min(tab.width, edge_length(face, tab.side) / 3)
+    if tab.side in ("n", "s"):
+        return Rect(box.x + c, box.y, box.w - 2 * c, box.h)
+    return Rect(box.x, box.y + c, box.w, box.h - 2 * c)
+
+
+def shared_side(a: Rect, b: Rect) -> str | None:
+    """Which side of ``a`` lies along a side of ``b`` (with a common stretch), if any."""
+    def overlap(p1, p2, q1, q2):
+        return min(p2, q2) - max(p1, q1) > EPS
+    if abs(a.top - b.y) < EPS and overlap(a.x, a.right, b.x, b.right):
+        return "n"
+    if abs(a.y - b.top) < EPS and overlap(a.x, a.right, b.x, b.right):
+        return "s"
+    if abs(a.right - b.x) < EPS and overlap(a.y, a.top, b.y, b.top):
+        return "e"
+    if abs(a.x - b.right) < EPS and overlap(a.y, a.top, b.y, b.top):
+        return "w"
+    return None
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One connected cut-out: faces joined by folds, with the glue tabs attached to them."""
+
+    faces: tuple
+    folds: tuple             # (face name, face name) pairs joined by a fold line
+    tabs: tuple
+
+    def face(self, name: str) -> Face:
+        return next(f for f in self.faces if f.name == name)
+
+    @property
+    def names(self) -> tuple:
+        return tuple(f.name for f in self.faces)
+
+    def has(self, name: str) -> bool:
+        return any(f.name == name for f in self.faces)
+
+    def fold_side(self, a: str, b: str) -> str:
+        side = shared_side(self.face(a).rect, self.face(b).rect)
+        if side is None:
+            raise ValueError(f"faces {a} and {b} do not share an edge")
+        return side
+
+    def edge_kind(self, name: str, side: str) -> str:
+        """'fold', 'tab' or 'cut' for one side of a face."""
+        for a, b in self.folds:
+            if name in (a, b):
+                other = b if name == a else a
+                if self.fold_side(name, other) == side:
+                    return "fold"
+        if any(t.owner == name and t.side == side for t in self.tabs):
+            return "tab"
+        return "cut"
+
+    def bounds(self, bleed: float = 0.0) -> Rect:
+        rects = []
+        for f in self.faces:
+            r = f.rect
+            grow = {s: (bleed if self.edge_kind(f.name, s) == "cut" else 0.0) for s in SIDES}
+            rects.append(Rect(r.x - grow["w"], r.y - grow["s"], r.w + grow["w"] + grow["e"],
+                              r.h + grow["s"] + grow["n"]))
+        for t in self.tabs:
+            rects.append(tab_geometry(self.face(t.owner).rect, t)[0])
+        x0, y0 = min(r.x for r in rects), min(r.y for r in rects)
+        x1, y1 = max(r.right for r in rects), max(r.top for r in rects)
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+@dataclass(frozen=True)
+class Dimensions:
+    inner: Size3             # the base's inside: what the contents need
+    base_outer: Size3
+    lid_inner: Size3
+    lid_outer: Size3
+    deck: float              # thickness of the deck as packed (sleeved or bare)
+
+
+class TelescopingBox:
+    """Two open trays: a base holding the contents and a lid sliding over it (a "telescoping" box).
+
+    Style parameters: ``lid_clearance`` (added to the base's outside to give the lid's inside) and
+    ``lid_depth`` (``None`` = full depth, the lid reaching down to the table, or a depth in mm).
+
+    Base: a cross-shaped net, the bottom panel with a wall on each side; tabs on the ends of the left
+    and right walls glue inside the front and back walls. Lid: the top panel with the front wall
+    folded from it, and the walls continuing as a band (left | front | right | back); tabs on the other
+    three walls' top edges glue under the top panel, and a tab at the band's end closes the ring.
+    """
+
+    name = "telescoping"
+
+    def dimensions(self, spec: BoxSpec) -> Dimensions:
+        t = spec.material
+        inner = contents_inner(spec)
+        base_outer = tray_outer(inner, t)
+        gap = spec.style.get("lid_clearance", 1.0)
+        depth = spec.style.get("lid_depth")
+        lid_inner = Size3(base_outer.w + gap, base_outer.l + gap,
+                          base_outer.d if depth is None else min(depth, base_outer.d))
+        return Dimensions(inner, base_outer, lid_inner, tray_outer(lid_inner, t), deck_thickness(spec))
+
+    def nets(self, spec: BoxSpec) -> list[Piece]:
+        dims = self.dimensions(spec)
+        return [self.lid_net(dims.lid_inner, spec), self.base_net(dims.inner, spec)]
+
+    @staticmethod
+    def lid_net(inner: Size3, spec: BoxSpec) -> Piece:
+        pw, pl, d = tray_net(inner, spec.material)
+        L, W = pl, pw                      # the top panel lies landscape: its length along x
+        fill = LID_FILL
+        faces = (
+            Face("lid-top", Rect(0, 0, L, W), "lid-top", fill),
+            Face("lid-front", Rect(0, -d, L, d), "lid-side", fill),
+            Face("lid-left", Rect(-W, -d, W, d), "lid-side", fill),
+            Face("lid-right", Rect(L, -d, W, d), "lid-side", fill),
+            Face("lid-back", Rect(L + W, -d, L, d), "lid-side", fill),
+        )
+        folds = (("lid-top", "lid-front"), ("lid-left", "lid-front"), ("lid-front", "lid-right"),
+                 ("lid-right", "lid-back"))
+        g = spec.glue_tab
+        tabs = (
+            Tab("lid-left", "n", "lid-top", "w", g),
+            Tab("lid-right", "n", "lid-top", "e", g),
+            Tab("lid-back", "n", "lid-top", "n", g),
+            Tab("lid-back", "e", "lid-left", "w", g),
+        )
+        return Piece(faces, folds, tabs)
+
+    @staticmethod
+    def base_net(inner: Size3, spec: BoxSpec) -> Piece:
+        pw, pl, d = tray_net(inner, spec.material)
+        L, W = pl, pw
+        fill = BASE_FILL
+        faces = (
+            Face("base-bottom", Rect(0, 0, L, W), "base-bottom", fill),
+            Face("base-front", Rect(0, -d, L, d), "", fill),
+            Face("base-back", Rect(0, W, L, d), "", fill),
+            Face("base-left", Rect(-d, 0, d, W), "", fill),
+            Face("base-right", Rect(L, 0, d, W), "", fill),
+        )
+        folds = tuple(("base-bottom", f.name) for f in faces[1:])
+        g = spec.glue_tab
+        tabs = (
+            Tab("base-left", "s", "base-front", "w", g),
+            Tab("base-left", "n", "base-back", "w", g),
+            Tab("base-right", "s", "base-front", "e", g),
+            Tab("base-right", "n", "base-back", "e", g),
+        )
+        return Piece(faces, folds, tabs)
+
+
+#: Box styles by the name box.yaml's ``style.kind`` gives. A one-piece tuck box would be another class.
+STYLES = {TelescopingBox.name: TelescopingBox}
+
+
+# ---------------------------------------------------------------------------------------------- splitting
+
+def _components(names, folds) -> list[set]:
+    groups = []
+    left = list(names)
+    while left:
+        group, todo = set(), [left[0]]
+        while todo:
+            n = todo.pop()
+            if n in group:
+                continue
+            group.add(n)
+            todo.extend(b if a == n else a for a, b in folds if n in (a, b))
+        groups.append(group)
+        left = [n for n in left if n not in group]
+    return groups
+
+
+def split(piece: Piece, fold: tuple, tab_on: str, width: float) -> tuple[Piece, Piece]:
+    """Cut ``piece`` along ``fold``; face ``tab_on`` (one of the fold's two faces) gets a glue tab there.
+
+    Returns (the part holding the piece's first face, the other part).
+    """
+    a, b = fold
+    if tab_on not in fold:
+        raise ValueError(f"{tab_on} is not on the fold {fold}")
+    other = b if tab_on == a else a
+    side = piece.fold_side(tab_on, other)
+    folds = tuple(f for f in piece.folds if f != fold)
+    groups = _components(piece.names, folds)
+    if len(groups) != 2:
+        raise ValueError(f"cutting {fold} does not split the piece in two")
+    new_tab = Tab(tab_on, side, other, OPPOSITE[side], width)
+    parts = []
+    for group in sorted(groups, key=lambda g: piece.names[0] not in g):
+        parts.append(Piece(
+            tuple(f for f in piece.faces if f.name in group),
+            tuple(f for f in folds if f[0] in group),
+            tuple(t for t in piece.tabs + (new_tab,) if t.owner in group),
+        ))
+    return parts[0], parts[1]
+
+
+def _fits(piece: Piece, area_w: float, area_h: float, bleed: float) -> bool:
+    r = piece.bounds(bleed)
+    return r.w <= area_w + EPS and r.h <= area_h + EPS
+
+
+class NetTooLarge(ValueError):
+    """A net that cannot be split into pieces small enough for the sheet."""
+
+
+def split_to_fit(pieces, area_w: float, area_h: float, glue_tab: float, bleed: float) -> list[Piece]:
+    """Split every piece larger than ``area_w`` x ``area_h`` along fold lines until all fit.
+
+    Of all the folds of a piece that is too large (and the two faces the new tab could go on), the cut
+    chosen leaves the most parts that fit, then the smallest largest part; ties go to the first fold.
+    """
+    done, queue = [], list(pieces)
+    while queue:
+        piece = queue.pop(0)
+        if _fits(piece, area_w, area_h, bleed):
+            done.append(piece)
+            continue
+        best = None
+        for fold in piece.folds:
+            for tab_on in (fold[1], fold[0]):
+                first, second = split(piece, fold, tab_on, glue_tab)
+                misfits = sum(not _fits(p, area_w, area_h, bleed) for p in (first, second))
+                largest = max(p.bounds(bleed).w * p.bounds(bleed).h for p in (first, second))
+                score = (misfits, round(largest, 6))
+                if best is None or score < best[0]:
+                    best = (score, first, second)
+        if best is None:
+            r = piece.bounds(bleed)
+            raise NetTooLarge(f"the {piece.faces[0].name} piece ({r.w:.1f} x {r.h:.1f} mm) does not fit "
+                              f"the {area_w:.1f} x {area_h:.1f} mm printable area and has no fold left to cut")
+        queue[0:0] = [best[1], best[2]]
+    return done
+
+
+def letter_tabs(pieces) -> list[Piece]:
+    """Give every tab that joins two different pieces a letter (A, B, ... in piece order)."""
+    out, n = [], 0
+    for p in pieces:
+        tabs = []
+        for t in p.tabs:
+            if not p.has(t.joins):
+                t = replace(t, letter=_letter(n))
+                n += 1
+            tabs.append(t)
+        out.append(replace(p, tabs=tuple(tabs)))
+    return out
+
+
+def _letter(n: int) -> str:
+    s = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+# ---------------------------------------------------------------------------------------------- packing
+
+@dataclass(frozen=True)
+class Placement:
+    piece: Piece
+    sheet: int               # 0-based
+    dx: float                # added to the piece's net coordinates to give sheet coordinates
+    dy: float
+
+    def rect(self, name: str) -> Rect:
+        return self.piece.face(name).rect.moved(self.dx, self.dy)
+
+
+def pack(pieces, page_w: float, page_h: float, bleed: float) -> list[Placement]:
+    """Pieces in order on shelves (rows), each on the first sheet with room; rows and blocks centred."""
+    area = printable_area(page_w, page_h)
+    sheets = []                          # per sheet: list of rows; a row: list of (piece, bounds)
+    for piece in pieces:
+        b = piece.bounds(bleed)
+        for rows in sheets:
+            if _row_fits(rows[-1], b, area) or _new_row_fits(rows, b, area):
+                if _row_fits(rows[-1], b, area):
+                    rows[-1].append((piece, b))
+                else:
+                    rows.append([(piece, b)])
+                break
+        else:
+            sheets.append([[(piece, b)]])
+    placements = []
+    for s, rows in enumerate(sheets):
+        heights = [max(b.h for _, b in row) for row in rows]
+        block_h = sum(heights) + PIECE_GAP * (len(rows) - 1)
+        top = area.top - (area.h - block_h) / 2
+        for row, row_h in zip(rows, heights):
+            row_w = sum(b.w for _, b in row) + PIECE_GAP * (len(row) - 1)
+            x = area.x + (area.w - row_w) / 2
+            for piece, b in row:
+                # each piece sits at the top of its row
+                placements.append(Placement(piece, s, x - b.x, top - b.h - b.y))
+                x += b.w + PIECE_GAP
+            top -= row_h + PIECE_GAP
+    return placements
+
+
+def _row_fits(row, b: Rect, area: Rect) -> bool:
+    used = sum(r.w for _, r in row) + PIECE_GAP * len(row)
+    return used + b.w <= area.w + EPS and b.h <= max(r.h for _, r in row) + EPS
+
+
+def _new_row_fits(rows, b: Rect, area: Rect) -> bool:
+    used = sum(max(r.h for _, r in row) for row in rows) + PIECE_GAP * len(rows)
+    return used + b.h <= area.h + EPS and b.w <= area.w + EPS
+
+
+def printable_area(page_w: float, page_h: float) -> Rect:
+    """Where pieces may go: inside the sheet margin, above the note."""
+    bottom = SHEET_MARGIN + NOTE_HEIGHT + 2.0
+    return Rect(SHEET_MARGIN, bottom, page_w - 2 * SHEET_MARGIN, page_h - SHEET_MARGIN - bottom)
+
+
+# ---------------------------------------------------------------------------------------------- content
+
+@dataclass(frozen=True)
+class BoxContent:
+    """The words and pictures printed on the box, already resolved to strings."""
+
+    title: str
+    emblems: tuple           # (emblem icon name, colour) per faction
+    facts: tuple             # short lines for the lid top: players, minutes, ages
+    pitch: str
+    contents_heading: str
+    contents: tuple          # lines: "54 character cards", ...
+
+
+@dataclass(frozen=True)
+class BoxLabels:
+    """Words for the sheet notes."""
+
+    sheet: str = "Box, sheet {n} of {total}"
+    parts: dict = field(default_factory=lambda: {"lid": "lid", "base": "base"}, hash=False)
+    faces: dict = field(default_factory=lambda: {"top": "top", "bottom": "bottom", "front": "front",
+                                                 "back": "back", "left": "left side", "right": "right side"},
+                        hash=False)
+    glue: str = "glue"
+    how: str = "Cut solid lines, fold dashed lines."
+    letters: str = "Glue each lettered tab behind the edge marked with the same letter."
+    elsewhere: str = "Tab {letter} meets its edge on sheet {n}."
+
+
+TITLE_TOP = Style(font="serif-semibold", size=24, min_size=11, max_lines=1, tracking=2.0, upper=True,
+                  colour=LID_GOLD)
+TITLE_SIDE = Style(font="serif-semibold", size=17, min_size=8, max_lines=1, tracking=2.0, upper=True,
+                   colour=LID_GOLD)
+FACT_STYLE = Style(font="sans-bold", size=7.5, min_size=5.0, max_lines=1, upper=True, tracking=0.8,
+                   colour=LID_GOLD)
+HEADING_STYLE = Style(font="serif-semibold", size=13, min_size=8, max_lines=1, tracking=1.5, upper=True)
+PITCH_STYLE = Style(font="serif-italic", size=9.0, min_size=6.0, leading=1.15, colour="#3b322b")
+CONTENTS_HEAD_STYLE = Style(font="sans-bold", size=6.5, min_size=5.0, max_lines=1, upper=True, tracking=1.0)
+CONTENTS_STYLE = Style(font="sans", size=8.0, min_size=5.5, leading=1.3)
+NOTE_STYLE = Style(font="sans", size=7.5, min_size=5.0, max_lines=2, align="left", valign="bottom",
+                   colour=NOTE_INK, leading=1.2)
+GLUE_STYLE = Style(font="sans", size=6.0, min_size=4.0, max_lines=1, colour="#6b6b6b")
+LETTER_STYLE = Style(font="sans-black", size=9.0, min_size=6.0, max_lines=1, colour=INK)
+MARK_STYLE = Style(font="sans-black", size=6.0, min_size=4.5, max_lines=1)
+
+#: Decoration keeps this far inside a face's edges (folds are never quite where the line is).
+SAFE = 3.0
+
+
+def decorate(face: Face, rect: Rect, content: BoxContent) -> list:
+    """The printed elements of a face placed at ``rect`` (sheet coordinates)."""
+    if face.decor == "lid-top":
+        return _lid_top(rect, content)
+    if face.decor == "lid-side":
+        return _lid_side(rect, content)
+    if face.decor == "base-bottom":
+        return _base_bottom(rect, content)
+    return []
+
+
+def _lid_top(r: Rect, content: BoxContent) -> list:
+    inner = r.inset(SAFE)
+    els = [Box(inner, stroke=LID_GOLD, width=0.45, radius=2.0, role="decor"),
+           Box(inner.inset(1.4), stroke=LID_GOLD, width=0.2, radius=1.5, role="decor")]
+    body = inner.inset(4.0)
+    title_h = min(13.0, body.h * 0.24)
+    els.append(Text(Rect(body.x, body.top - title_h, body.w, title_h), content.title, TITLE_TOP, role="lid-title"))
+    facts_h = min(6.0, body.h * 0.14)
+    if content.facts:
+        n = len(content.facts)
+        col = body.w / n
+        for i, fact in enumerate(content.facts):
+            els.append(Text(Rect(body.x + i * col + 0.5, body.y, col - 1.0, facts_h), fact, FACT_STYLE,
+                            role="lid-fact"))
+        els.append(Line(body.x + 6, body.y + facts_h + 1.8, body.right - 6, body.y + facts_h + 1.8,
+                        LID_GOLD, 0.2, role="decor"))
+    # the factions' emblems, each on a parchment disc ringed in its colour, in a gentle arc
+    band = Rect(body.x, body.y + facts_h + 3.0, body.w, body.h - title_h - facts_h - 5.0)
+    n = len(content.emblems)
+    if n and band.h > 4:
+        r_disc = min(band.h / 2 - 0.5, band.w / (2.6 * n), 11.0)
+        pitch = r_disc * 2.6
+        for i, (emblem, colour) in enumerate(content.emblems):
+            cx = band.cx + (i - (n - 1) / 2) * pitch
+            lift = 0.0 if n < 3 else (band.h / 2 - r_disc) * 0.6 * (1 - abs(i - (n - 1) / 2) / ((n - 1) / 2))
+            cy = band.cy - (band.h / 2 - r_disc) * 0.3 + lift
+            els.append(Circle(cx, cy, r_disc, fill=BASE_FILL, stroke=colour, width=0.8, role="emblem-disc"))
+            els.append(Icon(emblem, cx, cy, r_disc * 1.15, colour, role="emblem"))
+    return els
+
+
+def _lid_side(r: Rect, content: BoxContent) -> list:
+    inner = r.inset(SAFE)
+    els = [Line(inner.x, inner.top, inner.right, inner.top, LID_GOLD, 0.3, role="decor"),
+           Line(inner.x, inner.y, inner.right, inner.y, LID_GOLD, 0.3, role="decor")]
+    h = min(12.0, inner.h - 2.0)
+    # 8 mm clear at each end: join letters sit there
+    els.append(Text(Rect(r.x + 8.0, inner.cy - h / 2, r.w - 16.0, h), content.title, TITLE_SIDE, role="side-title"))
+    return els
+
+
+def _base_bottom(r: Rect, content: BoxContent) -> list:
+    body = r.inset(SAFE + 1.5)
+    els = [Box(r.inset(SAFE), stroke=INK, width=0.3, radius=1.5, role="decor")]
+    head_h = min(8.0, body.h * 0.16)
+    els.append(Text(Rect(body.x, body.top - head_h, body.w, head_h), content.title, HEADING_STYLE, role="base-title"))
+    lines = max(1, len(content.contents))
+    list_h = min(body.h * 0.4, 3.6 * lines + 1.0)
+    label_h = 4.0
+    pitch_top = body.top - head_h - 1.5
+    pitch_bottom = body.y + list_h + label_h + 3.0
+    els.append(Text(Rect(body.x, pitch_bottom, body.w, pitch_top - pitch_bottom), content.pitch, PITCH_STYLE,
+                    role="pitch"))
+    rule_y = body.y + list_h + label_h + 1.5
+    els.append(Line(body.x + body.w * 0.3, rule_y, body.right - body.w * 0.3, rule_y, INK, 0.2, role="decor"))
+    els.append(Text(Rect(body.x, body.y + list_h, body.w, label_h), content.contents_heading, CONTENTS_HEAD_STYLE,
+                    role="contents-heading"))
+    els.append(Text(Rect(body.x, body.y, body.w, list_h), "\n".join(content.contents), CONTENTS_STYLE,
+                    role="contents"))
+    return els
+
+
+# ---------------------------------------------------------------------------------------------- drawing
+
+def _line(x1, y1, x2, y2, kind: str) -> Line:
+    if kind == "fold":
+        return Line(x1, y1, x2, y2, FOLD_INK, LINE_WIDTH, FOLD_DASH, role="fold")
+    return Line(x1, y1, x2, y2, CUT_INK, LINE_WIDTH, role="cut")
+
+
+def piece_elements(pl: Placement, content: BoxContent, labels: BoxLabels, bleed: float, lettered) -> list:
+    """Fills, decoration, tabs, join letters, then fold and cut lines (lines on top) of a placed piece."""
+    piece, dx, dy = pl.piece, pl.dx, pl.dy
+    fills, deco, tabs, lines = [], [], [], []
+    for f in piece.faces:
+        r = f.rect.moved(dx, dy)
+        if f.fill and bleed > 0:
+            for s in SIDES:
+                if piece.edge_kind(f.name, s) == "cut":
+                    fills.append(Box(_bleed_strip(r, s, bleed), fill=f.fill, role="bleed"))
+        fills.append(Box(r, fill=f.fill, role=f"panel:{f.name}"))
+        deco.extend(decorate(f, r, content))
+        for s in SIDES:
+            kind = piece.edge_kind(f.name, s)
+            if kind == "cut":
+                lines.append(_line(*edge(r, s), "cut"))
+            elif kind == "tab":
+                lines.append(_line(*edge(r, s), "fold"))
+    for a, b in piece.folds:
+        ra, rb = piece.face(a).rect.moved(dx, dy), piece.face(b).rect.moved(dx, dy)
+        side = shared_side(ra, rb)
+        x1, y1, x2, y2 = edge(ra, side)
+        if side in ("n", "s"):
+            x1, x2 = max(ra.x, rb.x), min(ra.right, rb.right)
+        else:
+            y1, y2 = max(ra.y, rb.y), min(ra.top, rb.top)
+        lines.append(_line(x1, y1, x2, y2, "fold"))
+    for t in piece.tabs:
+        fr = piece.face(t.owner).rect.moved(dx, dy)
+        box, pts = tab_geometry(fr, t)
+        core = tab_core(fr, t)
+        tabs.append(Box(box, role="glue-tab"))             # the tab's extent (not drawn)
+        tabs.append(Box(core, fill=TAB_FILL, role="glue-fill"))
+        for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+            lines.append(_line(x1, y1, x2, y2, "cut"))
+        if t.letter:
+            tabs.append(Text(core, t.letter, LETTER_STYLE, role="glue-letter"))
+        elif min(core.w, core.h) >= 2.5:
+            tabs.append(Text(core.inset(0.5), labels.glue, GLUE_STYLE, role="glue-label"))
+    # join letters: on the face edge a lettered tab from another piece is glued behind
+    for tab in lettered:
+        if not piece.has(tab.joins):
+            continue
+        r = piece.face(tab.joins).rect.moved(dx, dy)
+        deco.extend(_join_mark(r, tab.joins_side, tab.letter, piece.face(tab.joins).fill))
+    return fills + deco + tabs + lines
+
+
+def _bleed_strip(r: Rect, side: str, b: float) -> Rect:
+    if side == "n":
+        return Rect(r.x, r.top, r.w, b)
+    if side == "s":
+        return Rect(r.x, r.y - b, r.w, b)
+    if side == "e":
+        return Rect(r.right, r.y, b, r.h)
+    return Rect(r.x - b, r.y, b, r.h)
+
+
+def _join_mark(r: Rect, side: str, letter: str, fill: str | None) -> list:
+    """The letter of the tab glued behind edge ``side`` of a face: small, in the band inside that edge
+    (decoration keeps out of it), halfway along the edge."""
+    band = SAFE - 0.4
+    rect = {"n": Rect(r.cx - band, r.top - band, 2 * band, band),
+            "s": Rect(r.cx - band, r.y, 2 * band, band),
+            "e": Rect(r.right - band, r.cy - band / 2, band, band),
+            "w": Rect(r.x, r.cy - band / 2, band, band)}[side]
+    colour = LID_GOLD if fill == LID_FILL else INK
+    return [Text(rect, letter, replace(MARK_STYLE, colour=colour), role="join-mark")]
+
+
+def _note(sheet_no: int, total: int, placed: list, all_placed: list, labels: BoxLabels, page_w: float) -> Text:
+    pieces = []
+    for pl in placed:
+        parts = []
+        for part in dict.fromkeys(f.part for f in pl.piece.faces):
+            faces = ", ".join(labels.faces.get(f.side, f.side) for f in pl.piece.faces if f.part == part)
+            parts.append(f"{labels.parts.get(part, part)}: {faces}")
+        pieces.append("; ".join(parts))
+    text = labels.sheet.format(n=sheet_no + 1, total=total) + " \u2014 " + " | ".join(pieces) + ". " + labels.how
+    letters = [t for pl in placed for t in pl.piece.tabs if t.letter]
+    if letters:
+        text += " " + labels.letters
+        for t in letters:
+            home = next(p.sheet for p in all_placed if p.piece.has(t.joins))
+            if home != sheet_no:
+                text += " " + labels.elsewhere.format(letter=t.letter, n=home + 1)
+    return Text(Rect(SHEET_MARGIN, SHEET_MARGIN, page_w - 2 * SHEET_MARGIN, NOTE_HEIGHT), text, NOTE_STYLE,
+                role="note")
+
+
+# ---------------------------------------------------------------------------------------------- sheets
+
+@dataclass(frozen=True)
+class BoxLayout:
+    dimensions: Dimensions
+    nets: tuple              # the complete nets, before splitting
+    placements: tuple        # every piece with its sheet and offset
+    pages: list
+
+
+def box_layout(style, spec: BoxSpec, content: BoxContent, page_w: float, page_h: float,
+               labels: BoxLabels | None = None) -> BoxLayout:
+    """Size the box, build its nets, split them to fit the sheet, pack and draw them."""
+    labels = labels or BoxLabels()
+    dims = style.dimensions(spec)
+    nets = style.nets(spec)
+    area = printable_area(page_w, page_h)
+    pieces = letter_tabs(split_to_fit(nets, area.w, area.h, spec.glue_tab, spec.bleed))
+    placements = pack(pieces, page_w, page_h, spec.bleed)
+    total = max(p.sheet for p in placements) + 1
+    lettered = {t: pl.sheet for pl in placements for t in pl.piece.tabs if t.letter}
+    pages = []
+    for s in range(total):
+        page = Page(page_w, page_h, label=f"Box {s + 1}")
+        placed = [p for p in placements if p.sheet == s]
+        for pl in placed:
+            page.add(*piece_elements(pl, content, labels, spec.bleed, lettered))
+        page.add(_note(s, total, placed, placements, labels, page_w))
+        pages.append(page)
+    return BoxLayout(dims, tuple(nets), tuple(placements), pages)
