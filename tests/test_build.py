@@ -68,7 +68,10 @@ def test_page_sizes_follow_the_paper_option(tmp_path, paper, size):
     result = CliRunner().invoke(main, ["build", "--paper", paper, "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     for page in pages(tmp_path / "kit.pdf"):
-        assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == size
+        got = (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2))
+        assert got in (size, size[::-1])   # portrait sheets, landscape booklet sheets
+    half = pages(tmp_path / "rulebook.pdf")[0].mediabox
+    assert (round(float(half.width), 2), round(float(half.height), 2)) == (round(size[1] / 2, 2), size[0])
 
 
 def test_output_is_byte_identical_across_runs(tmp_path):
