@@ -16,8 +16,6 @@ from pnp.yamlsrc import line_of, load_yaml
 
 BOX_FILE = "box.yaml"
 
-_LENGTH = dict(min=0, max=100)
-
 #: Parameters of each style, declared once: box.yaml's ``style`` mapping is checked against these.
 STYLE_SCHEMAS = {
     "telescoping": {
@@ -35,7 +33,7 @@ SCHEMA = {
         "thickness": Field("length", required=True, min=0, max=1, doc="added to each card's thickness"),
         "oversize": Field("length", default=0.0, min=0, max=20, doc="added to the card's width and length"),
     })),
-    "token_bags": Field("length", default=0.0, **_LENGTH),
+    "token_bags": Field("length", default=0.0, min=0, max=100),
     "clearance": Field("length", default=2.0, min=0, max=20),
     "material": Field("length", default=0.3, min=0, max=5),
     "glue_tab": Field("length", default=10.0, min=3, max=40),
@@ -86,9 +84,10 @@ class BoxData:
 
 
 def load_box(game, problems: Problems | None = None) -> BoxData | None:
-    """Load and check the game's box.yaml (None when it is missing or unreadable)."""
+    """Load and check the game's box.yaml (None when it is missing or has errors, which are reported)."""
     own = problems is None
     problems = Problems() if own else problems
+    before = len(problems.errors)
     path = game.root / BOX_FILE
     if not path.is_file():
         problems.error(*game.where("components"), "components", f"the kit lists 'box' but the game has no {BOX_FILE}")
@@ -128,8 +127,10 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
     raw_contents = raw.get("contents") if isinstance(raw, dict) else None
     for i, item in enumerate(top.get("contents") or []):
         count, line = item.get("count"), line_of(raw_contents, i)
-        if not (count in ("cards", "tokens") or (isinstance(count, int) and not isinstance(count, bool) and count >= 0)):
-            problems.error(path, line, f"contents #{i + 1}", f"count: expected a number, 'cards' or 'tokens', got {count!r}")
+        number = isinstance(count, int) and not isinstance(count, bool) and count >= 0
+        if not (number or count in ("cards", "tokens")):
+            problems.error(path, line, f"contents #{i + 1}",
+                           f"count: expected a number, 'cards' or 'tokens', got {count!r}")
             continue
         if "item" in item:
             contents.append((count, item["item"], line))
@@ -142,7 +143,7 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
                      dict(getattr(raw, "key_lines", {})))
     if own:
         problems.raise_if_errors()
-    return result if style else None
+    return result if style and len(problems.errors) == before else None
 
 
 def token_count(game) -> int | None:

@@ -22,7 +22,6 @@ a band of four walls hanging below it, rather than a cross: every side's title t
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 
 from pnp.layout.geometry import Box, Circle, Icon, Line, Page, Rect, Style, Text
@@ -176,7 +175,8 @@ def tab_geometry(face: Rect, tab: Tab) -> tuple[Rect, tuple]:
         pts = ((face.x, face.y), (face.x + c, face.y - wd), (face.right - c, face.y - wd), (face.right, face.y))
     elif tab.side == "e":
         box = Rect(face.right, face.y, wd, face.h)
-        pts = ((face.right, face.y), (face.right + wd, face.y + c), (face.right + wd, face.top - c), (face.right, face.top))
+        pts = ((face.right, face.y), (face.right + wd, face.y + c), (face.right + wd, face.top - c),
+               (face.right, face.top))
     else:
         box = Rect(face.x - wd, face.y, wd, face.h)
         pts = ((face.x, face.y), (face.x - wd, face.y + c), (face.x - wd, face.top - c), (face.x, face.top))
