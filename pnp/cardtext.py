@@ -51,3 +51,17 @@ def ability_text(game, card, lang: str | None = None) -> str:
     fac = game.faction(card.faction) if card.faction else None
     text = macro(params, card, fac, {r.id: r for r in game.ranks}, {f.id: f for f in game.factions})
     return " ".join(str(text).split())
+
+
+def aid_text(game, lang: str | None = None) -> tuple[str, str]:
+    """(title, markup) of the game's player-aid card, from its template and the engine's rule facts."""
+    from rules_engine import engine_module
+
+    lang = lang or game.language
+    name = f"aids/{game.id}/{lang}/{game.player_aid.get('template', 'quick_reference')}.md.j2"
+    facts = getattr(engine_module(game.engine), "FACTS", {}) if game.engine else {}
+    text = environment().get_template(name).render(rules=facts, game=game)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    title = lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""
+    body = "\n\n".join(lines[1:] if title else lines)
+    return title, body

@@ -64,6 +64,11 @@ GAME_SCHEMA = {
         "copies_per_rank": Field("dict", items=Field("list", items=Field("int", min=1))),
     }),
     "components": Field("list", required=True, items=Field("str", choices=KNOWN_COMPONENTS)),
+    "player_aid": Field("map", default={}, schema={
+        "copies": Field("int", default=0, min=0, max=20, doc="aid cards printed after the deck"),
+        "template": Field("str", default="quick_reference",
+                          doc="templates/aids/<game>/<lang>/<template>.md.j2"),
+    }),
     "power_track": Field("map", default={}, schema={
         "spaces": Field("int", default=25, min=1, max=100),
         "columns": Field("int", default=5, min=1, max=10),
@@ -106,6 +111,7 @@ class Game:
     components: tuple
     exactly_one_of: tuple = ()
     power_track: dict = field(default_factory=dict, hash=False)
+    player_aid: dict = field(default_factory=dict, hash=False)
     deck_rules: dict = field(default_factory=dict, hash=False)
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
     meta_lines: dict = field(default_factory=dict, hash=False, compare=False)  # game.yaml key -> line
@@ -285,6 +291,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         components=tuple(meta.get("components") or ()),
         exactly_one_of=tuple(tuple(g) for g in card_meta.get("exactly_one_of") or ()), deck_rules=deck, sources=sources,
         power_track=meta.get("power_track") or {},
+        player_aid=meta.get("player_aid") or {},
         meta_lines=dict(getattr(raw_game, "key_lines", {})),
     )
     if strict:

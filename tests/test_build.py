@@ -33,8 +33,9 @@ def test_build_writes_every_component_and_the_kit(built):
     names = sorted(p.name for p in built.iterdir())
     assert names == sorted(KIT_FILES + ["kit.pdf", "rulebook.pdf"])
     assert len(pages(built / "power-track.pdf")) == 1
-    assert len(pages(built / "cards-fronts.pdf")) == 6
-    assert len(pages(built / "cards-backs.pdf")) == 6
+    # 54 characters and 5 quick-reference cards, 9 to a sheet
+    assert len(pages(built / "cards-fronts.pdf")) == 7
+    assert len(pages(built / "cards-backs.pdf")) == 7
     assert len(pages(built / "tokens.pdf")) == 2
     assert len(pages(built / "rulebook.pdf")) == 16
     assert len(pages(built / "rulebook-imposed.pdf")) == 8
@@ -45,9 +46,9 @@ def test_build_writes_every_component_and_the_kit(built):
 def test_kit_has_an_outline_entry_per_component_in_print_order(built):
     reader = pypdf.PdfReader(str(built / "kit.pdf"))
     entries = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
-    assert entries[:5] == [("Power Track", 0), ("Card fronts", 1), ("Card backs", 7), ("Tokens", 13),
-                           ("Rulebook", 15)]
-    assert entries[5][1] == 23 and len(entries) == 6
+    assert entries[:5] == [("Power Track", 0), ("Card fronts", 1), ("Card backs", 8), ("Tokens", 15),
+                           ("Rulebook", 17)]
+    assert entries[5][1] == 25 and len(entries) == 6
     assert reader.metadata.title == "Shadow Throne"
     assert reader.metadata.author == "Teale Fristoe"
 
@@ -105,7 +106,7 @@ def test_rendered_backs_are_dark_behind_every_front(built):
     pdfium = pytest.importorskip("pypdfium2")
     doc = pdfium.PdfDocument(str(built / "kit.pdf"))
     front = doc[1].render(scale=0.5).to_pil().convert("RGB")
-    back = doc[7].render(scale=0.5).to_pil().convert("RGB")
+    back = doc[8].render(scale=0.5).to_pil().convert("RGB")  # fronts are pages 2-8, backs 9-15
     w, h = front.size
     for col in range(3):
         for row in range(3):

@@ -72,13 +72,27 @@ def test_every_text_on_every_card_fits(game):
                 assert fit(el.markup, el.style, el.rect.w, el.rect.h).ok, (card.id, el.role)
 
 
-def test_sheets_hold_the_whole_deck_in_data_order(game):
+def test_sheets_hold_the_whole_deck_in_data_order_then_the_player_aids(game):
     fronts, backs = build(game, BuildOptions())
-    assert len(fronts.pages) == len(backs.pages) == 6
+    assert len(fronts.pages) == len(backs.pages) == 7
     roles = [e.role for p in fronts.pages for e in p.elements if e.role.startswith("card:")]
-    assert len(roles) == 54
+    assert len(roles) == 54 + 5
     assert roles[:4] == ["card:dutiful-peasant#1", "card:dutiful-peasant#2", "card:dutiful-peasant#3",
                          "card:loyal-soldier#1"]
+    assert roles[54:] == [f"card:aid#{k}" for k in range(1, 6)]
+    # the aids share the deck's back: the last sheet has five backs, mirrored like the fronts
+    assert len([e for e in backs.pages[-1].elements if e.role.startswith("back:")]) == 5
+
+
+def test_player_aid_text_comes_from_the_rules_facts(game):
+    from pnp.cardtext import aid_text
+    from rules_engine.shadow_throne import FACTS
+
+    title, body = aid_text(game)
+    assert title == "Quick reference"
+    assert f"Deal {FACTS['pool']} each" in body
+    assert f"Conflict, {FACTS['waves']} waves." in body
+    assert f"At {FACTS['goal']} [influence] the game ends" in body
 
 
 def test_each_back_is_behind_its_front_on_the_printed_sheets(game):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pnp.cardtext import ability_text
+from pnp.cardtext import ability_text, aid_text
 from pnp.components import BuildOptions, Component, Output, register
 from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.i18n import strings
-from pnp.layout.cards import NEUTRAL, FaceContent, card_back, card_face, card_sheets, stat_slots
+from pnp.layout.cards import NEUTRAL, FaceContent, aid_face, card_back, card_face, card_sheets, stat_slots
 from pnp.layout.geometry import Group, Text, flatten
 
 
@@ -27,6 +27,13 @@ def face_content(game, card, lang=None) -> FaceContent:
     )
 
 
+def aid_elements(game, lang=None) -> tuple:
+    if not game.player_aid.get("copies"):
+        return ()
+    title, body = aid_text(game, lang)
+    return tuple(aid_face(title, body, game.card_width, game.card_height))
+
+
 def back_elements(game):
     return card_back(game.title, tuple(f.emblem for f in game.factions), game.card_width, game.card_height)
 
@@ -42,6 +49,10 @@ def build(game, options: BuildOptions) -> list[Output]:
         seen[card.id] = seen.get(card.id, 0) + 1
         faces.append(cache[card.id])
         labels.append(f"{card.id}#{seen[card.id]}")
+    aid = aid_elements(game, options.lang)
+    for k in range(game.player_aid.get("copies", 0)):
+        faces.append(aid)
+        labels.append(f"aid#{k + 1}")
     w, h = options.page_size
     sheets = card_sheets(faces, back_elements(game), game.card_width, game.card_height, w, h,
                          options.flip, labels)
@@ -71,6 +82,10 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
             if missing:
                 problems.error(path, line, subject,
                                f"{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
+    for el in aid_elements(game, lang):
+        if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
+            problems.error(*game.where("player_aid"), "player aid",
+                           f"{el.role} text does not fit the card even at {el.style.min_size:g} pt")
     for el in flatten(back_elements(game)):
         if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
             problems.error(*game.where("title"), "card back", f"title {el.markup!r} does not fit")

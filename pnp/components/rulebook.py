@@ -55,16 +55,8 @@ def engine_battle(game, cfg) -> list[str]:
     return engine.transcript_lines(events, game.cards, game.factions, PLAYER_NAMES[:players])
 
 
-def rules_facts(engine) -> dict:
-    """The numbers the rules engine plays with, for the rulebook and quick reference to print."""
-    r = engine.rules
-    return {"goal": engine.GOAL, "waves": engine.WAVES, "pool": r.POOL_SIZE, "start_gold": r.START_GOLD,
-            "steps": engine.STEPS}
-
-
 def context(game, cfg, lang) -> dict:
     engine = engine_module(game.engine)
-    rules = engine.Rules(game.cards, game.factions)
     tokens = load_tokens(game)
     token_names = {"faction": "Faction tokens", "gold": "Gold tokens", "influence": "Influence tokens",
                    "dead": "Dead tokens", "converted": "Convert tokens", "plus_one": "+1 power tokens"}
@@ -93,7 +85,7 @@ def context(game, cfg, lang) -> dict:
     b = cfg.get("battle") or {}
     return {
         "game": game,
-        "rules": rules_facts(engine),
+        "rules": engine.FACTS,
         "deck_size": len(game.deck),
         "deck_per_faction": game.deck_rules.get("per_faction") or len(game.deck) // max(1, len(game.factions)),
         "token_groups": groups,

@@ -8,6 +8,10 @@ from pnp.i18n import strings
 from pnp.layout.geometry import Text
 from pnp.layout.tokens import front_area, plan, sheet_pages, token_face
 from pnp.tokendata import load_tokens
+from rules_engine import engine_module
+
+#: Simulated games behind the token-demand warning (fast enough for every validate).
+DEMAND_GAMES = 200
 
 
 def faces(game, token_set, lang=None) -> dict:
@@ -35,6 +39,27 @@ def build(game, options: BuildOptions) -> list[Output]:
     return [Output("tokens.pdf", words.get("tokens", "Tokens"), pages)]
 
 
+def check_demand(game, token_set, problems, games: int = DEMAND_GAMES) -> None:
+    """Warn when the kit has fewer tokens than simulated games use at once (99th percentile, most players)."""
+    engine = engine_module(game.engine) if game.engine else None
+    demand_of = getattr(engine, "token_demand", None)
+    if demand_of is None:
+        return
+    players = game.players[1]
+    demand = demand_of(game.cards, games=games, seed=0, players=players, factions=game.factions)
+    for kind, need in sorted(demand.items()):
+        parts = [t for t in token_set.tokens if t.kind == kind]
+        if not parts:
+            continue
+        by_value = any(t.value for t in parts)
+        have = token_set.value_of(kind) if by_value else token_set.count_of(kind)
+        if have < need:
+            what = f"{kind} worth {have} in all" if by_value else f"{have} {kind} tokens"
+            problems.warn(token_set.path, parts[0].line, f"token '{parts[0].id}'",
+                          f"the kit has {what}, but {players}-player games can need {need} at once "
+                          f"(99th percentile of {games} simulated games)")
+
+
 def check(game, problems, options: BuildOptions | None = None) -> None:
     token_set = load_tokens(game, problems)
     if token_set is None:
@@ -58,6 +83,8 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
                 if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
                     problems.error(token_set.path, t.line, f"token '{t.id}'",
                                    f"{side}.caption {el.markup!r} does not fit a {t.size:g} mm token")
+    if not problems.errors:
+        check_demand(game, token_set, problems)
 
 
 register(Component("tokens", build, check, order=40))

@@ -140,6 +140,22 @@ def _with(style: Style, **changes) -> Style:
     return replace(style, **changes)
 
 
+AID_TITLE_STYLE = Style(font="serif-semibold", size=12, min_size=8, max_lines=1)
+AID_BODY_STYLE = Style(font="sans", size=7.0, min_size=4.8, align="left", valign="top", leading=1.16)
+
+
+def aid_face(title: str, body: str, w: float, h: float, colour: str = BACK) -> list:
+    """A player-aid card: the game's back colour as frame, a title and dense reference text."""
+    sx, sy = w / 63.0, h / 88.0
+    return [
+        Box(Rect(0, 0, w, h), fill=colour, role="frame"),
+        Box(Rect(2.8 * sx, 2.8 * sy, w - 5.6 * sx, h - 5.6 * sy), fill=PARCHMENT, radius=2.2, role="panel"),
+        Text(Rect(5 * sx, h - 12.5 * sy, w - 10 * sx, 8 * sy), title, AID_TITLE_STYLE, role="aid-title"),
+        Line(12 * sx, h - 13.3 * sy, w - 12 * sx, h - 13.3 * sy, BACK_GOLD, 0.35, role="rule"),
+        Text(Rect(5.2 * sx, 5.0 * sy, w - 10.4 * sx, h - 19.5 * sy), body, AID_BODY_STYLE, role="aid-body"),
+    ]
+
+
 def card_back(title: str, emblems: tuple, w: float, h: float) -> list:
     """The shared back: title above and below a ring holding every faction's emblem."""
     sx, sy = w / 63.0, h / 88.0

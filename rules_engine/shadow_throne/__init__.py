@@ -14,7 +14,7 @@ Entry points (see ``docs/engine.md``):
 from rules_engine.shadow_throne.bots import BOTS, GreedyBot, RandomBot, make_bot
 from rules_engine.shadow_throne.effects import EFFECTS, HANDLERS, Effect
 from rules_engine.shadow_throne.events import Event
-from rules_engine.shadow_throne.rules import GOAL, STEPS, WAVES, Rules
+from rules_engine.shadow_throne.rules import GOAL, POOL_SIZE, START_GOLD, STEPS, WAVES, Rules
 from rules_engine.shadow_throne.scenario import (Play, Scenario, ScenarioError, ScenarioOutcome, ScenarioPlayer,
                                                  check_scenario, run_scenario, scenario_result,
                                                  scenario_transcript)
@@ -24,7 +24,12 @@ from rules_engine.shadow_throne.state import Character, GameState, IllegalAction
 from rules_engine.shadow_throne.transcript import ENGLISH, Namer, format_event, transcript_lines
 from rules_engine.shadow_throne.validate import validate_game
 
+#: The numbers the rules play with, for printed material (rulebook, quick reference) to quote.
+FACTS = {"goal": GOAL, "waves": WAVES, "pool": POOL_SIZE, "start_gold": START_GOLD, "steps": STEPS,
+         "variant_goals": (20, 25)}
+
 __all__ = [
+    "FACTS",
     "BOTS", "Character", "EFFECTS", "ENGLISH", "Effect", "Event", "GOAL", "GameResult", "GameState",
     "GreedyBot", "HANDLERS", "IllegalAction", "Namer", "Play", "RandomBot", "Rules", "STEPS", "Scenario",
     "ScenarioError", "ScenarioOutcome", "ScenarioPlayer", "WAVES", "check_scenario", "derive_seed",
