@@ -12,7 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.components import BuildOptions, game_components
+from pnp.components import BuildOptions, KitEntry, game_components
 from pnp.draw.merge import merge
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems
@@ -34,20 +34,57 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
     if problems.errors:
         raise DataError(problems.errors)
     game = result.game
-    outputs = []
-    for component in game_components(game):
-        outputs.extend(component.build(game, options))
-        if progress:
-            progress(component.name)
-    rendered, pages = {}, {}
-    for out in outputs:
-        if out.pdf is None:
-            out.pdf = render(out.pages, f"{game.title}: {out.title}", game.author, outline=out.title)
-        rendered[out.filename] = out.pdf
-        pages[out.filename] = page_count(out.pdf)
+    components = game_components(game)
+    built = {}
+    for component in components:
+        if not component.needs_kit:
+            built[component.name] = [_rendered(game, out) for out in component.build(game, options)]
+            if progress:
+                progress(component.name)
+    # components that describe the kit (instructions) come last, once every other page is known;
+    # their own length can shift the numbers, so they are rebuilt until it stops changing
+    for component in components:
+        if component.needs_kit:
+            own_pages = 1
+            for _ in range(3):
+                entries = kit_entries(components, built, component.name, own_pages)
+                outs = [_rendered(game, out) for out in component.build(game, options, entries)]
+                n = sum(page_count(o.pdf) for o in outs if o.in_kit)
+                if n == own_pages:
+                    break
+                own_pages = n
+            built[component.name] = outs
+            if progress:
+                progress(component.name)
+    outputs = [out for component in components for out in built[component.name]]
+    rendered = {out.filename: out.pdf for out in outputs}
+    pages = {out.filename: page_count(out.pdf) for out in outputs}
     rendered[KIT_FILE] = merge([(o.title, o.pdf) for o in outputs if o.in_kit], game.title, game.author)
     pages[KIT_FILE] = sum(pages[o.filename] for o in outputs if o.in_kit)
     return BuildResult(game, write_atomically(out_dir, rendered), pages)
+
+
+def _rendered(game, out):
+    if out.pdf is None:
+        out.pdf = render(out.pages, f"{game.title}: {out.title}", game.author, outline=out.title)
+    return out
+
+
+def kit_entries(components, built, describing: str, own_pages: int) -> list[KitEntry]:
+    """Every kit file's first and last page, with ``own_pages`` reserved for the describing component."""
+    entries, page = [], 1
+    for component in components:
+        if component.name == describing:
+            page += own_pages
+            continue
+        for out in built.get(component.name, []):
+            if out.in_kit:
+                n = page_count(out.pdf)
+                entries.append(KitEntry(out.filename, out.title, page, page + n - 1))
+                page += n
+            else:
+                entries.append(KitEntry(out.filename, out.title, 0, 0))
+    return entries
 
 
 def page_count(pdf: bytes) -> int:

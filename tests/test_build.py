@@ -25,13 +25,13 @@ def pages(path):
     return pypdf.PdfReader(str(path)).pages
 
 
-KIT_FILES = ["power-track.pdf", "cards-fronts.pdf", "cards-backs.pdf", "tokens.pdf", "rulebook-imposed.pdf",
+KIT_FILES = ["instructions.pdf", "power-track.pdf", "cards-fronts.pdf", "cards-backs.pdf", "tokens.pdf", "rulebook-imposed.pdf",
              "box.pdf"]
 
 
 def test_build_writes_every_component_and_the_kit(built):
     names = sorted(p.name for p in built.iterdir())
-    assert names == sorted(KIT_FILES + ["kit.pdf", "rulebook.pdf"])
+    assert names == sorted(KIT_FILES + ["kit.pdf", "rulebook.pdf", "cards-duplex.pdf"])
     assert len(pages(built / "power-track.pdf")) == 1
     # 54 characters and 5 quick-reference cards, 9 to a sheet
     assert len(pages(built / "cards-fronts.pdf")) == 7
@@ -46,9 +46,9 @@ def test_build_writes_every_component_and_the_kit(built):
 def test_kit_has_an_outline_entry_per_component_in_print_order(built):
     reader = pypdf.PdfReader(str(built / "kit.pdf"))
     entries = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
-    assert entries[:5] == [("Power Track", 0), ("Card fronts", 1), ("Card backs", 8), ("Tokens", 15),
-                           ("Rulebook", 17)]
-    assert entries[5][1] == 25 and len(entries) == 6
+    assert entries[:6] == [("Instructions", 0), ("Power Track", 1), ("Card fronts", 2), ("Card backs", 9),
+                           ("Tokens", 16), ("Rulebook", 18)]
+    assert entries[6][1] == 26 and len(entries) == 7
     assert reader.metadata.title == "Shadow Throne"
     assert reader.metadata.author == "Teale Fristoe"
 
@@ -105,8 +105,8 @@ def test_rendered_backs_are_dark_behind_every_front(built):
     """Rasterize the first sheet pair and compare pixels at each card centre (front vs mirrored back)."""
     pdfium = pytest.importorskip("pypdfium2")
     doc = pdfium.PdfDocument(str(built / "kit.pdf"))
-    front = doc[1].render(scale=0.5).to_pil().convert("RGB")
-    back = doc[8].render(scale=0.5).to_pil().convert("RGB")  # fronts are pages 2-8, backs 9-15
+    front = doc[2].render(scale=0.5).to_pil().convert("RGB")
+    back = doc[9].render(scale=0.5).to_pil().convert("RGB")  # fronts are pages 3-9, backs 10-16
     w, h = front.size
     for col in range(3):
         for row in range(3):

@@ -73,7 +73,8 @@ def test_every_text_on_every_card_fits(game):
 
 
 def test_sheets_hold_the_whole_deck_in_data_order_then_the_player_aids(game):
-    fronts, backs = build(game, BuildOptions())
+    fronts, backs, duplex = build(game, BuildOptions())
+    assert [p.label for p in duplex.pages[:3]] == ["Card fronts 1", "Card backs 1", "Card fronts 2"]
     assert len(fronts.pages) == len(backs.pages) == 7
     roles = [e.role for p in fronts.pages for e in p.elements if e.role.startswith("card:")]
     assert len(roles) == 54 + 5
@@ -97,7 +98,7 @@ def test_player_aid_text_comes_from_the_rules_facts(game):
 
 def test_each_back_is_behind_its_front_on_the_printed_sheets(game):
     for paper in ("letter", "a4"):
-        fronts, backs = build(game, BuildOptions(paper=paper))
+        fronts, backs, _ = build(game, BuildOptions(paper=paper))
         for fp, bp in zip(fronts.pages, backs.pages):
             front = {e.role[5:]: (e.dx, e.dy) for e in fp.elements if e.role.startswith("card:")}
             back = {e.role[5:]: (e.dx, e.dy) for e in bp.elements if e.role.startswith("back:")}

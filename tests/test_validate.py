@@ -16,8 +16,8 @@ def test_bundled_game_is_valid():
     result = run("shadow_throne")
     assert result.exit_code == 0, result.output
     assert result.output.strip() == (
-        "Shadow Throne: 27 characters, 54 cards, 3 factions, components power_track, cards, tokens, rulebook, "
-        "box: valid")
+        "Shadow Throne: 27 characters, 54 cards, 3 factions, components instructions, power_track, cards, "
+        "tokens, rulebook, box: valid")
 
 
 def test_default_game_is_shadow_throne():

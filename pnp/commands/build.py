@@ -20,16 +20,20 @@ from pnp.units import PAPERS
               help="Folder the PDFs are written to.")
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="Edge your duplex printer flips on; card backs are mirrored to match.")
+@click.option("--booklet-flip", type=click.Choice(["short", "long"]), default="short", show_default=True,
+              help="Edge your duplex printer flips landscape sheets on, for the imposed rulebook; "
+                   "with 'long' every back side is printed upside down so it reads the right way up.")
 @click.option("--sleeved", metavar="KIND", default=None,
               help="Size the box for sleeved cards: a sleeve kind from the game's box.yaml "
                    "(Shadow Throne: thin, thick). Default: bare cards.")
-def command(game, paper, out_dir, flip, sleeved):
+def command(game, paper, out_dir, flip, booklet_flip, sleeved):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder).
 
     Writes one PDF per component and kit.pdf with everything in print order. Nothing is written if
     the data has problems.
     """
-    result = build_kit(game, out_dir, BuildOptions(paper=paper, flip=flip, sleeved=sleeved))
+    result = build_kit(game, out_dir, BuildOptions(paper=paper, flip=flip, sleeved=sleeved,
+                                                    booklet_flip=booklet_flip))
     quiet = not sys.stdout.isatty()
     for path in result.files:
         n = result.pages[path.name]

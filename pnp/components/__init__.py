@@ -38,11 +38,23 @@ class Output:
 
 
 @dataclass(frozen=True)
+class KitEntry:
+    """Where one file sits in kit.pdf (1-based pages), for pages that describe the kit."""
+
+    filename: str
+    title: str
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
 class Component:
     name: str
-    build: Callable                  # (game, options) -> list[Output]
+    build: Callable                  # (game, options) -> list[Output]; or, with needs_kit,
+                                     # (game, options, entries: list[KitEntry]) -> list[Output]
     check: Callable | None = None    # (game, problems, options) -> None
     order: int = 50                  # position in the kit
+    needs_kit: bool = False          # built last, knowing every other file's place in the kit
 
 
 REGISTRY: dict[str, Component] = {}

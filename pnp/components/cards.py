@@ -57,9 +57,13 @@ def build(game, options: BuildOptions) -> list[Output]:
     sheets = card_sheets(faces, back_elements(game), game.card_width, game.card_height, w, h,
                          options.flip, labels)
     words = strings(game, options.lang)
+    interleaved = [page for pair in zip(sheets.fronts, sheets.backs) for page in pair]
     return [
         Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), sheets.fronts),
         Output("cards-backs.pdf", words.get("card_backs", "Card backs"), sheets.backs),
+        # for duplex printers: each front page followed by its back page
+        Output("cards-duplex.pdf", words.get("card_duplex", "Cards, fronts and backs"), interleaved,
+               in_kit=False),
     ]
 
 
