@@ -124,8 +124,12 @@ def _heading(node: Heading):
     style = {1: H1, 2: H2, 3: H3}[node.level]
     before = {1: 0, 2: 9, 3: 6}[node.level]
     after = {1: 7, 2: 3, 3: 2}[node.level]
-    flow = RichText(node.text, style, before, after, keep_with_next=True, toc_level=node.level - 1)
-    flow.plain = node.text.replace("*", "")
+    text, unlisted = node.text, node.text.endswith("{-}")
+    if unlisted:  # "# Contents {-}": a heading left out of the table of contents
+        text = text[:-3].rstrip()
+    flow = RichText(text, style, before, after, keep_with_next=True, toc_level=node.level - 1)
+    flow.plain = text.replace("*", "")
+    flow.unlisted = unlisted
     return flow
 
 
@@ -298,7 +302,7 @@ class RulebookDoc(BaseDocTemplate):
         level = getattr(flowable, "toc_level", None)
         if level is None or level > 1:
             return
-        listed = level == 0 and flowable.plain != NOTES_TITLE
+        listed = level == 0 and flowable.plain != NOTES_TITLE and not getattr(flowable, "unlisted", False)
         self._headings += 1
         key = f"h{self._headings}"
         self.canv.bookmarkPage(key)
@@ -333,7 +337,7 @@ def _notes(count):
 
 def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: dict) -> tuple[bytes, int]:
     buf = io.BytesIO()
-    doc = RulebookDoc(buf, game, page_size_mm, words.get("rulebook", "Rules of Play"))
+    doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"))
     facts = [words.get("players_range", "{min}-{max} players").format(min=game.players[0], max=game.players[1])]
     if game.minutes:
         facts.append(words.get("minutes_range", "{min}-{max} minutes").format(min=game.minutes[0],
@@ -341,7 +345,7 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
     if game.ages:
         facts.append(words.get("ages", "Ages {age}+").format(age=game.ages))
     extra = {
-        "cover": lambda arg: [Cover(game, words.get("rulebook", "Rules of Play"), facts),
+        "cover": lambda arg: [Cover(game, words.get("rules_of_play", "Rules of Play"), facts),
                               NextPageTemplate("body"), PageBreak()],
         "toc": lambda arg: _toc(),
         "pagebreak": lambda arg: [PageBreak()],

@@ -152,9 +152,10 @@ def impose(reading: bytes, page_w: float, page_h: float, flip: str) -> bytes:
         for number, x in ((side.left, 0.0), (side.right, page_w)):
             if number is None:
                 continue
-            t = Transformation().translate(pt(x), 0)
-            if side.rotated:
-                t = t.rotate(180).translate(pt(sheet_w), pt(sheet_h))
+            if side.rotated:  # turned half a turn about the sheet's centre, exactly (no float noise)
+                t = Transformation((-1, 0, 0, -1, pt(sheet_w - x), pt(sheet_h)))
+            else:
+                t = Transformation().translate(pt(x), 0)
             sheet.merge_transformed_page(reader.pages[number - 1], t)
     writer.add_metadata({"/Title": "Rulebook (imposed)", "/Creator": "pnp", "/Producer": "pnp (pypdf)"})
     buf = io.BytesIO()

@@ -1,0 +1,191 @@
+"""The rulebook: page count, imposition order in the real PDF, contents, and engine-made examples."""
+
+import io
+import re
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.components import BuildOptions
+from pnp.components.rulebook import booklet, build, engine_examples
+from pnp.draw.flowables import RichText
+from pnp.gamedata import load_game
+from pnp.layout.geometry import Style
+from pnp.layout.imposition import print_order
+from pnp.markup import MarkupError, parse
+from pnp.rulebook import load_config
+from pnp.scenario import run_scenario_file, scenario_lines
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("shadow_throne")
+
+
+@pytest.fixture(scope="module")
+def outputs(game):
+    reading, imposed = build(game, BuildOptions())
+    return reading, imposed
+
+
+def texts(pdf: bytes) -> list[str]:
+    return [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+
+
+def flat(text: str) -> str:
+    return " ".join(text.replace("*", "").split())
+
+
+def test_sixteen_half_letter_pages_and_eight_imposed_sides(outputs):
+    reading, imposed = outputs
+    pages = pypdf.PdfReader(io.BytesIO(reading.pdf)).pages
+    assert len(pages) == 16
+    assert (round(float(pages[0].mediabox.width)), round(float(pages[0].mediabox.height))) == (396, 612)
+    sheets = pypdf.PdfReader(io.BytesIO(imposed.pdf)).pages
+    assert len(sheets) == 8
+    assert (round(float(sheets[0].mediabox.width)), round(float(sheets[0].mediabox.height))) == (792, 612)
+    assert reading.in_kit is False and imposed.in_kit is True
+
+
+def test_a4_gives_an_a5_booklet(game):
+    pdf, pages, _ = booklet(game, "a4", "en")
+    first = pypdf.PdfReader(io.BytesIO(pdf)).pages[0]
+    # half an A4 sheet: 148.5 x 210 mm
+    assert (round(float(first.mediabox.width), 1), round(float(first.mediabox.height), 1)) == (420.9, 595.3)
+
+
+def test_imposed_sides_carry_the_pages_of_the_saddle_stitch_plan(outputs):
+    """Read the page numbers printed in the footers of each imposed side."""
+    reading, imposed = outputs
+    numbers_on = [set(map(int, re.findall(r"^(\d+)$", t, re.M))) for t in texts(imposed.pdf)]
+    for side, found in zip(print_order(16, "short"), numbers_on):
+        # the cover (page 1) carries no number
+        expected = {p for p in (side.left, side.right) if p and p != 1}
+        assert expected <= found, (side, found)
+    assert [(s.left, s.right) for s in print_order(16)][:2] == [(16, 1), (2, 15)]
+
+
+def test_long_edge_booklets_turn_the_back_sides(game):
+    _, imposed = build(game, BuildOptions(booklet_flip="long"))
+    sheets = pypdf.PdfReader(io.BytesIO(imposed.pdf)).pages
+    # a back side's content is drawn rotated: its transformation matrix starts with -1
+    turned = re.compile(rb"-1 0(\.0)? 0(\.0)? -1 792 612 cm")
+    assert turned.search(sheets[1].get_contents().get_data())
+    assert not turned.search(sheets[0].get_contents().get_data())
+
+
+def test_examples_are_the_engines_transcripts(game, outputs):
+    reading, _ = outputs
+    text = flat(" ".join(texts(reading.pdf)))
+    cfg = load_config(game)
+    assert {e["id"] for e in cfg["examples"]} == {"convert_and_embolden", "killing", "hush_money", "poor_player"}
+    for ex in cfg["examples"]:
+        _, outcome = run_scenario_file(game.root / ex["scenario"])
+        for line in scenario_lines(game, outcome):
+            if line.startswith("-- Wave") and "No one plays" in line:
+                continue  # quiet waves are left out of printed examples
+            assert flat(line) in text, line
+
+
+def test_the_outlaw_example_ends_in_the_church_with_one_extra_power(game):
+    result = CliRunner().invoke(main, ["scenario", str(game.root / "examples" / "convert-and-embolden.yaml"),
+                                       "--json"])
+    import json
+    data = json.loads(result.output)
+    (outlaw,) = [c for c in data["characters"] if c["card"] == "outlaw"]
+    assert (outlaw["faction"], outlaw["original_faction"], outlaw["power"], outlaw["converted"]) == (
+        "church", "rebels", 2, True)
+    assert "Queen Eletheria (Cleo) gives +1 power to Outlaw (Ana)." in engine_examples(game, load_config(game))[
+        "convert_and_embolden"]
+
+
+def test_a_whole_battle_is_printed_from_a_seeded_game(game, outputs):
+    reading, _ = outputs
+    text = flat(" ".join(texts(reading.pdf)))
+    from pnp.components.rulebook import engine_battle
+    lines = engine_battle(game, load_config(game))
+    assert lines[0] == "== Battle 1 =="
+    assert any(line.startswith("Final power:") for line in lines)
+    for line in lines:
+        assert flat(line) in text
+
+
+def test_character_tables_use_the_card_data_and_card_text(game, outputs):
+    reading, _ = outputs
+    text = flat(" ".join(texts(reading.pdf)))
+    from pnp.cardtext import ability_text
+    for card in game.cards:
+        assert card.name in text
+        if card.ability:
+            plain = re.sub(r"\[[^\]]*\]\s*", "", ability_text(game, card)).replace("*", "")
+            assert flat(plain)[:40] in text.replace(" ,", ","), card.id
+
+
+def test_contents_list_chapters_with_their_pages(outputs):
+    reading, _ = outputs
+    pages = texts(reading.pdf)
+    lines = pages[1].splitlines()
+    # pypdf reads each entry's leader dots and page number just before its title
+    entries = {lines[i]: int(re.search(r"(\d+)\s*$", lines[i - 1]).group(1))
+               for i in range(1, len(lines)) if re.search(r"\.\s*\d+\s*$", lines[i - 1])}
+    assert "Contents" not in entries  # the contents do not list themselves
+    for title in ("Components", "Gold", "Resolving abilities", "Empire", "Winning", "Quick reference"):
+        page = entries[title]
+        assert title in pages[page - 1].splitlines(), (title, page)
+
+
+def test_padding_uses_notes_pages_before_the_quick_reference(game, outputs):
+    reading, _ = outputs
+    pages = texts(reading.pdf)
+    _, total, content = booklet(game, "letter", "en")
+    assert total == 16 and content < 16
+    notes = [i for i, t in enumerate(pages) if "Notes" in t.split("\n")[2:3] or t.strip().endswith("Notes")]
+    assert len([t for t in pages if "\nNotes" in t]) == 16 - content
+    assert "Quick reference" in pages[15]
+
+
+def test_a_rulebook_longer_than_allowed_is_a_validation_error(game_copy):
+    path = game_copy / "rulebook.yaml"
+    path.write_text(path.read_text().replace("pages: 16", "pages: 8"))
+    result = CliRunner().invoke(main, ["validate", str(game_copy)])
+    assert result.exit_code == 2
+    assert re.search(r"rulebook\.yaml: rulebook: the rulebook needs \d+ pages on letter paper, more than the 8 "
+                     r"rulebook.yaml allows", result.output)
+
+
+def test_missing_example_scenario_is_reported(game_copy):
+    path = game_copy / "rulebook.yaml"
+    path.write_text(path.read_text().replace("examples/killing.yaml", "examples/nope.yaml"))
+    out = CliRunner().invoke(main, ["validate", str(game_copy)]).output
+    line = next(i for i, l in enumerate(path.read_text().splitlines(), 1) if "nope" in l)
+    assert f"rulebook.yaml:{line}: example 'killing': scenario: no file 'examples/nope.yaml'" in out
+
+
+def test_markup_blocks_and_errors():
+    nodes = parse("# Title\n\nText *here*.\n\n- a\n  b\n- c\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\n> ex\n!toc\n")
+    kinds = [type(n).__name__ for n in nodes]
+    assert kinds == ["Heading", "Paragraph", "ListBlock", "TableBlock", "Example", "Directive"]
+    assert nodes[2].items == ("a b", "c")
+    assert nodes[3].rows == (("x", "y"), ("1", "2")) and nodes[3].header_rows == 1
+    with pytest.raises(MarkupError) as err:
+        parse("text\n\n| a | b |\n| 1 |\n")
+    assert err.value.line == 3
+
+
+def test_paragraphs_never_leave_a_single_line_behind():
+    para = RichText("word " * 200, Style(size=10, leading=1.2))
+    para.wrap(200, 1000)
+    n = len(para._lines)
+    lead = para.lead
+    for room in range(0, n + 1):
+        parts = para.split(200, lead * room + 0.5)
+        if room >= n:
+            assert parts == [para]
+        elif room < 2:
+            assert parts == []
+        else:
+            head, tail = parts
+            assert len(head._lines) >= 2 and len(tail._lines) >= 2
+            assert len(head._lines) + len(tail._lines) == n
