@@ -34,7 +34,7 @@ def main():
             t = time.perf_counter()
             subprocess.run(["pnp", "build", args.game, "--out", out], check=True, capture_output=True)
             cli.append(time.perf_counter() - t)
-    for name, times in (("in-process build_kit", inproc), ("pnp build (fresh process)", cli)):
+    for name, times in (("build_kit, warm process", inproc), ("pnp build (fresh process)", cli)):
         print(f"{name:28s} median {statistics.median(times):.3f} s  "
               f"min {min(times):.3f}  max {max(times):.3f}  ({args.runs} runs)")
 

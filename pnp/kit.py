@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pnp.components import BuildOptions, KitEntry, game_components
-from pnp.draw.merge import merge
+from pnp.draw.merge import merge, page_count
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems
 from pnp.validation import validate_game
@@ -30,7 +30,8 @@ class BuildResult:
 
 def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progress=None) -> BuildResult:
     problems = Problems()
-    result = validate_game(game_arg, problems, options)
+    # the data and print checks of `pnp validate`; the simulated games are left to `pnp validate`
+    result = validate_game(game_arg, problems, replace(options, thorough=False))
     if problems.errors:
         raise DataError(problems.errors)
     game = result.game
@@ -85,13 +86,6 @@ def kit_entries(components, built, describing: str, own_pages: int) -> list[KitE
             else:
                 entries.append(KitEntry(out.filename, out.title, 0, 0))
     return entries
-
-
-def page_count(pdf: bytes) -> int:
-    import io
-
-    from pypdf import PdfReader
-    return len(PdfReader(io.BytesIO(pdf)).pages)
 
 
 def write_atomically(out_dir, files: dict) -> list[Path]:

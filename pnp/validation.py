@@ -39,7 +39,7 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
         for component in game_components(game):
             if component.check:
                 component.check(game, problems, options)
-        if game.engine:
+        if game.engine and (options is None or options.thorough):
             engine = engine_module(game.engine)
             hook = getattr(engine, "validate_game", None)
             if hook is not None:

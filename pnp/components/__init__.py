@@ -20,6 +20,7 @@ class BuildOptions:
     lang: str | None = None
     sleeved: str | None = None       # None, or a sleeve thickness name from the game's box data
     booklet_flip: str = "short"      # duplex edge for the imposed rulebook (landscape sheets)
+    thorough: bool = True            # checks that play simulated games (validate: yes; build: no)
 
     @property
     def page_size(self) -> tuple[float, float]:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import io
 from functools import lru_cache
 
-from pypdf import PdfReader, PdfWriter, Transformation
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.cardtext import ability_text
 from pnp.components import BuildOptions, Component, Output, register
 from pnp.draw import fonts
+from pnp.draw.merge import impose as merge_impose
+from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problems
 from pnp.i18n import strings
 from pnp.layout.cards import stat_slots
@@ -127,12 +128,12 @@ def _problem(cfg, message):
 
 def impose(reading: bytes, page_w: float, page_h: float, flip: str) -> bytes:
     """Two booklet pages per landscape sheet side in saddle-stitch order, with a centre fold mark."""
-    reader = PdfReader(io.BytesIO(reading))
-    order = print_order(len(reader.pages), flip)
+    order = print_order(page_count(reading), flip)
     sheet_w, sheet_h = 2 * page_w, page_h
     marks = io.BytesIO()
-    c = Canvas(marks, pagesize=(pt(sheet_w), pt(sheet_h)), invariant=1, initialFontName="EBGaramond-Regular")
     fonts.register()
+    c = Canvas(marks, pagesize=(pt(sheet_w), pt(sheet_h)), invariant=1, initialFontName="EBGaramond-Regular")
+    placements = []
     for i, side in enumerate(order):
         c.setStrokeColor(HexColor("#8c8c8c"))
         c.setLineWidth(0.5)
@@ -141,26 +142,19 @@ def impose(reading: bytes, page_w: float, page_h: float, flip: str) -> bytes:
             c.line(pt(page_w), pt(y0), pt(page_w), pt(y1))
         c.setFillColor(HexColor("#8c8c8c"))
         c.setFont(fonts.font_name("sans"), 5.5)
-        label = f"sheet {i // 2 + 1} {'front' if i % 2 == 0 else 'back'}"
-        c.drawCentredString(pt(page_w), pt(2.2), label)
+        c.drawCentredString(pt(page_w), pt(2.2), f"sheet {i // 2 + 1} {'front' if i % 2 == 0 else 'back'}")
         c.showPage()
-    c.save()
-    base = PdfReader(io.BytesIO(marks.getvalue()))
-    writer = PdfWriter()
-    for i, side in enumerate(order):
-        sheet = writer.add_page(base.pages[i])
+        placed = []
         for number, x in ((side.left, 0.0), (side.right, page_w)):
             if number is None:
                 continue
-            if side.rotated:  # turned half a turn about the sheet's centre, exactly (no float noise)
-                t = Transformation((-1, 0, 0, -1, pt(sheet_w - x), pt(sheet_h)))
+            if side.rotated:  # half a turn about the sheet's centre
+                placed.append((number, -1, 0, 0, -1, round(pt(sheet_w - x), 4), round(pt(sheet_h), 4)))
             else:
-                t = Transformation().translate(pt(x), 0)
-            sheet.merge_transformed_page(reader.pages[number - 1], t)
-    writer.add_metadata({"/Title": "Rulebook (imposed)", "/Creator": "pnp", "/Producer": "pnp (pypdf)"})
-    buf = io.BytesIO()
-    writer.write(buf)
-    return buf.getvalue()
+                placed.append((number, 1, 0, 0, 1, round(pt(x), 4), 0))
+        placements.append(placed)
+    c.save()
+    return merge_impose(reading, marks.getvalue(), placements, "Rulebook (imposed)")
 
 
 def build(game, options: BuildOptions) -> list[Output]:

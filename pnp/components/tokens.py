@@ -83,7 +83,7 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
                 if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
                     problems.error(token_set.path, t.line, f"token '{t.id}'",
                                    f"{side}.caption {el.markup!r} does not fit a {t.size:g} mm token")
-    if not problems.errors:
+    if not problems.errors and (options is None or options.thorough):
         check_demand(game, token_set, problems)
 
 

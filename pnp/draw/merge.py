@@ -1,6 +1,8 @@
-"""Combining PDFs: the kit is its components' PDFs one after another, with an outline entry each.
+"""Combining PDFs with pikepdf (qpdf): the kit is its components' PDFs in order, one outline entry each,
+and the rulebook's booklet sheets are its pages placed as form XObjects.
 
-pypdf writes no timestamps or random ids, so merged output stays byte-identical for the same input.
+Saved with ``deterministic_id`` and dates fixed (or from SOURCE_DATE_EPOCH), so output stays
+byte-identical for the same input.
 """
 
 from __future__ import annotations
@@ -9,26 +11,73 @@ import io
 import os
 import time
 
-from pypdf import PdfReader, PdfWriter
+import pikepdf
+from pikepdf import Name, OutlineItem, Page, Pdf
+
+
+def _save(pdf: Pdf) -> bytes:
+    buf = io.BytesIO()
+    pdf.save(buf, deterministic_id=True, compress_streams=True,
+             object_stream_mode=pikepdf.ObjectStreamMode.preserve)
+    return buf.getvalue()
+
+
+def _info(pdf: Pdf, title: str, author: str = "") -> None:
+    date = pdf_date()
+    pdf.docinfo["/Title"] = title
+    pdf.docinfo["/Author"] = author
+    pdf.docinfo["/Creator"] = "pnp"
+    pdf.docinfo["/Producer"] = "pnp (pikepdf)"
+    pdf.docinfo["/CreationDate"] = date
+    pdf.docinfo["/ModDate"] = date
+
+
+def page_count(data: bytes) -> int:
+    with Pdf.open(io.BytesIO(data)) as pdf:
+        return len(pdf.pages)
 
 
 def merge(parts, title: str, author: str = "") -> bytes:
     """``parts``: [(outline title, pdf bytes)] in order."""
-    writer = PdfWriter()
-    for name, data in parts:
-        reader = PdfReader(io.BytesIO(data))
-        first = len(writer.pages)
-        for page in reader.pages:
-            writer.add_page(page)
-        if len(reader.pages):
-            writer.add_outline_item(title=name, page_number=first)
-    date = pdf_date()
-    writer.add_metadata({"/Title": title, "/Author": author, "/Creator": "pnp", "/Producer": "pnp (pypdf)",
-                         "/CreationDate": date, "/ModDate": date})
-    writer.page_mode = "/UseOutlines"
-    buf = io.BytesIO()
-    writer.write(buf)
-    return buf.getvalue()
+    out = Pdf.new()
+    sources = []
+    with out.open_outline() as outline:
+        for name, data in parts:
+            src = Pdf.open(io.BytesIO(data))
+            sources.append(src)  # keep open until saved: pages are copied lazily
+            first = len(out.pages)
+            out.pages.extend(src.pages)
+            if len(src.pages):
+                outline.root.append(OutlineItem(name, first))
+    out.Root.PageMode = Name.UseOutlines
+    _info(out, title, author)
+    try:
+        return _save(out)
+    finally:
+        for src in sources:
+            src.close()
+
+
+def impose(reading: bytes, marks: bytes, placements, title: str) -> bytes:
+    """Place booklet pages on sheets. ``marks``: one PDF page per sheet side (fold marks, labels);
+    ``placements``: per side, a list of (page number, a, b, c, d, e, f) with the placement matrix in points."""
+    src = Pdf.open(io.BytesIO(reading))
+    base = Pdf.open(io.BytesIO(marks))
+    out = Pdf.new()
+    forms = [out.copy_foreign(Page(p).as_form_xobject()) for p in src.pages]
+    for i, side in enumerate(placements):
+        out.pages.append(base.pages[i])
+        page = Page(out.pages[-1])
+        for number, *matrix in side:
+            name = page.add_resource(forms[number - 1], Name.XObject, name=Name(f"/BookletPage{number}"))
+            ops = " ".join(f"{v:g}" for v in matrix)
+            page.contents_add(pikepdf.Stream(out, f"q {ops} cm {name} Do Q".encode()), prepend=False)
+    _info(out, title)
+    try:
+        return _save(out)
+    finally:
+        src.close()
+        base.close()
 
 
 def pdf_date() -> str:
