@@ -11,6 +11,7 @@ from pnp.errors import DataError, Problems, UserError
 from pnp.i18n import strings
 from pnp.layout.box import STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout
 from pnp.layout.geometry import Text, flatten
+from pnp.tokendata import load_tokens
 from pnp.schema import Field, check as check_schema, parse_length
 from pnp.yamlsrc import line_of, load_yaml
 
@@ -128,9 +129,9 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
     for i, item in enumerate(top.get("contents") or []):
         count, line = item.get("count"), line_of(raw_contents, i)
         number = isinstance(count, int) and not isinstance(count, bool) and count >= 0
-        if not (number or count in ("cards", "tokens")):
+        if not (number or count in COUNT_SOURCES):
             problems.error(path, line, f"contents #{i + 1}",
-                           f"count: expected a number, 'cards' or 'tokens', got {count!r}")
+                           f"count: expected a number or one of {', '.join(COUNT_SOURCES)}, got {count!r}")
             continue
         if "item" in item:
             contents.append((count, item["item"], line))
@@ -147,16 +148,15 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
 
 
 def token_count(game) -> int | None:
-    """Total of ``count`` over tokens.yaml's ``tokens`` list; None when the game has no tokens.yaml."""
-    path = game.root / "tokens.yaml"
-    if not path.is_file():
-        return None
+    """Total tokens in tokens.yaml; None when the game has none (or it has errors, reported elsewhere)."""
     try:
-        raw = load_yaml(path)
+        tokens = load_tokens(game)
     except DataError:
         return None
-    items = raw.get("tokens") if isinstance(raw, dict) else None
-    return sum(t["count"] for t in items or [] if isinstance(t, dict) and isinstance(t.get("count"), int))
+    return tokens.total if tokens else None
+
+
+COUNT_SOURCES = ("cards", "tokens", "aids")
 
 
 def spec(game, data: BoxData, sleeved: str | None) -> BoxSpec:
@@ -195,6 +195,10 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
             if tokens is None:
                 continue
             count = tokens
+        elif count == "aids":
+            count = game.player_aid.get("copies", 0)
+            if not count:
+                continue
         lines.append(f"{count} {item}")
     return BoxContent(title=game.title, emblems=tuple((f.emblem, f.colour) for f in game.factions),
                       facts=tuple(facts), pitch=data.pitch, contents_heading=words["box_contents"],
