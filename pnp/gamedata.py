@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp import DATA_DIR
-from pnp.errors import DataError, Problems, UserError
+from pnp.errors import Problems, UserError
 from pnp.schema import Field, check
-from pnp.yamlsrc import line_of, load_yaml
+from pnp.yamlsrc import line_of, load_yaml_or_report
 from rules_engine import engine_module
 from rules_engine.model import Ability, Card, Faction, Rank
 
@@ -213,10 +213,8 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     problems = Problems() if own else problems
     root = resolve_game_dir(game)
     game_path = root / "game.yaml"
-    try:
-        raw_game = load_yaml(game_path)
-    except DataError as exc:
-        problems.extend(exc.problems)
+    raw_game = load_yaml_or_report(game_path, problems)
+    if raw_game is None:
         if strict:
             problems.raise_if_errors()
         return None
@@ -246,11 +244,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
 
     cards, sources = [], {}
     cards_path = root / "cards.yaml"
-    try:
-        raw_cards = load_yaml(cards_path)
-    except DataError as exc:
-        problems.extend(exc.problems)
-        raw_cards = None
+    raw_cards = load_yaml_or_report(cards_path, problems)
     if raw_cards is not None:
         top = check(raw_cards, {"cards": Field("list", required=True)}, problems, cards_path)
         schema = _card_schema(meta, card_fields)

@@ -20,7 +20,6 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepToget
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp import TEMPLATES_DIR
-from pnp.cardtext import ability_text
 from pnp.draw import fonts, icons
 from pnp.draw.flowables import RichText, Rule
 from pnp.draw.text import fit, natural_widths, paint_lines, wrap
@@ -28,7 +27,7 @@ from pnp.errors import DataError, Problem, Problems
 from pnp.layout.geometry import Style
 from pnp.markup import Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, parse
 from pnp.schema import Field, check
-from pnp.units import half_sheet, pt
+from pnp.units import pt
 from pnp.yamlsrc import line_of, load_yaml
 
 INK = "#1f1a17"

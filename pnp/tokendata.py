@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.errors import DataError, Problems
+from pnp.errors import Problems
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.schema import Field, check
-from pnp.yamlsrc import line_of, load_yaml
+from pnp.yamlsrc import line_of, load_yaml_or_report
 
 TOKEN_KINDS = ("faction", "gold", "influence", "dead", "converted", "plus_one", "marker")
 
@@ -100,10 +100,8 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
         return None
     own = problems is None
     problems = Problems() if own else problems
-    try:
-        raw = load_yaml(path)
-    except DataError as exc:
-        problems.extend(exc.problems)
+    raw = load_yaml_or_report(path, problems)
+    if raw is None:
         return None
     top = check(raw, SCHEMA, problems, path)
     sheet = top.get("sheet") or {}

@@ -115,3 +115,13 @@ def load_yaml(path: str | Path):
     except UnicodeDecodeError as exc:
         raise DataError([Problem(str(path), None, None, f"not UTF-8 text ({exc.reason})")]) from None
     return parse_yaml(text, path)
+
+
+def load_yaml_or_report(path: str | Path, problems) -> object | None:
+    """Like :func:`load_yaml`, but a file that cannot be read adds its problems and gives None,
+    so the caller can go on checking other files."""
+    try:
+        return load_yaml(path)
+    except DataError as exc:
+        problems.extend(exc.problems)
+        return None

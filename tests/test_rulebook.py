@@ -141,7 +141,6 @@ def test_padding_uses_notes_pages_before_the_quick_reference(game, outputs):
     pages = texts(reading.pdf)
     _, total, content = booklet(game, "letter", "en")
     assert total == 16 and content < 16
-    notes = [i for i, t in enumerate(pages) if "Notes" in t.split("\n")[2:3] or t.strip().endswith("Notes")]
     assert len([t for t in pages if "\nNotes" in t]) == 16 - content
     assert "Quick reference" in pages[15]
 

@@ -13,7 +13,7 @@ from pnp.layout.box import STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, 
 from pnp.layout.geometry import Text, flatten
 from pnp.tokendata import load_tokens
 from pnp.schema import Field, check as check_schema, parse_length
-from pnp.yamlsrc import line_of, load_yaml
+from pnp.yamlsrc import line_of, load_yaml_or_report
 
 BOX_FILE = "box.yaml"
 
@@ -95,10 +95,8 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
         if own:
             problems.raise_if_errors()
         return None
-    try:
-        raw = load_yaml(path)
-    except DataError as exc:
-        problems.extend(exc.problems)
+    raw = load_yaml_or_report(path, problems)
+    if raw is None:
         if own:
             problems.raise_if_errors()
         return None

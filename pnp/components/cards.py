@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from pnp.cardtext import ability_text, aid_text
 from pnp.components import BuildOptions, Component, Output, register
 from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.i18n import strings
 from pnp.layout.cards import NEUTRAL, FaceContent, aid_face, card_back, card_face, card_sheets, stat_slots
-from pnp.layout.geometry import Group, Text, flatten
+from pnp.layout.geometry import Text, flatten
 
 
 def face_content(game, card, lang=None) -> FaceContent:
@@ -96,7 +98,6 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
 
 
 def _plain(markup: str) -> str:
-    import re
     return re.sub(r"\[[^\]]*\]|\*", "", markup)
 
 

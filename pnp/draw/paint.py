@@ -16,6 +16,15 @@ def _dash(c, dash):
         c.setDash([])
 
 
+def _pen(c, fill, stroke, width, dash) -> None:
+    if fill:
+        c.setFillColor(HexColor(fill))
+    if stroke:
+        c.setStrokeColor(HexColor(stroke))
+        c.setLineWidth(pt(width))
+        _dash(c, dash)
+
+
 def paint(c, elements) -> None:
     for e in elements:
         if isinstance(e, Group):
@@ -33,12 +42,7 @@ def paint(c, elements) -> None:
             c.saveState()
             if e.opacity < 1:
                 c.setFillAlpha(e.opacity)
-            if e.fill:
-                c.setFillColor(HexColor(e.fill))
-            if e.stroke:
-                c.setStrokeColor(HexColor(e.stroke))
-                c.setLineWidth(pt(e.width))
-                _dash(c, e.dash)
+            _pen(c, e.fill, e.stroke, e.width, e.dash)
             r = e.rect
             args = (pt(r.x), pt(r.y), pt(r.w), pt(r.h))
             if e.radius:
@@ -55,12 +59,7 @@ def paint(c, elements) -> None:
             c.restoreState()
         elif isinstance(e, Circle):
             c.saveState()
-            if e.fill:
-                c.setFillColor(HexColor(e.fill))
-            if e.stroke:
-                c.setStrokeColor(HexColor(e.stroke))
-                c.setLineWidth(pt(e.width))
-                _dash(c, e.dash)
+            _pen(c, e.fill, e.stroke, e.width, e.dash)
             c.circle(pt(e.cx), pt(e.cy), pt(e.r), stroke=1 if e.stroke else 0, fill=1 if e.fill else 0)
             c.restoreState()
         elif isinstance(e, Text):
