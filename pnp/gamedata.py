@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp import DATA_DIR
+from pnp import DATA_DIR, default_game
 from pnp.errors import Problems, UserError
 from pnp.schema import Field, check
 from pnp.yamlsrc import line_of, load_yaml_or_report
@@ -139,8 +139,10 @@ class Game:
         return engine_module(self.engine).EFFECTS if self.engine else {}
 
 
-def resolve_game_dir(game: str | Path) -> Path:
-    """A bundled game's name (``shadow_throne``) or the path of a game folder."""
+def resolve_game_dir(game: str | Path | None) -> Path:
+    """A bundled game's name (e.g. ``shadow_throne``) or the path of a game folder; None = the default game."""
+    if game is None:
+        game = default_game()
     candidate = Path(game)
     if (candidate / "game.yaml").is_file():
         return candidate

@@ -13,7 +13,7 @@ from pnp.units import PAPERS
 
 
 @click.command("build")
-@click.argument("game", default="shadow_throne")
+@click.argument("game", required=False)
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="letter", show_default=True,
               help="Sheet size the kit is laid out for.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
@@ -25,9 +25,10 @@ from pnp.units import PAPERS
                    "with 'long' every back side is printed upside down so it reads the right way up.")
 @click.option("--sleeved", metavar="KIND", default=None,
               help="Size the box for sleeved cards: a sleeve kind from the game's box.yaml "
-                   "(Shadow Throne: thin, thick). Default: bare cards.")
+                   "(e.g. thin, thick). Default: bare cards.")
 def command(game, paper, out_dir, flip, booklet_flip, sleeved):
-    """Build GAME's print-and-play kit (a bundled game's name or a game folder).
+    """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
+    default game, see pyproject.toml [tool.pnp]).
 
     Writes one PDF per component and kit.pdf with everything in print order. Nothing is written if
     the data has problems.

@@ -9,9 +9,9 @@ from pnp.validation import validate_game
 
 
 @click.command("validate")
-@click.argument("game", default="shadow_throne")
+@click.argument("game", required=False)
 def command(game):
-    """Check GAME's data (a bundled game's name or a game folder).
+    """Check GAME's data (a bundled game's name or a game folder; default: the project's default game).
 
     Reports every problem as FILE:LINE: SUBJECT: MESSAGE and exits with status 2 when any is an error;
     a valid game prints a one-line summary.

@@ -86,12 +86,13 @@ def _signed(name: str, value: int) -> str:
     return str(value)
 
 
-def card_face(content: FaceContent, w: float, h: float) -> list:
-    """Elements of one face in the card's frame."""
+def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0) -> list:
+    """Elements of one face in the card's frame (origin at the trim corner); the frame colour runs
+    ``bleed`` mm past the trim line on every side."""
     sx, sy = w / 63.0, h / 88.0
     colour = content.colour
     els = [
-        Box(Rect(0, 0, w, h), fill=colour, role="frame"),
+        Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=colour, role="frame"),
         Box(Rect(2.8 * sx, 2.8 * sy, w - 5.6 * sx, h - 5.6 * sy), fill=PARCHMENT, radius=2.2, role="panel"),
     ]
     # header: pips in both top corners, rank word between them, then the name
@@ -144,11 +145,11 @@ AID_TITLE_STYLE = Style(font="serif-semibold", size=12, min_size=8, max_lines=1)
 AID_BODY_STYLE = Style(font="sans", size=7.0, min_size=4.8, align="left", valign="top", leading=1.16)
 
 
-def aid_face(title: str, body: str, w: float, h: float, colour: str = BACK) -> list:
+def aid_face(title: str, body: str, w: float, h: float, colour: str = BACK, bleed: float = 0.0) -> list:
     """A player-aid card: the game's back colour as frame, a title and dense reference text."""
     sx, sy = w / 63.0, h / 88.0
     return [
-        Box(Rect(0, 0, w, h), fill=colour, role="frame"),
+        Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=colour, role="frame"),
         Box(Rect(2.8 * sx, 2.8 * sy, w - 5.6 * sx, h - 5.6 * sy), fill=PARCHMENT, radius=2.2, role="panel"),
         Text(Rect(5 * sx, h - 12.5 * sy, w - 10 * sx, 8 * sy), title, AID_TITLE_STYLE, role="aid-title"),
         Line(12 * sx, h - 13.3 * sy, w - 12 * sx, h - 13.3 * sy, BACK_GOLD, 0.35, role="rule"),
@@ -156,11 +157,11 @@ def aid_face(title: str, body: str, w: float, h: float, colour: str = BACK) -> l
     ]
 
 
-def card_back(title: str, emblems: tuple, w: float, h: float) -> list:
+def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0) -> list:
     """The shared back: title above and below a ring holding every faction's emblem."""
     sx, sy = w / 63.0, h / 88.0
     els = [
-        Box(Rect(0, 0, w, h), fill=BACK, role="back"),
+        Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=BACK, role="back"),
         Box(Rect(3.2 * sx, 3.2 * sy, w - 6.4 * sx, h - 6.4 * sy), stroke=BACK_GOLD, width=0.45, radius=2.4,
             role="back-border"),
         Box(Rect(4.6 * sx, 4.6 * sy, w - 9.2 * sx, h - 9.2 * sy), stroke=BACK_GOLD, width=0.2, radius=1.8),
