@@ -62,6 +62,8 @@ GAME_SCHEMA = {
         "total": Field("int", min=1),
         "per_faction": Field("int", min=1),
         "copies_per_rank": Field("dict", items=Field("list", items=Field("int", min=1))),
+        "max_copies_by_players": Field("dict", items=Field("int", min=1),
+                                       doc="player count -> at most this many copies of each card"),
     }),
     "components": Field("list", required=True, items=Field("str", choices=KNOWN_COMPONENTS)),
     "player_aid": Field("map", default={}, schema={
@@ -133,6 +135,17 @@ class Game:
     def deck(self) -> list[Card]:
         """Every physical card in data order, copies expanded."""
         return [c for c in self.cards for _ in range(c.copies)]
+
+    def copies_for(self, card: Card, players: int | None = None) -> int:
+        """Copies of ``card`` in the deck for ``players`` (deck.max_copies_by_players caps them)."""
+        caps = {int(k): v for k, v in (self.deck_rules.get("max_copies_by_players") or {}).items()}
+        if players is not None and players in caps:
+            return min(card.copies, caps[players])
+        return card.copies
+
+    def deck_for(self, players: int | None = None) -> list[Card]:
+        """The physical deck for a player count (the full deck when None)."""
+        return [c for c in self.cards for _ in range(self.copies_for(c, players))]
 
     @property
     def effects(self) -> dict:

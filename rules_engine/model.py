@@ -31,6 +31,7 @@ class EffectKind:
     params: dict
     doc: str
     needs_step: bool = True
+    category: str | None = None    # printed ability type, e.g. manipulative / protective / prohibitive
 
 
 @dataclass(frozen=True, eq=True)
