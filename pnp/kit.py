@@ -16,6 +16,7 @@ from pnp.components import BuildOptions, KitEntry, game_components
 from pnp.draw.merge import merge, page_count
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems
+from pnp.layout.inksaver import save_ink_page
 from pnp.validation import validate_game
 
 KIT_FILE = "kit.pdf"
@@ -39,7 +40,7 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
     built = {}
     for component in components:
         if not component.needs_kit:
-            built[component.name] = [_rendered(game, out) for out in component.build(game, options)]
+            built[component.name] = [_rendered(game, out, options) for out in component.build(game, options)]
             if progress:
                 progress(component.name)
     # components that describe the kit (instructions) come last, once every other page is known;
@@ -49,7 +50,7 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
             own_pages = 1
             for _ in range(3):
                 entries = kit_entries(components, built, component.name, own_pages)
-                outs = [_rendered(game, out) for out in component.build(game, options, entries)]
+                outs = [_rendered(game, out, options) for out in component.build(game, options, entries)]
                 n = sum(page_count(o.pdf) for o in outs if o.in_kit)
                 if n == own_pages:
                     break
@@ -65,9 +66,23 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
     return BuildResult(game, write_atomically(out_dir, rendered), pages)
 
 
-def _rendered(game, out):
+def build_calibration(game_arg, out_dir, options: BuildOptions) -> Path:
+    """Write calibration.pdf: the duplex drift test sheet for the game's paper and flip."""
+    from pnp.gamedata import load_game
+    from pnp.i18n import strings
+    from pnp.layout.calibration import calibration_pages
+
+    game = load_game(game_arg)
+    w, h = options.page_size
+    pages = calibration_pages(w, h, options.flip, strings(game, options.lang))
+    data = render(pages, f"{game.title}: calibration", game.author)
+    return write_atomically(out_dir, {"calibration.pdf": data})[0]
+
+
+def _rendered(game, out, options):
     if out.pdf is None:
-        out.pdf = render(out.pages, f"{game.title}: {out.title}", game.author, outline=out.title)
+        pages = [save_ink_page(p) for p in out.pages] if options.ink_saver else out.pages
+        out.pdf = render(pages, f"{game.title}: {out.title}", game.author, outline=out.title)
     return out
 
 

@@ -8,7 +8,8 @@ import click
 
 from pnp.components import BuildOptions
 from pnp.errors import display_path
-from pnp.kit import build_kit
+from pnp.errors import UserError
+from pnp.kit import build_calibration, build_kit
 from pnp.units import PAPERS
 
 
@@ -26,18 +27,43 @@ from pnp.units import PAPERS
 @click.option("--sleeved", metavar="KIND", default=None,
               help="Size the box for sleeved cards: a sleeve kind from the game's box.yaml "
                    "(e.g. thin, thick). Default: bare cards.")
-def command(game, paper, out_dir, flip, booklet_flip, sleeved):
+@click.option("--bleed", type=click.FloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
+              help="Extend card and token art this far past the trim line and add crop marks "
+                   "(print services usually ask for 3).")
+@click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
+              help="Shift card back pages by X,Y mm to correct a printer's duplex drift "
+                   "(measure it with --calibration).")
+@click.option("--ink-saver", is_flag=True, help="Replace large colour fills with light tints and outlines.")
+@click.option("--calibration", is_flag=True,
+              help="Write only calibration.pdf: a one-sheet duplex test to measure --back-offset.")
+def command(game, paper, out_dir, flip, booklet_flip, sleeved, bleed, back_offset, ink_saver, calibration):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
     default game, see pyproject.toml [tool.pnp]).
 
     Writes one PDF per component and kit.pdf with everything in print order. Nothing is written if
     the data has problems.
     """
-    result = build_kit(game, out_dir, BuildOptions(paper=paper, flip=flip, sleeved=sleeved,
-                                                    booklet_flip=booklet_flip))
+    offset = parse_offset(back_offset)
+    options = BuildOptions(paper=paper, flip=flip, sleeved=sleeved, booklet_flip=booklet_flip, bleed=bleed,
+                           back_offset=offset, ink_saver=ink_saver)
+    if calibration:
+        path = build_calibration(game, out_dir, options)
+        click.echo(f"{display_path(path)}  (2 pages: print them on one sheet, double-sided)")
+        return
+    result = build_kit(game, out_dir, options)
     quiet = not sys.stdout.isatty()
     for path in result.files:
         n = result.pages[path.name]
         click.echo(f"{display_path(path)}  ({n} page{'s' if n != 1 else ''})")
     if not quiet:
         click.echo(f"{result.game.title}: kit built for {paper} paper.")
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise UserError(f"--back-offset {text!r}: expected two numbers in mm, like 1.5,-0.5") from None
+    if max(abs(x), abs(y)) > 20:
+        raise UserError(f"--back-offset {text!r}: more than 20 mm is not a printer's drift")
+    return x, y

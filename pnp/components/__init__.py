@@ -21,6 +21,9 @@ class BuildOptions:
     sleeved: str | None = None       # None, or a sleeve thickness name from the game's box data
     booklet_flip: str = "short"      # duplex edge for the imposed rulebook (landscape sheets)
     thorough: bool = True            # checks that play simulated games (validate: yes; build: no)
+    bleed: float = 0.0               # mm of art past the trim line, with crop marks (print shops)
+    back_offset: tuple = (0.0, 0.0)  # mm shift of card back pages, to correct duplex drift
+    ink_saver: bool = False          # large colour fills become light tints with outlines
 
     @property
     def page_size(self) -> tuple[float, float]:

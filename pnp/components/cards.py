@@ -29,15 +29,16 @@ def face_content(game, card, lang=None) -> FaceContent:
     )
 
 
-def aid_elements(game, lang=None) -> tuple:
+def aid_elements(game, lang=None, bleed: float = 0.0) -> tuple:
     if not game.player_aid.get("copies"):
         return ()
     title, body = aid_text(game, lang)
-    return tuple(aid_face(title, body, game.card_width, game.card_height))
+    return tuple(aid_face(title, body, game.card_width, game.card_height, bleed=bleed))
 
 
-def back_elements(game):
-    return card_back(game.title, tuple(f.emblem for f in game.factions), game.card_width, game.card_height)
+def back_elements(game, bleed: float = 0.0):
+    return card_back(game.title, tuple(f.emblem for f in game.factions), game.card_width, game.card_height,
+                     bleed)
 
 
 def build(game, options: BuildOptions) -> list[Output]:
@@ -47,17 +48,17 @@ def build(game, options: BuildOptions) -> list[Output]:
     for card in deck:
         if card.id not in cache:
             cache[card.id] = tuple(card_face(face_content(game, card, options.lang),
-                                             game.card_width, game.card_height))
+                                             game.card_width, game.card_height, options.bleed))
         seen[card.id] = seen.get(card.id, 0) + 1
         faces.append(cache[card.id])
         labels.append(f"{card.id}#{seen[card.id]}")
-    aid = aid_elements(game, options.lang)
+    aid = aid_elements(game, options.lang, options.bleed)
     for k in range(game.player_aid.get("copies", 0)):
         faces.append(aid)
         labels.append(f"aid#{k + 1}")
     w, h = options.page_size
-    sheets = card_sheets(faces, back_elements(game), game.card_width, game.card_height, w, h,
-                         options.flip, labels)
+    sheets = card_sheets(faces, back_elements(game, options.bleed), game.card_width, game.card_height, w, h,
+                         options.flip, labels, bleed=options.bleed, back_offset=options.back_offset)
     words = strings(game, options.lang)
     interleaved = [page for pair in zip(sheets.fronts, sheets.backs) for page in pair]
     return [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pnp.components import BuildOptions, Component, Output, register
 from pnp.draw.text import fit
 from pnp.i18n import strings
@@ -31,6 +33,9 @@ def faces(game, token_set, lang=None) -> dict:
 
 def build(game, options: BuildOptions) -> list[Output]:
     token_set = load_tokens(game)
+    if options.bleed:  # print-shop bleed: more art past the cut lines, and room between tokens for it
+        token_set = replace(token_set, bleed=max(token_set.bleed, options.bleed),
+                            gap=max(token_set.gap, 2 * options.bleed))
     words = strings(game, options.lang)
     w, h = options.page_size
     token_plan = plan(token_set.tokens, w, h, token_set.gap, token_set.fold_gutter)

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 
 from pnp.layout.colour import shade, tint
 from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text
-from pnp.layout.sheet import Grid, back_slots, cut_lines, fit_grid
+from pnp.layout.sheet import CROP_LENGTH, CROP_OFFSET, Grid, back_slots, crop_marks, cut_lines, fit_grid
+from pnp.units import PRINTER_MARGIN
 
 PARCHMENT = "#f7f0e1"
 INK = "#1f1a17"
@@ -192,9 +193,19 @@ class CardSheets:
 
 
 def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: float, page_h: float,
-                flip: str = "long", labels: list | None = None) -> CardSheets:
-    """Fronts in a centred grid (reading order), one back page per front page in mirrored slots."""
-    grid = fit_grid(page_w, page_h, card_w, card_h)
+                flip: str = "long", labels: list | None = None, bleed: float = 0.0,
+                back_offset: tuple = (0.0, 0.0)) -> CardSheets:
+    """Fronts in a centred grid (reading order), one back page per front page in mirrored slots.
+
+    Without bleed, cards abut and full-length grey cut lines run along their edges. With ``bleed`` mm
+    (faces and back drawn with that bleed), each card takes its trim size plus the bleed on every side,
+    crop marks in the margins continue the trim lines, and the pages get TrimBox and BleedBox.
+    ``back_offset`` (mm, in the back page's own frame) moves everything on the back pages, to correct
+    a printer's duplex drift.
+    """
+    margin = PRINTER_MARGIN + (CROP_OFFSET + CROP_LENGTH if bleed else 0.0)
+    grid = fit_grid(page_w, page_h, card_w + 2 * bleed, card_h + 2 * bleed, margin=margin)
+    art = Rect(-bleed, -bleed, card_w + 2 * bleed, card_h + 2 * bleed)
     fronts, backs = [], []
     for sheet_no, start in enumerate(range(0, len(faces), grid.per_sheet)):
         chunk = faces[start:start + grid.per_sheet]
@@ -202,17 +213,34 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
         slots = [grid.slot(i) for i in range(len(chunk))]
         for i, (face, slot) in enumerate(zip(chunk, slots)):
             role = f"card:{labels[start + i]}" if labels else "card"
-            front.add(Group(tuple(face), slot.x, slot.y, clip=Rect(0, 0, card_w, card_h), role=role))
-        front.add(*cut_lines(slots, page_w, page_h))
+            front.add(Group(tuple(face), slot.x + bleed, slot.y + bleed, clip=art, role=role))
         back_page = Page(page_w, page_h, label=f"Card backs {sheet_no + 1}")
         bslots = back_slots(grid, len(chunk), flip)
-        # background colour runs 2 mm past the block so a drifting duplex print shows no white edge
-        for slot in bslots:
-            back_page.add(Box(slot.inset(-2.0), fill=BACK, role="back-bleed"))
+        on_back = []
+        if not bleed:
+            # background colour runs 2 mm past the block so a drifting duplex print shows no white edge
+            on_back += [Box(slot.inset(-2.0), fill=BACK, role="back-bleed") for slot in bslots]
         for i, slot in enumerate(bslots):
             role = f"back:{labels[start + i]}" if labels else "back"
-            back_page.add(Group(tuple(back), slot.x, slot.y, clip=Rect(0, 0, card_w, card_h), role=role))
-        back_page.add(*cut_lines(bslots, page_w, page_h))
+            on_back.append(Group(tuple(back), slot.x + bleed, slot.y + bleed, clip=art, role=role))
+        if bleed:
+            _trim_and_marks(front, slots, bleed)
+            _trim_and_marks(back_page, bslots, bleed, on_back)
+        else:
+            front.add(*cut_lines(slots, page_w, page_h))
+            on_back += cut_lines(bslots, page_w, page_h)
+        dx, dy = back_offset
+        back_page.add(*(on_back if not (dx or dy) else [Group(tuple(on_back), dx, dy, role="back-offset")]))
         fronts.append(front)
         backs.append(back_page)
     return CardSheets(grid, fronts, backs)
+
+
+def _trim_and_marks(page: Page, slots: list, bleed: float, into: list | None = None) -> None:
+    trims = [s.inset(bleed) for s in slots]
+    block = Rect(min(s.x for s in slots), min(s.y for s in slots),
+                 max(s.right for s in slots) - min(s.x for s in slots),
+                 max(s.top for s in slots) - min(s.y for s in slots))
+    page.bleed = block
+    page.trim = block.inset(bleed)
+    (into if into is not None else page.elements).extend(crop_marks(trims, block))

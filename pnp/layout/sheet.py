@@ -88,3 +88,25 @@ def cut_lines(rects: list[Rect], page_w: float, page_h: float, colour=CUT_GREY, 
     ys = sorted({round(v, 4) for r in rects for v in (r.y, r.top)})
     return ([Line(x, 0.0, x, page_h, colour, width, role="cut") for x in xs]
             + [Line(0.0, y, page_w, y, colour, width, role="cut") for y in ys])
+
+
+#: Crop marks start this far outside the bleed edge and are this long (mm); PRINTING.md: 2-5 mm long,
+#: 1-3 mm out, at least 0.25 pt wide.
+CROP_OFFSET = 1.0
+CROP_LENGTH = 3.0
+CROP_WIDTH = 0.15
+
+
+def crop_marks(trims: list[Rect], block: Rect, colour: str = "#000000") -> list[Line]:
+    """Marks in the margins around ``block`` (the bleed area) continuing every trim edge outwards."""
+    xs = sorted({round(v, 4) for r in trims for v in (r.x, r.right)})
+    ys = sorted({round(v, 4) for r in trims for v in (r.y, r.top)})
+    lo, hi = CROP_OFFSET, CROP_OFFSET + CROP_LENGTH
+    marks = []
+    for x in xs:
+        marks.append(Line(x, block.top + lo, x, block.top + hi, colour, CROP_WIDTH, role="crop"))
+        marks.append(Line(x, block.y - lo, x, block.y - hi, colour, CROP_WIDTH, role="crop"))
+    for y in ys:
+        marks.append(Line(block.x - lo, y, block.x - hi, y, colour, CROP_WIDTH, role="crop"))
+        marks.append(Line(block.right + lo, y, block.right + hi, y, colour, CROP_WIDTH, role="crop"))
+    return marks
