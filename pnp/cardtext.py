@@ -13,8 +13,10 @@ from functools import lru_cache
 import jinja2
 
 from pnp import TEMPLATES_DIR
+from pnp.cache import reads_files
 
 
+@reads_files
 @lru_cache(maxsize=None)
 def environment() -> jinja2.Environment:
     return jinja2.Environment(
@@ -29,6 +31,7 @@ def template_path(engine: str, lang: str) -> str:
     return f"abilities/{engine}/{lang}.j2"
 
 
+@reads_files
 @lru_cache(maxsize=None)
 def _module(engine: str, lang: str):
     return environment().get_template(template_path(engine, lang)).module

@@ -20,6 +20,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepToget
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp import TEMPLATES_DIR
+from pnp.cache import reads_files
 from pnp.draw import fonts, icons
 from pnp.draw.flowables import RichText, Rule
 from pnp.draw.text import fit, natural_widths, paint_lines, wrap
@@ -94,6 +95,7 @@ def template_dirs(game, lang: str) -> list:
     return [TEMPLATES_DIR / "rulebook" / game.id / lang, TEMPLATES_DIR / "rulebook" / "common" / lang]
 
 
+@reads_files
 @lru_cache(maxsize=None)
 def _environment(dirs: tuple) -> jinja2.Environment:
     return jinja2.Environment(loader=jinja2.FileSystemLoader([str(d) for d in dirs]),

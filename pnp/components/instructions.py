@@ -13,6 +13,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from pnp import TEMPLATES_DIR
+from pnp.cache import reads_files
 from pnp.components import BuildOptions, Component, Output, register
 from pnp.draw import fonts
 from pnp.i18n import strings
@@ -57,6 +58,7 @@ class Ruler(Flowable):
         self._scale(c, pt(2), 2 * MM_PER_INCH, 16, 8, 8, self.words.get("ruler_in", "in"))
 
 
+@reads_files
 @lru_cache(maxsize=None)
 def _environment():
     return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR / "instructions")),

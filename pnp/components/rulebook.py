@@ -9,6 +9,7 @@ from functools import lru_cache
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.cache import reads_files
 from pnp.cardtext import ability_text
 from pnp.components import BuildOptions, Component, Output, register
 from pnp.draw import fonts
@@ -101,6 +102,7 @@ def context(game, cfg, lang) -> dict:
     }
 
 
+@reads_files
 @lru_cache(maxsize=8)
 def booklet(game, paper: str, lang: str):
     """(reading-order PDF, pages, content pages) for a paper size; cached for validate + build."""
