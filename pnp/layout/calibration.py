@@ -55,7 +55,7 @@ def _scale(page: Page, x0: float, y0: float, horizontal: bool, sign: int) -> Non
             page.add(Line(x0, y0 + v, x0 + tall, y0 + v, INK, 0.12, role="tick"))
             page.add(Line(x0, y0 + v, x0 - tall, y0 + v, INK, 0.12, role="tick"))
         if k % 10 == 0:
-            label = f"{sign * v:+g}".replace("+0", "0")
+            label = "0" if v == 0 else f"{sign * v:+g}"
             if horizontal:
                 page.add(Text(Rect(x0 + v - 4, y0 + 4.5, 8, 3), label, LABEL, role="label"))
             else:

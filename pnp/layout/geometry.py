@@ -149,6 +149,10 @@ class Page:
         """Elements with the given role, groups flattened into page coordinates."""
         return [e for e in flatten(self.elements) if getattr(e, "role", "") == role]
 
+    def groups(self, prefix: str = "") -> list:
+        """Groups whose role starts with ``prefix``, moved into page coordinates (nested groups too)."""
+        return list(_groups(self.elements, prefix, 0.0, 0.0))
+
 
 def translate(element, dx: float, dy: float):
     """A copy of ``element`` moved by (dx, dy)."""
@@ -161,6 +165,14 @@ def translate(element, dx: float, dy: float):
     if isinstance(element, Group):
         return replace(element, dx=element.dx + dx, dy=element.dy + dy)
     raise TypeError(element)
+
+
+def _groups(elements, prefix, dx, dy):
+    for e in elements:
+        if isinstance(e, Group):
+            if e.role.startswith(prefix) and e.role:
+                yield replace(e, dx=e.dx + dx, dy=e.dy + dy)
+            yield from _groups(e.elements, prefix, dx + e.dx, dy + e.dy)
 
 
 def flatten(elements, dx: float = 0.0, dy: float = 0.0):
