@@ -112,6 +112,7 @@ class Game:
     cards: tuple
     components: tuple
     exactly_one_of: tuple = ()
+    source_language: str = "en"          # the language the YAML is written in
     power_track: dict = field(default_factory=dict, hash=False)
     player_aid: dict = field(default_factory=dict, hash=False)
     deck_rules: dict = field(default_factory=dict, hash=False)
@@ -295,6 +296,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         players=((meta.get("players") or {}).get("min", 1), (meta.get("players") or {}).get("max", 1)),
         minutes=(meta["minutes"]["min"], meta["minutes"]["max"]) if meta.get("minutes") else None,
         ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
+        source_language=meta.get("language") or "en",
         card_width=card_meta.get("width", 63.0), card_height=card_meta.get("height", 88.0),
         card_fields=card_fields, factions=factions, ranks=ranks, cards=tuple(cards),
         components=tuple(meta.get("components") or ()),

@@ -59,7 +59,6 @@ EXAMPLE = Style(font="sans", size=7.3, leading=1.3, align="left", colour="#2b262
 CELL = Style(font="sans", size=7.0, leading=1.2, align="left")
 CELL_HEAD = Style(font="sans-bold", size=6.8, leading=1.2, align="left", colour="#ffffff", upper=True,
                   tracking=0.3)
-NOTES_TITLE = "Notes"
 
 
 @dataclass
@@ -303,7 +302,7 @@ class RulebookDoc(BaseDocTemplate):
         level = getattr(flowable, "toc_level", None)
         if level is None or level > 1:
             return
-        listed = level == 0 and flowable.plain != NOTES_TITLE and not getattr(flowable, "unlisted", False)
+        listed = level == 0 and not getattr(flowable, "unlisted", False)
         self._headings += 1
         key = f"h{self._headings}"
         self.canv.bookmarkPage(key)
@@ -325,12 +324,12 @@ def _toc():
     return [toc]
 
 
-def _notes(count):
+def _notes(count, title):
     def handler(arg):
         out = []
         for _ in range(count):
             out.append(PageBreak())
-            out.append(_heading(Heading(1, NOTES_TITLE)))
+            out.append(_heading(Heading(1, f"{title} {{-}}")))
             out.extend(Rule() for _ in range(26))
         return out
     return handler
@@ -350,7 +349,7 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
                               NextPageTemplate("body"), PageBreak()],
         "toc": lambda arg: _toc(),
         "pagebreak": lambda arg: [PageBreak()],
-        "notes": _notes(notes),
+        "notes": _notes(notes, words.get("notes", "Notes")),
         "space": lambda arg: [Spacer(1, pt(float(arg or 4)))],
     }
     story = []

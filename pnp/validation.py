@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from pnp.errors import Problems
 from pnp.gamedata import Game, load_game
+from pnp.i18n import check_language, require_language, translate
 from rules_engine import engine_module
 
 
@@ -33,6 +34,11 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
     game = load_game(game_arg, problems, strict=False)
     if game is None:
         return ValidationResult(None, "")
+    lang = options.lang if options else None
+    if lang and not problems.errors:
+        require_language(game, lang)
+        check_language(game, lang, problems)
+        game = translate(game, lang)
     if not problems.errors:
         for check in CHECKS:
             check(game, problems)
@@ -46,5 +52,6 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
                 for subject, message, warning in hook(game):
                     (problems.warn if warning else problems.error)(game.root / "cards.yaml", None, subject, message)
     summary = (f"{game.title}: {len(game.cards)} characters, {len(game.deck)} cards, "
-               f"{len(game.factions)} factions, components {', '.join(game.components)}: valid")
+               f"{len(game.factions)} factions, components {', '.join(game.components)}"
+               f"{f', language {lang}' if lang else ''}: valid")
     return ValidationResult(game, summary)

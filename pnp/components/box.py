@@ -8,7 +8,7 @@ from pnp.components import BuildOptions, Component, Output, register
 from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.errors import DataError, Problems, UserError
-from pnp.i18n import strings
+from pnp.i18n import strings, translation
 from pnp.layout.box import STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout
 from pnp.layout.geometry import Text, flatten
 from pnp.tokendata import load_tokens
@@ -48,28 +48,6 @@ SCHEMA = {
 
 #: Words printed on the box, with English defaults; templates/strings/<lang>.yaml or the game's i18n
 #: files may override any of them.
-DEFAULT_WORDS = {
-    "box": "Box",
-    "box_players": "{min}\u2013{max} players",
-    "box_players_one": "{min} players",
-    "box_minutes": "{min}\u2013{max} minutes",
-    "box_minutes_one": "{min} minutes",
-    "box_ages": "Ages {ages}+",
-    "box_contents": "Contents",
-    "box_sheet": "Box, sheet {n} of {total}",
-    "box_lid": "lid",
-    "box_base": "base",
-    "box_top": "top",
-    "box_bottom": "bottom",
-    "box_front": "front",
-    "box_back": "back",
-    "box_left": "left side",
-    "box_right": "right side",
-    "box_glue": "glue",
-    "box_how": "Cut solid lines, fold dashed lines.",
-    "box_letters": "Glue each lettered tab behind the edge marked with the same letter.",
-    "box_elsewhere": "Tab {letter} meets its edge on sheet {n}.",
-}
 
 
 @dataclass(frozen=True)
@@ -174,7 +152,7 @@ def _range(words, key, pair) -> str:
 
 
 def words_for(game, lang) -> dict:
-    return DEFAULT_WORDS | strings(game, lang)
+    return strings(game, lang)
 
 
 def content(game, data: BoxData, lang=None) -> BoxContent:
@@ -185,6 +163,8 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
     if game.ages:
         facts.append(words["box_ages"].format(ages=game.ages))
     tokens = token_count(game)
+    tr = translation(game, lang or game.language).get("box") or {}
+    items = tr.get("items") or {}
     lines = []
     for count, item, _ in data.contents:
         if count == "cards":
@@ -197,9 +177,9 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
             count = game.player_aid.get("copies", 0)
             if not count:
                 continue
-        lines.append(f"{count} {item}")
+        lines.append(f"{count} {items.get(item, item)}")
     return BoxContent(title=game.title, emblems=tuple((f.emblem, f.colour) for f in game.factions),
-                      facts=tuple(facts), pitch=data.pitch, contents_heading=words["box_contents"],
+                      facts=tuple(facts), pitch=tr.get("pitch") or data.pitch, contents_heading=words["box_contents"],
                       contents=tuple(lines))
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import io
 from functools import lru_cache
 
@@ -16,7 +17,7 @@ from pnp.draw import fonts
 from pnp.draw.merge import impose as merge_impose
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problems
-from pnp.i18n import strings
+from pnp.i18n import strings, translation
 from pnp.layout.cards import stat_slots
 from pnp.layout.imposition import print_order
 from pnp.rulebook import chapter_markup, load_config, render_booklet
@@ -30,22 +31,35 @@ PLAYER_NAMES = ("Ana", "Ben", "Cleo", "Dario", "Eva")
 QUIET_EVENTS = {"wave_empty"}
 
 
-def engine_examples(game, cfg) -> dict:
+def phrases(engine, lang):
+    """The engine's transcript wording for ``lang``: module ``phrases_<lang>`` of the engine package
+    (its ``PHRASES``), or the engine's own default table."""
+    if lang:
+        try:
+            return importlib.import_module(f"{engine.__name__}.phrases_{lang}").PHRASES
+        except ModuleNotFoundError:
+            pass
+    return engine.ENGLISH
+
+
+def engine_examples(game, cfg, lang=None) -> dict:
     """Each configured scenario, played by the engine, as transcript lines."""
     engine = engine_module(game.engine)
     rules = engine.Rules(game.cards, game.factions)
+    titles = translation(game, lang or game.language).get("examples") or {}
     out = {}
     for ex in cfg.get("examples") or []:
         _, scenario = load_scenario(game.root / ex["scenario"])
         outcome = engine.run_scenario(rules, scenario)
         events = [e for e in outcome.events if e.type not in QUIET_EVENTS]
         names = [p.name for p in scenario.players]
-        lines = engine.transcript_lines(events, game.cards, game.factions, names)
-        out[ex["id"]] = ([f"**{scenario.title}**"] if scenario.title else []) + lines
+        lines = engine.transcript_lines(events, game.cards, game.factions, names, phrases(engine, lang))
+        title = titles.get(ex["id"]) or scenario.title
+        out[ex["id"]] = ([f"**{title}**"] if title else []) + lines
     return out
 
 
-def engine_battle(game, cfg) -> list[str]:
+def engine_battle(game, cfg, lang=None) -> list[str]:
     """One battle of a seeded bot game, as transcript lines."""
     b = cfg.get("battle") or {}
     engine = engine_module(game.engine)
@@ -54,14 +68,14 @@ def engine_battle(game, cfg) -> list[str]:
     state = engine.play_game(rules, [b.get("bots", "greedy")] * players, b.get("seed", 1), players=players,
                              record=True)
     events = [e for e in state.events if e.battle == b.get("battle", 1)]
-    return engine.transcript_lines(events, game.cards, game.factions, PLAYER_NAMES[:players])
+    return engine.transcript_lines(events, game.cards, game.factions, PLAYER_NAMES[:players],
+                                   phrases(engine, lang))
 
 
 def context(game, cfg, lang) -> dict:
     engine = engine_module(game.engine)
     tokens = load_tokens(game)
-    token_names = {"faction": "Faction tokens", "gold": "Gold tokens", "influence": "Influence tokens",
-                   "dead": "Dead tokens", "converted": "Convert tokens", "plus_one": "+1 power tokens"}
+    words = strings(game, lang)
     groups = []
     if tokens:
         for kind in ("faction", "gold", "influence", "plus_one", "dead", "converted"):
@@ -69,7 +83,7 @@ def context(game, cfg, lang) -> dict:
             if not parts:
                 continue
             values = " + ".join(f"{t.count} x {t.value}" for t in parts if t.value)
-            name = token_names[kind] + (f" ({values})" if values else "")
+            name = words[f"tokens_{kind}"] + (f" ({values})" if values else "")
             groups.append({"name": name, "count": sum(t.count for t in parts)})
     rank_order = {r.id: i for i, r in enumerate(game.ranks)}
     factions = [{"faction": f, "cards": sorted((c for c in game.cards if c.faction == f.id),
@@ -95,8 +109,8 @@ def context(game, cfg, lang) -> dict:
         "ability": ability,
         "gold": gold,
         "rank_name": lambda card: game.rank(card.rank).name if card.rank else "",
-        "examples": engine_examples(game, cfg),
-        "battle": engine_battle(game, cfg),
+        "examples": engine_examples(game, cfg, lang),
+        "battle": engine_battle(game, cfg, lang),
         "battle_seed": b.get("seed", 1),
         "words": strings(game, lang),
     }

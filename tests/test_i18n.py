@@ -1,0 +1,129 @@
+"""Languages: the Spanish edition is complete, validated key by key, and used everywhere in the kit."""
+
+import io
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.components import BuildOptions
+from pnp.gamedata import load_game
+from pnp.i18n import check_language, expected_keys, translate
+from pnp.errors import Problems
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("shadow_throne")
+
+
+def test_spanish_has_every_key_and_fits(game):
+    """No missing or unused key in es, and every translated text fits its box."""
+    result = CliRunner().invoke(main, ["validate", "--lang", "es"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("language es: valid")
+    problems = Problems()
+    check_language(game, "es", problems)
+    assert list(problems) == []
+
+
+def test_expected_keys_cover_every_printed_name(game):
+    keys = expected_keys(game)
+    assert {f"cards.{c.id}.name" for c in game.cards} <= keys.keys()
+    assert {f"factions.{f.id}.adjective" for f in game.factions} <= keys.keys()
+    assert "box.pitch" in keys and "examples.hush_money" in keys
+
+
+def test_translated_game_uses_the_spanish_edition_terms(game):
+    es = translate(game, "es")
+    assert [f.name for f in es.factions] == ["Imperio", "Rebeldes", "Iglesia"]
+    assert [r.name for r in es.ranks] == ["Plebeyo", "Élite", "Noble"]
+    assert es.card("outlaw").name == "Forajido"
+    assert es.card("shepherd-of-the-lost").name == "Pastor de los Perdidos"
+    assert es.card("outlaw").stats == game.card("outlaw").stats   # facts do not change
+    assert es.language == "es" and es.source_language == "en"
+
+
+def line_of(text, needle):
+    return next(i for i, l in enumerate(text.splitlines(), 1) if needle in l)
+
+
+def test_missing_and_unused_keys_name_file_and_line(game_copy):
+    path = game_copy / "i18n" / "es.yaml"
+    text = path.read_text()
+    text = text.replace("  outlaw: {name: Forajido, flavour: El camino paga mejor de lo que pagó nunca el rey.}\n", "")
+    text = text.replace("  langman: {name:", "  langmann: {name:")
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["validate", str(game_copy), "--lang", "es"])
+    assert result.exit_code == 2
+    out = result.output
+    cards_line = line_of(text, "cards:")
+    assert f"{path}:{cards_line}: language 'es': missing key 'cards.outlaw.name' (the original is in cards.yaml)" in out
+    assert f"{path}:{cards_line}: language 'es': missing key 'cards.langman.flavour'" in out
+    assert (f"{path}:{line_of(text, 'langmann')}: language 'es': unused key 'cards.langmann.name'") in out
+
+
+def test_missing_strings_key_is_reported(game, tmp_path, monkeypatch):
+    import pnp.i18n as i18n
+    es = (i18n.strings_path("es")).read_text().replace("token_fold_note:", "token_fold_notes:")
+    fake = tmp_path / "es.yaml"
+    fake.write_text(es)
+    real = i18n.strings_path
+    monkeypatch.setattr(i18n, "strings_path", lambda lang: fake if lang == "es" else real(lang))
+    problems = Problems()
+    check_language(game, "es", problems)
+    messages = [str(p) for p in problems]
+    assert any(m.endswith("language 'es': missing key 'token_fold_note' (in en.yaml)") for m in messages)
+    assert any("unused key 'token_fold_notes'" in m and f"{fake}:" in m for m in messages)
+
+
+def test_unknown_language_is_refused():
+    result = CliRunner().invoke(main, ["build", "--lang", "fr", "--out", "/tmp/never-written"])
+    assert result.exit_code == 2
+    assert "Shadow Throne has no translation into 'fr' (available: en, es)" in result.output
+
+
+@pytest.fixture(scope="module")
+def spanish_kit(tmp_path_factory):
+    out = tmp_path_factory.mktemp("es")
+    result = CliRunner().invoke(main, ["build", "--lang", "es", "--paper", "a4", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def text_of(path):
+    return " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(str(path)).pages)
+
+
+def test_spanish_kit_prints_spanish_everywhere(spanish_kit):
+    cards = text_of(spanish_kit / "cards-fronts.pdf")
+    assert "Forajido" in cards and "PLEBEYO" in cards and "Referencia rápida" in cards
+    assert "Outlaw" not in cards
+    assert "Mata a cada" in cards
+    rulebook = text_of(spanish_kit / "rulebook.pdf")
+    for term in ("Oro por Silencio", "oleada", "Jugadores pobres", "Índice", "Referencia rápida"):
+        assert term in rulebook
+    assert "Fichas de oro" in rulebook
+    kit = pypdf.PdfReader(str(spanish_kit / "kit.pdf"))
+    assert [o.title for o in kit.outline][:4] == ["Instrucciones", "Power Track", "Frentes de las cartas",
+                                                  "Dorsos de las cartas"]
+    assert "kit para imprimir y jugar" in text_of(spanish_kit / "kit.pdf")
+    assert "POWER TRACK" in text_of(spanish_kit / "power-track.pdf").upper()
+    box = text_of(spanish_kit / "box.pdf")
+    assert "cartas de personaje" in box and "Contenido".upper() in box.upper()
+
+
+def test_spanish_examples_are_engine_transcripts_in_spanish(game, spanish_kit):
+    from pnp.components.rulebook import engine_examples, phrases
+    from pnp.rulebook import load_config
+    from rules_engine import engine_module
+
+    es = translate(game, "es")
+    lines = engine_examples(es, load_config(es), "es")["convert_and_embolden"]
+    assert lines[0] == "**Ejemplo: una oleada, dos habilidades a la vez**"
+    assert "Pastor de los Perdidos (Ben) convierte a Forajido (Ana) a la facción Iglesia." in lines
+    assert phrases(engine_module("shadow_throne"), "es")["wave_start"] == "-- Oleada {wave} --"
+    rulebook = text_of(spanish_kit / "rulebook.pdf")
+    for line in lines:
+        assert " ".join(line.replace("*", "").split()) in rulebook
