@@ -61,7 +61,7 @@ def aid_text(game, lang: str | None = None) -> tuple[str, str]:
     from rules_engine import engine_module
 
     lang = lang or game.language
-    name = f"aids/{game.id}/{lang}/{game.player_aid.get('template', 'quick_reference')}.md.j2"
+    name = f"aids/{game.templates}/{lang}/{game.player_aid.get('template', 'quick_reference')}.md.j2"
     facts = getattr(engine_module(game.engine), "FACTS", {}) if game.engine else {}
     text = environment().get_template(name).render(rules=facts, game=game)
     lines = [line.strip() for line in text.splitlines() if line.strip()]

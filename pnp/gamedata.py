@@ -39,6 +39,7 @@ GAME_SCHEMA = {
     "ages": Field("int", min=0),
     "engine": Field("str", nullable=True, doc="rules_engine subpackage that plays the game"),
     "language": Field("str", default="en"),
+    "templates": Field("str", doc="template folder name under templates/*/ (default: the game folder's name)"),
     "card": Field("map", required=True, schema={
         "width": Field("length", required=True, min=20, max=200),
         "height": Field("length", required=True, min=20, max=300),
@@ -113,6 +114,7 @@ class Game:
     components: tuple
     exactly_one_of: tuple = ()
     source_language: str = "en"          # the language the YAML is written in
+    templates: str = ""                   # template set: templates/<kind>/<templates>/...
     power_track: dict = field(default_factory=dict, hash=False)
     player_aid: dict = field(default_factory=dict, hash=False)
     deck_rules: dict = field(default_factory=dict, hash=False)
@@ -296,7 +298,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         players=((meta.get("players") or {}).get("min", 1), (meta.get("players") or {}).get("max", 1)),
         minutes=(meta["minutes"]["min"], meta["minutes"]["max"]) if meta.get("minutes") else None,
         ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
-        source_language=meta.get("language") or "en",
+        source_language=meta.get("language") or "en", templates=meta.get("templates") or root.name,
         card_width=card_meta.get("width", 63.0), card_height=card_meta.get("height", 88.0),
         card_fields=card_fields, factions=factions, ranks=ranks, cards=tuple(cards),
         components=tuple(meta.get("components") or ()),

@@ -91,7 +91,7 @@ def load_config(game, problems: Problems | None = None) -> dict:
 
 def template_dirs(game, lang: str) -> list:
     """Where a game's chapters are looked up: its own folder first, then the shared one."""
-    return [TEMPLATES_DIR / "rulebook" / game.id / lang, TEMPLATES_DIR / "rulebook" / "common" / lang]
+    return [TEMPLATES_DIR / "rulebook" / game.templates / lang, TEMPLATES_DIR / "rulebook" / "common" / lang]
 
 
 @reads_files

@@ -425,13 +425,13 @@ def test_a_pitch_too_long_is_reported_at_its_line(game_copy):
 
 def test_box_yaml_unknown_keys_and_bad_style_are_reported(game_copy):
     path = game_copy / "box.yaml"
-    text = path.read_text().replace("glue_tab: 10", "glue_tabs: 10").replace("kind: telescoping", "kind: tuck")
+    text = path.read_text().replace("glue_tab: 10", "glue_tabs: 10").replace("kind: telescoping", "kind: crate")
     path.write_text(text)
     problems = Problems()
     box_component.check(load_game(game_copy), problems, None)
     messages = [str(p) for p in problems.errors]
     assert any("glue_tabs: unknown key (did you mean 'glue_tab'?)" in m for m in messages), messages
-    assert any("style.kind: 'tuck' is not one of: telescoping" in m for m in messages), messages
+    assert any("style.kind: 'crate' is not one of: telescoping, tuck" in m for m in messages), messages
 
 
 def test_box_layout_imports_without_reportlab():
@@ -439,3 +439,28 @@ def test_box_layout_imports_without_reportlab():
             "bad = [m for m in sys.modules if m.startswith('reportlab')]; print(bad); assert not bad")
     subprocess.run([sys.executable, "-c", code], check=True)
 
+
+
+def test_tuck_box_is_one_piece_with_flaps_about_six_tenths_of_the_depth():
+    from pnp.layout.box import STYLES, BoxSpec
+
+    spec = BoxSpec(card_w=63, card_l=88, cards=82, card_thickness=0.3, token_bags=0, clearance=1.5,
+                   material=0.3, glue_tab=8, bleed=0, style={"flap": 0.6, "notch": 14})
+    style = STYLES["tuck"]()
+    dims = style.dimensions(spec)
+    assert dims.inner.rounded() == (64.5, 89.5, 26.1)       # 82 cards x 0.3 mm + 1.5 mm clearance
+    assert dims.base_outer.rounded() == (65.1, 90.1, 26.7) and dims.lid_inner is None
+    (net,) = style.nets(spec)
+    W, H, D = 64.8, 89.8, 26.4                                # between fold lines
+    sizes = {f.name: (round(f.rect.w, 2), round(f.rect.h, 2)) for f in net.faces}
+    assert sizes["tuck-front"] == sizes["tuck-back"] == (W, H)
+    assert sizes["tuck-left"] == sizes["tuck-right"] == (D, H)
+    assert sizes["tuck-lid"] == sizes["tuck-bottom"] == (W, D)
+    assert sizes["tuck-flap"] == (W, round(0.6 * D, 2))
+    # the four walls form a ring closed by one glue tab; the bottom is glued inside the back
+    assert {(t.owner, t.side, t.joins, t.joins_side) for t in net.tabs} == {
+        ("tuck-left", "e", "tuck-back", "w"), ("tuck-bottom", "s", "tuck-back", "s")}
+    for a, b in net.folds:
+        assert net.fold_side(a, b)                            # every fold joins two adjacent faces
+    front = next(f for f in net.faces if f.name == "tuck-front")
+    assert front.notch == 14 and net.edge_kind("tuck-front", "n") == "cut"

@@ -25,6 +25,11 @@ STYLE_SCHEMAS = {
                                doc="added to the base's outside to give the lid's inside"),
         "lid_depth": Field("any", default="full", doc="'full' or a length: how far the lid reaches down"),
     },
+    "tuck": {
+        "kind": Field("str", required=True, choices=tuple(STYLES)),
+        "flap": Field("number", default=0.6, min=0.2, max=1.5, doc="flap height as a fraction of the depth"),
+        "notch": Field("length", default=14.0, min=0, max=40, doc="thumb notch diameter"),
+    },
 }
 
 SCHEMA = {
@@ -86,8 +91,10 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
         if kind in STYLE_SCHEMAS:
             params = check_schema(style_raw, STYLE_SCHEMAS[kind], problems, path, prefix="style")
             style = kind
-            depth = params.get("lid_depth")
-            if depth == "full":
+            depth = params.get("lid_depth", "full")
+            if "lid_depth" not in STYLE_SCHEMAS[kind]:
+                params.pop("lid_depth", None)
+            elif depth == "full":
                 params["lid_depth"] = None
             else:
                 mm = parse_length(depth)
@@ -185,8 +192,11 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
 
 def labels(game, lang=None) -> BoxLabels:
     w = words_for(game, lang)
-    return BoxLabels(sheet=w["box_sheet"], parts={"lid": w["box_lid"], "base": w["box_base"]},
-                     faces={k: w[f"box_{k}"] for k in ("top", "bottom", "front", "back", "left", "right")},
+    faces = {k: w[f"box_{k}"] for k in ("top", "bottom", "front", "back", "left", "right")}
+    faces.update({"lid": w["box_lid"], "flap": w["box_flap"]})
+    faces.update({f"dust{k}": w["box_dust"] for k in range(1, 5)})
+    return BoxLabels(sheet=w["box_sheet"], parts={"lid": w["box_lid"], "base": w["box_base"], "tuck": w["box"]},
+                     faces=faces,
                      glue=w["box_glue"], how=w["box_how"], letters=w["box_letters"], elsewhere=w["box_elsewhere"])
 
 

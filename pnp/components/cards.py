@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import jinja2
+
 from pnp.cardtext import ability_text, aid_text
 from pnp.components import BuildOptions, Component, Output, register
 from pnp.draw import fonts
@@ -89,7 +91,12 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
             if missing:
                 problems.error(path, line, subject,
                                f"{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
-    for el in aid_elements(game, lang):
+    try:
+        aid = aid_elements(game, lang)
+    except jinja2.TemplateNotFound as exc:
+        problems.error(*game.where("player_aid"), "player aid", f"no template {exc.name} in templates/")
+        aid = ()
+    for el in aid:
         if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
             problems.error(*game.where("player_aid"), "player aid",
                            f"{el.role} text does not fit the card even at {el.style.min_size:g} pt")

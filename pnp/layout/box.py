@@ -22,6 +22,8 @@ a band of four walls hanging below it, rather than a cross: every side's title t
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field, replace
 
 from pnp.layout.geometry import Box, Circle, Icon, Line, Page, Rect, Style, Text
@@ -119,6 +121,7 @@ class Face:
     rect: Rect
     decor: str = ""          # what is printed on it: lid-top, lid-side, base-bottom, or nothing
     fill: str | None = None
+    notch: float = 0.0       # diameter of a thumb notch cut in the middle of the face's top edge
 
     @property
     def part(self) -> str:
@@ -258,10 +261,10 @@ class Piece:
 
 @dataclass(frozen=True)
 class Dimensions:
-    inner: Size3             # the base's inside: what the contents need
-    base_outer: Size3
-    lid_inner: Size3
-    lid_outer: Size3
+    inner: Size3             # the (base's) inside: what the contents need
+    base_outer: Size3        # the outside of the box (of the base, for a two-piece box)
+    lid_inner: Size3 | None  # None for one-piece boxes
+    lid_outer: Size3 | None
     deck: float              # thickness of the deck as packed (sleeved or bare)
 
 
@@ -339,8 +342,59 @@ class TelescopingBox:
         return Piece(faces, folds, tabs)
 
 
-#: Box styles by the name box.yaml's ``style.kind`` gives. A one-piece tuck box would be another class.
-STYLES = {TelescopingBox.name: TelescopingBox}
+class TuckBox:
+    """A one-piece tuck box: the deck stands in a sleeve of four walls closed by a bottom glued shut and
+    a lid whose flap tucks in at the front; dust flaps on the side walls keep cards from slipping out.
+
+    Style parameters: ``flap`` (tuck and dust flaps' height as a fraction of the depth; PRINTING.md:
+    about 0.6) and ``notch`` (diameter in mm of the thumb notch cut in the front's top edge).
+
+    The net, left to right: back | right side | front | left side, a glue tab on the left side's free
+    edge closing the ring behind the back. The lid and its tuck flap rise from the back; the bottom
+    hangs from the front with a tab glued inside the back; dust flaps rise and hang from both sides.
+    """
+
+    name = "tuck"
+
+    def dimensions(self, spec: BoxSpec) -> Dimensions:
+        inner = contents_inner(spec)
+        t = spec.material
+        outer = Size3(inner.w + 2 * t, inner.l + 2 * t, inner.d + 2 * t)
+        return Dimensions(inner, outer, None, None, deck_thickness(spec))
+
+    def nets(self, spec: BoxSpec) -> list[Piece]:
+        inner = self.dimensions(spec).inner
+        t = spec.material
+        W, H, D = inner.w + t, inner.l + t, inner.d + t      # between fold lines (mid-material)
+        flap = max(8.0, spec.style.get("flap", 0.6) * D)
+        dark, light = LID_FILL, BASE_FILL
+        faces = (
+            Face("tuck-back", Rect(0, 0, W, H), "base-bottom", light),
+            Face("tuck-right", Rect(W, 0, D, H), "", dark),
+            Face("tuck-front", Rect(W + D, 0, W, H), "tuck-front", dark, notch=spec.style.get("notch", 14.0)),
+            Face("tuck-left", Rect(2 * W + D, 0, D, H), "", dark),
+            Face("tuck-lid", Rect(0, H, W, D), "", dark),
+            Face("tuck-flap", Rect(0, H + D, W, flap), "", dark),
+            Face("tuck-bottom", Rect(W + D, -D, W, D), "", dark),
+            Face("tuck-dust1", Rect(W, H, D, flap), "", dark),
+            Face("tuck-dust2", Rect(2 * W + D, H, D, flap), "", dark),
+            Face("tuck-dust3", Rect(W, -flap, D, flap), "", dark),
+            Face("tuck-dust4", Rect(2 * W + D, -flap, D, flap), "", dark),
+        )
+        folds = (("tuck-back", "tuck-right"), ("tuck-right", "tuck-front"), ("tuck-front", "tuck-left"),
+                 ("tuck-back", "tuck-lid"), ("tuck-lid", "tuck-flap"), ("tuck-front", "tuck-bottom"),
+                 ("tuck-right", "tuck-dust1"), ("tuck-left", "tuck-dust2"), ("tuck-right", "tuck-dust3"),
+                 ("tuck-left", "tuck-dust4"))
+        g = spec.glue_tab
+        tabs = (
+            Tab("tuck-left", "e", "tuck-back", "w", g),
+            Tab("tuck-bottom", "s", "tuck-back", "s", g),
+        )
+        return [Piece(faces, folds, tabs)]
+
+
+#: Box styles by the name box.yaml's ``style.kind`` gives.
+STYLES = {TelescopingBox.name: TelescopingBox, TuckBox.name: TuckBox}
 
 
 # ---------------------------------------------------------------------------------------------- splitting
@@ -564,7 +618,34 @@ def decorate(face: Face, rect: Rect, content: BoxContent) -> list:
         return _lid_side(rect, content)
     if face.decor == "base-bottom":
         return _base_bottom(rect, content)
+    if face.decor == "tuck-front":
+        return _tuck_front(rect, content)
     return []
+
+
+def _tuck_front(r: Rect, content: BoxContent) -> list:
+    """A standing box's front: the title high up (below the thumb notch), emblems, facts stacked."""
+    inner = Rect(r.x + SAFE, r.y + SAFE, r.w - 2 * SAFE, r.h - SAFE - 10.0)   # below the thumb notch
+    els = [Box(inner, stroke=LID_GOLD, width=0.45, radius=2.0, role="decor")]
+    body = inner.inset(3.0)
+    title_h = min(22.0, body.h * 0.28)
+    title_top = body.top
+    els.append(Text(Rect(body.x, title_top - title_h, body.w, title_h), content.title,
+                    replace(TITLE_TOP, max_lines=2, leading=1.05), role="lid-title"))
+    n_facts = len(content.facts)
+    facts_h = 4.5 * n_facts
+    for i, fact in enumerate(content.facts):
+        els.append(Text(Rect(body.x, body.y + facts_h - 4.5 * (i + 1), body.w, 4.2), fact, FACT_STYLE,
+                        role="lid-fact"))
+    band = Rect(body.x, body.y + facts_h + 2.0, body.w, title_top - title_h - 2.0 - (body.y + facts_h + 2.0))
+    emblems = content.emblems or (("crown", LID_GOLD),)
+    n = len(emblems)
+    if band.h > 6:
+        size = min(band.h * 0.8, band.w / (1.3 * n), 22.0)
+        for i, (emblem, colour) in enumerate(emblems):
+            cx = band.cx + (i - (n - 1) / 2) * size * 1.3
+            els.append(Icon(emblem, cx, band.cy, size, colour, role="emblem"))
+    return els
 
 
 def _lid_top(r: Rect, content: BoxContent) -> list:
@@ -648,10 +729,14 @@ def piece_elements(pl: Placement, content: BoxContent, labels: BoxLabels, bleed:
                 if piece.edge_kind(f.name, s) == "cut":
                     fills.append(Box(_bleed_strip(r, s, bleed), fill=f.fill, role="bleed"))
         fills.append(Box(r, fill=f.fill, role=f"panel:{f.name}"))
+        if f.notch and piece.edge_kind(f.name, "n") == "cut":  # the notch is cut away: unprinted paper
+            fills.append(Circle(r.cx, r.top, min(f.notch, r.w / 2) / 2, fill="#ffffff", role="notch"))
         deco.extend(decorate(f, r, content))
         for s in SIDES:
             kind = piece.edge_kind(f.name, s)
-            if kind == "cut":
+            if kind == "cut" and s == "n" and f.notch:
+                lines.extend(_notched_edge(r, f.notch))
+            elif kind == "cut":
                 lines.append(_line(*edge(r, s), "cut"))
             elif kind == "tab":
                 lines.append(_line(*edge(r, s), "fold"))
@@ -685,6 +770,18 @@ def piece_elements(pl: Placement, content: BoxContent, labels: BoxLabels, bleed:
     return fills + deco + tabs + lines
 
 
+def _notched_edge(r: Rect, diameter: float) -> list:
+    """A top cut edge with a half-round thumb notch in its middle (drawn as short straight cuts)."""
+    rad = min(diameter, r.w / 2) / 2
+    pts = [(r.x, r.top), (r.cx - rad, r.top)]
+    steps = 16
+    for k in range(1, steps):
+        a = math.pi + math.pi * k / steps          # from the left end round the bottom to the right
+        pts.append((r.cx + rad * math.cos(a), r.top + rad * math.sin(a)))
+    pts += [(r.cx + rad, r.top), (r.right, r.top)]
+    return [_line(x1, y1, x2, y2, "cut") for (x1, y1), (x2, y2) in zip(pts, pts[1:])]
+
+
 def _bleed_strip(r: Rect, side: str, b: float) -> Rect:
     if side == "n":
         return Rect(r.x, r.top, r.w, b)
@@ -712,7 +809,8 @@ def _note(sheet_no: int, total: int, placed: list, all_placed: list, labels: Box
     for pl in placed:
         parts = []
         for part in dict.fromkeys(f.part for f in pl.piece.faces):
-            faces = ", ".join(labels.faces.get(f.side, f.side) for f in pl.piece.faces if f.part == part)
+            faces = ", ".join(dict.fromkeys(labels.faces.get(f.side, f.side) for f in pl.piece.faces
+                                            if f.part == part))
             parts.append(f"{labels.parts.get(part, part)}: {faces}")
         pieces.append("; ".join(parts))
     text = labels.sheet.format(n=sheet_no + 1, total=total) + " \u2014 " + " | ".join(pieces) + ". " + labels.how
