@@ -1,0 +1,225 @@
+"""Seeded simulation of many Behind the Throne games: statistics and invariant checks.
+
+Every game's seed is derived from ``(seed, game index)`` alone and results are combined in game order,
+so a run gives the same report whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+from collections import Counter
+from typing import Callable, NamedTuple, Sequence
+
+from rules_engine.behind_the_throne.bots import make_bot
+from rules_engine.behind_the_throne.rules import TURN_LIMIT, Rules
+from rules_engine.behind_the_throne.state import ENDINGS, OVER, REASONS, GameState
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded with ``seed`` (independent of worker count)."""
+    digest = hashlib.blake2b(f"behind_the_throne:{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def seat_bots(bot_names: Sequence[str], players: int, index: int) -> list[str]:
+    """Bots of each seat in game ``index``: the list repeats around the table and rotates one seat a game."""
+    k = len(bot_names)
+    return [bot_names[(seat + index) % k] for seat in range(players)]
+
+
+def play_game(rules: Rules, bots, seed, *, players: int | None = None, record: bool = False,
+              check: bool = False, max_turns: int = TURN_LIMIT) -> GameState:
+    """Play one whole game with the given bots (one per seat, objects or names); return the final state."""
+    bots = [make_bot(b) if isinstance(b, str) else b for b in bots]
+    n = players or len(bots)
+    if len(bots) < n:
+        bots = [bots[i % len(bots)] for i in range(n)]
+    state = GameState(rules, n, seed, record=record, check=check, max_turns=max_turns)
+    while state.phase != OVER:
+        p = state.chooser if state.chooser is not None else state.active
+        state.step(bots[p].act(state, p))
+    return state
+
+
+def recorded_game(rules: Rules, *, seed: int, players: int, bots: Sequence[str], check: bool = False):
+    """Game 0 of a run seeded with ``seed``, with events: ``(seat bot names, final state)``."""
+    seats = seat_bots(list(bots), players, 0)
+    return seats, play_game(rules, seats, derive_seed(seed, 0), players=players, record=True, check=check)
+
+
+class GameResult(NamedTuple):
+    """The numbers a report needs from one game (small, so workers send them back cheaply)."""
+
+    winners: tuple
+    reason: str
+    turns: int
+    scores: tuple
+    reveals: int
+    endings: tuple          # turns ended by collecting, swapping, busting, the End of Game card
+    destroys: int
+    rebuilds: int
+    violations: tuple
+    bots: tuple
+
+
+def _result(state: GameState, bots) -> GameResult:
+    return GameResult(state.winners, state.over_reason, state.turn, tuple(state.scores), state.reveals,
+                      tuple(state.endings[e] for e in ENDINGS), state.destroys, state.rebuilds,
+                      tuple(state.violations), tuple(bots))
+
+
+def run_chunk(rules: Rules, indexes, seed, players, bot_names, check) -> list[GameResult]:
+    """Play the games with the given indexes (the work unit of one process)."""
+    cache = {name: make_bot(name) for name in set(bot_names)}
+    out = []
+    for index in indexes:
+        names = seat_bots(bot_names, players, index)
+        state = play_game(rules, [cache[n] for n in names], derive_seed(seed, index), players=players,
+                          check=check)
+        out.append(_result(state, names))
+    return out
+
+
+_WORKER_RULES = None
+
+
+def _init_worker(cards, deck_by_players):
+    global _WORKER_RULES
+    _WORKER_RULES = Rules(cards, deck_by_players=deck_by_players)
+
+
+def _worker(job):
+    indexes, seed, players, bot_names, check = job
+    return run_chunk(_WORKER_RULES, indexes, seed, players, bot_names, check)
+
+
+def run_games(rules: Rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
+              jobs: int = 1, check: bool = False, progress: Callable[[int], None] | None = None,
+              chunk: int = 250) -> list[GameResult]:
+    """Play ``games`` games and return one :class:`GameResult` per game, in game order."""
+    for name in bots:
+        make_bot(name)  # unknown names fail here, before any worker starts
+    bots = tuple(bots)
+    batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
+    results = []
+    if jobs <= 1 or games <= chunk:
+        for batch in batches:
+            results.extend(run_chunk(rules, batch, seed, players, bots, check))
+            if progress:
+                progress(len(batch))
+        return results
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # pragma: no cover - platforms without fork
+        context = multiprocessing.get_context()
+    jobs_list = [(batch, seed, players, bots, check) for batch in batches]
+    with context.Pool(jobs, initializer=_init_worker, initargs=(rules.cards, rules.deck_by_players)) as pool:
+        for batch, chunk_results in zip(batches, pool.imap(_worker, jobs_list)):
+            results.extend(chunk_results)
+            if progress:
+                progress(len(batch))
+    return results
+
+
+def percentile(values, q: float) -> int:
+    """The nearest-rank ``q`` quantile (0 < q <= 1) of integer values."""
+    ordered = sorted(values)
+    if not ordered:
+        return 0
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summarize(results: Sequence[GameResult], *, players: int, seed: int, bots: Sequence[str],
+              checked: bool = False) -> dict:
+    """The simulation report as plain data (what ``pnp simulate --json`` prints)."""
+    games = len(results)
+    seat_wins = Counter(p for r in results for p in r.winners)
+    bot_seats, bot_wins, bot_credit = Counter(), Counter(), Counter()
+    for r in results:
+        bot_seats.update(r.bots)
+        for p in r.winners:
+            bot_wins[r.bots[p]] += 1
+            bot_credit[r.bots[p]] += 1 / len(r.winners)
+    turns = [r.turns for r in results]
+    endings = [sum(r.endings[i] for r in results) for i in range(len(ENDINGS))]
+    total_turns = sum(turns)
+    scores = [s for r in results for s in r.scores]
+    winner_scores = [r.scores[r.winners[0]] for r in results if r.winners]
+    reasons = Counter(r.reason for r in results)
+    broken = [f"game {i}: {v}" for i, r in enumerate(results) for v in r.violations]
+
+    def mean(values):
+        return round(sum(values) / len(values), 3) if values else 0.0
+
+    def share(count, whole):
+        return round(count / whole, 4) if whole else 0.0
+
+    return {
+        "games": games,
+        "players": players,
+        "seed": seed,
+        "bots": list(bots),
+        "wins_by_seat": {str(s + 1): seat_wins.get(s, 0) for s in range(players)},
+        "shared_victories": sum(1 for r in results if len(r.winners) > 1),
+        "wins_by_bot": {name: {"wins": bot_wins.get(name, 0), "seats": bot_seats[name],
+                               "win_rate": share(bot_wins.get(name, 0), bot_seats[name]),
+                               "share": share(bot_credit.get(name, 0), games)}
+                        for name in dict.fromkeys(bots)},
+        "turns": {"mean": mean(turns), "min": min(turns, default=0), "median": percentile(turns, 0.5),
+                  "p90": percentile(turns, 0.9), "max": max(turns, default=0)},
+        "turn_endings": {e: {"turns": endings[i], "share": share(endings[i], total_turns)}
+                         for i, e in enumerate(ENDINGS)},
+        "per_game": {"reveals": mean([r.reveals for r in results]),
+                     "destroys": mean([r.destroys for r in results]),
+                     "deck_rebuilds": mean([r.rebuilds for r in results])},
+        "scores": {"mean": mean(scores), "max": max(scores, default=0), "winner_mean": mean(winner_scores)},
+        "game_over": {reason: reasons.get(reason, 0) for reason in REASONS},
+        "invariants": {"checked": checked, "broken": len(broken), "examples": broken[:10]},
+    }
+
+
+def simulate(rules: Rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
+             jobs: int = 1, check: bool = False, progress=None) -> dict:
+    """Run games and summarize them (see :func:`run_games` and :func:`summarize`)."""
+    results = run_games(rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs, check=check,
+                        progress=progress)
+    return summarize(results, players=players, seed=seed, bots=bots, checked=check)
+
+
+def report_lines(report: dict, *, title: str, cards=(), factions=()) -> list[str]:
+    """The simulation report as a short English text."""
+    games = report["games"]
+
+    def pct(count, whole=games):
+        return f"{100 * count / whole:.1f}%" if whole else "-"
+
+    lines = [f"{title}: {games} games, {report['players']} players, seed {report['seed']}, "
+             f"bots {', '.join(report['bots'])}"]
+    seats = ", ".join(f"seat {s} {n} ({pct(n)})" for s, n in report["wins_by_seat"].items())
+    lines.append(f"Wins by seat (a shared victory counts for each winner): {seats}; "
+                 f"shared victories {report['shared_victories']} ({pct(report['shared_victories'])})")
+    bots = ", ".join(f"{name} {b['wins']} of {b['seats']} seats ({100 * b['win_rate']:.1f}% per seat, "
+                     f"{100 * b['share']:.1f}% of victories)" for name, b in report["wins_by_bot"].items())
+    lines.append(f"Wins by bot: {bots}")
+    t = report["turns"]
+    lines.append(f"Turns per game: mean {t['mean']:.1f} (min {t['min']}, median {t['median']}, "
+                 f"90th percentile {t['p90']}, max {t['max']})")
+    ends = ", ".join(f"{e} {v['share'] * 100:.1f}%" for e, v in report["turn_endings"].items())
+    lines.append(f"Turns ending in: {ends}")
+    per = report["per_game"]
+    lines.append(f"Per game: {per['reveals']:.1f} cards revealed, {per['destroys']:.2f} cards destroyed, "
+                 f"{per['deck_rebuilds']:.2f} deck rebuilds")
+    s = report["scores"]
+    lines.append(f"Scores: mean {s['mean']:.1f} per player (max {s['max']}); winner's mean {s['winner_mean']:.1f}")
+    reasons = {"end_card": "End of Game card", "turn_limit": "turn limit"}
+    lines.append("Game over: " + ", ".join(f"{reasons.get(k, k)} {v}" for k, v in report["game_over"].items()))
+    inv = report["invariants"]
+    if inv["checked"]:
+        lines.append("Invariants: none broken" if not inv["broken"]
+                     else f"Invariants: {inv['broken']} broken, e.g. {inv['examples'][0]}")
+    else:
+        lines.append("Invariants: not checked (add --check)")
+    return lines
