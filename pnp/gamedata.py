@@ -45,7 +45,13 @@ GAME_SCHEMA = {
         "height": Field("length", required=True, min=20, max=300),
         "fields": Field("dict", default={}, items=Field("map", schema=_FIELD_SCHEMA)),
         "exactly_one_of": Field("list", default=[], items=Field("list", items=Field("str"))),
+        "watermark": Field("str", nullable=True, doc="a field printed large, pale, in the art area"),
     }),
+    "ability_categories": Field("list", default=[], items=Field("map", schema={
+        "id": Field("str", required=True),
+        "name": Field("str", required=True),
+        "colour": Field("colour", required=True),
+    })),
     "factions": Field("list", default=[], items=Field("map", schema={
         "id": Field("str", required=True),
         "name": Field("str", required=True),
@@ -92,6 +98,15 @@ class CardField:
 
 
 @dataclass(frozen=True)
+class Category:
+    """A printed ability category (e.g. manipulative): its name and the frame colour of its cards."""
+
+    id: str
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True)
 class Game:
     """A loaded game. ``cards`` holds one entry per distinct character; ``deck`` expands copies."""
 
@@ -115,6 +130,8 @@ class Game:
     exactly_one_of: tuple = ()
     source_language: str = "en"          # the language the YAML is written in
     templates: str = ""                   # template set: templates/<kind>/<templates>/...
+    categories: tuple = ()                # Category per printed ability category
+    watermark: str | None = None          # card field printed large in the art area
     power_track: dict = field(default_factory=dict, hash=False)
     player_aid: dict = field(default_factory=dict, hash=False)
     deck_rules: dict = field(default_factory=dict, hash=False)
@@ -124,6 +141,13 @@ class Game:
     def where(self, key: str) -> tuple:
         """(path, line) of a top-level key of game.yaml, for problems about it."""
         return self.root / "game.yaml", self.meta_lines.get(key)
+
+    def category_of(self, card) -> Category | None:
+        """The printed category of a card's ability, when the game declares categories."""
+        if card.ability is None or not self.categories:
+            return None
+        kind = self.effects.get(card.ability.kind)
+        return next((c for c in self.categories if kind and c.id == kind.category), None)
 
     def faction(self, faction_id) -> Faction:
         return next(f for f in self.factions if f.id == faction_id)
@@ -290,6 +314,15 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
                               clean.get("rank"), stats, ability, clean.get("flavour") or ""))
             sources.setdefault(clean["id"], (str(cards_path), line))
 
+    declared = {c.get("id") for c in meta.get("ability_categories") or []}
+    if declared:
+        for card in cards:
+            kind = effects.get(card.ability.kind) if card.ability else None
+            if kind is not None and kind.category is not None and kind.category not in declared:
+                path, line = sources.get(card.id, (cards_path, None))
+                problems.error(path, line, f"card '{card.id}'",
+                               f"ability '{kind.name}' is {kind.category}, which "
+                               f"game.yaml's ability_categories does not declare")
     deck = meta.get("deck") or {}
     _check_deck(cards, deck, factions, problems, cards_path, raw_cards)
     result = Game(
@@ -299,6 +332,9 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         minutes=(meta["minutes"]["min"], meta["minutes"]["max"]) if meta.get("minutes") else None,
         ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
         source_language=meta.get("language") or "en", templates=meta.get("templates") or root.name,
+        categories=tuple(Category(c["id"], c["name"], c["colour"]) for c in meta.get("ability_categories") or []
+                         if {"id", "name", "colour"} <= c.keys()),
+        watermark=card_meta.get("watermark"),
         card_width=card_meta.get("width", 63.0), card_height=card_meta.get("height", 88.0),
         card_fields=card_fields, factions=factions, ranks=ranks, cards=tuple(cards),
         components=tuple(meta.get("components") or ()),

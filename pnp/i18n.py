@@ -79,8 +79,9 @@ def translate(game, lang: str | None):
     cards = tuple(replace(c, name=_get(tr, "cards", c.id, "name") or c.name,
                           flavour=_get(tr, "cards", c.id, "flavour") or c.flavour)
                   for c in game.cards)
+    categories = tuple(replace(c, name=_get(tr, "categories", c.id, "name") or c.name) for c in game.categories)
     return replace(game, title=tr.get("title") or game.title, factions=factions, ranks=ranks, cards=cards,
-                   language=lang)
+                   categories=categories, language=lang)
 
 
 def _get(tr, *keys):
@@ -112,6 +113,8 @@ def expected_keys(game) -> dict:
     for r in game.ranks:
         keys[f"ranks.{r.id}.name"] = "game.yaml"
         keys[f"ranks.{r.id}.plural"] = "game.yaml"
+    for c in game.categories:
+        keys[f"categories.{c.id}.name"] = "game.yaml"
     for c in game.cards:
         keys[f"cards.{c.id}.name"] = "cards.yaml"
         if c.flavour:

@@ -35,6 +35,10 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
     if game is None:
         return ValidationResult(None, "")
     lang = options.lang if options else None
+    players = options.players if options else None
+    if players is not None and not game.players[0] <= players <= game.players[1]:
+        problems.error(*game.where("players"), "players",
+                       f"--players {players}: {game.title} is for {game.players[0]} to {game.players[1]} players")
     if lang and not problems.errors:
         require_language(game, lang)
         check_language(game, lang, problems)

@@ -27,6 +27,9 @@ from pnp.units import PAPERS
 @click.option("--sleeved", metavar="KIND", default=None,
               help="Size the box for sleeved cards: a sleeve kind from the game's box.yaml "
                    "(e.g. thin, thick). Default: bare cards.")
+@click.option("--players", type=click.IntRange(1, 20), default=None, metavar="N",
+              help="Build the deck for N players (games whose deck depends on the player count); "
+                   "default: the full deck.")
 @click.option("--lang", default=None, metavar="LANG",
               help="Build the kit in LANG (e.g. es); default: the language of the game's data.")
 @click.option("--bleed", type=click.FloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
@@ -38,7 +41,8 @@ from pnp.units import PAPERS
 @click.option("--ink-saver", is_flag=True, help="Replace large colour fills with light tints and outlines.")
 @click.option("--calibration", is_flag=True,
               help="Write only calibration.pdf: a one-sheet duplex test to measure --back-offset.")
-def command(game, paper, out_dir, flip, booklet_flip, sleeved, lang, bleed, back_offset, ink_saver, calibration):
+def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bleed, back_offset, ink_saver,
+            calibration):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
     default game, see pyproject.toml [tool.pnp]).
 
@@ -47,7 +51,7 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, lang, bleed, back
     """
     offset = parse_offset(back_offset)
     options = BuildOptions(paper=paper, flip=flip, sleeved=sleeved, booklet_flip=booklet_flip, bleed=bleed,
-                           back_offset=offset, ink_saver=ink_saver, lang=lang)
+                           back_offset=offset, ink_saver=ink_saver, lang=lang, players=players)
     if calibration:
         path = build_calibration(game, out_dir, options)
         click.echo(f"{display_path(path)}  (2 pages: print them on one sheet, double-sided)")

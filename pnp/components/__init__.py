@@ -24,6 +24,7 @@ class BuildOptions:
     bleed: float = 0.0               # mm of art past the trim line, with crop marks (print shops)
     back_offset: tuple = (0.0, 0.0)  # mm shift of card back pages, to correct duplex drift
     ink_saver: bool = False          # large colour fills become light tints with outlines
+    players: int | None = None       # build the deck for this many players (None: the full deck)
 
     @property
     def page_size(self) -> tuple[float, float]:

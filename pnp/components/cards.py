@@ -15,20 +15,32 @@ from pnp.layout.cards import NEUTRAL, FaceContent, aid_face, card_back, card_fac
 from pnp.layout.geometry import Text, flatten
 
 
-def face_content(game, card, lang=None) -> FaceContent:
+def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
     faction = game.faction(card.faction) if card.faction else None
     rank = game.rank(card.rank) if card.rank else None
+    category = game.category_of(card)
+    colour = faction.colour if faction else category.colour if category else NEUTRAL
+    watermark = card.stats.get(game.watermark) if game.watermark else None
     return FaceContent(
         name=card.name,
-        rank_name=rank.name if rank else "",
+        rank_name=rank.name if rank else category.name if category else "",
         pips=rank.pips if rank else 0,
-        colour=faction.colour if faction else NEUTRAL,
+        colour=colour,
         emblem=faction.emblem if faction else None,
         stats=stat_slots(game, card),
         step=card.ability.step if card.ability else None,
         ability=ability_text(game, card, lang),
         flavour=card.flavour,
+        watermark="" if watermark is None else str(watermark),
+        mark=mark,
     )
+
+
+def players_mark(game, card, copy: int) -> str:
+    """'3+' on a copy used only with 3 or more players (deck.max_copies_by_players), else ''."""
+    lo, hi = game.players
+    needed = next((p for p in range(lo, hi + 1) if copy <= game.copies_for(card, p)), hi)
+    return f"{needed}+" if needed > lo else ""
 
 
 def aid_elements(game, lang=None, bleed: float = 0.0) -> tuple:
@@ -44,15 +56,16 @@ def back_elements(game, bleed: float = 0.0):
 
 
 def build(game, options: BuildOptions) -> list[Output]:
-    deck = game.deck
+    deck = game.deck_for(options.players)
     faces, labels, seen = [], [], {}
     cache = {}
     for card in deck:
-        if card.id not in cache:
-            cache[card.id] = tuple(card_face(face_content(game, card, options.lang),
-                                             game.card_width, game.card_height, options.bleed))
         seen[card.id] = seen.get(card.id, 0) + 1
-        faces.append(cache[card.id])
+        mark = players_mark(game, card, seen[card.id])
+        if (card.id, mark) not in cache:
+            cache[card.id, mark] = tuple(card_face(face_content(game, card, options.lang, mark),
+                                                   game.card_width, game.card_height, options.bleed))
+        faces.append(cache[card.id, mark])
         labels.append(f"{card.id}#{seen[card.id]}")
     aid = aid_elements(game, options.lang, options.bleed)
     for k in range(game.player_aid.get("copies", 0)):

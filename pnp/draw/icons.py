@@ -116,6 +116,23 @@ def purse(c, cx, cy, size, colour=None, label=None):
     _label(c, cx, cy - r * 0.18, size * 0.92, label)
 
 
+def gem(c, cx, cy, size, colour=None, label=None):
+    """A faceted gem: a card's value."""
+    r = size / 2
+    pts = [(cx - r * 0.62, cy + r * 0.62), (cx + r * 0.62, cy + r * 0.62), (cx + r * 0.95, cy + r * 0.12),
+           (cx, cy - r * 0.95), (cx - r * 0.95, cy + r * 0.12)]
+    p = c.beginPath()
+    p.moveTo(*pts[0])
+    for pt in pts[1:]:
+        p.lineTo(*pt)
+    p.close()
+    c.setFillColor(_colour(colour, "#8a2432"))
+    c.setStrokeColor(HexColor("#4a1119"))
+    c.setLineWidth(size * 0.04)
+    c.drawPath(p, stroke=1, fill=1)
+    _label(c, cx, cy + r * 0.05, size * 0.95, label)
+
+
 def skull(c, cx, cy, size, colour=None, label=None):
     r = size / 2
     c.setFillColor(_colour(colour, BONE))
@@ -241,6 +258,7 @@ ICONS = {
     "power": power,
     "consolation": purse, "purse": purse,
     "skull": skull, "kill": skull, "dead": skull,
+    "gem": gem, "value": gem,
     "convert": convert,
     "plus_one": plus_one,
     "pip": pip,

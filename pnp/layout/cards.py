@@ -28,6 +28,8 @@ NAME_STYLE = Style(font="serif-semibold", size=12.5, min_size=8.0, max_lines=2, 
 RANK_STYLE = Style(font="sans-bold", size=5.6, min_size=4.5, max_lines=1, upper=True, tracking=0.9)
 ABILITY_STYLE = Style(font="serif", size=9.6, min_size=6.5, leading=1.12)
 FLAVOUR_STYLE = Style(font="serif-italic", size=7.6, min_size=6.0, leading=1.1, colour="#4a3f35")
+WATERMARK_STYLE = Style(font="serif-semibold", size=84, min_size=30, max_lines=1)
+MARK_STYLE = Style(font="sans-black", size=6.0, min_size=4.5, max_lines=1, align="right")
 FLAVOUR_ALONE_STYLE = Style(font="serif-italic", size=9.0, min_size=6.0, leading=1.15, colour="#4a3f35")
 
 
@@ -44,6 +46,8 @@ class FaceContent:
     step: int | None
     ability: str            # markup
     flavour: str
+    watermark: str = ""     # printed large and pale in the art area (e.g. a card's value)
+    mark: str = ""          # small mark in the bottom corner (e.g. "3+": only with 3 or more players)
 
 
 def stat_slots(game, card) -> tuple:
@@ -112,6 +116,12 @@ def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0) -> l
     if content.emblem:
         els.append(Icon(content.emblem, art.cx + 5.5 * sx, art.cy, min(art.h, art.w) * 0.78,
                         tint(colour, 0.78), role="emblem"))
+    if content.watermark:
+        els.append(Text(Rect(art.x + 12 * sx, art.y, art.w - 12 * sx, art.h), content.watermark,
+                        replace(WATERMARK_STYLE, colour=tint(colour, 0.7)), role="watermark"))
+    if content.mark:
+        els.append(Text(Rect(w - 14 * sx, 3.2 * sy, 10 * sx, 3.4 * sy), content.mark,
+                        replace(MARK_STYLE, colour=shade(colour, 0.1)), role="players-mark"))
     badge = 7.2 * min(sx, sy)
     step_y = min(8.0 * sy, (art.h - 4.0 * sy) / max(1, len(content.stats)))
     for i, (name, icon, label) in enumerate(content.stats):
@@ -177,6 +187,7 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
     cx, cy, r = w / 2, h / 2, 17 * min(sx, sy)
     els.append(Circle(cx, cy, r, stroke=BACK_GOLD, width=0.5))
     els.append(Circle(cx, cy, r - 1.4 * min(sx, sy), stroke=BACK_GOLD, width=0.2))
+    emblems = emblems or ("crown",)       # a game without factions shows a crown
     n = len(emblems)
     for i, emblem in enumerate(emblems):
         a = math.pi / 2 + 2 * math.pi * i / max(1, n)

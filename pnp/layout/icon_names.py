@@ -2,5 +2,5 @@
 
 ICON_NAMES = frozenset({
     "gold", "coin", "cost", "income", "influence", "power", "consolation", "purse", "skull", "kill", "dead",
-    "convert", "plus_one", "pip", "step", "crown", "star", "sun",
+    "convert", "plus_one", "pip", "step", "crown", "star", "sun", "gem", "value",
 })
