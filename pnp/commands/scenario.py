@@ -1,4 +1,4 @@
-"""``pnp scenario``: play one battle with fixed plays and print its transcript or its outcome as JSON."""
+"""``pnp scenario``: play a scenario file of any game and print its transcript or its outcome as JSON."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pnp.scenario import run_scenario_file, scenario_lines
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON instead of a transcript.")
 def command(file, as_json):
-    """Play the battle described in FILE (a scenario YAML file) and print what happens.
+    """Play the scenario in FILE (a YAML file naming its game with `game:`) and print what happens.
 
-    The format is described in docs/scenarios.md. Mistakes in FILE are reported as FILE:LINE: MESSAGE,
+    The formats are described in docs/scenarios.md. Mistakes in FILE are reported as FILE:LINE: MESSAGE,
     all at once, with exit status 2.
     """
     game, outcome = run_scenario_file(file)

@@ -1,17 +1,22 @@
-"""``pnp simulate``: play many seeded games with bots and report what happened (or one game's transcript)."""
+"""``pnp simulate``: play many seeded games of any game with bots and report what happened (or one
+game's transcript). Everything game-specific comes from the game's engine (the engine protocol,
+``docs/engine.md``): its bots, its options, its report and its transcript."""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import click
 
+from pnp import default_game
 from pnp.errors import UserError
 from pnp.gamedata import load_game
 from rules_engine import engine_module
 
 SEAT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
+DEFAULT_PLAYERS = 4
 
 
 def _bot_list(text: str, known) -> list[str]:
@@ -24,81 +29,109 @@ def _bot_list(text: str, known) -> list[str]:
     return names
 
 
-def _percent(count, whole) -> str:
-    return f"{100 * count / whole:.1f}%" if whole else "-"
-
-
-def report_lines(summary: dict, game) -> list[str]:
-    """The simulation summary as a short English report."""
-    games = summary["games"]
-    faction_name = {f.id: f.name for f in game.factions}
-    lines = [f"{game.title}: {games} games, {summary['players']} players, goal {summary['goal']} influence, "
-             f"seed {summary['seed']}, bots {', '.join(summary['bots'])}"]
-    seats = ", ".join(f"seat {s} {n} ({_percent(n, games)})" for s, n in summary["wins_by_seat"].items())
-    lines.append(f"Wins by seat: {seats}; no winner {summary['no_winner']} ({_percent(summary['no_winner'], games)})")
-    bots = ", ".join(f"{name} {b['wins']} of {b['seats']} seats ({100 * b['win_rate']:.1f}% per seat)"
-                     for name, b in summary["wins_by_bot"].items())
-    lines.append(f"Wins by bot: {bots}")
-    dist = ", ".join(f"{k}: {_percent(v, games)}" for k, v in summary["battles"]["distribution"].items())
-    lines.append(f"Battles per game: mean {summary['battles']['mean']:.2f} ({dist})")
-    total = summary["battles_total"]
-    factions = ", ".join(f"{faction_name.get(f, f)} {v['wins']} ({100 * v['share']:.1f}%)"
-                         for f, v in summary["battle_wins_by_faction"].items())
-    lines.append(f"Battle wins by faction: {factions} of {total} battles; "
-                 f"{summary['tied_battles']} battles tied ({_percent(summary['tied_battles'], total)})")
-    end = summary["end"]
-    lines.append(f"End of game, per player: gold mean {end['gold']['mean']:.1f} (max {end['gold']['max']}), "
-                 f"influence mean {end['influence']['mean']:.1f} (max {end['influence']['max']}); "
-                 f"winner's influence mean {end['influence']['winner_mean']:.1f}")
-    reasons = {"goal": "one leader", "gold_tiebreak": "influence tie broken by gold",
-               "tie": "tie, no winner", "battle_limit": "battle limit"}
-    over = ", ".join(f"{reasons.get(k, k)} {v}" for k, v in summary["game_over"].items())
-    lines.append(f"Game over: {over}")
-    peak = summary["peak_tokens"]
-    lines.append(f"Peak tokens in use at once ({100 * peak['quantile']:g}th percentile): gold {peak['gold']}, "
-                 f"influence {peak['influence']}, dead {peak['dead']}, converted {peak['converted']}, "
-                 f"+1 {peak['plus_one']}")
-    inv = summary["invariants"]
-    if inv["checked"]:
-        lines.append("Invariants: none broken" if not inv["broken"]
-                     else f"Invariants: {inv['broken']} broken, e.g. {inv['examples'][0]}")
+def player_counts(text: str | None, game_range: tuple, most: int) -> list[int]:
+    """``--players``: one count (``4``) or an inclusive range (``2..5``); default 4, kept in the game's range."""
+    if text is None:
+        lo, hi = game_range
+        return [min(max(DEFAULT_PLAYERS, lo), hi)]
+    text = text.strip()
+    ranged = re.fullmatch(r"(\d+)\s*\.\.\s*(\d+)", text)
+    if ranged:
+        first, last = int(ranged.group(1)), int(ranged.group(2))
+        if first > last:
+            raise UserError(f"--players: the range {text} is empty; write the smaller count first")
+        counts = list(range(first, last + 1))
+    elif re.fullmatch(r"\d+", text):
+        counts = [int(text)]
     else:
-        lines.append("Invariants: not checked (add --check)")
-    return lines
+        raise UserError(f"--players: expected a number or a range like 2..5, got {text!r}")
+    for n in counts:
+        if not 1 <= n <= most:
+            raise UserError(f"--players: {n} is not between 1 and {most}")
+    return counts
+
+
+def game_options(pairs, goal, engine, title: str) -> dict:
+    """``-o NAME=VALUE`` pairs (and the ``--goal`` shorthand) checked against the engine's OPTIONS."""
+    known = getattr(engine, "OPTIONS", {})
+    listed = ", ".join(f"{name} ({p.doc})" if p.doc else name for name, p in known.items()) or "none"
+    if goal is not None:
+        pairs = list(pairs) + [f"goal={goal}"]
+    options = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise UserError(f"--option: expected NAME=VALUE, got {pair!r}")
+        spec = known.get(name)
+        if spec is None:
+            raise UserError(f"--option: {title} has no option {name!r}; options: {listed}")
+        value = text.strip()
+        if spec.type == "int":
+            try:
+                value = int(value)
+            except ValueError:
+                raise UserError(f"--option {name}: expected an integer, got {text!r}") from None
+            if spec.min is not None and value < spec.min or spec.max is not None and value > spec.max:
+                raise UserError(f"--option {name}: {value} is not between {spec.min} and {spec.max}")
+        elif spec.type == "bool":
+            if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                raise UserError(f"--option {name}: expected true or false, got {text!r}")
+            value = value.lower() in ("true", "yes", "1")
+        if spec.choices and value not in spec.choices:
+            raise UserError(f"--option {name}: {value!r} is not one of {', '.join(map(str, spec.choices))}")
+        options[name] = value
+    return options
 
 
 @click.command("simulate")
-@click.option("--game", "game_arg", default="shadow_throne", show_default=True, help="Bundled game or game folder.")
-@click.option("--players", type=int, default=4, show_default=True, help="Players per game.")
+@click.argument("game", required=False)
+@click.option("--game", "game_option", default=None, help="Same as GAME (kept for older scripts).")
+@click.option("--players", "players_text", default=None, metavar="N|A..B",
+              help="Players per game, or a range like 2..5 for one report per count. [default: 4, within "
+                   "the game's player range]")
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed: the same seed gives the same report.")
-@click.option("--bots", default="random", show_default=True,
-              help="Comma-separated bots, repeated around the table and rotated one seat per game.")
+@click.option("--bots", default=None,
+              help="Comma-separated bots, repeated around the table and rotated one seat per game. "
+                   "[default: the engine's default bots]")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
-@click.option("--goal", type=click.IntRange(min=1), default=15, show_default=True, help="Influence that ends the game.")
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="A game option of the engine (repeatable); an unknown name lists the options.")
+@click.option("--goal", type=click.IntRange(min=1), default=None, hidden=True, help="Same as -o goal=N.")
 @click.option("--check", is_flag=True, help="Check the invariants at every step (slower).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report (or the transcript's events) as JSON.")
 @click.option("--transcript", is_flag=True, help="Print a readable account of the game (needs --games 1).")
-def command(game_arg, players, games, seed, bots, jobs, goal, check, as_json, transcript):
-    """Play seeded games of GAME with bots and report wins, battles, factions, gold, influence and token use."""
-    game = load_game(game_arg)
+def command(game, game_option, players_text, games, seed, bots, jobs, option_pairs, goal, check, as_json,
+            transcript):
+    """Play seeded games of GAME (a bundled game or a game folder; default: the project's default game)
+    with bots and report wins, game length and the game's own statistics.
+
+    The same seed gives the same report for any --jobs; with --transcript, the one game shown is game 0
+    of a longer run with the same seed.
+    """
+    if game and game_option and game != game_option:
+        raise UserError(f"GAME is {game!r} but --game is {game_option!r}: give the game once")
+    game = load_game(game or game_option or default_game())
     if not game.engine:
         raise UserError(f"{game.title} has no rules engine to simulate")
     engine = engine_module(game.engine)
-    bot_names = _bot_list(bots, list(engine.BOTS))
-    rules = engine.Rules(game.cards, game.factions)
-    if not 1 <= players <= rules.max_players():
-        raise UserError(f"--players: {players} is not between 1 and {rules.max_players()}")
+    bot_names = _bot_list(bots, list(engine.BOTS)) if bots is not None else list(engine.DEFAULT_BOTS)
+    options = game_options(option_pairs, goal, engine, game.title)
+    rules = engine.rules_for(game)
+    counts = player_counts(players_text, game.players, rules.max_players())
     lo, hi = game.players
-    if not lo <= players <= hi:
+    if any(not lo <= n <= hi for n in counts):
         click.echo(f"warning: {game.title} is played by {lo} to {hi} players", err=True)
 
     if transcript:
         if games != 1:
             raise UserError("--transcript shows one game: use it with --games 1")
-        seats = engine.seat_bots(bot_names, players, 0)  # the seats of game 0 of a longer run
-        state = engine.play_game(rules, seats, engine.derive_seed(seed, 0), players=players, goal=goal,
-                                 record=True, check=check)
+        if len(counts) != 1:
+            raise UserError("--transcript shows one game: give one player count")
+        players = counts[0]
+        seats, state = engine.recorded_game(rules, seed=seed, players=players, bots=bot_names, check=check,
+                                            **options)
         names = list(SEAT_NAMES[:players])
         if as_json:
             click.echo(json.dumps({"seats": [{"name": n, "bot": b} for n, b in zip(names, seats)],
@@ -113,18 +146,29 @@ def command(game_arg, players, games, seed, bots, jobs, goal, check, as_json, tr
             click.echo(f"INVARIANT BROKEN: {violation}", err=True)
         return
 
+    reports = []
     show_bar = sys.stderr.isatty() and not as_json
-    if show_bar:
-        with click.progressbar(length=games, label="Simulating", file=sys.stderr) as bar:
-            summary = engine.simulate(rules, games=games, seed=seed, players=players, bots=bot_names, goal=goal,
-                                      jobs=jobs, check=check, progress=bar.update)
-    else:
-        summary = engine.simulate(rules, games=games, seed=seed, players=players, bots=bot_names, goal=goal,
-                                  jobs=jobs, check=check)
+    with click.progressbar(length=games * len(counts), label="Simulating", file=sys.stderr) if show_bar \
+            else _NoBar() as bar:
+        for players in counts:
+            reports.append(engine.simulate(rules, games=games, seed=seed, players=players, bots=bot_names,
+                                           jobs=jobs, check=check, progress=bar.update if show_bar else None,
+                                           **options))
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(json.dumps(reports[0] if len(reports) == 1 else reports, indent=2))
     else:
-        for line in report_lines(summary, game):
-            click.echo(line)
-    if summary["invariants"]["broken"]:
+        for i, report in enumerate(reports):
+            if i:
+                click.echo("")
+            for line in engine.report_lines(report, title=game.title, cards=game.cards, factions=game.factions):
+                click.echo(line)
+    if any(report["invariants"]["broken"] for report in reports):
         raise SystemExit(1)
+
+
+class _NoBar:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

@@ -9,10 +9,16 @@ Entry points (see ``docs/engine.md``):
 * :func:`run_scenario` plays a fixed battle (:class:`Scenario`);
 * :func:`transcript_lines` turns events into English (or another phrase table);
 * :func:`validate_game` is the ``pnp validate`` hook.
+
+It also exports the engine protocol of :mod:`rules_engine.protocol` (``rules_for``, ``OPTIONS``,
+``SCENARIO_SCHEMA``, ``scenario_from_data``, ``scenario_lines``, ``recorded_game``, ``report_lines``, ...),
+which ``pnp`` uses without naming the game.
 """
 
 from rules_engine.shadow_throne.bots import BOTS, GreedyBot, RandomBot, make_bot
 from rules_engine.shadow_throne.effects import EFFECTS, HANDLERS, Effect
+from rules_engine.shadow_throne.protocol import (DEFAULT_BOTS, OPTIONS, SCENARIO_SCHEMA, recorded_game, report_lines,
+                                                 rules_for, scenario_from_data, scenario_lines)
 from rules_engine.shadow_throne.events import Event
 from rules_engine.shadow_throne.rules import GOAL, POOL_SIZE, START_GOLD, STEPS, WAVES, Rules
 from rules_engine.shadow_throne.scenario import (Play, Scenario, ScenarioError, ScenarioOutcome, ScenarioPlayer,
@@ -29,7 +35,8 @@ FACTS = {"goal": GOAL, "waves": WAVES, "pool": POOL_SIZE, "start_gold": START_GO
          "variant_goals": (20, 25)}
 
 __all__ = [
-    "FACTS",
+    "FACTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "recorded_game", "report_lines", "rules_for",
+    "scenario_from_data", "scenario_lines",
     "BOTS", "Character", "EFFECTS", "ENGLISH", "Effect", "Event", "GOAL", "GameResult", "GameState",
     "GreedyBot", "HANDLERS", "IllegalAction", "Namer", "Play", "RandomBot", "Rules", "STEPS", "Scenario",
     "ScenarioError", "ScenarioOutcome", "ScenarioPlayer", "WAVES", "check_scenario", "derive_seed",
