@@ -26,7 +26,7 @@ SWAP, DESTROY = "swap", "destroy"
 EFFECTS = {
     "peek": EffectKind(
         "peek", {},
-        "Before revealing, look at the top card of the deck (the owner alone sees it).",
+        "Before revealing, see the card on top of the deck (the owner alone sees it).",
         needs_step=False, category=MANIPULATIVE),
     "lower_value": EffectKind(
         "lower_value",

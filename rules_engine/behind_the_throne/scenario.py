@@ -439,12 +439,15 @@ def run_scenario(rules: Rules, scenario: Scenario, *, record: bool = True, check
     except _Refused as refused:
         raise ScenarioError([(refused.where, refused.message)]) from None
     names = [p.name for p in scenario.players]
-    outcome = ScenarioOutcome(scenario, state, state.events if record else [])
-    outcome.result = scenario_result(state, names)
+    events = list(state.events)
+    if events and events[-1].type == "turn_start":
+        events.pop()                      # the next player's turn, which the scenario does not play
+    outcome = ScenarioOutcome(scenario, state, events if record else [])
+    outcome.result = scenario_result(state, names, events)
     return outcome
 
 
-def scenario_result(state: GameState, names) -> dict:
+def scenario_result(state: GameState, names, events=None) -> dict:
     """The outcome in the shape ``pnp scenario --json`` prints (see docs/scenarios.md)."""
     r = state.rules
     scores = {name: state.score(p) for p, name in enumerate(names)}
@@ -453,7 +456,7 @@ def scenario_result(state: GameState, names) -> dict:
         players[name] = {"stacks": state.stack_counts(p), "score": scores[name],
                          "abilities": [r.kind_id(k) for k in r.manipulative + r.protective if state.leads(p, k)]}
     turns = []
-    for event in state.events or ():
+    for event in state.events if events is None else events:
         d = event.data
         if event.type == "turn_start":
             turns.append({"turn": event.turn, "player": names[d["player"]], "revealed": [], "abilities": [],
@@ -467,7 +470,7 @@ def scenario_result(state: GameState, names) -> dict:
         elif event.type == "peek":
             t["abilities"].append({"card": d["card"], "via": d["via"], "seen": d["seen"]})
         elif event.type == "ability":
-            t["abilities"].append({"card": d["card"], "via": d["via"], "card_changed": d["row_card"],
+            t["abilities"].append({"card": d["card"], "via": d["via"], "row_card": d["row_card"],
                                    "before": d["before"], "after": d["after"]})
         elif event.type == "destroy":
             t["destroyed"].append({"card": d["card"], "owner": names[d["target"]]})

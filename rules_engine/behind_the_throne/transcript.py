@@ -16,6 +16,7 @@ ENGLISH = {
     "_stack": "{card} x{count}",
     "_no_stacks": "no cards",
     "_holding": "{player} holds {stacks}",
+    "_holding_sep": "; ",
     "_via": " (through the {via})",
     "_own": "their own",
     "_one_card": "1 card",
@@ -28,7 +29,7 @@ ENGLISH = {
     "rebuild": "The deck is empty: the discard pile ({cards} cards, the End of Game card among them) "
                "is shuffled into a new deck.",
     "reveal": "{player} reveals {card} ({value}).",
-    "peek": "{player} uses the {card}{via} and looks at the top card of the deck: {seen}.",
+    "peek": "{player} uses the {card}{via} and secretly sees the card on top of the deck: {seen}.",
     "ability": "{player} uses the {card}{via}: {row_card} now counts {after} instead of {before}.",
     "destroy": "Equal values: {player} destroys {owner}'s {card}.",
     "destroy_own": "Equal values: {player} destroys one of {own} {card} cards.",
@@ -109,9 +110,9 @@ def format_event(event, namer: Namer, phrases: dict = ENGLISH) -> str | None:
     if kind == "destroy_own":
         fields["own"] = phrases["_own"]
     if kind == "scenario_start":
-        fields["holdings"] = join([phrases["_holding"].format(player=namer.player(p),
-                                                              stacks=_stacks(s, namer, phrases))
-                                   for p, s in enumerate(data["stacks"])], phrases)
+        fields["holdings"] = phrases["_holding_sep"].join(
+            phrases["_holding"].format(player=namer.player(p), stacks=_stacks(s, namer, phrases))
+            for p, s in enumerate(data["stacks"]))
     if "count" in data:
         fields["count_text"] = (phrases["_one_card"] if data["count"] == 1
                                 else phrases["_cards"].format(count=data["count"]))
