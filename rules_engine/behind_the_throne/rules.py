@@ -88,6 +88,8 @@ class Rules:
         self.end_kind = ends[0]
         self.protective = [k for k in range(nk) if self.category[k] == PROTECTIVE]
         self.value_kinds = [k for k in range(nk) if self.ability_kind[k] in VALUE_KINDS]
+        self.reuse_kinds = [k for k in self.manipulative if self.reuse[k]]
+        self.peek_kinds = [k for k in self.manipulative if self.peek[k]]
         self.characters = [k for k in range(nk) if k != self.end_kind]
 
         kind_of, numbers = [], {}

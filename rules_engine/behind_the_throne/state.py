@@ -303,12 +303,7 @@ class GameState:
 
     def _reusers(self, p: int) -> list[int]:
         """Reuse characters (the Judge) ``p`` may use now."""
-        return [j for j in self._reuse_kinds if self.ready(p, j)]
-
-    @property
-    def _reuse_kinds(self):
-        r = self.rules
-        return [k for k in r.manipulative if r.reuse[k]]
+        return [j for j in self.rules.reuse_kinds if self.ready(p, j)]
 
     def _uses(self, kinds, deltas_of) -> list[Action]:
         p = self.active
@@ -339,8 +334,7 @@ class GameState:
         """Uses of the Prophet: before a reveal, while the top card is still unknown."""
         if self.peeked is not None or len(self.row) >= ROW_LIMIT or self.busting:
             return []
-        r = self.rules
-        return self._uses([k for k in r.manipulative if r.peek[k]], lambda k: (0,))
+        return self._uses(self.rules.peek_kinds, lambda k: (0,))
 
     def max_drop(self) -> int:
         """The most the active player could still lower the last card this turn."""
