@@ -130,8 +130,12 @@ def load_scenario(path: str | Path):
     data.pop("game", None)
     rules = engine.rules_for(game)
     scenario, found = engine.scenario_from_data(rules, data, players=game.players)
+    # a value the shape check rejected reaches the engine as None: leave out its second report
+    faulted = {p.message.split(": ", 1)[0] for p in problems.errors}
     for problem in found:
         where, message = problem[0], problem[1]
+        if where in faulted:
+            continue
         at = problem[2] if len(problem) > 2 else where
         problems.error(path, line_at(raw, at) if at else None, None, f"{where}: {message}" if where else message)
     if problems.errors or scenario is None:

@@ -178,6 +178,9 @@ def scenario_from_data(rules: Rules, data: dict, players=(1, MAX_PLAYERS)):
 
     turns = []
     for i, turn in enumerate(data.get("turns") or [], start=1):
+        if not isinstance(turn, (list, tuple)):
+            add((f"turns[{i}]", "expected a list of decisions"))
+            continue
         if not turn:
             add((f"turns[{i}]", "a turn needs at least one decision"))
             continue
