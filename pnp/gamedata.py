@@ -180,7 +180,7 @@ class Game:
 
 
 def resolve_game_dir(game: str | Path | None) -> Path:
-    """A bundled game's name (e.g. ``shadow_throne``) or the path of a game folder; None = the default game."""
+    """A bundled game's name (a folder under data/) or the path of a game folder; None = the default game."""
     if game is None:
         game = default_game()
     candidate = Path(game)

@@ -44,14 +44,13 @@ CONFIG_SCHEMA = {
     })),
     "battle": Field("map", default={}, schema={
         "seed": Field("int", default=1),
-        "players": Field("int", default=4, min=3, max=5),
-        "bots": Field("str", default="greedy"),
+        "players": Field("int", default=4, min=1, max=10),
+        "bots": Field("str", nullable=True, doc="a bot name; default: the engine's first default bot"),
         "battle": Field("int", default=1, min=1),
     }),
 }
 
 BODY = Style(font="serif", size=9.4, leading=1.26, align="left")
-SMALL = replace(BODY, size=8.4, leading=1.22)
 H1 = Style(font="serif-semibold", size=17, leading=1.1, align="left", colour=ACCENT)
 H2 = Style(font="serif-semibold", size=12, leading=1.15, align="left", colour=INK)
 H3 = Style(font="sans-bold", size=7.6, leading=1.3, align="left", colour=ACCENT, upper=True, tracking=0.7)
@@ -243,12 +242,13 @@ class Cover(RichText):
             paint_lines(c, f.lines, title, f.size, 0, w, h * 0.80 - k * f.size * 1.05)
         sub = Style(font="serif-italic", size=14, colour=INK)
         paint_lines(c, wrap(self.subtitle, sub, 14, w), sub, 14, 0, w, h * 0.62)
-        n = len(self.game.factions)
-        for i, f in enumerate(self.game.factions):
+        emblems = [(f.emblem, f.colour) for f in self.game.factions] or [("crown", ACCENT)]
+        n = len(emblems)
+        for i, (emblem, colour) in enumerate(emblems):
             cx = w * (i + 1) / (n + 1)
-            c.setFillColor(HexColor(f.colour))
+            c.setFillColor(HexColor(colour))
             c.circle(cx, h * 0.42, 26, stroke=0, fill=1)
-            icons.draw(c, f.emblem, cx, h * 0.42, 30, "#ffffff")
+            icons.draw(c, emblem, cx, h * 0.42, 30, "#ffffff")
         facts = Style(font="sans-bold", size=9, colour=INK, upper=True, tracking=1.2)
         paint_lines(c, wrap("  \u00b7  ".join(self.facts), facts, 9, w), facts, 9, 0, w, h * 0.2)
 
@@ -354,6 +354,10 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
     }
     story = []
     problems = Problems()
+    if not any("!notes" in markup for _, markup in chapters) and len(chapters) > 1:
+        # padding goes before the last chapter, which keeps the back page (the quick reference)
+        name, markup = chapters[-1]
+        chapters = chapters[:-1] + [(name, "!notes\n" + markup)]
     for name, markup in chapters:
         try:
             story.extend(flowables(parse(markup), doc.width, extra))

@@ -69,7 +69,8 @@ def build(game, options: BuildOptions, entries) -> list[Output]:
     lang = options.lang or game.language
     words = strings(game, lang)
     markup = _environment().get_template(f"{lang}.md.j2").render(
-        game=game, entries=entries, flip=options.flip, booklet_flip=options.booklet_flip, paper=options.paper)
+        game=game, entries=entries, flip=options.flip, booklet_flip=options.booklet_flip, paper=options.paper,
+        files={e.filename for e in entries})
     w, h = options.page_size
     buf = io.BytesIO()
     fonts.register()

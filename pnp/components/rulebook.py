@@ -33,19 +33,26 @@ QUIET_EVENTS = {"wave_empty"}
 
 def phrases(engine, lang):
     """The engine's transcript wording for ``lang``: module ``phrases_<lang>`` of the engine package
-    (its ``PHRASES``), or the engine's own default table."""
+    (its ``PHRASES``), else None (the engine's own words)."""
     if lang:
         try:
             return importlib.import_module(f"{engine.__name__}.phrases_{lang}").PHRASES
         except ModuleNotFoundError:
             pass
-    return engine.ENGLISH
+    return None
+
+
+def _transcript(engine, events, game, names, lang):
+    table = phrases(engine, lang)
+    if table is None:
+        return engine.transcript_lines(events, game.cards, game.factions, names)
+    return engine.transcript_lines(events, game.cards, game.factions, names, table)
 
 
 def engine_examples(game, cfg, lang=None) -> dict:
     """Each configured scenario, played by the engine, as transcript lines."""
     engine = engine_module(game.engine)
-    rules = engine.Rules(game.cards, game.factions)
+    rules = engine.rules_for(game)
     titles = translation(game, lang or game.language).get("examples") or {}
     out = {}
     for ex in cfg.get("examples") or []:
@@ -53,23 +60,25 @@ def engine_examples(game, cfg, lang=None) -> dict:
         outcome = engine.run_scenario(rules, scenario)
         events = [e for e in outcome.events if e.type not in QUIET_EVENTS]
         names = [p.name for p in scenario.players]
-        lines = engine.transcript_lines(events, game.cards, game.factions, names, phrases(engine, lang))
+        lines = _transcript(engine, events, game, names, lang)
         title = titles.get(ex["id"]) or scenario.title
         out[ex["id"]] = ([f"**{title}**"] if title else []) + lines
     return out
 
 
 def engine_battle(game, cfg, lang=None) -> list[str]:
-    """One battle of a seeded bot game, as transcript lines."""
+    """An excerpt of a seeded bot game (events whose ``battle`` is the one asked for), as transcript lines;
+    [] when rulebook.yaml asks for none."""
     b = cfg.get("battle") or {}
+    if not b:
+        return []
     engine = engine_module(game.engine)
-    rules = engine.Rules(game.cards, game.factions)
     players = b.get("players", 4)
-    state = engine.play_game(rules, [b.get("bots", "greedy")] * players, b.get("seed", 1), players=players,
+    bots = b.get("bots") or engine.DEFAULT_BOTS[0]
+    state = engine.play_game(engine.rules_for(game), [bots] * players, b.get("seed", 1), players=players,
                              record=True)
-    events = [e for e in state.events if e.battle == b.get("battle", 1)]
-    return engine.transcript_lines(events, game.cards, game.factions, PLAYER_NAMES[:players],
-                                   phrases(engine, lang))
+    events = [e for e in state.events if getattr(e, "battle", None) == b.get("battle", 1)]
+    return _transcript(engine, events, game, PLAYER_NAMES[:players], lang)
 
 
 def context(game, cfg, lang) -> dict:
@@ -109,6 +118,9 @@ def context(game, cfg, lang) -> dict:
         "ability": ability,
         "gold": gold,
         "rank_name": lambda card: game.rank(card.rank).name if card.rank else "",
+        "cards": game.cards,
+        "category_name": lambda card: (game.category_of(card).name if game.category_of(card) else ""),
+        "copies_for": game.copies_for,
         "examples": engine_examples(game, cfg, lang),
         "battle": engine_battle(game, cfg, lang),
         "battle_seed": b.get("seed", 1),
