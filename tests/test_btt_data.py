@@ -46,7 +46,7 @@ def test_every_card_text_comes_from_its_ability():
         text = ability_text(GAME, card)
         assert text and "**" in text, card.id
         assert set(re.findall(r"\[(\w+)\]", text)) <= ICON_NAMES, card.id
-    assert ability_text(GAME, GAME.card("general")) == "**Lower** the last card of your row by 3 [power]."
+    assert ability_text(GAME, GAME.card("general")) == "**Lower** the value of the last card of your row by 3."
     assert "more cards than your Queen stack" in ability_text(GAME, GAME.card("queen"))
     assert "at least as many cards as your King stack" in ability_text(GAME, GAME.card("king"))
 
