@@ -6,12 +6,10 @@ so a run gives the same report whatever the number of worker processes.
 
 from __future__ import annotations
 
-import hashlib
-import math
-import multiprocessing
 from collections import Counter
 from typing import Callable, NamedTuple, Sequence
 
+from rules_engine import runs
 from rules_engine.behind_the_throne.bots import make_bot
 from rules_engine.behind_the_throne.rules import TURN_LIMIT, Rules
 from rules_engine.behind_the_throne.state import ENDINGS, OVER, REASONS, GameState
@@ -19,14 +17,10 @@ from rules_engine.behind_the_throne.state import ENDINGS, OVER, REASONS, GameSta
 
 def derive_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a run seeded with ``seed`` (independent of worker count)."""
-    digest = hashlib.blake2b(f"behind_the_throne:{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+    return runs.derive_seed("behind_the_throne", seed, index)
 
 
-def seat_bots(bot_names: Sequence[str], players: int, index: int) -> list[str]:
-    """Bots of each seat in game ``index``: the list repeats around the table and rotates one seat a game."""
-    k = len(bot_names)
-    return [bot_names[(seat + index) % k] for seat in range(players)]
+seat_bots = runs.seat_bots
 
 
 def play_game(rules: Rules, bots, seed, *, players: int | None = None, record: bool = False,
@@ -102,34 +96,14 @@ def run_games(rules: Rules, *, games: int, seed: int = 0, players: int = 4, bots
     for name in bots:
         make_bot(name)  # unknown names fail here, before any worker starts
     bots = tuple(bots)
-    batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
-    results = []
-    if jobs <= 1 or games <= chunk:
-        for batch in batches:
-            results.extend(run_chunk(rules, batch, seed, players, bots, check))
-            if progress:
-                progress(len(batch))
-        return results
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:  # pragma: no cover - platforms without fork
-        context = multiprocessing.get_context()
-    jobs_list = [(batch, seed, players, bots, check) for batch in batches]
-    with context.Pool(jobs, initializer=_init_worker, initargs=(rules.cards, rules.deck_by_players)) as pool:
-        for batch, chunk_results in zip(batches, pool.imap(_worker, jobs_list)):
-            results.extend(chunk_results)
-            if progress:
-                progress(len(batch))
-    return results
+    return runs.run_batches(
+        games, chunk, jobs,
+        run_local=lambda batch: run_chunk(rules, batch, seed, players, bots, check),
+        worker=_worker, job_args=lambda batch: (batch, seed, players, bots, check),
+        initializer=_init_worker, initargs=(rules.cards, rules.deck_by_players), progress=progress)
 
 
-def percentile(values, q: float) -> int:
-    """The nearest-rank ``q`` quantile (0 < q <= 1) of integer values."""
-    ordered = sorted(values)
-    if not ordered:
-        return 0
-    rank = max(1, math.ceil(q * len(ordered)))
-    return ordered[rank - 1]
+percentile = runs.percentile
 
 
 def summarize(results: Sequence[GameResult], *, players: int, seed: int, bots: Sequence[str],
@@ -151,12 +125,7 @@ def summarize(results: Sequence[GameResult], *, players: int, seed: int, bots: S
     reasons = Counter(r.reason for r in results)
     broken = [f"game {i}: {v}" for i, r in enumerate(results) for v in r.violations]
 
-    def mean(values):
-        return round(sum(values) / len(values), 3) if values else 0.0
-
-    def share(count, whole):
-        return round(count / whole, 4) if whole else 0.0
-
+    mean, share = runs.mean, runs.share
     return {
         "games": games,
         "players": players,
@@ -216,10 +185,5 @@ def report_lines(report: dict, *, title: str, cards=(), factions=()) -> list[str
     lines.append(f"Scores: mean {s['mean']:.1f} per player (max {s['max']}); winner's mean {s['winner_mean']:.1f}")
     reasons = {"end_card": "End of Game card", "turn_limit": "turn limit"}
     lines.append("Game over: " + ", ".join(f"{reasons.get(k, k)} {v}" for k, v in report["game_over"].items()))
-    inv = report["invariants"]
-    if inv["checked"]:
-        lines.append("Invariants: none broken" if not inv["broken"]
-                     else f"Invariants: {inv['broken']} broken, e.g. {inv['examples'][0]}")
-    else:
-        lines.append("Invariants: not checked (add --check)")
+    lines.append(runs.invariant_line(report["invariants"]))
     return lines

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules_engine import runs
 from rules_engine.behind_the_throne.effects import EFFECTS
 from rules_engine.behind_the_throne.rules import rules_for
 from rules_engine.behind_the_throne.simulate import run_games
@@ -30,23 +31,14 @@ def validate_game(game, games: int = VALIDATION_GAMES, seed: int = VALIDATION_SE
         return [("rules engine", str(exc), False)]
     low, high = getattr(game, "players", (2, 5))
     counts = list(range(max(low, 1), min(high, rules.max_players()) + 1)) or [2]
-    share = max(1, games // len(counts))
-    for i, players in enumerate(counts):
-        try:
-            results = run_games(rules, games=share, seed=seed + i, players=players, bots=("random", "cautious"),
-                                check=True)
-        except Exception as exc:  # an engine crash on real data is a problem to report, not a traceback
-            problems.append(("rules engine", f"{players}-player games crashed: {type(exc).__name__}: {exc}", False))
-            continue
-        broken = [(index, v) for index, r in enumerate(results) for v in r.violations]
-        for index, violation in broken[:5]:
-            problems.append(("rules engine", f"{players}-player game {index} (seed {seed + i}): "
-                                             f"invariant broken: {violation}", False))
-        if len(broken) > 5:
-            problems.append(("rules engine", f"{len(broken) - 5} more broken invariants in {players}-player games",
-                             False))
+    found, by_count = runs.checked_games(
+        lambda players, n, s: run_games(rules, games=n, seed=s, players=players, bots=("random", "cautious"),
+                                        check=True),
+        counts, games, seed)
+    problems += found
+    for players, results in by_count.items():
         endless = sum(1 for r in results if r.reason != "end_card")
         if endless:
-            problems.append(("rules engine", f"{endless} of {share} {players}-player games reached the turn "
-                                             f"limit without revealing the End of Game card", True))
+            problems.append(("rules engine", f"{endless} of {len(results)} {players}-player games reached the "
+                                             f"turn limit without revealing the End of Game card", True))
     return problems

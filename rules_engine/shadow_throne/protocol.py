@@ -8,6 +8,8 @@ the scenario file's keys as plain :class:`~rules_engine.protocol.Spec` data and 
 
 from __future__ import annotations
 
+from rules_engine import runs
+
 import difflib
 
 from rules_engine.model import Param
@@ -155,10 +157,5 @@ def report_lines(report: dict, *, title: str, cards=(), factions=()) -> list[str
     lines.append(f"Peak tokens in use at once ({100 * peak['quantile']:g}th percentile): gold {peak['gold']}, "
                  f"influence {peak['influence']}, dead {peak['dead']}, converted {peak['converted']}, "
                  f"+1 {peak['plus_one']}")
-    inv = report["invariants"]
-    if inv["checked"]:
-        lines.append("Invariants: none broken" if not inv["broken"]
-                     else f"Invariants: {inv['broken']} broken, e.g. {inv['examples'][0]}")
-    else:
-        lines.append("Invariants: not checked (add --check)")
+    lines.append(runs.invariant_line(report["invariants"]))
     return lines

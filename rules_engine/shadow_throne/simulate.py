@@ -6,13 +6,11 @@ in game order, so a run gives the same report whatever the number of worker proc
 
 from __future__ import annotations
 
-import hashlib
-import math
-import multiprocessing
 import random
 from collections import Counter
 from typing import Callable, NamedTuple, Sequence
 
+from rules_engine import runs
 from rules_engine.shadow_throne.bots import make_bot
 from rules_engine.shadow_throne.rules import GOAL, Rules
 from rules_engine.shadow_throne.state import DRAFT, EXTRA, KEEP, PLAY, REASONS, GameState
@@ -24,15 +22,10 @@ _PEAK_KEYS = ("gold", "influence", "dead", "converted", "plus")
 
 def derive_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a run seeded with ``seed`` (independent of worker count)."""
-    digest = hashlib.blake2b(f"shadow_throne:{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+    return runs.derive_seed("shadow_throne", seed, index)
 
 
-def seat_bots(bot_names: Sequence[str], players: int, index: int) -> list[str]:
-    """Bots of each seat in game ``index``: the list is repeated around the table and rotated by one
-    seat every game, so every bot sits in every seat equally often."""
-    k = len(bot_names)
-    return [bot_names[(seat + index) % k] for seat in range(players)]
+seat_bots = runs.seat_bots
 
 
 def play_game(rules: Rules, bots, seed, *, players: int | None = None, goal: int = GOAL,
@@ -116,34 +109,14 @@ def run_games(cards, *, games: int, seed: int = 0, players: int = 4, bots: Seque
         make_bot(name)  # unknown names fail here, before any worker starts
     rules = cards if isinstance(cards, Rules) else Rules(cards, factions)
     bots = tuple(bots)
-    batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
-    results = []
-    if jobs <= 1 or games <= chunk:
-        for batch in batches:
-            results.extend(run_chunk(rules, batch, seed, players, bots, goal, check))
-            if progress:
-                progress(len(batch))
-        return results
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:  # pragma: no cover - platforms without fork
-        context = multiprocessing.get_context()
-    jobs_list = [(batch, seed, players, bots, goal, check) for batch in batches]
-    with context.Pool(jobs, initializer=_init_worker, initargs=(rules.cards, rules.factions)) as pool:
-        for batch, chunk_results in zip(batches, pool.imap(_worker, jobs_list)):
-            results.extend(chunk_results)
-            if progress:
-                progress(len(batch))
-    return results
+    return runs.run_batches(
+        games, chunk, jobs,
+        run_local=lambda batch: run_chunk(rules, batch, seed, players, bots, goal, check),
+        worker=_worker, job_args=lambda batch: (batch, seed, players, bots, goal, check),
+        initializer=_init_worker, initargs=(rules.cards, rules.factions), progress=progress)
 
 
-def percentile(values, q: float) -> int:
-    """The nearest-rank ``q`` quantile (0 < q <= 1) of integer values."""
-    ordered = sorted(values)
-    if not ordered:
-        return 0
-    rank = max(1, math.ceil(q * len(ordered)))
-    return ordered[rank - 1]
+percentile = runs.percentile
 
 
 def summarize(results: Sequence[GameResult], *, factions: Sequence[str], players: int, seed: int,
@@ -166,12 +139,7 @@ def summarize(results: Sequence[GameResult], *, factions: Sequence[str], players
     winner_influence = [r.influence[r.winner] for r in results if r.winner is not None]
     broken = [f"game {i}: {v}" for i, r in enumerate(results) for v in r.violations]
 
-    def mean(values):
-        return round(sum(values) / len(values), 3) if values else 0.0
-
-    def share(count, whole):
-        return round(count / whole, 4) if whole else 0.0
-
+    mean, share = runs.mean, runs.share
     return {
         "games": games,
         "players": players,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules_engine import runs
 from rules_engine.shadow_throne.effects import EFFECTS, HANDLERS
 from rules_engine.shadow_throne.rules import Rules
 from rules_engine.shadow_throne.simulate import run_games
@@ -29,19 +30,8 @@ def validate_game(game, games: int = VALIDATION_GAMES, seed: int = VALIDATION_SE
         return [("rules engine", str(exc), False)]
     low, high = getattr(game, "players", (3, 5))
     counts = [n for n in range(max(low, 1), high + 1) if n <= rules.max_players()] or [rules.max_players()]
-    share = max(1, games // len(counts))
-    for i, players in enumerate(counts):
-        try:
-            results = run_games(rules, games=share, seed=seed + i, players=players, bots=("random", "greedy"),
-                                check=True)
-        except Exception as exc:  # an engine crash on real data is a problem to report, not a traceback
-            problems.append(("rules engine", f"{players}-player games crashed: {type(exc).__name__}: {exc}", False))
-            continue
-        broken = [(index, v) for index, r in enumerate(results) for v in r.violations]
-        for index, violation in broken[:5]:
-            problems.append(("rules engine", f"{players}-player game {index} (seed {seed + i}): "
-                                             f"invariant broken: {violation}", False))
-        if len(broken) > 5:
-            problems.append(("rules engine", f"{len(broken) - 5} more broken invariants in {players}-player games",
-                             False))
-    return problems
+    found, _ = runs.checked_games(
+        lambda players, n, s: run_games(rules, games=n, seed=s, players=players, bots=("random", "greedy"),
+                                        check=True),
+        counts, games, seed)
+    return problems + found

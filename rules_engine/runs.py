@@ -1,0 +1,99 @@
+"""What every engine's simulations share: per-game seeds, seat rotation, batches over worker processes,
+quantiles, and the invariant checks behind ``pnp validate``."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+from typing import Callable, Sequence
+
+
+def derive_seed(namespace: str, seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded with ``seed``: independent of how games are batched."""
+    digest = hashlib.blake2b(f"{namespace}:{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def seat_bots(bot_names: Sequence[str], players: int, index: int) -> list[str]:
+    """Bots of each seat in game ``index``: the list repeats around the table and rotates one seat a game,
+    so every bot sits in every seat equally often."""
+    k = len(bot_names)
+    return [bot_names[(seat + index) % k] for seat in range(players)]
+
+
+def percentile(values, q: float) -> int:
+    """The nearest-rank ``q`` quantile (0 < q <= 1) of integer values."""
+    ordered = sorted(values)
+    if not ordered:
+        return 0
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
+
+
+def mean(values) -> float:
+    return round(sum(values) / len(values), 3) if values else 0.0
+
+
+def share(count, whole) -> float:
+    return round(count / whole, 4) if whole else 0.0
+
+
+def run_batches(games: int, chunk: int, jobs: int, run_local: Callable, worker: Callable, job_args: Callable,
+                initializer: Callable, initargs: tuple, progress: Callable[[int], None] | None = None) -> list:
+    """Play games ``0..games-1`` in batches of ``chunk``, in this process or in ``jobs`` workers.
+
+    ``run_local(batch)`` plays a batch here; ``worker(job_args(batch))`` plays it in a worker process
+    set up by ``initializer(*initargs)``. Results come back in game order whatever the number of jobs.
+    """
+    batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
+    results = []
+    if jobs <= 1 or games <= chunk:
+        for batch in batches:
+            results.extend(run_local(batch))
+            if progress:
+                progress(len(batch))
+        return results
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # pragma: no cover - platforms without fork
+        context = multiprocessing.get_context()
+    with context.Pool(jobs, initializer=initializer, initargs=initargs) as pool:
+        for batch, chunk_results in zip(batches, pool.imap(worker, [job_args(b) for b in batches])):
+            results.extend(chunk_results)
+            if progress:
+                progress(len(batch))
+    return results
+
+
+def checked_games(run: Callable, counts: Sequence[int], games: int, seed: int) -> tuple[list, dict]:
+    """Play ``games`` seeded, invariant-checked games spread over the player ``counts``.
+
+    ``run(players, games, seed)`` returns results with ``.violations``. Returns ``(problems, results by
+    player count)``; problems are ``(subject, message, warning)`` as ``validate_game`` hooks report them.
+    """
+    problems, by_count = [], {}
+    share = max(1, games // max(1, len(counts)))
+    for i, players in enumerate(counts):
+        try:
+            results = run(players, share, seed + i)
+        except Exception as exc:  # an engine crash on real data is a problem to report, not a traceback
+            problems.append(("rules engine", f"{players}-player games crashed: {type(exc).__name__}: {exc}", False))
+            continue
+        by_count[players] = results
+        broken = [(index, v) for index, r in enumerate(results) for v in r.violations]
+        for index, violation in broken[:5]:
+            problems.append(("rules engine", f"{players}-player game {index} (seed {seed + i}): "
+                                             f"invariant broken: {violation}", False))
+        if len(broken) > 5:
+            problems.append(("rules engine", f"{len(broken) - 5} more broken invariants in {players}-player games",
+                             False))
+    return problems, by_count
+
+
+def invariant_line(inv: dict) -> str:
+    """The report's line about invariants."""
+    if not inv["checked"]:
+        return "Invariants: not checked (add --check)"
+    return "Invariants: none broken" if not inv["broken"] else \
+        f"Invariants: {inv['broken']} broken, e.g. {inv['examples'][0]}"
