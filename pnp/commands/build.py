@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from pnp.commands.export import progress_bar
 from pnp.components import BuildOptions
 from pnp.errors import display_path
 from pnp.errors import UserError
@@ -56,13 +57,25 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bl
         path = build_calibration(game, out_dir, options)
         click.echo(f"{display_path(path)}  (2 pages: print them on one sheet, double-sided)")
         return
-    result = build_kit(game, out_dir, options)
+    with progress_bar(_component_count(game), "Building") as step:
+        result = build_kit(game, out_dir, options, progress=step)
     quiet = not sys.stdout.isatty()
     for path in result.files:
         n = result.pages[path.name]
         click.echo(f"{display_path(path)}  ({n} page{'s' if n != 1 else ''})")
     if not quiet:
         click.echo(f"{result.game.title}: kit built for {paper} paper.")
+
+
+def _component_count(game) -> int:
+    from pnp.components import game_components
+    from pnp.errors import DataError
+    from pnp.gamedata import load_game
+
+    try:
+        return len(game_components(load_game(game)))
+    except (DataError, UserError):
+        return 0   # build_kit reports it
 
 
 def parse_offset(text: str) -> tuple[float, float]:

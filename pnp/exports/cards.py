@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pnp.cardtext import aid_text
 from pnp.components import BuildOptions
-from pnp.components.cards import face_content
+from pnp.components.cards import face_content, players_mark
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
@@ -33,6 +33,12 @@ class DeckCard:
     copy: int
     name: str
     kind: str        # "card" or "aid"
+    mark: str = ""   # player-count mark printed on this copy ("3+"), as on the printed sheets
+
+    @property
+    def face(self) -> str:
+        """Key of the image this card shows: copies with the same mark share one."""
+        return f"{self.id}|{self.mark}" if self.mark else self.id
 
     @property
     def stem(self) -> str:
@@ -53,7 +59,7 @@ def deck_cards(game, lang: str | None = None) -> list[DeckCard]:
     out, seen = [], {}
     for card in game.deck:
         seen[card.id] = seen.get(card.id, 0) + 1
-        out.append(DeckCard(card.id, seen[card.id], card.name, "card"))
+        out.append(DeckCard(card.id, seen[card.id], card.name, "card", players_mark(game, card, seen[card.id])))
     copies = game.player_aid.get("copies", 0)
     if copies:
         if AID in seen:
@@ -71,7 +77,8 @@ def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None) -
     if key == AID:
         title, body = aid_text(game, lang)
         return aid_face(title, body, w, h, bleed=bleed)
-    return card_face(face_content(game, game.card(key), lang), w, h, bleed=bleed)
+    card_id, _, mark = key.partition("|")
+    return card_face(face_content(game, game.card(card_id), lang, mark), w, h, bleed=bleed)
 
 
 def faces_pdf(game, keys: list[str], bleed: float = 0.0, lang: str | None = None) -> bytes:
@@ -100,7 +107,7 @@ def face_images(game, keys: list[str], size: tuple[int, int], bleed: float = 0.0
 
 def distinct_faces(cards: list[DeckCard]) -> list[str]:
     """Face keys in first-use order, then the back."""
-    return list(dict.fromkeys(c.id for c in cards)) + [BACK]
+    return list(dict.fromkeys(c.face for c in cards)) + [BACK]
 
 
 @dataclass
@@ -129,7 +136,7 @@ def export_cards(game_arg, out_dir: str | os.PathLike, dpi: int = 300, bleed: fl
     size = card_export_size(game, dpi, bleed)
     images = face_images(game, distinct_faces(cards), size, bleed, lang, progress)
     encoded = {key: png_bytes(image, dpi) for key, image in images.items()}
-    files = {f"{c.stem}.png": encoded[c.id] for c in cards}
+    files = {f"{c.stem}.png": encoded[c.face] for c in cards}
     files[f"{BACK}.png"] = encoded[BACK]
     return CardExport(game, write_atomically(out_dir, files), size, dpi, bleed)
 

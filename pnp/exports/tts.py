@@ -1,0 +1,66 @@
+"""Tabletop Simulator deck sheets: 10 x 7 cells per image, at most 4096 px wide, the last cell holding
+the hidden-card face (the back), plus the back image and a JSON index of every cell."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+from PIL import Image
+
+from pnp.exports.cards import BACK, checked_game, deck_cards, distinct_faces, face_images
+from pnp.exports.raster import png_bytes
+from pnp.kit import write_atomically
+
+COLUMNS, ROWS = 10, 7
+MAX_WIDTH = 4096
+CARDS_PER_SHEET = COLUMNS * ROWS - 1      # the last cell shows the hidden-card face
+INDEX_FILE = "tts.json"
+
+
+def cell_size(card_w_mm: float, card_h_mm: float) -> tuple[int, int]:
+    """Pixel size of one cell: the widest that keeps the sheet within 4096 px, at the card's proportions."""
+    width = MAX_WIDTH // COLUMNS
+    return width, round(width * card_h_mm / card_w_mm)
+
+
+@dataclass
+class TtsExport:
+    files: list
+    cell: tuple
+    sheets: int
+    index: dict
+
+
+def export_tts(game_arg, out_dir: str | os.PathLike, lang: str | None = None, progress=None,
+               game=None) -> TtsExport:
+    game = game or checked_game(game_arg, lang)
+    cards = deck_cards(game, lang)
+    cell = cell_size(game.card_width, game.card_height)
+    faces = face_images(game, distinct_faces(cards), cell, 0.0, lang, progress)
+    files, entries, sheets = {}, [], []
+    for s, start in enumerate(range(0, len(cards), CARDS_PER_SHEET)):
+        chunk = cards[start:start + CARDS_PER_SHEET]
+        name = f"deck-{s + 1}.png"
+        sheet = Image.new("RGB", (cell[0] * COLUMNS, cell[1] * ROWS), "white")
+        for i, card in enumerate(chunk):
+            row, col = divmod(i, COLUMNS)
+            sheet.paste(faces[card.face], (col * cell[0], row * cell[1]))
+            entries.append({"sheet": name, "index": i, "row": row, "column": col, "card": card.id,
+                            "copy": card.copy, "name": card.name})
+        sheet.paste(faces[BACK], ((COLUMNS - 1) * cell[0], (ROWS - 1) * cell[1]))
+        files[name] = png_bytes(sheet)
+        sheets.append({"file": name, "cards": len(chunk), "width": sheet.width, "height": sheet.height})
+    files[f"{BACK}.png"] = png_bytes(faces[BACK])
+    index = {
+        "game": game.title,
+        "grid": {"columns": COLUMNS, "rows": ROWS},
+        "card_px": {"width": cell[0], "height": cell[1]},
+        "hidden_cell": {"row": ROWS - 1, "column": COLUMNS - 1, "index": COLUMNS * ROWS - 1},
+        "back": f"{BACK}.png",
+        "sheets": sheets,
+        "cards": entries,
+    }
+    files[INDEX_FILE] = (json.dumps(index, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return TtsExport(write_atomically(out_dir, files), cell, len(sheets), index)
