@@ -7,6 +7,8 @@ the card objects given (so translated cards give a translated transcript), playe
 
 from __future__ import annotations
 
+from rules_engine import runs
+
 from typing import Iterable, Sequence
 
 ENGLISH = {
@@ -48,27 +50,15 @@ ENGLISH = {
 }
 
 
-class Namer:
-    """Display names for ids: cards from their objects, players from a list."""
+class Namer(runs.Namer):
+    """Display names for ids: cards from their objects, players from a list (no factions here)."""
 
     def __init__(self, cards: Iterable, players: Sequence[str] = ()):
-        self.cards = {c.id: c.name for c in cards}
-        self.players = list(players)
-
-    def card(self, card_id: str) -> str:
-        return self.cards.get(card_id, card_id)
-
-    def player(self, seat: int) -> str:
-        return self.players[seat] if 0 <= seat < len(self.players) else f"Player {seat + 1}"
+        super().__init__(cards, (), players)
 
 
 def join(items: Sequence[str], phrases: dict = ENGLISH) -> str:
-    items = list(items)
-    if not items:
-        return phrases["_none"]
-    if len(items) == 1:
-        return items[0]
-    return phrases["_list_sep"].join(items[:-1]) + f" {phrases['_and']} " + items[-1]
+    return runs.join(items, phrases)
 
 
 def _stacks(stacks: dict, namer: Namer, phrases: dict) -> str:

@@ -11,7 +11,9 @@ ids, ``faction``/``factions`` faction ids, ``source``/``character``/``targets`` 
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from rules_engine import runs
+
+from typing import Sequence
 
 ENGLISH = {
     "_and": "and",
@@ -90,38 +92,11 @@ ENGLISH = {
 }
 
 
-class Namer:
-    """Display names for ids: cards and factions from their objects, players from a list."""
-
-    def __init__(self, cards: Iterable, factions: Iterable | None = None, players: Sequence[str] = ()):
-        self.cards = {c.id: c.name for c in cards}
-        factions = tuple(factions or ())
-        self.factions = {f.id: f.name for f in factions}
-        self.adjectives = {f.id: getattr(f, "adjective", None) or f.name for f in factions}
-        self.players = list(players)
-
-    def card(self, card_id: str) -> str:
-        return self.cards.get(card_id, card_id)
-
-    def faction(self, faction_id: str) -> str:
-        return self.factions.get(faction_id, faction_id.capitalize())
-
-    def adjective(self, faction_id: str) -> str:
-        return self.adjectives.get(faction_id, self.faction(faction_id))
-
-    def player(self, seat: int) -> str:
-        return self.players[seat] if 0 <= seat < len(self.players) else f"Player {seat + 1}"
+Namer = runs.Namer
 
 
 def join(items: Sequence[str], phrases: dict = ENGLISH) -> str:
-    items = list(items)
-    if not items:
-        return phrases["_none"]
-    if len(items) == 1:
-        return items[0]
-    # card names may hold commas ("Anna Lys, Widow Maker"): then separate the items with semicolons
-    sep = "; " if any("," in item for item in items) else phrases["_list_sep"]
-    return sep.join(items[:-1]) + f" {phrases['_and']} " + items[-1]
+    return runs.join(items, phrases)
 
 
 def format_event(event, namer: Namer, phrases: dict = ENGLISH) -> str | None:
