@@ -7,9 +7,9 @@ the card objects given (so translated cards give a translated transcript), playe
 
 from __future__ import annotations
 
-from rules_engine import runs
-
 from typing import Iterable, Sequence
+
+from rules_engine import runs
 
 ENGLISH = {
     "_and": "and",

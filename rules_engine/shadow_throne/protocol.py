@@ -8,10 +8,9 @@ the scenario file's keys as plain :class:`~rules_engine.protocol.Spec` data and 
 
 from __future__ import annotations
 
-from rules_engine import runs
-
 import difflib
 
+from rules_engine import runs
 from rules_engine.model import Param
 from rules_engine.protocol import Spec
 from rules_engine.shadow_throne.rules import GOAL, WAVES, Rules

@@ -11,9 +11,9 @@ ids, ``faction``/``factions`` faction ids, ``source``/``character``/``targets`` 
 
 from __future__ import annotations
 
-from rules_engine import runs
-
 from typing import Sequence
+
+from rules_engine import runs
 
 ENGLISH = {
     "_and": "and",
