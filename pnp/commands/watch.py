@@ -1,4 +1,16 @@
-"""``pnp watch``: rebuild the kit whenever the game's data or the templates change."""
+"""``pnp watch``: rebuild the kit whenever the game's data or the templates change.
+
+Three small parts, each testable alone:
+
+* :func:`rebuild` builds once as ``pnp build`` does, after clearing the caches that depend on files
+  (:func:`pnp.cache.clear`), and reports problems instead of stopping;
+* :class:`Changes` is the watchdog handler: it keeps the paths of real edits (created, modified, deleted,
+  moved files) and ignores what a build itself causes (files opened and closed for reading), editor
+  swap and backup files, hidden files, and anything under the output folder;
+* :func:`watch_loop` waits until no edit has arrived for ``debounce`` seconds, then calls its
+  ``on_change(paths)`` handler on the calling thread, so rebuilds never overlap: edits saved during
+  a rebuild start one more when it ends.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +19,21 @@ import time
 from pathlib import Path
 
 import click
+from watchdog.events import FileSystemEventHandler
 
 from pnp import TEMPLATES_DIR
 from pnp.errors import DataError, UserError, display_path
 
+#: Events that mean a file's contents changed. Reads by the build itself arrive as "opened" and
+#: "closed_no_write" and must not trigger another build (that would loop forever).
+EDIT_EVENTS = {"created", "modified", "deleted", "moved", "closed"}
+#: Editors' swap, backup and probe files.
+IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".bak", ".pyc")
+IGNORED_NAMES = {"4913", "__pycache__"}
 
-def rebuild(game_arg, out_dir, options, echo=click.echo) -> bool:
-    """One build as ``pnp build`` does it, reporting problems instead of stopping. True on success."""
+
+def rebuild(game_arg, out_dir, options, echo=click.echo, changed=()) -> bool:
+    """One build as ``pnp build`` does it, problems printed as it prints them. True on success."""
     from pnp import cache
     from pnp.kit import build_kit
 
@@ -24,51 +44,86 @@ def rebuild(game_arg, out_dir, options, echo=click.echo) -> bool:
     except DataError as exc:
         for problem in exc.problems:
             echo(str(problem), err=True)
-        echo(f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''}; waiting for changes.", err=True)
+        n = len(exc.problems)
+        echo(f"{n} problem{'s' if n != 1 else ''} found; nothing was written. Waiting for changes.", err=True)
         return False
     except UserError as exc:
         echo(f"error: {exc}", err=True)
         return False
     pages = result.pages.get("kit.pdf", 0)
-    echo(f"{time.strftime('%H:%M:%S')} built {result.game.title}: {pages} pages in {display_path(out_dir)} "
-         f"({time.perf_counter() - started:.1f} s)")
+    why = ""
+    if changed:
+        # files that still exist (not the temporary files editors save through), else whatever changed
+        names = sorted({Path(p).name for p in changed if Path(p).exists()} or {Path(p).name for p in changed})
+        why = f" after {', '.join(names[:3])}{f' and {len(names) - 3} more' if len(names) > 3 else ''} changed"
+    echo(f"{time.strftime('%H:%M:%S')} built {result.game.title}{why}: {len(result.files)} files, {pages} pages "
+         f"in kit.pdf, in {display_path(out_dir)} ({time.perf_counter() - started:.1f} s)")
     return True
 
 
-class Debouncer:
-    """Calls ``action`` once, ``delay`` seconds after the last of a burst of ``trigger()`` calls."""
+class Changes(FileSystemEventHandler):
+    """Collects the paths of edits under the watched folders (thread-safe; watchdog calls from its thread)."""
 
-    def __init__(self, action, delay: float = 0.4):
-        self.action, self.delay = action, delay
-        self._timer = None
+    def __init__(self, ignore_under=()):
+        super().__init__()
+        self.ignore_under = [Path(p).resolve() for p in ignore_under]
+        self._paths: set[str] = set()
+        self._last = 0.0
         self._lock = threading.Lock()
 
-    def trigger(self, *_):
+    def relevant(self, event) -> bool:
+        if event.event_type not in EDIT_EVENTS:
+            return False
+        if event.is_directory and event.event_type == "modified":
+            return False       # a file inside changed: that file's own event is enough
+        paths = [event.src_path, getattr(event, "dest_path", "") or ""]
+        return any(p and self._relevant_path(Path(str(p))) for p in paths)
+
+    def _relevant_path(self, path: Path) -> bool:
+        if path.name.endswith(IGNORED_SUFFIXES) or any(part in IGNORED_NAMES for part in path.parts):
+            return False
+        if any(part.startswith(".") for part in path.parts[-3:]):   # .git, .#emacs-lock, .DS_Store
+            return False
+        resolved = path.resolve()
+        return not any(resolved.is_relative_to(p) for p in self.ignore_under)
+
+    def on_any_event(self, event):
+        if self.relevant(event):
+            # a move names the file it became (editors and sed save by renaming a temporary file)
+            self.add(str(getattr(event, "dest_path", "") or event.src_path))
+
+    def add(self, path: str, now: float | None = None) -> None:
         with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer = threading.Timer(self.delay, self.action)
-            self._timer.daemon = True
-            self._timer.start()
+            self._paths.add(path)
+            self._last = time.monotonic() if now is None else now
+
+    def take_settled(self, debounce: float, now: float | None = None) -> set[str]:
+        """The edited paths, once none has arrived for ``debounce`` seconds (then forgotten); else empty."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            if not self._paths or now - self._last < debounce:
+                return set()
+            paths, self._paths = self._paths, set()
+            return paths
 
 
-def watch(folders, on_change, stop: threading.Event | None = None):
-    """Observe ``folders`` recursively, calling ``on_change()`` for any file change, until ``stop`` is set."""
-    from watchdog.events import FileSystemEventHandler
+def watch_loop(folders, on_change, changes: Changes | None = None, debounce: float = 0.3,
+               stop: threading.Event | None = None, poll: float = 0.05) -> None:
+    """Observe ``folders`` recursively and call ``on_change(paths)`` after each settled burst of edits,
+    on this thread, until ``stop`` is set (or Ctrl-C)."""
     from watchdog.observers import Observer
 
-    class Handler(FileSystemEventHandler):
-        def on_any_event(self, event):
-            if not event.is_directory and not str(event.src_path).endswith(("~", ".swp", ".tmp")):
-                on_change()
-
+    changes = changes or Changes()
     observer = Observer()
     for folder in folders:
-        observer.schedule(Handler(), str(folder), recursive=True)
+        observer.schedule(changes, str(folder), recursive=True)
     observer.start()
     try:
         while not (stop and stop.is_set()):
-            time.sleep(0.2)
+            paths = changes.take_settled(debounce)
+            if paths:
+                on_change(paths)
+            time.sleep(poll)
     finally:
         observer.stop()
         observer.join()
@@ -76,12 +131,19 @@ def watch(folders, on_change, stop: threading.Event | None = None):
 
 @click.command("watch")
 @click.argument("game", required=False)
-@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True)
-@click.option("--lang", default=None, metavar="LANG", help="Language of the kit.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True)
-def command(game, paper, lang, out_dir):
-    """Build GAME's kit, then rebuild it whenever its data folder or the templates change. Problems are
-    printed and the watch goes on; stop with Ctrl-C."""
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True,
+              help="Sheet size the kit is laid out for.")
+@click.option("--lang", default=None, metavar="LANG", help="Language of the kit (e.g. es).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
+              help="Folder the PDFs are written to.")
+@click.option("--debounce", type=click.FloatRange(0.05, 10), default=0.3, show_default=True, metavar="SECONDS",
+              help="Wait this long after the last change before rebuilding (editors save in bursts).")
+def command(game, paper, lang, out_dir, debounce):
+    """Build GAME's kit, then rebuild it whenever a file in the game's folder or in templates/ changes.
+
+    Problems are printed as pnp build prints them and the watch goes on; each successful build prints
+    a one-line summary. Stop with Ctrl-C.
+    """
     from pnp.components import BuildOptions
     from pnp.gamedata import resolve_game_dir
 
@@ -89,8 +151,9 @@ def command(game, paper, lang, out_dir):
     options = BuildOptions(paper=paper, lang=lang)
     rebuild(game, out_dir, options)
     click.echo(f"Watching {display_path(folder)} and {display_path(TEMPLATES_DIR)} (Ctrl-C stops).")
-    debouncer = Debouncer(lambda: rebuild(game, out_dir, options))
+    changes = Changes(ignore_under=[out_dir])
     try:
-        watch([folder, Path(TEMPLATES_DIR)], debouncer.trigger)
+        watch_loop([folder, Path(TEMPLATES_DIR)], lambda paths: rebuild(game, out_dir, options, changed=paths),
+                   changes, debounce)
     except KeyboardInterrupt:
         click.echo("Stopped.")

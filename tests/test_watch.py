@@ -1,0 +1,151 @@
+"""``pnp watch``: rebuilds that report problems and recover, caches cleared between rebuilds, which file
+events count as edits, debouncing, and one real watchdog run."""
+
+import shutil
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from pnp import TEMPLATES_DIR, cache
+from pnp.cli import main
+from pnp.commands.watch import Changes, rebuild, watch_loop
+from pnp.components import BuildOptions
+
+
+class Echo(list):
+    def __call__(self, text, err=False):
+        self.append(text)
+
+
+def test_rebuild_reports_problems_as_build_does_then_recovers(tmp_path, game_copy):
+    echo, out = Echo(), tmp_path / "out"
+    cards = game_copy / "cards.yaml"
+    good = cards.read_text()
+    cards.write_text(good.replace("    power: 10\n", "    power: ten\n"))
+    assert rebuild(str(game_copy), out, BuildOptions(), echo) is False
+    build = CliRunner().invoke(main, ["build", str(game_copy), "--out", str(tmp_path / "other")])
+    problem_lines = build.output.splitlines()[:-1]
+    assert problem_lines and echo[:-1] == problem_lines            # the same lines as pnp build prints
+    assert echo[-1] == "1 problem found; nothing was written. Waiting for changes."
+    assert not (out / "kit.pdf").exists()
+
+    cards.write_text(good)
+    assert rebuild(str(game_copy), out, BuildOptions(), echo, changed=[str(cards)]) is True
+    assert "built Shadow Throne after cards.yaml changed: 10 files, 28 pages in kit.pdf" in echo[-1]
+    assert (out / "kit.pdf").is_file()
+
+
+def test_rebuild_reads_files_again_that_a_cache_holds(tmp_path, game_copy):
+    """The rulebook booklet is cached per game: without clearing it a changed rulebook.yaml goes unseen."""
+    echo = Echo()
+    assert rebuild(str(game_copy), tmp_path / "a", BuildOptions(), echo) is True
+    config = game_copy / "rulebook.yaml"
+    config.write_text(config.read_text().replace("pages: 16", "pages: 12"))
+    assert rebuild(str(game_copy), tmp_path / "b", BuildOptions(), echo) is True
+    assert "28 pages in kit.pdf" in echo[0] and "26 pages in kit.pdf" in echo[1]   # a 12-page booklet
+
+
+def test_registered_caches_are_the_file_dependent_ones():
+    import pnp.cardtext
+    import pnp.components.instructions
+    import pnp.components.rulebook
+    import pnp.rulebook  # noqa: F401  (registers on import)
+
+    names = {f"{f.__module__}.{f.__name__}" for f in cache.registered()}
+    assert {"pnp.cardtext.environment", "pnp.cardtext._module", "pnp.rulebook._environment",
+            "pnp.components.rulebook.booklet", "pnp.components.instructions._environment"} <= names
+    assert "pnp.draw.text.fit" not in names       # pure function of its arguments: stays warm
+    with pytest.raises(TypeError):
+        cache.reads_files(lambda: None)
+
+
+def test_changed_ability_template_is_read_again_after_clear(tmp_path, monkeypatch):
+    import pnp.cardtext
+    from pnp.cardtext import ability_text
+    from pnp.gamedata import load_game
+
+    templates = tmp_path / "templates"
+    shutil.copytree(TEMPLATES_DIR / "abilities", templates / "abilities")
+    monkeypatch.setattr(pnp.cardtext, "TEMPLATES_DIR", templates)
+    cache.clear()
+    try:
+        game = load_game("shadow_throne")
+        card = next(c for c in game.cards if c.ability)
+        before = ability_text(game, card)
+        source = templates / "abilities" / "shadow_throne" / "en.j2"
+        word = before.split()[0].strip("*")
+        source.write_text(source.read_text().replace(word, "Zzyzx"))
+        assert ability_text(game, card) == before                  # still cached
+        cache.clear()
+        assert "Zzyzx" in ability_text(game, card)
+    finally:
+        monkeypatch.undo()
+        cache.clear()
+
+
+def event(kind, path, directory=False, dest=""):
+    return SimpleNamespace(event_type=kind, src_path=str(path), dest_path=str(dest), is_directory=directory)
+
+
+def test_only_edits_count_not_the_builds_own_reads(tmp_path):
+    out = tmp_path / "output"
+    changes = Changes(ignore_under=[out])
+    data = tmp_path / "cards.yaml"
+    assert changes.relevant(event("modified", data))
+    assert changes.relevant(event("created", data)) and changes.relevant(event("deleted", data))
+    assert changes.relevant(event("moved", tmp_path / "sedX1b2", dest=data))
+    assert not changes.relevant(event("opened", data))             # the build reading its data
+    assert not changes.relevant(event("closed_no_write", data))
+    assert not changes.relevant(event("modified", tmp_path, directory=True))
+    for name in (".cards.yaml.swp", "cards.yaml~", "4913", ".#cards.yaml"):
+        assert not changes.relevant(event("modified", tmp_path / name)), name
+    assert not changes.relevant(event("modified", out / "kit.pdf"))
+
+
+def test_a_burst_of_edits_settles_into_one_change():
+    changes = Changes()
+    changes.add("a.yaml", now=10.0)
+    changes.add("b.yaml", now=10.2)
+    assert changes.take_settled(0.3, now=10.4) == set()             # still saving
+    assert changes.take_settled(0.3, now=10.5) == {"a.yaml", "b.yaml"}
+    assert changes.take_settled(0.3, now=20.0) == set()             # taken once
+
+
+def test_watchdog_sees_an_edit_and_the_handler_runs_once(tmp_path):
+    """A real observer: a burst of saves gives one call, and the handler reading the files (as a build
+    does) triggers no further call."""
+    (tmp_path / "cards.yaml").write_text("v0\n")
+    calls, stop = [], threading.Event()
+
+    def on_change(paths):
+        calls.append(paths)
+        for f in tmp_path.iterdir():
+            f.read_bytes()
+
+    thread = threading.Thread(target=watch_loop, args=([tmp_path], on_change),
+                              kwargs={"debounce": 0.15, "stop": stop, "poll": 0.02}, daemon=True)
+    thread.start()
+    try:
+        time.sleep(0.3)                       # the observer is running
+        for k in range(3):
+            (tmp_path / "cards.yaml").write_text(f"v{k + 1}\n")
+            time.sleep(0.02)
+        deadline = time.monotonic() + 5
+        while not calls and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.5)                       # long enough for a loop to show
+    finally:
+        stop.set()
+        thread.join(5)
+    assert len(calls) == 1, calls
+    assert str(tmp_path / "cards.yaml") in calls[0]
+
+
+def test_watch_help_is_complete():
+    result = CliRunner().invoke(main, ["watch", "--help"])
+    assert result.exit_code == 0
+    for option in ("--paper", "--lang", "--out", "--debounce"):
+        assert option in result.output
