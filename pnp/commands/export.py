@@ -12,32 +12,45 @@ from pnp.errors import display_path
 
 @contextlib.contextmanager
 def progress_bar(length: int, label: str):
-    """A click progress bar on a terminal (stderr), nothing otherwise; yields an update(step) callable."""
+    """A click progress bar on stderr when it is a terminal, nothing otherwise (results go to stdout, so
+    piped output stays clean). Yields ``step(item=None)``: one unit done, ``item`` shown beside the bar."""
     if length and sys.stderr.isatty():
-        with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
-            yield lambda *_: bar.update(1)
+        with click.progressbar(length=length, label=label, file=sys.stderr,
+                               item_show_func=lambda item: str(item) if item is not None else None) as bar:
+            yield lambda item=None: bar.update(1, item)
     else:
-        yield lambda *_: None
+        yield lambda item=None: None
 
 
 @click.group("export")
 def command():
-    """Export images: card faces as PNG, Tabletop Simulator deck sheets."""
+    """Export images: card faces as PNG for print services, Tabletop Simulator deck sheets.
+
+    Images are rasterized (pypdfium2) from the same drawing as the printed kit, and the same input gives
+    byte-identical files. Nothing is written if the game's data has problems.
+    """
 
 
 @command.command("cards")
 @click.argument("game", required=False)
 @click.option("--format", "fmt", type=click.Choice(["png"]), default="png", show_default=True,
               help="Image format.")
-@click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Resolution.")
+@click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True,
+              help="Resolution; print services usually ask for 300.")
 @click.option("--bleed", type=click.FloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
               help="Art past the trim line on every side (print services usually ask for 3).")
-@click.option("--lang", default=None, metavar="LANG", help="Language of the card text.")
+@click.option("--lang", default=None, metavar="LANG",
+              help="Language of the card text (e.g. es); default: the game's.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/cards", show_default=True,
               help="Folder the images are written to.")
 def cards(game, fmt, dpi, bleed, lang, out_dir):
-    """One PNG per physical card (ID-COPY.png, aid-N.png) and back.png, at the pixel size print services
-    expect: (card size + 2 x bleed) in mm at DPI, rounded to the nearest pixel."""
+    """One PNG per physical card of GAME and back.png, at the pixel size print services expect.
+
+    Files are named by card id and copy (outlaw-1.png, outlaw-2.png, ...), player-aid cards aid-1.png,
+    aid-2.png, ..., and the shared back back.png. Each image is (card size + 2 x bleed) in mm at DPI,
+    each side rounded to the nearest pixel, halves up: a 63 x 88 mm card is 744 x 1039 px at 300 dpi,
+    815 x 1110 px with --bleed 3. The dpi is recorded in the PNG.
+    """
     from pnp.exports.cards import checked_game, deck_cards, distinct_faces, export_cards
 
     g = checked_game(game, lang)
@@ -50,12 +63,17 @@ def cards(game, fmt, dpi, bleed, lang, out_dir):
 
 @command.command("tts")
 @click.argument("game", required=False)
-@click.option("--lang", default=None, metavar="LANG", help="Language of the card text.")
+@click.option("--lang", default=None, metavar="LANG",
+              help="Language of the card text (e.g. es); default: the game's.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/tts", show_default=True,
               help="Folder the sheets are written to.")
 def tts(game, lang, out_dir):
-    """Tabletop Simulator deck sheets (10 x 7 cells, at most 4096 px wide, the last cell the hidden-card
-    face), back.png and tts.json saying which cell holds which card."""
+    """Tabletop Simulator deck sheets for GAME, back.png, and tts.json.
+
+    Each sheet deck-N.png is a 10 x 7 grid at most 4096 px wide (409 x 571 px cells for 63 x 88 mm
+    cards): 69 cards in reading order and, in the last cell, the back as the hidden-card face.
+    tts.json lists every card's sheet, row, column and index in TTS order (see docs/printing.md).
+    """
     from pnp.exports.cards import checked_game, deck_cards, distinct_faces
     from pnp.exports.tts import export_tts
 

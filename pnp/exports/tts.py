@@ -1,11 +1,14 @@
 """Tabletop Simulator deck sheets: 10 x 7 cells per image, at most 4096 px wide, the last cell holding
-the hidden-card face (the back), plus the back image and a JSON index of every cell."""
+the hidden-card face (the back), plus the back image and a JSON index of every cell (its fields are
+described in docs/printing.md, "Exports")."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
+from fractions import Fraction
 
 from PIL import Image
 
@@ -19,10 +22,17 @@ CARDS_PER_SHEET = COLUMNS * ROWS - 1      # the last cell shows the hidden-card 
 INDEX_FILE = "tts.json"
 
 
-def cell_size(card_w_mm: float, card_h_mm: float) -> tuple[int, int]:
-    """Pixel size of one cell: the widest that keeps the sheet within 4096 px, at the card's proportions."""
-    width = MAX_WIDTH // COLUMNS
-    return width, round(width * card_h_mm / card_w_mm)
+def cell_size(card_w_mm: float, card_h_mm: float, max_px: int = MAX_WIDTH) -> tuple[int, int]:
+    """Pixel size of one cell: the widest that keeps the sheet within ``max_px`` on each side, at the card's
+    proportions (rounded half up): 409 x 571 px for 63 x 88 mm. Cards taller than 10:7 are fitted to
+    the height instead (70 x 120 mm tarot cards: 341 x 585 px)."""
+    ratio = Fraction(str(card_h_mm)) / Fraction(str(card_w_mm))
+    width = max_px // COLUMNS
+    height = math.floor(width * ratio + Fraction(1, 2))
+    if height * ROWS > max_px:
+        height = max_px // ROWS
+        width = math.floor(height / ratio + Fraction(1, 2))
+    return width, height
 
 
 @dataclass
@@ -48,7 +58,8 @@ def export_tts(game_arg, out_dir: str | os.PathLike, lang: str | None = None, pr
             row, col = divmod(i, COLUMNS)
             sheet.paste(faces[card.face], (col * cell[0], row * cell[1]))
             entries.append({"sheet": name, "index": i, "row": row, "column": col, "card": card.id,
-                            "copy": card.copy, "name": card.name})
+                            "copy": card.copy, "name": card.name, "kind": card.kind,
+                            "tts_card_id": (s + 1) * 100 + i})
         sheet.paste(faces[BACK], ((COLUMNS - 1) * cell[0], (ROWS - 1) * cell[1]))
         files[name] = png_bytes(sheet)
         sheets.append({"file": name, "cards": len(chunk), "width": sheet.width, "height": sheet.height})

@@ -1,0 +1,102 @@
+"""``pnp preview``: one card face, or one page of a component's PDF, as a PNG.
+
+A target is looked up in this order: a card id (or ``back``, ``aid``), a component name from game.yaml
+(its first file: ``cards`` -> cards-fronts.pdf, ``rulebook`` -> rulebook.pdf), an output file name
+(``cards-backs.pdf``), or ``kit`` / ``kit.pdf``. Only the component asked for is built, except for
+components that describe the whole kit (instructions) and for the kit itself.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnp.components import BuildOptions, game_components
+from pnp.draw.merge import page_count
+from pnp.errors import UserError
+from pnp.exports.cards import AID, BACK, face_images
+from pnp.exports.raster import Rasterizer, png_bytes, size_px
+from pnp.kit import KIT_FILE, _rendered, build_kit, kit_entries
+
+
+@dataclass
+class Preview:
+    png: bytes
+    size: tuple          # (width, height) px
+    stem: str            # default file name stem, e.g. "outlaw" or "cards-fronts-p2"
+    what: str            # e.g. "card 'outlaw'" or "cards-fronts.pdf page 2 of 7"
+
+
+def face_keys(game) -> list[str]:
+    keys = [c.id for c in game.cards] + [BACK]
+    if game.player_aid.get("copies"):
+        keys.append(AID)
+    return keys
+
+
+def preview(game, target: str, page: int | None = None, dpi: int = 150, options: BuildOptions | None = None,
+            bleed: float = 0.0) -> Preview:
+    options = options or BuildOptions()
+    if target in face_keys(game):
+        if page is not None:
+            raise UserError(f"--page applies to components and files, not to the card {target!r}")
+        size = size_px(game.card_width + 2 * bleed, game.card_height + 2 * bleed, dpi)
+        image = face_images(game, [target], size, bleed, options.lang)[target]
+        return Preview(png_bytes(image, dpi), size, target, f"card {target!r}")
+    filename, pdf = component_pdf(game, target, options)
+    n = page_count(pdf)
+    page = 1 if page is None else page
+    if not 1 <= page <= n:
+        raise UserError(f"--page {page}: {target!r} ({filename}) has {n} page{'s' if n != 1 else ''}")
+    with Rasterizer(pdf) as pages:
+        image = pages.render_at(page - 1, dpi)
+    stem = f"{Path(filename).stem}-p{page}"
+    return Preview(png_bytes(image, dpi), image.size, stem, f"{filename} page {page} of {n}")
+
+
+def component_pdf(game, target: str, options: BuildOptions) -> tuple[str, bytes]:
+    """(file name, PDF bytes) for a component name, an output file name, or the kit."""
+    components = game_components(game)
+    by_name = {c.name: c for c in components}
+    if target in by_name:
+        out = _outputs(game, by_name[target], components, options)[0]
+        return out.filename, out.pdf
+    if target in ("kit", KIT_FILE):
+        with tempfile.TemporaryDirectory(prefix="pnp-preview-") as tmp:
+            build_kit(game.root, tmp, options)
+            return KIT_FILE, (Path(tmp) / KIT_FILE).read_bytes()
+    if target.endswith(".pdf"):
+        # components that describe the kit go last: they need every other file built first
+        for component in sorted(components, key=lambda c: c.needs_kit):
+            for out in _outputs(game, component, components, options):
+                if out.filename == target:
+                    return out.filename, out.pdf
+    raise UserError(_unknown(game, target, components))
+
+
+def _outputs(game, component, components, options) -> list:
+    """The component's outputs with their PDFs rendered (kit-describing ones built as pnp build does)."""
+    if not component.needs_kit:
+        return [_rendered(game, out, options) for out in component.build(game, options)]
+    built = {c.name: [_rendered(game, out, options) for out in c.build(game, options)]
+             for c in components if not c.needs_kit}
+    own_pages, outs = 1, []
+    for _ in range(3):   # its own length shifts the page numbers it prints; settle as build_kit does
+        entries = kit_entries(components, built, component.name, own_pages)
+        outs = [_rendered(game, out, options) for out in component.build(game, options, entries)]
+        n = sum(page_count(o.pdf) for o in outs if o.in_kit)
+        if n == own_pages:
+            break
+        own_pages = n
+    return outs
+
+
+def _unknown(game, target: str, components) -> str:
+    names = [c.name for c in components]
+    close = difflib.get_close_matches(target, face_keys(game) + names + ["kit"], n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return (f"no card or component {target!r} in {game.title}{hint}; components: {', '.join(names)}, kit "
+            f"(or a file name like cards-backs.pdf); cards: {', '.join(c.id for c in game.cards)}, back"
+            + (", aid" if game.player_aid.get("copies") else ""))
