@@ -40,7 +40,7 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
     built = {}
     for component in components:
         if not component.needs_kit:
-            built[component.name] = [_rendered(game, out, options) for out in component.build(game, options)]
+            built[component.name] = [rendered(game, out, options) for out in component.build(game, options)]
             if progress:
                 progress(component.name)
     # components that describe the kit (instructions) come last, once every other page is known;
@@ -50,7 +50,7 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
             own_pages = 1
             for _ in range(3):
                 entries = kit_entries(components, built, component.name, own_pages)
-                outs = [_rendered(game, out, options) for out in component.build(game, options, entries)]
+                outs = [rendered(game, out, options) for out in component.build(game, options, entries)]
                 n = sum(page_count(o.pdf) for o in outs if o.in_kit)
                 if n == own_pages:
                     break
@@ -59,11 +59,11 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
             if progress:
                 progress(component.name)
     outputs = [out for component in components for out in built[component.name]]
-    rendered = {out.filename: out.pdf for out in outputs}
+    files = {out.filename: out.pdf for out in outputs}
     pages = {out.filename: page_count(out.pdf) for out in outputs}
-    rendered[KIT_FILE] = merge([(o.title, o.pdf) for o in outputs if o.in_kit], game.title, game.author)
+    files[KIT_FILE] = merge([(o.title, o.pdf) for o in outputs if o.in_kit], game.title, game.author)
     pages[KIT_FILE] = sum(pages[o.filename] for o in outputs if o.in_kit)
-    return BuildResult(game, write_atomically(out_dir, rendered), pages)
+    return BuildResult(game, write_atomically(out_dir, files), pages)
 
 
 def build_calibration(game_arg, out_dir, options: BuildOptions) -> Path:
@@ -79,7 +79,8 @@ def build_calibration(game_arg, out_dir, options: BuildOptions) -> Path:
     return write_atomically(out_dir, {"calibration.pdf": data})[0]
 
 
-def _rendered(game, out, options):
+def rendered(game, out, options):
+    """``out`` with its PDF made (layout pages painted, ink saver applied), as the kit holds it."""
     if out.pdf is None:
         pages = [save_ink_page(p) for p in out.pages] if options.ink_saver else out.pages
         out.pdf = render(pages, f"{game.title}: {out.title}", game.author, outline=out.title)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pnp.commands.export import progress_bar
+from pnp.commands.progress import progress_bar
 from pnp.components import BuildOptions
 from pnp.errors import display_path
 from pnp.errors import UserError
