@@ -47,15 +47,7 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
     # their own length can shift the numbers, so they are rebuilt until it stops changing
     for component in components:
         if component.needs_kit:
-            own_pages = 1
-            for _ in range(3):
-                entries = kit_entries(components, built, component.name, own_pages)
-                outs = [rendered(game, out, options) for out in component.build(game, options, entries)]
-                n = sum(page_count(o.pdf) for o in outs if o.in_kit)
-                if n == own_pages:
-                    break
-                own_pages = n
-            built[component.name] = outs
+            built[component.name] = describe_kit(game, component, components, built, options)
             if progress:
                 progress(component.name)
     outputs = [out for component in components for out in built[component.name]]
@@ -77,6 +69,22 @@ def build_calibration(game_arg, out_dir, options: BuildOptions) -> Path:
     pages = calibration_pages(w, h, options.flip, strings(game, options.lang))
     data = render(pages, f"{game.title}: calibration", game.author)
     return write_atomically(out_dir, {"calibration.pdf": data})[0]
+
+
+def describe_kit(game, component, components, built: dict, options) -> list:
+    """Outputs of a component that describes the kit (``needs_kit``), given every other one ``built``.
+
+    Its own length shifts the page numbers it prints, so it is rebuilt until that length settles.
+    """
+    own_pages, outs = 1, []
+    for _ in range(3):
+        entries = kit_entries(components, built, component.name, own_pages)
+        outs = [rendered(game, out, options) for out in component.build(game, options, entries)]
+        n = sum(page_count(o.pdf) for o in outs if o.in_kit)
+        if n == own_pages:
+            break
+        own_pages = n
+    return outs
 
 
 def rendered(game, out, options):

@@ -18,7 +18,7 @@ from pnp.draw.merge import page_count
 from pnp.errors import UserError
 from pnp.exports.cards import AID, BACK, face_images
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
-from pnp.kit import KIT_FILE, rendered, build_kit, kit_entries
+from pnp.kit import KIT_FILE, build_kit, describe_kit, rendered
 
 
 @dataclass
@@ -82,15 +82,7 @@ def _outputs(game, component, components, options) -> list:
         return [rendered(game, out, options) for out in component.build(game, options)]
     built = {c.name: [rendered(game, out, options) for out in c.build(game, options)]
              for c in components if not c.needs_kit}
-    own_pages, outs = 1, []
-    for _ in range(3):   # its own length shifts the page numbers it prints; settle as build_kit does
-        entries = kit_entries(components, built, component.name, own_pages)
-        outs = [rendered(game, out, options) for out in component.build(game, options, entries)]
-        n = sum(page_count(o.pdf) for o in outs if o.in_kit)
-        if n == own_pages:
-            break
-        own_pages = n
-    return outs
+    return describe_kit(game, component, components, built, options)
 
 
 def _unknown(game, target: str, components) -> str:
