@@ -5,7 +5,7 @@ from __future__ import annotations
 from reportlab.lib.colors import HexColor
 
 from pnp.draw import icons, text
-from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Text
+from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Polygon, Text, Transform
 from pnp.units import pt
 
 
@@ -25,17 +25,49 @@ def _pen(c, fill, stroke, width, dash) -> None:
         _dash(c, dash)
 
 
+def _clip(c, rect) -> None:
+    if rect is not None:
+        p = c.beginPath()
+        p.rect(pt(rect.x), pt(rect.y), pt(rect.w), pt(rect.h))
+        c.clipPath(p, stroke=0, fill=0)
+
+
+def _polygon(c, e: Polygon) -> None:
+    if len(e.points) < 2 or (e.stroke is None and (e.fill is None or not e.closed)):
+        return
+    c.saveState()
+    if e.opacity < 1:
+        c.setFillAlpha(e.opacity)
+        c.setStrokeAlpha(e.opacity)
+    _pen(c, e.fill, e.stroke, e.width, e.dash)
+    p = c.beginPath()
+    (x0, y0), *rest = e.points
+    p.moveTo(pt(x0), pt(y0))
+    for x, y in rest:
+        p.lineTo(pt(x), pt(y))
+    if e.closed:
+        p.close()
+    c.drawPath(p, stroke=1 if e.stroke else 0, fill=1 if (e.fill and e.closed) else 0)
+    c.restoreState()
+
+
 def paint(c, elements) -> None:
     for e in elements:
         if isinstance(e, Group):
             c.saveState()
             c.translate(pt(e.dx), pt(e.dy))
-            if e.clip is not None:
-                p = c.beginPath()
-                p.rect(pt(e.clip.x), pt(e.clip.y), pt(e.clip.w), pt(e.clip.h))
-                c.clipPath(p, stroke=0, fill=0)
+            _clip(c, e.clip)
             paint(c, e.elements)
             c.restoreState()
+        elif isinstance(e, Transform):
+            a, b, cc, d, ex, fy = e.matrix
+            c.saveState()
+            c.transform(a, b, cc, d, pt(ex), pt(fy))
+            _clip(c, e.clip)
+            paint(c, e.elements)
+            c.restoreState()
+        elif isinstance(e, Polygon):
+            _polygon(c, e)
         elif isinstance(e, Box):
             if e.fill is None and e.stroke is None:
                 continue

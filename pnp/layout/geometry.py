@@ -122,6 +122,21 @@ class Icon:
 
 
 @dataclass(frozen=True)
+class Polygon:
+    """A closed outline through ``points`` ((x, y) pairs in mm), or an open polyline when ``closed`` is
+    false (then ``fill`` is ignored). Hexagons, triangles, glue tabs and zigzag cut lines are polygons."""
+
+    points: tuple
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.25
+    dash: tuple | None = None
+    closed: bool = True
+    opacity: float = 1.0
+    role: str = ""
+
+
+@dataclass(frozen=True)
 class Group:
     """Elements drawn translated by (dx, dy) and optionally clipped to ``clip`` (in the group's frame)."""
 
@@ -130,6 +145,46 @@ class Group:
     dy: float = 0.0
     clip: Rect | None = None
     role: str = ""
+
+
+@dataclass(frozen=True)
+class Transform:
+    """Elements drawn through the affine map ``matrix`` = (a, b, c, d, e, f), which sends a point (x, y)
+    of the elements' frame to (a·x + c·y + e, b·x + d·y + f) on the page (the PDF ``cm`` convention).
+
+    For what a translation cannot do: a scaled-down picture of a board (an assembly map), art turned
+    180 degrees (the back of a standee folded at the top). ``clip`` is in the elements' frame. Tests
+    read positions through :func:`apply`; :func:`flatten` keeps a transform whole (one element).
+    """
+
+    elements: tuple
+    matrix: tuple = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    clip: Rect | None = None
+    role: str = ""
+
+
+def apply(matrix: tuple, x: float, y: float) -> tuple[float, float]:
+    """Where the affine ``matrix`` (a, b, c, d, e, f) sends the point (x, y)."""
+    a, b, c, d, e, f = matrix
+    return (a * x + c * y + e, b * x + d * y + f)
+
+
+def compose(outer: tuple, inner: tuple) -> tuple:
+    """The matrix applying ``inner`` first, then ``outer``."""
+    a1, b1, c1, d1, e1, f1 = outer
+    a2, b2, c2, d2, e2, f2 = inner
+    return (a1 * a2 + c1 * b2, b1 * a2 + d1 * b2, a1 * c2 + c1 * d2, b1 * c2 + d1 * d2,
+            a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1)
+
+
+def scaling(factor: float, dx: float = 0.0, dy: float = 0.0) -> tuple:
+    """Scale by ``factor`` about the origin, then move by (dx, dy)."""
+    return (factor, 0.0, 0.0, factor, dx, dy)
+
+
+def half_turn(cx: float, cy: float) -> tuple:
+    """A 180-degree turn about (cx, cy)."""
+    return (-1.0, 0.0, 0.0, -1.0, 2 * cx, 2 * cy)
 
 
 @dataclass
@@ -164,6 +219,11 @@ def translate(element, dx: float, dy: float):
         return replace(element, cx=element.cx + dx, cy=element.cy + dy)
     if isinstance(element, Group):
         return replace(element, dx=element.dx + dx, dy=element.dy + dy)
+    if isinstance(element, Polygon):
+        return replace(element, points=tuple((x + dx, y + dy) for x, y in element.points))
+    if isinstance(element, Transform):
+        a, b, c, d, e, f = element.matrix
+        return replace(element, matrix=(a, b, c, d, e + dx, f + dy))
     raise TypeError(element)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pnp.layout.colour import _rgb, tint
-from pnp.layout.geometry import Box, Circle, Group, Icon, Page, Text
+from pnp.layout.geometry import Box, Circle, Group, Icon, Page, Polygon, Text, Transform
 
 #: Fills larger than this (mm²) are "large": card frames and backs, box panels, big token discs.
 LARGE_AREA = 600.0
@@ -21,11 +21,19 @@ def _light(colour: str | None) -> bool:
     return (0.299 * r + 0.587 * g + 0.114 * b) / 255 > 0.62
 
 
+def polygon_area(points) -> float:
+    """Area enclosed by a polygon (shoelace formula), whatever its winding."""
+    return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]))) / 2
+
+
 def save_ink(elements) -> list:
     out = []
     for e in elements:
-        if isinstance(e, Group):
+        if isinstance(e, (Group, Transform)):
             out.append(replace(e, elements=tuple(save_ink(e.elements))))
+        elif (isinstance(e, Polygon) and e.fill and e.closed and polygon_area(tuple(e.points)) > LARGE_AREA
+              and not _light(e.fill)):
+            out.append(replace(e, fill=tint(e.fill, TINT), stroke=e.stroke or e.fill, width=max(e.width, 0.35)))
         elif isinstance(e, Box) and e.fill and e.rect.w * e.rect.h > LARGE_AREA and not _light(e.fill):
             out.append(replace(e, fill=tint(e.fill, TINT), stroke=e.stroke or e.fill, width=max(e.width, 0.35)))
         elif isinstance(e, Circle) and e.fill and 3.14159 * e.r ** 2 > LARGE_AREA and not _light(e.fill):
