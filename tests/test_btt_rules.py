@@ -380,8 +380,38 @@ def test_the_end_of_game_card_starts_the_discard_pile():
 def test_the_deck_is_rebuilt_from_the_discard_pile():
     out = play("rebuild")
     rebuild = events(out, "rebuild")
-    assert len(rebuild) == 1 and rebuild[0].data["cards"] == 44        # 46 cards less the two Ana kept
-    assert [e.type for e in out.events].index("rebuild") > [e.type for e in out.events].index("collect")
+    assert len(rebuild) == 1 and rebuild[0].data["cards"] == 44        # 46 cards less the two in the row
+    types = [e.type for e in out.events]
+    # rebuilt the moment the Queen, the deck's last card, is revealed: before Ana decides to stop
+    assert types.index("rebuild") == types.index("reveal") + 2 and types.index("rebuild") < types.index("collect")
+
+
+def test_a_row_busting_on_the_last_card_stays_out_of_the_new_deck():
+    out = play("rebuild_bust")
+    types = [e.type for e in out.events]
+    assert types.index("rebuild") < types.index("bust")
+    assert events(out, "rebuild")[0].data["cards"] == 44
+    state = out.state
+    # the new deck (44 cards, less Ben's one) holds neither busted card; both are the discard pile
+    assert sorted(state.rules.card_id(c) for c in state.discard) == ["assassin", "jester"]
+    assert len(state.deck) == 43
+
+
+def test_a_row_of_five_cards_cannot_be_swapped():
+    state = _state({"players": ["Ana", {"name": "Ben", "stacks": {"queen": 2}}],
+                    "deck": ["king", "king", "queen", "minstrel", "alchemist"]})
+    for _ in range(4):
+        state.apply(Action("reveal"))
+    assert state.swap_targets() == [Action("swap", RULES.index["queen"], 1)]     # four cards: open
+    state.apply(Action("reveal"))
+    assert state.swap_targets() == [] and "swap" not in state.verbs()
+    assert Action("stop") in state.legal_actions()
+    data = {"players": ["Ana", {"name": "Ben", "stacks": {"queen": 2}}],
+            "deck": ["king", "king", "queen", "minstrel", "alchemist"],
+            "turns": [["reveal"] * 5 + [{"swap": "queen", "from": "Ben"}]]}
+    scenario, problems = scenario_from_data(RULES, data)
+    assert scenario is None and problems == [
+        ("turns[1][6]", "a row of five cards is collected, not swapped; possible now: stop")]
 
 
 def test_revealing_the_end_of_game_card_ends_the_game_at_once():

@@ -19,7 +19,7 @@ import difflib
 import random
 from dataclasses import dataclass, field
 
-from rules_engine.behind_the_throne.rules import MAX_PLAYERS, MAX_STACKS, STACK_LIMIT, Rules
+from rules_engine.behind_the_throne.rules import MAX_PLAYERS, MAX_STACKS, ROW_LIMIT, STACK_LIMIT, Rules
 from rules_engine.behind_the_throne.state import (BUST_ACTION, DISCARD_STACK, REVEAL_ACTION, STOP_ACTION, Action,
                                                   GameState, _shuffle)
 from rules_engine.behind_the_throne.state import DESTROY as DESTROY_VERB
@@ -422,6 +422,8 @@ def _why_not_target(state, verb, q, k, names) -> str:
             return "the row busts: nothing can be swapped"
         if not state.row:
             return "nothing has been revealed yet"
+        if len(state.row) >= ROW_LIMIT:
+            return "a row of five cards is collected, not swapped"
         if not state.swap_allowed():
             return f"{names[state.active]}'s row is too short for the Kings they hold"
         if q == state.active:

@@ -130,6 +130,8 @@ class GameState:
         if record and start_event:
             state._rec("scenario_start", stacks=[state.stack_counts(p) for p in range(players)],
                        deck=len(state.deck), discard=len(state.discard))
+        if not state.deck:
+            state._refill()
         state._start_turn()
         if check:
             state._checkpoint("setup")
@@ -378,7 +380,9 @@ class GameState:
         return out
 
     def swap_allowed(self) -> bool:
-        if not self.row or self.busting:
+        # RULING: a row of five cards is collected, never swapped: the rules offer the swap only to a
+        # player who stops before the fifth card.
+        if not self.row or self.busting or len(self.row) >= ROW_LIMIT:
             return False
         p, row = self.active, len(self.row)
         for kind, margin in self.rules.hinder_swap:
@@ -434,8 +438,8 @@ class GameState:
         self.deck_count = counts
 
     def _refill(self):
-        # RULING: the deck is rebuilt when a card is needed from an empty deck, so everything
-        # discarded until then (a busted row included) goes into the new deck.
+        # RULING: the deck is rebuilt the moment its last card is taken, from the discard pile as it is
+        # then (End of Game card included); a row still on the table, busted later, is not in it.
         cards = self.discard
         self.discard = []
         _shuffle(cards, self.rng.random)
@@ -445,8 +449,6 @@ class GameState:
             self._rec("rebuild", cards=len(cards))
 
     def _reveal(self):
-        if not self.deck:
-            self._refill()
         card = self.deck.pop()
         r = self.rules
         self.deck_count[r.kind_of[card]] -= 1
@@ -473,6 +475,8 @@ class GameState:
             if len(row) >= 2:
                 data["previous"] = self.prev
             self._rec("reveal", **data)
+        if not self.deck:
+            self._refill()
         if len(row) >= 2 and self.cur > self.prev and self.cur - self.max_drop() > self.prev:
             self._bust()
 
@@ -483,8 +487,6 @@ class GameState:
         if via >= 0:
             self.used.add(via)
         if r.peek[k]:
-            if not self.deck:
-                self._refill()
             self.peeked = self.deck[-1]
             if self.events is not None:
                 self._rec("peek", player=p, card=r.kind_id(k), via=r.kind_id(via) if via >= 0 else None,
