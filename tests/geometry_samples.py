@@ -1,0 +1,98 @@
+"""Sample pieces for the geometry tests, and a script writing them as PDFs to look at:
+
+    .venv/bin/python tests/geometry_samples.py /tmp/samples && pdftoppm -r 60 -png /tmp/samples/board.pdf /tmp/p
+"""
+
+from __future__ import annotations
+
+import colorsys
+import sys
+from pathlib import Path
+
+from pnp.layout.geometry import Box, Circle, Line, Polygon, Rect, Style, Text
+
+CELL = 20.0
+LABEL = Style(font="sans-bold", size=9, min_size=5, max_lines=1, colour="#ffffff")
+
+
+def cell_colour(i: int, j: int) -> str:
+    """A distinct colour per cell, so a tile put in the wrong place shows."""
+    h = ((i * 7 + j * 3) % 23) / 23
+    r, g, b = colorsys.hsv_to_rgb(h, 0.55 + 0.4 * ((i + j) % 2), 0.55 + 0.35 * ((i * j) % 3) / 2)
+    return "#%02x%02x%02x" % (int(r * 255), int(g * 255), int(b * 255))
+
+
+def sample_board(w: float, h: float, features=()) -> list:
+    """A board of coloured cells with their coordinates, diagonals, rings and the features outlined."""
+    els = []
+    cols, rows = int(w // CELL) + 1, int(h // CELL) + 1
+    for i in range(cols):
+        for j in range(rows):
+            r = Rect(i * CELL, j * CELL, min(CELL, w - i * CELL), min(CELL, h - j * CELL))
+            if r.w > 0 and r.h > 0:
+                els.append(Box(r, fill=cell_colour(i, j)))
+    for i in range(cols):
+        for j in range(rows):
+            if (i + 1) * CELL <= w and (j + 1) * CELL <= h:
+                els.append(Text(Rect(i * CELL + 1, j * CELL + 6, CELL - 2, 8), f"{i},{j}", LABEL))
+    els.append(Line(0, 0, w, h, "#000000", 0.8))
+    els.append(Line(0, h, w, 0, "#ffffff", 0.8))
+    for k in range(1, 6):
+        els.append(Circle(w / 2, h / 2, k * min(w, h) / 12, stroke="#111111", width=0.6))
+    els.append(Polygon(((w * 0.1, h * 0.1), (w * 0.3, h * 0.1), (w * 0.2, h * 0.3)), fill="#ffffff", stroke="#000000"))
+    for f in features:
+        els.append(Box(f, fill="#fff4c2", stroke="#c0392b", width=0.6))
+    els.append(Box(Rect(0, 0, w, h), stroke="#000000", width=1.0))
+    return els
+
+
+TERRAIN = {"plain": "#d9cf9c", "forest": "#4f7a3a", "cave": "#5b5560", "river": "#5b8fc7"}
+
+
+def sample_hex_map(orientation="flat", size=32.0, cols=14, rows=9):
+    """A hex map (grid fitted to its bounds, the hexes, the elements): terrain by position, ids printed
+    small, a river of edges across the middle with two bridges."""
+    from pnp.layout.hexgrid import HexGrid, axial_to_offset, rectangle
+    hexes = rectangle(cols, rows, orientation)
+    grid = HexGrid(orientation, size).fitted(hexes, margin=0)
+    els = []
+    for h in hexes:
+        col, row = axial_to_offset(h, orientation)
+        kind = "forest" if (col * 3 + row * 5) % 7 == 0 else "cave" if (col + 2 * row) % 11 == 0 else "plain"
+        els.append(grid.polygon(h, fill=TERRAIN[kind], stroke="#3a3a3a", width=0.3))
+        cx, cy = grid.centre(h)
+        els.append(Text(Rect(cx - 8, cy - size * 0.42, 16, 4), f"{h.q},{h.r}",
+                        Style(font="sans", size=5.5, min_size=4, max_lines=1, colour="#1f1a17")))
+    mid = rows // 2
+    river = []
+    for h in hexes:
+        col, row = axial_to_offset(h, orientation)
+        if row == mid:
+            for n in grid.neighbours(h):
+                if n in hexes and axial_to_offset(n, orientation)[1] == mid + 1:
+                    river.append((h, n))
+    for k, (a, b) in enumerate(river):
+        (x1, y1), (x2, y2) = grid.edge_segment(a, b)
+        colour = "#8a5a2b" if k in (3, len(river) - 4) else TERRAIN["river"]
+        els.append(Line(x1, y1, x2, y2, colour, 2.2))
+    b = grid.bounds(hexes)
+    return grid, hexes, els, b
+
+
+def write_all(out: Path) -> None:
+    from pnp.draw.pdf import render
+    from pnp.layout.tiling import plan_tiles, tile_pages
+    out.mkdir(parents=True, exist_ok=True)
+    features = (Rect(180, 120, 30, 30), Rect(95, 300, 25, 25))
+    plan = plan_tiles(480, 420, "letter", avoid=features)
+    (out / "board.pdf").write_bytes(render(tile_pages(plan, sample_board(480, 420, features), "Sample board"),
+                                           "board"))
+    from pnp.layout.tiling import plan_hex_tiles
+    for orientation, paper in (("flat", "a4"), ("pointy", "letter")):
+        grid, hexes, els, b = sample_hex_map(orientation)
+        plan = plan_hex_tiles(b.w, b.h, grid, hexes, paper)
+        (out / f"hexmap-{orientation}.pdf").write_bytes(render(tile_pages(plan, els, "Hex map"), "hex map"))
+
+
+if __name__ == "__main__":
+    write_all(Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/pnp-samples"))
