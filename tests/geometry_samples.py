@@ -79,14 +79,33 @@ def sample_hex_map(orientation="flat", size=32.0, cols=14, rows=9):
     return grid, hexes, els, b
 
 
+def figure_art(w: float, h: float, name: str, colour: str, side: str) -> list:
+    """A simple figure for a standee side: background, head, body, the side's name at the top."""
+    return [Box(Rect(-2, -2, w + 4, h + 4), fill="#f2ead8" if side == "FRONT" else "#d9e3ef"),
+            Circle(w / 2, h * 0.72, w * 0.18, fill=colour),
+            Polygon(((w * 0.2, h * 0.08), (w * 0.8, h * 0.08), (w * 0.62, h * 0.55), (w * 0.38, h * 0.55)),
+                    fill=colour),
+            Polygon(((w * 0.5, h * 0.55), (w * 0.95, h * 0.3), (w * 0.9, h * 0.25)), fill="#444444"),
+            Text(Rect(1, h - 8, w - 2, 6), f"{name} {side}", Style(font="sans-bold", size=7, min_size=4,
+                                                                  max_lines=1))]
+
+
 def write_all(out: Path) -> None:
     from pnp.draw.pdf import render
+    from pnp.units import PAPERS
     from pnp.layout.tiling import plan_tiles, tile_pages
     out.mkdir(parents=True, exist_ok=True)
     features = (Rect(180, 120, 30, 30), Rect(95, 300, 25, 25))
     plan = plan_tiles(480, 420, "letter", avoid=features)
     (out / "board.pdf").write_bytes(render(tile_pages(plan, sample_board(480, 420, features), "Sample board"),
                                            "board"))
+    from pnp.layout.standee import StandeeSpec, standee_layout, standee_pages
+    specs = {"warden": StandeeSpec(30, 50), "tall": StandeeSpec(40, 110, fold="side"),
+             "slotted": StandeeSpec(28, 45, 14, base="slot"), "priest": StandeeSpec(22, 35, 12)}
+    standees = [(k, standee_layout(s)) for k, s in specs.items()]
+    arts = {k: (figure_art(s.width, s.height, k, "#7a2e2e", "FRONT"), figure_art(s.width, s.height, k, "#2e4d7a", "BACK"))
+            for k, s in specs.items()}
+    (out / "standees.pdf").write_bytes(render(standee_pages(standees, arts, *PAPERS["letter"]), "standees"))
     from pnp.layout.tiling import plan_hex_tiles
     for orientation, paper in (("flat", "a4"), ("pointy", "letter")):
         grid, hexes, els, b = sample_hex_map(orientation)
