@@ -90,6 +90,17 @@ def figure_art(w: float, h: float, name: str, colour: str, side: str) -> list:
                                                                   max_lines=1))]
 
 
+def strength_face(value: int, size: float, colour: str, kind: str) -> list:
+    """A die face showing a strength, a smaller second number and a type name (a generic face)."""
+    return [Box(Rect(-1, -1, size + 2, size + 2), fill=colour),
+            Text(Rect(0, size * 0.3, size, size * 0.55), str(value),
+                 Style(font="sans-black", size=size * 1.5, min_size=4, max_lines=1, colour="#ffffff")),
+            Text(Rect(size * 0.55, size * 0.72, size * 0.4, size * 0.25), str(6 - value),
+                 Style(font="sans-bold", size=size * 0.5, min_size=3, max_lines=1, colour="#ffe08a")),
+            Text(Rect(0.5, size * 0.06, size - 1, size * 0.22), kind,
+                 Style(font="sans-bold", size=size * 0.32, min_size=2.5, max_lines=1, colour="#ffffff", upper=True))]
+
+
 def write_all(out: Path) -> None:
     from pnp.draw.pdf import render
     from pnp.units import PAPERS
@@ -106,6 +117,17 @@ def write_all(out: Path) -> None:
     arts = {k: (figure_art(s.width, s.height, k, "#7a2e2e", "FRONT"), figure_art(s.width, s.height, k, "#2e4d7a", "BACK"))
             for k, s in specs.items()}
     (out / "standees.pdf").write_bytes(render(standee_pages(standees, arts, *PAPERS["letter"]), "standees"))
+    from pnp.layout.dice import cube_net, net_pages, pip_face, sticker_pages, sticker_plan
+    kinds = [("Goblin", "#3f7d3a"), ("Orc", "#7a2e2e"), ("Skeleton", "#7d7a6e"), ("Gargoyle", "#4a4a6a"),
+             ("Gnoll", "#a0662b")]
+    for paper in ("letter", "a4"):
+        plan = sticker_plan(*PAPERS[paper])
+        dice = [[strength_face(v, plan.sticker, c, k) for v in range(1, 7)] for k, c in kinds for _ in range(9)]
+        (out / f"dice-stickers-{paper}.pdf").write_bytes(render(sticker_pages(dice, plan), "stickers"))
+        net = cube_net(16)
+        nets = [[strength_face(v, 16, c, k) for v in range(1, 7)] for k, c in kinds] + [
+            [pip_face(v, 16, background="#f4efe4") for v in range(1, 7)]]
+        (out / f"dice-nets-{paper}.pdf").write_bytes(render(net_pages(nets, net, *PAPERS[paper]), "nets"))
     from pnp.layout.tiling import plan_hex_tiles
     for orientation, paper in (("flat", "a4"), ("pointy", "letter")):
         grid, hexes, els, b = sample_hex_map(orientation)
