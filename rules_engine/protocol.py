@@ -15,8 +15,10 @@ from typing import Any
 REQUIRED = {
     "FACTS": "dict of the numbers the rules play with, for printed material",
     "EFFECTS": "dict effect kind -> rules_engine.model.EffectKind (checked by pnp validate)",
-    "BOTS": "mapping bot name -> bot factory",
+    "BOTS": "mapping bot name -> bot factory taking the optional NAME:ARG argument (rules_engine.core.bots.registry)",
     "DEFAULT_BOTS": "tuple of bot names used when none are given",
+    "PLAYERS": "(fewest, most): the player counts the engine's rules are written for (bounds pnp simulate --players)",
+    "ENGINE": "rules_engine.core.play.Engine: the entry points the core's play loop, runs and bots use",
     "OPTIONS": "dict option name -> rules_engine.model.Param: game options of play_game/simulate",
     "SCENARIO_SCHEMA": "dict key -> Spec: the keys of a scenario file (besides 'game')",
     "rules_for": "(game) -> rules: compiled static facts; rules.max_players() is the largest table",

@@ -2,12 +2,14 @@
 -o NAME=VALUE; reproducibility across --jobs; transcripts; the simulation API and the validate hook."""
 
 import json
+import re
 import time
 from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
 
+from pnp import PROJECT_ROOT
 from pnp.cli import main
 from pnp.gamedata import load_game
 from rules_engine.behind_the_throne import play_game, rules_for, run_games, simulate, validate_game
@@ -101,9 +103,11 @@ def test_two_player_transcript_uses_the_smaller_deck():
     (("--goal", 20), "Behind the Throne has no option 'goal'"),
     (("--players", "2..x"), "--players: expected a number or a range like 2..5"),
     (("--players", "5..2"), "--players: the range 5..2 is empty"),
-    (("--players", "0..3"), "--players: 0 is not between 1 and 9"),
+    (("--players", "0..3"), "--players: 0 is not between 2 and 5"),
+    (("--players", 7, "--games", 10), "--players: 7 is not between 2 and 5 (the players Behind the Throne's rules "
+                                      "engine plays)"),
     (("--players", "2..3", "--games", 1, "--transcript"), "--transcript shows one game: give one player count"),
-    (("--bots", "random,greedy"), "unknown bot 'greedy'; known bots: random, cautious"),
+    (("--bots", "random,greedy"), "unknown bot 'greedy'; known bots: random, cautious, search"),
 ])
 def test_bad_options(args, message):
     result = run("behind_the_throne", *args)
@@ -121,10 +125,16 @@ def test_options_of_another_engine_pass_through():
     assert "options: goal (influence that ends the game)" in run("shadow_throne", "-o", "speed=2").output
 
 
-def test_a_player_count_outside_the_game_warns():
-    result = run("behind_the_throne", "--players", 7, "--games", 10)
-    assert result.exit_code == 0
-    assert "warning: Behind the Throne is played by 2 to 5 players" in result.output
+def test_a_player_count_outside_the_game_but_inside_the_engine_warns(tmp_path):
+    import shutil
+
+    folder = tmp_path / "duel"
+    shutil.copytree(PROJECT_ROOT / "data" / "behind_the_throne", folder)
+    text = (folder / "game.yaml").read_text()
+    (folder / "game.yaml").write_text(re.sub(r"players: \{min: 2, max: 5\}", "players: {min: 3, max: 4}", text))
+    result = run(str(folder), "--players", 2, "--games", 10)
+    assert result.exit_code == 0, result.output
+    assert "is played by 3 to 4 players" in result.output
 
 
 def test_cautious_beats_random():

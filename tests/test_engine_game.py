@@ -129,6 +129,7 @@ def test_langman_carried_into_the_next_battle_of_a_game(rules):
     for seed in range(400):
         state = GameState(rules, 4, seed=seed, check=True)
         bots = [RandomBot()] * 4
+        rng = random.Random(seed)        # bots draw from the generator the play loop gives them
         while state.phase != OVER:
             if state.phase == KEEP and state.carry:
                 carried = state.carry[0]
@@ -142,13 +143,13 @@ def test_langman_carried_into_the_next_battle_of_a_game(rules):
                 break
             movers = state.to_move()
             if state.phase == DRAFT:
-                state.apply_draft([bots[p].draft(state, p) for p in movers])
+                state.apply_draft([bots[p].draft(state, p, rng) for p in movers])
             elif state.phase == PLAY:
-                state.apply_play([bots[p].play(state, p) for p in movers])
+                state.apply_play([bots[p].play(state, p, rng) for p in movers])
             elif state.phase == EXTRA:
                 state.apply_extra({p: None for p in movers})
             else:
-                state.apply_keep([bots[p].keep(state, p) if state.hands[p] else None for p in range(4)])
+                state.apply_keep([bots[p].keep(state, p, rng) if state.hands[p] else None for p in range(4)])
         assert state.violations == []
         if seen >= 3:
             break

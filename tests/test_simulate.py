@@ -93,7 +93,9 @@ def test_transcript_matches_game_zero_of_a_run():
 
 @pytest.mark.parametrize("args, message", [
     (("--bots", "random,clever"), "unknown bot 'clever'"),
-    (("--players", 12), "--players: 12 is not between 1 and 9"),
+    (("--players", 12), "--players: 12 is not between 3 and 5 (the players Shadow Throne's rules engine plays)"),
+    (("--players", 9), "--players: 9 is not between 3 and 5"),
+    (("--bots", "search:x"), "--bots: search:x: the budget is a whole number of simulations"),
     (("--games", 2, "--transcript"), "--transcript shows one game"),
     (("--games", 0), "Invalid value for '--games'"),
 ])

@@ -14,25 +14,31 @@ from pnp import default_game
 from pnp.errors import UserError
 from pnp.gamedata import load_game
 from rules_engine import engine_module
+from rules_engine.core.bots import make_bot
 
 SEAT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
 DEFAULT_PLAYERS = 4
 
 
-def _bot_list(text: str, known) -> list[str]:
+def bot_list(text: str, registry) -> list[str]:
+    """``--bots``: comma-separated bot specs (``random,greedy,search:400``), each checked by the engine."""
     names = [b.strip() for b in text.split(",") if b.strip()]
     if not names:
         raise UserError("--bots: give at least one bot name")
-    unknown = [b for b in names if b not in known]
-    if unknown:
-        raise UserError(f"--bots: unknown bot {unknown[0]!r}; known bots: {', '.join(known)}")
+    for name in names:
+        try:
+            make_bot(registry, name)
+        except ValueError as exc:
+            raise UserError(f"--bots: {exc}") from None
     return names
 
 
-def player_counts(text: str | None, game_range: tuple, most: int) -> list[int]:
-    """``--players``: one count (``4``) or an inclusive range (``2..5``); default 4, kept in the game's range."""
+def player_counts(text: str | None, game_range: tuple, engine_range: tuple, title: str) -> list[int]:
+    """``--players``: one count (``4``) or an inclusive range (``2..5``); default 4, kept in the game's
+    range. Counts outside the engine's range (the seats its rules are written for) are refused."""
     if text is None:
         lo, hi = game_range
+        lo, hi = max(lo, engine_range[0]), min(hi, engine_range[1])
         return [min(max(DEFAULT_PLAYERS, lo), hi)]
     text = text.strip()
     ranged = re.fullmatch(r"(\d+)\s*\.\.\s*(\d+)", text)
@@ -45,9 +51,11 @@ def player_counts(text: str | None, game_range: tuple, most: int) -> list[int]:
         counts = [int(text)]
     else:
         raise UserError(f"--players: expected a number or a range like 2..5, got {text!r}")
+    low, high = engine_range
     for n in counts:
-        if not 1 <= n <= most:
-            raise UserError(f"--players: {n} is not between 1 and {most}")
+        if not low <= n <= high:
+            raise UserError(f"--players: {n} is not between {low} and {high} (the players {title}'s rules engine "
+                            f"plays)")
     return counts
 
 
@@ -116,14 +124,22 @@ def command(game, game_option, players_text, games, seed, bots, jobs, option_pai
     if not game.engine:
         raise UserError(f"{game.title} has no rules engine to simulate")
     engine = engine_module(game.engine)
-    bot_names = _bot_list(bots, list(engine.BOTS)) if bots is not None else list(engine.DEFAULT_BOTS)
+    bot_names = bot_list(bots, engine.BOTS) if bots is not None else list(engine.DEFAULT_BOTS)
     options = game_options(option_pairs, goal, engine, game.title)
     rules = engine.rules_for(game)
-    counts = player_counts(players_text, game.players, rules.max_players())
+    counts = player_counts(players_text, game.players, engine.PLAYERS, game.title)
     lo, hi = game.players
     if any(not lo <= n <= hi for n in counts):
         click.echo(f"warning: {game.title} is played by {lo} to {hi} players", err=True)
+    try:
+        _run(engine, game, rules, counts, games, seed, bot_names, jobs, check, options, as_json, transcript)
+    except KeyboardInterrupt:
+        click.echo("pnp simulate: interrupted; no report", err=True)
+        sys.exit(130)
 
+
+def _run(engine, game, rules, counts, games, seed, bot_names, jobs, check, options, as_json, transcript):
+    """The transcript of game 0, or the reports of every player count."""
     if transcript:
         if games != 1:
             raise UserError("--transcript shows one game: use it with --games 1")

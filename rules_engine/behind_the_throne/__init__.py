@@ -18,8 +18,8 @@ from rules_engine.behind_the_throne.rules import (MAX_STACKS, ROW_LIMIT, SCORING
 from rules_engine.behind_the_throne.scenario import (SCENARIO_SCHEMA, Decision, Scenario, ScenarioError,
                                                      ScenarioOutcome, ScenarioPlayer, describe, run_scenario,
                                                      scenario_from_data, scenario_lines, scenario_result)
-from rules_engine.behind_the_throne.simulate import (GameResult, derive_seed, play_game, recorded_game, report_lines,
-                                                     run_games, seat_bots, simulate, summarize)
+from rules_engine.behind_the_throne.simulate import (ENGINE, PLAYERS, GameResult, derive_seed, play_game, recorded_game,
+                                                     report_lines, run_games, seat_bots, simulate, summarize)
 from rules_engine.behind_the_throne.state import Action, GameState, IllegalAction
 from rules_engine.behind_the_throne.transcript import ENGLISH, Namer, format_event, transcript_lines
 from rules_engine.behind_the_throne.validate import validate_game
@@ -33,7 +33,7 @@ DEFAULT_BOTS = ("random",)
 OPTIONS = {}
 
 __all__ = [
-    "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "rules_for", "validate_game",
+    "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "rules_for", "validate_game",
     "scenario_from_data", "run_scenario", "scenario_lines", "transcript_lines", "play_game", "recorded_game",
     "simulate", "report_lines",
     "Action", "CATEGORIES", "CautiousBot", "Decision", "ENGLISH", "Event", "GameResult", "GameState",

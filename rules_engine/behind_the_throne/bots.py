@@ -4,7 +4,7 @@ A bot's ``act(state, seat)`` returns one of ``state.legal_actions()``. Bots look
 player could know at the table: every stack, the discard pile and the row are face up, so the number of
 cards of each character left in the deck is known (``state.deck_count``), but not their order, except
 for a top card the player itself has looked at with the Prophet (``state.peeked``). Randomness comes
-from the game's seeded ``state.rng``.
+from the game's seeded generator, passed in as ``rng``. The core's ``search`` bot plays this game too.
 
 * ``random``: picks a kind of move at random (reveal, stop, swap, use an ability, destroy, bust), then
   one move of that kind at random.
@@ -18,18 +18,18 @@ from the game's seeded ``state.rng``.
 
 from __future__ import annotations
 
+from rules_engine.core.bots import Bot, registry
+from rules_engine.core.bots import RandomBot as CoreRandomBot
+from rules_engine.core.bots import make_bot as core_make_bot
 from rules_engine.behind_the_throne.rules import MAX_STACKS, ROW_LIMIT, SCORING_SIZE, STACK_LIMIT
 from rules_engine.behind_the_throne.state import BUST, DISCARD, DISCARD_STACK, REVEAL_ACTION, STOP_ACTION, Action
 
 
-class RandomBot:
-    name = "random"
+class RandomBot(CoreRandomBot):
+    """The core random bot: a random kind of move, then a random move of that kind
+    (``GameState.random_action``)."""
 
-    def act(self, state, p):
-        verbs = state.verbs()
-        rng = state.rng.random
-        choices = state.actions_for(verbs[int(rng() * len(verbs))])
-        return choices[int(rng() * len(choices))]
+    fast = True
 
 
 #: Score-equivalent of ending the game by revealing the End of Game card (won when leading, else lost).
@@ -72,10 +72,11 @@ def collect_gain(table, counts: dict, kinds) -> float:
     return gain
 
 
-class CautiousBot:
+class CautiousBot(Bot):
     name = "cautious"
+    fast = True
 
-    def act(self, state, p):
+    def act(self, state, p, rng=None):
         if state.phase == DISCARD:
             return self.discard(state, p)
         if state.busting:
@@ -236,11 +237,10 @@ class CautiousBot:
         return min(uses, key=lambda a: (a.via >= 0, a.kind))
 
 
-BOTS = {"random": RandomBot, "cautious": CautiousBot}
+#: The engine's bots (name -> factory), the core's ``search`` included.
+BOTS = registry({"random": RandomBot, "cautious": CautiousBot})
 
 
-def make_bot(name: str):
-    try:
-        return BOTS[name]()
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}") from None
+def make_bot(spec: str):
+    """A bot from its name (``cautious``) or spec (``search:400``)."""
+    return core_make_bot(BOTS, spec)

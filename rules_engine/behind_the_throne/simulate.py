@@ -9,10 +9,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, NamedTuple, Sequence
 
-from rules_engine import runs
-from rules_engine.behind_the_throne.bots import make_bot
+from rules_engine.behind_the_throne.bots import BOTS
 from rules_engine.behind_the_throne.rules import TURN_LIMIT, Rules
 from rules_engine.behind_the_throne.state import ENDINGS, OVER, REASONS, GameState
+from rules_engine.core import play as core_play
+from rules_engine.core import runs
+from rules_engine.core.play import Engine
+
+#: Seats the engine plays: the rules' 2 to 5 players.
+PLAYERS = (2, 5)
 
 
 def derive_seed(seed: int, index: int) -> int:
@@ -23,24 +28,34 @@ def derive_seed(seed: int, index: int) -> int:
 seat_bots = runs.seat_bots
 
 
-def play_game(rules: Rules, bots, seed, *, players: int | None = None, record: bool = False,
-              check: bool = False, max_turns: int = TURN_LIMIT) -> GameState:
-    """Play one whole game with the given bots (one per seat, objects or names); return the final state."""
-    bots = [make_bot(b) if isinstance(b, str) else b for b in bots]
-    n = players or len(bots)
-    if len(bots) < n:
-        bots = [bots[i % len(bots)] for i in range(n)]
-    state = GameState(rules, n, seed, record=record, check=check, max_turns=max_turns)
+def new_state(rules: Rules, players: int, *, record: bool = False, check: bool = False,
+              max_turns: int = TURN_LIMIT) -> GameState:
+    """A new game waiting for its first shuffle (the core play loop resolves it)."""
+    return GameState(rules, players, None, record=record, check=check, max_turns=max_turns)
+
+
+def fast_play(state: GameState, bots, rng) -> GameState:
+    """The play loop without the core's generality (one seat decides at a time): the same game as the
+    core loop (``tests/test_core.py`` compares them)."""
     while state.phase != OVER:
+        if state._pending is not None:
+            state.sample_chance(rng)
+            continue
         p = state.chooser if state.chooser is not None else state.active
-        state.step(bots[p].act(state, p))
+        state.step(bots[p].act(state, p, rng))
     return state
+
+
+def play_game(rules: Rules, bots, seed, *, players: int | None = None, record: bool = False,
+              check: bool = False, max_turns: int = TURN_LIMIT, generic: bool = False) -> GameState:
+    """Play one whole game with the given bots (one per seat, objects or names); return the final state."""
+    return core_play.play_game(ENGINE, rules, bots, seed, players=players, record=record, check=check,
+                               generic=generic, max_turns=max_turns)
 
 
 def recorded_game(rules: Rules, *, seed: int, players: int, bots: Sequence[str], check: bool = False):
     """Game 0 of a run seeded with ``seed``, with events: ``(seat bot names, final state)``."""
-    seats = seat_bots(list(bots), players, 0)
-    return seats, play_game(rules, seats, derive_seed(seed, 0), players=players, record=True, check=check)
+    return core_play.recorded_game(ENGINE, rules, seed=seed, players=players, bots=bots, check=check)
 
 
 class GameResult(NamedTuple):
@@ -56,51 +71,31 @@ class GameResult(NamedTuple):
     rebuilds: int
     violations: tuple
     bots: tuple
+    owned: tuple = ()       # per seat: the card ids in its stacks at the end
+
+    @property
+    def length(self) -> int:
+        return self.turns
 
 
 def _result(state: GameState, bots) -> GameResult:
+    kind_id = state.rules.kind_id
     return GameResult(state.winners, state.over_reason, state.turn, tuple(state.scores), state.reveals,
                       tuple(state.endings[e] for e in ENDINGS), state.destroys, state.rebuilds,
-                      tuple(state.violations), tuple(bots))
+                      tuple(state.violations), tuple(bots),
+                      tuple(tuple(sorted(kind_id(k) for k in stacks)) for stacks in state.stacks))
 
 
-def run_chunk(rules: Rules, indexes, seed, players, bot_names, check) -> list[GameResult]:
-    """Play the games with the given indexes (the work unit of one process)."""
-    cache = {name: make_bot(name) for name in set(bot_names)}
-    out = []
-    for index in indexes:
-        names = seat_bots(bot_names, players, index)
-        state = play_game(rules, [cache[n] for n in names], derive_seed(seed, index), players=players,
-                          check=check)
-        out.append(_result(state, names))
-    return out
-
-
-_WORKER_RULES = None
-
-
-def _init_worker(cards, deck_by_players):
-    global _WORKER_RULES
-    _WORKER_RULES = Rules(cards, deck_by_players=deck_by_players)
-
-
-def _worker(job):
-    indexes, seed, players, bot_names, check = job
-    return run_chunk(_WORKER_RULES, indexes, seed, players, bot_names, check)
+#: What the core needs to play Behind the Throne with bots.
+ENGINE = Engine("behind_the_throne", new_state, _result, BOTS, PLAYERS, fast_play=fast_play)
 
 
 def run_games(rules: Rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
               jobs: int = 1, check: bool = False, progress: Callable[[int], None] | None = None,
-              chunk: int = 250) -> list[GameResult]:
+              chunk: int = 250, executor=None) -> list[GameResult]:
     """Play ``games`` games and return one :class:`GameResult` per game, in game order."""
-    for name in bots:
-        make_bot(name)  # unknown names fail here, before any worker starts
-    bots = tuple(bots)
-    return runs.run_batches(
-        games, chunk, jobs,
-        run_local=lambda batch: run_chunk(rules, batch, seed, players, bots, check),
-        worker=_worker, job_args=lambda batch: (batch, seed, players, bots, check),
-        initializer=_init_worker, initargs=(rules.cards, rules.deck_by_players), progress=progress)
+    return runs.run_games(ENGINE, rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs, check=check,
+                          progress=progress, chunk=chunk, executor=executor)
 
 
 percentile = runs.percentile
@@ -151,10 +146,10 @@ def summarize(results: Sequence[GameResult], *, players: int, seed: int, bots: S
 
 
 def simulate(rules: Rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
-             jobs: int = 1, check: bool = False, progress=None) -> dict:
+             jobs: int = 1, check: bool = False, progress=None, executor=None) -> dict:
     """Run games and summarize them (see :func:`run_games` and :func:`summarize`)."""
     results = run_games(rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs, check=check,
-                        progress=progress)
+                        progress=progress, executor=executor)
     return summarize(results, players=players, seed=seed, bots=bots, checked=check)
 
 

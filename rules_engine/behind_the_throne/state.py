@@ -1,8 +1,11 @@
 """The mutable state of a Behind the Throne game and the rules that move it forward.
 
-In the spirit of OpenSpiel: :meth:`GameState.to_move` says whose decision it is (one player at a time),
-:meth:`GameState.legal_actions` lists what that player may do, :meth:`GameState.apply` does it and
-:meth:`GameState.action_to_string` names it. Chance is one seeded ``random.Random``.
+:class:`GameState` implements the core state API (:mod:`rules_engine.core.state`):
+:meth:`GameState.to_move` says whose decision it is (one player at a time), :meth:`GameState.legal_actions`
+lists what that player may do, :meth:`GameState.apply` does it and :meth:`GameState.action_to_string`
+names it. The chance events are the shuffles: the deck at the start, and the discard pile the moment
+the deck runs out. Their explicit outcomes place one card at a time from the top
+(:meth:`GameState.chance_outcomes`); the fast path shuffles at once (:meth:`GameState.sample_chance`).
 
 Two phases ask for decisions:
 
@@ -25,6 +28,8 @@ import random
 from typing import NamedTuple
 
 from rules_engine.behind_the_throne.events import Event
+from rules_engine.core.search import softmax_returns
+from rules_engine.core.state import IllegalAction, State, shuffle, weighted_kinds
 from rules_engine.behind_the_throne.invariants import check_state
 from rules_engine.behind_the_throne.rules import MAX_STACKS, ROW_LIMIT, SCORING_SIZE, STACK_LIMIT, TURN_LIMIT, Rules
 
@@ -57,21 +62,21 @@ class Action(NamedTuple):
 REVEAL_ACTION, STOP_ACTION, BUST_ACTION = Action(REVEAL), Action(STOP), Action(BUST)
 
 
-class IllegalAction(ValueError):
-    """An action that is not among the legal actions of the deciding player."""
-
-
-class GameState:
+class GameState(State):
     """One game of Behind the Throne. Seats are numbered from 0 clockwise; play passes to the left
-    (the next seat). ``players`` decides the deck (smaller tables play with fewer copies)."""
+    (the next seat). ``players`` decides the deck (smaller tables play with fewer copies). With a
+    ``seed`` (or ``rng``) the state shuffles by itself (tests, play by hand); with ``seed=None`` a
+    shuffle waits for the caller (:meth:`is_chance`)."""
 
-    def __init__(self, rules: Rules, players: int, seed=0, *, record: bool = False, check: bool = False,
+    def __init__(self, rules: Rules, players: int, seed=None, *, record: bool = False, check: bool = False,
                  max_turns: int = TURN_LIMIT, rng: random.Random | None = None, _start: bool = True):
         if not 1 <= players <= rules.max_players():
             raise ValueError(f"{players} players: the engine plays 1 to {rules.max_players()}")
         self.rules = rules
         self.n = players
-        self.rng = rng if rng is not None else random.Random(seed)
+        self._auto_chance = rng if rng is not None else (random.Random(seed) if seed is not None else None)
+        self._pending = None                      # cards of a shuffle not yet placed (a chance event)
+        self._built = []                          # cards placed so far, top of the deck first
         self.cards = rules.deck(players)          # physical cards in this game
         self.stacks = [{} for _ in range(players)]  # per seat: kind -> physical cards
         self.deck = []                            # the top card is the last
@@ -101,13 +106,12 @@ class GameState:
         self.check = check
         self.violations = []
         if _start:
-            deck = [c for c in self.cards if c != rules.end_card]
-            _shuffle(deck, self.rng.random)
-            self._set_deck(deck)
+            self._pending = [c for c in self.cards if c != rules.end_card]
             if record:
                 self._rec("game_start", players=players, cards=len(self.cards),
                           copies=rules.copies(players))
             self._start_turn()
+            self.settle()
 
     # ------------------------------------------------------------------ set-up positions (scenarios)
 
@@ -133,6 +137,7 @@ class GameState:
         if not state.deck:
             state._refill()
         state._start_turn()
+        state.settle()
         if check:
             state._checkpoint("setup")
         return state
@@ -140,20 +145,67 @@ class GameState:
     # ------------------------------------------------------------------ OpenSpiel-style API
 
     def to_move(self) -> list[int]:
-        """The seat deciding now (a list of one), or [] once the game is over."""
+        """The seat deciding now (a list of one), or [] during a shuffle and once the game is over."""
+        if self._pending is not None:
+            return []
         if self.phase == TURN:
             return [self.active]
         if self.phase == DISCARD:
             return [self.chooser]
         return []
 
-    def current_player(self) -> int | None:
-        movers = self.to_move()
-        return movers[0] if movers else None
-
     @property
     def is_over(self) -> bool:
         return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        """1 shared among the winners at the end, else 0."""
+        if self.phase != OVER:
+            return [0.0] * self.n
+        share = 1.0 / len(self.winners)
+        return [share if p in self.winners else 0.0 for p in range(self.n)]
+
+    def evaluate(self) -> list[float]:
+        """Estimated returns before the end, for the search bot: a softmax of the scores."""
+        return softmax_returns([self.score(p) for p in range(self.n)], 3.0)
+
+    # ------------------------------------------------------------------ chance: shuffles
+
+    def is_chance(self) -> bool:
+        return self._pending is not None
+
+    def chance_outcomes(self) -> list:
+        """The next card placed on the deck being built (from the top): any card still to place,
+        copies of a character counted together."""
+        if self._pending is None:
+            return []
+        return weighted_kinds(self._pending, self.rules.kind_of)
+
+    def apply_chance(self, card):
+        if self._pending is None or card not in self._pending:
+            raise IllegalAction(f"card #{card} cannot be placed on the deck now")
+        self._pending.remove(card)
+        self._built.append(card)
+        if not self._pending:
+            self._pending = None
+            self._set_deck(self._built[::-1])
+            self._built = []
+
+    def sample_chance(self, rng):
+        """Shuffle the cards at once (the fast path; the same distribution)."""
+        if self._built:
+            return State.sample_chance(self, rng)
+        cards, self._pending = self._pending, None
+        shuffle(cards, rng.random)
+        self._set_deck(cards)
+
+    def random_action(self, player, rng):
+        """A random kind of move (reveal, stop, swap, use, destroy, bust, discard), then a random move
+        of that kind."""
+        verbs = self.verbs()
+        rnd = rng.random
+        choices = self.actions_for(verbs[int(rnd() * len(verbs))])
+        return choices[int(rnd() * len(choices))]
 
     @property
     def busting(self) -> bool:
@@ -162,7 +214,7 @@ class GameState:
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """What the deciding player may do now (``player`` defaults to them; others may do nothing)."""
-        if player is not None and player != self.current_player():
+        if self._pending is not None or (player is not None and player != self.current_player()):
             return []
         if self.phase == DISCARD:
             return [Action(DISCARD_STACK, k) for k in sorted(self.stacks[self.chooser])]
@@ -254,6 +306,8 @@ class GameState:
         """Apply the deciding player's action; raise :class:`IllegalAction` if it is not legal now."""
         if self.phase == OVER:
             raise IllegalAction("the game is over")
+        if self._pending is not None:
+            raise IllegalAction("a shuffle is pending: resolve the chance event first")
         if action not in self.legal_actions():
             raise IllegalAction(f"{self.action_to_string(self.current_player(), action)} is not legal now")
         self.step(action)
@@ -277,8 +331,22 @@ class GameState:
             self._discard_stack(action.kind)
         else:
             raise IllegalAction(f"unknown verb {v!r}")
+        if self._auto_chance is not None:
+            self.settle()
         if self.check:
             self._checkpoint(v)
+
+    step_action = step
+
+    def apply_actions(self, actions: dict):
+        """The core API's joint action: ``{seat: action}`` for the one seat to move."""
+        movers = self.to_move()
+        if not movers or set(actions) != set(movers):
+            raise IllegalAction(f"expected an action for seat {movers[0] if movers else '(nobody)'}")
+        self.apply(actions[movers[0]])
+
+    def step_actions(self, actions: dict):
+        self.step(next(iter(actions.values())))
 
     # ------------------------------------------------------------------ what a player may do
 
@@ -440,10 +508,10 @@ class GameState:
     def _refill(self):
         # RULING: the deck is rebuilt the moment its last card is taken, from the discard pile as it is
         # then (End of Game card included); a row still on the table, busted later, is not in it.
+        # The cards are fixed now; their order is the chance event that follows this action.
         cards = self.discard
         self.discard = []
-        _shuffle(cards, self.rng.random)
-        self._set_deck(cards)
+        self._pending = cards
         self.rebuilds += 1
         if self.events is not None:
             self._rec("rebuild", cards=len(cards))
@@ -626,17 +694,57 @@ class GameState:
         for problem in check_state(self):
             self.violations.append(f"turn {self.turn}, after {where}: {problem}")
 
+    # ------------------------------------------------------------------ copies and hidden information
+
+    def clone(self) -> "GameState":
+        """An independent copy that records no events, checks nothing and shuffles nothing by itself."""
+        new = GameState.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        new._auto_chance = None
+        new.events = None
+        new.check = False
+        new.violations = []
+        new.stacks = [{k: list(v) for k, v in stacks.items()} for stacks in self.stacks]
+        new.deck, new.discard, new.row = list(self.deck), list(self.discard), list(self.row)
+        new.deck_count = list(self.deck_count)
+        new.used, new.targeted, new.changed = set(self.used), set(self.targeted), set(self.changed)
+        new.placements = [(p, None if cards is None else list(cards)) for p, cards in self.placements]
+        new.endings = dict(self.endings)
+        new._pending = None if self._pending is None else list(self._pending)
+        new._built = list(self._built)
+        return new
+
+    def information_state(self, player: int) -> tuple:
+        """What ``player`` knows: every stack, the row, the counts of each character left in the deck
+        (the rest is face up), the turn's state, and the top card if it used the Prophet."""
+        kind_of = self.rules.kind_of
+        seen = kind_of[self.peeked] if self.peeked is not None and player == self.active else None
+        return (player, self.phase, self.turn, self.active, self.chooser, tuple(kind_of[c] for c in self.row),
+                self.cur, self.prev, tuple(sorted(self.used)), tuple(sorted(self.targeted)), self.destroy_done,
+                tuple(tuple(sorted((k, len(v)) for k, v in stacks.items())) for stacks in self.stacks),
+                tuple(self.deck_count), self.peeked is not None, seen)
+
+    def determinize(self, player: int, rng) -> "GameState":
+        """A clone with the deck shuffled again; a top card ``player`` has seen stays on top."""
+        new = self.clone()
+        deck = new.deck
+        if new.peeked is not None and player == new.active:
+            top = deck.pop()
+            shuffle(deck, rng.random)
+            deck.append(top)
+        else:
+            shuffle(deck, rng.random)
+            if new.peeked is not None:
+                new.peeked = deck[-1]
+        return new
+
     def all_cards(self) -> list[int]:
-        """Every physical card wherever it is (deck, discard pile, row, stacks)."""
-        cards = self.deck + self.discard + self.row
+        """Every physical card wherever it is (deck, discard pile, row, stacks, a shuffle under way)."""
+        cards = self.deck + self.discard + self.row + (self._pending or []) + self._built
         for stacks in self.stacks:
             for stack in stacks.values():
                 cards.extend(stack)
         return cards
 
 
-def _shuffle(cards, random):
-    """Fisher-Yates with the game's ``random()`` (faster than ``Random.shuffle`` for small lists)."""
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(random() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
+_shuffle = shuffle

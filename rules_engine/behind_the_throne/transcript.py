@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from rules_engine import runs
+from rules_engine.core import runs
 
 ENGLISH = {
     "_and": "and",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules_engine import runs
+from rules_engine.core import runs
 from rules_engine.behind_the_throne.effects import EFFECTS
 from rules_engine.behind_the_throne.rules import rules_for
 from rules_engine.behind_the_throne.simulate import run_games

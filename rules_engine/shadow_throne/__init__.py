@@ -24,8 +24,8 @@ from rules_engine.shadow_throne.rules import GOAL, POOL_SIZE, START_GOLD, STEPS,
 from rules_engine.shadow_throne.scenario import (Play, Scenario, ScenarioError, ScenarioOutcome, ScenarioPlayer,
                                                  check_scenario, run_scenario, scenario_result,
                                                  scenario_transcript)
-from rules_engine.shadow_throne.simulate import (GameResult, derive_seed, play_game, run_games, seat_bots,
-                                                 simulate, summarize, token_demand)
+from rules_engine.shadow_throne.simulate import (ENGINE, PLAYERS, GameResult, derive_seed, play_game, run_games,
+                                                 seat_bots, simulate, summarize, token_demand)
 from rules_engine.shadow_throne.state import Character, GameState, IllegalAction
 from rules_engine.shadow_throne.transcript import ENGLISH, Namer, format_event, transcript_lines
 from rules_engine.shadow_throne.validate import validate_game
@@ -35,7 +35,7 @@ FACTS = {"goal": GOAL, "waves": WAVES, "pool": POOL_SIZE, "start_gold": START_GO
          "variant_goals": (20, 25)}
 
 __all__ = [
-    "FACTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "recorded_game", "report_lines", "rules_for",
+    "ENGINE", "PLAYERS", "FACTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "recorded_game", "report_lines", "rules_for",
     "scenario_from_data", "scenario_lines",
     "BOTS", "Character", "EFFECTS", "ENGLISH", "Effect", "Event", "GOAL", "GameResult", "GameState",
     "GreedyBot", "HANDLERS", "IllegalAction", "Namer", "Play", "RandomBot", "Rules", "STEPS", "Scenario",

@@ -1,9 +1,11 @@
 """Bots that take every decision of a Shadow Throne game: draft picks, plays, extra cards, kept cards.
 
-A bot has four methods, each given the :class:`~rules_engine.shadow_throne.state.GameState` and its
-seat. Bots only look at what their player could see at the table: their own hand or pool, everyone's
-gold and influence, and the characters already revealed. Randomness comes from the game's seeded
-``state.rng``, so a game is reproducible from its seed.
+Every bot has the core's ``act(state, seat, rng)`` (:mod:`rules_engine.core.bots`); these two also have
+one method per phase (``draft``, ``play``, ``extra``, ``keep``), which the engine's fast play loop calls
+(``fast = True``). Bots only look at what their player could see at the table: their own hand or pool,
+everyone's gold and influence, and the characters already revealed. Randomness comes from the
+game's seeded generator, passed in as ``rng``, so a game is reproducible from its seed. The core's
+``search`` bot plays this game too.
 
 * ``random``: any card of the pool; any affordable card of the hand (an unaffordable one only when
   nothing is affordable); a random extra card or none; a random kept card.
@@ -16,39 +18,53 @@ from __future__ import annotations
 
 import math
 
+from rules_engine.core.bots import Bot, registry
+from rules_engine.core.bots import make_bot as core_make_bot
+from rules_engine.core.bots import RandomBot as CoreRandomBot
 from rules_engine.shadow_throne.effects import WAVES_NEXT, WAVES_THIS_AND_EARLIER
+from rules_engine.shadow_throne.state import DRAFT, EXTRA, PLAY, random_play
 
 
-class RandomBot:
+class PhaseBot(Bot):
+    """A bot with one method per phase; ``act`` picks the method."""
+
+    fast = True
+
+    def act(self, state, p, rng):
+        phase = state.phase
+        if phase == PLAY:
+            return self.play(state, p, rng)
+        if phase == DRAFT:
+            return self.draft(state, p, rng)
+        if phase == EXTRA:
+            return self.extra(state, p, state.extra_options(state.extra_pending[p]), rng)
+        return self.keep(state, p, rng)
+
+
+class RandomBot(PhaseBot, CoreRandomBot):
+    """The core random bot (``GameState.random_action``), with the fast loop's phase methods."""
+
     name = "random"
 
-    def draft(self, state, p):
+    def draft(self, state, p, rng):
         pool = state.pools[p]
-        return pool[int(state.rng.random() * len(pool))]
+        return pool[int(rng.random() * len(pool))]
 
-    def play(self, state, p):
-        hand = state.hands[p]
-        rules = state.rules
-        have = state.gold[p]
-        last = state.last_factions[p]
-        r_delta, r_faction = rules.delta, rules.faction
-        affordable = [c for c in hand if have + r_delta[c] - ((last >> r_faction[c]) & 1) >= 0]
-        choices = affordable or hand
-        return choices[int(state.rng.random() * len(choices))]
+    play = staticmethod(random_play)
 
-    def extra(self, state, p, options):
+    def extra(self, state, p, options, rng):
         choices = [None] + list(options)
-        return choices[int(state.rng.random() * len(choices))]
+        return choices[int(rng.random() * len(choices))]
 
-    def keep(self, state, p):
+    def keep(self, state, p, rng):
         hand = state.hands[p]
-        return hand[int(state.rng.random() * len(hand))]
+        return hand[int(rng.random() * len(hand))]
 
 
 GOLD_VALUE = 0.4        # influence a gold piece is worth to the greedy bot
 
 
-class GreedyBot:
+class GreedyBot(PhaseBot):
     name = "greedy"
 
     # --- static values --------------------------------------------------------------------------
@@ -63,14 +79,14 @@ class GreedyBot:
         return (rules.influence[card] + 0.25 * rules.power[card] + GOLD_VALUE * rules.delta[card]
                 + 0.3 * GOLD_VALUE * rules.consolation[card] + bonus)
 
-    def draft(self, state, p):
+    def draft(self, state, p, rng=None):
         rules = state.rules
         held = [0] * len(rules.factions)
         for c in state.hands[p]:
             held[rules.faction[c]] += 1
         return max(state.pools[p], key=lambda c: (self._value(rules, c) + 0.15 * held[rules.faction[c]], -c))
 
-    def keep(self, state, p):
+    def keep(self, state, p, rng=None):
         rules = state.rules
         return max(state.hands[p], key=lambda c: (self._value(rules, c), -c))
 
@@ -134,7 +150,7 @@ class GreedyBot:
         need = GOLD_VALUE * (1.3 if gold_after < 3 else 1.0)
         return self._expected(state, p, power, (card, faction, False)) + need * change
 
-    def play(self, state, p):
+    def play(self, state, p, rng=None):
         rules = state.rules
         hand = state.hands[p]
         have, last = state.gold[p], state.last_factions[p]
@@ -151,7 +167,7 @@ class GreedyBot:
             best = min(hand, key=lambda c: (self._value(rules, c), c))
         return best
 
-    def extra(self, state, p, options):
+    def extra(self, state, p, options, rng=None):
         base = self._expected(state, p, state.power)
         best, best_score = None, 0.0
         for c in options:
@@ -161,11 +177,10 @@ class GreedyBot:
         return best
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+#: The engine's bots (name -> factory), the core's ``search`` included.
+BOTS = registry({"random": RandomBot, "greedy": GreedyBot})
 
 
-def make_bot(name: str):
-    try:
-        return BOTS[name]()
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}") from None
+def make_bot(spec: str):
+    """A bot from its name (``greedy``) or spec (``search:400``)."""
+    return core_make_bot(BOTS, spec)

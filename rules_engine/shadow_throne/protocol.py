@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import difflib
 
-from rules_engine import runs
+from rules_engine.core import runs
 from rules_engine.model import Param
 from rules_engine.protocol import Spec
 from rules_engine.shadow_throne.rules import GOAL, WAVES, Rules
 from rules_engine.shadow_throne.scenario import (Play, Scenario, ScenarioPlayer, check_scenario,
                                                  scenario_transcript)
-from rules_engine.shadow_throne.simulate import derive_seed, play_game, seat_bots
+from rules_engine.core import play as core_play
+from rules_engine.shadow_throne.simulate import ENGINE
 
 #: Bots used when none are named.
 DEFAULT_BOTS = ("random",)
@@ -117,9 +118,7 @@ def scenario_lines(outcome, cards, factions=None) -> list[str]:
 
 def recorded_game(rules: Rules, *, seed: int, players: int, bots, check: bool = False, goal: int = GOAL):
     """Game 0 of a run seeded with ``seed``, with events: ``(seat bot names, final state)``."""
-    seats = seat_bots(list(bots), players, 0)
-    state = play_game(rules, seats, derive_seed(seed, 0), players=players, goal=goal, record=True, check=check)
-    return seats, state
+    return core_play.recorded_game(ENGINE, rules, seed=seed, players=players, bots=bots, check=check, goal=goal)
 
 
 def _percent(count, whole) -> str:

@@ -10,14 +10,18 @@ import random
 from collections import Counter
 from typing import Callable, NamedTuple, Sequence
 
-from rules_engine import runs
-from rules_engine.shadow_throne.bots import make_bot
+from rules_engine.core import play as core_play
+from rules_engine.core import runs
+from rules_engine.core.play import Engine
+from rules_engine.shadow_throne.bots import BOTS
 from rules_engine.shadow_throne.rules import GOAL, Rules
 from rules_engine.shadow_throne.state import DRAFT, EXTRA, KEEP, PLAY, REASONS, GameState
 
 #: Token kinds counted by :func:`token_demand`, as named in reports.
 TOKEN_KINDS = ("gold", "influence", "dead", "converted", "plus_one")
 _PEAK_KEYS = ("gold", "influence", "dead", "converted", "plus")
+#: Seats the engine plays: the rules' 3 to 5 players.
+PLAYERS = (3, 5)
 
 
 def derive_seed(seed: int, index: int) -> int:
@@ -28,26 +32,38 @@ def derive_seed(seed: int, index: int) -> int:
 seat_bots = runs.seat_bots
 
 
-def play_game(rules: Rules, bots, seed, *, players: int | None = None, goal: int = GOAL,
-              record: bool = False, check: bool = False, max_battles: int = 100) -> GameState:
-    """Play one whole game with the given bots (one per seat, objects or names); return the final state."""
-    bots = [make_bot(b) if isinstance(b, str) else b for b in bots]
-    n = players or len(bots)
-    state = GameState(rules, n, seed, goal=goal, record=record, check=check, max_battles=max_battles)
-    seats = range(n)
+def new_state(rules: Rules, players: int, *, record: bool = False, check: bool = False, goal: int = GOAL,
+              max_battles: int = 100) -> GameState:
+    """A new game waiting for its first deal (the core play loop resolves it)."""
+    return GameState(rules, players, None, goal=goal, record=record, check=check, max_battles=max_battles)
+
+
+def fast_play(state: GameState, bots, rng) -> GameState:
+    """The play loop with the bots' phase methods and the state's list-based moves: the same game as
+    the core loop (``tests/test_core.py`` compares them), about a third faster."""
+    seats = range(state.n)
     while True:
         phase = state.phase
         if phase == PLAY:
-            state.apply_play([bots[p].play(state, p) for p in seats])
+            state.apply_play([bots[p].play(state, p, rng) for p in seats])
         elif phase == DRAFT:
-            state.apply_draft([bots[p].draft(state, p) for p in seats])
+            state.apply_draft([bots[p].draft(state, p, rng) for p in seats])
         elif phase == EXTRA:
-            state.apply_extra({p: bots[p].extra(state, p, state.extra_options(source))
+            state.apply_extra({p: bots[p].extra(state, p, state.extra_options(source), rng)
                                for p, source in sorted(state.extra_pending.items())})
         elif phase == KEEP:
-            state.apply_keep([bots[p].keep(state, p) if state.hands[p] else None for p in seats])
+            state.apply_keep([bots[p].keep(state, p, rng) if state.hands[p] else None for p in seats])
+        elif state.is_chance():
+            state.sample_chance(rng)
         else:
             return state
+
+
+def play_game(rules: Rules, bots, seed, *, players: int | None = None, goal: int = GOAL,
+              record: bool = False, check: bool = False, max_battles: int = 100, generic: bool = False) -> GameState:
+    """Play one whole game with the given bots (one per seat, objects or names); return the final state."""
+    return core_play.play_game(ENGINE, rules, bots, seed, players=players, record=record, check=check,
+                               generic=generic, goal=goal, max_battles=max_battles)
 
 
 class GameResult(NamedTuple):
@@ -63,6 +79,15 @@ class GameResult(NamedTuple):
     peaks: tuple
     violations: tuple
     bots: tuple
+    played: tuple = ()      # per seat: the card ids it played (as characters, in any battle)
+
+    @property
+    def winners(self) -> tuple:
+        return () if self.winner is None else (self.winner,)
+
+    @property
+    def length(self) -> int:
+        return self.battles
 
 
 def _result(state: GameState, bots) -> GameResult:
@@ -70,50 +95,25 @@ def _result(state: GameState, bots) -> GameResult:
     return GameResult(state.winner, state.over_reason, state.battle, tuple(state.faction_wins),
                       sum(1 for w in state.battle_winners if len(w) > 1), tuple(state.gold),
                       tuple(state.influence), tuple(peak[k] for k in _PEAK_KEYS), tuple(state.violations),
-                      tuple(bots))
+                      tuple(bots), tuple(tuple(sorted(ids)) for ids in state.played_ids()))
 
 
-def run_chunk(rules: Rules, indexes, seed, players, bot_names, goal, check) -> list[GameResult]:
-    """Play the games with the given indexes (the work unit of one process)."""
-    cache = {name: make_bot(name) for name in set(bot_names)}
-    out = []
-    for index in indexes:
-        names = seat_bots(bot_names, players, index)
-        state = play_game(rules, [cache[n] for n in names], derive_seed(seed, index), goal=goal, check=check)
-        out.append(_result(state, names))
-    return out
-
-
-_WORKER_RULES = None
-
-
-def _init_worker(cards, factions):
-    global _WORKER_RULES
-    _WORKER_RULES = Rules(cards, factions)
-
-
-def _worker(job):
-    indexes, seed, players, bot_names, goal, check = job
-    return run_chunk(_WORKER_RULES, indexes, seed, players, bot_names, goal, check)
+#: What the core needs to play Shadow Throne with bots.
+ENGINE = Engine("shadow_throne", new_state, _result, BOTS, PLAYERS, fast_play=fast_play, options={"goal": GOAL})
 
 
 def run_games(cards, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
               goal: int = GOAL, jobs: int = 1, check: bool = False, factions=None,
-              progress: Callable[[int], None] | None = None, chunk: int = 250) -> list[GameResult]:
+              progress: Callable[[int], None] | None = None, chunk: int = 250, executor=None) -> list[GameResult]:
     """Play ``games`` games and return one :class:`GameResult` per game, in game order.
 
     ``cards`` are :class:`~rules_engine.model.Card` objects (or a compiled :class:`Rules`); ``jobs``
-    worker processes share the games; ``progress(n)`` is called as each batch of n games finishes.
+    worker processes (or an ``executor``) share the games; ``progress(n)`` is called as each batch of
+    n games finishes.
     """
-    for name in bots:
-        make_bot(name)  # unknown names fail here, before any worker starts
     rules = cards if isinstance(cards, Rules) else Rules(cards, factions)
-    bots = tuple(bots)
-    return runs.run_batches(
-        games, chunk, jobs,
-        run_local=lambda batch: run_chunk(rules, batch, seed, players, bots, goal, check),
-        worker=_worker, job_args=lambda batch: (batch, seed, players, bots, goal, check),
-        initializer=_init_worker, initargs=(rules.cards, rules.factions), progress=progress)
+    return runs.run_games(ENGINE, rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs, check=check,
+                          progress=progress, chunk=chunk, executor=executor, options={"goal": goal})
 
 
 percentile = runs.percentile
@@ -171,11 +171,12 @@ def summarize(results: Sequence[GameResult], *, factions: Sequence[str], players
 
 
 def simulate(cards, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
-             goal: int = GOAL, jobs: int = 1, check: bool = False, factions=None, progress=None) -> dict:
+             goal: int = GOAL, jobs: int = 1, check: bool = False, factions=None, progress=None,
+             executor=None) -> dict:
     """Run games and summarize them (see :func:`run_games` and :func:`summarize`)."""
     rules = cards if isinstance(cards, Rules) else Rules(cards, factions)
     results = run_games(rules, games=games, seed=seed, players=players, bots=bots, goal=goal, jobs=jobs,
-                        check=check, progress=progress)
+                        check=check, progress=progress, executor=executor)
     return summarize(results, factions=rules.factions, players=players, seed=seed, bots=bots, goal=goal,
                      checked=check)
 

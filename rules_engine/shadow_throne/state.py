@@ -1,9 +1,12 @@
 """The mutable state of a Shadow Throne game and the rules that move it forward.
 
-In the spirit of OpenSpiel: :class:`GameState` says whose decision it is (:meth:`GameState.to_move`),
-lists the legal actions (:meth:`GameState.legal_actions`), applies a joint action of every deciding
-player (:meth:`GameState.apply`) and names actions (:meth:`GameState.action_to_string`). Chance comes
-from one seeded ``random.Random``. Decisions come in four phases:
+:class:`GameState` implements the core state API (:mod:`rules_engine.core.state`): it says whose
+decision it is (:meth:`GameState.to_move`), lists the legal actions (:meth:`GameState.legal_actions`),
+applies a joint action of every deciding player (:meth:`GameState.apply`) and names actions
+(:meth:`GameState.action_to_string`). The one chance event is the shuffle and deal at the start of
+each battle (phase ``deal``): explicit outcomes deal one card at a time (:meth:`GameState.chance_outcomes`),
+the fast path shuffles the whole deck at once (:meth:`GameState.sample_chance`). Decisions come in
+four phases:
 
 ``draft``  every player takes one card of the pool in front of her (pools then pass left);
 ``play``   every player secretly chooses a card for the wave (all are revealed together);
@@ -22,20 +25,17 @@ from __future__ import annotations
 
 import random
 
+from rules_engine.core.state import IllegalAction, State, shuffle, weighted_kinds
 from rules_engine.shadow_throne.effects import apply_effects
 from rules_engine.shadow_throne.events import Event, ref
 from rules_engine.shadow_throne.invariants import check_state
 from rules_engine.shadow_throne.rules import GOAL, Rules
 
-DRAFT, PLAY, EXTRA, KEEP, OVER = "draft", "play", "extra", "keep", "over"
+DEAL, DRAFT, PLAY, EXTRA, KEEP, OVER = "deal", "draft", "play", "extra", "keep", "over"
 
 #: Game-over reasons.
 GOAL_REACHED, GOLD_TIEBREAK, TIE, BATTLE_LIMIT = "goal", "gold_tiebreak", "tie", "battle_limit"
 REASONS = (GOAL_REACHED, GOLD_TIEBREAK, TIE, BATTLE_LIMIT)
-
-
-class IllegalAction(ValueError):
-    """An action that is not among the legal actions of the player in the current phase."""
 
 
 class Character:
@@ -65,6 +65,12 @@ class Character:
         self.gold_after = gold_after  # owner's gold right after paying for it
         self.converted_at = -1
 
+    def copy(self) -> "Character":
+        new = Character.__new__(Character)
+        for name in Character.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
     def strength(self) -> int:
         """Power it gives its current faction now: nothing when dead."""
         return 0 if self.dead else self.base + self.bonus + self.boost
@@ -74,13 +80,15 @@ class Character:
         return f"<Character #{self.card} p{self.owner} w{self.wave} f{self.faction}{state}>"
 
 
-class GameState:
+class GameState(State):
     """One game (or, with :meth:`for_battle`, one set-up battle) of Shadow Throne.
 
     ``players`` seats are numbered from 0 in clockwise order; a seat's left neighbour is the next seat.
+    With a ``seed`` (or ``rng``) the state deals its own battles as they come (tests, play by hand);
+    with ``seed=None`` it stops in phase ``deal`` for the caller to resolve the chance event.
     """
 
-    def __init__(self, rules: Rules, players: int, seed=0, *, goal: int = GOAL, record: bool = False,
+    def __init__(self, rules: Rules, players: int, seed=None, *, goal: int = GOAL, record: bool = False,
                  check: bool = False, max_battles: int = 100, rng: random.Random | None = None,
                  _start: bool = True):
         if players < 1 or (_start and players * rules.pool_size > rules.ncards):
@@ -88,10 +96,11 @@ class GameState:
         self.rules = rules
         self.n = players
         self.goal = goal
-        self.rng = rng if rng is not None else random.Random(seed)
+        self._auto_chance = rng if rng is not None else (random.Random(seed) if seed is not None else None)
         self.gold = [rules.start_gold] * players
         self.influence = [0] * players
         self.hands = [[] for _ in range(players)]
+        self.played = [[] for _ in range(players)]   # per seat: cards it played as characters
         self.deck = list(range(rules.ncards))
         self.discard = []
         self.pools = [[] for _ in range(players)]
@@ -114,6 +123,7 @@ class GameState:
         self.offer_every_extra = False  # scenarios: ask even when no card could be added
         self._refused = set()
         self.winner = None
+        self.leaders = ()
         self.over_reason = None
         self.faction_wins = [0] * len(rules.factions)
         self.battle_winners = []     # per battle: tuple of winning faction indexes
@@ -125,10 +135,12 @@ class GameState:
         self._influence_seen = list(self.influence)
         self.gold_after_conflict = None
         self.last_result = None
+        self._dealt = []             # phase deal: cards dealt so far, one chance outcome at a time
         if _start:
             if record:
                 self._rec("game_start", players=players, goal=goal, gold=rules.start_gold)
             self._begin_battle()
+            self.settle()
 
     # ------------------------------------------------------------------ set-up battles (scenarios)
 
@@ -172,7 +184,7 @@ class GameState:
     # ------------------------------------------------------------------ decisions
 
     def to_move(self) -> list[int]:
-        """Seats that must choose an action now (all at once)."""
+        """Seats that must choose an action now (all at once); none while a battle is being dealt."""
         if self.phase in (DRAFT, PLAY):
             return list(range(self.n))
         if self.phase == EXTRA:
@@ -217,12 +229,90 @@ class GameState:
             self.apply_extra(actions)
         elif self.phase == KEEP:
             self.apply_keep([actions.get(p) for p in range(self.n)])
+        elif self.phase == DEAL:
+            raise IllegalAction("the battle is being dealt: resolve the chance event first")
         else:
             raise IllegalAction("the game is over")
+
+    apply_actions = apply
+
+    def step_actions(self, actions: dict):
+        """Apply a joint action known to be legal (the fast path of the core play loop)."""
+        phase = self.phase
+        n = range(self.n)
+        if phase == PLAY:
+            self.apply_play([actions.get(p) for p in n])
+        elif phase == DRAFT:
+            self.apply_draft([actions[p] for p in n])
+        elif phase == EXTRA:
+            self.apply_extra(actions)
+        elif phase == KEEP:
+            self.apply_keep([actions.get(p) for p in n])
+        else:
+            self.apply(actions)
 
     @property
     def is_over(self) -> bool:
         return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        """1 to the winner; on a tie the players tied for the lead (influence, then gold) share 1."""
+        if self.phase != OVER:
+            return [0.0] * self.n
+        share = 1.0 / len(self.leaders) if self.leaders else 0.0
+        return [share if p in self.leaders else 0.0 for p in range(self.n)]
+
+    # ------------------------------------------------------------------ chance: the deal
+
+    def is_chance(self) -> bool:
+        return self.phase == DEAL
+
+    def chance_outcomes(self) -> list:
+        """The next card dealt into the pools (seat 0's pool first): any card of the shuffled deck,
+        copies of a card counted together."""
+        if self.phase != DEAL:
+            return []
+        return weighted_kinds(self.deck, self.rules.kind)
+
+    def apply_chance(self, card):
+        """Deal ``card`` (from the deck) into the next pool slot."""
+        if self.phase != DEAL or card not in self.deck:
+            raise IllegalAction(f"card #{card} cannot be dealt now")
+        self.deck.remove(card)
+        self._dealt.append(card)
+        if len(self._dealt) == self.rules.pool_size * self.n:
+            size = self.rules.pool_size
+            self._deal([self._dealt[i * size:(i + 1) * size] for i in range(self.n)])
+
+    def sample_chance(self, rng):
+        """Shuffle the deck and deal the pools at once (the fast path; the same distribution)."""
+        if self._dealt:
+            return State.sample_chance(self, rng)
+        deck = self.deck
+        shuffle(deck, rng.random)
+        size = self.rules.pool_size
+        pools = []
+        for _ in range(self.n):
+            pools.append(deck[-size:])
+            del deck[-size:]
+        self._deal(pools)
+
+    # ------------------------------------------------------------------ the random bot's moves
+
+    def random_action(self, p: int, rng):
+        """A random draft pick or kept card; a random affordable card to play (an unaffordable one
+        only when nothing is affordable); a random extra card or none."""
+        phase = self.phase
+        if phase == PLAY:
+            return random_play(self, p, rng)
+        if phase == DRAFT:
+            pool = self.pools[p]
+            return pool[int(rng.random() * len(pool))]
+        if phase == EXTRA:
+            choices = [None] + self.extra_options(self.extra_pending[p])
+            return choices[int(rng.random() * len(choices))]
+        hand = self.hands[p]
+        return hand[int(rng.random() * len(hand))]
 
     # ------------------------------------------------------------------ intrigue phase
 
@@ -232,7 +322,8 @@ class GameState:
         self.wave = 0
         self.deck.extend(self.discard)
         self.discard = []
-        _shuffle(self.deck, self.rng.random)
+        self._dealt = []
+        self.phase = DEAL
         self.power = [0] * len(rules.factions)
         self.tok_dead = self.tok_converted = self.tok_plus = 0
         self.chars = []
@@ -259,16 +350,14 @@ class GameState:
             if events is not None:
                 self._rec("carried", character=ref(rules, ch))
         self.carry = []
-        size, deck = rules.pool_size, self.deck
-        pools = []
-        for _ in range(n):
-            pools.append(deck[-size:])
-            del deck[-size:]
+
+    def _deal(self, pools):
         self.pools = pools
+        self._dealt = []
         self.draft_round = 0
         self.phase = DRAFT
-        if events is not None:
-            self._rec("deal", size=size)
+        if self.events is not None:
+            self._rec("deal", size=self.rules.pool_size)
         self._checkpoint("deal")
 
     def apply_draft(self, picks):
@@ -341,6 +430,7 @@ class GameState:
             ch = Character(card, p, wave, faction, r_power[card],
                            ability.step if ability is not None else None, have + change)
             wave_chars.append(ch)
+            self.played[p].append(card)
             self.power[faction] += ch.base
             last[p] = 1 << faction
             if events is not None:
@@ -457,6 +547,7 @@ class GameState:
             ch = Character(card, p, self.wave, rules.faction[card], rules.power[card],
                            source.step if rules.ability[card] is not None else None, self.gold[p])
             ch.extra = True
+            self.played[p].append(card)
             self.wave_chars.append(ch)
             self.chars.append(ch)
             self.power[ch.faction] += ch.base
@@ -612,6 +703,7 @@ class GameState:
             if reason == GOAL_REACHED:
                 reason = GOLD_TIEBREAK if len(leaders) == 1 else TIE
         self.winner = leaders[0] if len(leaders) == 1 else None
+        self.leaders = tuple(leaders)
         self.over_reason = reason
         self.phase = OVER
         if self.events is not None:
@@ -639,6 +731,7 @@ class GameState:
             if self.events is not None:
                 self._rec("keep", player=p, card=rules.card_id(card))
         self._begin_battle()
+        self.settle()
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -676,6 +769,85 @@ class GameState:
             self.violations.append(f"battle {self.battle}, wave {self.wave}: power track {self.power} "
                                    f"does not match the characters ({totals})")
 
+    # ------------------------------------------------------------------ copies and hidden information
+
+    def clone(self) -> "GameState":
+        """An independent copy (characters copied once each, shared between the lists that hold
+        them); it records no events, checks nothing and deals no battle by itself."""
+        new = GameState.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        memo = {}
+
+        def ch(c):
+            copy = memo.get(id(c))
+            if copy is None:
+                copy = memo[id(c)] = c.copy()
+            return copy
+
+        new._auto_chance = None
+        new.events = None
+        new.check = False
+        new.violations = []
+        new.gold, new.influence, new.power = list(self.gold), list(self.influence), list(self.power)
+        new.hands = [list(h) for h in self.hands]
+        new.played = [list(cards) for cards in self.played]
+        new.pools = [list(pool) for pool in self.pools]
+        new.deck, new.discard, new._dealt = list(self.deck), list(self.discard), list(self._dealt)
+        new.carry = [ch(c) for c in self.carry]
+        new.chars = [ch(c) for c in self.chars]
+        new.face_down = [ch(c) for c in self.face_down]
+        new.wave_chars = [ch(c) for c in self.wave_chars]
+        new.pending = [(wave, ch(source)) for wave, source in self.pending]
+        new.extra_pending = {p: ch(source) for p, source in self.extra_pending.items()}
+        new.last_factions = list(self.last_factions)
+        new.faction_wins = list(self.faction_wins)
+        new.battle_winners = list(self.battle_winners)
+        new.peak = dict(self.peak)
+        new._refused = set(self._refused)
+        new._influence_seen = list(self._influence_seen)
+        if self.last_result is not None:
+            new.last_result = dict(self.last_result, characters=[ch(c) for c in self.last_result["characters"]])
+        return new
+
+    def information_state(self, player: int) -> tuple:
+        """What ``player`` knows: its own hand (and pool), everything on the table, everyone's gold,
+        influence and hand size. Cards are named by kind, so copies of a card look alike."""
+        kind = self.rules.kind
+        return (player, self.phase, self.battle, self.wave, self.draft_round,
+                tuple(sorted(kind[c] for c in self.hands[player])),
+                tuple(sorted(kind[c] for c in self.pools[player])) if self.phase == DRAFT else (),
+                tuple(self.gold), tuple(self.influence), tuple(len(h) for h in self.hands),
+                tuple((kind[c.card], c.owner, c.wave, c.faction, c.dead, c.bonus, c.boost, c.blocked)
+                      for c in self.chars),
+                tuple((kind[c.card], c.owner, c.wave) for c in self.face_down),
+                tuple(sorted(self.extra_pending)), tuple((w, c.owner, c.wave) for w, c in self.pending))
+
+    def determinize(self, player: int, rng) -> "GameState":
+        """A clone where the cards ``player`` cannot see (other hands and pools, the deck) are dealt
+        again at random, each hand and pool keeping its size. (The seat is taken to have forgotten
+        the cards that passed through its pool in earlier draft rounds.)"""
+        new = self.clone()
+        hidden = list(new.deck)
+        others = [q for q in range(new.n) if q != player]
+        for q in others:
+            hidden.extend(new.hands[q])
+            hidden.extend(new.pools[q])
+        shuffle(hidden, rng.random)
+        for q in others:
+            size = len(new.hands[q])
+            new.hands[q] = hidden[-size:] if size else []
+            del hidden[len(hidden) - size:]
+            size = len(new.pools[q])
+            new.pools[q] = hidden[-size:] if size else []
+            del hidden[len(hidden) - size:]
+        new.deck = hidden
+        return new
+
+    def played_ids(self) -> list[set]:
+        """Per seat, the ids of the cards it played as characters during the game."""
+        card_id = self.rules.card_id
+        return [{card_id(c) for c in cards} for cards in self.played]
+
     def all_cards(self) -> list[int]:
         """Every physical card in some zone: deck, pools, hands, battle, face down, carried, discard."""
         cards = list(self.deck)
@@ -687,11 +859,16 @@ class GameState:
         cards.extend(ch.card for ch in self.face_down)
         cards.extend(ch.card for ch in self.carry)
         cards.extend(self.discard)
+        cards.extend(self._dealt)
         return cards
 
 
-def _shuffle(cards, random):
-    """Fisher-Yates with ``random()`` floats: a little faster than ``Random.shuffle``, as uniform in practice."""
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(random() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
+def random_play(state, p, rng):
+    hand = state.hands[p]
+    rules = state.rules
+    have = state.gold[p]
+    last = state.last_factions[p]
+    r_delta, r_faction = rules.delta, rules.faction
+    affordable = [c for c in hand if have + r_delta[c] - ((last >> r_faction[c]) & 1) >= 0]
+    choices = affordable or hand
+    return choices[int(rng.random() * len(choices))]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rules_engine import runs
+from rules_engine.core import runs
 
 ENGLISH = {
     "_and": "and",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules_engine import runs
+from rules_engine.core import runs
 from rules_engine.shadow_throne.effects import EFFECTS, HANDLERS
 from rules_engine.shadow_throne.rules import Rules
 from rules_engine.shadow_throne.simulate import run_games

@@ -1,12 +1,11 @@
-"""What every engine's simulations share: per-game seeds, seat rotation, batches over worker processes,
-quantiles, and the invariant checks behind ``pnp validate``."""
+"""What every engine's simulations share: per-game seeds, seat rotation, running a seeded run's games
+on an executor, quantiles, the invariant checks behind ``pnp validate``, and the transcript helpers."""
 
 from __future__ import annotations
 
 import hashlib
 import math
-import multiprocessing
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 
 def derive_seed(namespace: str, seed: int, index: int) -> int:
@@ -39,31 +38,24 @@ def share(count, whole) -> float:
     return round(count / whole, 4) if whole else 0.0
 
 
-def run_batches(games: int, chunk: int, jobs: int, run_local: Callable, worker: Callable, job_args: Callable,
-                initializer: Callable, initargs: tuple, progress: Callable[[int], None] | None = None) -> list:
-    """Play games ``0..games-1`` in batches of ``chunk``, in this process or in ``jobs`` workers.
+def run_games(engine, rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
+              jobs: int = 1, check: bool = False, progress: Callable[[int], None] | None = None, chunk: int = 250,
+              executor=None, options: Mapping | None = None) -> list:
+    """Play games ``0 .. games-1`` of a run and return ``engine.result`` of each, in game order.
 
-    ``run_local(batch)`` plays a batch here; ``worker(job_args(batch))`` plays it in a worker process
-    set up by ``initializer(*initargs)``. Results come back in game order whatever the number of jobs.
+    Game ``i`` depends on ``(seed, i)`` only, so the results are the same whatever runs them:
+    ``executor`` (see :mod:`rules_engine.core.executors`) or, by default, ``jobs`` local processes.
+    ``progress(n)`` is called as each batch of ``n`` games is done.
     """
+    from rules_engine.core.executors import LocalExecutor
+
+    bots = tuple(bots)
+    engine.check_bots(bots)  # unknown names fail here, before any worker starts
     batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
-    results = []
-    if jobs <= 1 or games <= chunk:
-        for batch in batches:
-            results.extend(run_local(batch))
-            if progress:
-                progress(len(batch))
-        return results
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:  # pragma: no cover - platforms without fork
-        context = multiprocessing.get_context()
-    with context.Pool(jobs, initializer=initializer, initargs=initargs) as pool:
-        for batch, chunk_results in zip(batches, pool.imap(worker, [job_args(b) for b in batches])):
-            results.extend(chunk_results)
-            if progress:
-                progress(len(batch))
-    return results
+    executor = executor or LocalExecutor(jobs)
+    job = (seed, players, bots, check, dict(options or {}))
+    parts = executor.run(engine.name, rules, batches, job, progress)
+    return [result for part in parts for result in part]
 
 
 def checked_games(run: Callable, counts: Sequence[int], games: int, seed: int) -> tuple[list, dict]:

@@ -1,0 +1,22 @@
+"""The engine core: what every game's engine shares (``docs/engine.md``, "The engine core").
+
+* :mod:`~rules_engine.core.state`: the state API (:class:`State`): seats to move (simultaneous moves
+  allowed), legal actions, apply, explicit chance, clone, returns, information states and
+  determinization; :class:`IllegalAction`; the shuffle every engine uses.
+* :mod:`~rules_engine.core.play`: :class:`Engine` (an engine's entry points) and the play loop.
+* :mod:`~rules_engine.core.bots`: the bot interface, the random bot, the registry (``search:400``).
+* :mod:`~rules_engine.core.search`: the ISMCTS search bot.
+* :mod:`~rules_engine.core.runs`: seeded runs of many games, seat rotation, quantiles, invariant runs.
+* :mod:`~rules_engine.core.executors`: local processes or a Dask cluster.
+* :mod:`~rules_engine.core.stats`: confidence intervals.
+* :mod:`~rules_engine.core.balance`: the balance report (``pnp balance``).
+* :mod:`~rules_engine.core.transcript`: events to sentences with a phrase table.
+* :mod:`~rules_engine.core.scenario`: replaying a scenario's scripted decisions with line-exact errors.
+"""
+
+from rules_engine.core.bots import Bot, RandomBot
+from rules_engine.core.play import Engine, play_game, recorded_game
+from rules_engine.core.state import IllegalAction, State, shuffle, weighted_kinds
+
+__all__ = ["Bot", "Engine", "IllegalAction", "RandomBot", "State", "play_game", "recorded_game", "shuffle",
+           "weighted_kinds"]

@@ -1,0 +1,124 @@
+"""Where a run's batches of games are played: here, in local worker processes, or on a Dask cluster.
+
+An executor has ``run(engine_name, rules, batches, job, progress) -> [batch results]``, results in batch
+order whatever order they finish in. A batch is a range of game indexes; ``job`` is ``(seed, players,
+bots, check, options)``. Every game is seeded from ``(seed, index)`` alone, so any executor gives the
+same results, and a batch that is played twice (a retried batch of a dead worker) is counted once:
+its result is stored at its own place in the list.
+
+* :class:`LocalExecutor` (``--jobs N``): this process, or ``N`` forked worker processes. Ctrl-C stops
+  the workers (they ignore SIGINT themselves, so none prints a traceback) and re-raises
+  ``KeyboardInterrupt`` in this process.
+* :class:`DaskExecutor` (``--executor dask [--scheduler ADDRESS]``): batches are tasks on a running
+  ``dask.distributed`` cluster, or on a local cluster it starts and stops. Dask retries the tasks of a
+  worker that dies. Needs the ``dask`` extra (``pip install 'pnp[dask]'``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import multiprocessing
+import signal
+from typing import Callable, Sequence
+
+
+def play_batch_by_name(engine_name: str, rules, batch, job) -> list:
+    """Play one batch in whatever process this runs in (the engine module is imported by name)."""
+    from rules_engine.core.play import play_batch
+
+    seed, players, bots, check, options = job
+    engine = importlib.import_module(f"rules_engine.{engine_name}").ENGINE
+    return play_batch(engine, rules, batch, seed, players, bots, check, options)
+
+
+class LocalExecutor:
+    """Batches in this process (``jobs`` 1, or a single batch) or in ``jobs`` forked worker processes."""
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = max(1, int(jobs))
+
+    def run(self, engine_name: str, rules, batches: Sequence, job, progress: Callable | None = None) -> list:
+        if self.jobs <= 1 or len(batches) <= 1:
+            results = []
+            for batch in batches:
+                results.append(play_batch_by_name(engine_name, rules, batch, job))
+                if progress:
+                    progress(len(batch))
+            return results
+        try:
+            context = multiprocessing.get_context("fork")
+        except ValueError:  # pragma: no cover - platforms without fork
+            context = multiprocessing.get_context()
+        pool = context.Pool(self.jobs, initializer=_init_worker, initargs=(engine_name, rules, job))
+        try:
+            results = []
+            for batch, part in zip(batches, pool.imap(_worker, batches)):
+                results.append(part)
+                if progress:
+                    progress(len(batch))
+        except BaseException:
+            pool.terminate()
+            pool.join()
+            raise
+        pool.close()
+        pool.join()
+        return results
+
+
+_WORKER = None
+
+
+def _init_worker(engine_name, rules, job):
+    global _WORKER
+    # Ctrl-C reaches the whole process group: the parent stops the pool, so workers ignore it
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER = (engine_name, rules, job)
+
+
+def _worker(batch):
+    engine_name, rules, job = _WORKER
+    return play_batch_by_name(engine_name, rules, batch, job)
+
+
+class DaskExecutor:
+    """Batches as tasks of a Dask cluster: the one at ``scheduler`` (``tcp://host:8786``), or a local
+    cluster of ``workers`` single-threaded processes started for the run."""
+
+    def __init__(self, scheduler: str | None = None, workers: int = 2, retries: int = 2):
+        self.scheduler = scheduler
+        self.workers = max(1, int(workers))
+        self.retries = retries
+
+    def client(self):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:  # pragma: no cover - depends on the installed extras
+            raise RuntimeError("the Dask executor needs dask.distributed: pip install 'pnp[dask]'") from None
+        if self.scheduler:
+            return Client(self.scheduler, timeout="20s"), None
+        cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+        return Client(cluster), cluster
+
+    def run(self, engine_name: str, rules, batches: Sequence, job, progress: Callable | None = None,
+            batch_function: Callable = play_batch_by_name) -> list:
+        from dask.distributed import as_completed
+
+        client, cluster = self.client()
+        try:
+            futures = [client.submit(batch_function, engine_name, rules, batch, job, pure=False,
+                                     retries=self.retries) for batch in batches]
+            where = {future.key: i for i, future in enumerate(futures)}
+            results = [None] * len(futures)
+            for future in as_completed(futures):
+                i = where[future.key]
+                if results[i] is None:        # a batch is counted once, whatever ran it
+                    results[i] = future.result()
+                    if progress:
+                        progress(len(batches[i]))
+            return results
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()

@@ -1,0 +1,101 @@
+"""The play loop, and :class:`Engine`: what an engine tells the core so that bots can play it.
+
+:func:`play` drives any :class:`~rules_engine.core.state.State` with one bot per seat and one seeded
+generator: chance nodes are resolved with it, and bots draw their random choices from it. An engine
+may give a faster loop of its own (``Engine.fast_play``); it must play exactly the same game for the
+same seed (each engine has a test comparing the two), and is used only when every bot allows it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from rules_engine.core import bots as core_bots
+from rules_engine.core.runs import derive_seed, seat_bots
+
+
+@dataclass(frozen=True)
+class Engine:
+    """An engine's entry points for the core (``rules_engine.<name>.ENGINE``).
+
+    ``new_state(rules, players, *, record, check, **options)`` makes the state of a new game, at its
+    first chance node (no generator inside); ``result(state, seat_bot_names)`` is the small picklable
+    record of a finished game that reports are made from; ``bots`` maps a bot name to a factory taking
+    the optional ``NAME:ARG`` argument; ``fast_play(state, bots, rng)`` (optional) plays a whole game
+    with bots that have ``fast = True``; ``players`` is the range of seats the engine plays.
+    """
+
+    name: str
+    new_state: Callable
+    result: Callable
+    bots: Mapping[str, Callable]
+    players: tuple[int, int]
+    fast_play: Callable | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def make_bot(self, spec: str):
+        return core_bots.make_bot(self.bots, spec)
+
+    def check_bots(self, specs: Sequence[str]) -> None:
+        """Raise ValueError for an unknown bot or a bad argument (before any worker starts)."""
+        for spec in specs:
+            self.make_bot(spec)
+
+    def game_seed(self, seed: int, index: int) -> int:
+        return derive_seed(self.name, seed, index)
+
+
+def play(state, bots: Sequence, rng: random.Random):
+    """Play ``state`` to the end: chance with ``rng``, each seat's decisions by ``bots[seat]``."""
+    while True:
+        movers = state.to_move()
+        if movers:
+            if len(movers) == 1:
+                p = movers[0]
+                state.step_action(bots[p].act(state, p, rng))
+            else:
+                state.step_actions({p: bots[p].act(state, p, rng) for p in movers})
+        elif state.is_chance():
+            state.sample_chance(rng)
+        else:
+            return state
+
+
+def play_game(engine: Engine, rules, bots: Sequence, seed, *, players: int | None = None, record: bool = False,
+              check: bool = False, generic: bool = False, **options):
+    """One whole game with one bot per seat (bot objects or specs, repeated around a larger table);
+    returns the final state. ``generic=True`` forces the core loop (tests compare it with the fast one)."""
+    bots = [engine.make_bot(b) if isinstance(b, str) else b for b in bots]
+    n = players or len(bots)
+    if len(bots) < n:
+        bots = [bots[i % len(bots)] for i in range(n)]
+    state = engine.new_state(rules, n, record=record, check=check, **options)
+    rng = random.Random(seed)
+    if engine.fast_play is not None and not generic and all(getattr(b, "fast", False) for b in bots):
+        return engine.fast_play(state, bots, rng)
+    return play(state, bots, rng)
+
+
+def play_batch(engine: Engine, rules, indexes, seed: int, players: int, bot_specs: Sequence[str], check: bool,
+               options: Mapping) -> list:
+    """Play the games with the given indexes of a run (the unit of work of a worker): game ``i`` is
+    seeded from ``(seed, i)`` alone and its seats get ``seat_bots(bot_specs, players, i)``."""
+    cache = {spec: engine.make_bot(spec) for spec in set(bot_specs)}
+    out = []
+    for index in indexes:
+        names = seat_bots(bot_specs, players, index)
+        state = play_game(engine, rules, [cache[n] for n in names], engine.game_seed(seed, index), players=players,
+                          check=check, **options)
+        out.append(engine.result(state, names))
+    return out
+
+
+def recorded_game(engine: Engine, rules, *, seed: int, players: int, bots: Sequence[str], check: bool = False,
+                  **options):
+    """Game 0 of a run seeded with ``seed``, with events: ``(seat bot names, final state)``."""
+    seats = seat_bots(list(bots), players, 0)
+    state = play_game(engine, rules, seats, engine.game_seed(seed, 0), players=players, record=True, check=check,
+                      **options)
+    return seats, state

@@ -1,0 +1,167 @@
+"""A search bot for every engine: information-set Monte Carlo tree search (ISMCTS) through the core
+state API only.
+
+Each of the bot's ``simulations`` (its budget, ``search:400``) starts from a *determinization*: a copy
+of the game in which everything the bot's seat cannot know is sampled again
+(``State.determinize``), so the search never sees an opponent's hand or the order of the deck. The
+simulation walks down a tree whose nodes are *information states* (``State.information_state``: what
+the seat to move knows), as OpenSpiel's ISMCTS does, so statistics gathered in different
+determinizations that look the same to a seat are shared. Opponents are searched the same way, each
+from its own information states. Simultaneous choices (Shadow Throne's waves) are chosen seat by seat
+from each seat's own node against the same state, then applied together (decoupled UCT).
+
+In a node the action is chosen by UCB1 among the actions legal in this determinization, each
+action's exploration term counting the visits in which it was available. One new node is added per
+simulation; from there the game is played on with the engine's random moves (``State.random_action``)
+for at most ``horizon`` decisions, then scored with ``State.evaluate()`` when the engine has one (an
+estimate of the returns), or to the end otherwise. The bot plays the action visited most.
+
+Randomness: the bot seeds its own generator with one number drawn from the game's generator, so a
+game with a search bot is still reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from rules_engine.core.bots import Bot
+
+DEFAULT_SIMULATIONS = 400
+DEFAULT_HORIZON = 40
+EXPLORATION = 0.7
+
+
+class _Node:
+    __slots__ = ("visits", "stats")
+
+    def __init__(self):
+        self.visits = 0
+        self.stats = {}          # action -> [visits, total return, times available]
+
+
+class SearchBot(Bot):
+    """ISMCTS with a budget of ``simulations`` per decision (see the module docstring)."""
+
+    name = "search"
+    fast = False
+
+    def __init__(self, simulations: int = DEFAULT_SIMULATIONS, horizon: int = DEFAULT_HORIZON,
+                 exploration: float = EXPLORATION):
+        if simulations < 1:
+            raise ValueError("a search bot needs a budget of at least 1 simulation (search:400)")
+        self.simulations = simulations
+        self.horizon = horizon
+        self.exploration = exploration
+
+    @classmethod
+    def from_spec(cls, arg: str | None = None) -> "SearchBot":
+        """``search`` or ``search:N`` (N simulations per decision)."""
+        if arg is None:
+            return cls()
+        try:
+            simulations = int(arg)
+        except ValueError:
+            raise ValueError(f"search:{arg}: the budget is a whole number of simulations, e.g. search:400") from None
+        if not 1 <= simulations <= 1_000_000:
+            raise ValueError(f"search:{arg}: the budget must be between 1 and 1000000 simulations")
+        return cls(simulations)
+
+    # ------------------------------------------------------------------ deciding
+
+    def act(self, state, player, rng):
+        legal = state.legal_actions(player)
+        if len(legal) == 1:
+            return legal[0]
+        search_rng = random.Random(rng.random())
+        nodes = {}
+        for _ in range(self.simulations):
+            self._simulate(state.determinize(player, search_rng), nodes, search_rng)
+        root = nodes.get(state.information_state(player))
+        if root is None:
+            return legal[0]
+        stats = root.stats
+        order = {a: i for i, a in enumerate(legal)}
+        return max(legal, key=lambda a: (stats[a][0] if a in stats else -1,
+                                         stats[a][1] if a in stats else 0.0, -order[a]))
+
+    def _simulate(self, state, nodes, rng):
+        path = []
+        expanded = False
+        while not state.is_over:
+            if state.is_chance():
+                state.sample_chance(rng)
+                continue
+            if expanded:
+                break
+            movers = state.to_move()
+            joint = {}
+            for p in movers:
+                key = state.information_state(p)
+                legal = state.legal_actions(p)
+                node = nodes.get(key)
+                if node is None:
+                    node = nodes[key] = _Node()
+                    expanded = True
+                action = self._select(node, legal, rng)
+                joint[p] = action
+                path.append((node, p, action))
+            if len(movers) == 1:
+                state.step_action(joint[movers[0]])
+            else:
+                state.step_actions(joint)
+        returns = self._rollout(state, rng)
+        for node, p, action in path:
+            node.visits += 1
+            entry = node.stats[action]
+            entry[0] += 1
+            entry[1] += returns[p]
+
+    def _select(self, node, legal, rng):
+        stats = node.stats
+        untried = []
+        for a in legal:
+            entry = stats.get(a)
+            if entry is None:
+                stats[a] = [0, 0.0, 1]
+                untried.append(a)
+            else:
+                entry[2] += 1
+                if entry[0] == 0:
+                    untried.append(a)
+        if untried:
+            return untried[int(rng.random() * len(untried))]
+        c = self.exploration
+        best, best_score = None, -math.inf
+        for a in legal:
+            visits, total, available = stats[a]
+            score = total / visits + c * math.sqrt(math.log(available) / visits)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _rollout(self, state, rng):
+        evaluate = getattr(state, "evaluate", None)
+        steps = 0
+        while not state.is_over:
+            if state.is_chance():
+                state.sample_chance(rng)
+                continue
+            if evaluate is not None and steps >= self.horizon:
+                return evaluate()
+            movers = state.to_move()
+            if len(movers) == 1:
+                p = movers[0]
+                state.step_action(state.random_action(p, rng))
+            else:
+                state.step_actions({p: state.random_action(p, rng) for p in movers})
+            steps += 1
+        return state.returns()
+
+
+def softmax_returns(values, temperature: float) -> list[float]:
+    """Estimated returns from per-seat scores: a softmax, so a clear leader counts nearly as a win."""
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]

@@ -1,0 +1,170 @@
+"""The engine core through both engines: the core loop plays the same games as each engine's fast loop,
+chance is explicit, clones are independent, determinizations keep what a seat knows, the generator is
+not in the state, bots are named by spec, and Ctrl-C stops a simulation with worker processes cleanly."""
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import rules_engine.behind_the_throne as btt
+import rules_engine.shadow_throne as st
+from pnp.gamedata import load_game
+from rules_engine.core.bots import make_bot
+from rules_engine.core.play import play
+from rules_engine.core.state import State
+
+GAMES = {"shadow_throne": st, "behind_the_throne": btt}
+RULES = {name: engine.rules_for(load_game(name)) for name, engine in GAMES.items()}
+BOTS = {"shadow_throne": ["random", "greedy"], "behind_the_throne": ["random", "cautious"]}
+
+
+def new(name, players=4, **kw):
+    return GAMES[name].ENGINE.new_state(RULES[name], players, **kw)
+
+
+def cards_of(name, state):
+    return sorted(state.all_cards())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_core_loop_plays_the_same_games_as_the_fast_loop(name):
+    engine = GAMES[name]
+    for seed in range(6):
+        bots = BOTS[name] * 2
+        fast = engine.play_game(RULES[name], bots, seed, players=4, record=True, check=True)
+        generic = engine.play_game(RULES[name], bots, seed, players=4, record=True, check=True, generic=True)
+        assert fast.events == generic.events and fast.violations == generic.violations == []
+        assert fast.returns() == generic.returns() and abs(sum(fast.returns()) - 1) < 1e-9 or fast.returns() == [0] * 4
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_chance_events_have_explicit_outcomes(name):
+    """A game whose chance events are resolved one outcome at a time, by probability, plays to its end
+    with every invariant kept."""
+    state = new(name, check=True)
+    rng = random.Random(3)
+    assert state.is_chance() and state.to_move() == []
+    explicit = 0
+    bots = [make_bot(GAMES[name].BOTS, "random")] * 4
+    while not state.is_over:
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            assert outcomes and abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            State.sample_chance(state, rng)      # the generic way: pick one listed outcome
+            explicit += 1
+            continue
+        movers = state.to_move()
+        state.apply_actions({p: bots[p].act(state, p, rng) for p in movers})
+    assert explicit > 40 and state.violations == []
+
+
+def test_shadow_throne_deals_pools_one_card_at_a_time():
+    state = new("shadow_throne", players=3)
+    assert state.phase == "deal"
+    rules = RULES["shadow_throne"]
+    kinds = state.chance_outcomes()
+    assert len(kinds) == 27                                          # copies of a character are alike
+    assert all(abs(p - len(rules.copies_of[rules.card_id(card)]) / 54) < 1e-9 for card, p in kinds)
+    for _ in range(18):
+        state.apply_chance(state.chance_outcomes()[0][0])
+    assert state.phase == "draft" and [len(p) for p in state.pools] == [6, 6, 6] and len(state.deck) == 36
+    with pytest.raises(st.IllegalAction):
+        state.apply_chance(0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_clones_are_independent(name):
+    engine = GAMES[name]
+    state = engine.play_game(RULES[name], ["random"] * 4, 5, players=4)
+    state = new(name)
+    rng = random.Random(1)
+    bots = [make_bot(engine.BOTS, "random")] * 4
+    for _ in range(12):                               # into the game
+        if state.is_chance():
+            state.sample_chance(rng)
+        else:
+            state.apply_actions({p: bots[p].act(state, p, rng) for p in state.to_move()})
+    before = [state.information_state(p) for p in range(4)], cards_of(name, state)
+    copy = state.clone()
+    play(copy, bots, random.Random(2))
+    assert copy.is_over and not state.is_over
+    assert ([state.information_state(p) for p in range(4)], cards_of(name, state)) == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_determinization_keeps_what_the_seat_knows(name):
+    engine = GAMES[name]
+    rng = random.Random(9)
+    bots = [make_bot(engine.BOTS, "random")] * 4
+    state = new(name)
+    checked = 0
+    while not state.is_over and checked < 30:
+        if state.is_chance():
+            state.sample_chance(rng)
+            continue
+        p = state.to_move()[0]
+        seen = state.information_state(p)
+        others = set()
+        for _ in range(5):
+            d = state.determinize(p, rng)
+            assert d.information_state(p) == seen                   # the seat sees the same game
+            assert sorted(d.all_cards()) == sorted(state.all_cards())
+            assert d.to_move() == state.to_move() and sorted(map(str, d.legal_actions(p))) == \
+                sorted(map(str, state.legal_actions(p)))
+            others.add(str(d.deck[-3:]))
+        assert len(others) > 1                                       # ... but hidden cards are sampled again
+        checked += 1
+        state.apply_actions({q: bots[q].act(state, q, rng) for q in state.to_move()})
+    assert checked == 30
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_state_holds_no_random_generator(name):
+    state = new(name)
+    assert not any(isinstance(v, random.Random) for v in vars(state).values())
+    seeded = GAMES[name].GameState(RULES[name], 4, seed=3)           # a hand-played state deals itself
+    assert not any(isinstance(v, random.Random) for v in vars(seeded.clone()).values())
+    assert not hasattr(state, "rng")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_search_bot_plays_legal_moves_reproducibly(name):
+    engine = GAMES[name]
+    bots = ["search:6", "random", "random"]
+    a = engine.play_game(RULES[name], bots, 4, players=3, record=True, check=True)
+    b = engine.play_game(RULES[name], bots, 4, players=3, record=True, check=True)
+    assert a.is_over and a.violations == [] and a.events == b.events
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("clever", "unknown bot 'clever'; known bots: random, greedy, search"),
+    ("search:0", "search:0: the budget must be between 1 and 1000000 simulations"),
+    ("search:many", "search:many: the budget is a whole number of simulations"),
+    ("random:3", "bot 'random' takes no argument"),
+])
+def test_bot_specs(spec, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        make_bot(st.BOTS, spec)
+    assert make_bot(st.BOTS, "search:25").simulations == 25
+    assert make_bot(st.BOTS, "search:25").name == "search:25"
+
+
+def test_ctrl_c_stops_a_simulation_with_workers_cleanly():
+    """Ctrl-C reaches the whole process group, as from a terminal: one line, exit 130, no traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "pnp", "simulate", "--games", "2000000", "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(3.0)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("pnp simulate hung after Ctrl-C")
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == ["pnp simulate: interrupted; no report"]
+    assert out == ""
