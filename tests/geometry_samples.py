@@ -101,6 +101,21 @@ def strength_face(value: int, size: float, colour: str, kind: str) -> list:
                  Style(font="sans-bold", size=size * 0.32, min_size=2.5, max_lines=1, colour="#ffffff", upper=True))]
 
 
+def map_side(w: float, h: float, name: str, tint: str) -> list:
+    """A 3 x 3 map side: areas named by row and column, the side's name across the top."""
+    els = [Box(Rect(-3, -3, w + 6, h + 6), fill=tint)]
+    cw, ch = w / 3, (h - 12) / 3
+    for r in range(3):
+        for c in range(3):
+            cell = Rect(c * cw + 2, r * ch + 2, cw - 4, ch - 4)
+            els.append(Box(cell, fill="#fbf7ee", stroke="#3a3a3a", width=0.4, radius=2))
+            els.append(Text(cell.inset(2), f"{name} {chr(65 + 2 - r)}{c + 1}",
+                            Style(font="serif-semibold", size=11, min_size=5, max_lines=2)))
+    els.append(Text(Rect(2, h - 11, w - 4, 9), f"Side {name}", Style(font="sans-black", size=12, min_size=6,
+                                                                     max_lines=1, colour="#ffffff", upper=True)))
+    return els
+
+
 def write_all(out: Path) -> None:
     from pnp.draw.pdf import render
     from pnp.units import PAPERS
@@ -128,6 +143,14 @@ def write_all(out: Path) -> None:
         nets = [[strength_face(v, 16, c, k) for v in range(1, 7)] for k, c in kinds] + [
             [pip_face(v, 16, background="#f4efe4") for v in range(1, 7)]]
         (out / f"dice-nets-{paper}.pdf").write_bytes(render(net_pages(nets, net, *PAPERS[paper]), "nets"))
+    from pnp.layout.doublesided import double_sided_pages, duplex, fold
+    pages = []
+    for ds in (duplex(180, 160, "letter", "long"), duplex(180, 160, "letter", "short"), fold(95, 120, "letter"),
+               fold(150, 110, "a4", turn="top")):
+        w, h = ds.piece_w, ds.piece_h
+        pages += double_sided_pages(ds, map_side(w, h, "A", "#6b3e26"), map_side(w, h, "B", "#264a6b"),
+                                    f"Map ({ds.mode})")
+    (out / "double-sided.pdf").write_bytes(render(pages, "double-sided"))
     from pnp.layout.tiling import plan_hex_tiles
     for orientation, paper in (("flat", "a4"), ("pointy", "letter")):
         grid, hexes, els, b = sample_hex_map(orientation)
