@@ -1,6 +1,8 @@
 """Polygons and transforms: their geometry (translate, apply, compose) and what the painter draws."""
 
 import math
+import subprocess
+import sys
 
 import pytest
 
@@ -92,3 +94,10 @@ def test_painted_transform_lands_where_apply_says_and_clips_in_its_own_frame():
     assert pixel(image, 12.5, 12.5, DPI) == BLUE
     assert pixel(image, 17, 17, DPI) == RED
     assert pixel(image, 25, 15, DPI) == (255, 255, 255)           # clipped away (was red at x 20..30)
+
+
+def test_new_layout_modules_import_without_reportlab():
+    code = ("import sys; import pnp.layout.tiling, pnp.layout.hexgrid, pnp.layout.standee, pnp.layout.dice, "
+            "pnp.layout.doublesided, pnp.layout.packing; "
+            "bad = [m for m in sys.modules if m.startswith('reportlab')]; assert not bad, bad")
+    subprocess.run([sys.executable, "-c", code], check=True)
