@@ -101,3 +101,21 @@ def test_new_layout_modules_import_without_reportlab():
             "pnp.layout.doublesided, pnp.layout.packing; "
             "bad = [m for m in sys.modules if m.startswith('reportlab')]; assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_extent_of_every_element_kind():
+    from pnp.layout.geometry import Circle, Icon, Line, Text, extent
+    assert extent(Box(Rect(1, 2, 3, 4), stroke="#000000", width=0.5)).rounded() == (0.75, 1.75, 3.5, 4.5)
+    assert extent(Box(Rect(1, 2, 3, 4), fill="#000000")).rounded() == (1, 2, 3, 4)
+    assert extent(Text(Rect(1, 2, 3, 4), "x")).rounded() == (1, 2, 3, 4)
+    assert extent(Line(0, 0, 10, 0, width=0.4)).rounded() == (-0.2, -0.2, 10.4, 0.4)
+    assert extent(Circle(5, 5, 2, stroke="#000000", width=1)).rounded() == (2.5, 2.5, 5, 5)
+    assert extent(Icon("gem", 10, 10, 6)).rounded() == (7, 7, 6, 6)
+    assert extent(Polygon(((0, 0), (10, 0), (5, 8)))).rounded() == (0, 0, 10, 8)
+    g = Group((Box(Rect(0, 0, 5, 5), fill="#000000"), Box(Rect(10, 10, 5, 5), fill="#000000")), 100, 200)
+    assert extent(g).rounded() == (100, 200, 15, 15)
+    assert extent(Group((), 1, 1)) is None
+    assert extent(Group(g.elements, 0, 0, clip=Rect(0, 0, 3, 3))).rounded() == (0, 0, 3, 3)
+    t = Transform(g.elements, half_turn(0, 0))
+    assert extent(t).rounded() == (-15, -15, 15, 15)
+    assert extent(Transform(g.elements, scaling(0.5, 1, 1))).rounded() == (1, 1, 7.5, 7.5)

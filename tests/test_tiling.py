@@ -6,7 +6,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pnp.draw.text import fit
-from pnp.layout.geometry import Box, Circle, Group, Line, Polygon, Rect, Text, Transform, flatten
+from pnp.layout.geometry import Box, Circle, Group, Line, Polygon, Rect, Text, Transform, extent, flatten
 from pnp.layout.hexgrid import HexGrid, rectangle
 from pnp.layout.tiling import (TileLabels, choose_seams, plan_hex_tiles, plan_tiles, row_name, tile_pages,
                                tiles_needed)
@@ -352,3 +352,16 @@ def test_hex_seams_keep_off_hex_middles_when_the_sheet_allows(orientation, size,
         if slack >= 2 * step:
             assert bad == 0
     assert plan.sheets == plan_tiles(b.w, b.h, paper).sheets
+
+
+def test_each_tile_page_carries_only_the_board_elements_near_it():
+    board = sample_board(480, 420)
+    plan = plan_tiles(480, 420, "letter")
+    pages = tile_pages(plan, board, "Board")
+    for tile, page in zip(plan.tiles, pages[1:]):
+        content = page.groups("tile:")[0]
+        kept = set(map(id, content.elements))
+        for e in board:
+            r = extent(e)
+            assert (id(e) in kept) == tile.region.inset(-1.0).overlaps(r)
+        assert len(content.elements) < len(board)

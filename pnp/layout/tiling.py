@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pnp.layout.geometry import Box, Circle, Group, Line, Page, Rect, Style, Text, Transform, scaling
+from pnp.layout.geometry import Box, Circle, Group, Line, Page, Rect, Style, Text, Transform, extent, scaling
 from pnp.units import PAPERS, PRINTER_MARGIN
 
 EPS = 1e-6
@@ -372,15 +372,25 @@ def _neighbour(plan: TilePlan, tile: Tile, side: str) -> Tile:
     return plan.tile(tile.row + di, tile.col + dj)
 
 
+def visible(board_elements, region: Rect, extents=None) -> tuple:
+    """The board elements that may paint inside ``region`` (the rest would be clipped away): each tile
+    page then carries its share of the board, not all of it. ``extents``: the elements' precomputed
+    :func:`~pnp.layout.geometry.extent`, in the same order."""
+    extents = extents if extents is not None else [extent(e) for e in board_elements]
+    near = region.inset(-1.0)
+    return tuple(e for e, r in zip(board_elements, extents) if r is not None and near.overlaps(r))
+
+
 def tile_page(plan: TilePlan, tile: Tile, board_elements, title: str = "Board",
-              labels: TileLabels | None = None) -> Page:
+              labels: TileLabels | None = None, extents=None) -> Page:
     """One tile's page: the board clipped to the tile's region, glue strips, cut lines, trim guides,
     crosshairs, the tile's label and its neighbours' names."""
     labels = labels or TileLabels()
     o, band = plan.overlap, plan.band
     region = tile.page_region
     page = Page(plan.page_w, plan.page_h, label=f"{title} {tile.label}")
-    page.add(Group(tuple(board_elements), tile.dx, tile.dy, clip=tile.region, role=f"tile:{tile.label}"))
+    page.add(Group(visible(board_elements, tile.region, extents), tile.dx, tile.dy, clip=tile.region,
+                   role=f"tile:{tile.label}"))
     for side in tile.glue:
         strip = tile.strip(side, o).moved(tile.dx, tile.dy)
         page.add(Box(strip, fill="#ffffff", opacity=0.45, role=f"glue:{side}"), _hatch(strip))
@@ -478,7 +488,9 @@ def assembly_page(plan: TilePlan, board_elements, title: str = "Board", labels: 
 
 def tile_pages(plan: TilePlan, board_elements, title: str = "Board", labels: TileLabels | None = None) -> list[Page]:
     """The assembly map, then every tile in reading order (A1, A2, ..., B1, ...)."""
+    board_elements = list(board_elements)
+    extents = [extent(e) for e in board_elements]
     pages = [assembly_page(plan, board_elements, title, labels)]
-    pages += [tile_page(plan, t, board_elements, title, labels) for t in plan.tiles]
+    pages += [tile_page(plan, t, board_elements, title, labels, extents) for t in plan.tiles]
     return pages
 
