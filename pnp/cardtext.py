@@ -2,8 +2,9 @@
 
 Each engine has a Jinja2 template per language (``templates/abilities/<engine>/<lang>.j2``) holding
 one macro per effect kind; a card's text is that macro called with the ability's parameters. Templates
-run with StrictUndefined, so a parameter the template expects but the data lacks is an error, not a
-blank on the card.
+run in pnp's sandbox (:mod:`pnp.templating`: data escaped, files confined to templates/) with
+StrictUndefined, so a parameter the template expects but the data lacks is an error, not a blank on the
+card.
 """
 
 from __future__ import annotations
@@ -12,19 +13,13 @@ from functools import lru_cache
 
 import jinja2
 
-from pnp import TEMPLATES_DIR
+from pnp import TEMPLATES_DIR, templating
 from pnp.cache import reads_files
+from pnp.markup import Safe
 
 
-@reads_files
-@lru_cache(maxsize=None)
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-        keep_trailing_newline=False,
-    )
+    return templating.environment((TEMPLATES_DIR,), trim=False, keep_trailing_newline=False)
 
 
 def template_path(engine: str, lang: str) -> str:
@@ -52,8 +47,9 @@ def ability_text(game, card, lang: str | None = None) -> str:
     macro = getattr(_module(game.engine, lang), card.ability.kind)
     params = {"kind": card.ability.kind, "step": card.ability.step, **card.ability.params}
     fac = game.faction(card.faction) if card.faction else None
-    text = macro(params, card, fac, {r.id: r for r in game.ranks}, {f.id: f for f in game.factions})
-    return " ".join(str(text).split())
+    text = templating.call_macro(macro, params, card, fac, {r.id: r for r in game.ranks},
+                                 {f.id: f for f in game.factions})
+    return Safe(" ".join(text.split()))
 
 
 def aid_text(game, lang: str | None = None) -> tuple[str, str]:
@@ -63,8 +59,8 @@ def aid_text(game, lang: str | None = None) -> tuple[str, str]:
     lang = lang or game.language
     name = f"aids/{game.templates}/{lang}/{game.player_aid.get('template', 'quick_reference')}.md.j2"
     facts = getattr(engine_module(game.engine), "FACTS", {}) if game.engine else {}
-    text = environment().get_template(name).render(rules=facts, game=game)
+    text = templating.render(environment().get_template(name), rules=facts, game=game)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     title = lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""
     body = "\n\n".join(lines[1:] if title else lines)
-    return title, body
+    return Safe(title), Safe(body)

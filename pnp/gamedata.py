@@ -12,6 +12,8 @@ from pathlib import Path
 
 from pnp import DATA_DIR, default_game
 from pnp.errors import Problems, UserError
+from pnp.layout.icon_names import ICON_NAMES
+from pnp.paths import excerpt
 from pnp.schema import Field, check
 from pnp.yamlsrc import line_of, load_yaml_or_report
 from rules_engine import engine_module
@@ -20,26 +22,27 @@ from rules_engine.model import Ability, Card, Faction, Rank
 #: Component kinds a game may list (see pnp/components/); kit order is each component's own.
 KNOWN_COMPONENTS = ("instructions", "power_track", "cards", "tokens", "rulebook", "box")
 
-_RANGE = {"min": Field("int", required=True, min=0), "max": Field("int", required=True, min=0)}
+def _range(most: int) -> dict:
+    return {"min": Field("int", required=True, min=0, max=most), "max": Field("int", required=True, min=1, max=most)}
 
 _FIELD_SCHEMA = {
     "required": Field("bool", default=False, doc="every card must give this value"),
     "default": Field("int", nullable=True, doc="value when a card leaves it out"),
     "min": Field("int", default=0),
     "max": Field("int", default=99),
-    "icon": Field("str", required=True, doc="icon drawn next to the value"),
+    "icon": Field("str", required=True, choices=tuple(sorted(ICON_NAMES)), doc="icon drawn next to the value"),
 }
 
 GAME_SCHEMA = {
-    "title": Field("str", required=True),
+    "title": Field("str", required=True, blank=False),
     "author": Field("str", default=""),
     "publisher": Field("str", default=""),
-    "players": Field("map", required=True, schema=_RANGE),
-    "minutes": Field("map", schema=_RANGE),
-    "ages": Field("int", min=0),
-    "engine": Field("str", nullable=True, doc="rules_engine subpackage that plays the game"),
-    "language": Field("str", default="en"),
-    "templates": Field("str", doc="template folder name under templates/*/ (default: the game folder's name)"),
+    "players": Field("map", required=True, schema=_range(20)),
+    "minutes": Field("map", schema=_range(1440)),
+    "ages": Field("int", min=0, max=99),
+    "engine": Field("package", nullable=True, doc="rules_engine subpackage that plays the game"),
+    "language": Field("language", default="en"),
+    "templates": Field("id", doc="template folder name under templates/*/ (default: the game folder's name)"),
     "card": Field("map", required=True, schema={
         "width": Field("length", required=True, min=20, max=200),
         "height": Field("length", required=True, min=20, max=300),
@@ -48,21 +51,21 @@ GAME_SCHEMA = {
         "watermark": Field("str", nullable=True, doc="a field printed large, pale, in the art area"),
     }),
     "ability_categories": Field("list", default=[], items=Field("map", schema={
-        "id": Field("str", required=True),
-        "name": Field("str", required=True),
+        "id": Field("id", required=True),
+        "name": Field("str", required=True, blank=False),
         "colour": Field("colour", required=True),
     })),
     "factions": Field("list", default=[], items=Field("map", schema={
-        "id": Field("str", required=True),
-        "name": Field("str", required=True),
-        "adjective": Field("str"),
+        "id": Field("id", required=True),
+        "name": Field("str", required=True, blank=False),
+        "adjective": Field("str", blank=False),
         "colour": Field("colour", required=True),
-        "emblem": Field("str", default="star"),
+        "emblem": Field("str", default="star", choices=tuple(sorted(ICON_NAMES))),
     })),
     "ranks": Field("list", default=[], items=Field("map", schema={
-        "id": Field("str", required=True),
-        "name": Field("str", required=True),
-        "plural": Field("str"),
+        "id": Field("id", required=True),
+        "name": Field("str", required=True, blank=False),
+        "plural": Field("str", blank=False),
         "pips": Field("int", required=True, min=0, max=5),
     })),
     "deck": Field("map", default={}, schema={
@@ -75,7 +78,7 @@ GAME_SCHEMA = {
     "components": Field("list", required=True, items=Field("str", choices=KNOWN_COMPONENTS)),
     "player_aid": Field("map", default={}, schema={
         "copies": Field("int", default=0, min=0, max=20, doc="aid cards printed after the deck"),
-        "template": Field("str", default="quick_reference",
+        "template": Field("id", default="quick_reference",
                           doc="templates/aids/<game>/<lang>/<template>.md.j2"),
     }),
     "power_track": Field("map", default={}, schema={
@@ -137,10 +140,12 @@ class Game:
     deck_rules: dict = field(default_factory=dict, hash=False)
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
     meta_lines: dict = field(default_factory=dict, hash=False, compare=False)  # game.yaml key -> line
+    item_lines: dict = field(default_factory=dict, hash=False, compare=False)  # ("factions", id) -> line
 
-    def where(self, key: str) -> tuple:
-        """(path, line) of a top-level key of game.yaml, for problems about it."""
-        return self.root / "game.yaml", self.meta_lines.get(key)
+    def where(self, key: str, item: str | None = None) -> tuple:
+        """(path, line) of a top-level key of game.yaml (or of its list entry with id ``item``)."""
+        line = self.item_lines.get((key, item)) if item is not None else None
+        return self.root / "game.yaml", line or self.meta_lines.get(key)
 
     def category_of(self, card) -> Category | None:
         """The printed category of a card's ability, when the game declares categories."""
@@ -189,9 +194,13 @@ def resolve_game_dir(game: str | Path | None) -> Path:
     bundled = DATA_DIR / str(game)
     if (bundled / "game.yaml").is_file():
         return bundled
-    names = sorted(p.name for p in DATA_DIR.iterdir() if (p / "game.yaml").is_file()) if DATA_DIR.is_dir() else []
-    raise UserError(f"no game '{game}': not a bundled game ({', '.join(names) or 'none'}) "
+    raise UserError(f"no game {excerpt(str(game))}: not a bundled game ({', '.join(bundled_games()) or 'none'}) "
                     f"nor a folder with a game.yaml")
+
+
+def bundled_games() -> list[str]:
+    """Names of the games under data/."""
+    return sorted(p.name for p in DATA_DIR.iterdir() if (p / "game.yaml").is_file()) if DATA_DIR.is_dir() else []
 
 
 def _effect_field(param) -> Field:
@@ -200,18 +209,18 @@ def _effect_field(param) -> Field:
                  items=Field("int") if param.type == "list" else None, nullable=not param.required)
 
 
-def _card_schema(game_meta, card_fields) -> dict:
+def _card_schema(factions, ranks, card_fields) -> dict:
     schema = {
-        "id": Field("str", required=True),
-        "name": Field("str", required=True),
+        "id": Field("id", required=True),
+        "name": Field("str", required=True, blank=False),
         "copies": Field("int", required=True, min=1, max=99),
         "flavour": Field("str", default=""),
         "ability": Field("any", nullable=True),
     }
-    if game_meta["factions"]:
-        schema["faction"] = Field("str", required=True, choices=tuple(f["id"] for f in game_meta["factions"]))
-    if game_meta["ranks"]:
-        schema["rank"] = Field("str", required=True, choices=tuple(r["id"] for r in game_meta["ranks"]))
+    if factions:
+        schema["faction"] = Field("str", required=True, choices=tuple(f.id for f in factions))
+    if ranks:
+        schema["rank"] = Field("str", required=True, choices=tuple(r.id for r in ranks))
     for f in card_fields:
         schema[f.name] = Field("int", required=f.required, default=f.default, min=f.min, max=f.max,
                                nullable=not f.required)
@@ -250,29 +259,44 @@ def _check_ability(raw, effects, steps, problems, path, line, subject):
 
 
 def load_game(game: str | Path, problems: Problems | None = None, strict: bool = True) -> Game | None:
-    """Load and check a game folder. With ``strict`` any error raises DataError (all errors at once)."""
+    """Load and check a game folder. With ``strict`` any error raises DataError (all errors at once).
+
+    Without ``strict``, every problem of game.yaml and cards.yaml is added to ``problems`` and the game is
+    returned as far as it could be read (None when game.yaml itself is unusable).
+    """
     own = problems is None
     problems = Problems() if own else problems
     root = resolve_game_dir(game)
     game_path = root / "game.yaml"
-    raw_game = load_yaml_or_report(game_path, problems)
-    if raw_game is None:
+    before = len(problems.errors)
+    raw_game = load_yaml_or_report(game_path, problems, within=root)
+    if not isinstance(raw_game, dict):
+        if len(problems.errors) == before:   # an empty file, or a list: nothing to build from
+            what = "is empty" if raw_game is None else f"holds {_describe_top(raw_game)}"
+            problems.error(game_path, getattr(raw_game, "line", None), None,
+                           f"the file {what}; expected a mapping with title, players, card, components, ...")
         if strict:
             problems.raise_if_errors()
         return None
     meta = check(raw_game, GAME_SCHEMA, problems, game_path)
+    _check_meta(meta, raw_game, problems, game_path)
     card_meta = meta.get("card") or {}
     card_fields = tuple(
         CardField(name, f["required"], f["default"], f["min"], f["max"], f["icon"])
-        for name, f in (card_meta.get("fields") or {}).items()
+        for name, f in (card_meta.get("fields") or {}).items() if "icon" in f
     )
+    lines = {}
     factions = tuple(
         Faction(f["id"], f["name"], f.get("adjective") or f["name"], f["colour"], f["emblem"])
-        for f in meta.get("factions") or [] if {"id", "name", "colour"} <= f.keys()
+        for f in _unique(meta, raw_game, "factions", ("id", "name", "colour"), problems, game_path, lines)
     )
     ranks = tuple(
         Rank(r["id"], r["name"], r.get("plural") or r["name"].lower() + "s", r["pips"])
-        for r in meta.get("ranks") or [] if {"id", "name", "pips"} <= r.keys()
+        for r in _unique(meta, raw_game, "ranks", ("id", "name", "pips"), problems, game_path, lines)
+    )
+    categories = tuple(
+        Category(c["id"], c["name"], c["colour"])
+        for c in _unique(meta, raw_game, "ability_categories", ("id", "name", "colour"), problems, game_path, lines)
     )
     engine = meta.get("engine")
     effects, steps = {}, ()
@@ -283,38 +307,138 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         except ImportError:
             problems.error(game_path, line_of(raw_game, "engine"), None,
                            f"engine: no rules engine named '{engine}' (expected rules_engine/{engine}/)")
+    cards, sources = _load_cards(root, meta, card_fields, factions, ranks, categories, effects, steps, problems)
+    name = root.resolve().name
+    players, minutes = meta.get("players") or {}, meta.get("minutes") or {}
+    result = Game(
+        root=root, id=name, title=meta.get("title") or name, author=meta.get("author") or "",
+        publisher=meta.get("publisher") or "",
+        players=(players.get("min", 1), players.get("max", 1)),
+        minutes=(minutes["min"], minutes["max"]) if {"min", "max"} <= minutes.keys() else None,
+        ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
+        source_language=meta.get("language") or "en", templates=meta.get("templates") or name,
+        categories=categories, watermark=card_meta.get("watermark"),
+        card_width=card_meta.get("width", 63.0), card_height=card_meta.get("height", 88.0),
+        card_fields=card_fields, factions=factions, ranks=ranks, cards=tuple(cards),
+        components=tuple(meta.get("components") or ()),
+        exactly_one_of=tuple(tuple(g) for g in card_meta.get("exactly_one_of") or ()),
+        deck_rules=meta.get("deck") or {}, sources=sources,
+        power_track=meta.get("power_track") or {},
+        player_aid=meta.get("player_aid") or {},
+        meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines,
+    )
+    if strict:
+        problems.raise_if_errors()
+    return result
 
+
+def _describe_top(value) -> str:
+    return "a list" if isinstance(value, list) else f"only {excerpt(value)}"
+
+
+#: Sane bounds for the facts printed on the box and the rulebook's cover.
+MAX_PLAYERS, MAX_MINUTES, MAX_AGE = 20, 1440, 99
+
+
+def _check_meta(meta: dict, raw, problems: Problems, path) -> None:
+    """Cross-field checks of game.yaml: ranges in order, fields that exist, at least one component."""
+    for key in ("players", "minutes"):
+        pair = meta.get(key) or {}
+        if {"min", "max"} <= pair.keys() and pair["min"] > pair["max"]:
+            problems.error(path, line_of(raw.get(key), "min") or line_of(raw, key), None,
+                           f"{key}: min {pair['min']} is more than max {pair['max']}")
+    players = meta.get("players") or {}
+    if players.get("min") == 0:
+        problems.error(path, line_of(raw.get("players"), "min"), None, "players.min: a game needs at least 1 player")
+    card = meta.get("card") or {}
+    fields = card.get("fields") or {}
+    for name, f in fields.items():
+        if {"min", "max"} <= f.keys() and f["min"] > f["max"]:
+            problems.error(path, line_of(fields, name), None, f"card.fields.{name}: min {f['min']} is more than "
+                                                             f"max {f['max']}")
+        elif f.get("default") is not None and not f.get("min", 0) <= f["default"] <= f.get("max", 99):
+            problems.error(path, line_of(fields, name), None,
+                           f"card.fields.{name}.default: {f['default']} is outside min..max")
+    for group in card.get("exactly_one_of") or []:
+        for name in group:
+            if name not in fields:
+                problems.error(path, line_of(raw.get("card"), "exactly_one_of"), None,
+                               f"card.exactly_one_of: {excerpt(name)} is not one of card.fields")
+    if card.get("watermark") is not None and card["watermark"] not in fields:
+        problems.error(path, line_of(raw.get("card"), "watermark"), None,
+                       f"card.watermark: {excerpt(card['watermark'])} is not one of card.fields")
+    if "components" in meta and not meta["components"]:
+        problems.error(path, line_of(raw, "components"), None,
+                       f"components: the kit lists nothing to build; list some of {', '.join(KNOWN_COMPONENTS)}")
+    caps = (meta.get("deck") or {}).get("max_copies_by_players") or {}
+    for count in caps:
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_PLAYERS:
+            problems.error(path, line_of(raw.get("deck"), "max_copies_by_players"), None,
+                           f"deck.max_copies_by_players: {excerpt(count)} is not a player count")
+
+
+def _unique(meta, raw, key, needed, problems, path, lines) -> list:
+    """The complete entries of a game.yaml list with ids (factions, ranks, ...), duplicates reported.
+    Records each entry's line in ``lines`` as (key, id) -> line."""
+    raw_list = raw.get(key) if isinstance(raw.get(key), list) else None
+    out, seen = [], {}
+    checked = iter(meta.get(key) or [])     # one checked mapping per raw mapping, in order
+    for i, item in enumerate(raw_list or []):
+        line = line_of(raw_list, i)
+        if not isinstance(item, dict):
+            continue
+        clean = next(checked, None)
+        if clean is None or not set(needed) <= clean.keys():
+            continue
+        if clean["id"] in seen:
+            problems.error(path, line, None, f"{key}[{i + 1}].id: duplicate id '{clean['id']}' (first at line "
+                                             f"{seen[clean['id']]})")
+            continue
+        seen[clean["id"]] = line
+        lines[(key, clean["id"])] = line
+        out.append(clean)
+    return out
+
+
+def _load_cards(root, meta, card_fields, factions, ranks, categories, effects, steps, problems):
+    """cards.yaml checked against game.yaml: [Card], {card id: (path, line)}."""
     cards, sources = [], {}
     cards_path = root / "cards.yaml"
-    raw_cards = load_yaml_or_report(cards_path, problems)
-    if raw_cards is not None:
-        top = check(raw_cards, {"cards": Field("list", required=True)}, problems, cards_path)
-        schema = _card_schema(meta, card_fields)
-        raw_list = raw_cards.get("cards") if isinstance(raw_cards, dict) else None
-        for i, raw in enumerate(top.get("cards") or []):
-            line = line_of(raw_list, i)
-            cid = raw.get("id") if isinstance(raw, dict) else None
-            subject = f"card '{cid}'" if cid else f"card #{i + 1}"
-            if cid in sources:
-                problems.error(cards_path, line_of(raw, "id"), subject,
-                               f"id: duplicate id (first at line {sources[cid][1]})")
-            clean = check(raw, schema, problems, cards_path, subject)
-            for group in card_meta.get("exactly_one_of") or []:
-                given = [k for k in group if clean.get(k) is not None]
-                if len(given) != 1:
-                    what = "both " + " and ".join(given) if given else "neither " + " nor ".join(group)
-                    problems.error(cards_path, line, subject,
-                                   f"give exactly one of {', '.join(group)} (found {what})")
-            ability = _check_ability(clean.get("ability"), effects, steps, problems, cards_path,
-                                     line_of(raw, "ability") or line, subject)
-            if not {"id", "name", "copies"} <= clean.keys():
-                continue
-            stats = {f.name: clean.get(f.name) for f in card_fields}
-            cards.append(Card(clean["id"], clean["name"], clean["copies"], clean.get("faction"),
-                              clean.get("rank"), stats, ability, clean.get("flavour") or ""))
-            sources.setdefault(clean["id"], (str(cards_path), line))
-
-    declared = {c.get("id") for c in meta.get("ability_categories") or []}
+    before = len(problems.errors)
+    raw_cards = load_yaml_or_report(cards_path, problems, within=root)
+    if len(problems.errors) > before:
+        return cards, sources         # unreadable or malformed: its one message is enough
+    top = check(raw_cards, {"cards": Field("list", required=True)}, problems, cards_path)
+    schema = _card_schema(factions, ranks, card_fields)
+    card_meta = meta.get("card") or {}
+    raw_list = raw_cards.get("cards") if isinstance(raw_cards, dict) else None
+    dropped = False
+    for i, raw in enumerate(top.get("cards") or []):
+        line = line_of(raw_list, i)
+        cid = raw.get("id") if isinstance(raw, dict) else None
+        cid = cid if isinstance(cid, str) else None
+        subject = f"card {excerpt(cid)}" if cid else f"card #{i + 1}"
+        if cid is not None and cid in sources:
+            problems.error(cards_path, line_of(raw, "id"), subject,
+                           f"id: duplicate id (first at line {sources[cid][1]})")
+        clean = check(raw, schema, problems, cards_path, subject)
+        for group in card_meta.get("exactly_one_of") or []:
+            given = [k for k in group if clean.get(k) is not None]
+            if len(given) != 1:
+                what = "both " + " and ".join(given) if given else "neither " + " nor ".join(group)
+                problems.error(cards_path, line, subject, f"give exactly one of {', '.join(group)} (found {what})")
+        ability = _check_ability(clean.get("ability"), effects, steps, problems, cards_path,
+                                 line_of(raw, "ability") or line, subject)
+        if not {"id", "name", "copies"} <= clean.keys():
+            dropped = True
+            continue
+        stats = {f.name: clean.get(f.name) for f in card_fields}
+        cards.append(Card(clean["id"], clean["name"], clean["copies"], clean.get("faction"),
+                          clean.get("rank"), stats, ability, clean.get("flavour") or ""))
+        sources.setdefault(clean["id"], (str(cards_path), line))
+    if not cards and not dropped and "cards" in top:
+        problems.error(cards_path, line_of(raw_cards, "cards"), None, "cards: the list is empty")
+    declared = {c.id for c in categories}
     if declared:
         for card in cards:
             kind = effects.get(card.ability.kind) if card.ability else None
@@ -323,29 +447,9 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
                 problems.error(path, line, f"card '{card.id}'",
                                f"ability '{kind.name}' is {kind.category}, which "
                                f"game.yaml's ability_categories does not declare")
-    deck = meta.get("deck") or {}
-    _check_deck(cards, deck, factions, problems, cards_path, raw_cards)
-    result = Game(
-        root=root, id=root.name, title=meta.get("title", root.name), author=meta.get("author") or "",
-        publisher=meta.get("publisher") or "",
-        players=((meta.get("players") or {}).get("min", 1), (meta.get("players") or {}).get("max", 1)),
-        minutes=(meta["minutes"]["min"], meta["minutes"]["max"]) if meta.get("minutes") else None,
-        ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
-        source_language=meta.get("language") or "en", templates=meta.get("templates") or root.name,
-        categories=tuple(Category(c["id"], c["name"], c["colour"]) for c in meta.get("ability_categories") or []
-                         if {"id", "name", "colour"} <= c.keys()),
-        watermark=card_meta.get("watermark"),
-        card_width=card_meta.get("width", 63.0), card_height=card_meta.get("height", 88.0),
-        card_fields=card_fields, factions=factions, ranks=ranks, cards=tuple(cards),
-        components=tuple(meta.get("components") or ()),
-        exactly_one_of=tuple(tuple(g) for g in card_meta.get("exactly_one_of") or ()), deck_rules=deck, sources=sources,
-        power_track=meta.get("power_track") or {},
-        player_aid=meta.get("player_aid") or {},
-        meta_lines=dict(getattr(raw_game, "key_lines", {})),
-    )
-    if strict:
-        problems.raise_if_errors()
-    return result
+    if not dropped:   # a card left out for its own errors would only add follow-on count errors
+        _check_deck(cards, meta.get("deck") or {}, factions, problems, cards_path, raw_cards)
+    return cards, sources
 
 
 def _check_deck(cards, deck, factions, problems, path, raw_cards):

@@ -19,12 +19,28 @@ key with its file and line, so a translation cannot silently lag behind the data
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 from pathlib import Path
 
 from pnp import TEMPLATES_DIR
 from pnp.errors import DataError, Problem, Problems
+from pnp.markup import markup_problems, placeholder_problems
+from pnp.paths import excerpt
 from pnp.yamlsrc import LineDict, line_of, load_yaml, load_yaml_or_report
+
+#: Printed words that are filled in (:func:`pnp.markup.fill`), and the only placeholders each may use.
+#: Validation reports any other placeholder with its file and line.
+PLACEHOLDERS = {
+    "players_range": {"min", "max"},
+    "minutes_range": {"min", "max"},
+    "ages": {"age"},
+    "box_players": {"min", "max"},
+    "box_players_one": {"min"},
+    "box_minutes": {"min", "max"},
+    "box_minutes_one": {"min"},
+    "box_ages": {"ages"},
+    "box_sheet": {"n", "total"},
+    "box_elsewhere": {"letter", "n"},
+}
 
 
 def strings_path(lang: str) -> Path:
@@ -35,21 +51,38 @@ def translation_path(game, lang: str) -> Path:
     return game.root / "i18n" / f"{lang}.yaml"
 
 
-@lru_cache(maxsize=32)
-def _load(path: Path, stamp: float):
-    return load_yaml(path) or {}
+def _mapping(path: Path, within) -> dict:
+    """A words file as a mapping; {} when it is missing, broken or not a mapping (validation says why)."""
+    if not path.is_file():
+        return {}
+    try:
+        data = load_yaml(path, within=within)
+    except DataError:
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
-def _cached(path: Path):
-    return _load(path, path.stat().st_mtime) if path.is_file() else {}
+def _pnp_words(lang: str) -> dict:
+    return _mapping(strings_path(lang), None)        # pnp's own file
+
+
+def _game_file(game, lang: str) -> dict:
+    return _mapping(translation_path(game, lang), game.root)
+
+
+def _game_words(game, lang: str) -> dict:
+    words = _game_file(game, lang).get("strings")
+    return words if isinstance(words, dict) else {}
 
 
 def strings(game, lang: str | None = None) -> dict:
-    """pnp's printed words for ``lang``, overlaid with the game's own (``strings:`` of its i18n file)."""
+    """pnp's printed words for ``lang``, overlaid with the game's own (``strings:`` of its i18n file).
+
+    They are markup (bold, icons) and some are filled in with numbers (:data:`PLACEHOLDERS`).
+    """
     lang = lang or game.language
-    merged = {k: v for k, v in _cached(strings_path(lang)).items() if isinstance(v, str)}
-    game_words = _cached(translation_path(game, lang)).get("strings") or {}
-    merged.update({k: v for k, v in game_words.items() if isinstance(v, str)})
+    merged = {k: v for k, v in _pnp_words(lang).items() if isinstance(k, str) and isinstance(v, str)}
+    merged.update({k: v for k, v in _game_words(game, lang).items() if isinstance(k, str) and isinstance(v, str)})
     return merged
 
 
@@ -57,7 +90,7 @@ def translation(game, lang: str) -> dict:
     """The game's translation file for ``lang`` ({} for the game's own language)."""
     if lang == game.source_language:
         return {}
-    return _cached(translation_path(game, lang))
+    return _game_file(game, lang)
 
 
 def translate(game, lang: str | None):
@@ -80,17 +113,18 @@ def translate(game, lang: str | None):
                           flavour=_get(tr, "cards", c.id, "flavour") or c.flavour)
                   for c in game.cards)
     categories = tuple(replace(c, name=_get(tr, "categories", c.id, "name") or c.name) for c in game.categories)
-    return replace(game, title=tr.get("title") or game.title, factions=factions, ranks=ranks, cards=cards,
+    return replace(game, title=_get(tr, "title") or game.title, factions=factions, ranks=ranks, cards=cards,
                    categories=categories, language=lang)
 
 
 def _get(tr, *keys):
+    """The text at ``keys`` in a translation, or None (missing, or not text: validation reports it)."""
     node = tr
     for k in keys:
         if not isinstance(node, dict):
             return None
         node = node.get(k)
-    return node
+    return node if isinstance(node, str) and node.strip() else None
 
 
 def languages(game) -> list[str]:
@@ -119,33 +153,33 @@ def expected_keys(game) -> dict:
         keys[f"cards.{c.id}.name"] = "cards.yaml"
         if c.flavour:
             keys[f"cards.{c.id}.flavour"] = "cards.yaml"
-    box = game.root / "box.yaml"
-    if "box" in game.components and box.is_file():
-        raw = _cached(box)
+    if "box" in game.components:
+        raw = _mapping(game.root / "box.yaml", game.root)
         if raw.get("pitch"):
             keys["box.pitch"] = "box.yaml"
-        for item in raw.get("contents") or []:
-            if isinstance(item, dict) and item.get("item"):
+        contents = raw.get("contents")
+        for item in contents if isinstance(contents, list) else []:
+            if isinstance(item, dict) and isinstance(item.get("item"), str):
                 keys[f"box.items.{item['item']}"] = "box.yaml"
-    book = game.root / "rulebook.yaml"
-    if "rulebook" in game.components and book.is_file():
-        for ex in _cached(book).get("examples") or []:
-            if isinstance(ex, dict) and ex.get("id"):
+    if "rulebook" in game.components:
+        examples = _mapping(game.root / "rulebook.yaml", game.root).get("examples")
+        for ex in examples if isinstance(examples, list) else []:
+            if isinstance(ex, dict) and isinstance(ex.get("id"), str):
                 keys[f"examples.{ex['id']}"] = "rulebook.yaml"
-    own = _cached(translation_path(game, game.source_language)).get("strings") or {}
-    for k in own:
+    for k in _game_words(game, game.source_language):
         keys[f"strings.{k}"] = f"i18n/{game.source_language}.yaml"
     return keys
 
 
 def check_language(game, lang: str, problems: Problems) -> None:
     """Missing and unused keys of ``lang`` (game translation and pnp's strings), with file and line."""
-    base_strings = _cached(strings_path(game.source_language))
+    base_strings = _pnp_words(game.source_language)
     path = strings_path(lang)
     if not path.is_file():
         problems.error(path, None, f"language '{lang}'", "no such file: pnp's printed words for this language")
     else:
-        theirs = load_yaml_or_report(path, problems) or {}
+        theirs = load_yaml_or_report(path, problems)
+        theirs = theirs if isinstance(theirs, dict) else {}
         for key in base_strings:
             if key not in theirs:
                 problems.error(path, getattr(theirs, "line", None), f"language '{lang}'",
@@ -159,11 +193,14 @@ def check_language(game, lang: str, problems: Problems) -> None:
     if not tpath.is_file():
         problems.error(tpath, None, f"language '{lang}'", f"no translation of {game.title} ({tpath.name})")
         return
-    raw = load_yaml_or_report(tpath, problems)
-    if raw is None:
+    before = len(problems)
+    raw = load_yaml_or_report(tpath, problems, within=game.root)
+    if len(problems) > before:
         return
-    if not isinstance(raw, LineDict):
-        problems.error(tpath, None, f"language '{lang}'", "expected a mapping")
+    if not isinstance(raw, LineDict) or not raw:
+        what = "is empty" if raw is None or raw == {} else f"is {_what(raw)}"
+        problems.error(tpath, getattr(raw, "line", None), f"language '{lang}'",
+                       f"the translation {what}; expected a mapping of translated words (title, cards, ...)")
         return
     expected = expected_keys(game)
     found = dict(_leaves(raw))
@@ -175,7 +212,43 @@ def check_language(game, lang: str, problems: Problems) -> None:
             problems.error(tpath, found[key][1], f"language '{lang}'", f"'{key}' must be non-empty text")
     for key, (_, line) in found.items():
         if key not in expected:
-            problems.error(tpath, line, f"language '{lang}'", f"unused key '{key}'")
+            problems.error(tpath, line, f"language '{lang}'", f"unused key {excerpt(key)}")
+
+
+def _what(value) -> str:
+    return "a list" if isinstance(value, list) else f"{excerpt(value)}, not a mapping"
+
+
+def check_strings(game, lang: str, problems: Problems) -> None:
+    """The printed words a build in ``lang`` uses: text, valid markup, only the placeholders each may use.
+
+    Problems name the file and line the words come from (pnp's templates/strings or the game's i18n).
+    """
+    sources = [(strings_path(lang), None, None), (translation_path(game, lang), game.root, "strings")]
+    for path, within, section in sources:
+        if not path.is_file():
+            continue
+        raw = load_yaml_or_report(path, problems, within=within)
+        if raw is None:
+            continue
+        words = raw.get(section) if section and isinstance(raw, dict) else raw
+        if words is None and section:
+            continue
+        if not isinstance(words, dict):
+            problems.error(path, line_of(raw, section) if section else getattr(raw, "line", None), "strings",
+                           f"{section or 'the file'}: expected a mapping of words, got {_what(words)}")
+            continue
+        for key, text in words.items():
+            where = f"{section}.{key}" if section else str(key)
+            line = line_of(words, key)
+            if not isinstance(text, str):
+                problems.error(path, line, "strings", f"{excerpt(where)}: expected text, got {_what(text)}")
+                continue
+            for message in placeholder_problems(text, PLACEHOLDERS.get(key, set())) if key in PLACEHOLDERS \
+                    else []:
+                problems.error(path, line, "strings", f"{where}: {message}")
+            for message in markup_problems(text):
+                problems.error(path, line, "strings", f"{where}: {message}")
 
 
 def _leaves(node, prefix=""):

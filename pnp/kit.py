@@ -1,14 +1,13 @@
 """Building a game's kit: validate, lay out every component, render, write atomically.
 
-Nothing is written unless the whole build succeeds: files are rendered into a temporary folder next to
-the output folder and moved into place at the end.
+Nothing is written unless the whole build succeeds: every file is rendered first, then the whole set
+is written with :func:`pnp.output.write_atomically` (a temporary folder next to the output folder,
+moved into place only when every file is there; the previous kit stays as it was on any failure).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from pnp.draw.merge import merge, page_count
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems
 from pnp.layout.inksaver import save_ink_page
+from pnp.output import write_atomically
 from pnp.validation import validate_game
 
 KIT_FILE = "kit.pdf"
@@ -110,20 +110,3 @@ def kit_entries(components, built, describing: str, own_pages: int) -> list[KitE
             else:
                 entries.append(KitEntry(out.filename, out.title, 0, 0))
     return entries
-
-
-def write_atomically(out_dir, files: dict) -> list[Path]:
-    """Write every file or none: render to a temporary folder first, then move each into place."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".pnp-build-", dir=out))
-    try:
-        for name, data in files.items():
-            (tmp / name).write_bytes(data)
-        written = []
-        for name in files:
-            os.replace(tmp / name, out / name)
-            written.append(out / name)
-        return written
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)

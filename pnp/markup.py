@@ -1,4 +1,6 @@
-"""The rulebook's block markup, parsed into plain nodes (no reportlab here).
+"""pnp's text markup: the rulebook's blocks, the inline markup of every printed text, and escaping.
+
+No reportlab here: this module only turns text into plain nodes.
 
 Blocks are separated by blank lines::
 
@@ -11,13 +13,23 @@ Blocks are separated by blank lines::
     > An example box: each > line is one line of the box.
     !pagebreak  !toc  !notes  !keep  (directives)
 
-Inline markup is the same as on cards (see :mod:`pnp.draw.text`).
+Inline markup is the same as on cards: ``**bold**``, ``*italic*``, ``[icon]`` / ``[icon:arg]``, a
+newline for a line break, and ``\\x`` for a literal ``x`` (any character). :func:`inline_atoms` parses it.
+
+Only pnp's own text is markup: templates and printed-word files (``strings``). A value from game data
+(a name, a flavour line, a transcript) enters markup through :func:`escape`, which makes every character
+print as itself. Template rendering (:mod:`pnp.templating`) does that for every data value a template
+prints; Python code that puts data into markup calls :func:`escape` itself. :class:`Safe` marks text
+that already is markup, so it is never escaped twice.
 """
 
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass, field
+
+from pnp.layout.icon_names import ICON_NAMES
 
 _BULLET = re.compile(r"^[-*] +(.*)$")
 _NUMBER = re.compile(r"^(\d+)[.)] +(.*)$")
@@ -76,7 +88,35 @@ class MarkupError(Exception):
 
 
 def _cells(row: str) -> tuple:
-    return tuple(cell.strip() for cell in row.strip().strip("|").split("|"))
+    """A table row's cells: split at every ``|`` that is not escaped (``\\|``)."""
+    cells, current, i = [], [], 0
+    row = row.strip()
+    while i < len(row):
+        ch = row[i]
+        if ch == "\\" and i + 1 < len(row):
+            current.append(row[i:i + 2])
+            i += 2
+            continue
+        if ch == "|":
+            cells.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    cells.append("".join(current))
+    if row.startswith("|"):
+        cells = cells[1:]
+    if row.endswith("|") and not escaped_at(row, len(row) - 1):
+        cells = cells[:-1]
+    return tuple(cell.strip() for cell in cells)
+
+
+def escaped_at(text: str, index: int) -> bool:
+    """Whether the character at ``index`` is escaped (preceded by an odd number of backslashes)."""
+    n = 0
+    while index - n - 1 >= 0 and text[index - n - 1] == "\\":
+        n += 1
+    return n % 2 == 1
 
 
 def parse(text: str) -> list:
@@ -148,3 +188,179 @@ def parse(text: str) -> list:
 def _starts_block(line: str) -> bool:
     return (line.startswith(("!", "|", ">")) or bool(_HEADING.match(line)) or bool(_BULLET.match(line))
             or bool(_NUMBER.match(line)))
+
+
+# ----------------------------------------------------------------------------- inline markup
+
+_INLINE = re.compile(r"(\\.|\*\*|\*|\[[a-z_]+(?::[^\]]*)?\]|\n| +)", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Atom:
+    """A piece of a word: text in one style, or an inline icon (``text`` is the icon's name)."""
+
+    kind: str              # text, icon
+    text: str = ""
+    bold: bool = False
+    italic: bool = False
+    arg: str | None = None
+
+
+def inline_atoms(markup: str, upper: bool = False) -> list:
+    """Inline markup -> list of words (lists of :class:`Atom`) with ``None`` marking forced line breaks.
+
+    Adjacent text in the same style is one atom, so an escaped character joins the text around it.
+    """
+    words, current = [], []
+    bold = italic = False
+
+    def add_text(text):
+        text = text.upper() if upper else text
+        last = current[-1] if current else None
+        if last is not None and last.kind == "text" and last.bold == bold and last.italic == italic:
+            current[-1] = Atom("text", last.text + text, bold, italic)
+        else:
+            current.append(Atom("text", text, bold, italic))
+
+    for token in _INLINE.split(markup):
+        if not token:
+            continue
+        if token == "**":
+            bold = not bold
+        elif token == "*":
+            italic = not italic
+        elif token == "\n":
+            if current:
+                words.append(current)
+            words.append(None)
+            current = []
+        elif token.startswith("\\") and len(token) == 2:
+            add_text(token[1])
+        elif token.isspace():
+            if current:
+                words.append(current)
+            current = []
+        elif token.startswith("[") and token.endswith("]"):
+            name, _, arg = token[1:-1].partition(":")
+            current.append(Atom("icon", name, arg=arg or None))
+        else:
+            add_text(token)
+    if current:
+        words.append(current)
+    return words
+
+
+def icons_used(markup: str) -> list[tuple[str, str | None]]:
+    """Every inline icon of ``markup`` as (name, argument)."""
+    return [(a.text, a.arg) for w in inline_atoms(markup) if w for a in w if a.kind == "icon"]
+
+
+#: Inline names with a meaning of their own besides the drawn icons: ``[pips:N]``, N rank pips.
+INLINE_ONLY = frozenset({"pips"})
+MAX_PIPS = 9
+
+
+def pips_count(arg: str | None) -> int | None:
+    """The N of ``[pips:N]`` (1 when left out), or None when it is not a number from 1 to MAX_PIPS."""
+    if arg is None:
+        return 1
+    return int(arg) if arg.isdigit() and 1 <= int(arg) <= MAX_PIPS else None
+
+
+def markup_problems(markup: str, icons=ICON_NAMES) -> list[str]:
+    """What drawing ``markup`` would get wrong: unknown icons, ``[pips:N]`` without a usable N."""
+    problems = []
+    for name, arg in icons_used(markup):
+        if name == "pips":
+            if pips_count(arg) is None:
+                problems.append(f"[pips:{_short(arg or '', 20)}]: give a number of pips from 1 to {MAX_PIPS}")
+        elif name not in icons:
+            problems.append(f"unknown icon [{_short(name, 30)}]; known icons: "
+                            f"{', '.join(sorted(set(icons) | INLINE_ONLY))}")
+    return list(dict.fromkeys(problems))
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "\u2026"
+
+
+def plain_text(markup: str) -> str:
+    """The words of inline markup without styles or icons (for outlines, contents entries, glyph checks)."""
+    lines, words = [], []
+    for word in inline_atoms(markup):
+        if word is None:
+            lines.append(" ".join(words))
+            words = []
+            continue
+        text = "".join(a.text for a in word if a.kind == "text")
+        if text:
+            words.append(text)
+    lines.append(" ".join(words))
+    return "\n".join(line for line in lines if line)
+
+
+# ----------------------------------------------------------------------------- escaping data
+
+class Safe(str):
+    """Text that is already pnp markup (template output, printed-word strings): never escaped again."""
+
+    __slots__ = ()
+
+
+#: Characters with a meaning anywhere in markup.
+_SPECIAL = re.compile(r"([\\*\[\]|{}])")
+#: Characters that start a block when they begin a line (headings, bullets, directives, examples), and
+#: the number of a numbered list item.
+_BLOCK_START = set("#-!>")
+_LIST_NUMBER = re.compile(r"^(\d+)([.)])")
+
+
+def escape(value) -> Safe:
+    """``value`` as markup that prints every character as itself (``*`` stays a star, ``[x]`` is no icon).
+
+    Whitespace runs, newlines included, become one space: a data value is one line of words and can
+    never start a block of its own. Text already marked :class:`Safe` is returned unchanged.
+    """
+    if isinstance(value, Safe):
+        return value
+    text = " ".join(str(value).split())
+    text = _SPECIAL.sub(r"\\\1", text)
+    if text[:1] in _BLOCK_START:
+        text = "\\" + text
+    return Safe(_LIST_NUMBER.sub(r"\1\\\2", text))
+
+
+def fill(template: str, **values) -> str:
+    """``template`` (a printed-word string such as ``"{min}-{max} players"``) with its placeholders filled.
+
+    Only the named ``values`` are placeholders: no attribute or index access, no conversions or format
+    specs, so a translation string cannot reach anything else. Text values are escaped as data. A string
+    that uses anything else (checked by :func:`placeholder_problems` at validation) is printed as written.
+    """
+    if placeholder_problems(template, values):
+        return template
+    out = []
+    for literal, name, _, _ in string.Formatter().parse(template):
+        out.append(literal)
+        if name is not None:
+            value = values[name]
+            out.append(escape(value) if isinstance(value, str) else str(value))
+    return "".join(out)
+
+
+def placeholder_problems(template: str, allowed) -> list[str]:
+    """What is wrong with the ``{placeholders}`` of ``template`` given the names it may use ([] if nothing)."""
+    try:
+        fields = [(name, spec, conv) for _, name, spec, conv in string.Formatter().parse(template)
+                  if name is not None]
+    except ValueError as exc:
+        return [f"malformed placeholder ({exc}); write a literal brace as {{{{ or }}}}"]
+    problems = []
+    names = ", ".join("{" + n + "}" for n in sorted(allowed)) or "none"
+    for name, spec, conv in fields:
+        if name not in allowed:
+            shown = "{" + name[:30] + "}" if name else "{}"
+            problems.append(f"unknown placeholder {shown}; this text may use: {names}")
+        elif spec or conv:
+            problems.append(f"placeholder {{{name}}} must be written plainly, without '!' or ':'")
+    return problems

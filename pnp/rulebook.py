@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 from reportlab.lib.colors import HexColor
@@ -19,14 +19,15 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepToget
                                 PageTemplate, Spacer, Table, TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from pnp import TEMPLATES_DIR
-from pnp.cache import reads_files
+from pnp import TEMPLATES_DIR, templating
 from pnp.draw import fonts, icons
 from pnp.draw.flowables import RichText, Rule
 from pnp.draw.text import fit, natural_widths, paint_lines, wrap
-from pnp.errors import DataError, Problem, Problems
+from pnp.errors import Problems, display_path
 from pnp.layout.geometry import Style
-from pnp.markup import Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, parse
+from pnp.markup import (Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, escape,
+                        escaped_at, fill, parse, plain_text)
+from pnp.paths import data_path, excerpt
 from pnp.schema import Field, check
 from pnp.units import pt
 from pnp.yamlsrc import line_of, load_yaml
@@ -37,9 +38,9 @@ MARGIN = dict(inner=12.0, outer=12.0, top=13.0, bottom=15.0)
 
 CONFIG_SCHEMA = {
     "pages": Field("int", default=16, min=4, max=64, doc="booklet pages; notes pages pad up to it"),
-    "chapters": Field("list", required=True, items=Field("str")),
+    "chapters": Field("list", required=True, items=Field("id")),
     "examples": Field("list", default=[], items=Field("map", schema={
-        "id": Field("str", required=True),
+        "id": Field("id", required=True),
         "scenario": Field("str", required=True, doc="scenario file, relative to the game folder"),
     })),
     "battle": Field("map", default={}, schema={
@@ -72,19 +73,30 @@ def config_path(game):
 
 
 def load_config(game, problems: Problems | None = None) -> dict:
+    """rulebook.yaml, checked. Each example's ``scenario`` becomes ``_file``: a path inside the game folder."""
     path = config_path(game)
-    raw = load_yaml(path)
+    raw = load_yaml(path, within=game.root)
     own = problems is None
     problems = Problems() if own else problems
     cfg = check(raw, CONFIG_SCHEMA, problems, path)
+    raw_examples = raw.get("examples") if isinstance(raw, dict) else None
     for i, ex in enumerate(cfg.get("examples") or []):
-        target = game.root / ex.get("scenario", "")
+        line = line_of(raw_examples, i)
+        subject = f"example '{ex.get('id')}'"
+        if "scenario" not in ex:
+            continue
+        target = data_path(game.root, ex["scenario"], problems, path, line, subject, "scenario")
+        if target is None:
+            continue
         if not target.is_file():
-            line = line_of(raw.get("examples"), i)
-            problems.error(path, line, f"example '{ex.get('id')}'", f"scenario: no file {ex.get('scenario')!r}")
+            problems.error(path, line, subject, f"scenario: no file {excerpt(ex['scenario'])} in the game folder")
+            continue
+        ex["_file"] = target
     if own:
         problems.raise_if_errors()
     cfg["_path"] = str(path)
+    cfg["_chapter_lines"] = dict(enumerate(getattr(raw.get("chapters") if isinstance(raw, dict) else None,
+                                                   "item_lines", [])))
     return cfg
 
 
@@ -93,27 +105,30 @@ def template_dirs(game, lang: str) -> list:
     return [TEMPLATES_DIR / "rulebook" / game.templates / lang, TEMPLATES_DIR / "rulebook" / "common" / lang]
 
 
-@reads_files
-@lru_cache(maxsize=None)
-def _environment(dirs: tuple) -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
-                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                              keep_trailing_newline=True)
-
-
 def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]:
-    """[(template path, markup)] for every chapter, rendered with the rulebook context."""
+    """[(template path, markup)] for every chapter, rendered in the sandbox with the rulebook context
+    (its data escaped, see :mod:`pnp.templating`). Every chapter's problems are reported at once."""
     dirs = tuple(template_dirs(game, lang))
-    env = _environment(dirs)
-    out = []
-    for chapter in cfg["chapters"]:
+    env = templating.environment(dirs)
+    out, problems = [], Problems()
+    for i, chapter in enumerate(cfg["chapters"]):
         name = f"{chapter}.md.j2"
         try:
             template = env.get_template(name)
-        except jinja2.TemplateNotFound:
-            raise DataError([Problem(cfg["_path"], None, f"chapter '{chapter}'",
-                                     f"no template {name} in {' or '.join(str(d) for d in dirs)}")]) from None
-        out.append((template.filename, template.render(**context)))
+        except jinja2.TemplateNotFound as exc:
+            message = f"no template {name} in {' or '.join(display_path(d) for d in dirs)}"
+            if exc.name != name:   # the chapter was found; something it includes was not
+                message = templating.template_problem(exc).message
+            problems.error(cfg["_path"], cfg.get("_chapter_lines", {}).get(i), f"chapter '{chapter}'", message)
+            continue
+        except jinja2.TemplateSyntaxError as exc:
+            problems.append(templating.template_problem(exc, subject=f"chapter '{chapter}'"))
+            continue
+        try:
+            out.append((template.filename, templating.render(template, **context)))
+        except templating.TEMPLATE_ERRORS as exc:
+            problems.append(templating.template_problem(exc, template.filename, f"chapter '{chapter}'"))
+    problems.raise_if_errors()
     return out
 
 
@@ -123,11 +138,12 @@ def _heading(node: Heading):
     style = {1: H1, 2: H2, 3: H3}[node.level]
     before = {1: 0, 2: 9, 3: 6}[node.level]
     after = {1: 7, 2: 3, 3: 2}[node.level]
-    text, unlisted = node.text, node.text.endswith("{-}")
+    text = node.text
+    unlisted = text.endswith("{-}") and not escaped_at(text, len(text) - 3)
     if unlisted:  # "# Contents {-}": a heading left out of the table of contents
         text = text[:-3].rstrip()
     flow = RichText(text, style, before, after, keep_with_next=True, toc_level=node.level - 1)
-    flow.plain = text.replace("*", "")
+    flow.plain = plain_text(text)       # outline and contents entries: the words, no markup
     flow.unlisted = unlisted
     return flow
 
@@ -238,7 +254,7 @@ class Cover(RichText):
         c, w, h = self.canv, self.width, self.height
         title = Style(font="serif-semibold", size=34, leading=1.0, colour=ACCENT, upper=True, tracking=2.5)
         for k, word in enumerate(self.game.title.split()):
-            f = fit(word, replace(title, min_size=18), w / 2.8346, 20)
+            f = fit(escape(word), replace(title, min_size=18), w / 2.8346, 20)
             paint_lines(c, f.lines, title, f.size, 0, w, h * 0.80 - k * f.size * 1.05)
         sub = Style(font="serif-italic", size=14, colour=INK)
         paint_lines(c, wrap(self.subtitle, sub, 14, w), sub, 14, 0, w, h * 0.62)
@@ -308,7 +324,8 @@ class RulebookDoc(BaseDocTemplate):
         self.canv.bookmarkPage(key)
         self.canv.addOutlineEntry(flowable.plain, key, level=level, closed=True)
         if listed:
-            self.notify("TOCEntry", (level, flowable.plain, self.page, key))
+            # the contents are reportlab paragraphs: their text is reportlab markup, so escape it
+            self.notify("TOCEntry", (level, xml_escape(flowable.plain), self.page, key))
 
 
 def _toc():
@@ -338,12 +355,12 @@ def _notes(count, title):
 def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: dict) -> tuple[bytes, int]:
     buf = io.BytesIO()
     doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"))
-    facts = [words.get("players_range", "{min}-{max} players").format(min=game.players[0], max=game.players[1])]
+    facts = [fill(words.get("players_range", "{min}-{max} players"), min=game.players[0], max=game.players[1])]
     if game.minutes:
-        facts.append(words.get("minutes_range", "{min}-{max} minutes").format(min=game.minutes[0],
-                                                                                max=game.minutes[1]))
+        facts.append(fill(words.get("minutes_range", "{min}-{max} minutes"), min=game.minutes[0],
+                          max=game.minutes[1]))
     if game.ages:
-        facts.append(words.get("ages", "Ages {age}+").format(age=game.ages))
+        facts.append(fill(words.get("ages", "Ages {age}+"), age=game.ages))
     extra = {
         "cover": lambda arg: [Cover(game, words.get("rules_of_play", "Rules of Play"), facts),
                               NextPageTemplate("body"), PageBreak()],

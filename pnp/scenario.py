@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pnp import default_game
-from pnp.errors import DataError, Problems, UserError
-from pnp.gamedata import Game, load_game
+from pnp import DATA_DIR, default_game
+from pnp.errors import DataError, Problems, UserError, display_path
+from pnp.gamedata import Game, bundled_games, load_game
+from pnp.paths import excerpt
 from pnp.schema import MISSING, Checker, Field
 from pnp.yamlsrc import line_of, load_yaml
 from rules_engine import engine_module
@@ -102,25 +103,61 @@ def line_at(raw, path: str) -> int | None:
     return line
 
 
-def load_scenario(path: str | Path):
-    """Read and check a scenario file; return ``(game, scenario)`` or raise DataError with every problem."""
+def scenario_game(value, scenario_path: Path):
+    """The game a scenario file's ``game:`` names, and how it was read (for messages).
+
+    A plain name (no ``/``, not starting with ``.`` or ``~``) always means the bundled game of that name,
+    whatever folders lie around. A path (``./my_game``, ``../games/x``) is a game folder relative to the
+    scenario file's own folder, never to the working directory.
+    """
+    if _is_plain_name(value):
+        bundled = DATA_DIR / value
+        if not (bundled / "game.yaml").is_file():
+            names = ", ".join(bundled_games()) or "none"
+            raise UserError(f"no bundled game {excerpt(value)} (bundled games: {names}); a game folder is "
+                            f"written as a path, like ./{value if len(value) < 30 else 'my_game'}")
+        return load_game(bundled), f"the bundled game '{value}'"
+    folder = (scenario_path.parent / Path(value).expanduser()).resolve()
+    if not (folder / "game.yaml").is_file():
+        raise UserError(f"{excerpt(value)} is read as a game folder relative to this file ({display_path(folder)}), "
+                        f"which has no game.yaml")
+    return load_game(folder), f"the game folder {display_path(folder)}"
+
+
+def _is_plain_name(value: str) -> bool:
+    return "/" not in value and "\\" not in value and not value.startswith((".", "~"))
+
+
+def load_scenario(path: str | Path, game: Game | None = None):
+    """Read and check a scenario file; return ``(game, scenario)`` or raise DataError with every problem.
+
+    Alone (``pnp scenario FILE``) the file's ``game:`` decides (:func:`scenario_game`; default: the
+    project's default game). Given ``game`` (a rulebook example inside a game folder), the scenario is
+    played with that game: a ``game:`` naming a game with another rules engine is a problem.
+    """
     path = Path(path)
     if path.is_dir():
-        raise UserError(f"{path} is a folder, not a scenario file")
-    raw = load_yaml(path)
+        raise UserError(f"{display_path(path)} is a folder, not a scenario file")
+    raw = load_yaml(path, within=game.root if game is not None else None)
     problems = Problems()
     if not isinstance(raw, dict):
         problems.error(path, getattr(raw, "line", None), None, "expected a mapping of scenario keys")
         raise DataError(problems)
     game_arg = raw.get("game")
-    if game_arg is not None and not isinstance(game_arg, str):
+    if game_arg is not None and (not isinstance(game_arg, str) or not game_arg.strip()):
         problems.error(path, line_of(raw, "game"), None, "game: expected a game name or folder")
         raise DataError(problems)
-    try:
-        game = load_game(game_arg or default_game())
-    except UserError as exc:
-        problems.error(path, line_of(raw, "game"), None, f"game: {exc}")
-        raise DataError(problems) from None
+    if game is None:
+        try:
+            game, _ = scenario_game(game_arg, path) if game_arg else (load_game(default_game()), "")
+        except UserError as exc:
+            problems.error(path, line_of(raw, "game"), None, f"game: {exc}")
+            raise DataError(problems) from None
+    elif game_arg:
+        named = _named_engine(game_arg, path, game)
+        if named is not None:
+            problems.error(path, line_of(raw, "game"), None, f"game: {named}")
+            raise DataError(problems)
     if not game.engine:
         problems.error(path, line_of(raw, "game"), None, f"game: '{game.id}' has no rules engine")
         raise DataError(problems)
@@ -141,6 +178,19 @@ def load_scenario(path: str | Path):
     if problems.errors or scenario is None:
         raise DataError(sorted(problems, key=lambda p: p.line or 0))
     return game, scenario
+
+
+def _named_engine(game_arg: str, path: Path, game: Game) -> str | None:
+    """Why a scenario inside ``game``'s folder cannot be played with it (its ``game:`` is another game's)."""
+    try:
+        named, how = scenario_game(game_arg, path)
+    except (UserError, DataError):
+        named, how = None, ""
+    if named is not None and (named.root.resolve() == game.root.resolve() or named.engine == game.engine):
+        return None
+    what = f"{how} ({named.title}, rules engine {named.engine or 'none'})" if named else excerpt(game_arg)
+    return (f"this example is played with {game.title} (rules engine {game.engine}), but the file names "
+            f"{what}; leave game: out or name this game")
 
 
 def run_scenario_file(path: str | Path):

@@ -8,11 +8,13 @@ caller can keep checking the rest of the file instead of stopping at the first m
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.errors import Problems
+from pnp.paths import LANGUAGE, PACKAGE, SAFE_NAME, SAFE_NAME_TEXT, excerpt
 from pnp.yamlsrc import LineDict, LineList, line_of
 
 _UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
@@ -21,14 +23,18 @@ _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 MISSING = object()
 
+_PATTERNS = {"id": SAFE_NAME, "language": LANGUAGE, "package": PACKAGE}
+
 
 @dataclass(frozen=True)
 class Field:
     """One key of a mapping.
 
     type: ``int``, ``number``, ``str``, ``bool``, ``colour`` (``#rrggbb``), ``length`` (mm; also accepts
-    ``"2.5mm"``, ``"0.25in"``, ``"3pt"``), ``list`` (of ``items``), ``map`` (checked by ``schema``), ``dict``
-    (free-form mapping whose values are ``items``), or ``any``.
+    ``"2.5mm"``, ``"0.25in"``, ``"3pt"``), ``id`` (a name that may become part of a file name:
+    :data:`pnp.paths.SAFE_NAME`), ``language`` (a language code), ``package`` (a Python package name),
+    ``list`` (of ``items``), ``map`` (checked by ``schema``), ``dict`` (free-form mapping whose values are
+    ``items``), or ``any``. Numbers are finite; text is non-empty unless ``blank`` allows it.
     """
 
     type: str
@@ -41,24 +47,36 @@ class Field:
     schema: dict | None = None
     doc: str = ""
     nullable: bool = False
+    blank: bool = True
     extra: dict = field(default_factory=dict)
 
 
 def parse_length(value) -> float | None:
     """A length in mm from a number (mm) or a string with a unit; None when it is not one."""
-    if isinstance(value, bool):
-        return None
     if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
+        return _finite(value)
+    if isinstance(value, str) and len(value) < 40:
         m = _LENGTH.match(value)
         if m:
-            return float(m.group(1)) * _UNIT_MM[m.group(2) or "mm"]
+            return _finite(float(m.group(1)) * _UNIT_MM[m.group(2) or "mm"])
     return None
+
+
+def _finite(value) -> float | None:
+    """A finite number as a float, or None (booleans, NaN, infinities and huge integers are not numbers)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        value = float(value)
+    except OverflowError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 _TYPE_NAMES = {
     "int": "an integer", "number": "a number", "str": "text", "bool": "true or false",
+    "id": f"an id ({SAFE_NAME_TEXT})", "language": "a language code such as en or pt-BR",
+    "package": "a Python package name (lower case letters, digits and '_')",
     "colour": "a colour like '#8a1c1c'", "length": "a length in mm (e.g. 63 or '2.5mm')",
     "list": "a list", "map": "a mapping", "dict": "a mapping",
 }
@@ -71,7 +89,7 @@ def _describe(value) -> str:
         return "a list"
     if value is None:
         return "nothing"
-    return repr(value)
+    return excerpt(value)
 
 
 class Checker:
@@ -97,15 +115,22 @@ class Checker:
             if isinstance(value, bool) or not isinstance(value, int):
                 return self._wrong(value, spec, where, line)
         elif t == "number":
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            number = _finite(value)
+            if number is None:
                 return self._wrong(value, spec, where, line)
-            value = float(value)
+            value = number
         elif t == "str":
             if not isinstance(value, str):
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and spec.choices is None:
+                if isinstance(value, int) and not isinstance(value, bool) and spec.choices is None:
                     value = str(value)
                 else:
                     return self._wrong(value, spec, where, line)
+            if not spec.blank and not value.strip():
+                self.error(line, where, "must not be empty")
+                return MISSING
+        elif t in _PATTERNS:
+            if not isinstance(value, str) or not _PATTERNS[t].fullmatch(value):
+                return self._wrong(value, spec, where, line)
         elif t == "bool":
             if not isinstance(value, bool):
                 return self._wrong(value, spec, where, line)
@@ -114,7 +139,7 @@ class Checker:
                 return self._wrong(value, spec, where, line)
         elif t == "length":
             mm = parse_length(value)
-            if mm is None:
+            if mm is None or not math.isfinite(mm):
                 return self._wrong(value, spec, where, line)
             value = mm
         elif t == "list":
@@ -136,6 +161,9 @@ class Checker:
                 return self._wrong(value, spec, where, line)
             out = {}
             for k, v in value.items():
+                if not isinstance(k, (str, int)) or isinstance(k, bool):
+                    self.error(line_of(value, k) or line, where, f"key {_describe(k)}: expected text or a number")
+                    continue
                 checked = self.value(v, spec.items, f"{where}.{k}", line_of(value, k) or line) if spec.items else v
                 if checked is not MISSING:
                     out[k] = checked
@@ -162,7 +190,8 @@ class Checker:
         out = {}
         base_line = getattr(data, "line", None)
         for key in data:
-            where = f"{prefix}.{key}" if prefix else str(key)
+            shown = key if isinstance(key, str) and len(key) <= 40 else excerpt(key)
+            where = f"{prefix}.{shown}" if prefix else str(shown)
             if key not in schema:
                 accepted = ", ".join(schema)
                 close = difflib.get_close_matches(str(key), [str(k) for k in schema], n=1)

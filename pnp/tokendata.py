@@ -29,7 +29,7 @@ SCHEMA = {
 }
 
 TOKEN_SCHEMA = {
-    "id": Field("str", required=True),
+    "id": Field("id", required=True),
     "kind": Field("str", required=True, choices=TOKEN_KINDS),
     "faction": Field("str"),
     "value": Field("int", min=1, max=100),
@@ -100,7 +100,7 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
         return None
     own = problems is None
     problems = Problems() if own else problems
-    raw = load_yaml_or_report(path, problems)
+    raw = load_yaml_or_report(path, problems, within=game.root)
     if raw is None:
         return None
     top = check(raw, SCHEMA, problems, path)

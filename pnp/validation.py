@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 from pnp.errors import Problems
 from pnp.gamedata import Game, load_game
-from pnp.i18n import check_language, require_language, translate
+from pnp.i18n import check_language, check_strings, require_language, translate, translation_path
+from pnp.paths import LANGUAGE, excerpt
+from pnp.yamlsrc import line_of
 from rules_engine import engine_module
 
 
@@ -31,10 +33,13 @@ def register_check(func):
 def validate_game(game_arg, problems: Problems, options=None) -> ValidationResult:
     from pnp.components import game_components
 
+    lang = options.lang if options else None
+    if lang is not None and not LANGUAGE.fullmatch(lang):
+        problems.error(None, None, "--lang", f"{excerpt(lang)} is not a language code such as en, es or pt-BR")
+        return ValidationResult(None, "")
     game = load_game(game_arg, problems, strict=False)
     if game is None:
         return ValidationResult(None, "")
-    lang = options.lang if options else None
     players = options.players if options else None
     if players is not None and not game.players[0] <= players <= game.players[1]:
         problems.error(*game.where("players"), "players",
@@ -43,6 +48,9 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
         require_language(game, lang)
         check_language(game, lang, problems)
         game = translate(game, lang)
+    if not problems.errors:
+        check_strings(game, lang or game.language, problems)
+        check_printable(game, lang, problems)
     if not problems.errors:
         for check in CHECKS:
             check(game, problems)
@@ -59,3 +67,69 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
                f"{len(game.factions)} factions, components {', '.join(game.components)}"
                f"{f', language {lang}' if lang else ''}: valid")
     return ValidationResult(game, summary)
+
+
+def printed_texts(game, lang: str | None = None):
+    """Every text of the game's data that is printed: (path, line, subject, field, text, fonts).
+
+    ``fonts`` names the font roles it is printed in. With ``lang``, the names come from the translation
+    (``game`` is the translated game) and point at its file.
+    """
+    tr_path = translation_path(game, lang) if lang and lang != game.source_language else None
+    tr = _raw_translation(tr_path)
+    every = ("serif", "serif-semibold", "serif-italic", "sans", "sans-bold", "sans-black")
+    names = ("serif", "serif-semibold", "sans-bold", "sans")
+
+    def where(section, item_id, key, default):
+        if tr is not None:
+            node = tr
+            for part in (section, item_id) if item_id else (section,):
+                node = node.get(part) if isinstance(node, dict) else None
+            line = line_of(node, key) if isinstance(node, dict) else None
+            return tr_path, line or getattr(tr, "line", None)
+        return default
+
+    yield (*where("title", None, "title", game.where("title")), None, "title", game.title, every)
+    for f in game.factions:
+        at = where("factions", f.id, "name", game.where("factions", f.id))
+        yield (*at, f"faction '{f.id}'", "name", f.name, every)
+        yield (*at, f"faction '{f.id}'", "adjective", f.adjective, names)
+    for r in game.ranks:
+        at = where("ranks", r.id, "name", game.where("ranks", r.id))
+        yield (*at, f"rank '{r.id}'", "name", r.name, every)
+        yield (*at, f"rank '{r.id}'", "plural", r.plural, names)
+    for c in game.categories:
+        yield (*where("categories", c.id, "name", game.where("ability_categories", c.id)), f"category '{c.id}'",
+               "name", c.name, every)
+    for card in game.cards:
+        at = where("cards", card.id, "name", game.sources.get(card.id, (game.root / "cards.yaml", None)))
+        yield (*at, f"card '{card.id}'", "name", card.name, names)
+        if card.flavour:
+            yield (*at, f"card '{card.id}'", "flavour", card.flavour, ("serif-italic",))
+
+
+def _raw_translation(path):
+    if path is None or not path.is_file():
+        return None
+    from pnp.yamlsrc import load_yaml
+    try:
+        raw = load_yaml(path)
+    except Exception:   # reported by check_language
+        return None
+    return raw if isinstance(raw, dict) else None
+
+
+def check_printable(game, lang: str | None, problems: Problems) -> None:
+    """Every printed text of the data uses only characters the bundled fonts can print, and no control
+    characters: a missing glyph would silently vanish from the page."""
+    from pnp.draw import fonts
+
+    for path, line, subject, field, text, roles in printed_texts(game, lang):
+        missing = set()
+        for role in roles:
+            for bold in (False, True):
+                missing |= fonts.missing_glyphs(text, fonts.font_name(role, bold))
+        if missing:
+            shown = " ".join(sorted(f"U+{ord(ch):04X}" if not ch.isprintable() else ch for ch in missing)[:10])
+            problems.error(path, line, subject, f"{field + ' ' if field else ''}{excerpt(text)} uses characters "
+                                                f"the fonts cannot print: {shown}")

@@ -1,18 +1,54 @@
-"""YAML loading that remembers where every key and list item came from.
+"""YAML loading that remembers where every key and list item came from, safely and once per file.
 
-PyYAML's safe loader is extended so mappings become :class:`LineDict` and sequences :class:`LineList`,
-both carrying the file path and the 1-based line of the node and of each key / item. Duplicate keys,
-which plain PyYAML silently overwrites, are reported. Syntax errors become a :class:`DataError` with the
-line and column, never a traceback.
+Mappings become :class:`LineDict` and sequences :class:`LineList`, both carrying the file path and the
+1-based line of the node and of each key / item. Duplicate keys, which plain PyYAML silently
+overwrites, and keys that are lists or mappings are reported. Syntax errors become a
+:class:`~pnp.errors.DataError` with the line and column, never a traceback.
+
+A data file may come from a stranger, so loading is bounded (:data:`LIMITS`): the file's size, how
+deeply it nests and how many values it holds once every alias (``*name``) is expanded, so a "billion
+laughs" alias bomb is refused in milliseconds instead of filling the memory. Events come from libyaml
+(PyYAML's C parser, much faster, with the same line marks) when it is installed, else from PyYAML's
+Python parser; pnp composes them into nodes itself, without recursion, so no nesting can overflow a
+stack.
+
+:func:`load_yaml` reads each file once per process while it is unchanged (same size and time stamp):
+the loaded data is shared, so callers treat it as read-only. ``pnp watch`` clears the cache before
+every rebuild (:mod:`pnp.cache`).
 """
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
+from yaml.events import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
+                         SequenceStartEvent)
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from pnp.cache import reads_files
 from pnp.errors import DataError, Problem
+from pnp.paths import check_inside, excerpt
+
+try:
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _CParser = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on one YAML file (bundled files use a small fraction of each)."""
+
+    max_bytes: int = 4 * 1024 * 1024      # file size
+    max_depth: int = 64                   # nesting of lists and mappings, aliases expanded
+    max_values: int = 250_000             # scalars, lists and mappings, aliases expanded
+
+
+LIMITS = Limits()
 
 
 class LineDict(dict):
@@ -48,28 +84,158 @@ def line_of(container, key) -> int | None:
     return None
 
 
-class _Loader(yaml.SafeLoader):
-    source_path = ""
-    duplicate_keys: list
+# ----------------------------------------------------------------------------- events -> nodes
+
+class _PyEvents(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's pure Python event source, used when libyaml is missing."""
+
+    def __init__(self, text):
+        yaml.reader.Reader.__init__(self, text)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+
+    def dispose(self):
+        pass
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode):
+class _TooBig(Exception):
+    def __init__(self, mark, message):
+        super().__init__(message)
+        self.mark, self.message = mark, message
+
+
+def _events(text: str):
+    return _CParser(text) if _CParser is not None else _PyEvents(text)
+
+
+def compose(text: str, limits: Limits = LIMITS):
+    """The document's root node (None for an empty document), composed without recursion.
+
+    Raises yaml.MarkedYAMLError for malformed YAML and :class:`_TooBig` past ``limits``.
+    """
+    resolver = yaml.resolver.Resolver()
+    source = _events(text)
+    anchors: dict = {}
+    sizes: dict = {}           # id(node) -> (values, height) with aliases expanded
+    stack: list = []           # open collections: [node, start event, pending key or _NO_KEY]
+    root = None
+    total = 0
+    try:
+        while True:
+            event = source.get_event()
+            if event is None:
+                break
+            if isinstance(event, AliasEvent):
+                node = anchors.get(event.anchor)
+                if node is None:
+                    raise yaml.composer.ComposerError(None, None, f"found undefined alias {excerpt(event.anchor)}",
+                                                      event.start_mark)
+                if id(node) not in sizes:
+                    raise _TooBig(event.start_mark, f"the alias *{event.anchor[:30]} refers to a list or mapping "
+                                                    f"that contains it (a value cannot contain itself)")
+                done = node
+            elif isinstance(event, ScalarEvent):
+                tag = event.tag
+                if tag is None or tag == "!":
+                    tag = resolver.resolve(ScalarNode, event.value, event.implicit)
+                done = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+                sizes[id(done)] = (1, 0)
+                _anchor(anchors, event, done)
+            elif isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+                is_seq = isinstance(event, SequenceStartEvent)
+                tag = event.tag
+                if tag is None or tag == "!":
+                    tag = resolver.resolve(SequenceNode if is_seq else MappingNode, None, event.implicit)
+                node = (SequenceNode if is_seq else MappingNode)(tag, [], event.start_mark, None,
+                                                                 flow_style=event.flow_style)
+                _anchor(anchors, event, node)
+                stack.append([node, 1, 0, _NO_KEY])
+                if len(stack) > limits.max_depth:
+                    raise _TooBig(event.start_mark, f"nests lists and mappings more than {limits.max_depth} deep")
+                continue
+            elif isinstance(event, (SequenceEndEvent, MappingEndEvent)):
+                node, values, height, _ = stack.pop()
+                node.end_mark = event.end_mark
+                sizes[id(node)] = (values, height)
+                done = node
+            else:                   # stream and document events
+                continue
+            values, height = sizes[id(done)]
+            if not stack:
+                root = done
+                continue
+            frame = stack[-1]
+            if len(stack) + height > limits.max_depth:
+                raise _TooBig(event.start_mark, f"nests lists and mappings more than {limits.max_depth} deep "
+                                                f"once its aliases are expanded")
+            frame[1] += values
+            frame[2] = max(frame[2], height + 1)
+            total += values
+            if total > limits.max_values:
+                raise _TooBig(event.start_mark, f"holds more than {limits.max_values:,} values once its aliases "
+                                                f"are expanded")
+            parent = frame[0]
+            if isinstance(parent, SequenceNode):
+                parent.value.append(done)
+            elif frame[3] is _NO_KEY:
+                frame[3] = done
+            else:
+                parent.value.append((frame[3], done))
+                frame[3] = _NO_KEY
+    finally:
+        source.dispose()
+    return root
+
+
+_NO_KEY = object()
+
+
+def _anchor(anchors, event, node):
+    if event.anchor is not None:
+        if event.anchor in anchors:
+            raise yaml.composer.ComposerError(None, None, f"found duplicate anchor &{event.anchor[:30]}",
+                                              event.start_mark)
+        anchors[event.anchor] = node
+
+
+# ----------------------------------------------------------------------------- nodes -> values
+
+class _Constructor(yaml.constructor.SafeConstructor):
+    def __init__(self, path: str):
+        super().__init__()
+        self.source_path = path
+        self.problems: list = []
+
+
+def _construct_mapping(loader: _Constructor, node: MappingNode):
     loader.flatten_mapping(node)
     result = LineDict()
     result.path = loader.source_path
     result.line = node.start_mark.line + 1
     yield result
     for key_node, value_node in node.value:
+        line = key_node.start_mark.line + 1
+        if not isinstance(key_node, ScalarNode):
+            kind = "a list" if isinstance(key_node, SequenceNode) else "a mapping"
+            loader.problems.append(Problem(loader.source_path, line, None,
+                                           f"a key is {kind}; keys must be text or numbers"))
+            continue
         key = loader.construct_object(key_node, deep=True)
+        try:
+            hash(key)
+        except TypeError:
+            loader.problems.append(Problem(loader.source_path, line, None,
+                                           f"the key {excerpt(key)} cannot be used; keys must be text or numbers"))
+            continue
         if key in result.key_lines:
-            loader.duplicate_keys.append(
-                Problem(loader.source_path, key_node.start_mark.line + 1, None,
-                        f"duplicate key '{key}' (first at line {result.key_lines[key]})"))
+            loader.problems.append(
+                Problem(loader.source_path, line, None,
+                        f"duplicate key {excerpt(str(key))} (first at line {result.key_lines[key]})"))
         result[key] = loader.construct_object(value_node, deep=True)
-        result.key_lines[key] = key_node.start_mark.line + 1
+        result.key_lines[key] = line
 
 
-def _construct_sequence(loader: _Loader, node: yaml.SequenceNode):
+def _construct_sequence(loader: _Constructor, node: SequenceNode):
     result = LineList()
     result.path = loader.source_path
     result.line = node.start_mark.line + 1
@@ -79,49 +245,110 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode):
         result.item_lines.append(child.start_mark.line + 1)
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+_Constructor.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Constructor.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
-def parse_yaml(text: str, path: str | Path = "<input>"):
-    """Parse YAML text; raise DataError (line and column) on malformed input or duplicate keys."""
-    loader = _Loader(text)
-    loader.source_path = str(path)
-    loader.duplicate_keys = []
+# ----------------------------------------------------------------------------- loading
+
+def _line_at(text: str, position: int) -> int:
+    return text.count("\n", 0, max(0, position)) + 1
+
+
+def parse_yaml(text: str, path: str | Path = "<input>", limits: Limits = LIMITS):
+    """Parse YAML text; raise DataError (line and column) on malformed input, duplicate or unusable keys,
+    or input past ``limits``."""
+    path = str(path)
+    if len(text) > limits.max_bytes:
+        raise DataError([Problem(path, None, None, f"too large: {len(text) / 1e6:.1f} MB; a data file may "
+                                                   f"hold at most {limits.max_bytes / 1e6:.0f} MB")])
     try:
-        data = loader.get_single_data()
+        node = compose(text, limits)
+        if node is None:
+            return None
+        constructor = _Constructor(path)
+        data = constructor.construct_document(node)
+    except _TooBig as exc:
+        line = exc.mark.line + 1 if exc.mark else None
+        raise DataError([Problem(path, line, None, f"{exc.message}; pnp refuses it")]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         column = f", column {mark.column + 1}" if mark else ""
         what = exc.problem or exc.context or "invalid YAML"
-        raise DataError([Problem(str(path), line, None, f"malformed YAML{column}: {what}")]) from None
+        raise DataError([Problem(path, line, None, f"malformed YAML{column}: {what}")]) from None
+    except yaml.reader.ReaderError as exc:
+        char = f"U+{exc.character:04X}" if isinstance(exc.character, int) else excerpt(exc.character)
+        what = "a NUL character" if exc.character in (0, "\0") else f"the control character {char}"
+        raise DataError([Problem(path, _line_at(text, exc.position), None,
+                                 f"contains {what}, which YAML does not allow")]) from None
     except yaml.YAMLError as exc:
-        raise DataError([Problem(str(path), None, None, f"malformed YAML: {exc}")]) from None
-    finally:
-        loader.dispose()
-    if loader.duplicate_keys:
-        raise DataError(loader.duplicate_keys)
+        raise DataError([Problem(path, None, None, f"malformed YAML: {str(exc)[:200]}")]) from None
+    if constructor.problems:
+        raise DataError(constructor.problems)
     return data
 
 
-def load_yaml(path: str | Path):
-    """Read and parse one YAML file (see :func:`parse_yaml`)."""
-    path = Path(path)
+def read_text(path: Path, limits: Limits = LIMITS) -> str:
+    """A data file's text (UTF-8, a byte order mark allowed); DataError for what cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(limits.max_bytes + 1)
     except FileNotFoundError:
         raise DataError([Problem(str(path), None, None, "file not found")]) from None
+    except IsADirectoryError:
+        raise DataError([Problem(str(path), None, None, "is a folder, not a file")]) from None
+    except PermissionError:
+        raise DataError([Problem(str(path), None, None, "cannot be read (permission denied)")]) from None
+    except OSError as exc:
+        raise DataError([Problem(str(path), None, None, f"cannot be read ({exc.strerror or exc})")]) from None
+    if len(data) > limits.max_bytes:
+        raise DataError([Problem(str(path), None, None, f"too large: more than {limits.max_bytes / 1e6:.0f} MB; "
+                                                        f"a data file may hold at most that")])
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise DataError([Problem(str(path), None, None, f"not UTF-8 text ({exc.reason})")]) from None
-    return parse_yaml(text, path)
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DataError([Problem(str(path), line, None, f"not UTF-8 text ({exc.reason})")]) from None
 
 
-def load_yaml_or_report(path: str | Path, problems) -> object | None:
+def load_yaml(path: str | Path, within: str | Path | None = None):
+    """Read and parse one YAML file (see :func:`parse_yaml`), once while it is unchanged.
+
+    ``within``: the game folder the file belongs to; a file that is a link leading outside it is refused.
+    """
+    path = Path(path)
+    if within is not None:
+        why = check_inside(within, path)
+        if why:
+            raise DataError([Problem(str(path), None, None, why)])
+    try:
+        st = path.stat()
+        stamp = (os.path.realpath(path), st.st_mtime_ns, st.st_size, st.st_ino)
+    except (OSError, ValueError):
+        stamp = None                 # read_text says what is wrong
+    if stamp is None:
+        return parse_yaml(read_text(path), path)
+    ok, value = _load_cached(str(path), stamp)
+    if not ok:
+        raise DataError(value)
+    return value
+
+
+@reads_files
+@lru_cache(maxsize=256)
+def _load_cached(path: str, stamp: tuple):
+    try:
+        return True, parse_yaml(read_text(Path(path)), path)
+    except DataError as exc:
+        return False, exc.problems
+
+
+def load_yaml_or_report(path: str | Path, problems, within: str | Path | None = None) -> object | None:
     """Like :func:`load_yaml`, but a file that cannot be read adds its problems and gives None,
     so the caller can go on checking other files."""
     try:
-        return load_yaml(path)
+        return load_yaml(path, within)
     except DataError as exc:
         problems.extend(exc.problems)
         return None

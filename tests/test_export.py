@@ -30,7 +30,7 @@ def cards(tmp_path_factory):
 
 
 def test_one_png_per_physical_card_and_the_back(cards):
-    names = sorted(p.name for p in cards.iterdir())
+    names = sorted(p.name for p in cards.iterdir() if not p.name.startswith("."))
     assert len(names) == 54 + 5 + 1
     assert "outlaw-1.png" in names and "outlaw-3.png" in names and "outlaw-4.png" not in names
     assert "aid-5.png" in names and "back.png" in names
@@ -71,7 +71,8 @@ def tts(tmp_path_factory):
 
 def test_tts_sheets_and_index(tts):
     tmp_path = tts
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["back.png", "deck-1.png", "deck-2.png", "tts.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".pnp-export-tts.json", "back.png", "deck-1.png",
+                                                          "deck-2.png", "tts.json"]
     index = json.loads((tmp_path / "tts.json").read_text())
     assert index["grid"] == {"columns": 10, "rows": 7}
     w, h = index["card_px"]["width"], index["card_px"]["height"]

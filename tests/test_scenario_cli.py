@@ -123,7 +123,7 @@ waves:
     ("players: [{name: Ana}]\nwaves:\n  - {Ana: {card: outlaw, extras: x}}\n", "waves[1].Ana.extras: unknown key"),
     ("players: []\n", "players: 0 players"),
     ("waves: []\n", "players: required key is missing"),
-    ("game: nowhere\nplayers: [{name: Ana}]\n", "s.yaml:1: game: no game 'nowhere'"),
+    ("game: nowhere\nplayers: [{name: Ana}]\n", "s.yaml:1: game: no bundled game 'nowhere'"),
     ("players: [{name: Ana}]\nwaves: [{Ana: outlaw}\n", "malformed YAML"),
     ("players: [{name: Ana}, {name: Ana}]\n", "'Ana' is already a player"),
     ("players: [{name: Ana}]\ngoal: 0\n", "goal: 0 is below the minimum 1"),

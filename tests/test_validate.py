@@ -143,7 +143,7 @@ def test_characters_missing_from_the_font_are_an_error(game_copy):
     path = game_copy / "cards.yaml"
     edit(path, "    name: Outlaw\n", "    name: Outlaw \u2192 Rebel\n")
     out = run(str(game_copy)).output
-    assert "card 'outlaw': name text uses characters the font cannot print: \u2192" in out
+    assert "card 'outlaw': name 'Outlaw \u2192 Rebel' uses characters the fonts cannot print: \u2192" in out
 
 
 def test_track_spaces_must_hold_the_tokens(game_copy):

@@ -16,7 +16,7 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
     """Write the PNG of ``target`` (see :mod:`pnp.exports.preview`) and return its path."""
     from pnp.exports.cards import checked_game
     from pnp.exports.preview import preview
-    from pnp.kit import write_atomically
+    from pnp.output import write_atomically
 
     game = checked_game(game_arg, lang)
     result = preview(game, target, page, dpi, BuildOptions(paper=paper, lang=lang), bleed)

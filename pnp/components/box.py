@@ -11,6 +11,7 @@ from pnp.errors import DataError, Problems, UserError
 from pnp.i18n import strings, translation
 from pnp.layout.box import STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout
 from pnp.layout.geometry import Text, flatten
+from pnp.markup import escape, fill, plain_text
 from pnp.tokendata import load_tokens
 from pnp.schema import Field, check as check_schema, parse_length
 from pnp.yamlsrc import line_of, load_yaml_or_report
@@ -78,7 +79,7 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
         if own:
             problems.raise_if_errors()
         return None
-    raw = load_yaml_or_report(path, problems)
+    raw = load_yaml_or_report(path, problems, within=game.root)
     if raw is None:
         if own:
             problems.raise_if_errors()
@@ -155,7 +156,7 @@ def spec(game, data: BoxData, sleeved: str | None) -> BoxSpec:
 
 def _range(words, key, pair) -> str:
     lo, hi = pair
-    return words[key + "_one"].format(min=lo) if lo == hi else words[key].format(min=lo, max=hi)
+    return fill(words[key + "_one"], min=lo) if lo == hi else fill(words[key], min=lo, max=hi)
 
 
 def words_for(game, lang) -> dict:
@@ -168,7 +169,7 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
     if game.minutes:
         facts.append(_range(words, "box_minutes", game.minutes))
     if game.ages:
-        facts.append(words["box_ages"].format(ages=game.ages))
+        facts.append(fill(words["box_ages"], ages=game.ages))
     tokens = token_count(game)
     tr = translation(game, lang or game.language).get("box") or {}
     items = tr.get("items") or {}
@@ -184,10 +185,11 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
             count = game.player_aid.get("copies", 0)
             if not count:
                 continue
-        lines.append(f"{count} {items.get(item, item)}")
-    return BoxContent(title=game.title, emblems=tuple((f.emblem, f.colour) for f in game.factions),
-                      facts=tuple(facts), pitch=tr.get("pitch") or data.pitch, contents_heading=words["box_contents"],
-                      contents=tuple(lines))
+        lines.append(f"{count} {escape(items.get(item, item))}")
+    # the title, pitch and items are data (escaped); the printed words are markup
+    return BoxContent(title=escape(game.title), emblems=tuple((f.emblem, f.colour) for f in game.factions),
+                      facts=tuple(facts), pitch=escape(tr.get("pitch") or data.pitch),
+                      contents_heading=words["box_contents"], contents=tuple(lines))
 
 
 def labels(game, lang=None) -> BoxLabels:
@@ -246,7 +248,7 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
                                        f"{el.role} text does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm box "
                                        f"{what} even at {el.style.min_size or el.style.size:g} pt "
                                        f"({fitted.reason}): {_short(el.markup)!r}")
-                    missing = fonts.missing_glyphs(el.markup, fonts.font_name(el.style.font))
+                    missing = fonts.missing_glyphs(plain_text(el.markup), fonts.font_name(el.style.font))
                     if missing and ("glyphs", el.markup) not in reported:
                         reported.add(("glyphs", el.markup))
                         problems.error(data.path, _line_for(el.role, data), "box",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import jinja2
 
 from pnp.cardtext import ability_text, aid_text
@@ -13,6 +11,7 @@ from pnp.draw.text import fit
 from pnp.i18n import strings
 from pnp.layout.cards import NEUTRAL, FaceContent, aid_face, card_back, card_face, card_sheets, stat_slots
 from pnp.layout.geometry import Text, flatten
+from pnp.markup import escape, plain_text
 
 
 def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
@@ -21,17 +20,18 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
     category = game.category_of(card)
     colour = faction.colour if faction else category.colour if category else NEUTRAL
     watermark = card.stats.get(game.watermark) if game.watermark else None
+    # names and flavour are data: escaped, so they print as written (the ability text is markup)
     return FaceContent(
-        name=card.name,
-        rank_name=rank.name if rank else category.name if category else "",
+        name=escape(card.name),
+        rank_name=escape(rank.name if rank else category.name if category else ""),
         pips=rank.pips if rank else 0,
         colour=colour,
         emblem=faction.emblem if faction else None,
         stats=stat_slots(game, card),
         step=card.ability.step if card.ability else None,
         ability=ability_text(game, card, lang),
-        flavour=card.flavour,
-        watermark="" if watermark is None else str(watermark),
+        flavour=escape(card.flavour),
+        watermark="" if watermark is None else escape(str(watermark)),
         mark=mark,
     )
 
@@ -51,8 +51,8 @@ def aid_elements(game, lang=None, bleed: float = 0.0) -> tuple:
 
 
 def back_elements(game, bleed: float = 0.0):
-    return card_back(game.title, tuple(f.emblem for f in game.factions), game.card_width, game.card_height,
-                     bleed)
+    return card_back(escape(game.title), tuple(f.emblem for f in game.factions), game.card_width,
+                     game.card_height, bleed)
 
 
 def build(game, options: BuildOptions) -> list[Output]:
@@ -100,7 +100,7 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
                 problems.error(path, line, subject,
                                f"{el.role} text does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm box even at "
                                f"{el.style.min_size or el.style.size:g} pt ({result.reason}): {el.markup!r}")
-            missing = fonts.missing_glyphs(_plain(el.markup), fonts.font_name(el.style.font))
+            missing = fonts.missing_glyphs(plain_text(el.markup), fonts.font_name(el.style.font))
             if missing:
                 problems.error(path, line, subject,
                                f"{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
@@ -116,10 +116,6 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
     for el in flatten(back_elements(game)):
         if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
             problems.error(*game.where("title"), "card back", f"title {el.markup!r} does not fit")
-
-
-def _plain(markup: str) -> str:
-    return re.sub(r"\[[^\]]*\]|\*", "", markup)
 
 
 register(Component("cards", build, check, order=20))

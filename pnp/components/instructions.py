@@ -6,16 +6,14 @@ Page numbers come from the kit as built (see ``Component.needs_kit``), so they a
 from __future__ import annotations
 
 import io
-from functools import lru_cache
 
-import jinja2
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
-from pnp import TEMPLATES_DIR
-from pnp.cache import reads_files
+from pnp import TEMPLATES_DIR, templating
 from pnp.components import BuildOptions, Component, Output, register
 from pnp.draw import fonts
+from pnp.errors import DataError
 from pnp.i18n import strings
 from pnp.markup import parse
 from pnp.rulebook import flowables
@@ -58,19 +56,22 @@ class Ruler(Flowable):
         self._scale(c, pt(2), 2 * MM_PER_INCH, 16, 8, 8, self.words.get("ruler_in", "in"))
 
 
-@reads_files
-@lru_cache(maxsize=None)
 def _environment():
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR / "instructions")),
-                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    return templating.environment((TEMPLATES_DIR / "instructions",), keep_trailing_newline=False)
 
 
 def build(game, options: BuildOptions, entries) -> list[Output]:
     lang = options.lang or game.language
     words = strings(game, lang)
-    markup = _environment().get_template(f"{lang}.md.j2").render(
-        game=game, entries=entries, flip=options.flip, booklet_flip=options.booklet_flip, paper=options.paper,
-        files={e.filename for e in entries})
+    name = f"{lang}.md.j2"
+    try:
+        template = _environment().get_template(name)
+        markup = templating.render(template, game=game, entries=entries, flip=options.flip,
+                                   booklet_flip=options.booklet_flip, paper=options.paper,
+                                   files={e.filename for e in entries})
+    except templating.TEMPLATE_ERRORS as exc:
+        raise DataError([templating.template_problem(exc, TEMPLATES_DIR / "instructions" / name,
+                                                     "instructions")]) from None
     w, h = options.page_size
     buf = io.BytesIO()
     fonts.register()

@@ -20,6 +20,7 @@ from pnp.errors import DataError, Problems
 from pnp.i18n import strings, translation
 from pnp.layout.cards import stat_slots
 from pnp.layout.imposition import print_order
+from pnp.markup import Safe, escape
 from pnp.rulebook import chapter_markup, load_config, render_booklet
 from pnp.scenario import load_scenario
 from pnp.tokendata import load_tokens
@@ -56,13 +57,14 @@ def engine_examples(game, cfg, lang=None) -> dict:
     titles = translation(game, lang or game.language).get("examples") or {}
     out = {}
     for ex in cfg.get("examples") or []:
-        _, scenario = load_scenario(game.root / ex["scenario"])
+        _, scenario = load_scenario(ex["_file"], game=game)
         outcome = engine.run_scenario(rules, scenario)
         events = [e for e in outcome.events if e.type not in QUIET_EVENTS]
         names = [p.name for p in scenario.players]
         lines = _transcript(engine, events, game, names, lang)
         title = titles.get(ex["id"]) or scenario.title
-        out[ex["id"]] = ([f"**{title}**"] if title else []) + lines
+        # the title line is markup (bold) around data; the transcript lines are data, escaped when printed
+        out[ex["id"]] = ([Safe(f"**{escape(title)}**")] if title else []) + lines
     return out
 
 
@@ -92,7 +94,7 @@ def context(game, cfg, lang) -> dict:
             if not parts:
                 continue
             values = " + ".join(f"{t.count} x {t.value}" for t in parts if t.value)
-            name = words[f"tokens_{kind}"] + (f" ({values})" if values else "")
+            name = Safe(words.get(f"tokens_{kind}", kind) + (f" ({values})" if values else ""))
             groups.append({"name": name, "count": sum(t.count for t in parts)})
     rank_order = {r.id: i for i, r in enumerate(game.ranks)}
     factions = [{"faction": f, "cards": sorted((c for c in game.cards if c.faction == f.id),
@@ -101,11 +103,11 @@ def context(game, cfg, lang) -> dict:
 
     def gold(card):
         slots = {name: label for name, _, label in stat_slots(game, card)}
-        return slots.get("cost") or slots.get("income") or ""
+        return escape(slots.get("cost") or slots.get("income") or "")
 
     def ability(card):
         text = ability_text(game, card, lang)
-        return f"[step:{card.ability.step}] {text}" if text and card.ability.step else text
+        return Safe(f"[step:{card.ability.step}] {text}" if text and card.ability.step else text)
 
     b = cfg.get("battle") or {}
     return {
@@ -124,7 +126,7 @@ def context(game, cfg, lang) -> dict:
         "examples": engine_examples(game, cfg, lang),
         "battle": engine_battle(game, cfg, lang),
         "battle_seed": b.get("seed", 1),
-        "words": strings(game, lang),
+        "words": {k: Safe(v) for k, v in strings(game, lang).items()},   # printed words are markup
     }
 
 

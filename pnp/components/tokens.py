@@ -9,6 +9,7 @@ from pnp.draw.text import fit
 from pnp.i18n import strings
 from pnp.layout.geometry import Text
 from pnp.layout.tokens import front_area, plan, sheet_pages, token_face
+from pnp.markup import escape
 from pnp.tokendata import load_tokens
 from rules_engine import engine_module
 
@@ -25,6 +26,7 @@ def faces(game, token_set, lang=None) -> dict:
             caption = face.caption
             if caption == "faction" and faction:
                 caption = faction.name
+            caption = escape(caption) if caption else caption
             sides.append(token_face(face, t.shape, t.size, token_set.bleed, faction.colour if faction else None,
                                     caption))
         result[t.id] = tuple(sides)
@@ -82,9 +84,8 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
                                f"({area.w:.1f} x {area.h:.1f} mm on {paper})")
     for t in token_set.tokens:
         for side, face in (("front", t.front), ("back", t.back)):
-            for el in token_face(face, t.shape, t.size, 0, "#000000",
-                                 game.faction(t.faction).name if face.caption == "faction" and t.faction
-                                 else face.caption):
+            caption = game.faction(t.faction).name if face.caption == "faction" and t.faction else face.caption
+            for el in token_face(face, t.shape, t.size, 0, "#000000", escape(caption) if caption else caption):
                 if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
                     problems.error(token_set.path, t.line, f"token '{t.id}'",
                                    f"{side}.caption {el.markup!r} does not fit a {t.size:g} mm token")

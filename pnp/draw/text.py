@@ -1,14 +1,15 @@
 """Rich text in a box: a tiny markup, line breaking, shrink-to-fit, and painting.
 
-Markup: ``**bold**``, ``*italic*``, inline icons ``[power]`` / ``[pips:2]`` / ``[step:1]`` (see
-:mod:`pnp.draw.icons`), and ``\\n`` for a line break. Text that does not fit at the style's size is
-shrunk in quarter-point steps down to ``min_size``; :func:`fit` reports when even that is not enough,
-which :mod:`pnp.validation` turns into an error instead of letting text overflow on paper.
+Markup (parsed by :func:`pnp.markup.inline_atoms`): ``**bold**``, ``*italic*``, inline icons
+``[power]`` / ``[pips:2]`` / ``[step:1]`` (see :mod:`pnp.draw.icons`), ``\\n`` for a line break and
+``\\*`` for a literal star. Text that does not fit at the style's size is shrunk in quarter-point steps
+down to ``min_size``; :func:`fit` reports when even that is not enough, which :mod:`pnp.validation`
+turns into an error instead of letting text overflow on paper. Validation also reports unknown icons
+(:func:`pnp.markup.markup_problems`); should one reach drawing, it prints as the text it was written as.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -16,50 +17,31 @@ from reportlab.lib.colors import HexColor
 
 from pnp.draw import fonts, icons
 from pnp.layout.geometry import Rect, Style
+from pnp.markup import Atom, inline_atoms, pips_count
 from pnp.units import pt
 
-_TOKEN = re.compile(r"(\*\*|\*|\[[a-z_]+(?::[^\]]*)?\]|\n| +)")
 ICON_SCALE = 1.2       # inline icon size as a multiple of the font size
 CAP_CENTRE = 0.33      # baseline to the optical middle of capitals, as a fraction of the size
 
 
-@dataclass(frozen=True)
-class Atom:
-    kind: str              # text, icon
-    text: str = ""
-    bold: bool = False
-    italic: bool = False
-    arg: str | None = None
-
-
 def parse(markup: str, upper: bool = False) -> list:
-    """Markup -> list of words (lists of atoms) with ``None`` marking forced line breaks."""
-    words, current = [], []
-    bold = italic = False
-    for token in _TOKEN.split(markup):
-        if not token:
-            continue
-        if token == "**":
-            bold = not bold
-        elif token == "*":
-            italic = not italic
-        elif token == "\n":
-            if current:
-                words.append(current)
-            words.append(None)
-            current = []
-        elif token.isspace():
-            if current:
-                words.append(current)
-            current = []
-        elif token.startswith("[") and token.endswith("]"):
-            name, _, arg = token[1:-1].partition(":")
-            current.append(Atom("icon", name, arg=arg or None))
-        else:
-            current.append(Atom("text", token.upper() if upper else token, bold, italic))
-    if current:
-        words.append(current)
-    return words
+    """Markup -> list of words (lists of atoms) with ``None`` marking forced line breaks. An icon this
+    module cannot draw (reported by validation) becomes the text it was written as."""
+    words = inline_atoms(markup, upper)
+    return [w if w is None or all(_drawable(a) for a in w) else [a if _drawable(a) else _as_text(a) for a in w]
+            for w in words]
+
+
+def _drawable(atom: Atom) -> bool:
+    if atom.kind != "icon":
+        return True
+    if atom.text == "pips":
+        return pips_count(atom.arg) is not None
+    return atom.text in icons.ICONS
+
+
+def _as_text(atom: Atom) -> Atom:
+    return Atom("text", f"[{atom.text}{':' + atom.arg if atom.arg is not None else ''}]")
 
 
 def icon_names(markup: str) -> set[str]:
@@ -70,7 +52,7 @@ def _atom_width(atom: Atom, style: Style, size: float) -> float:
     if atom.kind == "icon":
         isize = size * ICON_SCALE
         if atom.text == "pips":
-            return isize * 0.62 * int(atom.arg or 1) + isize * 0.1
+            return isize * 0.62 * pips_count(atom.arg) + isize * 0.1
         return isize * icons.INLINE_WIDTH.get(atom.text, 1.0) + size * 0.08
     font = fonts.font_name(style.font, atom.bold, atom.italic)
     return fonts.width(atom.text, font, size) + style.tracking * len(atom.text)
@@ -220,8 +202,7 @@ def _paint_icon(c, atom, x, baseline, size, width, style):
     isize = size * ICON_SCALE
     cy = baseline + size * CAP_CENTRE
     if atom.text == "pips":
-        n = int(atom.arg or 1)
-        for k in range(n):
+        for k in range(pips_count(atom.arg)):
             icons.draw(c, "pip", x + isize * 0.05 + isize * 0.62 * (k + 0.5), cy, isize * 0.8, style.colour)
         return
     label = atom.arg if atom.text in ("step", "plus_one") else None

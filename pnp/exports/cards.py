@@ -12,15 +12,17 @@ from dataclasses import dataclass
 
 from pnp.cardtext import aid_text
 from pnp.components import BuildOptions
-from pnp.components.cards import face_content, players_mark
+from pnp.components.cards import back_elements, face_content, players_mark
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
-from pnp.kit import write_atomically
-from pnp.layout.cards import aid_face, card_back, card_face
+from pnp.output import write_atomically
+from pnp.layout.cards import aid_face, card_face
 from pnp.layout.geometry import Group, Page, Rect
 from pnp.validation import validate_game
 
+#: The record of the files an export wrote, so the next one removes those it no longer makes.
+RECORD = ".pnp-export-cards.json"
 AID = "aid"      # face key and file name stem of the player-aid cards
 BACK = "back"    # face key and file name stem of the shared back
 
@@ -73,7 +75,7 @@ def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None) -
     """The elements of one face (a card id, ``aid`` or ``back``) in the card's frame."""
     w, h = game.card_width, game.card_height
     if key == BACK:
-        return card_back(game.title, tuple(f.emblem for f in game.factions), w, h, bleed=bleed)
+        return back_elements(game, bleed)
     if key == AID:
         title, body = aid_text(game, lang)
         return aid_face(title, body, w, h, bleed=bleed)
@@ -138,5 +140,5 @@ def export_cards(game_arg, out_dir: str | os.PathLike, dpi: int = 300, bleed: fl
     encoded = {key: png_bytes(image, dpi) for key, image in images.items()}
     files = {f"{c.stem}.png": encoded[c.face] for c in cards}
     files[f"{BACK}.png"] = encoded[BACK]
-    return CardExport(game, write_atomically(out_dir, files), size, dpi, bleed)
+    return CardExport(game, write_atomically(out_dir, files, record=RECORD), size, dpi, bleed)
 

@@ -14,8 +14,10 @@ from PIL import Image
 
 from pnp.exports.cards import BACK, checked_game, deck_cards, distinct_faces, face_images
 from pnp.exports.raster import png_bytes
-from pnp.kit import write_atomically
+from pnp.output import write_atomically
 
+#: The record of the files an export wrote, so the next one removes those it no longer makes.
+RECORD = ".pnp-export-tts.json"
 COLUMNS, ROWS = 10, 7
 MAX_WIDTH = 4096
 CARDS_PER_SHEET = COLUMNS * ROWS - 1      # the last cell shows the hidden-card face
@@ -74,4 +76,4 @@ def export_tts(game_arg, out_dir: str | os.PathLike, lang: str | None = None, pr
         "cards": entries,
     }
     files[INDEX_FILE] = (json.dumps(index, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    return TtsExport(write_atomically(out_dir, files), cell, len(sheets), index)
+    return TtsExport(write_atomically(out_dir, files, record=RECORD), cell, len(sheets), index)

@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from pnp.layout.geometry import Box, Circle, Icon, Line, Page, Rect, Style, Text
+from pnp.markup import fill
 from pnp.units import PRINTER_MARGIN
 
 EPS = 1e-6
@@ -813,14 +814,14 @@ def _note(sheet_no: int, total: int, placed: list, all_placed: list, labels: Box
                                             if f.part == part))
             parts.append(f"{labels.parts.get(part, part)}: {faces}")
         pieces.append("; ".join(parts))
-    text = labels.sheet.format(n=sheet_no + 1, total=total) + " \u2014 " + " | ".join(pieces) + ". " + labels.how
+    text = fill(labels.sheet, n=sheet_no + 1, total=total) + " \u2014 " + " | ".join(pieces) + ". " + labels.how
     letters = [t for pl in placed for t in pl.piece.tabs if t.letter]
     if letters:
         text += " " + labels.letters
         for t in letters:
             home = next(p.sheet for p in all_placed if p.piece.has(t.joins))
             if home != sheet_no:
-                text += " " + labels.elsewhere.format(letter=t.letter, n=home + 1)
+                text += " " + fill(labels.elsewhere, letter=t.letter, n=home + 1)
     return Text(Rect(SHEET_MARGIN, SHEET_MARGIN, page_w - 2 * SHEET_MARGIN, NOTE_HEIGHT), text, NOTE_STYLE,
                 role="note")
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from pnp.layout.colour import tint
 from pnp.layout.geometry import Box, Circle, Page, Rect, Style, Text
+from pnp.markup import escape
 from pnp.units import PRINTER_MARGIN
 
 INK = "#1f1a17"
@@ -64,7 +65,7 @@ def track_page(spec: TrackSpec, factions, title: str, start_label: str, page_w: 
         spot = Circle(cx, cy, spot_r, fill=tint(f.colour, 0.8), stroke=f.colour, width=0.6, role=f"start:{f.id}")
         spots.append((f.id, spot))
         page.add(spot)
-        page.add(Text(Rect(cx - spot_r - 6, cy - 3, 2 * spot_r + 12, 6), f.name,
+        page.add(Text(Rect(cx - spot_r - 6, cy - 3, 2 * spot_r + 12, 6), escape(f.name),
                       Style(font="sans-bold", size=8, min_size=5, max_lines=1, upper=True, colour=f.colour),
                       role="start-name"))
 

@@ -1,0 +1,115 @@
+"""Paths and names that come from untrusted data, kept where they belong.
+
+A game folder is untrusted input. Everything here turns a value from its data into a path or a file
+name only after checking it, and says what is wrong as a short message (callers add file and line):
+
+* :func:`resolve_in` / :func:`data_path`: a path written in the data (a scenario, later art, icons,
+  templates) resolves inside the game folder: no absolute path, no ``..``, no link that leads out;
+* :func:`check_inside`: a file pnp opens itself (``box.yaml``...) is not a link that leads out of the
+  game folder;
+* :data:`SAFE_NAME` / :func:`name_problem`: an id or name that becomes part of a file name (card ids in
+  exported images, template and chapter names, languages) is a plain word;
+* :func:`output_path`: every file written stays directly inside the output folder;
+* :func:`excerpt`: a value quoted in a message is cut short, so a message never prints a whole file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from pnp.errors import UserError
+
+#: Ids and names used in file names: a letter or digit, then letters, digits, '-' or '_' (64 at most).
+SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+SAFE_NAME_TEXT = "letters, digits, '-' and '_', starting with a letter or digit, at most 64"
+#: Language codes (``en``, ``es``, ``pt-BR``, ``zh_Hant``): they name files and folders too.
+LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?")
+#: Python package names (rules engines are imported by name).
+PACKAGE = re.compile(r"[a-z_][a-z0-9_]{0,63}")
+
+EXCERPT = 40
+
+
+def excerpt(value, limit: int = EXCERPT) -> str:
+    """``repr(value)`` cut to about ``limit`` characters: enough to recognise, never a whole file."""
+    text = repr(value) if not isinstance(value, str) else repr(value)
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + "\u2026" + (text[0] if text[0] in "'\"" else "")
+
+
+def name_problem(value, what: str = "id", pattern: re.Pattern = SAFE_NAME, rule: str = SAFE_NAME_TEXT) -> str | None:
+    """Why ``value`` cannot be used as a ``what`` that names files, or None when it can."""
+    if isinstance(value, str) and pattern.fullmatch(value):
+        return None
+    return f"{excerpt(value)} is not a usable {what} ({rule})"
+
+
+def check_language(lang: str | None) -> None:
+    """Refuse a language code that is not one (``--lang``): it names files."""
+    if lang is not None and not LANGUAGE.fullmatch(lang):
+        raise UserError(f"--lang {excerpt(lang)}: expected a language code such as en, es or pt-BR")
+
+
+class OutsidePath(ValueError):
+    """A path from data that does not stay inside its folder; the message says why."""
+
+
+def resolve_in(root: str | os.PathLike, value: str) -> Path:
+    """The file or folder ``value`` (a relative path written in data, ``/`` separated) inside ``root``.
+
+    Raises :class:`OutsidePath` for an absolute path, a drive, ``..``, a backslash, or a symbolic link
+    anywhere on the way that leads out of ``root``. The path need not exist.
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise OutsidePath(f"expected a path relative to the game folder, got {excerpt(value)}")
+    if "\0" in value:
+        raise OutsidePath(f"{excerpt(value)} contains a NUL character")
+    if "\\" in value or PureWindowsPath(value).drive:
+        raise OutsidePath(f"{excerpt(value)}: write paths with '/', relative to the game folder")
+    pure = PurePosixPath(value)
+    if pure.is_absolute():
+        raise OutsidePath(f"{excerpt(value)} is an absolute path; give a path inside the game folder")
+    if ".." in pure.parts:
+        raise OutsidePath(f"{excerpt(value)} leaves the game folder ('..'); give a path inside it")
+    base = Path(root)
+    target = base.joinpath(*pure.parts)
+    real_root = Path(os.path.realpath(base))
+    if not Path(os.path.realpath(target)).is_relative_to(real_root):
+        raise OutsidePath(f"{excerpt(value)} is a link that leads outside the game folder")
+    return target
+
+
+def check_inside(root: str | os.PathLike, path: str | os.PathLike) -> str | None:
+    """Why ``path`` (a file pnp opens in the game folder ``root``) must not be read, or None.
+
+    A symbolic link is fine as long as it stays inside the folder.
+    """
+    real_root = Path(os.path.realpath(root))
+    if not Path(os.path.realpath(path)).is_relative_to(real_root):
+        return "is a link that leads outside the game folder; pnp reads only files inside it"
+    return None
+
+
+def data_path(root, value, problems, path, line, subject, where: str) -> Path | None:
+    """:func:`resolve_in` reporting a problem (``where: why``) at ``path:line`` instead of raising."""
+    try:
+        return resolve_in(root, value)
+    except OutsidePath as exc:
+        problems.error(path, line, subject, f"{where}: {exc}")
+        return None
+
+
+def output_path(out_dir: str | os.PathLike, name: str) -> Path:
+    """``out_dir / name`` after checking that ``name`` is a plain file name: the file stays in ``out_dir``.
+    Names starting with ``.pnp-`` are pnp's own (temporary folders, records).
+
+    Raises UserError otherwise (names come from checked ids, so this is a last line of defence).
+    """
+    pure = PurePosixPath(name)
+    if (not name or "\0" in name or "\\" in name or len(pure.parts) != 1 or name in (".", "..")
+            or pure.is_absolute() or name.startswith(".pnp-")):
+        raise UserError(f"refusing to write {excerpt(name)}: not a plain file name inside the output folder")
+    return Path(out_dir) / name
