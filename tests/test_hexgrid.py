@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pnp.layout.hexgrid import (Edge, Hex, HexGrid, axial_to_offset, distance, edge, offset_to_axial, rectangle,
@@ -106,7 +106,7 @@ def test_edges_are_canonical_whichever_side_names_them():
 def test_distance_and_rounding():
     assert distance((0, 0), (3, -1)) == 3
     assert distance((-2, 1), (2, -1)) == 4
-    assert round_hex(0.4, 0.4) == Hex(0, 1) or round_hex(0.4, 0.4) == Hex(1, 0)
+    assert round_hex(0.4, 0.4) == Hex(0, 1)          # s = -0.8 rounds furthest: r takes the remainder
     assert round_hex(0.1, -0.2) == Hex(0, 0)
     assert round_hex(1.6, -0.7) == Hex(2, -1)
 
@@ -120,6 +120,7 @@ def _inside(point, corners) -> bool:
     return True
 
 
+@settings(deadline=None)
 @given(st.sampled_from(["flat", "pointy"]), st.floats(5, 60), st.floats(-300, 300), st.floats(-300, 300))
 def test_hex_at_finds_the_hex_whose_outline_holds_the_point(orientation, size, x, y):
     g = HexGrid(orientation, size, origin=(12.5, -7.0))
@@ -130,6 +131,7 @@ def test_hex_at_finds_the_hex_whose_outline_holds_the_point(orientation, size, x
     assert all(dist((x, y), g.centre(n)) >= d - 1e-6 for n in g.neighbours(h))
 
 
+@settings(deadline=None)
 @given(st.sampled_from(["flat", "pointy"]), st.integers(-20, 20), st.integers(-20, 20))
 def test_hex_at_centre_and_near_corners_round_trips(orientation, q, r):
     g = HexGrid(orientation, 19.0, origin=(3, 4))
