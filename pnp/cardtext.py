@@ -22,6 +22,11 @@ def environment() -> jinja2.Environment:
     return templating.environment((TEMPLATES_DIR,), trim=False, keep_trailing_newline=False)
 
 
+def game_environment(game) -> jinja2.Environment:
+    """Templates of the game's own ``templates/`` folder first, then pnp's bundled ones."""
+    return templating.environment((game.root / "templates", TEMPLATES_DIR), trim=False, keep_trailing_newline=False)
+
+
 def template_path(engine: str, lang: str) -> str:
     return f"abilities/{engine}/{lang}.j2"
 
@@ -52,14 +57,16 @@ def ability_text(game, card, lang: str | None = None) -> str:
     return Safe(" ".join(text.split()))
 
 
-def aid_text(game, lang: str | None = None) -> tuple[str, str]:
-    """(title, markup) of the game's player-aid card, from its template and the engine's rule facts."""
+def aid_text(game, deck, lang: str | None = None) -> tuple[str, str]:
+    """(title, markup) of a deck's player-aid card, from its template and the engine's rule facts."""
     from rules_engine import engine_module
 
     lang = lang or game.language
-    name = f"aids/{game.templates}/{lang}/{game.player_aid.get('template', 'quick_reference')}.md.j2"
+    stem = deck.aids.get("template", "quick_reference")
+    names = [f"aids/{lang}/{stem}.md.j2", f"aids/{game.templates}/{lang}/{stem}.md.j2"]
+    template = game_environment(game).select_template(names)
     facts = getattr(engine_module(game.engine), "FACTS", {}) if game.engine else {}
-    text = templating.render(environment().get_template(name), rules=facts, game=game)
+    text = templating.render(template, rules=facts, game=game, deck=deck)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     title = lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""
     body = "\n\n".join(lines[1:] if title else lines)

@@ -6,32 +6,27 @@ decides whether to stop (``load_game(..., strict=True)`` raises :class:`~pnp.err
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pnp import DATA_DIR, default_game
 from pnp.errors import Problems, UserError
 from pnp.layout.icon_names import ICON_NAMES
+from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
+                       Deck, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
 from pnp.paths import excerpt
 from pnp.schema import Field, check
 from pnp.yamlsrc import line_of, load_yaml_or_report
 from rules_engine import engine_module
 from rules_engine.model import Ability, Card, Faction, Rank
 
+__all__ = ["CardField", "Deck", "Game", "load_game", "resolve_game_dir", "bundled_games"]
+
 #: Component kinds a game may list (see pnp/components/); kit order is each component's own.
 KNOWN_COMPONENTS = ("instructions", "power_track", "cards", "tokens", "rulebook", "box")
 
 def _range(most: int) -> dict:
     return {"min": Field("int", required=True, min=0, max=most), "max": Field("int", required=True, min=1, max=most)}
-
-_FIELD_SCHEMA = {
-    "required": Field("bool", default=False, doc="every card must give this value"),
-    "default": Field("int", nullable=True, doc="value when a card leaves it out"),
-    "min": Field("int", default=0),
-    "max": Field("int", default=99),
-    "icon": Field("str", required=True, choices=tuple(sorted(ICON_NAMES)), doc="icon drawn next to the value"),
-}
 
 GAME_SCHEMA = {
     "title": Field("str", required=True, blank=False),
@@ -43,13 +38,8 @@ GAME_SCHEMA = {
     "engine": Field("package", nullable=True, doc="rules_engine subpackage that plays the game"),
     "language": Field("language", default="en"),
     "templates": Field("id", doc="template folder name under templates/*/ (default: the game folder's name)"),
-    "card": Field("map", required=True, schema={
-        "width": Field("length", required=True, min=20, max=200),
-        "height": Field("length", required=True, min=20, max=300),
-        "fields": Field("dict", default={}, items=Field("map", schema=_FIELD_SCHEMA)),
-        "exactly_one_of": Field("list", default=[], items=Field("list", items=Field("str"))),
-        "watermark": Field("str", nullable=True, doc="a field printed large, pale, in the art area"),
-    }),
+    "decks": Field("list", items=Field("map", schema=DECK_SCHEMA), doc="the game's decks"),
+    "card": Field("map", schema=CARD_SCHEMA, doc="the one-deck form: the cards of cards.yaml"),
     "ability_categories": Field("list", default=[], items=Field("map", schema={
         "id": Field("id", required=True),
         "name": Field("str", required=True, blank=False),
@@ -68,19 +58,9 @@ GAME_SCHEMA = {
         "plural": Field("str", blank=False),
         "pips": Field("int", required=True, min=0, max=5),
     })),
-    "deck": Field("map", default={}, schema={
-        "total": Field("int", min=1),
-        "per_faction": Field("int", min=1),
-        "copies_per_rank": Field("dict", items=Field("list", items=Field("int", min=1))),
-        "max_copies_by_players": Field("dict", items=Field("int", min=1),
-                                       doc="player count -> at most this many copies of each card"),
-    }),
+    "deck": Field("map", default={}, schema=RULES_SCHEMA, doc="the one-deck form: rules of cards.yaml"),
     "components": Field("list", required=True, items=Field("str", choices=KNOWN_COMPONENTS)),
-    "player_aid": Field("map", default={}, schema={
-        "copies": Field("int", default=0, min=0, max=20, doc="aid cards printed after the deck"),
-        "template": Field("id", default="quick_reference",
-                          doc="templates/aids/<game>/<lang>/<template>.md.j2"),
-    }),
+    "player_aid": Field("map", default={}, schema=AIDS_SCHEMA, doc="the one-deck form: its player aids"),
     "power_track": Field("map", default={}, schema={
         "spaces": Field("int", default=25, min=1, max=100),
         "columns": Field("int", default=5, min=1, max=10),
@@ -88,16 +68,6 @@ GAME_SCHEMA = {
                                 doc="diameter of the faction tokens that move on the track"),
     }),
 }
-
-
-@dataclass(frozen=True)
-class CardField:
-    name: str
-    required: bool
-    default: int | None
-    min: int
-    max: int
-    icon: str
 
 
 @dataclass(frozen=True)
@@ -111,7 +81,7 @@ class Category:
 
 @dataclass(frozen=True)
 class Game:
-    """A loaded game. ``cards`` holds one entry per distinct character; ``deck`` expands copies."""
+    """A loaded game. ``cards`` holds every distinct card of every deck; ``deck(id)`` gives one deck."""
 
     root: Path
     id: str
@@ -123,21 +93,15 @@ class Game:
     ages: int | None
     engine: str | None
     language: str
-    card_width: float
-    card_height: float
-    card_fields: tuple
     factions: tuple
     ranks: tuple
     cards: tuple
     components: tuple
-    exactly_one_of: tuple = ()
+    decks: tuple = ()                     # Deck, in game.yaml's order, each with its cards
     source_language: str = "en"          # the language the YAML is written in
     templates: str = ""                   # template set: templates/<kind>/<templates>/...
     categories: tuple = ()                # Category per printed ability category
-    watermark: str | None = None          # card field printed large in the art area
     power_track: dict = field(default_factory=dict, hash=False)
-    player_aid: dict = field(default_factory=dict, hash=False)
-    deck_rules: dict = field(default_factory=dict, hash=False)
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
     meta_lines: dict = field(default_factory=dict, hash=False, compare=False)  # game.yaml key -> line
     item_lines: dict = field(default_factory=dict, hash=False, compare=False)  # ("factions", id) -> line
@@ -146,6 +110,10 @@ class Game:
         """(path, line) of a top-level key of game.yaml (or of its list entry with id ``item``)."""
         line = self.item_lines.get((key, item)) if item is not None else None
         return self.root / "game.yaml", line or self.meta_lines.get(key)
+
+    def deck_where(self, deck: Deck) -> tuple:
+        """(path, line) where game.yaml declares ``deck``."""
+        return self.root / "game.yaml", deck.line or self.meta_lines.get("decks") or self.meta_lines.get("card")
 
     def category_of(self, card) -> Category | None:
         """The printed category of a card's ability, when the game declares categories."""
@@ -163,21 +131,38 @@ class Game:
     def card(self, card_id) -> Card:
         return next(c for c in self.cards if c.id == card_id)
 
+    def deck(self, deck_id: str) -> Deck:
+        """One deck by id (KeyError when the game has none of that id)."""
+        for d in self.decks:
+            if d.id == deck_id:
+                return d
+        raise KeyError(deck_id)
+
+    def deck_of(self, card) -> Deck:
+        """The deck ``card`` belongs to."""
+        return self.deck(card.deck)
+
     @property
-    def deck(self) -> list[Card]:
-        """Every physical card in data order, copies expanded."""
-        return [c for c in self.cards for _ in range(c.copies)]
+    def several_decks(self) -> bool:
+        return len(self.decks) > 1
 
     def copies_for(self, card: Card, players: int | None = None) -> int:
-        """Copies of ``card`` in the deck for ``players`` (deck.max_copies_by_players caps them)."""
-        caps = {int(k): v for k, v in (self.deck_rules.get("max_copies_by_players") or {}).items()}
-        if players is not None and players in caps:
-            return min(card.copies, caps[players])
-        return card.copies
+        """Copies of ``card`` for ``players`` (its deck's max_copies_by_players caps them)."""
+        return self.deck_of(card).copies_for(card, players)
 
     def deck_for(self, players: int | None = None) -> list[Card]:
-        """The physical deck for a player count (the full deck when None)."""
-        return [c for c in self.cards for _ in range(self.copies_for(c, players))]
+        """Every physical card of every deck in data order, copies expanded (the full decks when None)."""
+        return [c for d in self.decks for c in d.physical(players)]
+
+    @property
+    def aid_count(self) -> int:
+        """Player-aid cards of every deck."""
+        return sum(d.aid_copies for d in self.decks)
+
+    def source(self, card) -> tuple:
+        """(path, line) of a card's entry in its deck's file."""
+        deck = self.deck_of(card)
+        return self.sources.get(card.id, (deck.cards_file, None))
 
     @property
     def effects(self) -> dict:
@@ -204,27 +189,10 @@ def bundled_games() -> list[str]:
 
 
 def _effect_field(param) -> Field:
-    return Field(param.type if param.type != "list" else "list", required=param.required,
+    listed = param.type in ("list", "steps")
+    return Field("list" if listed else param.type, required=param.required,
                  default=param.default, choices=param.choices, min=param.min, max=param.max,
-                 items=Field("int") if param.type == "list" else None, nullable=not param.required)
-
-
-def _card_schema(factions, ranks, card_fields) -> dict:
-    schema = {
-        "id": Field("id", required=True),
-        "name": Field("str", required=True, blank=False),
-        "copies": Field("int", required=True, min=1, max=99),
-        "flavour": Field("str", default=""),
-        "ability": Field("any", nullable=True),
-    }
-    if factions:
-        schema["faction"] = Field("str", required=True, choices=tuple(f.id for f in factions))
-    if ranks:
-        schema["rank"] = Field("str", required=True, choices=tuple(r.id for r in ranks))
-    for f in card_fields:
-        schema[f.name] = Field("int", required=f.required, default=f.default, min=f.min, max=f.max,
-                               nullable=not f.required)
-    return schema
+                 items=Field("int") if listed else None, nullable=not param.required)
 
 
 def _check_ability(raw, effects, steps, problems, path, line, subject):
@@ -236,8 +204,8 @@ def _check_ability(raw, effects, steps, problems, path, line, subject):
     kind = raw.get("kind")
     if kind not in effects:
         known = ", ".join(effects) or "none (the game has no rules engine)"
-        problems.error(path, line_of(raw, "kind"), subject,
-                       f"ability.kind: unknown effect kind {kind!r}; known kinds: {known}")
+        problems.error(path, line_of(raw, "kind") or line, subject,
+                       f"ability.kind: unknown effect kind {excerpt(kind)}; known kinds: {known}")
         return None
     spec = effects[kind]
     schema = {"kind": Field("str", required=True), "step": Field("int", nullable=True)}
@@ -245,15 +213,16 @@ def _check_ability(raw, effects, steps, problems, path, line, subject):
     clean = check(raw, schema, problems, path, subject, prefix="ability")
     step = clean.get("step")
     if spec.needs_step and step is None:
-        problems.error(path, line_of(raw, "kind"), subject,
+        problems.error(path, line_of(raw, "kind") or line, subject,
                        f"ability.step: '{kind}' resolves at a step; give step: one of {', '.join(map(str, steps))}")
     elif step is not None and step not in steps:
         problems.error(path, line_of(raw, "step"), subject,
                        f"ability.step: {step} is not one of {', '.join(map(str, steps))}")
-    if kind == "suppress":
-        for s in clean.get("steps") or []:
-            if s not in steps:
-                problems.error(path, line_of(raw, "steps"), subject, f"ability.steps: {s} is not a step")
+    for name, param in spec.params.items():
+        if param.type == "steps":       # a list of the engine's steps (e.g. the steps an ability blocks)
+            for s in clean.get(name) or []:
+                if s not in steps:
+                    problems.error(path, line_of(raw, name), subject, f"ability.{name}: {s} is not a step")
     params = {k: v for k, v in clean.items() if k not in ("kind", "step")}
     return Ability(kind=kind, step=step, params=params)
 
@@ -261,11 +230,11 @@ def _check_ability(raw, effects, steps, problems, path, line, subject):
 def load_game(game: str | Path, problems: Problems | None = None, strict: bool = True) -> Game | None:
     """Load and check a game folder. With ``strict`` any error raises DataError (all errors at once).
 
-    Without ``strict``, every problem of game.yaml and cards.yaml is added to ``problems`` and the game is
-    returned as far as it could be read (None when game.yaml itself is unusable).
+    Without ``strict``, every problem of game.yaml and of every deck's cards file is added to
+    ``problems`` and the game is returned as far as it could be read (None when game.yaml itself is
+    unusable).
     """
-    own = problems is None
-    problems = Problems() if own else problems
+    problems = Problems() if problems is None else problems
     root = resolve_game_dir(game)
     game_path = root / "game.yaml"
     before = len(problems.errors)
@@ -274,17 +243,13 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         if len(problems.errors) == before:   # an empty file, or a list: nothing to build from
             what = "is empty" if raw_game is None else f"holds {_describe_top(raw_game)}"
             problems.error(game_path, getattr(raw_game, "line", None), None,
-                           f"the file {what}; expected a mapping with title, players, card, components, ...")
+                           f"the file {what}; expected a mapping with title, players, decks, components, ...")
         if strict:
             problems.raise_if_errors()
         return None
     meta = check(raw_game, GAME_SCHEMA, problems, game_path)
     _check_meta(meta, raw_game, problems, game_path)
-    card_meta = meta.get("card") or {}
-    card_fields = tuple(
-        CardField(name, f["required"], f["default"], f["min"], f["max"], f["icon"])
-        for name, f in (card_meta.get("fields") or {}).items() if "icon" in f
-    )
+    decks = parse_decks(meta, raw_game, root, problems, game_path)
     lines = {}
     factions = tuple(
         Faction(f["id"], f["name"], f.get("adjective") or f["name"], f["colour"], f["emblem"])
@@ -299,7 +264,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         for c in _unique(meta, raw_game, "ability_categories", ("id", "name", "colour"), problems, game_path, lines)
     )
     engine = meta.get("engine")
-    effects, steps = {}, ()
+    effects, steps, mod = {}, (), None
     if engine:
         try:
             mod = engine_module(engine)
@@ -307,7 +272,16 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         except ImportError:
             problems.error(game_path, line_of(raw_game, "engine"), None,
                            f"engine: no rules engine named '{engine}' (expected rules_engine/{engine}/)")
-    cards, sources = _load_cards(root, meta, card_fields, factions, ranks, categories, effects, steps, problems)
+    sources = {}
+    loaded = []
+    for deck in decks:
+        cards = _load_cards(root, deck, factions, ranks, effects, steps, problems, sources)
+        loaded.append(replace(deck, name=deck.name or meta.get("title") or "", cards=tuple(cards)))
+    decks = tuple(loaded)
+    cards = tuple(c for d in decks for c in d.cards)
+    _check_categories(cards, categories, effects, sources, problems)
+    if mod is not None:
+        engine_contract(mod, engine, decks, factions, ranks, problems, game_path, raw_game)
     name = root.resolve().name
     players, minutes = meta.get("players") or {}, meta.get("minutes") or {}
     result = Game(
@@ -317,19 +291,56 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         minutes=(minutes["min"], minutes["max"]) if {"min", "max"} <= minutes.keys() else None,
         ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
         source_language=meta.get("language") or "en", templates=meta.get("templates") or name,
-        categories=categories, watermark=card_meta.get("watermark"),
-        card_width=card_meta.get("width", 63.0), card_height=card_meta.get("height", 88.0),
-        card_fields=card_fields, factions=factions, ranks=ranks, cards=tuple(cards),
-        components=tuple(meta.get("components") or ()),
-        exactly_one_of=tuple(tuple(g) for g in card_meta.get("exactly_one_of") or ()),
-        deck_rules=meta.get("deck") or {}, sources=sources,
+        categories=categories, factions=factions, ranks=ranks, cards=cards, decks=decks,
+        components=tuple(meta.get("components") or ()), sources=sources,
         power_track=meta.get("power_track") or {},
-        player_aid=meta.get("player_aid") or {},
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines,
     )
     if strict:
         problems.raise_if_errors()
     return result
+
+
+#: Engine key types and the deck field types that satisfy them.
+_CONTRACT_TYPES = {"int": ("int",), "str": ("text", "choice"), "bool": ("bool",), "list": ("list",)}
+
+
+def engine_contract(module, engine: str, decks, factions, ranks, problems: Problems, path, raw) -> None:
+    """The card keys the engine reads (its ``CARD_KEYS``: deck id -> key -> Param) exist in the data with
+    the right type, and are present on every card when the engine needs them."""
+    wanted = getattr(module, "CARD_KEYS", None)
+    if not wanted:
+        return
+    by_id = {d.id: d for d in decks}
+    for deck_id, keys in wanted.items():
+        deck = by_id.get(deck_id)
+        who = f"engine '{engine}'"
+        if deck is None:
+            problems.error(path, line_of(raw, "decks") or line_of(raw, "card"), who,
+                           f"plays the deck '{deck_id}', which game.yaml does not declare "
+                           f"(decks: {', '.join(by_id) or 'none'})")
+            continue
+        line = deck.line
+        for key, param in keys.items():
+            if key in ("faction", "rank"):
+                if param.required and not (factions if key == "faction" else ranks):
+                    problems.error(path, line, who, f"reads every card's {key}, but game.yaml declares no "
+                                                    f"{key}s")
+                continue
+            if key in BUILTIN_KEYS:
+                continue
+            f = deck.field(key)
+            where = "card.fields" if deck.id == DEFAULT_DECK and "card" in raw else f"deck '{deck.id}' fields"
+            if f is None:
+                problems.error(path, line, who,
+                               f"reads the card field '{key}' ({param.type}) of deck '{deck.id}', which {where} "
+                               f"does not declare")
+            elif f.type not in _CONTRACT_TYPES.get(param.type, (param.type,)):
+                problems.error(path, line, who, f"reads the card field '{key}' as {param.type}, but {where} "
+                                                f"declares it {f.type}")
+            elif param.required and not f.required and f.default is None:
+                problems.error(path, line, who, f"needs the card field '{key}' on every card: make it "
+                                                f"required or give it a default in {where}")
 
 
 def _describe_top(value) -> str:
@@ -350,31 +361,20 @@ def _check_meta(meta: dict, raw, problems: Problems, path) -> None:
     players = meta.get("players") or {}
     if players.get("min") == 0:
         problems.error(path, line_of(raw.get("players"), "min"), None, "players.min: a game needs at least 1 player")
-    card = meta.get("card") or {}
-    fields = card.get("fields") or {}
-    for name, f in fields.items():
-        if {"min", "max"} <= f.keys() and f["min"] > f["max"]:
-            problems.error(path, line_of(fields, name), None, f"card.fields.{name}: min {f['min']} is more than "
-                                                             f"max {f['max']}")
-        elif f.get("default") is not None and not f.get("min", 0) <= f["default"] <= f.get("max", 99):
-            problems.error(path, line_of(fields, name), None,
-                           f"card.fields.{name}.default: {f['default']} is outside min..max")
-    for group in card.get("exactly_one_of") or []:
-        for name in group:
-            if name not in fields:
-                problems.error(path, line_of(raw.get("card"), "exactly_one_of"), None,
-                               f"card.exactly_one_of: {excerpt(name)} is not one of card.fields")
-    if card.get("watermark") is not None and card["watermark"] not in fields:
-        problems.error(path, line_of(raw.get("card"), "watermark"), None,
-                       f"card.watermark: {excerpt(card['watermark'])} is not one of card.fields")
     if "components" in meta and not meta["components"]:
         problems.error(path, line_of(raw, "components"), None,
                        f"components: the kit lists nothing to build; list some of {', '.join(KNOWN_COMPONENTS)}")
-    caps = (meta.get("deck") or {}).get("max_copies_by_players") or {}
-    for count in caps:
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_PLAYERS:
-            problems.error(path, line_of(raw.get("deck"), "max_copies_by_players"), None,
-                           f"deck.max_copies_by_players: {excerpt(count)} is not a player count")
+    rule_sets = [("deck", meta.get("deck") or {}, raw.get("deck"))]
+    raw_decks = raw.get("decks") if isinstance(raw.get("decks"), list) else []
+    for i, d in enumerate(meta.get("decks") or []):
+        raw_deck = raw_decks[i] if i < len(raw_decks) and isinstance(raw_decks[i], dict) else None
+        rule_sets.append((f"decks[{i + 1}].copies", d.get("copies") or {},
+                          raw_deck.get("copies") if raw_deck else None))
+    for where, rules, raw_rules in rule_sets:
+        for count in rules.get("max_copies_by_players") or {}:
+            if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_PLAYERS:
+                problems.error(path, line_of(raw_rules, "max_copies_by_players"), None,
+                               f"{where}.max_copies_by_players: {excerpt(count)} is not a player count")
 
 
 def _unique(meta, raw, key, needed, problems, path, lines) -> list:
@@ -400,81 +400,44 @@ def _unique(meta, raw, key, needed, problems, path, lines) -> list:
     return out
 
 
-def _load_cards(root, meta, card_fields, factions, ranks, categories, effects, steps, problems):
-    """cards.yaml checked against game.yaml: [Card], {card id: (path, line)}."""
-    cards, sources = [], {}
-    cards_path = root / "cards.yaml"
-    before = len(problems.errors)
-    raw_cards = load_yaml_or_report(cards_path, problems, within=root)
-    if len(problems.errors) > before:
-        return cards, sources         # unreadable or malformed: its one message is enough
-    top = check(raw_cards, {"cards": Field("list", required=True)}, problems, cards_path)
-    schema = _card_schema(factions, ranks, card_fields)
-    card_meta = meta.get("card") or {}
-    raw_list = raw_cards.get("cards") if isinstance(raw_cards, dict) else None
-    dropped = False
-    for i, raw in enumerate(top.get("cards") or []):
+def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources) -> list:
+    """A deck's cards file checked against its fields: [Card]; ``sources`` gets card id -> (path, line)."""
+    raw_list, top = read_cards(deck, root, problems)
+    path = deck.cards_file
+    schema = card_schema(deck, factions, ranks)
+    cards, dropped = [], False
+    for i, raw in enumerate(raw_list):
         line = line_of(raw_list, i)
         cid = raw.get("id") if isinstance(raw, dict) else None
         cid = cid if isinstance(cid, str) else None
         subject = f"card {excerpt(cid)}" if cid else f"card #{i + 1}"
         if cid is not None and cid in sources:
-            problems.error(cards_path, line_of(raw, "id"), subject,
-                           f"id: duplicate id (first at line {sources[cid][1]})")
-        clean = check(raw, schema, problems, cards_path, subject)
-        for group in card_meta.get("exactly_one_of") or []:
-            given = [k for k in group if clean.get(k) is not None]
-            if len(given) != 1:
-                what = "both " + " and ".join(given) if given else "neither " + " nor ".join(group)
-                problems.error(cards_path, line, subject, f"give exactly one of {', '.join(group)} (found {what})")
-        ability = _check_ability(clean.get("ability"), effects, steps, problems, cards_path,
+            first_path, first_line = sources[cid]
+            first = f"line {first_line}" if first_path == str(path) else f"{Path(first_path).name}:{first_line}"
+            problems.error(path, line_of(raw, "id"), subject, f"id: duplicate id (first at {first})")
+        clean = check(raw, schema, problems, path, subject)
+        for message in exactly_one_problems(deck, clean):
+            problems.error(path, line, subject, message)
+        ability = _check_ability(clean.get("ability"), effects, steps, problems, path,
                                  line_of(raw, "ability") or line, subject)
         if not {"id", "name", "copies"} <= clean.keys():
             dropped = True
             continue
-        stats = {f.name: clean.get(f.name) for f in card_fields}
-        cards.append(Card(clean["id"], clean["name"], clean["copies"], clean.get("faction"),
-                          clean.get("rank"), stats, ability, clean.get("flavour") or ""))
-        sources.setdefault(clean["id"], (str(cards_path), line))
-    if not cards and not dropped and "cards" in top:
-        problems.error(cards_path, line_of(raw_cards, "cards"), None, "cards: the list is empty")
+        cards.append(new_card(deck, clean, ability))
+        sources.setdefault(clean["id"], (str(path), line))
+    if not dropped and top is not None:   # a card left out for its own errors would only add count errors
+        check_deck_rules(deck, cards, factions, problems, path, getattr(top, "line", None))
+    return cards
+
+
+def _check_categories(cards, categories, effects, sources, problems) -> None:
     declared = {c.id for c in categories}
-    if declared:
-        for card in cards:
-            kind = effects.get(card.ability.kind) if card.ability else None
-            if kind is not None and kind.category is not None and kind.category not in declared:
-                path, line = sources.get(card.id, (cards_path, None))
-                problems.error(path, line, f"card '{card.id}'",
-                               f"ability '{kind.name}' is {kind.category}, which "
-                               f"game.yaml's ability_categories does not declare")
-    if not dropped:   # a card left out for its own errors would only add follow-on count errors
-        _check_deck(cards, meta.get("deck") or {}, factions, problems, cards_path, raw_cards)
-    return cards, sources
-
-
-def _check_deck(cards, deck, factions, problems, path, raw_cards):
-    """Deck rules from game.yaml: total cards, cards per faction, copy counts per rank."""
-    top_line = getattr(raw_cards, "line", None)
-    total = sum(c.copies for c in cards)
-    if deck.get("total") is not None and total != deck["total"]:
-        problems.error(path, top_line, "deck", f"{total} cards, but game.yaml's deck.total is {deck['total']}")
-    if deck.get("per_faction") is not None:
-        per = Counter()
-        for c in cards:
-            per[c.faction] += c.copies
-        for f in factions:
-            if per[f.id] != deck["per_faction"]:
-                problems.error(path, top_line, f"faction '{f.id}'",
-                               f"{per[f.id]} cards, but game.yaml's deck.per_faction is {deck['per_faction']}")
-    if deck.get("copies_per_rank"):
-        groups = defaultdict(list)
-        for c in cards:
-            groups[(c.faction, c.rank)].append(c.copies)
-        for f in factions or [None]:
-            for rank_id, expected in deck["copies_per_rank"].items():
-                got = sorted(groups.get((f.id if f else None, rank_id), []))
-                if got != sorted(expected):
-                    who = f"faction '{f.id}'" if f else "deck"
-                    problems.error(path, top_line, who,
-                                   f"{rank_id} copies are {got or 'none'}, but game.yaml's "
-                                   f"deck.copies_per_rank.{rank_id} is {sorted(expected)}")
+    if not declared:
+        return
+    for card in cards:
+        kind = effects.get(card.ability.kind) if card.ability else None
+        if kind is not None and kind.category is not None and kind.category not in declared:
+            path, line = sources.get(card.id, (None, None))
+            problems.error(path, line, f"card '{card.id}'",
+                           f"ability '{kind.name}' is {kind.category}, which "
+                           f"game.yaml's ability_categories does not declare")

@@ -113,8 +113,11 @@ def translate(game, lang: str | None):
                           flavour=_get(tr, "cards", c.id, "flavour") or c.flavour)
                   for c in game.cards)
     categories = tuple(replace(c, name=_get(tr, "categories", c.id, "name") or c.name) for c in game.categories)
+    by_id = {c.id: c for c in cards}
+    decks = tuple(replace(d, name=_get(tr, "decks", d.id, "name") or d.name,
+                          cards=tuple(by_id[c.id] for c in d.cards)) for d in game.decks)
     return replace(game, title=_get(tr, "title") or game.title, factions=factions, ranks=ranks, cards=cards,
-                   categories=categories, language=lang)
+                   decks=decks, categories=categories, language=lang)
 
 
 def _get(tr, *keys):
@@ -149,10 +152,14 @@ def expected_keys(game) -> dict:
         keys[f"ranks.{r.id}.plural"] = "game.yaml"
     for c in game.categories:
         keys[f"categories.{c.id}.name"] = "game.yaml"
-    for c in game.cards:
-        keys[f"cards.{c.id}.name"] = "cards.yaml"
-        if c.flavour:
-            keys[f"cards.{c.id}.flavour"] = "cards.yaml"
+    for d in game.decks:
+        if game.several_decks:
+            keys[f"decks.{d.id}.name"] = "game.yaml"
+        for c in d.cards:
+            origin = d.cards_file.name if d.cards_file else "cards.yaml"
+            keys[f"cards.{c.id}.name"] = origin
+            if c.flavour:
+                keys[f"cards.{c.id}.flavour"] = origin
     if "box" in game.components:
         raw = _mapping(game.root / "box.yaml", game.root)
         if raw.get("pitch"):
@@ -210,9 +217,30 @@ def check_language(game, lang: str, problems: Problems) -> None:
                            f"missing key '{key}' (the original is in {origin})")
         elif not isinstance(found[key][0], str) or not found[key][0].strip():
             problems.error(tpath, found[key][1], f"language '{lang}'", f"'{key}' must be non-empty text")
-    for key, (_, line) in found.items():
-        if key not in expected:
-            problems.error(tpath, line, f"language '{lang}'", f"unused key {excerpt(key)}")
+    # unknown keys: reported by check_translation_keys for every translation file, on every validate
+
+
+def check_translation_keys(game, problems: Problems) -> None:
+    """Every translation file of the game (i18n/<lang>.yaml): readable, a mapping, and no key that
+    matches nothing in the data (a misspelt card id would otherwise silently keep the original words).
+    Missing keys are reported when building or validating that language (``--lang``)."""
+    folder = game.root / "i18n"
+    if not folder.is_dir():
+        return
+    expected = expected_keys(game)
+    for tpath in sorted(folder.glob("*.yaml")):
+        lang = tpath.stem
+        before = len(problems)
+        raw = load_yaml_or_report(tpath, problems, within=game.root)
+        if len(problems) > before or raw is None:
+            continue
+        if not isinstance(raw, LineDict):
+            problems.error(tpath, getattr(raw, "line", None), f"language '{lang}'",
+                           f"the translation is {_what(raw)}; expected a mapping of translated words")
+            continue
+        for key, (_, line) in _leaves(raw):
+            if key not in expected:
+                problems.error(tpath, line, f"language '{lang}'", f"unused key {excerpt(key)}")
 
 
 def _what(value) -> str:

@@ -101,6 +101,7 @@ def write_atomically(out_dir, files: dict, record: str | None = None) -> list[Pa
     try:
         try:
             for name, data in files.items():
+                (staging / name).parent.mkdir(exist_ok=True)
                 (staging / name).write_bytes(data)
             if record is not None:
                 (staging / record).write_text(json.dumps({"files": list(files)}, indent=1) + "\n", encoding="utf-8")
@@ -130,9 +131,15 @@ def _swap(out: Path, staging: Path, backup: Path, names: list, stale: list) -> N
         for name in names + stale:
             current = out / name
             if current.exists() or current.is_symlink():
+                (backup / name).parent.mkdir(exist_ok=True)
                 os.replace(current, backup / name)
                 moved_aside.append(name)
         for name in names:
+            if (out / name).parent != out:          # a deck's folder
+                folder = (out / name).parent
+                if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+                    raise OSError(errno.ENOTDIR, f"{folder.name} is not a folder")
+                folder.mkdir(exist_ok=True)
             os.replace(staging / name, out / name)
             placed.append(name)
     except OSError as exc:

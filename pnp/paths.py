@@ -103,13 +103,16 @@ def data_path(root, value, problems, path, line, subject, where: str) -> Path | 
 
 
 def output_path(out_dir: str | os.PathLike, name: str) -> Path:
-    """``out_dir / name`` after checking that ``name`` is a plain file name: the file stays in ``out_dir``.
-    Names starting with ``.pnp-`` are pnp's own (temporary folders, records).
+    """``out_dir / name`` after checking that ``name`` is a plain file name, or ``folder/file`` with a plain
+    folder name (one folder per deck in exports): the file stays in ``out_dir``. Names starting with
+    ``.pnp-`` are pnp's own (temporary folders, records).
 
     Raises UserError otherwise (names come from checked ids, so this is a last line of defence).
     """
     pure = PurePosixPath(name)
-    if (not name or "\0" in name or "\\" in name or len(pure.parts) != 1 or name in (".", "..")
-            or pure.is_absolute() or name.startswith(".pnp-")):
+    folder_ok = len(pure.parts) == 2 and SAFE_NAME.fullmatch(pure.parts[0]) is not None
+    if (not name or "\0" in name or "\\" in name or not (len(pure.parts) == 1 or folder_ok)
+            or any(p in (".", "..") for p in pure.parts) or pure.is_absolute() or pure.parts[-1].startswith(".pnp-")
+            or name.startswith(".pnp-")):
         raise UserError(f"refusing to write {excerpt(name)}: not a plain file name inside the output folder")
     return Path(out_dir) / name

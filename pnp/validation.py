@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from pnp.errors import Problems
 from pnp.gamedata import Game, load_game
-from pnp.i18n import check_language, check_strings, require_language, translate, translation_path
+from pnp.i18n import (check_language, check_strings, check_translation_keys, require_language, translate,
+                      translation_path)
 from pnp.paths import LANGUAGE, excerpt
 from pnp.yamlsrc import line_of
 from rules_engine import engine_module
@@ -40,14 +41,20 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
     game = load_game(game_arg, problems, strict=False)
     if game is None:
         return ValidationResult(None, "")
+    # every file's own problems, whatever the others hold: one run reports them all
+    for component in game_components(game):
+        if component.check_files:
+            component.check_files(game, problems)
+    check_translation_keys(game, problems)
     players = options.players if options else None
     if players is not None and not game.players[0] <= players <= game.players[1]:
         problems.error(*game.where("players"), "players",
                        f"--players {players}: {game.title} is for {game.players[0]} to {game.players[1]} players")
-    if lang and not problems.errors:
+    if lang:
         require_language(game, lang)
         check_language(game, lang, problems)
-        game = translate(game, lang)
+        if not problems.errors:
+            game = translate(game, lang)
     if not problems.errors:
         check_strings(game, lang or game.language, problems)
         check_printable(game, lang, problems)
@@ -62,8 +69,11 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
             hook = getattr(engine, "validate_game", None)
             if hook is not None:
                 for subject, message, warning in hook(game):
-                    (problems.warn if warning else problems.error)(game.root / "cards.yaml", None, subject, message)
-    summary = (f"{game.title}: {len(game.cards)} characters, {len(game.deck)} cards, "
+                    (problems.warn if warning else problems.error)(game.decks[0].cards_file if game.decks
+                                                                  else game.root / "game.yaml", None, subject,
+                                                                  message)
+    decks = f"{len(game.decks)} decks, " if game.several_decks else ""
+    summary = (f"{game.title}: {decks}{len(game.cards)} characters, {len(game.deck_for())} cards, "
                f"{len(game.factions)} factions, components {', '.join(game.components)}"
                f"{f', language {lang}' if lang else ''}: valid")
     return ValidationResult(game, summary)
@@ -102,7 +112,7 @@ def printed_texts(game, lang: str | None = None):
         yield (*where("categories", c.id, "name", game.where("ability_categories", c.id)), f"category '{c.id}'",
                "name", c.name, every)
     for card in game.cards:
-        at = where("cards", card.id, "name", game.sources.get(card.id, (game.root / "cards.yaml", None)))
+        at = where("cards", card.id, "name", game.source(card))
         yield (*at, f"card '{card.id}'", "name", card.name, names)
         if card.flavour:
             yield (*at, f"card '{card.id}'", "flavour", card.flavour, ("serif-italic",))

@@ -14,7 +14,7 @@ from typing import Any
 class Param:
     """One parameter an effect kind accepts (checked by ``pnp validate``)."""
 
-    type: str                      # int, str, bool, list
+    type: str                      # int, str, bool, list (of ints), steps (a list of the engine's STEPS)
     required: bool = False
     default: Any = None
     choices: tuple | None = None
@@ -63,6 +63,9 @@ class Rank:
 
 @dataclass(frozen=True)
 class Card:
+    """One distinct card. ``stats`` holds the value of every field its deck declares (an int, a text, a
+    choice, a list or a flag; None when the card leaves an optional one out); ``deck`` is its deck's id."""
+
     id: str
     name: str
     copies: int
@@ -71,7 +74,13 @@ class Card:
     stats: dict = field(default_factory=dict, hash=False)
     ability: Ability | None = None
     flavour: str = ""
+    deck: str = "cards"
 
     def stat(self, name: str, default: int = 0) -> int:
+        value = self.stats.get(name)
+        return default if value is None else value
+
+    def value(self, name: str, default=None):
+        """The card's value of field ``name`` (any type), or ``default``."""
         value = self.stats.get(name)
         return default if value is None else value

@@ -15,6 +15,8 @@ from typing import Any
 REQUIRED = {
     "FACTS": "dict of the numbers the rules play with, for printed material",
     "EFFECTS": "dict effect kind -> rules_engine.model.EffectKind (checked by pnp validate)",
+    "CARD_KEYS": "dict deck id -> dict card key -> rules_engine.model.Param: the card fields the rules read "
+                 "(pnp validate checks the data declares them with that type)",
     "BOTS": "mapping bot name -> bot factory taking the optional NAME:ARG argument (rules_engine.core.bots.registry)",
     "DEFAULT_BOTS": "tuple of bot names used when none are given",
     "PLAYERS": "(fewest, most): the player counts the engine's rules are written for (bounds pnp simulate --players)",

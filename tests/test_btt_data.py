@@ -21,7 +21,7 @@ CATEGORIES = {
 
 
 def test_deck_contents():
-    assert len(GAME.deck) == 82
+    assert len(GAME.deck_for()) == 82
     characters = [c for c in GAME.cards if c.id != "end-of-game"]
     assert len(characters) == 9 and all(c.copies == 9 for c in characters)
     assert GAME.card("end-of-game").copies == 1 and GAME.card("end-of-game").stat("value", None) is None

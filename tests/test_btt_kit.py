@@ -35,7 +35,7 @@ def text(path):
 def test_validates(game):
     result = CliRunner().invoke(main, ["validate", "behind_the_throne"])
     assert result.exit_code == 0, result.output
-    assert len(game.deck) == 82 and len(game.cards) == 10
+    assert len(game.deck_for()) == 82 and len(game.cards) == 10
 
 
 def test_kit_files(kit):

@@ -89,7 +89,7 @@ def test_player_aid_text_comes_from_the_rules_facts(game):
     from pnp.cardtext import aid_text
     from rules_engine.shadow_throne import FACTS
 
-    title, body = aid_text(game)
+    title, body = aid_text(game, game.deck("cards"))
     assert title == "Quick reference"
     assert f"Deal {FACTS['pool']} each" in body
     assert f"Conflict, {FACTS['waves']} waves." in body

@@ -91,7 +91,7 @@ def test_tts_sheets_and_index(tts):
     from pnp.gamedata import load_game
     game = load_game("behind_the_throne")
     listed = [(c["card"], c["copy"]) for c in index["cards"]]
-    assert len(set(listed)) == len(listed) == len(game.deck)
+    assert len(set(listed)) == len(listed) == len(game.deck_for())
     assert {c["card"]: c["name"] for c in index["cards"]} == {c.id: c.name for c in game.cards}
     for sheet in index["sheets"]:
         with Image.open(tmp_path / sheet["file"]) as im:

@@ -157,12 +157,22 @@ def test_export_writes_nothing_outside_out(game_copy, tmp_path):
     assert not any(tmp_path.rglob("escaped*"))
 
 
-@pytest.mark.parametrize("name", ["../x.png", "/tmp/x.png", "a/b.png", "..", "", ".pnp-new"])
+@pytest.mark.parametrize("name", ["../x.png", "/tmp/x.png", "a/b/c.png", "a/../x.png", ".hidden/x.png", "a/..",
+                                  "..", "", ".pnp-new", "a/.pnp-new"])
 def test_every_output_name_stays_inside_out(tmp_path, name):
     out = tmp_path / "out"
     with pytest.raises(UserError):
         write_atomically(out, {"good.png": b"1", name: b"2"})
     assert list(tmp_path.iterdir()) == []          # checked before anything is created
+
+
+def test_one_plain_folder_per_deck_is_allowed(tmp_path):
+    out = tmp_path / "out"
+    written = write_atomically(out, {"good.png": b"1", "plans/back.png": b"2"}, record=".pnp-test.json")
+    assert written == [out / "good.png", out / "plans" / "back.png"]
+    assert (out / "plans" / "back.png").read_bytes() == b"2"
+    write_atomically(out, {"good.png": b"3"}, record=".pnp-test.json")     # the deck's file is stale now
+    assert not (out / "plans" / "back.png").exists() and (out / "good.png").read_bytes() == b"3"
 
 
 # ----------------------------------------------------------------------------- 3. markup injection

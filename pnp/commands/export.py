@@ -34,14 +34,15 @@ def cards(game, fmt, dpi, bleed, lang, out_dir):
     """One PNG per physical card of GAME and back.png, at the pixel size print services expect.
 
     Files are named by card id and copy (outlaw-1.png, outlaw-2.png, ...), player-aid cards aid-1.png,
-    aid-2.png, ..., and the shared back back.png. Each image is (card size + 2 x bleed) in mm at DPI,
+    aid-2.png, ..., and the shared back back.png; a game with several decks gets one folder of these per
+    deck, named by the deck's id. Each image is (card size + 2 x bleed) in mm at DPI,
     each side rounded to the nearest pixel, halves up: a 63 x 88 mm card is 744 x 1039 px at 300 dpi,
     815 x 1110 px with --bleed 3. The dpi is recorded in the PNG.
     """
-    from pnp.exports.cards import checked_game, deck_cards, distinct_faces, export_cards
+    from pnp.exports.cards import checked_game, export_cards, face_count
 
     g = checked_game(game, lang)
-    with progress_bar(len(distinct_faces(deck_cards(g, lang))), "Rendering cards") as step:
+    with progress_bar(face_count(g, lang), "Rendering cards") as step:
         result = export_cards(game, out_dir, dpi=dpi, bleed=bleed, lang=lang, progress=step, game=g)
     w, h = result.size
     click.echo(f"{len(result.files)} images of {w} x {h} px ({dpi} dpi, bleed {bleed:g} mm) in "
@@ -59,13 +60,14 @@ def tts(game, lang, out_dir):
 
     Each sheet deck-N.png is a 10 x 7 grid at most 4096 px wide (409 x 571 px cells for 63 x 88 mm
     cards): 69 cards in reading order and, in the last cell, the back as the hidden-card face.
-    tts.json lists every card's sheet, row, column and index in TTS order (see docs/printing.md).
+    tts.json lists every card's sheet, row, column and index in TTS order (see docs/printing.md). A game
+    with several decks gets one set of sheets and its own back per deck, in a folder named by the deck's id.
     """
-    from pnp.exports.cards import checked_game, deck_cards, distinct_faces
+    from pnp.exports.cards import checked_game, face_count
     from pnp.exports.tts import export_tts
 
     g = checked_game(game, lang)
-    with progress_bar(len(distinct_faces(deck_cards(g, lang))), "Rendering cards") as step:
+    with progress_bar(face_count(g, lang), "Rendering cards") as step:
         result = export_tts(game, out_dir, lang=lang, progress=step, game=g)
     click.echo(f"{result.sheets} sheet{'s' if result.sheets != 1 else ''} of {result.cell[0]} x {result.cell[1]} px "
                f"cards, back.png and tts.json in {display_path(out_dir)}")

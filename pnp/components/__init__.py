@@ -57,7 +57,8 @@ class Component:
     name: str
     build: Callable                  # (game, options) -> list[Output]; or, with needs_kit,
                                      # (game, options, entries: list[KitEntry]) -> list[Output]
-    check: Callable | None = None    # (game, problems, options) -> None
+    check: Callable | None = None    # (game, problems, options) -> None; runs when the data has no errors
+    check_files: Callable | None = None  # (game, problems) -> None: its own files' problems, on every validate
     order: int = 50                  # position in the kit
     needs_kit: bool = False          # built last, knowing every other file's place in the kit
 

@@ -12,6 +12,7 @@ from pnp.i18n import strings, translation
 from pnp.layout.box import STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout
 from pnp.layout.geometry import Text, flatten
 from pnp.markup import escape, fill, plain_text
+from pnp.paths import excerpt
 from pnp.tokendata import load_tokens
 from pnp.schema import Field, check as check_schema, parse_length
 from pnp.yamlsrc import line_of, load_yaml_or_report
@@ -113,9 +114,11 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
     for i, item in enumerate(top.get("contents") or []):
         count, line = item.get("count"), line_of(raw_contents, i)
         number = isinstance(count, int) and not isinstance(count, bool) and count >= 0
-        if not (number or count in COUNT_SOURCES):
+        decks = {f"deck:{d.id}" for d in game.decks}
+        if not (number or count in COUNT_SOURCES or count in decks):
             problems.error(path, line, f"contents #{i + 1}",
-                           f"count: expected a number or one of {', '.join(COUNT_SOURCES)}, got {count!r}")
+                           f"count: expected a number, one of {', '.join(COUNT_SOURCES)} or deck:<deck id>, "
+                           f"got {excerpt(count)}")
             continue
         if "item" in item:
             contents.append((count, item["item"], line))
@@ -148,7 +151,9 @@ def spec(game, data: BoxData, sleeved: str | None) -> BoxSpec:
         raise UserError(f"--sleeved {sleeved}: {data.path} has no such sleeve kind "
                         f"(known: {', '.join(data.sleeves) or 'none'})")
     p = data.spec_params
-    return BoxSpec(card_w=game.card_width, card_l=game.card_height, cards=len(game.deck),
+    # the box holds every card of every deck, player aids included, and fits the largest card size
+    return BoxSpec(card_w=max(d.width for d in game.decks), card_l=max(d.height for d in game.decks),
+                   cards=len(game.deck_for()) + game.aid_count,
                    card_thickness=p["card_thickness"], token_bags=p["token_bags"], clearance=p["clearance"],
                    material=p["material"], glue_tab=p["glue_tab"], bleed=p["bleed"],
                    sleeve=data.sleeves.get(sleeved) if sleeved else None, style=data.style_params)
@@ -176,13 +181,16 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
     lines = []
     for count, item, _ in data.contents:
         if count == "cards":
-            count = len(game.deck)
+            count = len(game.deck_for())
+        elif isinstance(count, str) and count.startswith("deck:"):
+            deck = next((d for d in game.decks if d.id == count[5:]), None)
+            count = len(deck.physical()) if deck else 0
         elif count == "tokens":
             if tokens is None:
                 continue
             count = tokens
         elif count == "aids":
-            count = game.player_aid.get("copies", 0)
+            count = game.aid_count
             if not count:
                 continue
         lines.append(f"{count} {escape(items.get(item, item))}")
@@ -265,4 +273,4 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "\u2026"
 
 
-register(Component("box", build, check, order=90))
+register(Component("box", build, check, order=90, check_files=lambda game, problems: load_box(game, problems)))

@@ -113,8 +113,8 @@ def context(game, cfg, lang) -> dict:
     return {
         "game": game,
         "rules": engine.FACTS,
-        "deck_size": len(game.deck),
-        "deck_per_faction": game.deck_rules.get("per_faction") or len(game.deck) // max(1, len(game.factions)),
+        "deck_size": len(game.deck_for()),
+        "deck_per_faction": game.decks[0].rules.get("per_faction") or len(game.deck_for()) // max(1, len(game.factions)),
         "token_groups": groups,
         "factions": factions,
         "ability": ability,
@@ -215,4 +215,12 @@ def check(game, problems: Problems, options: BuildOptions | None = None) -> None
             problems.extend(exc.problems)
 
 
-register(Component("rulebook", build, check, order=60))
+def check_files(game, problems: Problems) -> None:
+    """rulebook.yaml is valid (reported with every other file's problems)."""
+    try:
+        load_config(game, problems)
+    except DataError as exc:
+        problems.extend(exc.problems)
+
+
+register(Component("rulebook", build, check, order=60, check_files=check_files))

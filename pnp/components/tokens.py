@@ -93,4 +93,11 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
         check_demand(game, token_set, problems)
 
 
-register(Component("tokens", build, check, order=40))
+def check_files(game, problems) -> None:
+    """tokens.yaml exists and is valid (reported with every other file's problems)."""
+    if load_tokens(game, problems) is None and not (game.root / "tokens.yaml").is_file():
+        problems.error(*game.where("components"), "components",
+                       "the kit lists 'tokens' but the game has no tokens.yaml")
+
+
+register(Component("tokens", build, check, order=40, check_files=check_files))

@@ -36,11 +36,13 @@ class DeckCard:
     name: str
     kind: str        # "card" or "aid"
     mark: str = ""   # player-count mark printed on this copy ("3+"), as on the printed sheets
+    deck: str = ""   # the deck's id when the game has several decks (its faces' keys carry it)
 
     @property
     def face(self) -> str:
         """Key of the image this card shows: copies with the same mark share one."""
-        return f"{self.id}|{self.mark}" if self.mark else self.id
+        key = f"{self.deck}:{self.id}" if self.kind == "aid" and self.deck else self.id
+        return f"{key}|{self.mark}" if self.mark else key
 
     @property
     def stem(self) -> str:
@@ -56,41 +58,68 @@ def checked_game(game_arg, lang: str | None = None):
     return result.game
 
 
-def deck_cards(game, lang: str | None = None) -> list[DeckCard]:
-    """Every physical card in print order: the deck (data order, copies together), then the aids."""
-    out, seen = [], {}
-    for card in game.deck:
-        seen[card.id] = seen.get(card.id, 0) + 1
-        out.append(DeckCard(card.id, seen[card.id], card.name, "card", players_mark(game, card, seen[card.id])))
-    copies = game.player_aid.get("copies", 0)
-    if copies:
-        if AID in seen:
-            raise UserError(f"a card has the id {AID!r}, which the player-aid images use; rename it to export")
-        title = aid_text(game, lang)[0] or "Player aid"
-        out.extend(DeckCard(AID, k + 1, title, "aid") for k in range(copies))
+def deck_cards(game, lang: str | None = None, deck=None) -> list[DeckCard]:
+    """Every physical card of ``deck`` (default: of every deck) in print order: the cards (data order,
+    copies together), then the deck's aids."""
+    decks = [deck] if deck is not None else list(game.decks)
+    out = []
+    for d in decks:
+        seen = {}
+        tag = d.id if game.several_decks else ""
+        for card in d.physical():
+            seen[card.id] = seen.get(card.id, 0) + 1
+            out.append(DeckCard(card.id, seen[card.id], card.name, "card", players_mark(game, card, seen[card.id]),
+                                tag))
+        if d.aid_copies:
+            if AID in seen:
+                raise UserError(f"a card has the id {AID!r}, which the player-aid images use; rename it to export")
+            title = aid_text(game, d, lang)[0] or "Player aid"
+            out.extend(DeckCard(AID, k + 1, title, "aid", deck=tag) for k in range(d.aid_copies))
     return out
 
 
+def back_key(game, deck) -> str:
+    """Face key of a deck's back: ``back`` (one deck) or ``<deck id>:back``."""
+    return f"{deck.id}:{BACK}" if game.several_decks else BACK
+
+
+def aid_key(game, deck) -> str:
+    return f"{deck.id}:{AID}" if game.several_decks else AID
+
+
+def deck_of_key(game, key: str):
+    """The deck a face key belongs to."""
+    head, sep, rest = key.partition(":")
+    if sep and rest.split("|")[0] in (BACK, AID):
+        return game.deck(head)
+    if key in (BACK, AID):
+        return game.decks[0]
+    return game.deck_of(game.card(key.partition("|")[0]))
+
+
 def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None) -> list:
-    """The elements of one face (a card id, ``aid`` or ``back``) in the card's frame."""
-    w, h = game.card_width, game.card_height
-    if key == BACK:
-        return back_elements(game, bleed)
-    if key == AID:
-        title, body = aid_text(game, lang)
+    """The elements of one face (a card id, or a deck's back or aid key) in the card's frame."""
+    deck = deck_of_key(game, key)
+    w, h = deck.width, deck.height
+    plain = key.partition(":")[2] if ":" in key else key
+    if plain == BACK:
+        return back_elements(game, deck, bleed)
+    if plain == AID:
+        title, body = aid_text(game, deck, lang)
         return aid_face(title, body, w, h, bleed=bleed)
     card_id, _, mark = key.partition("|")
     return card_face(face_content(game, game.card(card_id), lang, mark), w, h, bleed=bleed)
 
 
 def faces_pdf(game, keys: list[str], bleed: float = 0.0, lang: str | None = None) -> bytes:
-    """One page per face key, each the card's size plus ``bleed`` mm on every side."""
-    w, h = game.card_width + 2 * bleed, game.card_height + 2 * bleed
+    """One page per face key, each its card's size plus ``bleed`` mm on every side."""
     pages = []
     for key in keys:
+        deck = deck_of_key(game, key)
+        w, h = deck.width + 2 * bleed, deck.height + 2 * bleed
         card = Group(tuple(face_elements(game, key, bleed, lang)), dx=bleed, dy=bleed,
                      clip=Rect(-bleed, -bleed, w, h))
-        pages.append(Page(w, h, [card], label=key, trim=Rect(bleed, bleed, game.card_width, game.card_height),
+        pages.append(Page(w, h, [card], label=key, trim=Rect(bleed, bleed, deck.width, deck.height),
                           bleed=Rect(0, 0, w, h)))
     return render(pages, f"{game.title}: cards", game.author)
 
@@ -107,38 +136,49 @@ def face_images(game, keys: list[str], size: tuple[int, int], bleed: float = 0.0
     return images
 
 
-def distinct_faces(cards: list[DeckCard]) -> list[str]:
+def distinct_faces(cards: list[DeckCard], back: str = BACK) -> list[str]:
     """Face keys in first-use order, then the back."""
-    return list(dict.fromkeys(c.face for c in cards)) + [BACK]
+    return list(dict.fromkeys(c.face for c in cards)) + [back]
 
 
 @dataclass
 class CardExport:
     game: object
-    files: list          # Paths written, in deck order, back.png last
-    size: tuple          # (width, height) px of every image
+    files: list          # Paths written, in deck order, back.png last (per deck)
+    size: tuple          # (width, height) px of the first deck's images
     dpi: int
     bleed: float
+    sizes: dict = None   # deck id -> (width, height) px
 
 
-def card_export_size(game, dpi: int, bleed: float = 0.0) -> tuple[int, int]:
-    """Pixel size of every exported image: card + 2 x bleed, in mm, at ``dpi``, rounded half up."""
-    return size_px(game.card_width + 2 * bleed, game.card_height + 2 * bleed, dpi)
+def card_export_size(deck, dpi: int, bleed: float = 0.0) -> tuple[int, int]:
+    """Pixel size of every exported image of ``deck``: card + 2 x bleed, in mm, at ``dpi``, rounded half up."""
+    return size_px(deck.width + 2 * bleed, deck.height + 2 * bleed, dpi)
 
 
 def export_cards(game_arg, out_dir: str | os.PathLike, dpi: int = 300, bleed: float = 0.0,
                  lang: str | None = None, progress=None, game=None) -> CardExport:
-    """Write ``<card id>-<copy>.png`` for every physical card, ``aid-<n>.png``, and ``back.png``.
+    """Write ``<card id>-<copy>.png`` for every physical card, ``aid-<n>.png``, and ``back.png``; with
+    several decks, each deck's images go into a folder named by the deck's id.
 
     Copies of a card are the same image (same bytes): each distinct face is rasterized once.
-    ``progress(face key)`` is called after each distinct face; there are ``len(distinct_faces(...))``.
+    ``progress(face key)`` is called after each distinct face.
     """
     game = game or checked_game(game_arg, lang)
-    cards = deck_cards(game, lang)
-    size = card_export_size(game, dpi, bleed)
-    images = face_images(game, distinct_faces(cards), size, bleed, lang, progress)
-    encoded = {key: png_bytes(image, dpi) for key, image in images.items()}
-    files = {f"{c.stem}.png": encoded[c.face] for c in cards}
-    files[f"{BACK}.png"] = encoded[BACK]
-    return CardExport(game, write_atomically(out_dir, files, record=RECORD), size, dpi, bleed)
+    files, sizes = {}, {}
+    for deck in game.decks:
+        cards = deck_cards(game, lang, deck)
+        size = sizes[deck.id] = card_export_size(deck, dpi, bleed)
+        back = back_key(game, deck)
+        images = face_images(game, distinct_faces(cards, back), size, bleed, lang, progress)
+        encoded = {key: png_bytes(image, dpi) for key, image in images.items()}
+        folder = f"{deck.id}/" if game.several_decks else ""
+        files.update({f"{folder}{c.stem}.png": encoded[c.face] for c in cards})
+        files[f"{folder}{BACK}.png"] = encoded[back]
+    first = sizes[game.decks[0].id]
+    return CardExport(game, write_atomically(out_dir, files, record=RECORD), first, dpi, bleed, sizes)
 
+
+def face_count(game, lang=None) -> int:
+    """How many distinct faces an export rasterizes (for progress bars)."""
+    return sum(len(distinct_faces(deck_cards(game, lang, d))) for d in game.decks)

@@ -16,7 +16,7 @@ from pathlib import Path
 from pnp.components import BuildOptions, game_components
 from pnp.draw.merge import page_count
 from pnp.errors import UserError
-from pnp.exports.cards import AID, BACK, face_images
+from pnp.exports.cards import aid_key, back_key, deck_of_key, face_images
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
 from pnp.kit import KIT_FILE, build_kit, describe_kit, rendered
 
@@ -30,9 +30,12 @@ class Preview:
 
 
 def face_keys(game) -> list[str]:
-    keys = [c.id for c in game.cards] + [BACK]
-    if game.player_aid.get("copies"):
-        keys.append(AID)
+    """Card ids, then each deck's back (``back``, or ``<deck>:back`` with several decks) and aid."""
+    keys = [c.id for c in game.cards]
+    for deck in game.decks:
+        keys.append(back_key(game, deck))
+        if deck.aid_copies:
+            keys.append(aid_key(game, deck))
     return keys
 
 
@@ -42,9 +45,10 @@ def preview(game, target: str, page: int | None = None, dpi: int = 150, options:
     if target in face_keys(game):
         if page is not None:
             raise UserError(f"--page applies to components and files, not to the card {target!r}")
-        size = size_px(game.card_width + 2 * bleed, game.card_height + 2 * bleed, dpi)
+        deck = deck_of_key(game, target)
+        size = size_px(deck.width + 2 * bleed, deck.height + 2 * bleed, dpi)
         image = face_images(game, [target], size, bleed, options.lang)[target]
-        return Preview(png_bytes(image, dpi), size, target, f"card {target!r}")
+        return Preview(png_bytes(image, dpi), size, target.replace(":", "-"), f"card {target!r}")
     filename, pdf = component_pdf(game, target, options)
     n = page_count(pdf)
     page = 1 if page is None else page
@@ -90,5 +94,4 @@ def _unknown(game, target: str, components) -> str:
     close = difflib.get_close_matches(target, face_keys(game) + names + ["kit"], n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return (f"no card or component {target!r} in {game.title}{hint}; components: {', '.join(names)}, kit "
-            f"(or a file name like cards-backs.pdf); cards: {', '.join(c.id for c in game.cards)}, back"
-            + (", aid" if game.player_aid.get("copies") else ""))
+            f"(or a file name like cards-backs.pdf); cards: {', '.join(face_keys(game))}")

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from PIL import Image
 
-from pnp.exports.cards import BACK, checked_game, deck_cards, distinct_faces, face_images
+from pnp.exports.cards import BACK, back_key, checked_game, deck_cards, distinct_faces, face_images
 from pnp.exports.raster import png_bytes
 from pnp.output import write_atomically
 
@@ -47,33 +47,50 @@ class TtsExport:
 
 def export_tts(game_arg, out_dir: str | os.PathLike, lang: str | None = None, progress=None,
                game=None) -> TtsExport:
+    """Sheets, back and index; with several decks, one set of sheets and its own back per deck, in a
+    folder named by the deck's id (tts.json lists the decks)."""
     game = game or checked_game(game_arg, lang)
-    cards = deck_cards(game, lang)
-    cell = cell_size(game.card_width, game.card_height)
-    faces = face_images(game, distinct_faces(cards), cell, 0.0, lang, progress)
-    files, entries, sheets = {}, [], []
-    for s, start in enumerate(range(0, len(cards), CARDS_PER_SHEET)):
-        chunk = cards[start:start + CARDS_PER_SHEET]
-        name = f"deck-{s + 1}.png"
-        sheet = Image.new("RGB", (cell[0] * COLUMNS, cell[1] * ROWS), "white")
-        for i, card in enumerate(chunk):
-            row, col = divmod(i, COLUMNS)
-            sheet.paste(faces[card.face], (col * cell[0], row * cell[1]))
-            entries.append({"sheet": name, "index": i, "row": row, "column": col, "card": card.id,
-                            "copy": card.copy, "name": card.name, "kind": card.kind,
-                            "tts_card_id": (s + 1) * 100 + i})
-        sheet.paste(faces[BACK], ((COLUMNS - 1) * cell[0], (ROWS - 1) * cell[1]))
-        files[name] = png_bytes(sheet)
-        sheets.append({"file": name, "cards": len(chunk), "width": sheet.width, "height": sheet.height})
-    files[f"{BACK}.png"] = png_bytes(faces[BACK])
+    files, entries, sheets, decks = {}, [], [], []
+    first_cell = None
+    for deck in game.decks:
+        cards = deck_cards(game, lang, deck)
+        cell = cell_size(deck.width, deck.height)
+        first_cell = first_cell or cell
+        back = back_key(game, deck)
+        faces = face_images(game, distinct_faces(cards, back), cell, 0.0, lang, progress)
+        folder = f"{deck.id}/" if game.several_decks else ""
+        deck_sheets = []
+        for s, start in enumerate(range(0, len(cards), CARDS_PER_SHEET)):
+            chunk = cards[start:start + CARDS_PER_SHEET]
+            name = f"{folder}deck-{s + 1}.png"
+            sheet = Image.new("RGB", (cell[0] * COLUMNS, cell[1] * ROWS), "white")
+            number = len(sheets) + 1
+            for i, card in enumerate(chunk):
+                row, col = divmod(i, COLUMNS)
+                sheet.paste(faces[card.face], (col * cell[0], row * cell[1]))
+                entry = {"sheet": name, "index": i, "row": row, "column": col, "card": card.id,
+                         "copy": card.copy, "name": card.name, "kind": card.kind, "tts_card_id": number * 100 + i}
+                if game.several_decks:
+                    entry["deck"] = deck.id
+                entries.append(entry)
+            sheet.paste(faces[back], ((COLUMNS - 1) * cell[0], (ROWS - 1) * cell[1]))
+            files[name] = png_bytes(sheet)
+            info = {"file": name, "cards": len(chunk), "width": sheet.width, "height": sheet.height}
+            sheets.append(info)
+            deck_sheets.append(name)
+        files[f"{folder}{BACK}.png"] = png_bytes(faces[back])
+        decks.append({"id": deck.id, "name": deck.name, "back": f"{folder}{BACK}.png", "sheets": deck_sheets,
+                      "card_px": {"width": cell[0], "height": cell[1]}})
     index = {
         "game": game.title,
         "grid": {"columns": COLUMNS, "rows": ROWS},
-        "card_px": {"width": cell[0], "height": cell[1]},
+        "card_px": {"width": first_cell[0], "height": first_cell[1]},
         "hidden_cell": {"row": ROWS - 1, "column": COLUMNS - 1, "index": COLUMNS * ROWS - 1},
-        "back": f"{BACK}.png",
+        "back": decks[0]["back"],
         "sheets": sheets,
         "cards": entries,
     }
+    if game.several_decks:
+        index["decks"] = decks
     files[INDEX_FILE] = (json.dumps(index, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    return TtsExport(write_atomically(out_dir, files, record=RECORD), cell, len(sheets), index)
+    return TtsExport(write_atomically(out_dir, files, record=RECORD), first_cell, len(sheets), index)

@@ -22,7 +22,6 @@ INK = "#1f1a17"
 NEUTRAL = "#5a5148"
 BACK = "#2a2130"
 BACK_GOLD = "#c9a54a"
-MINUS = "\u2212"
 
 NAME_STYLE = Style(font="serif-semibold", size=12.5, min_size=8.0, max_lines=2, leading=1.0)
 RANK_STYLE = Style(font="sans-bold", size=5.6, min_size=4.5, max_lines=1, upper=True, tracking=0.9)
@@ -51,16 +50,20 @@ class FaceContent:
 
 
 def stat_slots(game, card) -> tuple:
-    """The stat badges of a card: one per declared field, one per exactly-one-of group.
+    """The stat badges of a card: one per badge field of its deck, one per exactly-one-of group,
+    each value printed as its field's format says (sign, format).
 
     Optional fields with nothing to give (0 or missing) are left off, as on printed cards.
     """
+    deck = game.deck_of(card)
     slots, grouped = [], {}
-    for group in game.exactly_one_of:
+    for group in deck.exactly_one_of:
         for name in group:
             grouped[name] = group
     done = set()
-    for f in game.card_fields:
+    for f in deck.fields:
+        if not f.badge:
+            continue
         value = card.stats.get(f.name)
         group = grouped.get(f.name)
         if group:
@@ -70,25 +73,13 @@ def stat_slots(game, card) -> tuple:
             if not present:
                 continue
             done.add(group)
-            name = present[0]
-            field = next(x for x in game.card_fields if x.name == name)
-            slots.append((name, field.icon, _signed(name, card.stats[name])))
+            shown = deck.field(present[0])
+            slots.append((shown.name, shown.icon, shown.display(card.stats[shown.name])))
             continue
         if value is None or (not f.required and value == 0):
             continue
-        slots.append((f.name, f.icon, str(value)))
+        slots.append((f.name, f.icon, f.display(value)))
     return tuple(slots)
-
-
-def _signed(name: str, value: int) -> str:
-    """Costs print with a minus sign and incomes with a plus sign, as players read them."""
-    if value == 0:
-        return "0"
-    if name == "cost":
-        return f"{MINUS}{value}"
-    if name == "income":
-        return f"+{value}"
-    return str(value)
 
 
 def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0) -> list:
@@ -168,8 +159,9 @@ def aid_face(title: str, body: str, w: float, h: float, colour: str = BACK, blee
     ]
 
 
-def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0) -> list:
-    """The shared back: title above and below a ring holding every faction's emblem."""
+def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0, subtitle: str | None = None) -> list:
+    """The designed back: title above and below a ring holding every faction's emblem; with a
+    ``subtitle`` (a deck's name), the whole title above the ring and the subtitle below it."""
     sx, sy = w / 63.0, h / 88.0
     els = [
         Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=BACK, role="back"),
@@ -180,6 +172,8 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
     words = title.upper().split()
     top_words = " ".join(words[: max(1, len(words) // 2)])
     bottom_words = " ".join(words[max(1, len(words) // 2):])
+    if subtitle is not None:
+        top_words, bottom_words = title.upper(), subtitle.upper()
     style = Style(font="serif-semibold", size=15, min_size=8, max_lines=1, colour=BACK_GOLD, tracking=2.0)
     els.append(Text(Rect(6 * sx, h - 24 * sy, w - 12 * sx, 10 * sy), top_words, style, role="back-title"))
     if bottom_words:
@@ -205,7 +199,7 @@ class CardSheets:
 
 def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: float, page_h: float,
                 flip: str = "long", labels: list | None = None, bleed: float = 0.0,
-                back_offset: tuple = (0.0, 0.0)) -> CardSheets:
+                back_offset: tuple = (0.0, 0.0), name: str = "") -> CardSheets:
     """Fronts in a centred grid (reading order), one back page per front page in mirrored slots.
 
     Without bleed, cards abut and full-length grey cut lines run along their edges. With ``bleed`` mm
@@ -220,12 +214,13 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
     fronts, backs = [], []
     for sheet_no, start in enumerate(range(0, len(faces), grid.per_sheet)):
         chunk = faces[start:start + grid.per_sheet]
-        front = Page(page_w, page_h, label=f"Card fronts {sheet_no + 1}")
+        what = f"Card fronts{': ' + name if name else ''}"
+        front = Page(page_w, page_h, label=f"{what} {sheet_no + 1}")
         slots = [grid.slot(i) for i in range(len(chunk))]
         for i, (face, slot) in enumerate(zip(chunk, slots)):
             role = f"card:{labels[start + i]}" if labels else "card"
             front.add(Group(tuple(face), slot.x + bleed, slot.y + bleed, clip=art, role=role))
-        back_page = Page(page_w, page_h, label=f"Card backs {sheet_no + 1}")
+        back_page = Page(page_w, page_h, label=f"Card backs{': ' + name if name else ''} {sheet_no + 1}")
         bslots = back_slots(grid, len(chunk), flip)
         on_back = []
         if not bleed:

@@ -23,6 +23,7 @@ from rules_engine.behind_the_throne.simulate import (ENGINE, PLAYERS, GameResult
 from rules_engine.behind_the_throne.state import Action, GameState, IllegalAction
 from rules_engine.behind_the_throne.transcript import ENGLISH, Namer, format_event, transcript_lines
 from rules_engine.behind_the_throne.validate import validate_game
+from rules_engine.model import Param
 
 #: The numbers the rules play with, for printed material (rulebook, quick reference) to quote.
 FACTS = {"row_limit": ROW_LIMIT, "max_stacks": MAX_STACKS, "stack_limit": STACK_LIMIT,
@@ -32,8 +33,11 @@ DEFAULT_BOTS = ("random",)
 #: Game options of play_game / simulate (none: every number is fixed by the rules).
 OPTIONS = {}
 
+#: The card keys the rules read, per deck (checked by ``pnp validate``).
+CARD_KEYS = {"cards": {"value": Param("int", doc="a character's value; the End of Game card has none")}}
+
 __all__ = [
-    "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "rules_for", "validate_game",
+    "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "rules_for", "validate_game",
     "scenario_from_data", "run_scenario", "scenario_lines", "transcript_lines", "play_game", "recorded_game",
     "simulate", "report_lines",
     "Action", "CATEGORIES", "CautiousBot", "Decision", "ENGLISH", "Event", "GameResult", "GameState",

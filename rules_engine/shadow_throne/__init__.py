@@ -17,7 +17,7 @@ which ``pnp`` uses without naming the game.
 
 from rules_engine.shadow_throne.bots import BOTS, GreedyBot, RandomBot, make_bot
 from rules_engine.shadow_throne.effects import EFFECTS, HANDLERS, Effect
-from rules_engine.shadow_throne.protocol import (DEFAULT_BOTS, OPTIONS, SCENARIO_SCHEMA, recorded_game, report_lines,
+from rules_engine.shadow_throne.protocol import (CARD_KEYS, DEFAULT_BOTS, OPTIONS, SCENARIO_SCHEMA, recorded_game, report_lines,
                                                  rules_for, scenario_from_data, scenario_lines)
 from rules_engine.shadow_throne.events import Event
 from rules_engine.shadow_throne.rules import GOAL, POOL_SIZE, START_GOLD, STEPS, WAVES, Rules
@@ -35,7 +35,7 @@ FACTS = {"goal": GOAL, "waves": WAVES, "pool": POOL_SIZE, "start_gold": START_GO
          "variant_goals": (20, 25)}
 
 __all__ = [
-    "ENGINE", "PLAYERS", "FACTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "recorded_game", "report_lines", "rules_for",
+    "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "recorded_game", "report_lines", "rules_for",
     "scenario_from_data", "scenario_lines",
     "BOTS", "Character", "EFFECTS", "ENGLISH", "Effect", "Event", "GOAL", "GameResult", "GameState",
     "GreedyBot", "HANDLERS", "IllegalAction", "Namer", "Play", "RandomBot", "Rules", "STEPS", "Scenario",

@@ -64,7 +64,7 @@ EFFECTS = {
     "suppress": EffectKind(
         "suppress",
         {
-            "steps": Param("list", required=True, doc="ability steps that are blocked, e.g. [2, 3]"),
+            "steps": Param("steps", required=True, doc="ability steps that are blocked, e.g. [2, 3]"),
         },
         "Characters of other factions in this wave do not use their abilities of the given steps.",
     ),

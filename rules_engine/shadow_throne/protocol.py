@@ -22,6 +22,17 @@ from rules_engine.shadow_throne.simulate import ENGINE
 #: Bots used when none are named.
 DEFAULT_BOTS = ("random",)
 
+#: The card keys the rules read, per deck (checked by ``pnp validate``: a renamed field is an error, not
+#: a card played at 0).
+CARD_KEYS = {"cards": {
+    "faction": Param("str", required=True, doc="the character's faction"),
+    "rank": Param("str", required=True, doc="commoner, elite or noble"),
+    "power": Param("int", required=True), "influence": Param("int", required=True),
+    "cost": Param("int", doc="gold paid to play it (a card gives cost or income)"),
+    "income": Param("int", doc="gold earned when it is played"),
+    "consolation": Param("int", doc="gold for its owner when its faction loses"),
+}}
+
 #: Game options of ``play_game`` / ``simulate`` / ``recorded_game`` (``pnp simulate -o goal=20``).
 OPTIONS = {"goal": Param("int", default=GOAL, min=1, max=99, doc="influence that ends the game")}
 

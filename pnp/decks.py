@@ -1,0 +1,462 @@
+"""Decks: what a game's cards are made of, from ``decks:`` in game.yaml (or the one-deck ``card:`` form).
+
+A game has one or more decks. Each deck has an id, a printed name, a card size, typed fields (the
+values its cards carry: integers, text, choices, lists, flags, each with how it prints), the rules its
+card list must satisfy (totals, copies), player aids printed with it, and the file its cards come
+from (``*.yaml``, ``*.csv`` or ``*.xlsx``). The older single-deck form (``card:``, ``deck:``,
+``player_aid:`` and ``cards.yaml``) reads as one deck with the id ``cards``.
+
+Everything here is data: checked values in frozen dataclasses, problems with file and line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.errors import Problems
+from pnp.markup import placeholder_problems
+from pnp.paths import data_path, excerpt
+from pnp.schema import Field, check
+from pnp.tables import coerce, guess, is_table, load_table
+from pnp.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
+from rules_engine.model import Ability, Card
+
+#: Card sizes by name (trim size, width x height in mm).
+NAMED_SIZES = {
+    "poker": (63.0, 88.0),
+    "bridge": (57.0, 89.0),
+    "mini": (44.0, 63.0),
+    "mini-euro": (44.0, 68.0),
+    "euro": (59.0, 92.0),
+    "square": (70.0, 70.0),
+    "tarot": (70.0, 120.0),
+}
+
+#: The id of the deck the one-deck form (``card:`` + ``cards.yaml``) makes.
+DEFAULT_DECK = "cards"
+FIELD_TYPES = ("int", "text", "choice", "list", "bool")
+#: Keys every card may have besides its deck's fields (``faction``/``rank`` when the game has them).
+BUILTIN_KEYS = ("id", "name", "copies", "flavour", "ability", "faction", "rank")
+#: Printed signs of an integer field: ``minus`` prints 2 as −2 (a cost), ``plus`` prints it as +2 (income).
+SIGNS = {"minus": "\u2212", "plus": "+"}
+
+FIELD_SCHEMA = {
+    "type": Field("str", default="int", choices=FIELD_TYPES, doc="int, text, choice, list or bool"),
+    "required": Field("bool", default=False, doc="every card must give this value"),
+    "default": Field("any", nullable=True, doc="value when a card leaves it out"),
+    "min": Field("int", default=0, doc="int: smallest value"),
+    "max": Field("int", default=99, doc="int: largest value"),
+    "choices": Field("list", items=Field("str", blank=False), doc="choice / list: the values allowed"),
+    "icon": Field("str", nullable=True, doc="int: the badge icon the value is printed on"),
+    "sign": Field("str", nullable=True, choices=tuple(SIGNS), doc="int: print a minus or plus sign"),
+    "format": Field("str", nullable=True, doc="how the value prints, with {value}: '{value} gold'"),
+}
+
+RULES_SCHEMA = {
+    "total": Field("int", min=1),
+    "per_faction": Field("int", min=1),
+    "copies_per_rank": Field("dict", items=Field("list", items=Field("int", min=1))),
+    "max_copies_by_players": Field("dict", items=Field("int", min=1),
+                                   doc="player count -> at most this many copies of each card"),
+}
+
+AIDS_SCHEMA = {
+    "copies": Field("int", default=0, min=0, max=20, doc="aid cards printed after the deck"),
+    "template": Field("id", default="quick_reference", doc="templates/aids/<lang>/<template>.md.j2"),
+}
+
+DECK_SCHEMA = {
+    "id": Field("id", required=True),
+    "name": Field("str", blank=False, doc="printed name; default: the id"),
+    "cards": Field("str", required=True, doc="the cards file: .yaml, .csv or .xlsx, in the game folder"),
+    "size": Field("any", default="poker", doc="a named size or {width, height}"),
+    "fields": Field("dict", default={}, items=Field("map", schema=FIELD_SCHEMA)),
+    "exactly_one_of": Field("list", default=[], items=Field("list", items=Field("str"))),
+    "watermark": Field("str", nullable=True, doc="a field printed large, pale, in the art area"),
+    "copies": Field("map", default={}, schema=RULES_SCHEMA),
+    "aids": Field("map", default={}, schema=AIDS_SCHEMA),
+    "layout": Field("any", nullable=True, doc="a layout name or an inline layout"),
+    "back": Field("any", nullable=True, doc="the deck's back"),
+}
+
+#: The one-deck form: ``card:`` in game.yaml.
+CARD_SCHEMA = {
+    "width": Field("length", required=True, min=20, max=200),
+    "height": Field("length", required=True, min=20, max=300),
+    "fields": Field("dict", default={}, items=Field("map", schema=FIELD_SCHEMA)),
+    "exactly_one_of": Field("list", default=[], items=Field("list", items=Field("str"))),
+    "watermark": Field("str", nullable=True, doc="a field printed large, pale, in the art area"),
+    "layout": Field("any", nullable=True, doc="a layout name or an inline layout"),
+    "back": Field("any", nullable=True, doc="the deck's back"),
+}
+
+
+@dataclass(frozen=True)
+class CardField:
+    """One value a deck's cards carry, and how it prints."""
+
+    name: str
+    required: bool = False
+    default: Any = None
+    min: int = 0
+    max: int = 99
+    icon: str | None = None
+    type: str = "int"
+    choices: tuple = ()
+    sign: str | None = None
+    format: str | None = None
+
+    @property
+    def badge(self) -> bool:
+        """Printed as a badge (an icon with the value on it) down the card's edge."""
+        return self.type == "int" and self.icon is not None
+
+    def display(self, value) -> str:
+        """The value as printed: signed and formatted as the data says (plain text, not markup)."""
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            text = "\u2713" if value else ""
+        elif isinstance(value, (list, tuple)):
+            text = ", ".join(str(v) for v in value)
+        elif isinstance(value, int) and self.sign and value != 0:
+            text = f"{SIGNS[self.sign]}{abs(value)}" if self.sign == "minus" or value > 0 else f"\u2212{abs(value)}"
+        else:
+            text = str(value)
+        if self.format and text:
+            text = self.format.replace("{value}", text)
+        return text
+
+    def schema_field(self) -> Field:
+        nullable = not self.required
+        if self.type == "int":
+            return Field("int", required=self.required, default=self.default, min=self.min, max=self.max,
+                         nullable=nullable)
+        if self.type == "bool":
+            return Field("bool", required=self.required, default=self.default, nullable=nullable)
+        if self.type == "choice":
+            return Field("str", required=self.required, default=self.default, choices=self.choices or None,
+                         nullable=nullable)
+        if self.type == "list":
+            return Field("list", required=self.required, default=list(self.default or []), nullable=nullable,
+                         items=Field("str", blank=False, choices=self.choices or None))
+        return Field("str", required=self.required, default=self.default, nullable=nullable)
+
+    @property
+    def cell_type(self) -> str:
+        return {"int": "int", "bool": "bool", "list": "list"}.get(self.type, "str")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One deck: its cards' size, fields, rules, aids, file, layout and back (the last two as written)."""
+
+    id: str
+    name: str
+    width: float
+    height: float
+    fields: tuple = ()                 # CardField, in printing order
+    exactly_one_of: tuple = ()         # groups of field names of which a card gives exactly one
+    watermark: str | None = None       # field printed large in the art area
+    rules: dict = field(default_factory=dict, hash=False, compare=False)   # total, per_faction, ...
+    aids: dict = field(default_factory=dict, hash=False, compare=False)    # copies, template
+    cards_file: Path | None = None
+    layout: Any = field(default=None, hash=False, compare=False)
+    back: Any = field(default=None, hash=False, compare=False)
+    line: int | None = None            # where game.yaml declares it
+    cards: tuple = ()                  # its distinct cards, in data order
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return self.width, self.height
+
+    def field(self, name: str) -> CardField | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    @property
+    def aid_copies(self) -> int:
+        return self.aids.get("copies", 0) or 0
+
+    def copies_for(self, card: Card, players: int | None = None) -> int:
+        """Copies of ``card`` for ``players`` (the deck's ``max_copies_by_players`` caps them)."""
+        caps = {int(k): v for k, v in (self.rules.get("max_copies_by_players") or {}).items()}
+        if players is not None and players in caps:
+            return min(card.copies, caps[players])
+        return card.copies
+
+    def physical(self, players: int | None = None) -> list[Card]:
+        """Every physical card of the deck in data order, copies expanded (for a player count)."""
+        return [c for c in self.cards for _ in range(self.copies_for(c, players))]
+
+
+# ----------------------------------------------------------------------------- game.yaml
+
+def parse_size(value, problems: Problems, path, line, where: str) -> tuple[float, float] | None:
+    """A deck's ``size``: a name from :data:`NAMED_SIZES` or ``{width, height}`` (lengths)."""
+    if isinstance(value, str):
+        if value in NAMED_SIZES:
+            return NAMED_SIZES[value]
+        problems.error(path, line, None, f"{where}: unknown size {excerpt(value)}; give one of "
+                                         f"{', '.join(NAMED_SIZES)} or {{width, height}} in mm")
+        return None
+    if isinstance(value, dict):
+        clean = check(value, {"width": Field("length", required=True, min=20, max=300),
+                              "height": Field("length", required=True, min=20, max=300)},
+                      problems, path, prefix=where)
+        if {"width", "height"} <= clean.keys():
+            return clean["width"], clean["height"]
+        return None
+    problems.error(path, line, None, f"{where}: expected a size name ({', '.join(NAMED_SIZES)}) or "
+                                     f"{{width, height}}, got {excerpt(value)}")
+    return None
+
+
+def _fields(raw_fields, clean_fields: dict, problems: Problems, path, where: str) -> tuple:
+    out = []
+    for name, f in clean_fields.items():
+        line = line_of(raw_fields, name)
+        at = f"{where}.{name}"
+        if not isinstance(name, str) or name in BUILTIN_KEYS or name in ("art", "art_fit", "art_focus", "type_"):
+            if name in BUILTIN_KEYS:
+                problems.error(path, line, None, f"{at}: '{name}' is a key every card has; name the field otherwise")
+            continue
+        kind = f.get("type", "int")
+        if kind == "int" and {"min", "max"} <= f.keys() and f["min"] > f["max"]:
+            problems.error(path, line, None, f"{at}: min {f['min']} is more than max {f['max']}")
+            continue
+        if kind in ("choice",) and not f.get("choices"):
+            problems.error(path, line, None, f"{at}: a choice field needs 'choices'")
+            continue
+        for key in ("icon", "sign") if kind != "int" else ():
+            if f.get(key) is not None:
+                problems.error(path, line_of(raw_fields.get(name), key) or line, None,
+                               f"{at}.{key}: only an int field prints as a badge with an icon or sign")
+        if f.get("format"):
+            for message in placeholder_problems(f["format"], {"value"}):
+                problems.error(path, line_of(raw_fields.get(name), "format") or line, None, f"{at}.format: {message}")
+        default = f.get("default")
+        if default is not None:
+            probe = Problems()
+            spec = CardField(name, type=kind, min=f.get("min", 0), max=f.get("max", 99),
+                             choices=tuple(f.get("choices") or ())).schema_field()
+            from pnp.schema import Checker
+            Checker(probe, path, None).value(default, spec, f"{at}.default", line)
+            if probe:
+                problems.extend(probe)
+                continue
+        out.append(CardField(name, f.get("required", False), default, f.get("min", 0), f.get("max", 99),
+                             f.get("icon"), kind, tuple(f.get("choices") or ()), f.get("sign"), f.get("format")))
+    return tuple(out)
+
+
+def _groups(raw, groups, fields, problems, path, where):
+    names = {f.name for f in fields}
+    out = []
+    for group in groups or []:
+        bad = [n for n in group if n not in names]
+        for name in bad:
+            problems.error(path, line_of(raw, "exactly_one_of"), None,
+                           f"{where}.exactly_one_of: {excerpt(name)} is not one of its fields")
+        if not bad:
+            out.append(tuple(group))
+    return tuple(out)
+
+
+def parse_decks(meta: dict, raw: LineDict, root: Path, problems: Problems, path: Path) -> tuple:
+    """The game's decks from checked game.yaml ``meta`` (cards not loaded yet)."""
+    has_decks, has_card = "decks" in raw, "card" in raw
+    if has_decks and has_card:
+        problems.error(path, line_of(raw, "card"), None,
+                       "card: give either 'decks' (several decks) or 'card' (one deck), not both")
+    if has_decks:
+        for key in ("deck", "player_aid"):
+            if key in raw:
+                problems.error(path, line_of(raw, key), None,
+                               f"{key}: with 'decks', each deck gives its own "
+                               f"{'copies' if key == 'deck' else 'aids'}")
+        return _new_form(meta, raw, root, problems, path)
+    if not has_card:
+        problems.error(path, getattr(raw, "line", None), None,
+                       "decks: required key is missing (or 'card' for a game with one deck)")
+        return ()
+    card = meta.get("card") or {}
+    raw_card = raw.get("card") if isinstance(raw.get("card"), dict) else LineDict()
+    fields = _fields(raw_card.get("fields"), card.get("fields") or {}, problems, path, "card.fields")
+    groups = _groups(raw_card, card.get("exactly_one_of"), fields, problems, path, "card")
+    watermark = card.get("watermark")
+    if watermark is not None and watermark not in {f.name for f in fields}:
+        problems.error(path, line_of(raw_card, "watermark"), None,
+                       f"card.watermark: {excerpt(watermark)} is not one of card.fields")
+        watermark = None
+    return (Deck(DEFAULT_DECK, "", card.get("width", 63.0), card.get("height", 88.0), fields, groups, watermark,
+                 meta.get("deck") or {}, meta.get("player_aid") or {}, root / "cards.yaml", card.get("layout"),
+                 card.get("back"), line_of(raw, "card")),)
+
+
+def _new_form(meta, raw, root, problems, path) -> tuple:
+    decks, seen = [], {}
+    raw_list = raw.get("decks") if isinstance(raw.get("decks"), list) else LineList()
+    checked = iter(meta.get("decks") or [])
+    files = {}
+    for i, item in enumerate(raw_list):
+        line = line_of(raw_list, i)
+        if not isinstance(item, dict):
+            continue
+        d = next(checked, None)
+        if d is None or "id" not in d:
+            continue
+        where = f"decks[{i + 1}]"
+        if d["id"] in seen:
+            problems.error(path, line, None, f"{where}.id: duplicate deck id '{d['id']}' (first at line {seen[d['id']]})")
+            continue
+        seen[d["id"]] = line
+        size = parse_size(d.get("size", "poker"), problems, path, line_of(item, "size") or line, f"{where}.size")
+        fields = _fields(item.get("fields"), d.get("fields") or {}, problems, path, f"{where}.fields")
+        groups = _groups(item, d.get("exactly_one_of"), fields, problems, path, where)
+        watermark = d.get("watermark")
+        if watermark is not None and watermark not in {f.name for f in fields}:
+            problems.error(path, line_of(item, "watermark"), None,
+                           f"{where}.watermark: {excerpt(watermark)} is not one of its fields")
+            watermark = None
+        cards_file = None
+        if "cards" in d:
+            cards_file = data_path(root, d["cards"], problems, path, line_of(item, "cards"), f"deck '{d['id']}'",
+                                   "cards")
+            if cards_file is not None:
+                if cards_file.suffix.lower() not in (".yaml", ".yml", ".csv", ".xlsx"):
+                    problems.error(path, line_of(item, "cards"), f"deck '{d['id']}'",
+                                   f"cards: {excerpt(d['cards'])} is not a .yaml, .csv or .xlsx file")
+                    cards_file = None
+                elif cards_file in files:
+                    problems.error(path, line_of(item, "cards"), f"deck '{d['id']}'",
+                                   f"cards: {excerpt(d['cards'])} is also deck '{files[cards_file]}''s file")
+                    cards_file = None
+                else:
+                    files[cards_file] = d["id"]
+        if size is None:
+            continue
+        decks.append(Deck(d["id"], d.get("name") or d["id"], size[0], size[1], fields, groups, watermark,
+                          d.get("copies") or {}, d.get("aids") or {}, cards_file, d.get("layout"), d.get("back"),
+                          line))
+    if "decks" in meta and not meta["decks"]:
+        problems.error(path, line_of(raw, "decks"), None, "decks: the list is empty")
+    return tuple(decks)
+
+
+# ----------------------------------------------------------------------------- the cards files
+
+def card_schema(deck: Deck, factions, ranks) -> dict:
+    schema = {
+        "id": Field("id", required=True),
+        "name": Field("str", required=True, blank=False),
+        "copies": Field("int", required=True, min=1, max=99),
+        "flavour": Field("str", default=""),
+        "ability": Field("any", nullable=True),
+    }
+    if factions:
+        schema["faction"] = Field("str", required=True, choices=tuple(f.id for f in factions))
+    if ranks:
+        schema["rank"] = Field("str", required=True, choices=tuple(r.id for r in ranks))
+    for f in deck.fields:
+        schema[f.name] = f.schema_field()
+    return schema
+
+
+_CELL_TYPES = {"id": "str", "name": "str", "copies": "int", "flavour": "str", "faction": "str", "rank": "str"}
+
+
+def _coerce_row(row: LineDict, deck: Deck) -> LineDict:
+    """A spreadsheet row with its cells typed by the keys' declared types (in place)."""
+    types = dict(_CELL_TYPES)
+    types.update({f.name: f.cell_type for f in deck.fields})
+    for key in list(row):
+        value = row[key]
+        if key == "ability" and isinstance(value, dict):
+            for k in list(value):
+                value[k] = guess(value[k])
+        elif key in types:
+            row[key] = coerce(value, types[key])
+        else:
+            row[key] = guess(value)
+    return row
+
+
+def read_cards(deck: Deck, root: Path, problems: Problems):
+    """The raw card mappings of a deck's file ([] after reporting what is wrong), and its top node."""
+    path = deck.cards_file
+    if path is None:
+        return [], None
+    before = len(problems.errors)
+    if is_table(path):
+        from pnp.errors import DataError
+        try:
+            rows = load_table(path, within=root)
+        except DataError as exc:
+            problems.extend(exc.problems)
+            return [], None
+        if not rows:
+            problems.error(path, 2, None, "no cards: the file has a header row and no card rows")
+        for row in rows:
+            _coerce_row(row, deck)
+        return rows, rows
+    raw = load_yaml_or_report(path, problems, within=root)
+    if len(problems.errors) > before:
+        return [], None
+    top = check(raw, {"cards": Field("list", required=True)}, problems, path)
+    raw_list = raw.get("cards") if isinstance(raw, dict) else None
+    if "cards" in top and not top["cards"]:
+        problems.error(path, line_of(raw, "cards"), None, "cards: the list is empty")
+    return (raw_list if isinstance(raw_list, list) else []), raw
+
+
+def check_deck_rules(deck: Deck, cards, factions, problems: Problems, path, top_line) -> None:
+    """A deck's ``copies`` rules: total cards, cards per faction, copy counts per rank."""
+    rules = deck.rules
+    total = sum(c.copies for c in cards)
+    what = "deck" if deck.id == DEFAULT_DECK else f"deck '{deck.id}'"
+    key = "deck" if deck.id == DEFAULT_DECK else "copies"
+    if rules.get("total") is not None and total != rules["total"]:
+        problems.error(path, top_line, what, f"{total} cards, but game.yaml's {key}.total is {rules['total']}")
+    if rules.get("per_faction") is not None:
+        per = Counter()
+        for c in cards:
+            per[c.faction] += c.copies
+        for f in factions:
+            if per[f.id] != rules["per_faction"]:
+                problems.error(path, top_line, f"faction '{f.id}'",
+                               f"{per[f.id]} cards, but game.yaml's {key}.per_faction is {rules['per_faction']}")
+    if rules.get("copies_per_rank"):
+        groups = defaultdict(list)
+        for c in cards:
+            groups[(c.faction, c.rank)].append(c.copies)
+        for f in factions or [None]:
+            for rank_id, expected in rules["copies_per_rank"].items():
+                got = sorted(groups.get((f.id if f else None, rank_id), []))
+                if got != sorted(expected):
+                    who = f"faction '{f.id}'" if f else what
+                    problems.error(path, top_line, who,
+                                   f"{rank_id} copies are {got or 'none'}, but game.yaml's "
+                                   f"{key}.copies_per_rank.{rank_id} is {sorted(expected)}")
+
+
+def exactly_one_problems(deck: Deck, clean: dict) -> list[str]:
+    out = []
+    for group in deck.exactly_one_of:
+        given = [k for k in group if clean.get(k) is not None]
+        if len(given) != 1:
+            what = "both " + " and ".join(given) if given else "neither " + " nor ".join(group)
+            out.append(f"give exactly one of {', '.join(group)} (found {what})")
+    return out
+
+
+def card_values(deck: Deck, clean: dict) -> dict:
+    """The card's value of every field of its deck (None when absent and without default)."""
+    return {f.name: clean.get(f.name) for f in deck.fields}
+
+
+def new_card(deck: Deck, clean: dict, ability: Ability | None) -> Card:
+    return Card(clean["id"], clean["name"], clean["copies"], clean.get("faction"), clean.get("rank"),
+                card_values(deck, clean), ability, clean.get("flavour") or "", deck=deck.id)

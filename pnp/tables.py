@@ -1,0 +1,244 @@
+"""Card lists from spreadsheets: ``.csv`` files and ``.xlsx`` workbooks, read into the same shapes as YAML.
+
+Designers keep cards in spreadsheets. A sheet has a header row naming the keys (dotted headers make
+nested keys: ``ability.kind``, ``ability.step``) and one card per row; an empty cell means the key is
+absent. Each row becomes a :class:`~pnp.yamlsrc.LineDict` whose key positions are :class:`Cell` values
+(the row and the column), so every message the schema checker writes names ``cards.csv:ROW:COLUMN``.
+
+Cells are text in a CSV file; :func:`coerce` turns them into the type a key expects (an integer for
+``copies``, a list for a list field) before the usual checks, which then report what does not convert.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from pathlib import Path
+
+from pnp.errors import DataError, Problem
+from pnp.paths import check_inside, excerpt
+from pnp.yamlsrc import LIMITS, LineDict, LineList, read_text
+
+#: Spreadsheet file types a deck's ``cards`` may name.
+TABLE_SUFFIXES = (".csv", ".xlsx")
+#: Separator of the items of a list cell (``knight, noble``).
+LIST_SEPARATOR = ","
+MAX_ROWS = 5000
+MAX_COLUMNS = 200
+
+
+class Cell(int):
+    """A row number (1-based, as a spreadsheet shows it) that also knows its column, printed ``ROW:COLUMN``.
+
+    It is an ``int`` so every place that takes a line number takes it; messages print both.
+    """
+
+    column: int
+
+    def __new__(cls, row: int, column: int):
+        obj = super().__new__(cls, row)
+        obj.column = column
+        return obj
+
+    def __str__(self) -> str:
+        return f"{int(self)}:{self.column}"
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if not spec else format(int(self), spec)
+
+    def __reduce__(self):
+        return (Cell, (int(self), self.column))
+
+
+class Text(str):
+    """A cell's text as read: :func:`coerce` may still turn it into a number, a flag or a list."""
+
+    __slots__ = ()
+
+
+def is_table(path: Path) -> bool:
+    return path.suffix.lower() in TABLE_SUFFIXES
+
+
+def load_table(path: Path, within: Path | None = None) -> LineList:
+    """The rows of a CSV file or of an xlsx workbook's first sheet, as mappings (DataError if unreadable)."""
+    if within is not None:
+        why = check_inside(within, path)
+        if why:
+            raise DataError([Problem(str(path), None, None, why)])
+    if path.suffix.lower() == ".xlsx":
+        header, rows = _xlsx_rows(path)
+    else:
+        header, rows = _csv_rows(path)
+    return _mappings(path, header, rows)
+
+
+def _csv_rows(path: Path):
+    text = read_text(path)
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    rows = []
+    try:
+        for row in reader:
+            rows.append([Text(cell) for cell in row])
+            if len(rows) > MAX_ROWS + 1:
+                raise DataError([Problem(str(path), None, None, f"more than {MAX_ROWS} rows; pnp reads at most that")])
+    except csv.Error as exc:
+        raise DataError([Problem(str(path), reader.line_num, None, f"malformed CSV: {exc}")]) from None
+    return (rows[0] if rows else []), rows[1:]
+
+
+def _xlsx_rows(path: Path):
+    try:
+        import openpyxl
+    except ImportError:  # pragma: no cover - a declared dependency
+        raise DataError([Problem(str(path), None, None, "reading .xlsx needs openpyxl (pip install openpyxl)")]) \
+            from None
+    try:
+        size = path.stat().st_size
+        if size > LIMITS.max_bytes:
+            raise DataError([Problem(str(path), None, None, f"too large: more than {LIMITS.max_bytes / 1e6:.0f} MB")])
+        with zipfile.ZipFile(path) as z:      # refuse a zip bomb before openpyxl inflates it
+            if sum(i.file_size for i in z.infolist()) > 20 * LIMITS.max_bytes:
+                raise DataError([Problem(str(path), None, None, "the workbook expands to too much data")])
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except DataError:
+        raise
+    except FileNotFoundError:
+        raise DataError([Problem(str(path), None, None, "file not found")]) from None
+    except Exception as exc:  # openpyxl raises many kinds for a file that is no workbook
+        raise DataError([Problem(str(path), None, None, f"not a readable .xlsx workbook ({type(exc).__name__})")]) \
+            from None
+    try:
+        sheet = book.worksheets[0]
+        rows = []
+        for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
+            rows.append([_xlsx_value(v) for v in row])
+            if len(rows) > MAX_ROWS + 1:
+                raise DataError([Problem(str(path), None, None, f"more than {MAX_ROWS} rows; pnp reads at most that")])
+    finally:
+        book.close()
+    return (rows[0] if rows else []), rows[1:]
+
+
+def _xlsx_value(value):
+    if value is None:
+        return Text("")
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        return Text(value)
+    return value
+
+
+def _mappings(path: Path, header, rows) -> LineList:
+    """Rows -> LineDicts keyed by the header (dotted keys nested), positions as :class:`Cell`."""
+    problems = []
+    names = []
+    for col, name in enumerate(header, 1):
+        name = str(name).strip() if name is not None else ""
+        if name and name in names:
+            problems.append(Problem(str(path), Cell(1, col), None, f"column {excerpt(name)} appears twice"))
+        names.append(name)
+    if not any(names):
+        problems.append(Problem(str(path), 1, None, "no header row: the first row names the keys (id, name, "
+                                                    "copies, ...)"))
+    if problems:
+        raise DataError(problems)
+    out = LineList()
+    out.path, out.line = str(path), 2
+    for r, row in enumerate(rows, 2):
+        if all(_empty(v) for v in row):
+            continue                        # blank rows between groups of cards
+        item = LineDict()
+        item.path, item.line = str(path), Cell(r, 1)
+        for col, (name, value) in enumerate(zip(names, row), 1):
+            if not name or _empty(value):
+                continue
+            value = Text(value.strip()) if isinstance(value, Text) else value
+            _put(item, name.split("."), value, Cell(r, col), str(path))
+        extra = [c for c, v in enumerate(row[len(names):], len(names) + 1) if not _empty(v)]
+        if extra:
+            problems.append(Problem(str(path), Cell(r, extra[0]), None,
+                                    "a cell right of the last named column; give its column a header"))
+        for col, name in enumerate(names, 1):
+            if not name and col <= len(row) and not _empty(row[col - 1]):
+                problems.append(Problem(str(path), Cell(r, col), None, "a cell in a column without a header"))
+        out.append(item)
+        out.item_lines.append(Cell(r, 1))
+    if problems:
+        raise DataError(problems)
+    return out
+
+
+def _empty(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _put(node: LineDict, parts: list, value, cell: Cell, path: str) -> None:
+    for part in parts[:-1]:
+        child = node.get(part)
+        if not isinstance(child, LineDict):
+            child = LineDict()
+            child.path, child.line = path, cell
+            node[part] = child
+            node.key_lines[part] = cell
+        node = child
+    node[parts[-1]] = value
+    node.key_lines[parts[-1]] = cell
+
+
+# ----------------------------------------------------------------------------- typing cells
+
+_TRUE, _FALSE = {"true", "yes"}, {"false", "no"}
+
+
+def coerce(value, kind: str, items: str | None = None):
+    """``value`` converted to ``kind`` (int, number, length, bool, list, str) when it is cell text that
+    reads as one; anything else is returned unchanged, for the checker to report."""
+    if not isinstance(value, Text):
+        if kind == "list" and not isinstance(value, list) and value is not None:
+            return [value]
+        return value
+    text = value.strip()
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            return str(value)
+    if kind in ("number",):
+        try:
+            return float(text)
+        except ValueError:
+            return str(value)
+    if kind == "bool":
+        low = text.lower()
+        return True if low in _TRUE else False if low in _FALSE else str(value)
+    if kind == "list":
+        parts = [Text(p.strip()) for p in text.split(LIST_SEPARATOR) if p.strip()]
+        return [coerce(p, items or "str") for p in parts]
+    return str(value)
+
+
+def guess(value):
+    """Cell text whose type nothing declares (an ability's parameters before its kind is known): an
+    integer, true/false, a list when it has the separator, else text."""
+    if not isinstance(value, Text):
+        return value
+    text = value.strip()
+    if LIST_SEPARATOR in text:
+        return [guess(Text(p.strip())) for p in text.split(LIST_SEPARATOR) if p.strip()]
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    return str(value)
