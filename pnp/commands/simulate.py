@@ -59,6 +59,42 @@ def player_counts(text: str | None, game_range: tuple, engine_range: tuple, titl
     return counts
 
 
+def executor_options(command):
+    """The options that say where games run: ``--jobs``, ``--executor``, ``--scheduler``, ``--workers``."""
+    options = [
+        click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+                     help="Local worker processes (the local executor)."),
+        click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
+                     help="Where the games run: 'local' (this machine, --jobs processes) or 'dask' (a Dask cluster: "
+                          "the one at --scheduler, else a local cluster of --workers processes). "
+                          "[default: local, or dask with --scheduler]"),
+        click.option("--scheduler", metavar="ADDRESS", default=None,
+                     help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --executor dask)."),
+        click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+                     help="Worker processes of the local Dask cluster started when no --scheduler is given."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def make_executor(kind: str | None, scheduler: str | None, workers: int, jobs: int):
+    """The executor for the options (``None``: the engine's default, ``jobs`` local processes)."""
+    if kind == "local" and scheduler:
+        raise UserError("--scheduler names a Dask scheduler: use it with --executor dask (or alone)")
+    if kind == "dask" or scheduler:
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            raise UserError("--executor dask needs Dask: pip install 'pnp[dask]'") from None
+        from rules_engine.core.executors import DaskExecutor
+
+        return DaskExecutor(scheduler, workers=workers)
+    from rules_engine.core.executors import LocalExecutor
+
+    return LocalExecutor(jobs)
+
+
 def game_options(pairs, goal, engine, title: str) -> dict:
     """``-o NAME=VALUE`` pairs (and the ``--goal`` shorthand) checked against the engine's OPTIONS."""
     known = getattr(engine, "OPTIONS", {})
@@ -103,15 +139,15 @@ def game_options(pairs, goal, engine, title: str) -> dict:
 @click.option("--bots", default=None,
               help="Comma-separated bots, repeated around the table and rotated one seat per game. "
                    "[default: the engine's default bots]")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@executor_options
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="A game option of the engine (repeatable); an unknown name lists the options.")
 @click.option("--goal", type=click.IntRange(min=1), default=None, hidden=True, help="Same as -o goal=N.")
 @click.option("--check", is_flag=True, help="Check the invariants at every step (slower).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report (or the transcript's events) as JSON.")
 @click.option("--transcript", is_flag=True, help="Print a readable account of the game (needs --games 1).")
-def command(game, game_option, players_text, games, seed, bots, jobs, option_pairs, goal, check, as_json,
-            transcript):
+def command(game, game_option, players_text, games, seed, bots, option_pairs, jobs, executor, scheduler, workers, goal,
+            check, as_json, transcript):
     """Play seeded games of GAME (a bundled game or a game folder; default: the project's default game)
     with bots and report wins, game length and the game's own statistics.
 
@@ -131,14 +167,17 @@ def command(game, game_option, players_text, games, seed, bots, jobs, option_pai
     lo, hi = game.players
     if any(not lo <= n <= hi for n in counts):
         click.echo(f"warning: {game.title} is played by {lo} to {hi} players", err=True)
+    runner = make_executor(executor, scheduler, workers, jobs)
     try:
-        _run(engine, game, rules, counts, games, seed, bot_names, jobs, check, options, as_json, transcript)
+        _run(engine, game, rules, counts, games, seed, bot_names, runner, check, options, as_json, transcript)
     except KeyboardInterrupt:
         click.echo("pnp simulate: interrupted; no report", err=True)
         sys.exit(130)
+    except (OSError, RuntimeError, TimeoutError) as exc:
+        raise UserError(f"--executor: {exc}") from None
 
 
-def _run(engine, game, rules, counts, games, seed, bot_names, jobs, check, options, as_json, transcript):
+def _run(engine, game, rules, counts, games, seed, bot_names, runner, check, options, as_json, transcript):
     """The transcript of game 0, or the reports of every player count."""
     if transcript:
         if games != 1:
@@ -168,8 +207,8 @@ def _run(engine, game, rules, counts, games, seed, bot_names, jobs, check, optio
             else _NoBar() as bar:
         for players in counts:
             reports.append(engine.simulate(rules, games=games, seed=seed, players=players, bots=bot_names,
-                                           jobs=jobs, check=check, progress=bar.update if show_bar else None,
-                                           **options))
+                                           check=check, progress=bar.update if show_bar else None,
+                                           executor=runner, **options))
     if as_json:
         click.echo(json.dumps(reports[0] if len(reports) == 1 else reports, indent=2))
     else:

@@ -37,7 +37,8 @@ OPTIONS = {}
 CARD_KEYS = {"cards": {"value": Param("int", doc="a character's value; the End of Game card has none")}}
 
 __all__ = [
-    "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "rules_for", "validate_game",
+    "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA",
+    "rules_for", "validate_game",
     "scenario_from_data", "run_scenario", "scenario_lines", "transcript_lines", "play_game", "recorded_game",
     "simulate", "report_lines",
     "Action", "CATEGORIES", "CautiousBot", "Decision", "ENGLISH", "Event", "GameResult", "GameState",

@@ -15,7 +15,6 @@ discard pile unless the file puts it in the deck. Turns go round the table from 
 
 from __future__ import annotations
 
-import difflib
 import random
 from dataclasses import dataclass, field
 
@@ -26,6 +25,7 @@ from rules_engine.behind_the_throne.state import DESTROY as DESTROY_VERB
 from rules_engine.behind_the_throne.state import SWAP as SWAP_VERB
 from rules_engine.behind_the_throne.state import USE as USE_VERB
 from rules_engine.behind_the_throne.transcript import ENGLISH, transcript_lines
+from rules_engine.core.scenario import ScenarioError, read_players, suggest
 from rules_engine.protocol import Spec
 
 WORDS = ("reveal", "stop", "bust")
@@ -60,14 +60,6 @@ SCENARIO_SCHEMA = {
     "turns": Spec("list", default=[], items=Spec("list", items=DECISION_SCHEMA),
                   doc="one list of decisions per turn, in turn order"),
 }
-
-
-class ScenarioError(ValueError):
-    """A scenario that cannot be played; ``problems`` lists ``(where, message)`` pairs."""
-
-    def __init__(self, problems):
-        self.problems = list(problems)
-        super().__init__("; ".join(f"{p[0]}: {p[1]}" if p[0] else p[1] for p in self.problems))
 
 
 @dataclass(frozen=True)
@@ -114,9 +106,7 @@ class _Refused(Exception):
         self.where, self.message = where, message
 
 
-def _suggest(word, known) -> str:
-    close = difflib.get_close_matches(str(word), list(known), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+_suggest = suggest
 
 
 # ---------------------------------------------------------------------------------------- building
@@ -129,21 +119,11 @@ def scenario_from_data(rules: Rules, data: dict, players=(1, MAX_PLAYERS)):
     known = list(rules.index)
     end_id = rules.kind_id(rules.end_kind)
 
-    plist, names = [], []
-    for i, item in enumerate(data.get("players") or [], start=1):
-        if isinstance(item, str):
-            item = {"name": item}
-        if not isinstance(item, dict) or item.get("name") is None:
-            continue
-        name = str(item["name"])
-        if name in names:
-            add((f"players[{i}].name", f"'{name}' is already a player"))
-            continue
-        names.append(name)
-        plist.append(ScenarioPlayer(name, tuple((str(k), v) for k, v in (item.get("stacks") or {}).items())))
-    hi = players[1] if players else MAX_PLAYERS
-    if data.get("players") is not None and not 1 <= len(plist) <= hi:
-        add(("players", f"{len(plist)} players; a scenario has 1 to {hi}"))
+    plist, names, found = read_players(
+        data, players, lambda name, item: ScenarioPlayer(name, tuple((str(k), v) for k, v in
+                                                                    (item.get("stacks") or {}).items())),
+        MAX_PLAYERS)
+    problems.extend(found)
     copies = rules.copies(len(plist) or None)
     table = f"the {len(plist)}-player deck" if rules.copies(len(plist) or None) != rules.copies() else "the deck"
     used = {}

@@ -77,6 +77,10 @@ class GameResult(NamedTuple):
     def length(self) -> int:
         return self.turns
 
+    @property
+    def cards(self) -> tuple:
+        return self.owned
+
 
 def _result(state: GameState, bots) -> GameResult:
     kind_id = state.rules.kind_id
@@ -86,8 +90,22 @@ def _result(state: GameState, bots) -> GameResult:
                       tuple(tuple(sorted(kind_id(k) for k in stacks)) for stacks in state.stacks))
 
 
+def balance_figures(results, rules=None) -> dict:
+    """Behind the Throne's own figures for ``pnp balance``: how turns end, and what a game uses."""
+    mean = runs.mean
+    turns = sum(r.turns for r in results)
+    components = {f"turns ending in {e}": runs.share(sum(r.endings[i] for r in results), turns)
+                  for i, e in enumerate(ENDINGS)}
+    components.update({"cards revealed per game": mean([r.reveals for r in results]),
+                       "cards destroyed per game": mean([r.destroys for r in results]),
+                       "deck rebuilds per game": mean([r.rebuilds for r in results]),
+                       "most cards revealed in a game": max((r.reveals for r in results), default=0)})
+    return {"sides": [], "components": components}
+
+
 #: What the core needs to play Behind the Throne with bots.
-ENGINE = Engine("behind_the_throne", new_state, _result, BOTS, PLAYERS, fast_play=fast_play)
+ENGINE = Engine("behind_the_throne", new_state, _result, BOTS, PLAYERS, fast_play=fast_play,
+                card_usage="owned", length_unit="turns", figures=balance_figures)
 
 
 def run_games(rules: Rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),

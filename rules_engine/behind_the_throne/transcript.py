@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from rules_engine.core import runs
+from rules_engine.core import transcript as core_transcript
 
 ENGLISH = {
     "_and": "and",
@@ -50,7 +50,7 @@ ENGLISH = {
 }
 
 
-class Namer(runs.Namer):
+class Namer(core_transcript.Namer):
     """Display names for ids: cards from their objects, players from a list (no factions here)."""
 
     def __init__(self, cards: Iterable, players: Sequence[str] = ()):
@@ -58,7 +58,7 @@ class Namer(runs.Namer):
 
 
 def join(items: Sequence[str], phrases: dict = ENGLISH) -> str:
-    return runs.join(items, phrases)
+    return core_transcript.join(items, phrases)
 
 
 def _stacks(stacks: dict, namer: Namer, phrases: dict) -> str:
@@ -117,10 +117,4 @@ def transcript_lines(events, cards, factions=None, players: Sequence[str] = (), 
 
     ``factions`` is accepted for the engine protocol's common signature; this game has none.
     """
-    namer = Namer(cards, players)
-    lines = []
-    for event in events:
-        line = format_event(event, namer, phrases)
-        if line is not None:
-            lines.append(line)
-    return lines
+    return core_transcript.lines(events, format_event, Namer(cards, players), phrases)

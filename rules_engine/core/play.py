@@ -25,6 +25,11 @@ class Engine:
     record of a finished game that reports are made from; ``bots`` maps a bot name to a factory taking
     the optional ``NAME:ARG`` argument; ``fast_play(state, bots, rng)`` (optional) plays a whole game
     with bots that have ``fast = True``; ``players`` is the range of seats the engine plays.
+
+    For ``pnp balance``: each result has ``cards`` (per seat, the card ids it ``card_usage``: "played" or
+    "owned") and ``length`` (in ``length_unit``); ``figures(results, rules)`` (optional) gives the game's own
+    figures: ``sides`` (win rates of factions or sides, as ``[{side, wins, games, win_rate, ci_low,
+    ci_high}]``) and ``components`` (component demand, name -> value).
     """
 
     name: str
@@ -34,6 +39,9 @@ class Engine:
     players: tuple[int, int]
     fast_play: Callable | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    card_usage: str = "played"
+    length_unit: str = "turns"
+    figures: Callable | None = None
 
     def make_bot(self, spec: str):
         return core_bots.make_bot(self.bots, spec)

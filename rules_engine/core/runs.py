@@ -83,40 +83,8 @@ def checked_games(run: Callable, counts: Sequence[int], games: int, seed: int) -
     return problems, by_count
 
 
-class Namer:
-    """Display names for ids in transcripts: cards (and factions) from their objects, players from a list.
-
-    The objects may be translated (pnp passes a game in another language), so transcripts follow."""
-
-    def __init__(self, cards, factions=None, players: Sequence[str] = ()):
-        self.cards = {c.id: c.name for c in cards}
-        factions = tuple(factions or ())
-        self.factions = {f.id: f.name for f in factions}
-        self.adjectives = {f.id: getattr(f, "adjective", None) or f.name for f in factions}
-        self.players = list(players)
-
-    def card(self, card_id: str) -> str:
-        return self.cards.get(card_id, card_id)
-
-    def faction(self, faction_id: str) -> str:
-        return self.factions.get(faction_id, faction_id.capitalize())
-
-    def adjective(self, faction_id: str) -> str:
-        return self.adjectives.get(faction_id, self.faction(faction_id))
-
-    def player(self, seat: int) -> str:
-        return self.players[seat] if 0 <= seat < len(self.players) else f"Player {seat + 1}"
-
-
-def join(items: Sequence[str], phrases: dict) -> str:
-    """"a, b and c" in the phrase table's words; semicolons when an item holds a comma ("Anna Lys, ...")."""
-    items = list(items)
-    if not items:
-        return phrases["_none"]
-    if len(items) == 1:
-        return items[0]
-    sep = "; " if any("," in item for item in items) else phrases["_list_sep"]
-    return sep.join(items[:-1]) + f" {phrases['_and']} " + items[-1]
+# transcript helpers, kept here for older imports
+from rules_engine.core.transcript import Namer, join  # noqa: E402,F401
 
 
 def invariant_line(inv: dict) -> str:

@@ -12,8 +12,9 @@ from each seat's own node against the same state, then applied together (decoupl
 
 In a node the action is chosen by UCB1 among the actions legal in this determinization, each
 action's exploration term counting the visits in which it was available. One new node is added per
-simulation; from there the game is played on with the engine's random moves (``State.random_action``)
-for at most ``horizon`` decisions, then scored with ``State.evaluate()`` when the engine has one (an
+simulation; from there the game is played on with the engine's rollout moves
+(``State.rollout_action`` when the engine has a cheap heuristic, else ``State.random_action``) for at
+most ``horizon`` decisions, then scored with ``State.evaluate()`` when the engine has one (an
 estimate of the returns), or to the end otherwise. The bot plays the action visited most.
 
 Randomness: the bot seeds its own generator with one number drawn from the game's generator, so a
@@ -28,7 +29,7 @@ import random
 from rules_engine.core.bots import Bot
 
 DEFAULT_SIMULATIONS = 400
-DEFAULT_HORIZON = 40
+DEFAULT_HORIZON = 20
 EXPLORATION = 0.7
 
 
@@ -142,6 +143,7 @@ class SearchBot(Bot):
 
     def _rollout(self, state, rng):
         evaluate = getattr(state, "evaluate", None)
+        policy = getattr(state, "rollout_action", None) or state.random_action
         steps = 0
         while not state.is_over:
             if state.is_chance():
@@ -152,9 +154,9 @@ class SearchBot(Bot):
             movers = state.to_move()
             if len(movers) == 1:
                 p = movers[0]
-                state.step_action(state.random_action(p, rng))
+                state.step_action(policy(p, rng))
             else:
-                state.step_actions({p: state.random_action(p, rng) for p in movers})
+                state.step_actions({p: policy(p, rng) for p in movers})
             steps += 1
         return state.returns()
 

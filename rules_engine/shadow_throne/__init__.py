@@ -35,7 +35,8 @@ FACTS = {"goal": GOAL, "waves": WAVES, "pool": POOL_SIZE, "start_gold": START_GO
          "variant_goals": (20, 25)}
 
 __all__ = [
-    "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "recorded_game", "report_lines", "rules_for",
+    "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA", "recorded_game",
+    "report_lines", "rules_for",
     "scenario_from_data", "scenario_lines",
     "BOTS", "Character", "EFFECTS", "ENGLISH", "Effect", "Event", "GOAL", "GameResult", "GameState",
     "GreedyBot", "HANDLERS", "IllegalAction", "Namer", "Play", "RandomBot", "Rules", "STEPS", "Scenario",

@@ -8,8 +8,6 @@ the scenario file's keys as plain :class:`~rules_engine.protocol.Spec` data and 
 
 from __future__ import annotations
 
-import difflib
-
 from rules_engine.core import runs
 from rules_engine.model import Param
 from rules_engine.protocol import Spec
@@ -17,6 +15,7 @@ from rules_engine.shadow_throne.rules import GOAL, WAVES, Rules
 from rules_engine.shadow_throne.scenario import (Play, Scenario, ScenarioPlayer, check_scenario,
                                                  scenario_transcript)
 from rules_engine.core import play as core_play
+from rules_engine.core.scenario import read_players, suggest
 from rules_engine.shadow_throne.simulate import ENGINE
 
 #: Bots used when none are named.
@@ -59,30 +58,13 @@ def rules_for(game) -> Rules:
     return Rules(game.cards, game.factions)
 
 
-def _suggest(card_id, known) -> str:
-    close = difflib.get_close_matches(str(card_id), list(known), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
 def scenario_from_data(rules: Rules, data: dict, players=(1, 5)):
     """``(scenario, [])`` from a scenario file's data, or ``(None, [(where, message[, at]), ...])``."""
-    problems = []
-    plist = []
-    for i, item in enumerate(data.get("players") or [], start=1):
-        if isinstance(item, str):          # a bare name: default gold and influence
-            item = {"name": item}
-        if not isinstance(item, dict) or item.get("name") is None:
-            continue
-        name = str(item["name"])
-        if any(p.name == name for p in plist):
-            problems.append((f"players[{i}].name", f"'{name}' is already a player"))
-            continue
-        gold = item.get("gold")
-        influence = item.get("influence")
-        plist.append(ScenarioPlayer(name, 3 if gold is None else gold, 0 if influence is None else influence))
-    hi = max(players[1], 1) if players else 5
-    if data.get("players") is not None and not 1 <= len(plist) <= hi:
-        problems.append(("players", f"{len(plist)} players; a scenario has 1 to {hi}"))
+    def player(name, item):
+        gold, influence = item.get("gold"), item.get("influence")
+        return ScenarioPlayer(name, 3 if gold is None else gold, 0 if influence is None else influence)
+
+    plist, _, problems = read_players(data, players, player, 5)
     names = [p.name for p in plist]
 
     carry = []
@@ -111,7 +93,7 @@ def scenario_from_data(rules: Rules, data: dict, players=(1, 5)):
             continue                       # too many waves: reported above, with the line of the first extra
         if message.startswith("unknown card"):
             bad = message.split("'", 2)[1] if "'" in message else ""
-            message += _suggest(bad, known)
+            message += suggest(bad, known)
         elif message.startswith("unknown player"):
             message += f"; players are: {', '.join(names)}"
         at = where + ".card" if where.startswith(("carryover", "waves")) and not where.endswith(".extra") else where

@@ -16,17 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rules_engine.core.scenario import ScenarioError
 from rules_engine.shadow_throne.rules import GOAL, Rules
 from rules_engine.shadow_throne.state import EXTRA, KEEP, OVER, GameState
 from rules_engine.shadow_throne.transcript import ENGLISH, transcript_lines
-
-
-class ScenarioError(ValueError):
-    """A scenario that cannot be played; ``problems`` lists ``(where, message)`` pairs."""
-
-    def __init__(self, problems):
-        self.problems = list(problems)
-        super().__init__("; ".join(f"{w}: {m}" if w else m for w, m in self.problems))
 
 
 @dataclass(frozen=True)

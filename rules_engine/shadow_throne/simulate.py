@@ -89,6 +89,10 @@ class GameResult(NamedTuple):
     def length(self) -> int:
         return self.battles
 
+    @property
+    def cards(self) -> tuple:
+        return self.played
+
 
 def _result(state: GameState, bots) -> GameResult:
     peak = state.peak
@@ -98,8 +102,30 @@ def _result(state: GameState, bots) -> GameResult:
                       tuple(bots), tuple(tuple(sorted(ids)) for ids in state.played_ids()))
 
 
+def balance_figures(results, rules=None) -> dict:
+    """Shadow Throne's own figures for ``pnp balance``: battle wins by faction, and the tokens in use
+    at once (99th percentile) that a kit must hold."""
+    from rules_engine.core.stats import wilson
+
+    battles = sum(r.battles for r in results)
+    names = rules.factions if rules is not None else _FACTIONS
+    sides = []
+    for i, faction in enumerate(names):
+        wins = sum(r.faction_wins[i] for r in results)
+        low, high = wilson(wins, battles)
+        sides.append({"side": faction, "wins": wins, "games": battles, "unit": "battles",
+                      "win_rate": round(wins / battles, 4) if battles else 0.0, "ci_low": low, "ci_high": high})
+    components = {f"peak {kind} (99th percentile)": percentile([r.peaks[i] for r in results], 0.99)
+                  for i, kind in enumerate(TOKEN_KINDS)}
+    components["tied battles per game"] = runs.mean([r.tied_battles for r in results])
+    return {"sides": sides, "components": components}
+
+
+_FACTIONS = ("empire", "rebels", "church")
+
 #: What the core needs to play Shadow Throne with bots.
-ENGINE = Engine("shadow_throne", new_state, _result, BOTS, PLAYERS, fast_play=fast_play, options={"goal": GOAL})
+ENGINE = Engine("shadow_throne", new_state, _result, BOTS, PLAYERS, fast_play=fast_play, options={"goal": GOAL},
+                card_usage="played", length_unit="battles", figures=balance_figures)
 
 
 def run_games(cards, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 
+from rules_engine.core.search import softmax_returns
 from rules_engine.core.state import IllegalAction, State, shuffle, weighted_kinds
 from rules_engine.shadow_throne.effects import apply_effects
 from rules_engine.shadow_throne.events import Event, ref
@@ -261,6 +262,21 @@ class GameState(State):
             return [0.0] * self.n
         share = 1.0 / len(self.leaders) if self.leaders else 0.0
         return [share if p in self.leaders else 0.0 for p in range(self.n)]
+
+    def evaluate(self) -> list[float]:
+        """Estimated returns before the end, for the search bot: a softmax of influence plus a little
+        for gold (gold breaks ties and buys characters)."""
+        return softmax_returns([i + 0.3 * g for i, g in zip(self.influence, self.gold)], 2.5)
+
+    def rollout_action(self, p: int, rng):
+        """The search bot's rollout policy: the greedy bot's move, and now and then a random one."""
+        if rng.random() < 0.2:
+            return self.random_action(p, rng)
+        global _GREEDY
+        if _GREEDY is None:
+            from rules_engine.shadow_throne.bots import GreedyBot
+            _GREEDY = GreedyBot()
+        return _GREEDY.act(self, p, rng)
 
     # ------------------------------------------------------------------ chance: the deal
 
@@ -861,6 +877,9 @@ class GameState(State):
         cards.extend(self.discard)
         cards.extend(self._dealt)
         return cards
+
+
+_GREEDY = None
 
 
 def random_play(state, p, rng):

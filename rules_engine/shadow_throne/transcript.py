@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rules_engine.core import runs
+from rules_engine.core import transcript as core_transcript
 
 ENGLISH = {
     "_and": "and",
@@ -92,11 +92,11 @@ ENGLISH = {
 }
 
 
-Namer = runs.Namer
+Namer = core_transcript.Namer
 
 
 def join(items: Sequence[str], phrases: dict = ENGLISH) -> str:
-    return runs.join(items, phrases)
+    return core_transcript.join(items, phrases)
 
 
 def format_event(event, namer: Namer, phrases: dict = ENGLISH) -> str | None:
@@ -158,10 +158,4 @@ def format_event(event, namer: Namer, phrases: dict = ENGLISH) -> str | None:
 
 def transcript_lines(events, cards, factions=None, players: Sequence[str] = (), phrases: dict = ENGLISH) -> list[str]:
     """The events of a game or scenario as lines of text (deterministic for the same events)."""
-    namer = Namer(cards, factions, players)
-    lines = []
-    for event in events:
-        line = format_event(event, namer, phrases)
-        if line is not None:
-            lines.append(line)
-    return lines
+    return core_transcript.lines(events, format_event, Namer(cards, factions, players), phrases)
