@@ -100,6 +100,7 @@ def test_bad_options(args, message, tmp_path):
 
 # ------------------------------------------------------------------ Dask
 
+@pytest.mark.slow
 def test_a_local_dask_cluster_gives_the_same_report_as_jobs_2(tmp_path):
     local, dask = tmp_path / "local", tmp_path / "dask"
     common = ("shadow_throne", "--games", 600, "--seed", 9, "--bots", "random,greedy")
@@ -117,6 +118,7 @@ def _dies_once(engine_name, rules, batch, job, marker=None):
     return play_batch_by_name(engine_name, rules, batch, job)
 
 
+@pytest.mark.slow
 def test_a_dead_workers_batch_is_retried_and_counted_once(tmp_path):
     import functools
 

@@ -154,11 +154,16 @@ def test_bot_specs(spec, message):
     assert make_bot(st.BOTS, "search:25").name == "search:25"
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_simulation_with_workers_cleanly():
     """Ctrl-C reaches the whole process group, as from a terminal: one line, exit 130, no traceback."""
     proc = subprocess.Popen([sys.executable, "-m", "pnp", "simulate", "--games", "2000000", "--jobs", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(3.0)
+    children = f"/proc/{proc.pid}/task/{proc.pid}/children"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(open(children).read().split()) < 2:   # the pool's workers
+        time.sleep(0.1)
+    time.sleep(0.5)
     os.killpg(proc.pid, signal.SIGINT)
     try:
         out, err = proc.communicate(timeout=20)

@@ -88,7 +88,8 @@ def command(game, players_text, games, seed, bots, option_pairs, jobs, executor,
         click.echo("pnp balance: interrupted; no report", err=True)
         sys.exit(130)
     except (OSError, RuntimeError, TimeoutError) as exc:
-        raise UserError(f"--executor {executor}: {exc}") from None
+        where = f"--scheduler {scheduler}" if scheduler else f"--executor {executor or 'local'}"
+        raise UserError(f"{where}: {exc}") from None
     report = balance_report(engine.ENGINE, results, game=game.id, seed=seed, players=players, bots=bot_names,
                             rules=rules, options=options, card_names={c.id: c.name for c in game.cards})
     page = render_html(report, game.title, {f.id: f.name for f in game.factions}).encode()

@@ -174,7 +174,8 @@ def command(game, game_option, players_text, games, seed, bots, option_pairs, jo
         click.echo("pnp simulate: interrupted; no report", err=True)
         sys.exit(130)
     except (OSError, RuntimeError, TimeoutError) as exc:
-        raise UserError(f"--executor: {exc}") from None
+        where = f"--scheduler {scheduler}" if scheduler else f"--executor {executor or 'local'}"
+        raise UserError(f"{where}: {exc}") from None
 
 
 def _run(engine, game, rules, counts, games, seed, bot_names, runner, check, options, as_json, transcript):

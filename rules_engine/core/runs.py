@@ -38,6 +38,10 @@ def share(count, whole) -> float:
     return round(count / whole, 4) if whole else 0.0
 
 
+#: Games per batch in runs with a search bot.
+SEARCH_CHUNK = 8
+
+
 def run_games(engine, rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
               jobs: int = 1, check: bool = False, progress: Callable[[int], None] | None = None, chunk: int = 250,
               executor=None, options: Mapping | None = None) -> list:
@@ -51,6 +55,8 @@ def run_games(engine, rules, *, games: int, seed: int = 0, players: int = 4, bot
 
     bots = tuple(bots)
     engine.check_bots(bots)  # unknown names fail here, before any worker starts
+    if any(b.split(":")[0] == "search" for b in bots):
+        chunk = min(chunk, SEARCH_CHUNK)       # search games are slow: small batches keep every worker busy
     batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
     executor = executor or LocalExecutor(jobs)
     job = (seed, players, bots, check, dict(options or {}))
