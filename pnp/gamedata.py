@@ -6,12 +6,13 @@ decides whether to stop (``load_game(..., strict=True)`` raises :class:`~pnp.err
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pnp import DATA_DIR, default_game
 from pnp.errors import Problems, UserError
-from pnp.layout.icon_names import ICON_NAMES
+from pnp.icons import BUILTIN, IconSet, load_icons
 from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
                        Deck, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
 from pnp.paths import excerpt
@@ -23,7 +24,7 @@ from rules_engine.model import Ability, Card, Faction, Rank
 __all__ = ["CardField", "Deck", "Game", "load_game", "resolve_game_dir", "bundled_games"]
 
 #: Component kinds a game may list (see pnp/components/); kit order is each component's own.
-KNOWN_COMPONENTS = ("instructions", "power_track", "cards", "tokens", "rulebook", "box")
+KNOWN_COMPONENTS = ("instructions", "power_track", "track", "cards", "tokens", "rulebook", "box")
 
 def _range(most: int) -> dict:
     return {"min": Field("int", required=True, min=0, max=most), "max": Field("int", required=True, min=1, max=most)}
@@ -38,6 +39,7 @@ GAME_SCHEMA = {
     "engine": Field("package", nullable=True, doc="rules_engine subpackage that plays the game"),
     "language": Field("language", default="en"),
     "templates": Field("id", doc="template folder name under templates/*/ (default: the game folder's name)"),
+    "icons": Field("dict", nullable=True, doc="names for icons: {name: icon} or {name: {icon, colour}}"),
     "decks": Field("list", items=Field("map", schema=DECK_SCHEMA), doc="the game's decks"),
     "card": Field("map", schema=CARD_SCHEMA, doc="the one-deck form: the cards of cards.yaml"),
     "ability_categories": Field("list", default=[], items=Field("map", schema={
@@ -50,7 +52,7 @@ GAME_SCHEMA = {
         "name": Field("str", required=True, blank=False),
         "adjective": Field("str", blank=False),
         "colour": Field("colour", required=True),
-        "emblem": Field("str", default="star", choices=tuple(sorted(ICON_NAMES))),
+        "emblem": Field("str", default="star", doc="an icon: the game's own or a built-in one"),
     })),
     "ranks": Field("list", default=[], items=Field("map", schema={
         "id": Field("id", required=True),
@@ -59,7 +61,8 @@ GAME_SCHEMA = {
         "pips": Field("int", required=True, min=0, max=5),
     })),
     "deck": Field("map", default={}, schema=RULES_SCHEMA, doc="the one-deck form: rules of cards.yaml"),
-    "components": Field("list", required=True, items=Field("str", choices=KNOWN_COMPONENTS)),
+    "components": Field("list", required=True, items=Field("any"),
+                        doc="kinds (cards, track, ...) or {kind, id, settings...} entries"),
     "player_aid": Field("map", default={}, schema=AIDS_SCHEMA, doc="the one-deck form: its player aids"),
     "power_track": Field("map", default={}, schema={
         "spaces": Field("int", default=25, min=1, max=100),
@@ -96,12 +99,14 @@ class Game:
     factions: tuple
     ranks: tuple
     cards: tuple
-    components: tuple
+    components: tuple                     # the component ids, in game.yaml's order
     decks: tuple = ()                     # Deck, in game.yaml's order, each with its cards
     source_language: str = "en"          # the language the YAML is written in
     templates: str = ""                   # template set: templates/<kind>/<templates>/...
     categories: tuple = ()                # Category per printed ability category
     power_track: dict = field(default_factory=dict, hash=False)
+    icons: IconSet = BUILTIN              # the game's icons, then the built-in ones
+    component_specs: tuple = field(default=(), hash=False, compare=False)   # ComponentSpec per entry
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
     meta_lines: dict = field(default_factory=dict, hash=False, compare=False)  # game.yaml key -> line
     item_lines: dict = field(default_factory=dict, hash=False, compare=False)  # ("factions", id) -> line
@@ -250,6 +255,9 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     meta = check(raw_game, GAME_SCHEMA, problems, game_path)
     _check_meta(meta, raw_game, problems, game_path)
     decks = parse_decks(meta, raw_game, root, problems, game_path)
+    specs = parse_components(raw_game, problems, game_path)
+    icon_set = load_icons(root, raw_game.get("icons"), problems, game_path)
+    _check_deck_icons(decks, icon_set, raw_game, problems, game_path)
     lines = {}
     factions = tuple(
         Faction(f["id"], f["name"], f.get("adjective") or f["name"], f["colour"], f["emblem"])
@@ -259,6 +267,10 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         Rank(r["id"], r["name"], r.get("plural") or r["name"].lower() + "s", r["pips"])
         for r in _unique(meta, raw_game, "ranks", ("id", "name", "pips"), problems, game_path, lines)
     )
+    for f in factions:
+        why = icon_set.problem(f.emblem)
+        if why:
+            problems.error(game_path, lines.get(("factions", f.id)), f"faction '{f.id}'", f"emblem: {why}")
     categories = tuple(
         Category(c["id"], c["name"], c["colour"])
         for c in _unique(meta, raw_game, "ability_categories", ("id", "name", "colour"), problems, game_path, lines)
@@ -292,13 +304,68 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
         source_language=meta.get("language") or "en", templates=meta.get("templates") or name,
         categories=categories, factions=factions, ranks=ranks, cards=cards, decks=decks,
-        components=tuple(meta.get("components") or ()), sources=sources,
+        components=tuple(c.id for c in specs), component_specs=specs, sources=sources, icons=icon_set,
         power_track=meta.get("power_track") or {},
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines,
     )
     if strict:
         problems.raise_if_errors()
     return result
+
+
+def _check_deck_icons(decks, icon_set, raw, problems, path) -> None:
+    """Every badge field names an icon the game has."""
+    for deck in decks:
+        for f in deck.fields:
+            if f.icon is None:
+                continue
+            why = icon_set.problem(f.icon)
+            if why:
+                where = "card.fields" if deck.id == DEFAULT_DECK and "card" in raw else f"deck '{deck.id}' fields"
+                problems.error(path, deck.line, None, f"{where}.{f.name}.icon: {why}")
+
+
+def parse_components(raw, problems: Problems, path) -> tuple:
+    """game.yaml's ``components``: each a kind's name, or ``{kind, id, <settings of the kind>}``; ids
+    (default: the kind) are unique, settings are checked against the kind's ``SCHEMA``."""
+    from pnp.components import ALIASES, KINDS, ComponentSpec, schema
+
+    raw_list = raw.get("components") if isinstance(raw.get("components"), list) else []
+    specs, seen = [], {}
+    kinds = sorted(set(KINDS) | set(ALIASES))
+    for i, item in enumerate(raw_list):
+        line = line_of(raw_list, i)
+        where = f"components[{i + 1}]"
+        if isinstance(item, str):
+            kind, cid, config = item, item, {}
+            if kind not in kinds:
+                close = difflib.get_close_matches(kind, kinds, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                problems.error(path, line, None, f"{where}: unknown component {excerpt(kind)}{hint}; known: "
+                                                 f"{', '.join(kinds)}")
+                continue
+        elif isinstance(item, dict):
+            kind = item.get("kind")
+            if kind not in kinds:
+                problems.error(path, line_of(item, "kind") or line, None,
+                               f"{where}.kind: {excerpt(kind)} is not one of: {', '.join(kinds)}")
+                continue
+            fields = {"kind": Field("str", required=True), "id": Field("id", default=kind)}
+            fields.update(schema(kind))
+            config = check(item, fields, problems, path, prefix=where)
+            cid = config.pop("id", kind) or kind
+            config.pop("kind", None)
+        else:
+            problems.error(path, line, None, f"{where}: expected a component kind or {{kind: ..., id: ...}}, "
+                                             f"got {excerpt(item)}")
+            continue
+        if cid in seen:
+            problems.error(path, line, None, f"{where}: a second component '{cid}' (first at line {seen[cid]}); "
+                                             f"give each its own id")
+            continue
+        seen[cid] = line
+        specs.append(ComponentSpec(ALIASES.get(kind, kind), cid, config, line))
+    return tuple(specs)
 
 
 #: Engine key types and the deck field types that satisfy them.

@@ -160,7 +160,8 @@ def expected_keys(game) -> dict:
             keys[f"cards.{c.id}.name"] = origin
             if c.flavour:
                 keys[f"cards.{c.id}.flavour"] = origin
-    if "box" in game.components:
+    kinds = {s.kind for s in getattr(game, "component_specs", ())} or set(game.components)
+    if "box" in kinds:
         raw = _mapping(game.root / "box.yaml", game.root)
         if raw.get("pitch"):
             keys["box.pitch"] = "box.yaml"
@@ -168,7 +169,7 @@ def expected_keys(game) -> dict:
         for item in contents if isinstance(contents, list) else []:
             if isinstance(item, dict) and isinstance(item.get("item"), str):
                 keys[f"box.items.{item['item']}"] = "box.yaml"
-    if "rulebook" in game.components:
+    if "rulebook" in kinds:
         examples = _mapping(game.root / "rulebook.yaml", game.root).get("examples")
         for ex in examples if isinstance(examples, list) else []:
             if isinstance(ex, dict) and isinstance(ex.get("id"), str):
@@ -275,7 +276,7 @@ def check_strings(game, lang: str, problems: Problems) -> None:
             for message in placeholder_problems(text, PLACEHOLDERS.get(key, set())) if key in PLACEHOLDERS \
                     else []:
                 problems.error(path, line, "strings", f"{where}: {message}")
-            for message in markup_problems(text):
+            for message in markup_problems(text, game.icons.names):
                 problems.error(path, line, "strings", f"{where}: {message}")
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pnp.components import BuildOptions, KitEntry, game_components
+from pnp.draw.icons import using
 from pnp.draw.merge import merge, page_count
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems
@@ -35,7 +36,11 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
     result = validate_game(game_arg, problems, replace(options, thorough=False))
     if problems.errors:
         raise DataError(problems.errors)
-    game = result.game
+    with using(result.game.icons):      # the game's icons, wherever a page names one
+        return _build(result.game, out_dir, options, progress)
+
+
+def _build(game, out_dir, options: BuildOptions, progress=None) -> BuildResult:
     components = game_components(game)
     built = {}
     for component in components:

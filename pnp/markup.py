@@ -192,7 +192,7 @@ def _starts_block(line: str) -> bool:
 
 # ----------------------------------------------------------------------------- inline markup
 
-_INLINE = re.compile(r"(\\.|\*\*|\*|\[[a-z_]+(?::[^\]]*)?\]|\n| +)", re.DOTALL)
+_INLINE = re.compile(r"(\\.|\*\*|\*|\[[a-z][a-z0-9_-]*(?::[^\]]*)?\]|\n| +)", re.DOTALL)
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pnp.errors import Problems
-from pnp.layout.icon_names import ICON_NAMES
+from pnp.paths import data_path, excerpt
 from pnp.schema import Field, check
 from pnp.yamlsrc import line_of, load_yaml_or_report
 
-TOKEN_KINDS = ("faction", "gold", "influence", "dead", "converted", "plus_one", "marker")
+#: Cut shapes of a token. ``size`` is the diameter (circle), the side (square, rounded) or the width
+#: across the flats (hexagon, pointy-top); an ``outline`` token is cut along an SVG file's shape.
+SHAPES = ("circle", "square", "rounded", "hexagon", "outline")
 
 _FACE = {
     "background": Field("str", required=True, doc="'#rrggbb' or 'faction' (the token's faction colour)"),
-    "icon": Field("str", choices=tuple(sorted(ICON_NAMES))),
+    "icon": Field("str", doc="an icon: the game's own or a built-in one"),
     "icon_colour": Field("colour"),
     "label": Field("str", default=None, nullable=True, doc="text drawn on the icon (a value)"),
     "caption": Field("str", default=None, nullable=True, doc="small text under the icon; 'faction' = its name"),
@@ -25,16 +27,19 @@ SCHEMA = {
         "fold_gutter": Field("length", default=4.0, min=0, max=30),
         "bleed": Field("length", default=1.0, min=0, max=5),
     }),
+    "kinds": Field("list", default=[], items=Field("id"),
+                   doc="the token kinds, in the order the rulebook lists them (default: as they come)"),
     "tokens": Field("list", required=True),
 }
 
 TOKEN_SCHEMA = {
     "id": Field("id", required=True),
-    "kind": Field("str", required=True, choices=TOKEN_KINDS),
+    "kind": Field("id", required=True, doc="what it counts (gold, marker, ...): the game's own names"),
     "faction": Field("str"),
     "value": Field("int", min=1, max=100),
     "count": Field("int", required=True, min=1, max=500),
-    "shape": Field("str", required=True, choices=("circle", "square")),
+    "shape": Field("str", required=True, choices=SHAPES),
+    "outline": Field("str", nullable=True, doc="shape 'outline': an SVG file whose shape the token is cut to"),
     "size": Field("length", required=True, min=5, max=150),
     "on_track": Field("bool", default=False, doc="moves on the power track"),
     "front": Field("map", required=True, schema=_FACE),
@@ -64,6 +69,12 @@ class Token:
     front: Face
     back: Face
     line: int | None = None
+    outline: object = None          # shape 'outline': the SVG file (a Path inside the game folder)
+
+    @property
+    def extent(self) -> float:
+        """Side of the square the token takes on the sheet (a hexagon is taller than wide)."""
+        return self.size * 2 / 3 ** 0.5 if self.shape == "hexagon" else self.size
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,7 @@ class TokenSet:
     fold_gutter: float
     bleed: float
     tokens: tuple
+    kinds: tuple = ()                 # every kind, in the declared (or first-use) order
 
     @property
     def total(self) -> int:
@@ -125,16 +137,38 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
             if bg and bg != "faction" and not (bg.startswith("#") and len(bg) == 7):
                 problems.error(path, line_of(item, side), subject,
                                f"{side}.background: expected a colour like '#8a1c1c' or 'faction', got {bg!r}")
+            if face.get("icon") is not None and getattr(game, "icons", None) is not None:
+                why = game.icons.problem(face["icon"])
+                if why:
+                    problems.error(path, line_of(item, side), subject, f"{side}.icon: {why}")
             if "faction" in (bg, face.get("caption")) and not clean.get("faction"):
                 problems.error(path, line_of(item, side), subject,
                                f"{side}: uses the faction's colour or name but the token has no faction")
+        declared = top.get("kinds") or []
+        if declared and clean.get("kind") and clean["kind"] not in declared:
+            problems.error(path, line_of(item, "kind"), subject,
+                           f"kind: '{clean['kind']}' is not one of kinds: {', '.join(declared)}")
+        outline = None
+        if clean.get("shape") == "outline":
+            if not clean.get("outline"):
+                problems.error(path, line, subject, "shape 'outline' needs outline: an SVG file in the game folder")
+            else:
+                outline = data_path(game.root, clean["outline"], problems, path, line_of(item, "outline"), subject,
+                                    "outline")
+                if outline is not None and (outline.suffix.lower() != ".svg" or not outline.is_file()):
+                    problems.error(path, line_of(item, "outline"), subject,
+                                   f"outline: no SVG file {excerpt(clean['outline'])} in the game folder")
+                    outline = None
+        elif clean.get("outline"):
+            problems.error(path, line_of(item, "outline"), subject, "outline: only for shape 'outline'")
         if not {"id", "kind", "count", "shape", "size", "front", "back"} <= clean.keys():
             continue
         tokens.append(Token(clean["id"], clean["kind"], clean.get("faction"), clean.get("value"), clean["count"],
                             clean["shape"], clean["size"], clean["on_track"], _face(clean["front"]),
-                            _face(clean["back"]), line))
+                            _face(clean["back"]), line, outline))
+    kinds = tuple(dict.fromkeys(list(top.get("kinds") or []) + [t.kind for t in tokens]))
     result = TokenSet(str(path), sheet.get("gap", 2.5), sheet.get("fold_gutter", 4.0), sheet.get("bleed", 1.0),
-                      tuple(tokens))
+                      tuple(tokens), kinds)
     if own:
         problems.raise_if_errors()
     return result

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnp.draw.icons import using
 from pnp.errors import Problems
 from pnp.gamedata import Game, load_game
 from pnp.i18n import (check_language, check_strings, check_translation_keys, require_language, translate,
@@ -41,11 +42,19 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
     game = load_game(game_arg, problems, strict=False)
     if game is None:
         return ValidationResult(None, "")
+    with using(game.icons):
+        return _validate(game, problems, options, lang)
+
+
+def _validate(game, problems: Problems, options, lang) -> ValidationResult:
+    from pnp.components import game_components
+
     # every file's own problems, whatever the others hold: one run reports them all
     for component in game_components(game):
         if component.check_files:
             component.check_files(game, problems)
     check_translation_keys(game, problems)
+    check_strings(game, lang or game.language, problems)
     players = options.players if options else None
     if players is not None and not game.players[0] <= players <= game.players[1]:
         problems.error(*game.where("players"), "players",
@@ -56,7 +65,6 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
         if not problems.errors:
             game = translate(game, lang)
     if not problems.errors:
-        check_strings(game, lang or game.language, problems)
         check_printable(game, lang, problems)
     if not problems.errors:
         for check in CHECKS:

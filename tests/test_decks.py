@@ -25,7 +25,7 @@ decks:
     cards: heroes.yaml
     size: poker
     fields:
-      might: {type: int, required: true, min: 0, max: 9, icon: power}
+      might: {type: int, required: true, min: 0, max: 9, icon: shield}
       cost: {type: int, min: 0, max: 9, icon: coin, sign: minus}
       guild: {type: choice, choices: [red, blue], required: true}
       tags: {type: list}
@@ -38,7 +38,7 @@ decks:
     cards: quests.csv
     size: {width: 70, height: 120}
     fields:
-      reward: {type: int, min: 0, max: 20, icon: gold, format: "{value} gold"}
+      reward: {type: int, min: 0, max: 20, icon: coin, format: "{value} gold"}
       kind: {type: choice, choices: [hunt, trade]}
 components: [cards]
 """
@@ -120,8 +120,8 @@ def test_field_formats_are_data():
 
 def test_badges_print_as_the_fields_say(game_dir):
     game = load_game(game_dir)
-    assert stat_slots(game, game.card("knight")) == (("might", "power", "4"), ("cost", "coin", "\u22122"))
-    assert stat_slots(game, game.card("dragon")) == (("reward", "gold", "12 gold"),)
+    assert stat_slots(game, game.card("knight")) == (("might", "shield", "4"), ("cost", "coin", "\u22122"))
+    assert stat_slots(game, game.card("dragon")) == (("reward", "coin", "12 gold"),)
 
 
 def test_shadow_throne_signs_come_from_its_game_yaml():

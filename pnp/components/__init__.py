@@ -7,7 +7,8 @@ own checks to ``pnp validate`` (for instance: text that does not fit its box).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Callable
 
 from pnp.units import PAPERS
@@ -63,27 +64,62 @@ class Component:
     needs_kit: bool = False          # built last, knowing every other file's place in the kit
 
 
-REGISTRY: dict[str, Component] = {}
+#: Every component kind and the module that defines it (its ``COMPONENT`` and, when it takes
+#: settings, ``SCHEMA``: the keys of its entry in game.yaml's ``components``). An explicit table: no
+#: import side effects, and a kind whose module fails to import fails loudly.
+KINDS = {
+    "instructions": "pnp.components.instructions",
+    "track": "pnp.components.track",
+    "cards": "pnp.components.cards",
+    "tokens": "pnp.components.tokens",
+    "rulebook": "pnp.components.rulebook",
+    "box": "pnp.components.box",
+}
+#: Older names, read as a kind with settings (``power_track`` is the track of game.yaml's
+#: ``power_track:`` mapping, its start area holding the factions' tokens).
+ALIASES = {"power_track": "track"}
 
-_MODULES = ("instructions", "track", "cards", "tokens", "rulebook", "box")
+
+@dataclass(frozen=True)
+class ComponentSpec:
+    """One entry of game.yaml's ``components``: its kind, its id (file names, preview targets) and its
+    checked settings (``config``), with the line that declared it."""
+
+    kind: str
+    id: str
+    config: dict = field(default_factory=dict, hash=False, compare=False)
+    line: int | None = None
 
 
-def register(component: Component) -> Component:
-    REGISTRY[component.name] = component
-    return component
+def component(kind: str) -> Component:
+    """The component of a kind (its module is imported the first time)."""
+    return importlib.import_module(KINDS[ALIASES.get(kind, kind)]).COMPONENT
+
+
+def schema(kind: str) -> dict:
+    """The settings a kind accepts in a ``components`` entry (``{}`` when it takes none)."""
+    return getattr(importlib.import_module(KINDS[ALIASES.get(kind, kind)]), "SCHEMA", {})
 
 
 def load_all() -> dict[str, Component]:
-    for name in _MODULES:
-        try:
-            importlib.import_module(f"pnp.components.{name}")
-        except ModuleNotFoundError as exc:  # a component still being written
-            if exc.name != f"pnp.components.{name}":
-                raise
-    return REGISTRY
+    """Every component kind's component, by kind name."""
+    return {kind: component(kind) for kind in KINDS}
 
 
 def game_components(game) -> list[Component]:
-    """The game's components in kit order."""
-    registry = load_all()
-    return sorted((registry[name] for name in game.components if name in registry), key=lambda c: c.order)
+    """The game's components in kit order (each kind's order, then as listed), each bound to its entry's
+    settings: ``build(game, options)``, ``check(game, problems, options)``, ``check_files(game, problems)``."""
+    out = []
+    for spec in getattr(game, "component_specs", ()) or _legacy_specs(game):
+        base = component(spec.kind)
+        out.append(replace(
+            base, name=spec.id,
+            build=partial(base.build, spec=spec),
+            check=partial(base.check, spec=spec) if base.check else None,
+            check_files=partial(base.check_files, spec=spec) if base.check_files else None))
+    return sorted(out, key=lambda c: c.order)
+
+
+def _legacy_specs(game) -> tuple:
+    return tuple(ComponentSpec(ALIASES.get(name, name), name) for name in game.components if
+                 ALIASES.get(name, name) in KINDS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.components import BuildOptions, Component, Output, register
+from pnp.components import BuildOptions, Component, Output
 from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.errors import DataError, Problems, UserError
@@ -217,12 +217,12 @@ def layout(game, options: BuildOptions, data: BoxData | None = None):
                       w, h, labels(game, options.lang))
 
 
-def build(game, options: BuildOptions) -> list[Output]:
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
     words = words_for(game, options.lang)
     return [Output("box.pdf", words["box"], layout(game, options).pages)]
 
 
-def check(game, problems, options: BuildOptions | None = None) -> None:
+def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     """box.yaml is valid, the sleeve kind exists, every piece fits the sheet, and every text fits its box."""
     data = load_box(game, problems)
     if data is None:
@@ -273,4 +273,9 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "\u2026"
 
 
-register(Component("box", build, check, order=90, check_files=lambda game, problems: load_box(game, problems)))
+def check_files(game, problems, spec=None) -> None:
+    """box.yaml is valid (reported with every other file's problems)."""
+    load_box(game, problems)
+
+
+COMPONENT = Component("box", build, check, order=90, check_files=check_files)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import jinja2
 
 from pnp.cardtext import ability_text, aid_text
-from pnp.components import BuildOptions, Component, Output, register
+from pnp.components import BuildOptions, Component, Output
 from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.i18n import strings
@@ -78,7 +78,7 @@ def deck_faces(game, deck, options: BuildOptions) -> tuple[list, list]:
     return faces, labels
 
 
-def build(game, options: BuildOptions) -> list[Output]:
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
     """Every deck's sheets in game.yaml's order; a deck starts on a new sheet (decks of different card
     sizes never share one), each with its own back."""
     w, h = options.page_size
@@ -119,7 +119,7 @@ def _check_texts(elements, problems, path, line, subject, what: str = "") -> Non
                            f"{what}{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
 
 
-def check(game, problems, options: BuildOptions | None = None) -> None:
+def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     """Every text on every face fits its box at the smallest allowed size, in fonts that have its glyphs."""
     lang = options.lang if options else None
     for deck in game.decks:
@@ -143,4 +143,4 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
                 problems.error(*where, "card back", f"{el.role} {el.markup!r} does not fit")
 
 
-register(Component("cards", build, check, order=20))
+COMPONENT = Component("cards", build, check, order=20)

@@ -11,7 +11,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from pnp import TEMPLATES_DIR, templating
-from pnp.components import BuildOptions, Component, Output, register
+from pnp.components import BuildOptions, Component, Output
 from pnp.draw import fonts
 from pnp.errors import DataError
 from pnp.i18n import strings
@@ -60,7 +60,7 @@ def _environment():
     return templating.environment((TEMPLATES_DIR / "instructions",), keep_trailing_newline=False)
 
 
-def build(game, options: BuildOptions, entries) -> list[Output]:
+def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     lang = options.lang or game.language
     words = strings(game, lang)
     name = f"{lang}.md.j2"
@@ -87,4 +87,4 @@ def build(game, options: BuildOptions, entries) -> list[Output]:
     return [Output("instructions.pdf", words.get("instructions", "Instructions"), pdf=buf.getvalue())]
 
 
-register(Component("instructions", build, None, order=0, needs_kit=True))
+COMPONENT = Component("instructions", build, None, order=0, needs_kit=True)

@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.cache import reads_files
 from pnp.cardtext import ability_text
-from pnp.components import BuildOptions, Component, Output, register
+from pnp.components import BuildOptions, Component, Output
 from pnp.draw import fonts
 from pnp.draw.merge import impose as merge_impose
 from pnp.draw.merge import page_count
@@ -89,7 +89,7 @@ def context(game, cfg, lang) -> dict:
     words = strings(game, lang)
     groups = []
     if tokens:
-        for kind in ("faction", "gold", "influence", "plus_one", "dead", "converted"):
+        for kind in tokens.kinds:
             parts = [t for t in tokens.tokens if t.kind == kind]
             if not parts:
                 continue
@@ -187,7 +187,7 @@ def impose(reading: bytes, page_w: float, page_h: float, flip: str) -> bytes:
     return merge_impose(reading, marks.getvalue(), placements, "Rulebook (imposed)")
 
 
-def build(game, options: BuildOptions) -> list[Output]:
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
     lang = options.lang or game.language
     words = strings(game, lang)
     reading, pages, _ = booklet(game, options.paper, lang)
@@ -199,7 +199,7 @@ def build(game, options: BuildOptions) -> list[Output]:
     ]
 
 
-def check(game, problems: Problems, options: BuildOptions | None = None) -> None:
+def check(game, problems: Problems, options: BuildOptions | None = None, spec=None) -> None:
     try:
         load_config(game, problems)
     except DataError as exc:
@@ -215,7 +215,7 @@ def check(game, problems: Problems, options: BuildOptions | None = None) -> None
             problems.extend(exc.problems)
 
 
-def check_files(game, problems: Problems) -> None:
+def check_files(game, problems: Problems, spec=None) -> None:
     """rulebook.yaml is valid (reported with every other file's problems)."""
     try:
         load_config(game, problems)
@@ -223,4 +223,4 @@ def check_files(game, problems: Problems) -> None:
         problems.extend(exc.problems)
 
 
-register(Component("rulebook", build, check, order=60, check_files=check_files))
+COMPONENT = Component("rulebook", build, check, order=60, check_files=check_files)

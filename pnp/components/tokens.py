@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pnp.components import BuildOptions, Component, Output, register
+from pnp.components import BuildOptions, Component, Output
 from pnp.draw.text import fit
 from pnp.i18n import strings
 from pnp.layout.geometry import Text
@@ -28,12 +28,12 @@ def faces(game, token_set, lang=None) -> dict:
                 caption = faction.name
             caption = escape(caption) if caption else caption
             sides.append(token_face(face, t.shape, t.size, token_set.bleed, faction.colour if faction else None,
-                                    caption))
+                                    caption, t.outline))
         result[t.id] = tuple(sides)
     return result
 
 
-def build(game, options: BuildOptions) -> list[Output]:
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
     token_set = load_tokens(game)
     if options.bleed:  # print-shop bleed: more art past the cut lines, and room between tokens for it
         token_set = replace(token_set, bleed=max(token_set.bleed, options.bleed),
@@ -42,7 +42,7 @@ def build(game, options: BuildOptions) -> list[Output]:
     w, h = options.page_size
     token_plan = plan(token_set.tokens, w, h, token_set.gap, token_set.fold_gutter)
     pages = sheet_pages(token_plan, faces(game, token_set, options.lang), token_set.bleed,
-                        words.get("token_fold_note", ""))
+                        words.get("token_fold_note", ""), {t.id: t.outline for t in token_set.tokens if t.outline})
     return [Output("tokens.pdf", words.get("tokens", "Tokens"), pages)]
 
 
@@ -67,7 +67,7 @@ def check_demand(game, token_set, problems, games: int = DEMAND_GAMES) -> None:
                           f"(99th percentile of {games} simulated games)")
 
 
-def check(game, problems, options: BuildOptions | None = None) -> None:
+def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     token_set = load_tokens(game, problems)
     if token_set is None:
         if not (game.root / "tokens.yaml").is_file():
@@ -78,7 +78,7 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
         w, h = BuildOptions(paper=paper).page_size
         area = front_area(w, h, token_set.fold_gutter)
         for t in token_set.tokens:
-            if t.size > min(area.w, area.h):
+            if t.extent > min(area.w, area.h):
                 problems.error(token_set.path, t.line, f"token '{t.id}'",
                                f"size: {t.size:g} mm is larger than the half sheet it prints on "
                                f"({area.w:.1f} x {area.h:.1f} mm on {paper})")
@@ -93,11 +93,11 @@ def check(game, problems, options: BuildOptions | None = None) -> None:
         check_demand(game, token_set, problems)
 
 
-def check_files(game, problems) -> None:
+def check_files(game, problems, spec=None) -> None:
     """tokens.yaml exists and is valid (reported with every other file's problems)."""
     if load_tokens(game, problems) is None and not (game.root / "tokens.yaml").is_file():
         problems.error(*game.where("components"), "components",
                        "the kit lists 'tokens' but the game has no tokens.yaml")
 
 
-register(Component("tokens", build, check, order=40, check_files=check_files))
+COMPONENT = Component("tokens", build, check, order=40, check_files=check_files)

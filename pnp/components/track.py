@@ -1,54 +1,119 @@
-"""The power track component."""
+"""Tracks: a page of numbered spaces per ``track`` entry of ``components`` (any range, grid, strips or
+round the edge, a title and an optional start area). Shadow Throne's power track is one of them
+(``power_track``, its settings in game.yaml's ``power_track:``)."""
 
 from __future__ import annotations
 
-from pnp.components import BuildOptions, Component, Output, register
+from pnp.components import BuildOptions, Component, Output
 from pnp.errors import DataError
 from pnp.i18n import strings
-from pnp.layout.track import TrackSpec, track_page
+from pnp.layout.track import SHAPES, TrackSpec, track_page
+from pnp.markup import escape
+from pnp.schema import Field
 from pnp.tokendata import load_tokens
 
 #: Room around a token on a track space, in mm, so it can be picked up.
 TOKEN_CLEARANCE = 4.0
 
+#: Settings of a ``{kind: track, ...}`` entry of game.yaml's ``components``.
+SCHEMA = {
+    "from": Field("int", default=1, min=-99, max=999, doc="the number of the first space"),
+    "to": Field("int", nullable=True, min=-99, max=999, doc="the number of the last space"),
+    "spaces": Field("int", nullable=True, min=1, max=200, doc="how many spaces (instead of 'to')"),
+    "shape": Field("str", default="grid", choices=SHAPES, doc="grid, strip or around (the page's edge)"),
+    "columns": Field("int", default=5, min=0, max=20, doc="spaces per row (grid) or per strip (0: as many as fit)"),
+    "title": Field("str", nullable=True, doc="printed title (default: the printed word 'track' or the id)"),
+    "start_area": Field("bool", default=True, doc="a start area with a spot for each faction's token"),
+    "start_label": Field("str", nullable=True, doc="the start area's label"),
+    "highlight_every": Field("int", default=5, min=0, max=100, doc="tint every n-th space (0: none)"),
+    "token_diameter": Field("length", nullable=True, min=5, max=60,
+                            doc="tokens moved on it (default: the largest on_track token, else 20 mm)"),
+}
 
-def token_diameter(game) -> float:
+
+def token_diameter(game, config: dict | None = None) -> float:
     """The largest token that moves on the track: from tokens.yaml when the game has one."""
+    config = config or {}
+    if config.get("token_diameter"):
+        return config["token_diameter"]
     tokens = load_tokens(game) if (game.root / "tokens.yaml").is_file() else None
     sizes = [t.size for t in tokens.tokens if t.on_track] if tokens else []
     return max(sizes) if sizes else game.power_track.get("token_diameter", 20.0)
 
 
-def spec(game) -> TrackSpec:
-    p = game.power_track
-    return TrackSpec(spaces=p.get("spaces", 25), columns=p.get("columns", 5), token_diameter=token_diameter(game))
+def settings(game, spec) -> dict:
+    """The track's settings: its entry's, or (``power_track``) those of game.yaml's ``power_track:``."""
+    if spec is None or spec.kind != "track" or spec.id == "power_track" and not spec.config:
+        p = game.power_track
+        return {"from": 1, "spaces": p.get("spaces", 25), "columns": p.get("columns", 5), "shape": "grid",
+                "start_area": True, "highlight_every": 5, "title_key": "power_track",
+                "token_diameter": p.get("token_diameter") if not (game.root / "tokens.yaml").is_file() else None}
+    return dict(spec.config)
 
 
-def layout(game, options: BuildOptions):
-    words = strings(game, options.lang)
+def track_spec(game, config: dict) -> TrackSpec:
+    first = config.get("from", 1)
+    spaces = config.get("spaces") or ((config["to"] - first + 1) if config.get("to") is not None else 25)
+    return TrackSpec(spaces=spaces, columns=config.get("columns", 5), token_diameter=token_diameter(game, config),
+                     first=first, shape=config.get("shape", "grid"), highlight_every=config.get("highlight_every", 5),
+                     start_area=config.get("start_area", True))
+
+
+def titles(game, config: dict, spec_id: str, lang) -> tuple[str, str]:
+    words = strings(game, lang)
+    key = config.get("title_key")
+    if key:
+        title = words.get(key, "Power Track")
+    else:
+        title = escape(config["title"]) if config.get("title") else escape(spec_id.replace("_", " ").title())
+    start = escape(config["start_label"]) if config.get("start_label") else words.get("track_start", "Start")
+    return title, start
+
+
+def layout(game, options: BuildOptions, spec=None):
+    config = settings(game, spec)
+    title, start = titles(game, config, spec.id if spec else "power_track", options.lang)
     w, h = options.page_size
-    return track_page(spec(game), game.factions, words.get("power_track", "Power Track"),
-                      words.get("track_start", "Start"), w, h)
+    return track_page(track_spec(game, config), game.factions, title, start, w, h, label=title)
 
 
-def build(game, options: BuildOptions) -> list[Output]:
-    words = strings(game, options.lang)
-    return [Output("power-track.pdf", words.get("power_track", "Power Track"), [layout(game, options).page])]
+def file_name(spec) -> str:
+    return f"{(spec.id if spec else 'power_track').replace('_', '-')}.pdf"
 
 
-def check(game, problems, options: BuildOptions | None = None) -> None:
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
+    config = settings(game, spec)
+    title, _ = titles(game, config, spec.id if spec else "power_track", options.lang)
+    return [Output(file_name(spec), title, [layout(game, options, spec).page])]
+
+
+def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     if (game.root / "tokens.yaml").is_file():
         try:
             load_tokens(game)
         except DataError:  # reported by the tokens component's own check
             return
+    config = settings(game, spec)
+    where = game.where("power_track") if config.get("title_key") else (game.root / "game.yaml", spec.line)
+    subject = "power_track" if config.get("title_key") else f"track '{spec.id}'"
+    if config.get("to") is not None and config.get("spaces") is not None:
+        problems.error(*where, subject, "give 'to' or 'spaces', not both")
+        return
+    if config.get("to") is not None and config["to"] < config.get("from", 1):
+        problems.error(*where, subject, f"to: {config['to']} is below from: {config.get('from', 1)}")
+        return
+    track = track_spec(game, config)
     for paper in ("letter", "a4"):
-        result = layout(game, BuildOptions(paper=paper))
-        need = spec(game).token_diameter + TOKEN_CLEARANCE
+        try:
+            result = layout(game, BuildOptions(paper=paper), spec)
+        except ValueError as exc:
+            problems.error(*where, subject, f"{exc} on {paper}")
+            continue
+        need = track.token_diameter + TOKEN_CLEARANCE
         if result.space_size < need:
-            problems.error(*game.where("power_track"), "power_track",
+            problems.error(*where, subject,
                            f"spaces are {result.space_size:.1f} mm on {paper}, too small for "
-                           f"{spec(game).token_diameter:g} mm tokens (need {need:g} mm)")
+                           f"{track.token_diameter:g} mm tokens (need {need:g} mm)")
 
 
-register(Component("power_track", build, check, order=10))
+COMPONENT = Component("track", build, check, order=10)

@@ -1,23 +1,29 @@
 """Vector icons, drawn from shapes (never a symbol font) so they print crisply at any size.
 
 Every icon is a function ``(canvas, cx, cy, size, colour, label)`` in points, centred on (cx, cy),
-``size`` across. :data:`ICONS` maps the names used in data and card text (``[power]``) to them.
-Icons that carry a number (stat badges) draw ``label`` on themselves.
+``size`` across. :data:`ICONS` maps pnp's generic names (``shield``, ``coin``, ...) to them; a game's
+own SVG icons and its names for icons (:mod:`pnp.icons`) are resolved by :func:`draw` through the
+active icon set (:func:`using`). Icons that carry a number (stat badges) draw ``label`` on themselves.
 """
 
 from __future__ import annotations
 
 import math
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from reportlab.lib.colors import HexColor, white
 
 from pnp.draw import fonts
+from pnp.draw.pictures import draw_picture
+from pnp.icons import BUILTIN, IconSet
 
 INK = "#1f1a17"
 GOLD = "#d9a520"
 GOLD_DARK = "#8c6410"
-INFLUENCE = "#5a3d8a"
-POWER = "#34495e"
+SEAL = "#5a3d8a"
+SHIELD = "#34495e"
 PURSE = "#7a5530"
 BONE = "#f4efe4"
 
@@ -52,7 +58,7 @@ def coin(c, cx, cy, size, colour=None, label=None):
     _label(c, cx, cy, size, label, colour="#3d2a05")
 
 
-def influence(c, cx, cy, size, colour=None, label=None):
+def seal(c, cx, cy, size, colour=None, label=None):
     """A wax seal: a scalloped disc."""
     r = size / 2
     bumps = 12
@@ -63,7 +69,7 @@ def influence(c, cx, cy, size, colour=None, label=None):
         x, y = cx + rr * math.cos(a), cy + rr * math.sin(a)
         p.moveTo(x, y) if i == 0 else p.lineTo(x, y)
     p.close()
-    c.setFillColor(_colour(colour, INFLUENCE))
+    c.setFillColor(_colour(colour, SEAL))
     c.drawPath(p, stroke=0, fill=1)
     c.setStrokeColor(white)
     c.setLineWidth(size * 0.025)
@@ -71,7 +77,7 @@ def influence(c, cx, cy, size, colour=None, label=None):
     _label(c, cx, cy, size, label)
 
 
-def power(c, cx, cy, size, colour=None, label=None):
+def shield(c, cx, cy, size, colour=None, label=None):
     """A heater shield."""
     w, h = size * 0.86, size
     top = cy + h / 2
@@ -82,7 +88,7 @@ def power(c, cx, cy, size, colour=None, label=None):
     p.curveTo(cx + w / 2, cy - h * 0.28, cx + w * 0.18, cy - h * 0.42, cx, cy - h / 2)
     p.curveTo(cx - w * 0.18, cy - h * 0.42, cx - w / 2, cy - h * 0.28, cx - w / 2, cy + h * 0.05)
     p.close()
-    c.setFillColor(_colour(colour, POWER))
+    c.setFillColor(_colour(colour, SHIELD))
     c.setStrokeColor(HexColor("#1c2833"))
     c.setLineWidth(size * 0.04)
     c.drawPath(p, stroke=1, fill=1)
@@ -154,7 +160,7 @@ def skull(c, cx, cy, size, colour=None, label=None):
         c.line(cx + r * dx, cy - r * 0.55, cx + r * dx, cy - r * 0.85)
 
 
-def convert(c, cx, cy, size, colour=None, label=None):
+def cycle(c, cx, cy, size, colour=None, label=None):
     """Two arrows chasing each other round a circle."""
     r = size * 0.36
     col = _colour(colour, "#a8761a")
@@ -178,7 +184,7 @@ def convert(c, cx, cy, size, colour=None, label=None):
         c.drawPath(h, stroke=0, fill=1)
 
 
-def plus_one(c, cx, cy, size, colour=None, label=None):
+def plus(c, cx, cy, size, colour=None, label=None):
     c.setFillColor(_colour(colour, "#2e6a3f"))
     c.setStrokeColor(white)
     c.setLineWidth(size * 0.05)
@@ -252,23 +258,114 @@ def sun(c, cx, cy, size, colour=None, label=None):
     c.circle(cx, cy, size * 0.24, stroke=0, fill=1)
 
 
+def circle(c, cx, cy, size, colour=None, label=None):
+    c.setFillColor(_colour(colour, INK))
+    c.circle(cx, cy, size * 0.45, stroke=0, fill=1)
+    _label(c, cx, cy, size, label)
+
+
+def square(c, cx, cy, size, colour=None, label=None):
+    c.setFillColor(_colour(colour, INK))
+    c.rect(cx - size * 0.42, cy - size * 0.42, size * 0.84, size * 0.84, stroke=0, fill=1)
+    _label(c, cx, cy, size, label)
+
+
+def _polygon(c, points, colour):
+    p = c.beginPath()
+    p.moveTo(*points[0])
+    for point in points[1:]:
+        p.lineTo(*point)
+    p.close()
+    c.setFillColor(_colour(colour, INK))
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def diamond(c, cx, cy, size, colour=None, label=None):
+    r = size / 2
+    _polygon(c, [(cx, cy + r), (cx + r * 0.75, cy), (cx, cy - r), (cx - r * 0.75, cy)], colour)
+    _label(c, cx, cy, size, label)
+
+
+def triangle(c, cx, cy, size, colour=None, label=None):
+    r = size / 2
+    _polygon(c, [(cx, cy + r * 0.95), (cx + r * 0.95, cy - r * 0.75), (cx - r * 0.95, cy - r * 0.75)], colour)
+    _label(c, cx, cy - r * 0.15, size * 0.8, label)
+
+
+def hexagon(c, cx, cy, size, colour=None, label=None):
+    r = size / 2
+    _polygon(c, [(cx + r * math.cos(math.radians(90 + 60 * k)), cy + r * math.sin(math.radians(90 + 60 * k)))
+                 for k in range(6)], colour)
+    _label(c, cx, cy, size, label)
+
+
+def heart(c, cx, cy, size, colour=None, label=None):
+    r = size / 2
+    p = c.beginPath()
+    p.moveTo(cx, cy - r * 0.9)
+    p.curveTo(cx - r * 0.35, cy - r * 0.45, cx - r * 1.0, cy - r * 0.1, cx - r * 0.95, cy + r * 0.35)
+    p.curveTo(cx - r * 0.9, cy + r * 0.95, cx - r * 0.15, cy + r * 0.95, cx, cy + r * 0.45)
+    p.curveTo(cx + r * 0.15, cy + r * 0.95, cx + r * 0.9, cy + r * 0.95, cx + r * 0.95, cy + r * 0.35)
+    p.curveTo(cx + r * 1.0, cy - r * 0.1, cx + r * 0.35, cy - r * 0.45, cx, cy - r * 0.9)
+    p.close()
+    c.setFillColor(_colour(colour, INK))
+    c.drawPath(p, stroke=0, fill=1)
+    _label(c, cx, cy, size, label)
+
+
+#: pnp's built-in icons by name (a game names its own meanings for them in game.yaml's ``icons:``,
+#: e.g. ``power: shield``). :data:`pnp.layout.icon_names.ICON_NAMES` lists the same names.
 ICONS = {
-    "gold": coin, "coin": coin, "cost": coin, "income": coin,
-    "influence": influence,
-    "power": power,
-    "consolation": purse, "purse": purse,
-    "skull": skull, "kill": skull, "dead": skull,
-    "gem": gem, "value": gem,
-    "convert": convert,
-    "plus_one": plus_one,
-    "pip": pip,
-    "step": step,
-    "crown": crown, "star": star, "sun": sun,
+    "coin": coin, "seal": seal, "shield": shield, "purse": purse, "skull": skull, "gem": gem,
+    "cycle": cycle, "plus": plus, "pip": pip, "step": step, "crown": crown, "star": star, "sun": sun,
+    "circle": circle, "square": square, "diamond": diamond, "triangle": triangle, "hexagon": hexagon,
+    "heart": heart,
 }
 
 #: Icons that are wider than tall when drawn inline (width as a multiple of size).
 INLINE_WIDTH = {"crown": 1.0}
 
+_ACTIVE: ContextVar = ContextVar("pnp_icons", default=BUILTIN)
+
+
+@contextmanager
+def using(icon_set: IconSet | None):
+    """Draw with ``icon_set`` (a game's icons) inside the block; the built-in icons otherwise."""
+    token = _ACTIVE.set(icon_set or BUILTIN)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def active() -> IconSet:
+    """The icon set names resolve in: the game's being built (see :func:`using`)."""
+    return _ACTIVE.get()
+
+
+def inline_width(name: str) -> float:
+    """An icon's width in text, as a multiple of its height."""
+    ref = active().resolve(name)
+    if ref is None:
+        return 1.0
+    return ref.aspect if ref.kind == "svg" else INLINE_WIDTH.get(ref.target, 1.0)
+
+
+def drawable(name: str) -> bool:
+    return active().resolve(name) is not None
+
 
 def draw(c, name: str, cx: float, cy: float, size: float, colour=None, label=None):
-    ICONS[name](c, cx, cy, size, colour, label)
+    """Draw the icon ``name`` (the active set's: the game's own, its names for built-ins, the built-ins)
+    centred on (cx, cy), ``size`` points tall; ``colour`` (or the colour the data gives the name)
+    recolours it, ``label`` is printed on it. An unknown name draws nothing (validation reports it)."""
+    ref = active().resolve(name)
+    if ref is None:
+        return
+    colour = colour or ref.colour
+    if ref.kind == "builtin":
+        ICONS[ref.target](c, cx, cy, size, colour, label)
+        return
+    w = size * ref.aspect
+    draw_picture(c, ref.target, (cx - w / 2, cy - size / 2, w, size), "contain", colour=colour)
+    _label(c, cx, cy, size, label)

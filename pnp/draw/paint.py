@@ -5,7 +5,8 @@ from __future__ import annotations
 from reportlab.lib.colors import HexColor
 
 from pnp.draw import icons, text
-from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Polygon, Text, Transform
+from pnp.draw.pictures import draw_picture
+from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Picture, Polygon, Text, Transform
 from pnp.units import pt
 
 
@@ -96,6 +97,10 @@ def paint(c, elements) -> None:
             c.restoreState()
         elif isinstance(e, Text):
             text.paint(c, e.rect, e.markup, e.style)
+        elif isinstance(e, Picture):
+            r = e.rect
+            draw_picture(c, e.path, (pt(r.x), pt(r.y), pt(r.w), pt(r.h)), e.fit, e.focus, e.colour, e.outline,
+                         stroke_width=pt(0.25))
         elif isinstance(e, Icon):
             c.saveState()
             if e.opacity < 1:

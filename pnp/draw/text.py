@@ -37,7 +37,7 @@ def _drawable(atom: Atom) -> bool:
         return True
     if atom.text == "pips":
         return pips_count(atom.arg) is not None
-    return atom.text in icons.ICONS
+    return icons.drawable(atom.text)
 
 
 def _as_text(atom: Atom) -> Atom:
@@ -53,7 +53,7 @@ def _atom_width(atom: Atom, style: Style, size: float) -> float:
         isize = size * ICON_SCALE
         if atom.text == "pips":
             return isize * 0.62 * pips_count(atom.arg) + isize * 0.1
-        return isize * icons.INLINE_WIDTH.get(atom.text, 1.0) + size * 0.08
+        return isize * icons.inline_width(atom.text) + size * 0.08
     font = fonts.font_name(style.font, atom.bold, atom.italic)
     return fonts.width(atom.text, font, size) + style.tracking * len(atom.text)
 
@@ -95,9 +95,14 @@ def _wrap(words, style, size, width):
     return tuple(lines)
 
 
-@lru_cache(maxsize=4096)
 def fit(markup: str, style: Style, w_mm: float, h_mm: float) -> Fitted:
-    """Largest size (quarter-point steps, from style.size down to style.min_size) at which the text fits."""
+    """Largest size (quarter-point steps, from style.size down to style.min_size) at which the text fits
+    (inline icons measured in the active icon set)."""
+    return _fit(markup, style, w_mm, h_mm, icons.active())
+
+
+@lru_cache(maxsize=4096)
+def _fit(markup: str, style: Style, w_mm: float, h_mm: float, icon_set) -> Fitted:
     words = parse(markup, style.upper)
     width, height = pt(w_mm), pt(h_mm)
     size = style.size
@@ -205,5 +210,4 @@ def _paint_icon(c, atom, x, baseline, size, width, style):
         for k in range(pips_count(atom.arg)):
             icons.draw(c, "pip", x + isize * 0.05 + isize * 0.62 * (k + 0.5), cy, isize * 0.8, style.colour)
         return
-    label = atom.arg if atom.text in ("step", "plus_one") else None
-    icons.draw(c, atom.text, x + width / 2, cy, isize, None, label)
+    icons.draw(c, atom.text, x + width / 2, cy, isize, None, atom.arg)

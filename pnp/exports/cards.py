@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pnp.cardtext import aid_text
 from pnp.components import BuildOptions
 from pnp.components.cards import back_elements, face_content, players_mark
+from pnp.draw.icons import using
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
@@ -128,7 +129,9 @@ def face_images(game, keys: list[str], size: tuple[int, int], bleed: float = 0.0
                 progress=None) -> dict:
     """{face key: PIL image of exactly ``size`` pixels}; ``progress(key)`` after each one."""
     images = {}
-    with Rasterizer(faces_pdf(game, keys, bleed, lang)) as pages:
+    with using(game.icons):
+        pdf = faces_pdf(game, keys, bleed, lang)
+    with Rasterizer(pdf) as pages:
         for i, key in enumerate(keys):
             images[key] = pages.render(i, size)
             if progress:

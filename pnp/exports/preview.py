@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.components import BuildOptions, game_components
+from pnp.draw.icons import using
 from pnp.draw.merge import page_count
 from pnp.errors import UserError
 from pnp.exports.cards import aid_key, back_key, deck_of_key, face_images
@@ -41,7 +42,11 @@ def face_keys(game) -> list[str]:
 
 def preview(game, target: str, page: int | None = None, dpi: int = 150, options: BuildOptions | None = None,
             bleed: float = 0.0) -> Preview:
-    options = options or BuildOptions()
+    with using(game.icons):
+        return _preview(game, target, page, dpi, options or BuildOptions(), bleed)
+
+
+def _preview(game, target: str, page: int | None, dpi: int, options: BuildOptions, bleed: float) -> Preview:
     if target in face_keys(game):
         if page is not None:
             raise UserError(f"--page applies to components and files, not to the card {target!r}")

@@ -122,6 +122,22 @@ class Icon:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A picture file of the game folder (PNG, JPEG or SVG) drawn into ``rect``: ``fit`` is ``cover`` (crop
+    to fill, keeping ``focus`` in view: 0..1 from the left and from the top), ``contain`` (all of it,
+    centred) or ``fill`` (stretched). ``colour`` recolours an SVG; ``outline`` draws only its outline
+    (a cut line)."""
+
+    path: str
+    rect: Rect
+    fit: str = "cover"
+    focus: tuple = (0.5, 0.5)
+    colour: str | None = None
+    outline: bool = False
+    role: str = ""
+
+
+@dataclass(frozen=True)
 class Polygon:
     """A closed outline through ``points`` ((x, y) pairs in mm), or an open polyline when ``closed`` is
     false (then ``fill`` is ignored). Hexagons, triangles, glue tabs and zigzag cut lines are polygons."""
@@ -211,7 +227,7 @@ class Page:
 
 def translate(element, dx: float, dy: float):
     """A copy of ``element`` moved by (dx, dy)."""
-    if isinstance(element, (Box, Text)):
+    if isinstance(element, (Box, Text, Picture)):
         return replace(element, rect=element.rect.moved(dx, dy))
     if isinstance(element, Line):
         return replace(element, x1=element.x1 + dx, y1=element.y1 + dy, x2=element.x2 + dx, y2=element.y2 + dy)
@@ -231,7 +247,7 @@ def extent(element) -> Rect | None:
     """The rectangle an element may paint into (strokes included), in its parent's frame; None for an
     empty group. Lets a caller skip elements that a clip would hide anyway (board tiles)."""
     e = element
-    if isinstance(e, (Box, Text)):
+    if isinstance(e, (Box, Text, Picture)):
         grow = e.width / 2 if isinstance(e, Box) and e.stroke else 0.0
         return e.rect.inset(-grow)
     if isinstance(e, Line):

@@ -1,6 +1,8 @@
-"""Names of the vector icons :mod:`pnp.draw.icons` can draw, for checking data without reportlab."""
+"""Names of pnp's built-in vector icons (:mod:`pnp.draw.icons` draws them), for checking data without
+reportlab. A game gives its own meanings to them (``icons: {power: shield}`` in game.yaml) and adds its
+own SVG icons (:mod:`pnp.icons`)."""
 
 ICON_NAMES = frozenset({
-    "gold", "coin", "cost", "income", "influence", "power", "consolation", "purse", "skull", "kill", "dead",
-    "convert", "plus_one", "pip", "step", "crown", "star", "sun", "gem", "value",
+    "coin", "seal", "shield", "purse", "skull", "gem", "cycle", "plus", "pip", "step", "crown", "star", "sun",
+    "circle", "square", "diamond", "triangle", "hexagon", "heart",
 })

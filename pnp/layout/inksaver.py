@@ -42,8 +42,8 @@ def save_ink(elements) -> list:
             out.append(replace(e, style=replace(e.style, colour=DARK_INK)))
         elif isinstance(e, Box) and e.stroke and _light(e.stroke) and not e.fill:
             out.append(replace(e, stroke=DARK_INK))
-        elif (isinstance(e, Icon) and e.colour and _light(e.colour) and e.role != "emblem"
-              and e.name in ("crown", "star", "sun", "pip")):  # the face's pale watermark stays pale
+        elif isinstance(e, Icon) and e.colour and _light(e.colour) and e.role != "emblem":
+            # light icons (on dark fills that become tints) turn dark; the face's pale watermark stays pale
             out.append(replace(e, colour=DARK_INK))
         else:
             out.append(e)

@@ -8,9 +8,10 @@ exactly behind its front. Cut lines are pink, the fold line grey.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text
+from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Picture, Polygon, Rect, Style, Text
 from pnp.units import PRINTER_MARGIN
 
 CUT_PINK = "#e4007c"
@@ -95,7 +96,7 @@ def plan(tokens, page_w: float, page_h: float, gap: float, fold_gutter: float) -
     area = front_area(page_w, page_h, fold_gutter)
     fold = page_h / 2
     shapes = {t.id: t.shape for t in tokens}
-    items = [((t.id, k + 1), t.size) for t in tokens for k in range(t.count)]
+    items = [((t.id, k + 1), getattr(t, "extent", t.size)) for t in tokens for k in range(t.count)]
     sheets = []
     for sheet in pack(items, area, gap):
         sheets.append(tuple(Placement(tid, copy, shapes[tid], rect, mirror_across_fold(rect, fold))
@@ -103,33 +104,59 @@ def plan(tokens, page_w: float, page_h: float, gap: float, fold_gutter: float) -
     return TokenPlan(page_w, page_h, fold, area, tuple(sheets))
 
 
-def token_face(face, shape: str, size: float, bleed: float, colour: str | None, caption: str | None) -> list:
-    """One face in the token's frame (0..size), art running ``bleed`` mm past the cut line."""
-    background = colour if face.background == "faction" else face.background
-    c = size / 2
-    els = []
+#: Corner radius of a ``rounded`` token, as a fraction of its side.
+ROUNDED = 0.18
+
+
+def hexagon_points(cx: float, cy: float, across_flats: float) -> tuple:
+    """A pointy-top hexagon's corners (counterclockwise from the top), ``across_flats`` wide."""
+    r = across_flats / 3 ** 0.5
+    return tuple((cx + r * math.cos(math.radians(90 + 60 * k)), cy + r * math.sin(math.radians(90 + 60 * k)))
+                 for k in range(6))
+
+
+def shape_element(shape: str, rect: Rect, grow: float = 0.0, role: str = "", outline=None, **paint):
+    """The element of a token shape filling ``rect`` (its square on the sheet), grown by ``grow`` mm all
+    round (the bleed); ``paint`` gives fill or stroke."""
+    s = rect.w
     if shape == "circle":
-        els.append(Circle(c, c, c + bleed, fill=background, role="token-art"))
-    else:
-        els.append(Box(Rect(-bleed, -bleed, size + 2 * bleed, size + 2 * bleed), fill=background, role="token-art"))
+        return Circle(rect.cx, rect.cy, s / 2 + grow, role=role, **paint)
+    if shape == "hexagon":
+        return Polygon(hexagon_points(rect.cx, rect.cy, rect.w * 3 ** 0.5 / 2 + 2 * grow), role=role, **paint)
+    if shape == "rounded":
+        return Box(rect.inset(-grow), radius=s * ROUNDED + grow, role=role, **paint)
+    if shape == "outline" and outline is not None:
+        return Picture(str(outline), rect.inset(-grow), "contain", colour=paint.get("fill") or paint.get("stroke"),
+                       outline=paint.get("fill") is None, role=role)
+    return Box(rect.inset(-grow), role=role, **paint)
+
+
+def token_face(face, shape: str, size: float, bleed: float, colour: str | None, caption: str | None,
+               outline=None) -> list:
+    """One face in the token's frame (its square on the sheet: 0..size, or 0..extent for a hexagon), art
+    running ``bleed`` mm past the cut line."""
+    background = colour if face.background == "faction" else face.background
+    extent = size * 2 / 3 ** 0.5 if shape == "hexagon" else size
+    c = extent / 2
+    els = [shape_element(shape, Rect(0, 0, extent, extent), bleed, "token-art", outline, fill=background)]
     if face.icon:
         icon_size = size * (0.56 if caption else 0.7)
         cy = c + (size * 0.1 if caption else 0)
         els.append(Icon(face.icon, c, cy, icon_size, face.icon_colour, face.label, role="token-icon"))
     if caption:
-        els.append(Text(Rect(size * 0.15, size * 0.1, size * 0.7, size * 0.2), caption, CAPTION_STYLE,
+        els.append(Text(Rect(c - size * 0.35, c - size * 0.4, size * 0.7, size * 0.2), caption, CAPTION_STYLE,
                         role="token-caption"))
     return els
 
 
-def cut_outline(shape: str, rect: Rect):
-    if shape == "circle":
-        return Circle(rect.cx, rect.cy, rect.w / 2, stroke=CUT_PINK, width=0.25, role="cut")
-    return Box(rect, stroke=CUT_PINK, width=0.25, role="cut")
+def cut_outline(shape: str, rect: Rect, outline=None):
+    return shape_element(shape, rect, 0.0, "cut", outline, stroke=CUT_PINK, width=0.25)
 
 
-def sheet_pages(token_plan: TokenPlan, faces: dict, bleed: float, note: str = "") -> list[Page]:
-    """``faces``: token id -> (front elements, back elements), each in the token's own frame."""
+def sheet_pages(token_plan: TokenPlan, faces: dict, bleed: float, note: str = "", outlines: dict | None = None,
+                ) -> list[Page]:
+    """``faces``: token id -> (front elements, back elements), each in the token's own frame;
+    ``outlines``: token id -> SVG file of ``outline`` tokens."""
     pages = []
     n = len(token_plan.sheets)
     for i, sheet in enumerate(token_plan.sheets):
@@ -139,7 +166,8 @@ def sheet_pages(token_plan: TokenPlan, faces: dict, bleed: float, note: str = ""
             page.add(Group(tuple(front), p.front.x, p.front.y, role=f"front:{p.token}#{p.copy}"))
             page.add(Group(tuple(back), p.back.x, p.back.y, role=f"back:{p.token}#{p.copy}"))
         for p in sheet:
-            page.add(cut_outline(p.shape, p.front), cut_outline(p.shape, p.back))
+            outline = outlines.get(p.token) if outlines else None
+            page.add(cut_outline(p.shape, p.front, outline), cut_outline(p.shape, p.back, outline))
         page.add(Line(0, token_plan.fold_y, token_plan.page_w, token_plan.fold_y, FOLD_GREY, 0.35, role="fold"))
         if note:
             page.add(Text(Rect(PRINTER_MARGIN, token_plan.fold_y - 3.2, token_plan.page_w - 2 * PRINTER_MARGIN, 2.6),

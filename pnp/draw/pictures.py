@@ -1,0 +1,129 @@
+"""Pictures from the game folder on the canvas: SVG files as vectors (svglib), PNG and JPEG images.
+
+SVGs are checked first (:mod:`pnp.svg`: nothing outside the file is referred to); svglib turns them
+into reportlab drawings, kept per file while it is unchanged. A picture fills its box as the data
+asks: ``cover`` (crop to fill, around a focal point), ``contain`` (whole picture, centred) or ``fill``
+(stretched). An SVG may be recoloured to one colour (an emblem's tint, a token's icon colour), or drawn
+as its outline only (a token's cut line).
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Group, Shape
+from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import ImageReader
+
+from pnp.cache import reads_files
+from pnp.svg import check_svg
+
+#: svglib logs what it cannot draw; pnp's validation already refused what is unsafe.
+logging.getLogger("svglib.svglib").setLevel(logging.CRITICAL)
+
+
+def _stamp(path: str) -> tuple:
+    try:
+        st = Path(path).stat()
+        return st.st_mtime_ns, st.st_size
+    except OSError:
+        return ()
+
+
+@reads_files
+@lru_cache(maxsize=128)
+def _drawing(path: str, stamp: tuple):
+    try:
+        from svglib.svglib import svg2rlg
+    except ImportError as exc:  # pragma: no cover - a declared dependency
+        raise RuntimeError("drawing SVG files needs svglib: pip install -e . again") from exc
+    if check_svg(Path(path)).problems:
+        return None
+    return svg2rlg(path, external_reference_root=str(Path(path).parent))
+
+
+def svg_drawing(path: str):
+    """The reportlab drawing of a checked SVG file (None when it is unusable)."""
+    return _drawing(path, _stamp(path))
+
+
+@reads_files
+@lru_cache(maxsize=64)
+def _image(path: str, stamp: tuple):
+    return ImageReader(path)
+
+
+def image_size(path: str) -> tuple[int, int]:
+    return _image(path, _stamp(path)).getSize()
+
+
+def _recoloured(drawing, colour: str | None, outline: bool, stroke_width: float):
+    if colour is None and not outline:
+        return drawing
+    d = copy.deepcopy(drawing)
+    paint = HexColor(colour) if colour else None
+
+    def walk(node):
+        for child in getattr(node, "contents", []):
+            if isinstance(child, Group):
+                walk(child)
+            elif isinstance(child, Shape):
+                if outline:
+                    if hasattr(child, "fillColor"):
+                        child.fillColor = None
+                    if hasattr(child, "strokeColor"):
+                        child.strokeColor = paint
+                        child.strokeWidth = stroke_width
+                else:
+                    if getattr(child, "fillColor", None) is not None:
+                        child.fillColor = paint
+                    if getattr(child, "strokeColor", None) is not None:
+                        child.strokeColor = paint
+    walk(d)
+    return d
+
+
+def placement(src_w: float, src_h: float, box: tuple, fit: str, focus: tuple = (0.5, 0.5)) -> tuple:
+    """(x, y, w, h) the picture is drawn at so that it fills ``box`` (x, y, w, h) as ``fit`` says; ``focus``
+    (0..1 from the left and from the top) stays in view when ``cover`` crops."""
+    x, y, w, h = box
+    if fit == "fill" or src_w <= 0 or src_h <= 0:
+        return x, y, w, h
+    scale = max(w / src_w, h / src_h) if fit == "cover" else min(w / src_w, h / src_h)
+    dw, dh = src_w * scale, src_h * scale
+    fx, fy = focus
+    if fit == "cover":
+        # the focal point sits as near the middle as the crop allows
+        dx = min(0.0, max(w - dw, w / 2 - fx * dw))
+        dy_top = min(0.0, max(h - dh, h / 2 - fy * dh))
+        return x + dx, y + h - dh - dy_top, dw, dh
+    return x + (w - dw) / 2, y + (h - dh) / 2, dw, dh
+
+
+def draw_picture(c, path: str, box: tuple, fit: str = "contain", focus: tuple = (0.5, 0.5),
+                 colour: str | None = None, outline: bool = False, stroke_width: float = 0.7) -> None:
+    """Draw a PNG, JPEG or SVG file into ``box`` (points), clipped to it when ``cover`` crops."""
+    x, y, w, h = box
+    c.saveState()
+    if fit == "cover":
+        p = c.beginPath()
+        p.rect(x, y, w, h)
+        c.clipPath(p, stroke=0, fill=0)
+    if path.lower().endswith(".svg"):
+        drawing = svg_drawing(path)
+        if drawing is not None and drawing.width > 0 and drawing.height > 0:
+            px, py, pw, ph = placement(drawing.width, drawing.height, box, fit, focus)
+            sx, sy = pw / drawing.width, ph / drawing.height
+            d = _recoloured(drawing, colour, outline, stroke_width / max(min(sx, sy), 1e-6))
+            c.translate(px, py)
+            c.scale(sx, sy)
+            renderPDF.draw(d, c, 0, 0)
+    else:
+        iw, ih = image_size(path)
+        px, py, pw, ph = placement(iw, ih, box, fit, focus)
+        c.drawImage(_image(path, _stamp(path)), px, py, pw, ph, mask="auto")
+    c.restoreState()
