@@ -39,7 +39,7 @@ NAMED_SIZES = {
 DEFAULT_DECK = "cards"
 FIELD_TYPES = ("int", "text", "choice", "list", "bool")
 #: Keys every card may have besides its deck's fields (``faction``/``rank`` when the game has them).
-BUILTIN_KEYS = ("id", "name", "copies", "flavour", "ability", "faction", "rank")
+BUILTIN_KEYS = ("id", "name", "copies", "flavour", "ability", "faction", "rank", "placeholder")
 #: Printed signs of an integer field: ``minus`` prints 2 as −2 (a cost), ``plus`` prints it as +2 (income).
 SIGNS = {"minus": "\u2212", "plus": "+"}
 
@@ -355,6 +355,7 @@ def card_schema(deck: Deck, factions, ranks) -> dict:
         "copies": Field("int", required=True, min=1, max=99),
         "flavour": Field("str", default=""),
         "ability": Field("any", nullable=True),
+        "placeholder": Field("any", nullable=True, doc="true, or the keys whose values are invented"),
     }
     if factions:
         schema["faction"] = Field("str", required=True, choices=tuple(f.id for f in factions))
@@ -457,6 +458,7 @@ def card_values(deck: Deck, clean: dict) -> dict:
     return {f.name: clean.get(f.name) for f in deck.fields}
 
 
-def new_card(deck: Deck, clean: dict, ability: Ability | None) -> Card:
+def new_card(deck: Deck, clean: dict, ability: Ability | None, placeholder: tuple = ()) -> Card:
     return Card(clean["id"], clean["name"], clean["copies"], clean.get("faction"), clean.get("rank"),
-                card_values(deck, clean), ability, clean.get("flavour") or "", deck=deck.id)
+                card_values(deck, clean), ability, clean.get("flavour") or "", deck=deck.id,
+                placeholder=placeholder)

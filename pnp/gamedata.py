@@ -11,15 +11,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pnp import DATA_DIR, default_game
+from pnp import placeholders
 from pnp.errors import Problems, UserError
 from pnp.icons import BUILTIN, IconSet, load_icons
+from pnp.facts import load_facts
 from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
                        Deck, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
 from pnp.paths import excerpt
 from pnp.schema import Field, check
 from pnp.yamlsrc import line_of, load_yaml_or_report
 from rules_engine import engine_module
-from rules_engine.model import Ability, Card, Faction, Rank
+from rules_engine.model import WHOLE_PLACEHOLDER, Ability, Card, Faction, Rank
 
 __all__ = ["CardField", "Deck", "Game", "load_game", "resolve_game_dir", "bundled_games"]
 
@@ -41,6 +43,8 @@ GAME_SCHEMA = {
     "templates": Field("id", doc="template folder name under templates/*/ (default: the game folder's name)"),
     "icons": Field("dict", nullable=True, doc="names for icons: {name: icon} or {name: {icon, colour}}"),
     "decks": Field("list", items=Field("map", schema=DECK_SCHEMA), doc="the game's decks"),
+    "facts": Field("list", default=[], items=Field("str", blank=False),
+                   doc="files of rule facts the engine reads (tables, boards, maps), in the game folder"),
     "card": Field("map", schema=CARD_SCHEMA, doc="the one-deck form: the cards of cards.yaml"),
     "ability_categories": Field("list", default=[], items=Field("map", schema={
         "id": Field("id", required=True),
@@ -107,6 +111,8 @@ class Game:
     power_track: dict = field(default_factory=dict, hash=False)
     icons: IconSet = BUILTIN              # the game's icons, then the built-in ones
     component_specs: tuple = field(default=(), hash=False, compare=False)   # ComponentSpec per entry
+    facts: dict = field(default_factory=dict, hash=False, compare=False)         # facts files' data, by key
+    placeholders: dict = field(default_factory=dict, hash=False, compare=False)  # file -> placeholder marks
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
     meta_lines: dict = field(default_factory=dict, hash=False, compare=False)  # game.yaml key -> line
     item_lines: dict = field(default_factory=dict, hash=False, compare=False)  # ("factions", id) -> line
@@ -294,6 +300,13 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     _check_categories(cards, categories, effects, sources, problems)
     if mod is not None:
         engine_contract(mod, engine, decks, factions, ranks, problems, game_path, raw_game)
+    facts, counts = load_facts(root, meta.get("facts") or [], mod, engine, cards, problems, game_path, raw_game)
+    marks = {}
+    for deck in decks:
+        if deck.cards_file is not None:
+            marks[deck.cards_file] = sum(1 if WHOLE_PLACEHOLDER in c.placeholder else len(c.placeholder)
+                                         for c in deck.cards)
+    marks.update(counts)
     name = root.resolve().name
     players, minutes = meta.get("players") or {}, meta.get("minutes") or {}
     result = Game(
@@ -305,7 +318,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         source_language=meta.get("language") or "en", templates=meta.get("templates") or name,
         categories=categories, factions=factions, ranks=ranks, cards=cards, decks=decks,
         components=tuple(c.id for c in specs), component_specs=specs, sources=sources, icons=icon_set,
-        power_track=meta.get("power_track") or {},
+        power_track=meta.get("power_track") or {}, facts=facts, placeholders=marks,
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines,
     )
     if strict:
@@ -487,10 +500,13 @@ def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources) 
             problems.error(path, line, subject, message)
         ability = _check_ability(clean.get("ability"), effects, steps, problems, path,
                                  line_of(raw, "ability") or line, subject)
+        mark = placeholders.check_mark(
+            clean.get("placeholder"), list(raw) if isinstance(raw, dict) else [],
+            lambda message: problems.error(path, placeholders.mark_line(raw) or line, subject, message))
         if not {"id", "name", "copies"} <= clean.keys():
             dropped = True
             continue
-        cards.append(new_card(deck, clean, ability))
+        cards.append(new_card(deck, clean, ability, mark))
         sources.setdefault(clean["id"], (str(path), line))
     if not dropped and top is not None:   # a card left out for its own errors would only add count errors
         check_deck_rules(deck, cards, factions, problems, path, getattr(top, "line", None))

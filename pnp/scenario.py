@@ -9,98 +9,16 @@ that schema and gives every problem, the engine's included, its line: ``file:lin
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from pnp import DATA_DIR, default_game
 from pnp.errors import DataError, Problems, UserError, display_path
 from pnp.gamedata import Game, bundled_games, load_game
 from pnp.paths import excerpt
-from pnp.schema import MISSING, Checker, Field
+from pnp.specs import SpecChecker, line_at
 from pnp.yamlsrc import line_of, load_yaml
 from rules_engine import engine_module
 from rules_engine.protocol import Spec
-
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
-
-class _SpecChecker:
-    """Checks raw YAML against an engine's :class:`Spec` tree with :class:`pnp.schema.Checker`'s
-    messages. Unlike a plain ``Field`` list, a list item of the wrong shape stays in place as None, so
-    the engine's own messages keep the numbering of the file."""
-
-    def __init__(self, problems: Problems, path):
-        self.checker = Checker(problems, path, None)
-
-    def value(self, value, spec: Spec, where: str, line):
-        if spec.shorthand and value is not None and not isinstance(value, dict):
-            if not isinstance(value, str):
-                self.checker.error(line, where, f"expected {spec.doc or 'a mapping'}")
-                return MISSING
-            value = {spec.shorthand: value}
-        if value is None and spec.nullable:
-            return None
-        t = spec.type
-        if t == "list":
-            if not isinstance(value, list):
-                return self.checker.value(value, Field("list"), where, line)
-            if spec.items is None:
-                return list(value)
-            out = []
-            for i, item in enumerate(value):
-                checked = self.value(item, spec.items, f"{where}[{i + 1}]", line_of(value, i) or line)
-                out.append(None if checked is MISSING else checked)
-            return out
-        if t in ("map", "dict"):
-            if not isinstance(value, dict):
-                return self.checker.value(value, Field(t), where, line)
-            if t == "dict":
-                out = {}
-                for key, item in value.items():
-                    checked = (self.value(item, spec.items, f"{where}.{key}", line_of(value, key) or line)
-                               if spec.items else item)
-                    if checked is not MISSING:
-                        out[key] = checked
-                return out
-            return self.mapping(value, spec.schema or {}, where, line)
-        field = Field(t, choices=spec.choices, min=spec.min, max=spec.max, nullable=spec.nullable)
-        return self.checker.value(value, field, where, line)
-
-    def mapping(self, value: dict, schema: dict, where: str, line=None) -> dict:
-        # unknown keys, missing required keys and defaults, with pnp.schema's own messages
-        shallow = self.checker.mapping(value, {k: Field("any", required=s.required, default=s.default)
-                                               for k, s in schema.items()}, where)
-        out = {}
-        for key, spec in schema.items():
-            if key in value:
-                checked = self.value(value[key], spec, f"{where}.{key}" if where else key,
-                                     line_of(value, key) or line)
-                if checked is not MISSING:
-                    out[key] = checked
-            elif key in shallow:
-                out[key] = shallow[key]
-        return out
-
-
-def line_at(raw, path: str) -> int | None:
-    """The line of the deepest part of ``path`` (``waves[2].Ana.extra``, ``turns[1][3]``) found in ``raw``."""
-    node, line = raw, getattr(raw, "line", None)
-    for key, index in _PATH_PART.findall(path):
-        if index:
-            i = int(index) - 1
-            if not isinstance(node, list) or not 0 <= i < len(node):
-                break
-            line = line_of(node, i) or line
-            node = node[i]
-        else:
-            if not isinstance(node, dict):
-                break
-            found = key if key in node else next((k for k in node if str(k) == key), None)
-            if found is None:
-                break
-            line = line_of(node, found) or line
-            node = node[found]
-    return line
 
 
 def scenario_game(value, scenario_path: Path):
@@ -163,7 +81,7 @@ def load_scenario(path: str | Path, game: Game | None = None):
         raise DataError(problems)
     engine = engine_module(game.engine)
     schema = {"game": Spec("str", nullable=True), **engine.SCENARIO_SCHEMA}
-    data = _SpecChecker(problems, path).mapping(raw, schema, "")
+    data = SpecChecker(problems, path).mapping(raw, schema, "")
     data.pop("game", None)
     rules = engine.rules_for(game)
     scenario, found = engine.scenario_from_data(rules, data, players=game.players)

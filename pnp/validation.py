@@ -5,9 +5,11 @@ Each check appends problems; checks are independent so one run reports everythin
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pnp.draw.icons import using
+from pnp import placeholders
 from pnp.errors import Problems
 from pnp.gamedata import Game, load_game
 from pnp.i18n import (check_language, check_strings, check_translation_keys, require_language, translate,
@@ -49,6 +51,7 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
 def _validate(game, problems: Problems, options, lang) -> ValidationResult:
     from pnp.components import game_components
 
+    placeholders.warn_counts(game.placeholders, problems)
     # every file's own problems, whatever the others hold: one run reports them all
     for component in game_components(game):
         if component.check_files:
@@ -77,14 +80,22 @@ def _validate(game, problems: Problems, options, lang) -> ValidationResult:
             hook = getattr(engine, "validate_game", None)
             if hook is not None:
                 for subject, message, warning in hook(game):
-                    (problems.warn if warning else problems.error)(game.decks[0].cards_file if game.decks
-                                                                  else game.root / "game.yaml", None, subject,
-                                                                  message)
+                    path, line = _hook_place(game, subject)
+                    (problems.warn if warning else problems.error)(path, line, subject, message)
     decks = f"{len(game.decks)} decks, " if game.several_decks else ""
     summary = (f"{game.title}: {decks}{len(game.cards)} characters, {len(game.deck_for())} cards, "
                f"{len(game.factions)} factions, components {', '.join(game.components)}"
                f"{f', language {lang}' if lang else ''}: valid")
     return ValidationResult(game, summary)
+
+
+def _hook_place(game, subject) -> tuple:
+    """Where an engine hook's problem belongs: the card's own entry for a subject ``card 'ID'``, else the
+    first deck's file (the engine's problems are about the cards)."""
+    match = re.fullmatch(r"card '([^']+)'", subject or "")
+    if match and match.group(1) in game.sources:
+        return game.source(game.card(match.group(1)))
+    return (game.decks[0].cards_file if game.decks else game.root / "game.yaml"), None
 
 
 def printed_texts(game, lang: str | None = None):

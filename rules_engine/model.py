@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+#: ``Card.placeholder`` of an entry invented as a whole (``placeholder: true`` in the data).
+WHOLE_PLACEHOLDER = "*"
+
 
 @dataclass(frozen=True)
 class Param:
@@ -64,7 +67,9 @@ class Rank:
 @dataclass(frozen=True)
 class Card:
     """One distinct card. ``stats`` holds the value of every field its deck declares (an int, a text, a
-    choice, a list or a flag; None when the card leaves an optional one out); ``deck`` is its deck's id."""
+    choice, a list or a flag; None when the card leaves an optional one out); ``deck`` is its deck's id.
+    ``placeholder`` says what of it was invented where the source is silent: ``()`` nothing,
+    ``(WHOLE_PLACEHOLDER,)`` the whole card, else the names of the invented keys (``("copies",)``)."""
 
     id: str
     name: str
@@ -75,6 +80,13 @@ class Card:
     ability: Ability | None = None
     flavour: str = ""
     deck: str = "cards"
+    placeholder: tuple = ()
+
+    def invented(self, key: str | None = None) -> bool:
+        """Whether the card (``key=None``: any of it) or its value of ``key`` is a placeholder."""
+        if not self.placeholder:
+            return False
+        return key is None or WHOLE_PLACEHOLDER in self.placeholder or key in self.placeholder
 
     def stat(self, name: str, default: int = 0) -> int:
         value = self.stats.get(name)

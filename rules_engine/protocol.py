@@ -38,6 +38,10 @@ REQUIRED = {
 #: Names an engine may export.
 OPTIONAL = {
     "token_demand": "(cards, *, games, seed, players, ..., factions=None) -> dict of peak tokens in use",
+    "FACTS_SCHEMA": "dict top-level key -> Spec: the rule facts the engine reads from the files game.yaml's "
+                    "'facts' lists (pnp checks their shape)",
+    "check_facts": "(facts, cards) -> [(where, message)]: what only the engine can check in the facts "
+                   "(ids that must match, tables that must be complete)",
 }
 
 

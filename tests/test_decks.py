@@ -336,3 +336,26 @@ def test_a_copied_game_folder_builds_the_same(tmp_path):
 def test_cells_are_line_numbers_that_print_their_column():
     cell = Cell(2, 3)
     assert cell == 2 and isinstance(cell, int) and f"{cell}" == "2:3" and str(cell) == "2:3"
+
+
+def test_placeholder_marks_in_yaml_and_csv_are_counted_by_file(tmp_path):
+    heroes = HEROES.replace("loyal: true}", "loyal: true, placeholder: [might, cost]}")
+    quests = QUESTS.replace("id,name,copies,reward,kind,flavour", "id,name,copies,reward,kind,flavour,placeholder") \
+        .replace("Bring a bucket.", "Bring a bucket.,true").replace("2,3,trade,", '2,3,trade,,"reward, copies"')
+    root = write_game(tmp_path / "g", heroes=heroes, quests=quests)
+    result = validate(root)
+    assert result.exit_code == 0, result.output
+    assert f"{root / 'heroes.yaml'}: warning: 2 placeholders: values invented" in result.output
+    assert f"{root / 'quests.csv'}: warning: 3 placeholders: values invented" in result.output
+    game = load_game(root)
+    assert game.card("knight").placeholder == ("might", "cost") and game.card("knight").invented("cost")
+    assert game.card("dragon").placeholder == ("*",) and game.card("dragon").invented("kind")
+    assert game.card("caravan").placeholder == ("reward", "copies") and not game.card("rogue").invented()
+
+
+def test_a_placeholder_mark_that_is_not_a_key_is_an_error(tmp_path):
+    root = write_game(tmp_path / "g", heroes=HEROES.replace("loyal: true}", "loyal: true, placeholder: [speed]}"))
+    result = validate(root)
+    assert result.exit_code == 2
+    assert (f"{root / 'heroes.yaml'}:2: card 'knight': placeholder: 'speed' is not a key of this entry (its keys: "
+            f"id, name, copies, might, cost, guild, tags, loyal)") in result.output

@@ -175,7 +175,11 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
     if subtitle is not None:
         top_words, bottom_words = title.upper(), subtitle.upper()
     style = Style(font="serif-semibold", size=15, min_size=8, max_lines=1, colour=BACK_GOLD, tracking=2.0)
-    els.append(Text(Rect(6 * sx, h - 24 * sy, w - 12 * sx, 10 * sy), top_words, style, role="back-title"))
+    if subtitle is not None:   # the whole title above the ring: a long one takes two lines
+        els.append(Text(Rect(6 * sx, h - 27 * sy, w - 12 * sx, 16 * sy), top_words, replace(style, max_lines=2),
+                        role="back-title"))
+    else:
+        els.append(Text(Rect(6 * sx, h - 24 * sy, w - 12 * sx, 10 * sy), top_words, style, role="back-title"))
     if bottom_words:
         els.append(Text(Rect(6 * sx, 14 * sy, w - 12 * sx, 10 * sy), bottom_words, style, role="back-title"))
     cx, cy, r = w / 2, h / 2, 17 * min(sx, sy)
