@@ -1,10 +1,11 @@
 """Card ability text, generated from the same structured ability data the rules engine executes.
 
-Each engine has a Jinja2 template per language (``templates/abilities/<engine>/<lang>.j2``) holding
-one macro per effect kind; a card's text is that macro called with the ability's parameters. Templates
-run in pnp's sandbox (:mod:`pnp.templating`: data escaped, files confined to templates/) with
-StrictUndefined, so a parameter the template expects but the data lacks is an error, not a blank on the
-card.
+A game's folder holds a Jinja2 template per language (``templates/abilities/<lang>.j2``) with one
+macro per effect kind; a card's text is that macro called with the ability's parameters. Templates are
+looked up in the game's ``templates/`` folder first, then in pnp's (never by the game folder's name, so
+a copied folder builds the same kit). They run in pnp's sandbox (:mod:`pnp.templating`: data escaped,
+files confined to the template folders) with StrictUndefined, so a parameter the template expects but
+the data lacks is an error, not a blank on the card.
 """
 
 from __future__ import annotations
@@ -18,28 +19,32 @@ from pnp.cache import reads_files
 from pnp.markup import Safe
 
 
-def environment() -> jinja2.Environment:
-    return templating.environment((TEMPLATES_DIR,), trim=False, keep_trailing_newline=False)
+def template_roots(root) -> tuple:
+    """Template folders of a game: its own ``templates/``, then pnp's bundled ones."""
+    return (root / "templates", TEMPLATES_DIR)
 
 
 def game_environment(game) -> jinja2.Environment:
     """Templates of the game's own ``templates/`` folder first, then pnp's bundled ones."""
-    return templating.environment((game.root / "templates", TEMPLATES_DIR), trim=False, keep_trailing_newline=False)
+    return templating.environment(template_roots(game.root), trim=False, keep_trailing_newline=False)
 
 
-def template_path(engine: str, lang: str) -> str:
-    return f"abilities/{engine}/{lang}.j2"
+def template_names(engine: str | None, lang: str) -> list[str]:
+    """Where a language's ability words are looked up: the game's, then (for an engine that ships its
+    own words with pnp) ``abilities/<engine>/<lang>.j2``."""
+    return [f"abilities/{lang}.j2"] + ([f"abilities/{engine}/{lang}.j2"] if engine else [])
 
 
 @reads_files
 @lru_cache(maxsize=None)
-def _module(engine: str, lang: str):
-    return environment().get_template(template_path(engine, lang)).module
+def _module(root, engine: str | None, lang: str):
+    env = templating.environment(template_roots(root), trim=False, keep_trailing_newline=False)
+    return env.select_template(template_names(engine, lang)).module
 
 
-def known_kinds(engine: str, lang: str) -> set[str]:
-    """Effect kinds the language's template has words for."""
-    module = _module(engine, lang)
+def known_kinds(game, lang: str) -> set[str]:
+    """Effect kinds the language's ability template has words for."""
+    module = _module(game.root, game.engine, lang)
     return {name for name in dir(module) if not name.startswith("_")
             and isinstance(getattr(module, name), jinja2.runtime.Macro)}
 
@@ -49,7 +54,7 @@ def ability_text(game, card, lang: str | None = None) -> str:
     if card.ability is None or not game.engine:
         return ""
     lang = lang or game.language
-    macro = getattr(_module(game.engine, lang), card.ability.kind)
+    macro = getattr(_module(game.root, game.engine, lang), card.ability.kind)
     params = {"kind": card.ability.kind, "step": card.ability.step, **card.ability.params}
     fac = game.faction(card.faction) if card.faction else None
     text = templating.call_macro(macro, params, card, fac, {r.id: r for r in game.ranks},
@@ -58,13 +63,13 @@ def ability_text(game, card, lang: str | None = None) -> str:
 
 
 def aid_text(game, deck, lang: str | None = None) -> tuple[str, str]:
-    """(title, markup) of a deck's player-aid card, from its template and the engine's rule facts."""
+    """(title, markup) of a deck's player-aid card, from the game's ``templates/aids/<lang>/<template>.md.j2``
+    and the engine's rule facts (``rules``; empty without an engine)."""
     from rules_engine import engine_module
 
     lang = lang or game.language
     stem = deck.aids.get("template", "quick_reference")
-    names = [f"aids/{lang}/{stem}.md.j2", f"aids/{game.templates}/{lang}/{stem}.md.j2"]
-    template = game_environment(game).select_template(names)
+    template = game_environment(game).get_template(f"aids/{lang}/{stem}.md.j2")
     facts = getattr(engine_module(game.engine), "FACTS", {}) if game.engine else {}
     text = templating.render(template, rules=facts, game=game, deck=deck)
     lines = [line.strip() for line in text.splitlines() if line.strip()]

@@ -18,7 +18,7 @@ from typing import Any
 
 from pnp.errors import Problems
 from pnp.markup import placeholder_problems
-from pnp.paths import data_path, excerpt
+from pnp.paths import SAFE_NAME_TEXT, data_path, excerpt, name_problem
 from pnp.schema import Field, check
 from pnp.tables import coerce, guess, is_table, load_table
 from pnp.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
@@ -39,7 +39,11 @@ NAMED_SIZES = {
 DEFAULT_DECK = "cards"
 FIELD_TYPES = ("int", "text", "choice", "list", "bool")
 #: Keys every card may have besides its deck's fields (``faction``/``rank`` when the game has them).
-BUILTIN_KEYS = ("id", "name", "copies", "flavour", "ability", "faction", "rank", "placeholder")
+BUILTIN_KEYS = ("id", "name", "copies", "flavour", "ability", "faction", "rank", "placeholder", "art", "art_fit",
+                "art_focus")
+#: How a card's art fills its art area.
+ART_FITS = ("cover", "contain", "fill")
+ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 #: Printed signs of an integer field: ``minus`` prints 2 as −2 (a cost), ``plus`` prints it as +2 (income).
 SIGNS = {"minus": "\u2212", "plus": "+"}
 
@@ -151,6 +155,98 @@ class CardField:
 
 
 @dataclass(frozen=True)
+class Art:
+    """A card's picture: a PNG, JPEG or SVG file of the game folder, how it fills the art area, and the
+    point (0..1 from the left and from the top) a ``cover`` crop keeps in view."""
+
+    path: Path
+    fit: str = "cover"
+    focus: tuple = (0.5, 0.5)
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Back:
+    """A deck's back. ``image``: one picture for every card; ``by``: the card key whose value picks the
+    picture (``images``) or the designed back's ``labels`` and ``emblems``; otherwise the designed back
+    (the game's title round the emblems) with an optional fixed ``label`` and ``emblem``."""
+
+    image: Path | None = None
+    fit: str = "cover"
+    by: str | None = None
+    images: tuple = ()        # (value, Path)
+    labels: tuple = ()        # (value, text)
+    emblems: tuple = ()       # (value, icon name)
+    label: str | None = None
+    emblem: str | None = None
+    line: int | None = None
+
+    def for_value(self, value) -> tuple:
+        """(image path or None, label or None, emblem or None) of the back of a card whose key is ``value``."""
+        key = str(value) if value is not None else None
+        image = dict(self.images).get(key, self.image)
+        return image, dict(self.labels).get(key, self.label), dict(self.emblems).get(key, self.emblem)
+
+    def variants(self) -> list:
+        """Every distinct value with a back of its own, in declared order (for exports)."""
+        return list(dict.fromkeys([v for v, _ in self.images] + [v for v, _ in self.labels] +
+                                  [v for v, _ in self.emblems]))
+
+
+BACK_SCHEMA = {
+    "image": Field("str", nullable=True, doc="a picture for every card's back (PNG, JPEG or SVG)"),
+    "fit": Field("str", default="cover", choices=ART_FITS),
+    "by": Field("str", nullable=True, doc="a card key whose value picks the back"),
+    "images": Field("dict", default={}, items=Field("str"), doc="value -> picture"),
+    "labels": Field("dict", default={}, items=Field("str", blank=False), doc="value -> label on the designed back"),
+    "emblems": Field("dict", default={}, items=Field("str"), doc="value -> emblem icon on the designed back"),
+    "label": Field("str", nullable=True, blank=False, doc="a label on the designed back"),
+    "emblem": Field("str", nullable=True, doc="the designed back's emblem (default: the factions')"),
+}
+
+
+def parse_back(raw, root: Path, fields, problems: Problems, path, line, where: str) -> Back | None:
+    """A deck's ``back`` (None: the designed back), its pictures checked inside the game folder."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        problems.error(path, line, None, f"{where}: expected a mapping: {{image: PATH}}, {{by: KEY, images: ...}} "
+                                         f"or {{label, emblem}}")
+        return None
+    clean = check(raw, BACK_SCHEMA, problems, path, prefix=where)
+
+    def picture(value, at):
+        target = data_path(root, value, problems, path, at, None, f"{where} image")
+        if target is None:
+            return None
+        if target.suffix.lower() not in ART_SUFFIXES or not target.is_file():
+            problems.error(path, at, None, f"{where}: no PNG, JPEG or SVG file {excerpt(value)} in the game folder")
+            return None
+        return target
+
+    image = picture(clean["image"], line_of(raw, "image")) if clean.get("image") else None
+    images = []
+    for value, file in (clean.get("images") or {}).items():
+        target = picture(file, line_of(raw.get("images"), value))
+        if target is not None:
+            images.append((str(value), target))
+    by = clean.get("by")
+    keyed = clean.get("images") or clean.get("labels") or clean.get("emblems")
+    if keyed and by is None:
+        problems.error(path, line, None, f"{where}: images, labels or emblems by value need 'by: <card key>'")
+    if by is not None and by not in BUILTIN_KEYS and by not in {f.name for f in fields}:
+        problems.error(path, line_of(raw, "by"), None, f"{where}.by: {excerpt(by)} is not a card key of the deck")
+    for value in [v for v, _ in images] + list(clean.get("labels") or {}) + list(clean.get("emblems") or {}):
+        if name_problem(str(value)):
+            problems.error(path, line, None, f"{where}: the value {excerpt(value)} names an exported back image; "
+                                             f"use {SAFE_NAME_TEXT}")
+    return Back(image, clean.get("fit") or "cover", by, tuple(images),
+                tuple((str(k), v) for k, v in (clean.get("labels") or {}).items()),
+                tuple((str(k), v) for k, v in (clean.get("emblems") or {}).items()),
+                clean.get("label"), clean.get("emblem"), line)
+
+
+@dataclass(frozen=True)
 class Deck:
     """One deck: its cards' size, fields, rules, aids, file, layout and back (the last two as written)."""
 
@@ -165,9 +261,10 @@ class Deck:
     aids: dict = field(default_factory=dict, hash=False, compare=False)    # copies, template
     cards_file: Path | None = None
     layout: Any = field(default=None, hash=False, compare=False)
-    back: Any = field(default=None, hash=False, compare=False)
+    back: Back | None = field(default=None, hash=False, compare=False)    # None: the designed back
     line: int | None = None            # where game.yaml declares it
     cards: tuple = ()                  # its distinct cards, in data order
+    art: dict = field(default_factory=dict, hash=False, compare=False)    # card id -> Art
 
     @property
     def size(self) -> tuple[float, float]:
@@ -291,9 +388,10 @@ def parse_decks(meta: dict, raw: LineDict, root: Path, problems: Problems, path:
         problems.error(path, line_of(raw_card, "watermark"), None,
                        f"card.watermark: {excerpt(watermark)} is not one of card.fields")
         watermark = None
+    back = parse_back(raw_card.get("back"), root, fields, problems, path, line_of(raw_card, "back"), "card.back")
     return (Deck(DEFAULT_DECK, "", card.get("width", 63.0), card.get("height", 88.0), fields, groups, watermark,
                  meta.get("deck") or {}, meta.get("player_aid") or {}, root / "cards.yaml", card.get("layout"),
-                 card.get("back"), line_of(raw, "card")),)
+                 back, line_of(raw, "card")),)
 
 
 def _new_form(meta, raw, root, problems, path) -> tuple:
@@ -336,10 +434,12 @@ def _new_form(meta, raw, root, problems, path) -> tuple:
                     cards_file = None
                 else:
                     files[cards_file] = d["id"]
+        back = parse_back(item.get("back"), root, fields, problems, path, line_of(item, "back") or line,
+                          f"{where}.back")
         if size is None:
             continue
         decks.append(Deck(d["id"], d.get("name") or d["id"], size[0], size[1], fields, groups, watermark,
-                          d.get("copies") or {}, d.get("aids") or {}, cards_file, d.get("layout"), d.get("back"),
+                          d.get("copies") or {}, d.get("aids") or {}, cards_file, d.get("layout"), back,
                           line))
     if "decks" in meta and not meta["decks"]:
         problems.error(path, line_of(raw, "decks"), None, "decks: the list is empty")
@@ -356,6 +456,10 @@ def card_schema(deck: Deck, factions, ranks) -> dict:
         "flavour": Field("str", default=""),
         "ability": Field("any", nullable=True),
         "placeholder": Field("any", nullable=True, doc="true, or the keys whose values are invented"),
+        "art": Field("str", nullable=True, doc="a PNG, JPEG or SVG file in the game folder"),
+        "art_fit": Field("str", default="cover", choices=ART_FITS),
+        "art_focus": Field("list", nullable=True, items=Field("number", min=0, max=1),
+                           doc="[x, y], 0..1 from the left and from the top"),
     }
     if factions:
         schema["faction"] = Field("str", required=True, choices=tuple(f.id for f in factions))
@@ -366,7 +470,8 @@ def card_schema(deck: Deck, factions, ranks) -> dict:
     return schema
 
 
-_CELL_TYPES = {"id": "str", "name": "str", "copies": "int", "flavour": "str", "faction": "str", "rank": "str"}
+_CELL_TYPES = {"id": "str", "name": "str", "copies": "int", "flavour": "str", "faction": "str", "rank": "str",
+               "art": "str", "art_fit": "str", "art_focus": ("list", "number")}
 
 
 def _coerce_row(row: LineDict, deck: Deck) -> LineDict:
@@ -379,7 +484,8 @@ def _coerce_row(row: LineDict, deck: Deck) -> LineDict:
             for k in list(value):
                 value[k] = guess(value[k])
         elif key in types:
-            row[key] = coerce(value, types[key])
+            kind = types[key]
+            row[key] = coerce(value, *kind) if isinstance(kind, tuple) else coerce(value, kind)
         else:
             row[key] = guess(value)
     return row
@@ -451,6 +557,54 @@ def exactly_one_problems(deck: Deck, clean: dict) -> list[str]:
             what = "both " + " and ".join(given) if given else "neither " + " nor ".join(group)
             out.append(f"give exactly one of {', '.join(group)} (found {what})")
     return out
+
+
+def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: str) -> Art | None:
+    """The card's ``art`` (checked: inside the game folder, an existing PNG, JPEG or SVG), or None."""
+    value = clean.get("art")
+    focus = clean.get("art_focus")
+    line = line_of(raw, "art")
+    if focus is not None and len(focus) != 2:
+        problems.error(path, line_of(raw, "art_focus"), subject, "art_focus: give [x, y], each from 0 to 1")
+        focus = None
+    if value is None:
+        for key in ("art_focus",):
+            if clean.get(key) is not None:
+                problems.error(path, line_of(raw, key), subject, f"{key}: the card has no art")
+        return None
+    target = data_path(root, value, problems, path, line, subject, "art")
+    if target is None:
+        return None
+    if target.suffix.lower() not in ART_SUFFIXES:
+        problems.error(path, line, subject, f"art: {excerpt(value)} is not a PNG, JPEG or SVG file")
+        return None
+    if not target.is_file():
+        problems.error(path, line, subject, f"art: no file {excerpt(value)} in the game folder")
+        return None
+    if target.suffix.lower() == ".svg":
+        from pnp.svg import check_svg
+        for at, message in check_svg(target).problems:
+            problems.error(target, at, subject, f"art: {message}")
+    else:
+        size = image_pixels(target)
+        if size is None:
+            problems.error(path, line, subject, f"art: {excerpt(value)} is not a readable PNG or JPEG image")
+            return None
+    return Art(target, clean.get("art_fit") or "cover", tuple(focus) if focus else (0.5, 0.5), line)
+
+
+def image_pixels(path: Path) -> tuple[int, int] | None:
+    """(width, height) in pixels of a PNG or JPEG file, or None when it is not one (read lazily: the
+    header only, no decompression)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as im:
+            if im.format not in ("PNG", "JPEG"):
+                return None
+            return im.size
+    except (OSError, UnidentifiedImageError, Image.DecompressionBombError):
+        return None
 
 
 def card_values(deck: Deck, clean: dict) -> dict:

@@ -16,7 +16,7 @@ from pnp.errors import Problems, UserError
 from pnp.icons import BUILTIN, IconSet, load_icons
 from pnp.facts import load_facts
 from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
-                       Deck, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
+                       Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
 from pnp.paths import excerpt
 from pnp.schema import Field, check
 from pnp.yamlsrc import line_of, load_yaml_or_report
@@ -40,7 +40,6 @@ GAME_SCHEMA = {
     "ages": Field("int", min=0, max=99),
     "engine": Field("package", nullable=True, doc="rules_engine subpackage that plays the game"),
     "language": Field("language", default="en"),
-    "templates": Field("id", doc="template folder name under templates/*/ (default: the game folder's name)"),
     "icons": Field("dict", nullable=True, doc="names for icons: {name: icon} or {name: {icon, colour}}"),
     "decks": Field("list", items=Field("map", schema=DECK_SCHEMA), doc="the game's decks"),
     "facts": Field("list", default=[], items=Field("str", blank=False),
@@ -106,7 +105,6 @@ class Game:
     components: tuple                     # the component ids, in game.yaml's order
     decks: tuple = ()                     # Deck, in game.yaml's order, each with its cards
     source_language: str = "en"          # the language the YAML is written in
-    templates: str = ""                   # template set: templates/<kind>/<templates>/...
     categories: tuple = ()                # Category per printed ability category
     power_track: dict = field(default_factory=dict, hash=False)
     icons: IconSet = BUILTIN              # the game's icons, then the built-in ones
@@ -293,8 +291,9 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     sources = {}
     loaded = []
     for deck in decks:
-        cards = _load_cards(root, deck, factions, ranks, effects, steps, problems, sources)
-        loaded.append(replace(deck, name=deck.name or meta.get("title") or "", cards=tuple(cards)))
+        art = {}
+        cards = _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art)
+        loaded.append(replace(deck, name=deck.name or meta.get("title") or "", cards=tuple(cards), art=art))
     decks = tuple(loaded)
     cards = tuple(c for d in decks for c in d.cards)
     _check_categories(cards, categories, effects, sources, problems)
@@ -315,7 +314,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         players=(players.get("min", 1), players.get("max", 1)),
         minutes=(minutes["min"], minutes["max"]) if {"min", "max"} <= minutes.keys() else None,
         ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
-        source_language=meta.get("language") or "en", templates=meta.get("templates") or name,
+        source_language=meta.get("language") or "en",
         categories=categories, factions=factions, ranks=ranks, cards=cards, decks=decks,
         components=tuple(c.id for c in specs), component_specs=specs, sources=sources, icons=icon_set,
         power_track=meta.get("power_track") or {}, facts=facts, placeholders=marks,
@@ -327,8 +326,14 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
 
 
 def _check_deck_icons(decks, icon_set, raw, problems, path) -> None:
-    """Every badge field names an icon the game has."""
+    """Every badge field and back emblem names an icon the game has."""
     for deck in decks:
+        back = deck.back
+        if back is not None:
+            for name in [back.emblem] + [e for _, e in back.emblems]:
+                why = icon_set.problem(name) if name is not None else None
+                if why:
+                    problems.error(path, back.line, None, f"back.emblem: {why}")
         for f in deck.fields:
             if f.icon is None:
                 continue
@@ -480,7 +485,7 @@ def _unique(meta, raw, key, needed, problems, path, lines) -> list:
     return out
 
 
-def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources) -> list:
+def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art) -> list:
     """A deck's cards file checked against its fields: [Card]; ``sources`` gets card id -> (path, line)."""
     raw_list, top = read_cards(deck, root, problems)
     path = deck.cards_file
@@ -506,8 +511,11 @@ def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources) 
         if not {"id", "name", "copies"} <= clean.keys():
             dropped = True
             continue
+        picture = card_art(root, clean, raw, problems, path, subject)
         cards.append(new_card(deck, clean, ability, mark))
         sources.setdefault(clean["id"], (str(path), line))
+        if picture is not None:
+            art[clean["id"]] = picture
     if not dropped and top is not None:   # a card left out for its own errors would only add count errors
         check_deck_rules(deck, cards, factions, problems, path, getattr(top, "line", None))
     return cards

@@ -17,6 +17,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepTogether, NextPageTemplate, PageBreak,
                                 PageTemplate, Spacer, Table, TableStyle)
+from reportlab.platypus.flowables import PageBreakIfNotEmpty
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp import TEMPLATES_DIR, templating
@@ -26,7 +27,7 @@ from pnp.draw.text import fit, natural_widths, paint_lines, wrap
 from pnp.errors import Problems, display_path
 from pnp.layout.geometry import Style
 from pnp.markup import (Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, escape,
-                        escaped_at, fill, parse, plain_text)
+                        escaped_at, fill, markup_problems, parse, plain_text)
 from pnp.paths import data_path, excerpt
 from pnp.schema import Field, check
 from pnp.units import pt
@@ -79,6 +80,13 @@ def load_config(game, problems: Problems | None = None) -> dict:
     own = problems is None
     problems = Problems() if own else problems
     cfg = check(raw, CONFIG_SCHEMA, problems, path)
+    if not game.engine:       # chapters only: examples and battles are played by an engine
+        for key in ("examples", "battle"):
+            if cfg.get(key):
+                problems.error(path, line_of(raw, key), "rulebook",
+                               f"{key}: played by the rules engine, but game.yaml names no engine "
+                               f"(a rulebook without an engine has chapters only)")
+                cfg[key] = [] if key == "examples" else {}
     raw_examples = raw.get("examples") if isinstance(raw, dict) else None
     for i, ex in enumerate(cfg.get("examples") or []):
         line = line_of(raw_examples, i)
@@ -101,8 +109,9 @@ def load_config(game, problems: Problems | None = None) -> dict:
 
 
 def template_dirs(game, lang: str) -> list:
-    """Where a game's chapters are looked up: its own folder first, then the shared one."""
-    return [TEMPLATES_DIR / "rulebook" / game.templates / lang, TEMPLATES_DIR / "rulebook" / "common" / lang]
+    """Where a game's chapters are looked up: its own folder's ``templates/rulebook/<lang>/`` first, then
+    pnp's shared chapters (cover, contents)."""
+    return [game.root / "templates" / "rulebook" / lang, TEMPLATES_DIR / "rulebook" / "common" / lang]
 
 
 def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]:
@@ -117,7 +126,8 @@ def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]
             template = env.get_template(name)
         except jinja2.TemplateNotFound as exc:
             message = f"no template {name} in {' or '.join(display_path(d) for d in dirs)}"
-            if exc.name != name:   # the chapter was found; something it includes was not
+            if exc.name != name or (exc.message and exc.message != name):
+                # the chapter was found, but something it includes was not, or it is a link leading out
                 message = templating.template_problem(exc).message
             problems.error(cfg["_path"], cfg.get("_chapter_lines", {}).get(i), f"chapter '{chapter}'", message)
             continue
@@ -125,9 +135,14 @@ def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]
             problems.append(templating.template_problem(exc, subject=f"chapter '{chapter}'"))
             continue
         try:
-            out.append((template.filename, templating.render(template, **context)))
+            markup = templating.render(template, **context)
         except templating.TEMPLATE_ERRORS as exc:
             problems.append(templating.template_problem(exc, template.filename, f"chapter '{chapter}'"))
+            continue
+        for line_no, text in enumerate(markup.splitlines(), 1):
+            for message in markup_problems(text, game.icons.names):
+                problems.error(template.filename, None, f"chapter '{chapter}'", f"output line {line_no}: {message}")
+        out.append((template.filename, markup))
     problems.raise_if_errors()
     return out
 
@@ -345,7 +360,7 @@ def _notes(count, title):
     def handler(arg):
         out = []
         for _ in range(count):
-            out.append(PageBreak())
+            out.append(PageBreakIfNotEmpty())     # a notes page right after the cover needs no extra break
             out.append(_heading(Heading(1, f"{title} {{-}}")))
             out.extend(Rule() for _ in range(26))
         return out

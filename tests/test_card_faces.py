@@ -17,7 +17,7 @@ def game():
 
 
 def test_every_effect_kind_has_words_in_english(game):
-    assert set(game.effects) <= known_kinds("shadow_throne", "en")
+    assert set(game.effects) <= known_kinds(game, "en")
 
 
 def test_ability_text_is_generated_from_the_ability_data(game):

@@ -71,17 +71,12 @@ def test_template_cannot_run_code_or_touch_files(tmp_path, payload):
     assert not marker.exists()
 
 
-def test_malicious_chapter_is_reported_by_validate_and_runs_nothing(game_copy, tmp_path, monkeypatch):
-    """The audit's attack, inside pnp's own template folders: validate reports the chapter's file and
+def test_malicious_chapter_is_reported_by_validate_and_runs_nothing(game_copy, tmp_path):
+    """The audit's attack, in the game folder's own chapters: validate reports the chapter's file and
     line instead of running it."""
-    import pnp.rulebook
-
-    templates = tmp_path / "templates"
-    shutil.copytree(TEMPLATES_DIR / "rulebook", templates / "rulebook")
     marker = tmp_path / "pwned"
-    chapter = templates / "rulebook" / "shadow_throne" / "en" / "overview.md.j2"
+    chapter = game_copy / "templates" / "rulebook" / "en" / "overview.md.j2"
     chapter.write_text("# Overview\n\nText.\n{{ cycler.__init__.__globals__.os.system('touch %s') }}\n" % marker)
-    monkeypatch.setattr(pnp.rulebook, "TEMPLATES_DIR", templates)
     result = run("validate", str(game_copy))
     assert result.exit_code == 2, result.output
     assert f"{chapter}:4: chapter 'overview': not allowed in a template: access to attribute '__init__'" \
@@ -90,13 +85,25 @@ def test_malicious_chapter_is_reported_by_validate_and_runs_nothing(game_copy, t
     assert "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("value", ["../../../tmp/x", "/tmp/x", "shadow_throne/../x", "a b"])
-def test_templates_setting_must_be_a_plain_name(game_copy, value):
-    path = game_copy / "game.yaml"
-    edit(path, "language: en\n", f"language: en\ntemplates: {value!r}\n")
+def test_a_game_template_linking_out_of_the_folder_is_refused(game_copy, tmp_path):
+    """Templates come from the game folder's templates/ (no setting names another folder); a link in it
+    that leads outside is not read."""
+    secret = tmp_path / "secret.md.j2"
+    secret.write_text("# Secret\n\nSECRET WORDS\n")
+    chapter = game_copy / "templates" / "rulebook" / "en" / "overview.md.j2"
+    chapter.unlink()
+    chapter.symlink_to(secret)
     result = run("validate", str(game_copy))
     assert result.exit_code == 2
-    assert f"{path}:{line_of(path, 'templates:')}: templates: expected an id" in result.output
+    assert "chapter 'overview'" in result.output and "link that leads outside the template folder" in result.output
+
+
+def test_the_templates_setting_is_gone(game_copy):
+    path = game_copy / "game.yaml"
+    edit(path, "language: en\n", "language: en\ntemplates: ../../tmp/x\n")
+    result = run("validate", str(game_copy))
+    assert result.exit_code == 2
+    assert f"{path}:{line_of(path, 'templates:')}: templates: unknown key" in result.output
 
 
 @pytest.mark.parametrize("chapter", ["../../../etc/passwd", "/etc/passwd", "x/y"])

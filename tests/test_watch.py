@@ -64,20 +64,16 @@ def test_registered_caches_are_the_file_dependent_ones():
         cache.reads_files(lambda: None)
 
 
-def test_changed_ability_template_is_read_again_after_clear(tmp_path, monkeypatch):
-    import pnp.cardtext
+def test_changed_ability_template_is_read_again_after_clear(game_copy, monkeypatch):
     from pnp.cardtext import ability_text
     from pnp.gamedata import load_game
 
-    templates = tmp_path / "templates"
-    shutil.copytree(TEMPLATES_DIR / "abilities", templates / "abilities")
-    monkeypatch.setattr(pnp.cardtext, "TEMPLATES_DIR", templates)
     cache.clear()
     try:
-        game = load_game("shadow_throne")
+        game = load_game(game_copy)
         card = next(c for c in game.cards if c.ability)
         before = ability_text(game, card)
-        source = templates / "abilities" / "shadow_throne" / "en.j2"
+        source = game_copy / "templates" / "abilities" / "en.j2"
         word = before.split()[0].strip("*")
         source.write_text(source.read_text().replace(word, "Zzyzx"))
         assert ability_text(game, card) == before                  # still cached

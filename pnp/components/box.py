@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pnp.components import BuildOptions, Component, Output
+from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.errors import DataError, Problems, UserError
@@ -217,11 +218,13 @@ def layout(game, options: BuildOptions, data: BoxData | None = None):
                       w, h, labels(game, options.lang))
 
 
+@with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     words = words_for(game, options.lang)
     return [Output("box.pdf", words["box"], layout(game, options).pages)]
 
 
+@with_game_icons
 def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     """box.yaml is valid, the sleeve kind exists, every piece fits the sheet, and every text fits its box."""
     data = load_box(game, problems)
@@ -273,6 +276,7 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "\u2026"
 
 
+@with_game_icons
 def check_files(game, problems, spec=None) -> None:
     """box.yaml is valid (reported with every other file's problems)."""
     load_box(game, problems)

@@ -6,12 +6,16 @@ import jinja2
 
 from pnp.cardtext import ability_text, aid_text
 from pnp.components import BuildOptions, Component, Output
+from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.i18n import strings
-from pnp.layout.cards import NEUTRAL, FaceContent, aid_face, card_back, card_face, card_sheets, stat_slots
-from pnp.layout.geometry import Text, flatten
-from pnp.markup import escape, plain_text
+from pnp.decks import image_pixels
+from pnp.layout.cards import (NEUTRAL, FaceContent, aid_face, art_area, card_back, card_face, card_sheets,
+                              stat_slots)
+from pnp.layout.geometry import Picture, Rect, Text, flatten
+from pnp.layout.icon_names import ICON_NAMES
+from pnp.markup import escape, markup_problems, plain_text
 
 
 def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
@@ -34,6 +38,7 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
         flavour=escape(card.flavour),
         watermark="" if watermark is None else escape(deck.field(deck.watermark).display(watermark)),
         mark=mark,
+        art=deck.art.get(card.id),
     )
 
 
@@ -51,17 +56,50 @@ def aid_elements(game, deck, lang=None, bleed: float = 0.0) -> tuple:
     return tuple(aid_face(title, body, deck.width, deck.height, bleed=bleed))
 
 
-def back_elements(game, deck, bleed: float = 0.0):
-    """The deck's designed back: the game's title round the factions' emblems (with several decks, the
-    deck's name below the emblems instead of the title's second half)."""
-    subtitle = escape(deck.name) if game.several_decks else None
-    return card_back(escape(game.title), tuple(f.emblem for f in game.factions), deck.width, deck.height, bleed,
-                     subtitle=subtitle)
+def card_key(card, key: str):
+    """A card's value for ``key``: one of its deck's fields or a key every card has (faction, rank, ...)."""
+    if key in ("id", "name", "copies", "faction", "rank", "flavour"):
+        return getattr(card, key)
+    return card.stats.get(key)
 
 
-def deck_faces(game, deck, options: BuildOptions) -> tuple[list, list]:
-    """(faces, labels) of every physical card of ``deck`` in print order, then its player aids."""
-    faces, labels, seen, cache = [], [], {}, {}
+def back_elements(game, deck, bleed: float = 0.0, card=None) -> tuple:
+    """The back of ``card`` (None: the deck's own back, which player aids show too): a picture from the
+    data, or the designed back (the game's title round the factions' emblems; with several decks or a
+    label from the data, the label or the deck's name below the emblems)."""
+    back = deck.back
+    image = label = emblem = None
+    if back is not None:
+        value = card_key(card, back.by) if back.by and card is not None else None
+        image, label, emblem = back.for_value(value)
+    if image is not None:
+        return (Picture(str(image), Rect(-bleed, -bleed, deck.width + 2 * bleed, deck.height + 2 * bleed),
+                        back.fit, role="back-image"),)
+    subtitle = escape(label) if label else escape(deck.name) if game.several_decks else None
+    emblems = (emblem,) if emblem else tuple(f.emblem for f in game.factions)
+    return tuple(card_back(escape(game.title), emblems, deck.width, deck.height, bleed, subtitle=subtitle))
+
+
+def back_margin(game, deck, card=None) -> tuple | None:
+    """What runs 2 mm past a picture back on sheets without bleed (the picture itself), or None."""
+    back = deck.back
+    if back is None:
+        return None
+    value = card_key(card, back.by) if back.by and card is not None else None
+    image = back.for_value(value)[0]
+    if image is None:
+        return None
+    return (Picture(str(image), Rect(0, 0, deck.width + 4, deck.height + 4), "cover", role="back-image"),)
+
+
+def varies(deck) -> bool:
+    return deck.back is not None and (deck.back.by is not None or deck.back.image is not None)
+
+
+def deck_faces(game, deck, options: BuildOptions) -> tuple[list, list, list]:
+    """(faces, labels, cards) of every physical card of ``deck`` in print order, then its player aids
+    (card None)."""
+    faces, labels, seen, cache, cards = [], [], {}, {}, []
     for card in deck.physical(options.players):
         seen[card.id] = seen.get(card.id, 0) + 1
         mark = players_mark(game, card, seen[card.id])
@@ -70,27 +108,36 @@ def deck_faces(game, deck, options: BuildOptions) -> tuple[list, list]:
                                                    deck.height, options.bleed))
         faces.append(cache[card.id, mark])
         labels.append(f"{card.id}#{seen[card.id]}")
+        cards.append(card)
     aid = aid_elements(game, deck, options.lang, options.bleed)
     aid_id = "aid" if not game.several_decks else f"{deck.id}-aid"
     for k in range(deck.aid_copies):
         faces.append(aid)
         labels.append(f"{aid_id}#{k + 1}")
-    return faces, labels
+        cards.append(None)
+    return faces, labels, cards
 
 
+@with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     """Every deck's sheets in game.yaml's order; a deck starts on a new sheet (decks of different card
     sizes never share one), each with its own back."""
     w, h = options.page_size
     fronts, backs = [], []
     for deck in game.decks:
-        faces, labels = deck_faces(game, deck, options)
+        faces, labels, cards = deck_faces(game, deck, options)
         if not faces:
             continue
         name = deck.name if game.several_decks else ""
+        per_card = margins = None
+        if varies(deck):         # each card's back (or its margin) may differ: lay out one per key value
+            shared = {}
+            per_card = [shared.setdefault(card_key(c, deck.back.by) if c and deck.back.by else None,
+                                          back_elements(game, deck, options.bleed, c)) for c in cards]
+            margins = [back_margin(game, deck, c) for c in cards]
         sheets = card_sheets(faces, back_elements(game, deck, options.bleed), deck.width, deck.height, w, h,
                              options.flip, labels, bleed=options.bleed, back_offset=options.back_offset,
-                             name=name)
+                             name=name, card_backs=per_card, margins=margins)
         fronts += sheets.fronts
         backs += sheets.backs
     words = strings(game, options.lang)
@@ -104,10 +151,12 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     ]
 
 
-def _check_texts(elements, problems, path, line, subject, what: str = "") -> None:
+def _check_texts(elements, problems, path, line, subject, what: str = "", icons=None) -> None:
     for el in flatten(elements):
         if not isinstance(el, Text):
             continue
+        for message in markup_problems(el.markup, icons.names if icons else ICON_NAMES):
+            problems.error(path, line, subject, f"{what}{el.role} text: {message}")
         result = fit(el.markup, el.style, el.rect.w, el.rect.h)
         if not result.ok:
             problems.error(path, line, subject,
@@ -119,6 +168,45 @@ def _check_texts(elements, problems, path, line, subject, what: str = "") -> Non
                            f"{what}{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
 
 
+#: Art printed below this many dots per inch looks soft; validation warns.
+ART_DPI = 300
+
+
+def effective_dpi(pixels: tuple, area_mm: tuple, fit: str) -> float:
+    """Dots per inch of an image of ``pixels`` printed to fill ``area_mm`` as ``fit`` says (the lower of
+    the two directions)."""
+    (pw, ph), (w, h) = pixels, area_mm
+    across, down = pw / (w / 25.4), ph / (h / 25.4)
+    return max(across, down) if fit == "contain" else min(across, down)
+
+
+class _ValueCard:
+    """A stand-in card whose key ``key`` has ``value`` (to lay out each back a deck varies by)."""
+
+    def __init__(self, key, value):
+        self.stats = {key: value}
+        self.id = self.name = self.faction = self.rank = self.flavour = value
+        self.copies = 1
+
+
+def check_art_dpi(game, deck, problems) -> None:
+    """Warn when a card's PNG or JPEG art prints below :data:`ART_DPI` at its size on the card."""
+    area = art_area(deck.width, deck.height)
+    for card_id, art in deck.art.items():
+        if art.path.suffix.lower() == ".svg":
+            continue
+        pixels = image_pixels(art.path)
+        if pixels is None:
+            continue
+        dpi = effective_dpi(pixels, (area.w, area.h), art.fit)
+        if dpi < ART_DPI:
+            path, line = game.sources.get(card_id, (deck.cards_file, None))
+            problems.warn(path, art.line or line, f"card '{card_id}'",
+                          f"art {art.path.name} prints at {dpi:.0f} dpi ({pixels[0]} x {pixels[1]} px on "
+                          f"{area.w:.1f} x {area.h:.1f} mm); print shops ask for {ART_DPI}")
+
+
+@with_game_icons
 def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     """Every text on every face fits its box at the smallest allowed size, in fonts that have its glyphs."""
     lang = options.lang if options else None
@@ -126,7 +214,8 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
         for card in deck.cards:
             path, line = game.source(card)
             _check_texts(card_face(face_content(game, card, lang), deck.width, deck.height), problems, path, line,
-                         f"card '{card.id}'")
+                         f"card '{card.id}'", icons=game.icons)
+        check_art_dpi(game, deck, problems)
         at = game.deck_where(deck) if game.several_decks else game.where("player_aid")
         try:
             aid = aid_elements(game, deck, lang)
@@ -134,13 +223,20 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             problems.error(*at, "player aid", f"no template {exc.name} in templates/")
             aid = ()
         for el in aid:
-            if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
+            if not isinstance(el, Text):
+                continue
+            for message in markup_problems(el.markup, game.icons.names):
+                problems.error(*at, "player aid", f"{el.role} text: {message}")
+            if not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
                 problems.error(*at, "player aid",
                                f"{el.role} text does not fit the card even at {el.style.min_size:g} pt")
-        for el in flatten(back_elements(game, deck)):
-            if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
-                where = game.deck_where(deck) if game.several_decks else game.where("title")
-                problems.error(*where, "card back", f"{el.role} {el.markup!r} does not fit")
+        values = [None] + (deck.back.variants() if deck.back is not None else [])
+        for value in values:
+            probe = _ValueCard(deck.back.by, value) if value is not None else None
+            for el in flatten(back_elements(game, deck, 0.0, probe)):
+                if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
+                    where = game.deck_where(deck) if game.several_decks or deck.back else game.where("title")
+                    problems.error(*where, "card back", f"{el.role} {el.markup!r} does not fit")
 
 
 COMPONENT = Component("cards", build, check, order=20)

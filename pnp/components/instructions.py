@@ -12,6 +12,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from pnp import TEMPLATES_DIR, templating
 from pnp.components import BuildOptions, Component, Output
+from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.errors import DataError
 from pnp.i18n import strings
@@ -60,6 +61,7 @@ def _environment():
     return templating.environment((TEMPLATES_DIR / "instructions",), keep_trailing_newline=False)
 
 
+@with_game_icons
 def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     lang = options.lang or game.language
     words = strings(game, lang)

@@ -13,12 +13,12 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.cache import reads_files
 from pnp.cardtext import ability_text
 from pnp.components import BuildOptions, Component, Output
+from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.draw.merge import impose as merge_impose
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problems
 from pnp.i18n import strings, translation
-from pnp.layout.cards import stat_slots
 from pnp.layout.imposition import print_order
 from pnp.markup import Safe, escape
 from pnp.rulebook import chapter_markup, load_config, render_booklet
@@ -84,7 +84,9 @@ def engine_battle(game, cfg, lang=None) -> list[str]:
 
 
 def context(game, cfg, lang) -> dict:
-    engine = engine_module(game.engine)
+    """What chapters see: the game, its cards and tokens, printed words, and (with an engine) its rule
+    facts, played examples and battle."""
+    engine = engine_module(game.engine) if game.engine else None
     tokens = load_tokens(game)
     words = strings(game, lang)
     groups = []
@@ -101,35 +103,41 @@ def context(game, cfg, lang) -> dict:
                                                key=lambda c: rank_order.get(c.rank, 0))}
                 for f in game.factions]
 
-    def gold(card):
-        slots = {name: label for name, _, label in stat_slots(game, card)}
-        return escape(slots.get("cost") or slots.get("income") or "")
+    def shown(card, *names):
+        """The first of the card's fields ``names`` it gives, as printed on the card (sign, format)."""
+        deck = game.deck_of(card)
+        for name in names:
+            f, value = deck.field(name), card.stats.get(name)
+            if f is not None and value is not None:
+                return escape(f.display(value))
+        return ""
 
     def ability(card):
         text = ability_text(game, card, lang)
-        return Safe(f"[step:{card.ability.step}] {text}" if text and card.ability.step else text)
+        return Safe(f"[step:{card.ability.step}] {text}" if text and card.ability and card.ability.step else text)
 
     b = cfg.get("battle") or {}
     return {
         "game": game,
-        "rules": engine.FACTS,
+        "rules": engine.FACTS if engine else {},
         "deck_size": len(game.deck_for()),
         "deck_per_faction": game.decks[0].rules.get("per_faction") or len(game.deck_for()) // max(1, len(game.factions)),
         "token_groups": groups,
         "factions": factions,
         "ability": ability,
-        "gold": gold,
+        "shown": shown,
         "rank_name": lambda card: game.rank(card.rank).name if card.rank else "",
         "cards": game.cards,
         "category_name": lambda card: (game.category_of(card).name if game.category_of(card) else ""),
         "copies_for": game.copies_for,
-        "examples": engine_examples(game, cfg, lang),
-        "battle": engine_battle(game, cfg, lang),
+        "examples": engine_examples(game, cfg, lang) if engine else {},
+        "battle": engine_battle(game, cfg, lang) if engine else [],
         "battle_seed": b.get("seed", 1),
         "words": {k: Safe(v) for k, v in strings(game, lang).items()},   # printed words are markup
     }
 
 
+@with_game_icons
 @reads_files
 @lru_cache(maxsize=8)
 def booklet(game, paper: str, lang: str):
@@ -187,6 +195,7 @@ def impose(reading: bytes, page_w: float, page_h: float, flip: str) -> bytes:
     return merge_impose(reading, marks.getvalue(), placements, "Rulebook (imposed)")
 
 
+@with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     lang = options.lang or game.language
     words = strings(game, lang)
@@ -199,6 +208,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     ]
 
 
+@with_game_icons
 def check(game, problems: Problems, options: BuildOptions | None = None, spec=None) -> None:
     try:
         load_config(game, problems)
@@ -215,6 +225,7 @@ def check(game, problems: Problems, options: BuildOptions | None = None, spec=No
             problems.extend(exc.problems)
 
 
+@with_game_icons
 def check_files(game, problems: Problems, spec=None) -> None:
     """rulebook.yaml is valid (reported with every other file's problems)."""
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pnp.components import BuildOptions, Component, Output
+from pnp.draw.icons import with_game_icons
 from pnp.draw.text import fit
 from pnp.i18n import strings
 from pnp.layout.geometry import Text
@@ -33,6 +34,7 @@ def faces(game, token_set, lang=None) -> dict:
     return result
 
 
+@with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     token_set = load_tokens(game)
     if options.bleed:  # print-shop bleed: more art past the cut lines, and room between tokens for it
@@ -67,6 +69,7 @@ def check_demand(game, token_set, problems, games: int = DEMAND_GAMES) -> None:
                           f"(99th percentile of {games} simulated games)")
 
 
+@with_game_icons
 def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     token_set = load_tokens(game, problems)
     if token_set is None:
@@ -93,6 +96,7 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
         check_demand(game, token_set, problems)
 
 
+@with_game_icons
 def check_files(game, problems, spec=None) -> None:
     """tokens.yaml exists and is valid (reported with every other file's problems)."""
     if load_tokens(game, problems) is None and not (game.root / "tokens.yaml").is_file():

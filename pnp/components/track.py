@@ -5,6 +5,7 @@ round the edge, a title and an optional start area). Shadow Throne's power track
 from __future__ import annotations
 
 from pnp.components import BuildOptions, Component, Output
+from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError
 from pnp.i18n import strings
 from pnp.layout.track import SHAPES, TrackSpec, track_page
@@ -81,12 +82,14 @@ def file_name(spec) -> str:
     return f"{(spec.id if spec else 'power_track').replace('_', '-')}.pdf"
 
 
+@with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     config = settings(game, spec)
     title, _ = titles(game, config, spec.id if spec else "power_track", options.lang)
     return [Output(file_name(spec), title, [layout(game, options, spec).page])]
 
 
+@with_game_icons
 def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     if (game.root / "tokens.yaml").is_file():
         try:

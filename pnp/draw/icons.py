@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import functools
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -336,6 +337,16 @@ def using(icon_set: IconSet | None):
         yield
     finally:
         _ACTIVE.reset(token)
+
+
+def with_game_icons(func):
+    """Decorate ``func(game, ...)`` to run with ``game``'s icons active (component builds and checks, so
+    a direct call lays out and measures text as a build does)."""
+    @functools.wraps(func)
+    def wrapper(game, *args, **kwargs):
+        with using(getattr(game, "icons", None)):
+            return func(game, *args, **kwargs)
+    return wrapper
 
 
 def active() -> IconSet:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pnp.cardtext import aid_text
 from pnp.components import BuildOptions
-from pnp.components.cards import back_elements, face_content, players_mark
+from pnp.components.cards import _ValueCard, back_elements, face_content, players_mark
 from pnp.draw.icons import using
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
@@ -93,9 +93,14 @@ def deck_of_key(game, key: str):
     head, sep, rest = key.partition(":")
     if sep and rest.split("|")[0] in (BACK, AID):
         return game.deck(head)
-    if key in (BACK, AID):
+    if key.split("|")[0] in (BACK, AID):
         return game.decks[0]
     return game.deck_of(game.card(key.partition("|")[0]))
+
+
+def back_variants(deck) -> list[str]:
+    """Values of the card key a deck's back varies by, each with a back image of its own."""
+    return deck.back.variants() if deck.back is not None and deck.back.by else []
 
 
 def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None) -> list:
@@ -103,8 +108,9 @@ def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None) -
     deck = deck_of_key(game, key)
     w, h = deck.width, deck.height
     plain = key.partition(":")[2] if ":" in key else key
-    if plain == BACK:
-        return back_elements(game, deck, bleed)
+    if plain.split("|")[0] == BACK:
+        value = plain.partition("|")[2]
+        return back_elements(game, deck, bleed, _ValueCard(deck.back.by, value) if value else None)
     if plain == AID:
         title, body = aid_text(game, deck, lang)
         return aid_face(title, body, w, h, bleed=bleed)
@@ -173,15 +179,18 @@ def export_cards(game_arg, out_dir: str | os.PathLike, dpi: int = 300, bleed: fl
         cards = deck_cards(game, lang, deck)
         size = sizes[deck.id] = card_export_size(deck, dpi, bleed)
         back = back_key(game, deck)
-        images = face_images(game, distinct_faces(cards, back), size, bleed, lang, progress)
+        variants = [f"{back}|{v}" for v in back_variants(deck)]
+        images = face_images(game, distinct_faces(cards, back) + variants, size, bleed, lang, progress)
         encoded = {key: png_bytes(image, dpi) for key, image in images.items()}
         folder = f"{deck.id}/" if game.several_decks else ""
         files.update({f"{folder}{c.stem}.png": encoded[c.face] for c in cards})
         files[f"{folder}{BACK}.png"] = encoded[back]
+        for key in variants:
+            files[f"{folder}{BACK}-{key.partition('|')[2]}.png"] = encoded[key]
     first = sizes[game.decks[0].id]
     return CardExport(game, write_atomically(out_dir, files, record=RECORD), first, dpi, bleed, sizes)
 
 
 def face_count(game, lang=None) -> int:
     """How many distinct faces an export rasterizes (for progress bars)."""
-    return sum(len(distinct_faces(deck_cards(game, lang, d))) for d in game.decks)
+    return sum(len(distinct_faces(deck_cards(game, lang, d))) + len(back_variants(d)) for d in game.decks)

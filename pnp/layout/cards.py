@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, replace
 
 from pnp.layout.colour import shade, tint
-from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text
+from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Picture, Rect, Style, Text
 from pnp.layout.sheet import CROP_LENGTH, CROP_OFFSET, Grid, back_slots, crop_marks, cut_lines, fit_grid
 from pnp.units import PRINTER_MARGIN
 
@@ -47,6 +47,7 @@ class FaceContent:
     flavour: str
     watermark: str = ""     # printed large and pale in the art area (e.g. a card's value)
     mark: str = ""          # small mark in the bottom corner (e.g. "3+": only with 3 or more players)
+    art: object = None      # the card's picture (pnp.decks.Art), or None for the placeholder look
 
 
 def stat_slots(game, card) -> tuple:
@@ -82,6 +83,12 @@ def stat_slots(game, card) -> tuple:
     return tuple(slots)
 
 
+def art_area(w: float, h: float) -> Rect:
+    """The art area of a ``w`` x ``h`` face: between the name and the ability box."""
+    sx, sy = w / 63.0, h / 88.0
+    return Rect(5.0 * sx, 32.6 * sy, w - 10 * sx, h - 20.8 * sy - 32.6 * sy)
+
+
 def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0) -> list:
     """Elements of one face in the card's frame (origin at the trim corner); the frame colour runs
     ``bleed`` mm past the trim line on every side."""
@@ -102,9 +109,11 @@ def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0) -> l
     name_rect = Rect(5.5 * sx, h - 19.2 * sy, w - 11 * sx, 9.4 * sy)
     els.append(Text(name_rect, content.name, NAME_STYLE, role="name"))
     els.append(Line(14 * sx, h - 20.2 * sy, w - 14 * sx, h - 20.2 * sy, colour, 0.3, role="rule"))
-    # art area: the faction emblem as a watermark, stat badges down the left edge
-    art = Rect(5.0 * sx, 32.6 * sy, w - 10 * sx, h - 20.8 * sy - 32.6 * sy)
-    if content.emblem:
+    # art area: the card's picture, or the faction emblem as a watermark; stat badges down the left edge
+    art = art_area(w, h)
+    if content.art is not None:
+        els.append(Picture(str(content.art.path), art, content.art.fit, tuple(content.art.focus), role="art"))
+    elif content.emblem:
         els.append(Icon(content.emblem, art.cx + 5.5 * sx, art.cy, min(art.h, art.w) * 0.78,
                         tint(colour, 0.78), role="emblem"))
     if content.watermark:
@@ -203,14 +212,17 @@ class CardSheets:
 
 def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: float, page_h: float,
                 flip: str = "long", labels: list | None = None, bleed: float = 0.0,
-                back_offset: tuple = (0.0, 0.0), name: str = "") -> CardSheets:
+                back_offset: tuple = (0.0, 0.0), name: str = "", card_backs: list | None = None,
+                margins: list | None = None) -> CardSheets:
     """Fronts in a centred grid (reading order), one back page per front page in mirrored slots.
 
     Without bleed, cards abut and full-length grey cut lines run along their edges. With ``bleed`` mm
     (faces and back drawn with that bleed), each card takes its trim size plus the bleed on every side,
     crop marks in the margins continue the trim lines, and the pages get TrimBox and BleedBox.
     ``back_offset`` (mm, in the back page's own frame) moves everything on the back pages, to correct
-    a printer's duplex drift.
+    a printer's duplex drift. ``card_backs`` (one per face) gives each card its own back instead of ``back``;
+    ``margins`` (one per face, elements in a frame 2 mm larger than the card) replaces the plain colour
+    that runs past each back when there is no bleed (an image back runs on instead).
     """
     margin = PRINTER_MARGIN + (CROP_OFFSET + CROP_LENGTH if bleed else 0.0)
     grid = fit_grid(page_w, page_h, card_w + 2 * bleed, card_h + 2 * bleed, margin=margin)
@@ -229,10 +241,18 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
         on_back = []
         if not bleed:
             # background colour runs 2 mm past the block so a drifting duplex print shows no white edge
-            on_back += [Box(slot.inset(-2.0), fill=BACK, role="back-bleed") for slot in bslots]
+            for i, slot in enumerate(bslots):
+                margin = margins[start + i] if margins else None
+                if margin:
+                    big = slot.inset(-2.0)
+                    on_back.append(Group(tuple(margin), big.x, big.y, clip=Rect(0, 0, big.w, big.h),
+                                         role="back-bleed"))
+                else:
+                    on_back.append(Box(slot.inset(-2.0), fill=BACK, role="back-bleed"))
         for i, slot in enumerate(bslots):
             role = f"back:{labels[start + i]}" if labels else "back"
-            on_back.append(Group(tuple(back), slot.x + bleed, slot.y + bleed, clip=art, role=role))
+            shown = card_backs[start + i] if card_backs else back
+            on_back.append(Group(tuple(shown), slot.x + bleed, slot.y + bleed, clip=art, role=role))
         if bleed:
             _trim_and_marks(front, slots, bleed)
             _trim_and_marks(back_page, bslots, bleed, on_back)
