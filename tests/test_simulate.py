@@ -120,9 +120,9 @@ def test_token_demand_api():
 
 
 def test_validate_hook_is_fast_and_clean():
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a machine loaded by other jobs must not fail it
     assert validate_game(GAME) == []
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
 
 
 def test_validate_hook_reports_unknown_effect_kinds():
