@@ -15,6 +15,7 @@ from pnp import placeholders
 from pnp.errors import Problems, UserError
 from pnp.icons import BUILTIN, IconSet, load_icons
 from pnp.facts import load_facts
+from pnp.mapdata import load_board
 from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
                        Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
 from pnp.paths import excerpt
@@ -67,6 +68,9 @@ GAME_SCHEMA = {
     "components": Field("list", required=True, items=Field("any"),
                         doc="kinds (cards, track, ...) or {kind, id, settings...} entries"),
     "player_aid": Field("map", default={}, schema=AIDS_SCHEMA, doc="the one-deck form: its player aids"),
+    "map": Field("str", blank=False, doc="a hex map file in the game folder (docs/data-format.md, Hex maps)"),
+    "pieces": Field("list", default=[], items=Field("any"), doc="the pieces on the board, checked by pnp.mapdata"),
+    "holdings": Field("list", default=[], items=Field("any"), doc="the holdings each side starts with"),
     "power_track": Field("map", default={}, schema={
         "spaces": Field("int", default=25, min=1, max=100),
         "columns": Field("int", default=5, min=1, max=10),
@@ -108,6 +112,9 @@ class Game:
     categories: tuple = ()                # Category per printed ability category
     power_track: dict = field(default_factory=dict, hash=False)
     icons: IconSet = BUILTIN              # the game's icons, then the built-in ones
+    pieces: tuple = ()                    # rules_engine.board.PieceKind, in game.yaml's order
+    holdings: tuple = ()                  # rules_engine.board.HoldingKind
+    map: object = None                    # rules_engine.board.HexMap of the file game.yaml's map names
     component_specs: tuple = field(default=(), hash=False, compare=False)   # ComponentSpec per entry
     facts: dict = field(default_factory=dict, hash=False, compare=False)         # facts files' data, by key
     placeholders: dict = field(default_factory=dict, hash=False, compare=False)  # file -> placeholder marks
@@ -306,6 +313,8 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
             marks[deck.cards_file] = sum(1 if WHOLE_PLACEHOLDER in c.placeholder else len(c.placeholder)
                                          for c in deck.cards)
     marks.update(counts)
+    pieces, holdings, hexmap = load_board(root, raw_game, factions, getattr(mod, "PIECE_TRAITS", None), problems,
+                                          game_path)
     name = root.resolve().name
     players, minutes = meta.get("players") or {}, meta.get("minutes") or {}
     result = Game(
@@ -317,7 +326,8 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         source_language=meta.get("language") or "en",
         categories=categories, factions=factions, ranks=ranks, cards=cards, decks=decks,
         components=tuple(c.id for c in specs), component_specs=specs, sources=sources, icons=icon_set,
-        power_track=meta.get("power_track") or {}, facts=facts, placeholders=marks,
+        power_track=meta.get("power_track") or {}, facts=facts, placeholders=marks, pieces=pieces,
+        holdings=holdings, map=hexmap,
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines,
     )
     if strict:

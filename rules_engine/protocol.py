@@ -42,6 +42,8 @@ OPTIONAL = {
                     "'facts' lists (pnp checks their shape)",
     "check_facts": "(facts, cards) -> [(where, message)]: what only the engine can check in the facts "
                    "(ids that must match, tables that must be complete)",
+    "PIECE_TRAITS": "dict trait -> description: the words a board game's pieces may list in 'traits' (pnp "
+                    "validate reports any other)",
 }
 
 
