@@ -8,6 +8,7 @@ import pytest
 
 import rules_engine.behind_the_throne as btt
 import rules_engine.shadow_throne as st
+import rules_engine.valeria as valeria
 from pnp import PROJECT_ROOT
 from rules_engine import engine_module
 from rules_engine.protocol import REQUIRED, Spec, missing_names
@@ -16,7 +17,7 @@ GAME_NAMES = ("shadow_throne", "behind_the_throne", "valeria", "shadow_kingdoms"
 NOT_YET_NEUTRAL = set()   # modules under pnp/ allowed to name a game: none
 
 
-@pytest.mark.parametrize("engine", [st, btt])
+@pytest.mark.parametrize("engine", [st, btt, valeria])
 def test_every_engine_exports_the_protocol(engine):
     assert missing_names(engine) == []
     assert all(isinstance(spec, Spec) for spec in engine.SCENARIO_SCHEMA.values())
@@ -29,8 +30,9 @@ def test_engine_module_finds_both_games():
     assert "scenario_from_data" in REQUIRED
 
 
-def test_behind_the_throne_imports_without_pnp_or_reportlab():
-    code = ("import sys, rules_engine.behind_the_throne as e; "
+@pytest.mark.parametrize("name", ["behind_the_throne", "valeria"])
+def test_engines_import_without_pnp_or_reportlab(name):
+    code = (f"import sys, rules_engine.{name} as e; "
             "e.Rules; e.run_scenario; e.simulate; e.transcript_lines; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('pnp', 'reportlab', 'yaml', 'click')]; "
             "print(bad); sys.exit(1 if bad else 0)")

@@ -13,14 +13,18 @@ import pytest
 
 import rules_engine.behind_the_throne as btt
 import rules_engine.shadow_throne as st
+import rules_engine.valeria as valeria
 from pnp.gamedata import load_game
 from rules_engine.core.bots import make_bot
 from rules_engine.core.play import play
 from rules_engine.core.state import State
 
-GAMES = {"shadow_throne": st, "behind_the_throne": btt}
+GAMES = {"shadow_throne": st, "behind_the_throne": btt, "shadow_kingdoms_of_valeria": valeria}
 RULES = {name: engine.rules_for(load_game(name)) for name, engine in GAMES.items()}
-BOTS = {"shadow_throne": ["random", "greedy"], "behind_the_throne": ["random", "cautious"]}
+BOTS = {"shadow_throne": ["random", "greedy"], "behind_the_throne": ["random", "cautious"],
+        "shadow_kingdoms_of_valeria": ["random", "planner"]}
+#: Games with hidden information (Valeria has none: its decks and bag are chance events when drawn)
+HIDDEN = ("shadow_throne", "behind_the_throne")
 
 
 def new(name, players=4, **kw):
@@ -96,7 +100,7 @@ def test_clones_are_independent(name):
     assert ([state.information_state(p) for p in range(4)], cards_of(name, state)) == before
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", HIDDEN)
 def test_a_determinization_keeps_what_the_seat_knows(name):
     engine = GAMES[name]
     rng = random.Random(9)
@@ -173,3 +177,24 @@ def test_ctrl_c_stops_a_simulation_with_workers_cleanly():
     assert proc.returncode == 130, err
     assert err.strip().splitlines() == ["pnp simulate: interrupted; no report"]
     assert out == ""
+
+
+def test_valeria_has_nothing_to_determinize():
+    """Nothing on Valeria's table is hidden (the decks' order and the bag's draws are chance events when
+    they happen), so a determinization is the same game, seen the same way."""
+    name = "shadow_kingdoms_of_valeria"
+    bots = [make_bot(valeria.BOTS, "random")] * 4
+    rng = random.Random(4)
+    state = new(name)
+    checked = 0
+    while not state.is_over and checked < 30:
+        if state.is_chance():
+            state.sample_chance(rng)
+            continue
+        p = state.to_move()[0]
+        d = state.determinize(p, rng)
+        assert d is not state and d.information_state(p) == state.information_state(p)
+        assert d.legal_actions(p) == state.legal_actions(p) and sorted(d.all_cards()) == sorted(state.all_cards())
+        checked += 1
+        state.apply_actions({q: bots[q].act(state, q, rng) for q in state.to_move()})
+    assert checked == 30

@@ -4,11 +4,25 @@ Adversary). See ``docs/engine.md``, "Shadow Kingdoms of Valeria".
 Its rule facts are data: the cards (``CARD_KEYS``) and the facts files game.yaml lists
 (``FACTS_SCHEMA``, checked by :func:`check_facts`); champion effects and award conditions are effect
 kinds (``EFFECTS``) checked by ``pnp validate`` and worded by ``templates/abilities/valeria/<lang>.j2``.
+
+* :func:`rules_for` / :class:`Rules` compile the cards and facts once;
+* :class:`GameState` is one game (``to_move``, ``legal_actions``, ``apply``, chance events, ``events``);
+* :func:`play_game`, :func:`simulate`, :func:`run_games` play with bots (``random``, ``planner``, ``search``);
+* :func:`scenario_from_data` / :func:`run_scenario` play a position and fixed decisions;
+* :func:`transcript_lines` words events; :func:`validate_game` is the ``pnp validate`` hook.
 """
 
 from rules_engine.model import Param
+from rules_engine.valeria.bots import BOTS, PlannerBot, plan_bot_action
 from rules_engine.valeria.effects import EFFECTS
-from rules_engine.valeria.facts import FACTS_SCHEMA, check_facts
+from rules_engine.valeria.facts import FACTS_SCHEMA, SHRINES, check_facts
+from rules_engine.valeria.rules import TURN_LIMIT, Rules, rules_for
+from rules_engine.valeria.scenario import (SCENARIO_SCHEMA, Scenario, ScenarioError, ScenarioOutcome, parse_die,
+                                           run_scenario, scenario_from_data, scenario_lines, scenario_result)
+from rules_engine.valeria.simulate import (DIFFICULTIES, ENGINE, PLAYERS, GameResult, derive_seed, play_game,
+                                           recorded_game, report_lines, run_games, seat_bots, simulate, summarize)
+from rules_engine.valeria.state import ENDINGS, Event, GameState, IllegalAction
+from rules_engine.valeria.transcript import ENGLISH, action_words, describe_action, transcript_lines
 from rules_engine.valeria.validate import validate_game
 
 #: The card keys the rules read, per deck (checked by ``pnp validate``).
@@ -22,4 +36,19 @@ CARD_KEYS = {
                "vp_3": Param("int", required=True, doc="points of the last circle")},
 }
 
-__all__ = ["CARD_KEYS", "EFFECTS", "FACTS_SCHEMA", "check_facts", "validate_game"]
+#: Fixed facts of the rules for printed material (the numbers are in the game's facts files).
+FACTS = {"shrines": SHRINES, "locations": len(SHRINES) + 1, "difficulties": DIFFICULTIES}
+#: Bots used when none are named.
+DEFAULT_BOTS = ("planner",)
+#: Game options of play_game / simulate (``pnp simulate -o adversary_vp=30``).
+OPTIONS = {"adversary_vp": Param("int", min=0, max=200,
+                                 doc="solo: the Adversary's starting score (the difficulty; default 10)")}
+
+__all__ = [
+    "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA",
+    "FACTS_SCHEMA", "check_facts", "rules_for", "validate_game", "scenario_from_data", "run_scenario",
+    "scenario_lines", "transcript_lines", "play_game", "recorded_game", "simulate", "report_lines",
+    "DIFFICULTIES", "ENDINGS", "ENGLISH", "Event", "GameResult", "GameState", "IllegalAction", "PlannerBot",
+    "Rules", "Scenario", "ScenarioError", "ScenarioOutcome", "TURN_LIMIT", "action_words", "derive_seed",
+    "describe_action", "parse_die", "plan_bot_action", "run_games", "scenario_result", "seat_bots", "summarize",
+]

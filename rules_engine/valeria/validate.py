@@ -3,7 +3,11 @@ conditions, plans have 2 to 4 troop icons), and seeded games keep every invarian
 
 from __future__ import annotations
 
+from rules_engine.core import runs
 from rules_engine.valeria.effects import AWARD, CATEGORY_NAMES, EFFECTS, ability_problems
+
+VALIDATION_GAMES = 15
+VALIDATION_SEED = 2020
 
 #: Troop icons a Battle Plan may need (the source: 2, 3 or 4).
 PLAN_ICONS = (2, 3, 4)
@@ -46,6 +50,29 @@ def _when(category: str) -> str:
             "endgame": "at the end of the game", "award": "when an award is claimed"}[category]
 
 
-def validate_game(game, games: int | None = None, seed: int | None = None) -> list:
-    """Problems as ``(subject, message, warning)`` (see the module docstring)."""
-    return card_problems(game.cards)
+def validate_game(game, games: int = VALIDATION_GAMES, seed: int = VALIDATION_SEED) -> list:
+    """Problems as ``(subject, message, warning)``: the cards (see :func:`card_problems`), then ``games``
+    seeded games spread over the player counts (planner and random bots) with every invariant checked."""
+    from rules_engine.valeria.rules import rules_for
+    from rules_engine.valeria.simulate import run_games
+
+    problems = card_problems(game.cards)
+    if problems:
+        return problems
+    try:
+        rules = rules_for(game)
+    except (ValueError, KeyError) as exc:
+        return [("rules engine", str(exc), False)]
+    low, high = getattr(game, "players", (1, 5))
+    counts = list(range(max(low, 1), min(high, rules.max_players()) + 1)) or [1]
+    found, by_count = runs.checked_games(
+        lambda players, n, s: run_games(rules, games=n, seed=s, players=players, bots=("planner", "random"),
+                                        check=True),
+        counts, games, seed)
+    problems += found
+    for players, results in by_count.items():
+        endless = sum(1 for r in results if r.reason == "turn_limit")
+        if endless:
+            problems.append(("rules engine", f"{endless} of {len(results)} {players}-player games reached the "
+                                             f"turn limit", True))
+    return problems

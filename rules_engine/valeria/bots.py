@@ -1,0 +1,534 @@
+"""Valeria's bots: ``random`` (the core's: a uniform legal move) and ``planner``, a heuristic that plans
+battles.
+
+The planner keeps a *target*: the plan (reserved, or affordable in the line) its dice come closest to.
+It takes the dice that plan still needs, reserves plans its dice fit, goes to the Camp when a battle
+pays well (or its troop spaces are full, or the end is near), spends magic and gems only where they
+lift the battle's strength to a better row of the chart, claims awards when it can, buys the champions
+it values most (resources now, a bonus that fits its battles, end-game points it already earns), and
+places conquest markers where the skirmish and chain bonuses pay most. It reads only the table, as a
+player does. ``plan_bot_action`` is the same policy as a function (the search bot's rollouts use it).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from rules_engine.core.bots import Bot, registry
+from rules_engine.valeria import scoring
+from rules_engine.valeria.rules import CAMP, CHAMPIONS, GEM, GOLD, MAGIC, NT, TACTICS
+from rules_engine.valeria.state import (AREA, BONUS, BOOST, CHAMP, CIRCLE, DICE, DIE, DONE, FREE, GAIN_MAGIC,
+                                        MAGIC_P, MOVE, PASS, PLAN, ROOM, SENTRY, SIDE, TACT, TAKE)
+
+#: The planner's order for uncovering circles (first = most wanted), by what each unlocks.
+CIRCLE_ORDER = ("troop_space", "track", "champion_limit", "gem_storage", "strength", "reserve_slot", "wild")
+#: Rough worth of one unit of each resource, in victory points.
+WORTH = {"gold": 0.45, "magic": 0.45, "influence": 1.2, "gems": 1.5}
+
+
+class PlannerBot(Bot):
+    """The heuristic bot (see the module docstring). Plays through ``plan_bot_action``."""
+
+    name = "planner"
+    fast = True
+
+    def act(self, state, player, rng):
+        return plan_bot_action(state, player, rng)
+
+
+def plan_bot_action(state, p, rng):
+    phase = state.phase
+    handler = _HANDLERS.get(phase)
+    if handler is None:
+        actions = state.legal_actions(p)
+        return actions[int(rng.random() * len(actions))]
+    return handler(state, p, rng)
+
+
+def _remember(state, value):
+    """What the move decision worked out, for the decisions right after it in the same turn (the die to
+    take, the battle to fight): the same answers, computed once. Kept on the state, keyed by the turn."""
+    state.bot_memo = (state.turns, state.cur, value)
+
+
+def _recall(state):
+    memo = state.bot_memo
+    return memo[2] if memo is not None and memo[0] == state.turns and memo[1] == state.cur else None
+
+
+# ----------------------------------------------------------------------------------- what is needed
+
+def _have(dice) -> list:
+    have = [0] * NT
+    for d in dice:
+        have[d // 6] += 1
+    return have
+
+
+def _missing(pl, have, plan) -> int:
+    """Dice the plan still lacks, after the board's Wild ability and the gems held."""
+    need = plan.need
+    matched = 0
+    for t in range(NT):
+        a, b = have[t], need[t]
+        matched += a if a < b else b
+    short = plan.icons - matched
+    if short and pl.wild_on and have[pl.wild] > need[pl.wild]:
+        short -= 1
+    return max(0, short - pl.gems)
+
+
+def _targets(state, p):
+    """Plans the player works towards: reserved ones, and the line's affordable ones when a slot is free
+    (or nothing is reserved), as ``(missing dice, plan, where)``; the best first."""
+    r = state.rules
+    pl = state.players[p]
+    have = _have(pl.dice)
+    out = []
+    for slot, card in enumerate(pl.reserved):
+        if card >= 0:
+            plan = r.plans[r.plan_kind[card]]
+            out.append((_missing(pl, have, plan), -plan.icons, plan, ("reserved", slot)))
+    if not out or pl.open_slots():
+        for i, card in enumerate(state.line):
+            if card >= 0 and state.plan_price(p, i) <= pl.gold + 2:
+                plan = r.plans[r.plan_kind[card]]
+                out.append((_missing(pl, have, plan) + 0.5, -plan.icons, plan, ("line", i)))
+    out.sort(key=lambda e: (e[0], e[1]))
+    return out
+
+
+def _needed_types(state, p) -> list:
+    """How much a die of each troop type helps: the best target's missing types count most."""
+    pl = state.players[p]
+    have = _have(pl.dice)
+    want = [0.0] * NT
+    for rank, (_, _, plan, _) in enumerate(_targets(state, p)[:3]):
+        weight = (3.0, 1.5, 0.8)[rank]
+        for t in range(NT):
+            lack = plan.need[t] - have[t]
+            if lack > 0:
+                want[t] += weight
+    return want
+
+
+def _die_value(state, p, d, want) -> float:
+    pl = state.players[p]
+    t, s = d // 6, d % 6 + 1
+    value = want[t] * (1.0 + 0.25 * s) + 0.3 * s
+    if len(pl.dice) >= pl.spaces:
+        worst = min(_own_die_value(state, p, x, want) for x in pl.dice)
+        value -= worst
+    return value
+
+
+def _own_die_value(state, p, d, want) -> float:
+    t, s = d // 6, d % 6 + 1
+    return want[t] * (1.0 + 0.25 * s) + 0.3 * s
+
+
+# ----------------------------------------------------------------------------------- champions
+
+def _lateness(state) -> float:
+    """How far the game has gone, 0 to 1, by the plans completed."""
+    return min(1.0, sum(len(q.completed) for q in state.players) / (state.n * state.rules.end_plans))
+
+
+def _champion_value(state, p, card, late=None) -> float:
+    r = state.rules
+    pl = state.players[p]
+    ch = r.champions[r.champion_kind[card]]
+    kind, prm = ch.kind, ch.params
+    if late is None:
+        late = _lateness(state)
+    if kind == "gain":
+        return 0.45 * (prm["gold"] + prm["magic"]) + 1.2 * prm["influence"] + 1.5 * prm["gems"]
+    if kind == "take_die":
+        return 2.0
+    if kind == "reserve_plan":
+        return 2.5 if pl.open_slots() else 0.5
+    if kind == "strength":
+        return (2.0 + prm["amount"] * 1.5) * (1.0 - late)
+    if kind == "whenever":
+        return (prm["gold"] + prm["magic"]) * 1.2 * (1.0 - late) + 0.5
+    if kind in ("echo", "match_influence"):
+        return 3.0 * (1.0 - late) + 0.5
+    if kind == "discount":
+        return 2.5 * (1.0 - late) + 0.3
+    now = scoring.end_vp(r, pl, ch)
+    return now * (0.6 + 0.4 * late) + 3.0 * (1.0 - late)
+
+
+def _champion_options(state, p) -> list:
+    """``[(value, row, slot)]`` of the face-up champions, valued for the player (price not counted)."""
+    late = _lateness(state)
+    return [(_champion_value(state, p, card, late), t, i) for t in range(3) for i, card in enumerate(state.rows[t])
+            if card >= 0]
+
+
+def _best_champion(state, p, price_of, options=None):
+    """``(value, row, slot)`` of the best champion the player can pay for (price_of(row) -> gold)."""
+    pl = state.players[p]
+    prices = [price_of(t) for t in range(3)]
+    gold = pl.gold
+    w = WORTH["gold"]
+    best = None
+    for v, t, i in (options if options is not None else _champion_options(state, p)):
+        price = prices[t]
+        if price > gold:
+            continue
+        v -= price * w
+        if best is None or v > best[0]:
+            best = (v, t, i)
+    return best
+
+
+# ----------------------------------------------------------------------------------- battles
+
+def _best_battle(state, p, plan, dice=None):
+    """``(vp, chosen dice)`` of the best way to fight ``plan`` with the player's dice (None if none)."""
+    r = state.rules
+    pl = state.players[p]
+    dice = sorted(pl.dice if dice is None else dice)
+    best = None
+    bonus = pl.battle_strength_bonus(plan.battle, r)
+    for chosen in combinations(dice, plan.icons):
+        gems = state.gems_needed(pl, chosen, plan)
+        if gems > pl.gems:
+            continue
+        strength = sum(d % 6 + 1 for d in chosen) + bonus
+        spare_gems = pl.gems - gems
+        lows = sorted((d % 6 + 1 for d in chosen))
+        for s in lows[:spare_gems]:
+            if s <= 3:
+                strength += 7 - 2 * s
+        raise_by = min(pl.magic, sum(6 - (d % 6 + 1) for d in chosen))
+        strength_max = strength + raise_by
+        final = min(strength_max, pl.influence)
+        vp = r.vp_for(final) - 0.3 * gems
+        if best is None or vp > best[0]:
+            best = (vp, chosen)
+    return best
+
+
+def _battle_score(state, p):
+    """``(value, action)`` of the best battle the player could fight now (None when there is none)."""
+    r = state.rules
+    best = None
+    for option in state._battle_options(p):
+        if option[0] == "plan_reserved":
+            card = state.players[p].reserved[option[1]]
+            price = 0
+        else:
+            card = state.line[option[1]]
+            price = state.plan_price(p, option[1])
+        plan = r.plans[r.plan_kind[card]]
+        fought = _best_battle(state, p, plan)
+        if fought is None:
+            continue
+        value = fought[0] - price * WORTH["gold"] + 0.5 * plan.icons
+        if best is None or value > best[0]:
+            best = (value, option)
+    return best
+
+
+# ----------------------------------------------------------------------------------- phases
+
+def _side(state, p, rng):
+    return ("side", int(rng.random() * 2))
+
+
+def _move(state, p, rng):
+    pl = state.players[p]
+    moves = state._moves()
+    want = _needed_types(state, p)
+    shared = {}
+    best, best_value, best_die = None, -1e9, None
+    if CAMP in moves:
+        battle = _battle_score(state, p)
+        if battle is not None:
+            value = battle[0] + 1.0
+            if len(pl.dice) >= pl.spaces:
+                value += 3.0
+            if state.end_triggered:
+                value += 10.0
+            best, best_value, best_die = ("move", CAMP), value, battle
+    for s in moves:
+        if s == CAMP:
+            continue
+        value, d = _shrine_best(state, p, s, want, shared)
+        if value > best_value:
+            best, best_value, best_die = ("move", s), value, d
+    _remember(state, (best[1], best_die))
+    return best
+
+
+def _shrine_best(state, p, shrine, want, shared):
+    """``(value, die)``: the best die to take at ``shrine`` with what its action then gives."""
+    r = state.rules
+    pl = state.players[p]
+    worst = 0.0
+    if len(pl.dice) >= pl.spaces:
+        if "worst" not in shared:
+            shared["worst"] = min(_own_die_value(state, p, x, want) for x in pl.dice)
+        worst = shared["worst"]
+    best, best_die = -1e9, None
+    base = r.discount_from - 1
+    for d in sorted(set(state.shrines[shrine])):
+        t, st = d // 6, d % 6 + 1
+        value = want[t] * (1.0 + 0.25 * st) + 0.3 * st - worst + _action_value(state, p, shrine, base - d % 6, shared)
+        if value > best:
+            best, best_die = value, d
+    return best, best_die
+
+
+def _action_value(state, p, shrine, discount, shared=None) -> float:
+    shared = {} if shared is None else shared
+    pl = state.players[p]
+    if shrine == GEM:
+        return 2.0 if pl.gems < pl.gem_cap and state.gem_supply else 0.0
+    if shrine == GOLD:
+        return discount * WORTH["gold"] * (1.0 if pl.gold + discount <= pl.cap else 0.4)
+    if shrine == MAGIC:
+        if "magic" not in shared:
+            claim = _best_award(state, p)
+            shared["magic"] = max(claim[0] if claim else 0.0, 2 * WORTH["magic"])
+        return shared["magic"]
+    if shrine == CHAMPIONS:
+        if len(pl.champions) >= pl.limit(state.rules):
+            return 0.0
+        if "champions" not in shared:
+            shared["champions"] = _champion_options(state, p)
+        best = _best_champion(state, p, lambda t: state.champion_price(p, t, discount), shared["champions"])
+        return max(0.0, best[0]) if best else 0.0
+    if shrine == TACTICS:
+        if "reserve" not in shared:
+            shared["reserve"] = _reserve_options(state, p) if pl.open_slots() else []
+        best = _best_reserve(state, p, discount, shared["reserve"])
+        return max(0.0, best[0]) if best else 0.0
+    return 0.0
+
+
+def _best_award(state, p):
+    r = state.rules
+    pl = state.players[p]
+    if not pl.covered:
+        return None
+    best = None
+    for slot in state._claimable(p):
+        award = r.awards[r.award_kind[state.awards[slot]]]
+        vp = award.vp[min(len(state.award_markers[slot]), 2)]
+        if best is None or vp > best[0]:
+            best = (vp, slot)
+    return best
+
+
+def _reserve_options(state, p) -> list:
+    """``[(value, line space, cost)]`` of the line's plans for the player (price not counted yet)."""
+    r = state.rules
+    pl = state.players[p]
+    have = _have(pl.dice)
+    out = []
+    for i, card in enumerate(state.line):
+        if card >= 0:
+            plan = r.plans[r.plan_kind[card]]
+            fit = plan.icons - _missing(pl, have, plan)
+            out.append((1.0 + 1.2 * fit + 0.6 * plan.icons, i, r.line_costs[i] - pl.disc_plan))
+    return out
+
+
+def _best_reserve(state, p, discount, options=None):
+    """``(value, line space)`` of the best plan to reserve (None when no slot is open)."""
+    pl = state.players[p]
+    if not pl.open_slots():
+        return None
+    gold, w = pl.gold, WORTH["gold"]
+    best = None
+    for value, i, cost in (options if options is not None else _reserve_options(state, p)):
+        price = cost - discount
+        price = price if price > 0 else 0
+        if price > gold:
+            continue
+        value -= price * w
+        if best is None or value > best[0]:
+            best = (value, i)
+    return best
+
+
+def _die(state, p, rng):
+    shrine = state.ctx["shrine"]
+    memo = _recall(state)
+    if memo is not None and memo[0] == shrine and memo[1] in state.shrines[shrine]:
+        return ("take", shrine, memo[1])
+    return ("take", shrine, _shrine_best(state, p, shrine, _needed_types(state, p), {})[1])
+
+
+def _room(state, p, rng):
+    want = _needed_types(state, p)
+    new = state.ctx["die"]
+    pl = state.players[p]
+    worst = min(pl.dice, key=lambda d: (_own_die_value(state, p, d, want), d))
+    if _own_die_value(state, p, new, want) <= _own_die_value(state, p, worst, want):
+        return ("room", -1)
+    return ("room", worst)
+
+
+def _magic(state, p, rng):
+    claim = _best_award(state, p)
+    if claim is None:
+        return GAIN_MAGIC
+    return ("award", claim[1], _best_circle(state, p))
+
+
+def _best_circle(state, p) -> int:
+    r = state.rules
+    pl = state.players[p]
+    covered = state._covered_circles(pl)
+
+    def rank(c):
+        circle = r.circles[c]
+        order = CIRCLE_ORDER.index(circle.unlocks)
+        if circle.unlocks == "track" and max(pl.gold, pl.magic, pl.influence) < 11:
+            order += 3
+        if circle.unlocks == "champion_limit" and len(pl.champions) < pl.limit(r) - 1:
+            order += 3
+        return (order, c)
+    return min(covered, key=rank)
+
+
+def _champion(state, p, rng):
+    discount = state.ctx["discount"]
+    pl = state.players[p]
+    if len(pl.champions) >= pl.limit(state.rules):
+        return PASS
+    best = _best_champion(state, p, lambda t: state.champion_price(p, t, discount))
+    if best is None or best[0] <= 0.5:
+        return PASS
+    return ("buy", best[1], best[2])
+
+
+def _tactics(state, p, rng):
+    best = _best_reserve(state, p, state.ctx["discount"])
+    if best is None or best[0] <= 1.0:
+        return PASS
+    slots = state.players[p].open_slots()
+    return ("reserve", best[1], slots[-1])
+
+
+def _bonus(state, p, rng):
+    actions = state._l_bonus()
+    pl = state.players[p]
+    if len(actions) == 1:
+        return PASS
+    verb = actions[1][0]
+    if verb == "bonus":
+        return actions[1] if pl.gold >= 2 else PASS
+    if verb == "bonus_die":
+        want = _needed_types(state, p)
+        best = max(actions[1:], key=lambda a: (_die_value(state, p, a[2], want), a))
+        return best if _die_value(state, p, best[2], want) > 2.5 and pl.gold >= 4 else PASS
+    slot = state.ctx["slot"]
+    best = _best_champion(state, p, lambda t: state._bonus_price(p, slot, t))
+    if best is None or best[0] <= 1.0:
+        return PASS
+    return ("bonus_champion", best[1], best[2])
+
+
+def _sentry(state, p, rng):
+    best = _best_reserve(state, p, 99)
+    slots = state.players[p].open_slots()
+    if best is None or not slots:
+        return PASS
+    return ("reserve", best[1], slots[-1])
+
+
+def _plan(state, p, rng):
+    memo = _recall(state)
+    best = memo[1] if memo is not None and memo[0] == CAMP and memo[1] is not None else _battle_score(state, p)
+    if best is None:
+        actions = state.legal_actions(p)
+        return actions[0]
+    return best[1]
+
+
+def _dice(state, p, rng):
+    r = state.rules
+    plan = r.plans[r.plan_kind[state.battle_plan]]
+    fought = _best_battle(state, p, plan)
+    return ("dice", tuple(sorted(fought[1])))
+
+
+def _boost(state, p, rng):
+    r = state.rules
+    pl = state.players[p]
+    plan = r.plans[r.plan_kind[state.battle_plan]]
+    dice = state.battle_dice
+    total = sum(d % 6 + 1 for d in dice) + pl.battle_strength_bonus(plan.battle, r)
+    if total >= pl.influence:
+        return DONE
+    current = r.vp_for(total)
+    if pl.gems:
+        low = min(dice, key=lambda d: (d % 6, d))
+        if low % 6 <= 2:
+            return ("flip", low)
+    if pl.magic:
+        # raise only if the magic left can reach a better row of the chart
+        reach = min(pl.influence, total + min(pl.magic, sum(5 - d % 6 for d in dice)))
+        if r.vp_for(reach) > current:
+            low = min((d for d in dice if d % 6 < 5), key=lambda d: (d % 6, d), default=None)
+            if low is not None:
+                return ("up", low)
+    return DONE
+
+
+def _circle(state, p, rng):
+    return ("circle", _best_circle(state, p))
+
+
+def _area(state, p, rng):
+    r = state.rules
+    pl = state.players[p]
+    m, s = pl.side
+    side = r.maps[m][s]
+    plan = r.plans[r.plan_kind[state.battle_plan]]
+    troop_vp, at_least, strength_vp, battle_vp = r.skirmish
+    best, best_value = None, -1e9
+    for a in range(9):
+        if pl.areas >> a & 1:
+            continue
+        kind, index = r.area_kind[side.areas[a]]
+        if kind == 0:
+            value = troop_vp * plan.need[index]
+        elif kind == 1:
+            value = battle_vp if plan.battle == index else 0
+        else:
+            value = strength_vp if state.battle_strength >= at_least else 0
+        for x, y, bonus in side.chains:
+            other = y if x == a else x if y == a else -1
+            if other >= 0 and pl.areas >> other & 1:
+                value += 2.0
+        if a == 4:
+            value += 0.3           # the centre touches four chains
+        if value > best_value:
+            best, best_value = ("area", a), value
+    return best
+
+
+def _free(state, p, rng):
+    best = _best_champion(state, p, lambda t: 0)
+    return ("free", best[1], best[2])
+
+
+def _take(state, p, rng):
+    want = _needed_types(state, p)
+    options = [(s, d) for s in range(5) for d in set(state.shrines[s])]
+    s, d = max(options, key=lambda o: (_die_value(state, p, o[1], want), o))
+    return ("take", s, d)
+
+
+_HANDLERS = {SIDE: _side, MOVE: _move, DIE: _die, ROOM: _room, MAGIC_P: _magic, CHAMP: _champion,
+             TACT: _tactics, BONUS: _bonus, SENTRY: _sentry, PLAN: _plan, DICE: _dice, BOOST: _boost,
+             CIRCLE: _circle, AREA: _area, FREE: _free, TAKE: _take}
+
+#: Bot name -> factory: ``random``, ``planner`` and the core's ``search``.
+BOTS = registry({"planner": PlannerBot})
