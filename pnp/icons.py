@@ -1,5 +1,5 @@
 """A game's icons: its own SVG files (``icons/<name>.svg``), the names game.yaml gives icons
-(``icons: {power: {icon: shield, colour: "#34495e"}}``), then pnp's built-in vector icons.
+(``icons: {power: {icon: heater, colour: "#34495e"}}``), then pnp's built-in vector icons.
 
 Every place that names an icon (a faction's emblem, a field's badge, a token face, ``[name]`` in any
 printed text, backs) resolves the name here, game first. :meth:`IconSet.problems_for` says what is

@@ -20,7 +20,7 @@ factions:
   - {id: north, name: North, colour: "#2f5d8a", emblem: tower}
   - {id: south, name: South, colour: "#8a2f3a", emblem: crown}
 icons:
-  might: {icon: shield, colour: "#34495e"}
+  might: {icon: heater, colour: "#34495e"}
   gem_alias: tower
 card:
   width: 63
@@ -210,7 +210,7 @@ def test_a_hexagon_too_tall_for_the_half_sheet_is_an_error(tmp_path):
 def test_the_game_icons_resolve_first(realm):
     game = load_game(realm)
     assert game.icons.resolve("tower").kind == "svg" and round(game.icons.resolve("tower").aspect, 2) == 0.5
-    assert game.icons.resolve("might").target == "shield" and game.icons.resolve("might").colour == "#34495e"
+    assert game.icons.resolve("might").target == "heater" and game.icons.resolve("might").colour == "#34495e"
     assert game.icons.resolve("gem_alias").kind == "svg"
     assert game.icons.resolve("nothing") is None
 

@@ -25,7 +25,7 @@ decks:
     cards: heroes.yaml
     size: poker
     fields:
-      might: {type: int, required: true, min: 0, max: 9, icon: shield}
+      might: {type: int, required: true, min: 0, max: 9, icon: heater}
       cost: {type: int, min: 0, max: 9, icon: coin, sign: minus}
       guild: {type: choice, choices: [red, blue], required: true}
       tags: {type: list}
@@ -120,7 +120,7 @@ def test_field_formats_are_data():
 
 def test_badges_print_as_the_fields_say(game_dir):
     game = load_game(game_dir)
-    assert stat_slots(game, game.card("knight")) == (("might", "shield", "4"), ("cost", "coin", "\u22122"))
+    assert stat_slots(game, game.card("knight")) == (("might", "heater", "4"), ("cost", "coin", "\u22122"))
     assert stat_slots(game, game.card("dragon")) == (("reward", "coin", "12 gold"),)
 
 

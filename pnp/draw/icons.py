@@ -1,7 +1,7 @@
 """Vector icons, drawn from shapes (never a symbol font) so they print crisply at any size.
 
 Every icon is a function ``(canvas, cx, cy, size, colour, label)`` in points, centred on (cx, cy),
-``size`` across. :data:`ICONS` maps pnp's generic names (``shield``, ``coin``, ...) to them; a game's
+``size`` across. :data:`ICONS` maps pnp's generic names (``heater``, ``coin``, ...) to them; a game's
 own SVG icons and its names for icons (:mod:`pnp.icons`) are resolved by :func:`draw` through the
 active icon set (:func:`using`). Icons that carry a number (stat badges) draw ``label`` on themselves.
 """
@@ -78,7 +78,7 @@ def seal(c, cx, cy, size, colour=None, label=None):
     _label(c, cx, cy, size, label)
 
 
-def shield(c, cx, cy, size, colour=None, label=None):
+def heater(c, cx, cy, size, colour=None, label=None):
     """A heater shield."""
     w, h = size * 0.86, size
     top = cy + h / 2
@@ -164,7 +164,7 @@ def skull(c, cx, cy, size, colour=None, label=None):
 def cycle(c, cx, cy, size, colour=None, label=None):
     """Two arrows chasing each other round a circle."""
     r = size * 0.36
-    col = _colour(colour, "#a8761a")
+    col = _colour(colour, "#b5842a")
     c.setStrokeColor(col)
     c.setFillColor(col)
     c.setLineWidth(size * 0.11)
@@ -186,7 +186,7 @@ def cycle(c, cx, cy, size, colour=None, label=None):
 
 
 def plus(c, cx, cy, size, colour=None, label=None):
-    c.setFillColor(_colour(colour, "#2e6a3f"))
+    c.setFillColor(_colour(colour, "#3b7d4f"))
     c.setStrokeColor(white)
     c.setLineWidth(size * 0.05)
     c.circle(cx, cy, size * 0.47, stroke=1, fill=1)
@@ -315,9 +315,9 @@ def heart(c, cx, cy, size, colour=None, label=None):
 
 
 #: pnp's built-in icons by name (a game names its own meanings for them in game.yaml's ``icons:``,
-#: e.g. ``power: shield``). :data:`pnp.layout.icon_names.ICON_NAMES` lists the same names.
+#: e.g. ``power: heater``). :data:`pnp.layout.icon_names.ICON_NAMES` lists the same names.
 ICONS = {
-    "coin": coin, "seal": seal, "shield": shield, "purse": purse, "skull": skull, "gem": gem,
+    "coin": coin, "seal": seal, "heater": heater, "purse": purse, "skull": skull, "gem": gem,
     "cycle": cycle, "plus": plus, "pip": pip, "step": step, "crown": crown, "star": star, "sun": sun,
     "circle": circle, "square": square, "diamond": diamond, "triangle": triangle, "hexagon": hexagon,
     "heart": heart,
