@@ -42,6 +42,8 @@ GAME_SCHEMA = {
     "engine": Field("package", nullable=True, doc="rules_engine subpackage that plays the game"),
     "language": Field("language", default="en"),
     "icons": Field("dict", nullable=True, doc="names for icons: {name: icon} or {name: {icon, colour}}"),
+    "palette": Field("dict", default={}, items=Field("colour"),
+                     doc="colours that replace the layouts' palette entries of the same name"),
     "decks": Field("list", items=Field("map", schema=DECK_SCHEMA), doc="the game's decks"),
     "facts": Field("list", default=[], items=Field("str", blank=False),
                    doc="files of rule facts the engine reads (tables, boards, maps), in the game folder"),
@@ -266,6 +268,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     meta = check(raw_game, GAME_SCHEMA, problems, game_path)
     _check_meta(meta, raw_game, problems, game_path)
     decks = parse_decks(meta, raw_game, root, problems, game_path)
+    decks = _deck_layouts(decks, meta.get("palette") or {}, root, problems, game_path, raw_game)
     specs = parse_components(raw_game, problems, game_path)
     icon_set = load_icons(root, raw_game.get("icons"), problems, game_path)
     _check_deck_icons(decks, icon_set, raw_game, problems, game_path)
@@ -333,6 +336,24 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     if strict:
         problems.raise_if_errors()
     return result
+
+
+def _deck_layouts(decks, palette: dict, root, problems, path, raw) -> tuple:
+    """Each deck with its layouts loaded (``layout:``; default: the bundled ``classic``), the game's
+    ``palette`` laid over theirs."""
+    from pnp.cardlayout import load_choice
+
+    out = []
+    for deck in decks:
+        where = "card.layout" if deck.id == DEFAULT_DECK and "card" in raw else f"deck '{deck.id}' layout"
+        choice = load_choice(deck.layout, root, problems, path, deck.line, where)
+        if choice is not None and palette:
+            def recolour(layout):
+                return replace(layout, palette=tuple({**layout.palette_dict(), **palette}.items()))
+            choice = replace(choice, default=recolour(choice.default),
+                             layouts=tuple((v, recolour(lay)) for v, lay in choice.layouts))
+        out.append(replace(deck, layout=choice))
+    return tuple(out)
 
 
 def _check_deck_icons(decks, icon_set, raw, problems, path) -> None:

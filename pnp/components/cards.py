@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import jinja2
 
+from pnp import templating
 from pnp.cardtext import ability_text, aid_text
 from pnp.components import BuildOptions, Component, Output
 from pnp.draw.icons import with_game_icons
@@ -11,11 +12,22 @@ from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.i18n import strings
 from pnp.decks import image_pixels
-from pnp.layout.cards import (NEUTRAL, FaceContent, aid_face, art_area, card_back, card_face, card_sheets,
+from pnp.cardlayout import bundled
+from pnp.layout.cards import (PLAIN, FaceContent, aid_face, art_area, card_back, card_face, card_sheets,
                               stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import escape, markup_problems, plain_text
+
+
+def layout_of(deck, card=None):
+    """The layout a card of ``deck`` is drawn with (the deck's default for None)."""
+    return deck.layout.for_card(card) if deck.layout is not None else bundled("classic")
+
+
+def palette(deck) -> dict:
+    """The colours of the deck's (default) layout: backs and aids use them."""
+    return layout_of(deck).palette_dict()
 
 
 def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
@@ -23,7 +35,9 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
     faction = game.faction(card.faction) if card.faction else None
     rank = game.rank(card.rank) if card.rank else None
     category = game.category_of(card)
-    colour = faction.colour if faction else category.colour if category else NEUTRAL
+    neutral = layout_of(deck, card).palette_dict().get("neutral", PLAIN["neutral"])
+    colour = faction.colour if faction else category.colour if category else neutral
+    fields = {f.name: escape(f.display(card.stats.get(f.name))) for f in deck.fields}
     watermark = card.stats.get(deck.watermark) if deck.watermark else None
     # names and flavour are data: escaped, so they print as written (the ability text is markup)
     return FaceContent(
@@ -39,6 +53,10 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
         watermark="" if watermark is None else escape(deck.field(deck.watermark).display(watermark)),
         mark=mark,
         art=deck.art.get(card.id),
+        values={"card": templating.data_value(card), "fields": fields, "deck": deck.id,
+                "field": lambda name: fields.get(name, ""),
+                "faction_name": escape(faction.name) if faction else "",
+                "category": category.id if category else ""},
     )
 
 
@@ -53,7 +71,7 @@ def aid_elements(game, deck, lang=None, bleed: float = 0.0) -> tuple:
     if not deck.aid_copies:
         return ()
     title, body = aid_text(game, deck, lang)
-    return tuple(aid_face(title, body, deck.width, deck.height, bleed=bleed))
+    return tuple(aid_face(title, body, deck.width, deck.height, palette(deck), bleed=bleed))
 
 
 def card_key(card, key: str):
@@ -77,7 +95,8 @@ def back_elements(game, deck, bleed: float = 0.0, card=None) -> tuple:
                         back.fit, role="back-image"),)
     subtitle = escape(label) if label else escape(deck.name) if game.several_decks else None
     emblems = (emblem,) if emblem else tuple(f.emblem for f in game.factions)
-    return tuple(card_back(escape(game.title), emblems, deck.width, deck.height, bleed, subtitle=subtitle))
+    return tuple(card_back(escape(game.title), emblems, deck.width, deck.height, bleed, subtitle=subtitle,
+                           palette=palette(deck)))
 
 
 def back_margin(game, deck, card=None) -> tuple | None:
@@ -105,7 +124,7 @@ def deck_faces(game, deck, options: BuildOptions) -> tuple[list, list, list]:
         mark = players_mark(game, card, seen[card.id])
         if (card.id, mark) not in cache:
             cache[card.id, mark] = tuple(card_face(face_content(game, card, options.lang, mark), deck.width,
-                                                   deck.height, options.bleed))
+                                                   deck.height, options.bleed, layout_of(deck, card)))
         faces.append(cache[card.id, mark])
         labels.append(f"{card.id}#{seen[card.id]}")
         cards.append(card)
@@ -137,7 +156,8 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
             margins = [back_margin(game, deck, c) for c in cards]
         sheets = card_sheets(faces, back_elements(game, deck, options.bleed), deck.width, deck.height, w, h,
                              options.flip, labels, bleed=options.bleed, back_offset=options.back_offset,
-                             name=name, card_backs=per_card, margins=margins)
+                             name=name, card_backs=per_card, margins=margins,
+                             margin_fill=palette(deck).get("back", PLAIN["back"]))
         fronts += sheets.fronts
         backs += sheets.backs
     words = strings(game, options.lang)
@@ -213,8 +233,14 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     for deck in game.decks:
         for card in deck.cards:
             path, line = game.source(card)
-            _check_texts(card_face(face_content(game, card, lang), deck.width, deck.height), problems, path, line,
-                         f"card '{card.id}'", icons=game.icons)
+            try:
+                face = card_face(face_content(game, card, lang), deck.width, deck.height, 0.0, layout_of(deck, card))
+            except templating.TEMPLATE_ERRORS as exc:
+                layout = layout_of(deck, card)
+                problems.error(layout.source, None, f"card '{card.id}'",
+                               f"layout '{layout.name}': {templating.template_problem(exc).message}")
+                continue
+            _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons)
         check_art_dpi(game, deck, problems)
         at = game.deck_where(deck) if game.several_decks else game.where("player_aid")
         try:

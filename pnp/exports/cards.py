@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pnp.cardtext import aid_text
 from pnp.components import BuildOptions
-from pnp.components.cards import _ValueCard, back_elements, face_content, players_mark
+from pnp.components.cards import _ValueCard, back_elements, face_content, layout_of, palette, players_mark
 from pnp.draw.icons import using
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
@@ -113,9 +113,10 @@ def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None) -
         return back_elements(game, deck, bleed, _ValueCard(deck.back.by, value) if value else None)
     if plain == AID:
         title, body = aid_text(game, deck, lang)
-        return aid_face(title, body, w, h, bleed=bleed)
+        return aid_face(title, body, w, h, palette(deck), bleed=bleed)
     card_id, _, mark = key.partition("|")
-    return card_face(face_content(game, game.card(card_id), lang, mark), w, h, bleed=bleed)
+    card = game.card(card_id)
+    return card_face(face_content(game, card, lang, mark), w, h, bleed, layout_of(deck, card))
 
 
 def faces_pdf(game, keys: list[str], bleed: float = 0.0, lang: str | None = None) -> bytes:

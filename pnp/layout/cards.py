@@ -10,26 +10,17 @@ Proportions are given for a 63 x 88 mm card and scale with the game's card size.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from pnp.layout.colour import shade, tint
-from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Picture, Rect, Style, Text
+from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text
+from pnp.layout.regions import place
 from pnp.layout.sheet import CROP_LENGTH, CROP_OFFSET, Grid, back_slots, crop_marks, cut_lines, fit_grid
 from pnp.units import PRINTER_MARGIN
 
-PARCHMENT = "#f7f0e1"
-INK = "#1f1a17"
-NEUTRAL = "#5a5148"
-BACK = "#2a2130"
-BACK_GOLD = "#c9a54a"
+#: The colours backs and aids use when no layout gives a palette (plain: the look is the layout's).
+PLAIN = {"paper": "#ffffff", "ink": "#222222", "neutral": "#666666", "back": "#333333", "accent": "#bbbbbb"}
 
-NAME_STYLE = Style(font="serif-semibold", size=12.5, min_size=8.0, max_lines=2, leading=1.0)
-RANK_STYLE = Style(font="sans-bold", size=5.6, min_size=4.5, max_lines=1, upper=True, tracking=0.9)
-ABILITY_STYLE = Style(font="serif", size=9.6, min_size=6.5, leading=1.12)
-FLAVOUR_STYLE = Style(font="serif-italic", size=7.6, min_size=6.0, leading=1.1, colour="#4a3f35")
-WATERMARK_STYLE = Style(font="serif-semibold", size=84, min_size=30, max_lines=1)
-MARK_STYLE = Style(font="sans-black", size=6.0, min_size=4.5, max_lines=1, align="right")
-FLAVOUR_ALONE_STYLE = Style(font="serif-italic", size=9.0, min_size=6.0, leading=1.15, colour="#4a3f35")
 
 
 @dataclass(frozen=True)
@@ -48,6 +39,7 @@ class FaceContent:
     watermark: str = ""     # printed large and pale in the art area (e.g. a card's value)
     mark: str = ""          # small mark in the bottom corner (e.g. "3+": only with 3 or more players)
     art: object = None      # the card's picture (pnp.decks.Art), or None for the placeholder look
+    values: dict = field(default_factory=dict, hash=False, compare=False)   # more for the layout: card, fields
 
 
 def stat_slots(game, card) -> tuple:
@@ -89,63 +81,23 @@ def art_area(w: float, h: float) -> Rect:
     return Rect(5.0 * sx, 32.6 * sy, w - 10 * sx, h - 20.8 * sy - 32.6 * sy)
 
 
-def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0) -> list:
-    """Elements of one face in the card's frame (origin at the trim corner); the frame colour runs
-    ``bleed`` mm past the trim line on every side."""
-    sx, sy = w / 63.0, h / 88.0
-    colour = content.colour
-    els = [
-        Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=colour, role="frame"),
-        Box(Rect(2.8 * sx, 2.8 * sy, w - 5.6 * sx, h - 5.6 * sy), fill=PARCHMENT, radius=2.2, role="panel"),
-    ]
-    # header: pips in both top corners, rank word between them, then the name
-    pip_y = h - 7.2 * sy
-    for k in range(content.pips):
-        els.append(Icon("pip", 7.0 * sx + k * 2.6 * sx, pip_y, 2.8 * sx, colour, role="pip"))
-        els.append(Icon("pip", w - 7.0 * sx - k * 2.6 * sx, pip_y, 2.8 * sx, colour, role="pip"))
-    if content.rank_name:
-        els.append(Text(Rect(15 * sx, h - 9.4 * sy, w - 30 * sx, 4.4 * sy), content.rank_name,
-                        _with(RANK_STYLE, colour=shade(colour, 0.1)), role="rank"))
-    name_rect = Rect(5.5 * sx, h - 19.2 * sy, w - 11 * sx, 9.4 * sy)
-    els.append(Text(name_rect, content.name, NAME_STYLE, role="name"))
-    els.append(Line(14 * sx, h - 20.2 * sy, w - 14 * sx, h - 20.2 * sy, colour, 0.3, role="rule"))
-    # art area: the card's picture, or the faction emblem as a watermark; stat badges down the left edge
-    art = art_area(w, h)
-    if content.art is not None:
-        els.append(Picture(str(content.art.path), art, content.art.fit, tuple(content.art.focus), role="art"))
-    elif content.emblem:
-        els.append(Icon(content.emblem, art.cx + 5.5 * sx, art.cy, min(art.h, art.w) * 0.78,
-                        tint(colour, 0.78), role="emblem"))
-    if content.watermark:
-        els.append(Text(Rect(art.x + 12 * sx, art.y, art.w - 12 * sx, art.h), content.watermark,
-                        replace(WATERMARK_STYLE, colour=tint(colour, 0.7)), role="watermark"))
-    if content.mark:
-        els.append(Text(Rect(w - 14 * sx, 3.2 * sy, 10 * sx, 3.4 * sy), content.mark,
-                        replace(MARK_STYLE, colour=shade(colour, 0.1)), role="players-mark"))
-    badge = 7.2 * min(sx, sy)
-    step_y = min(8.0 * sy, (art.h - 4.0 * sy) / max(1, len(content.stats)))
-    for i, (name, icon, label) in enumerate(content.stats):
-        cy = art.top - 4.0 * sy - i * step_y
-        els.append(Icon(icon, 10.6 * sx, cy, badge, None, label, role=f"stat:{name}"))
-    # ability box with its step badge, flavour underneath
-    if content.ability:
-        box = Rect(4.6 * sx, 13.0 * sy, w - 9.2 * sx, 18.6 * sy)
-        els.append(Box(box, fill=tint(colour, 0.86), stroke=tint(colour, 0.45), width=0.25, radius=1.6,
-                       role="ability-box"))
-        top_pad = 1.0 * sy
-        if content.step is not None:
-            # the step badge sits on the box's top-left corner, like a tab
-            els.append(Icon("step", box.x + 3.4 * sx, box.top, 5.0 * sx, INK, str(content.step), role="step"))
-            top_pad = 2.7 * sy
-        els.append(Text(Rect(box.x + 1.8 * sx, box.y + 1.0 * sy, box.w - 3.6 * sx, box.h - 1.0 * sy - top_pad),
-                        content.ability, ABILITY_STYLE, role="ability"))
-        if content.flavour:
-            els.append(Text(Rect(6 * sx, 4.0 * sy, w - 12 * sx, 8.6 * sy), content.flavour, FLAVOUR_STYLE,
-                            role="flavour"))
-    elif content.flavour:
-        els.append(Text(Rect(7 * sx, 6.0 * sy, w - 14 * sx, 24 * sy), content.flavour, FLAVOUR_ALONE_STYLE,
-                        role="flavour"))
-    return els
+def face_context(content: FaceContent) -> dict:
+    """What a layout's expressions see of a face: its content (markup already escaped) and the extra
+    values the caller gives (the card's fields, ...)."""
+    return {"name": content.name, "rank_name": content.rank_name, "pips": content.pips, "colour": content.colour,
+            "emblem": content.emblem, "step": content.step, "ability": content.ability, "flavour": content.flavour,
+            "watermark": content.watermark, "mark": content.mark, "art": content.art is not None,
+            "stats": content.stats, **content.values}
+
+
+def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0, layout=None) -> list:
+    """Elements of one face in the card's frame (origin at the trim corner), as the ``layout`` (a
+    :class:`pnp.cardlayout.Layout`; default: the bundled ``classic``) places them; the frame colour
+    runs ``bleed`` mm past the trim line."""
+    from pnp.cardlayout import bundled, evaluate
+
+    layout = layout or bundled("classic")
+    return place(evaluate(layout, face_context(content)), layout.size, w, h, content, bleed)
 
 
 def _with(style: Style, **changes) -> Style:
@@ -156,34 +108,40 @@ AID_TITLE_STYLE = Style(font="serif-semibold", size=12, min_size=8, max_lines=1)
 AID_BODY_STYLE = Style(font="sans", size=7.0, min_size=4.8, align="left", valign="top", leading=1.16)
 
 
-def aid_face(title: str, body: str, w: float, h: float, colour: str = BACK, bleed: float = 0.0) -> list:
-    """A player-aid card: the game's back colour as frame, a title and dense reference text."""
+def aid_face(title: str, body: str, w: float, h: float, palette: dict | None = None, bleed: float = 0.0) -> list:
+    """A player-aid card: the back colour as frame, a title and dense reference text (colours from the
+    deck's layout palette: back, paper, accent)."""
+    p = {**PLAIN, **(palette or {})}
     sx, sy = w / 63.0, h / 88.0
     return [
-        Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=colour, role="frame"),
-        Box(Rect(2.8 * sx, 2.8 * sy, w - 5.6 * sx, h - 5.6 * sy), fill=PARCHMENT, radius=2.2, role="panel"),
+        Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=p["back"], role="frame"),
+        Box(Rect(2.8 * sx, 2.8 * sy, w - 5.6 * sx, h - 5.6 * sy), fill=p["paper"], radius=2.2, role="panel"),
         Text(Rect(5 * sx, h - 12.5 * sy, w - 10 * sx, 8 * sy), title, AID_TITLE_STYLE, role="aid-title"),
-        Line(12 * sx, h - 13.3 * sy, w - 12 * sx, h - 13.3 * sy, BACK_GOLD, 0.35, role="rule"),
+        Line(12 * sx, h - 13.3 * sy, w - 12 * sx, h - 13.3 * sy, p["accent"], 0.35, role="rule"),
         Text(Rect(5.2 * sx, 5.0 * sy, w - 10.4 * sx, h - 19.5 * sy), body, AID_BODY_STYLE, role="aid-body"),
     ]
 
 
-def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0, subtitle: str | None = None) -> list:
+def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0, subtitle: str | None = None,
+              palette: dict | None = None) -> list:
     """The designed back: title above and below a ring holding every faction's emblem; with a
-    ``subtitle`` (a deck's name), the whole title above the ring and the subtitle below it."""
+    ``subtitle`` (a deck's name), the whole title above the ring and the subtitle below it. Colours: the
+    palette's ``back`` and ``accent``."""
+    p = {**PLAIN, **(palette or {})}
+    fill, gold = p["back"], p["accent"]
     sx, sy = w / 63.0, h / 88.0
     els = [
-        Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=BACK, role="back"),
-        Box(Rect(3.2 * sx, 3.2 * sy, w - 6.4 * sx, h - 6.4 * sy), stroke=BACK_GOLD, width=0.45, radius=2.4,
+        Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=fill, role="back"),
+        Box(Rect(3.2 * sx, 3.2 * sy, w - 6.4 * sx, h - 6.4 * sy), stroke=gold, width=0.45, radius=2.4,
             role="back-border"),
-        Box(Rect(4.6 * sx, 4.6 * sy, w - 9.2 * sx, h - 9.2 * sy), stroke=BACK_GOLD, width=0.2, radius=1.8),
+        Box(Rect(4.6 * sx, 4.6 * sy, w - 9.2 * sx, h - 9.2 * sy), stroke=gold, width=0.2, radius=1.8),
     ]
     words = title.upper().split()
     top_words = " ".join(words[: max(1, len(words) // 2)])
     bottom_words = " ".join(words[max(1, len(words) // 2):])
     if subtitle is not None:
         top_words, bottom_words = title.upper(), subtitle.upper()
-    style = Style(font="serif-semibold", size=15, min_size=8, max_lines=1, colour=BACK_GOLD, tracking=2.0)
+    style = Style(font="serif-semibold", size=15, min_size=8, max_lines=1, colour=gold, tracking=2.0)
     if subtitle is not None:   # the whole title above the ring: a long one takes two lines
         els.append(Text(Rect(6 * sx, h - 27 * sy, w - 12 * sx, 16 * sy), top_words, replace(style, max_lines=2),
                         role="back-title"))
@@ -192,14 +150,14 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
     if bottom_words:
         els.append(Text(Rect(6 * sx, 14 * sy, w - 12 * sx, 10 * sy), bottom_words, style, role="back-title"))
     cx, cy, r = w / 2, h / 2, 17 * min(sx, sy)
-    els.append(Circle(cx, cy, r, stroke=BACK_GOLD, width=0.5))
-    els.append(Circle(cx, cy, r - 1.4 * min(sx, sy), stroke=BACK_GOLD, width=0.2))
+    els.append(Circle(cx, cy, r, stroke=gold, width=0.5))
+    els.append(Circle(cx, cy, r - 1.4 * min(sx, sy), stroke=gold, width=0.2))
     emblems = emblems or ("crown",)       # a game without factions shows a crown
     n = len(emblems)
     for i, emblem in enumerate(emblems):
         a = math.pi / 2 + 2 * math.pi * i / max(1, n)
         d = r * 0.48 if n > 1 else 0
-        els.append(Icon(emblem, cx + d * math.cos(a), cy + d * math.sin(a), r * 0.62, BACK_GOLD, role="back-emblem"))
+        els.append(Icon(emblem, cx + d * math.cos(a), cy + d * math.sin(a), r * 0.62, gold, role="back-emblem"))
     return els
 
 
@@ -213,7 +171,7 @@ class CardSheets:
 def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: float, page_h: float,
                 flip: str = "long", labels: list | None = None, bleed: float = 0.0,
                 back_offset: tuple = (0.0, 0.0), name: str = "", card_backs: list | None = None,
-                margins: list | None = None) -> CardSheets:
+                margins: list | None = None, margin_fill: str = PLAIN["back"]) -> CardSheets:
     """Fronts in a centred grid (reading order), one back page per front page in mirrored slots.
 
     Without bleed, cards abut and full-length grey cut lines run along their edges. With ``bleed`` mm
@@ -248,7 +206,7 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
                     on_back.append(Group(tuple(margin), big.x, big.y, clip=Rect(0, 0, big.w, big.h),
                                          role="back-bleed"))
                 else:
-                    on_back.append(Box(slot.inset(-2.0), fill=BACK, role="back-bleed"))
+                    on_back.append(Box(slot.inset(-2.0), fill=margin_fill, role="back-bleed"))
         for i, slot in enumerate(bslots):
             role = f"back:{labels[start + i]}" if labels else "back"
             shown = card_backs[start + i] if card_backs else back

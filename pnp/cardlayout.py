@@ -1,0 +1,299 @@
+"""Card layouts from data: named regions in millimetres, each bound to what a card shows.
+
+A layout (``templates/layouts/<name>.yaml`` in the game folder, else pnp's bundled ones, or a mapping
+written inline in game.yaml) has a design ``size``, a ``palette`` of named colours, text ``styles`` and
+``regions``. Each region has a ``kind`` (box, text, line, icon, art, emblem, pips, badges), its place
+in the design frame (other card sizes scale proportionally), and values that are expressions over the
+card: ``colour``, ``name``, ``ability``, ``tint(colour, 0.8)``, ``palette.paper``, ``field('cost')``
+... evaluated in pnp's template sandbox. ``when:`` keeps a region only when its expression is true.
+``extends:`` starts from another layout: a region with a name the parent has replaces that region's
+keys (``remove: true`` drops it), new regions are drawn last.
+
+A deck names its layout (``layout:``), or one per value of a card key
+(``layout: {by: type, layouts: {monster: tall}, default: classic}``).
+
+This module loads and checks layouts (problems with file and line) and evaluates a region's values for
+a card; :mod:`pnp.layout.regions` turns the evaluated regions into elements (pure geometry).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from pnp import TEMPLATES_DIR, templating
+from pnp.cache import reads_files
+from pnp.errors import Problems
+from pnp.layout.colour import shade, tint
+from pnp.markup import Safe, escape
+from pnp.paths import SAFE_NAME, excerpt
+from pnp.schema import Field, check
+from pnp.yamlsrc import line_of, load_yaml_or_report
+
+KINDS = ("box", "text", "line", "icon", "art", "emblem", "pips", "badges")
+DEFAULT_LAYOUT = "classic"
+FONTS = ("serif", "serif-italic", "serif-bold", "serif-semibold", "sans", "sans-bold", "sans-black")
+
+STYLE_SCHEMA = {
+    "font": Field("str", choices=FONTS), "size": Field("number", min=2, max=200),
+    "min_size": Field("number", nullable=True, min=2, max=200), "max_lines": Field("int", nullable=True, min=1),
+    "leading": Field("number", min=0.5, max=3), "align": Field("str", choices=("left", "center", "right", "justify")),
+    "valign": Field("str", choices=("top", "middle", "bottom")), "colour": Field("str"),
+    "tracking": Field("number", min=-2, max=20), "upper": Field("bool"),
+}
+
+_POINT = Field("list", items=Field("number"))
+REGION_SCHEMA = {
+    "name": Field("id", required=True), "kind": Field("str", choices=KINDS), "remove": Field("bool"),
+    "when": Field("str", doc="an expression: the region is drawn only when it is true"),
+    "role": Field("str", doc="the elements' role (default: the name)"),
+    "rect": Field("list", items=Field("number"), doc="[x, y, width, height] in the design frame"),
+    "in": Field("id", doc="the rect of another region (emblem, badges)"),
+    "bleed": Field("bool", doc="box: run past the trim line by the bleed"),
+    "fill": Field("str"), "stroke": Field("str"), "width": Field("number", min=0, max=10),
+    "radius": Field("number", min=0, max=50),
+    "text": Field("str", doc="text: an expression giving the markup"),
+    "style": Field("any", doc="a style name of the layout, or a style mapping"),
+    "colour": Field("str"), "icon": Field("str", doc="icon: an expression giving the icon's name"),
+    "label": Field("str", doc="icon: an expression giving the text on it"),
+    "at": _POINT, "from": _POINT, "to": _POINT, "size": Field("number", min=0, max=300),
+    "step": Field("number"), "mirror": Field("bool"), "dx": Field("number"), "dy": Field("number"),
+    "scale": Field("number", min=0, max=2), "x": Field("number"), "top": Field("number"),
+}
+
+LAYOUT_SCHEMA = {
+    "extends": Field("id", doc="the layout this one starts from"),
+    "size": Field("list", items=Field("number", min=10, max=1000), doc="[width, height] of the design frame"),
+    "palette": Field("dict", default={}, items=Field("colour")),
+    "styles": Field("dict", default={}, items=Field("map", schema=STYLE_SCHEMA)),
+    "regions": Field("list", default=[], items=Field("map", schema=REGION_SCHEMA)),
+}
+
+CHOICE_SCHEMA = {
+    "by": Field("str", required=True, doc="the card key whose value picks the layout"),
+    "layouts": Field("dict", required=True, items=Field("any")),
+    "default": Field("any", default=DEFAULT_LAYOUT),
+}
+
+#: Keys of a region whose values are expressions (or ``#rrggbb`` colours).
+EXPRESSIONS = ("when", "fill", "stroke", "text", "colour", "icon", "label")
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    size: tuple = (63.0, 88.0)
+    palette: tuple = ()          # (name, colour)
+    styles: tuple = ()           # (name, style mapping as tuple of items)
+    regions: tuple = ()          # each a tuple of (key, value) items, in drawing order
+    source: str = ""
+
+    def palette_dict(self) -> dict:
+        return dict(self.palette)
+
+    def style(self, name) -> dict:
+        return dict(dict(self.styles).get(name, ()))
+
+
+@dataclass(frozen=True)
+class LayoutChoice:
+    """A deck's layouts: ``default``, and one per value of the card key ``by``."""
+
+    default: Layout
+    by: str | None = None
+    layouts: tuple = ()          # (value, Layout)
+
+    def for_card(self, card) -> Layout:
+        if self.by is None or card is None:
+            return self.default
+        value = card.stats.get(self.by) if self.by in card.stats else getattr(card, self.by, None)
+        return dict(self.layouts).get(str(value), self.default)
+
+    def all(self) -> list[Layout]:
+        return [self.default] + [layout for _, layout in self.layouts]
+
+
+def layout_path(root: Path | None, name: str) -> Path:
+    """The game's ``templates/layouts/<name>.yaml``, else pnp's bundled one."""
+    if root is not None:
+        own = root / "templates" / "layouts" / f"{name}.yaml"
+        if own.is_file():
+            return own
+    return TEMPLATES_DIR / "layouts" / f"{name}.yaml"
+
+
+def load_layout(spec, root: Path | None, problems: Problems, path, line, where: str, _seen=()) -> Layout | None:
+    """A layout from a name or an inline mapping, its ``extends`` chain merged; problems reported."""
+    if spec is None:
+        spec = DEFAULT_LAYOUT
+    if isinstance(spec, str):
+        if not SAFE_NAME.fullmatch(spec):
+            problems.error(path, line, None, f"{where}: {excerpt(spec)} is not a layout name")
+            return None
+        if spec in _seen:
+            problems.error(path, line, None, f"{where}: layout '{spec}' extends itself")
+            return None
+        file = layout_path(root, spec)
+        if not file.is_file():
+            problems.error(path, line, None, f"{where}: no layout '{spec}' (templates/layouts/{spec}.yaml in the "
+                                             f"game folder or pnp's)")
+            return None
+        raw = load_yaml_or_report(file, problems, within=root if root and file.is_relative_to(root) else None)
+        if raw is None:
+            return None
+        return _build(spec, raw, root, problems, file, _seen + (spec,))
+    if isinstance(spec, dict):
+        return _build("inline", spec, root, problems, path, _seen, where)
+    problems.error(path, line, None, f"{where}: expected a layout name or a layout mapping, got {excerpt(spec)}")
+    return None
+
+
+def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
+    before = len(problems.errors)
+    clean = check(raw, LAYOUT_SCHEMA, problems, path, prefix=where)
+    parent = None
+    if clean.get("extends"):
+        parent = load_layout(clean["extends"], root, problems, path, line_of(raw, "extends"),
+                             f"{where + '.' if where else ''}extends", seen)
+        if parent is None:
+            return None
+    regions = [dict(r) for r in parent.regions] if parent else []
+    raw_regions = raw.get("regions") if isinstance(raw, dict) else None
+    for i, region in enumerate(clean.get("regions") or []):
+        rline = line_of(raw_regions, i)
+        at = f"{where + '.' if where else ''}regions[{i + 1}]"
+        names = [r["name"] for r in regions]
+        if "name" not in region:
+            continue
+        if region["name"] in names:
+            k = names.index(region["name"])
+            if region.get("remove"):
+                regions.pop(k)
+            else:
+                regions[k] = {**regions[k], **{key: v for key, v in region.items() if v is not None}}
+            continue
+        if region.get("remove"):
+            problems.error(path, rline, None, f"{at}: no region '{region['name']}' to remove")
+            continue
+        if region.get("kind") is None:
+            problems.error(path, rline, None, f"{at}.kind: required for a new region")
+            continue
+        regions.append({k: v for k, v in region.items() if v is not None})
+    for i, region in enumerate(regions):
+        _check_region(region, problems, path, raw_regions, where)
+    palette = {**(parent.palette_dict() if parent else {}), **(clean.get("palette") or {})}
+    styles = {**{k: dict(v) for k, v in (parent.styles if parent else ())}}
+    for sname, style in (clean.get("styles") or {}).items():
+        styles[sname] = {**styles.get(sname, {}), **{k: v for k, v in style.items() if v is not None}}
+    size = tuple(clean.get("size") or (parent.size if parent else (63.0, 88.0)))
+    if len(size) != 2:
+        problems.error(path, line_of(raw, "size"), None, f"{where}size: give [width, height]")
+        size = (63.0, 88.0)
+    if len(problems.errors) > before:
+        return None
+    return Layout(name, size, tuple(palette.items()), tuple((k, tuple(v.items())) for k, v in styles.items()),
+                  tuple(tuple(r.items()) for r in regions), str(path))
+
+
+def _check_region(region, problems, path, raw_regions, where) -> None:
+    """Expressions compile, and the region has what its kind needs."""
+    name = region.get("name")
+    line = None
+    for i, r in enumerate(raw_regions or []):
+        if isinstance(r, dict) and r.get("name") == name:
+            line = line_of(raw_regions, i)
+    for key in EXPRESSIONS:
+        value = region.get(key)
+        if isinstance(value, str) and not _is_colour(value):
+            try:
+                compiled(value)
+            except jinja2.TemplateSyntaxError as exc:
+                problems.error(path, line, f"region '{name}'", f"{key}: {excerpt(value)} is not an expression "
+                                                               f"({exc.message})")
+    kind = region.get("kind")
+    need = {"box": ("rect",), "text": ("rect", "text"), "line": ("from", "to"), "icon": ("at", "icon"),
+            "art": ("rect",), "emblem": ("in",), "pips": ("at",), "badges": ("in",)}.get(kind, ())
+    for key in need:
+        if key not in region:
+            problems.error(path, line, f"region '{name}'", f"a {kind} region needs '{key}'")
+    for key in ("rect",):
+        if key in region and len(region[key]) != 4:
+            problems.error(path, line, f"region '{name}'", "rect: give [x, y, width, height]")
+    for key in ("at", "from", "to"):
+        if key in region and len(region[key]) != 2:
+            problems.error(path, line, f"region '{name}'", f"{key}: give [x, y]")
+
+
+def load_choice(spec, root, problems, path, line, where) -> LayoutChoice | None:
+    """A deck's ``layout``: a name, an inline layout, or ``{by, layouts, default}``."""
+    if isinstance(spec, dict) and "by" in spec:
+        clean = check(spec, CHOICE_SCHEMA, problems, path, prefix=where)
+        default = load_layout(clean.get("default"), root, problems, path, line, f"{where}.default")
+        layouts = []
+        for value, sub in (clean.get("layouts") or {}).items():
+            layout = load_layout(sub, root, problems, path, line_of(spec.get("layouts"), value) or line,
+                                 f"{where}.layouts.{value}")
+            if layout is not None:
+                layouts.append((str(value), layout))
+        if default is None:
+            return None
+        return LayoutChoice(default, clean.get("by"), tuple(layouts))
+    layout = load_layout(spec, root, problems, path, line, where)
+    return LayoutChoice(layout) if layout is not None else None
+
+
+# ----------------------------------------------------------------------------- evaluating
+
+def _is_colour(value: str) -> bool:
+    return len(value) == 7 and value.startswith("#")
+
+
+@lru_cache(maxsize=1024)
+def compiled(expression: str):
+    env = templating.environment((TEMPLATES_DIR / "layouts",))
+    expr = env.compile_expression(expression, undefined_to_none=False)
+
+    def run(**scope):
+        result = expr(**scope)
+        if isinstance(result, jinja2.Undefined):
+            result._fail_with_undefined_error()      # a name the card does not have: an error, not a blank
+        return result
+    return run
+
+
+@reads_files
+@lru_cache(maxsize=64)
+def bundled(name: str) -> Layout:
+    """A bundled layout by name (raises DataError when it is broken: it is pnp's own file)."""
+    problems = Problems()
+    layout = load_layout(name, None, problems, None, None, "layout")
+    problems.raise_if_errors()
+    return layout
+
+
+FUNCTIONS = {"tint": tint, "shade": shade}
+
+
+def evaluate(layout: Layout, context: dict) -> list[dict]:
+    """The regions of ``layout`` kept for a card (their ``when`` true), every expression evaluated in
+    the sandbox over ``context`` (the card's content: markup values already escaped)."""
+    scope = {**FUNCTIONS, **context, "palette": layout.palette_dict()}
+    out = []
+    for items in layout.regions:
+        region = dict(items)
+        when = region.get("when")
+        if when and not compiled(when)(**scope):
+            continue
+        for key in EXPRESSIONS[1:]:
+            value = region.get(key)
+            if isinstance(value, str) and not _is_colour(value):
+                result = compiled(value)(**scope)
+                region[key] = result if isinstance(result, Safe) or not isinstance(result, str) or key not in \
+                    ("text", "label") else escape(result)
+        if isinstance(region.get("style"), str):
+            region["style"] = layout.style(region["style"])
+        out.append(region)
+    return out
