@@ -15,7 +15,7 @@ from pnp import __version__
 from pnp.errors import DataError, UserError
 
 #: Subcommand modules, in the order ``pnp --help`` lists them.
-COMMAND_MODULES = ["validate", "build", "scenario", "simulate", "balance", "export", "preview", "watch"]
+COMMAND_MODULES = ["validate", "build", "scenario", "simulate", "balance", "export", "preview", "watch", "serve"]
 
 
 class PnpGroup(click.Group):

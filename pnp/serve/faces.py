@@ -1,0 +1,210 @@
+"""Card faces for the studio: which faces a game has, their fingerprints, their pictures, and the
+cards as the page lists them (grouped by deck and faction or category, copies counted, every field).
+
+Faces are drawn by the code ``pnp export cards`` uses (:func:`pnp.exports.cards.faces_pdf`: the card
+layout, painted to PDF, rasterized with PDFium), so the page shows what the kit prints.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnp.draw.icons import using
+from pnp.exports.cards import aid_key, back_key, back_variants, deck_of_key, face_elements, faces_pdf
+from pnp.exports.raster import Rasterizer, png_bytes, size_px
+from pnp.serve.images import Image, digest, layout_fingerprint
+
+#: Resolutions (dots per inch) of a face in the grid and in the large view.
+CARD_DPI = 120
+LARGE_CARD_DPI = 250
+#: Key content stays this far inside the trim line (the safe zone print services ask for).
+SAFE_ZONE_MM = 3.0
+
+
+@dataclass
+class Face:
+    """One face of a view: a card, a deck's back (or one of its variants), or a deck's player aid.
+    ``fingerprint`` is None when it is not drawn (a problem names the card, or ``error`` says why)."""
+
+    key: str
+    deck: str
+    fingerprint: str | None = None
+    error: str | None = None
+
+    def picture(self, dpi: int) -> str | None:
+        """The name (hash) of its picture at ``dpi``."""
+        return digest("face", self.fingerprint, dpi) if self.fingerprint and not self.error else None
+
+
+def card_subject(subject: str | None) -> str | None:
+    """The card id a problem's subject names (``card 'outlaw'``), else None."""
+    match = re.fullmatch(r"card '([^']+)'", subject or "")
+    return match.group(1) if match else None
+
+
+def by_card(problems, warnings: bool = False) -> dict:
+    """Card id -> the problems (errors, or with ``warnings`` the warnings) whose subject names it."""
+    out: dict = {}
+    for p in problems:
+        cid = card_subject(p.subject)
+        if cid is not None and p.warning == warnings:
+            out.setdefault(cid, []).append(p)
+    return out
+
+
+def face_keys(game) -> list[tuple[str, object]]:
+    """(face key, deck) of every face: each deck's cards, its back and back variants, its aid."""
+    out = []
+    for deck in game.decks:
+        out += [(c.id, deck) for c in deck.cards]
+        back = back_key(game, deck)
+        out += [(back, deck)] + [(f"{back}|{v}", deck) for v in back_variants(deck)]
+        if deck.aid_copies:
+            out.append((aid_key(game, deck), deck))
+    return out
+
+
+def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=str) -> dict:
+    """Face key -> :class:`Face`, laid out and fingerprinted (cards in ``broken`` are not: their
+    problems take their place); ``why(exc)`` words a face the data cannot draw."""
+    faces = {}
+    with using(game.icons):
+        for key, deck in face_keys(game):
+            face = Face(key, deck.id)
+            if key not in broken:
+                try:
+                    elements = face_elements(game, key, options.bleed, options.lang)
+                    face.fingerprint = digest(layout_fingerprint(elements, icons, files), deck.width, deck.height,
+                                              options.bleed)
+                except Exception as exc:        # say why, and show the others
+                    face.error = why(exc)
+            faces[key] = face
+    return faces
+
+
+def draw_faces(game, keys: list, options, dpi: int, why=str) -> dict:
+    """Face key -> :class:`Image` at ``dpi`` (or the reason it cannot be drawn): in one PDF when every
+    face can be drawn, else one at a time so the others still are."""
+    try:
+        return _draw(game, keys, options, dpi)
+    except Exception as exc:
+        if len(keys) == 1:
+            return {keys[0]: why(exc)}
+    out = {}
+    for key in keys:
+        try:
+            out.update(_draw(game, [key], options, dpi))
+        except Exception as exc:
+            out[key] = why(exc)
+    return out
+
+
+def _draw(game, keys, options, dpi: int) -> dict:
+    with using(game.icons):
+        pdf = faces_pdf(game, keys, options.bleed, options.lang)
+    out = {}
+    with Rasterizer(pdf) as pages:
+        for i, key in enumerate(keys):
+            deck = deck_of_key(game, key)
+            size = size_px(deck.width + 2 * options.bleed, deck.height + 2 * options.bleed, dpi)
+            out[key] = Image(png_bytes(pages.render(i, size), dpi), *size)
+    return out
+
+
+def group_of(game, card) -> tuple:
+    """(id, name, colour) of the group a card is shown in: its faction, else its ability's category,
+    else none (id '': the deck itself)."""
+    if card.faction:
+        faction = next((f for f in game.factions if f.id == card.faction), None)
+        if faction is not None:
+            return f"faction:{faction.id}", faction.name, faction.colour
+    category = game.category_of(card)
+    if category is not None:
+        return f"category:{category.id}", category.name, category.colour
+    return "", "", None
+
+
+def card_fields(game, card, lang=None) -> list[tuple[str, str]]:
+    """A card's data as the page lists it: (key, value as printed, or as written)."""
+    from pnp.cardtext import ability_text
+    from pnp.markup import plain_text
+
+    deck = game.deck_of(card)
+    out = [("id", card.id), ("name", card.name), ("deck", deck.name or deck.id), ("copies", str(card.copies))]
+    if card.faction:
+        out.append(("faction", next((f.name for f in game.factions if f.id == card.faction), card.faction)))
+    if card.rank:
+        out.append(("rank", next((r.name for r in game.ranks if r.id == card.rank), card.rank)))
+    category = game.category_of(card)
+    if category is not None:
+        out.append(("category", category.name))
+    for f in deck.fields:
+        value = card.stats.get(f.name)
+        if value is not None:
+            out.append((f.name, f.display(value) or str(value)))
+    if card.ability is not None:
+        params = ", ".join(f"{k}: {v}" for k, v in card.ability.params.items())
+        step = f", step {card.ability.step}" if card.ability.step is not None else ""
+        out.append(("ability", f"{card.ability.kind}{step}{f' ({params})' if params else ''}"))
+        try:
+            with using(game.icons):
+                text = plain_text(ability_text(game, card, lang))
+        except Exception:       # the template's own problem is reported by validation
+            text = ""
+        if text:
+            out.append(("ability text", text))
+    if card.flavour:
+        out.append(("flavour", card.flavour))
+    art = deck.art.get(card.id)
+    if art is not None:
+        out.append(("art", Path(art.path).name))
+    if card.placeholder:
+        out.append(("placeholder", ", ".join(card.placeholder)))
+    return out
+
+
+def face_urls(face: Face | None) -> dict:
+    small = face.picture(CARD_DPI) if face else None
+    return {"image": f"/img/{small}.png" if small else None,
+            "large": f"/img/{face.picture(LARGE_CARD_DPI)}.png" if small else None}
+
+
+def deck_json(game, deck, faces: dict, bleed: float) -> dict:
+    """A deck as the page shows it: size, counts, its cards' groups, its backs and aid."""
+    groups: OrderedDict = OrderedDict()
+    for card in deck.cards:
+        gid, name, colour = group_of(game, card)
+        group = groups.setdefault(gid, {"id": gid, "name": name or deck.name, "colour": colour, "cards": [],
+                                        "copies": 0})
+        group["cards"].append(card.id)
+        group["copies"] += card.copies
+    back = back_key(game, deck)
+    labels = [(back, "Back")] + [(f"{back}|{v}", f"Back: {v}") for v in back_variants(deck)]
+    if deck.aid_copies:
+        labels.append((aid_key(game, deck), f"Player aid ×{deck.aid_copies}"))
+    extras = [{"key": key, "name": label, "error": faces[key].error if key in faces else None,
+               **face_urls(faces.get(key))} for key, label in labels]
+    return {"id": deck.id, "name": deck.name or deck.id, "width": deck.width, "height": deck.height,
+            "distinct": len(deck.cards), "copies": sum(c.copies for c in deck.cards),
+            "bleed": bleed, "safe": SAFE_ZONE_MM, "groups": list(groups.values()), "extras": extras}
+
+
+def card_json(game, card, face: Face | None, problems: list, warnings: list, lang, where, problem_json) -> dict:
+    """A card as the page shows it; ``where(path, line)`` and ``problem_json(p)`` word places and problems."""
+    path, line = game.source(card)
+    fields = card_fields(game, card, lang)
+    gid, group, _ = group_of(game, card)
+    words = [card.id, card.name, card.deck, group or ""] + [f"{k} {v}" for k, v in fields]
+    return {
+        "id": card.id, "name": card.name, "deck": card.deck, "group": gid, "copies": card.copies,
+        "fields": [[k, v] for k, v in fields],
+        "source": where(path, line),
+        "problems": [problem_json(p) for p in problems],
+        "warnings": [problem_json(p) for p in warnings],
+        "error": face.error if face else None,
+        "search": " ".join(words).lower(),
+        **(face_urls(face) if not problems else {"image": None, "large": None}),
+    }

@@ -1,0 +1,71 @@
+"""The studio's one drawing thread: jobs by priority, long jobs in slices.
+
+pnp's drawing code keeps caches that are emptied when files change (:mod:`pnp.cache`), and PDFium,
+which rasterizes the pages, must not be called from two threads at once; so every job that loads the
+game or draws runs here, one at a time. A job may be a generator: each ``next()`` is one slice, and
+between slices more urgent jobs go first (a card picture the page asks for does not wait for the
+whole rulebook to be checked).
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import queue
+import threading
+from concurrent.futures import Future
+
+# priorities: lower runs first
+URGENT, DATA, CHECK, BUILD = 0, 1, 2, 3
+
+
+class Worker:
+    """One thread running submitted jobs by priority, then in order of submission."""
+
+    def __init__(self, name: str = "pnp-serve-worker"):
+        self._queue: queue.PriorityQueue = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, func, priority: int = URGENT) -> Future:
+        """Run ``func()`` on the worker; the future holds its result (a generator's: its return value)."""
+        future: Future = Future()
+        self._queue.put((priority, next(self._order), func, future))
+        return future
+
+    def _run(self) -> None:
+        while True:
+            priority, _, job, future = self._queue.get()
+            if job is None:
+                future.set_result(None)
+                return
+            if inspect.isgenerator(job):
+                self._slice(priority, job, future)
+                continue
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = job()
+            except BaseException as exc:   # handed to whoever waits; the worker goes on
+                future.set_exception(exc)
+                continue
+            if inspect.isgenerator(result):
+                self._slice(priority, result, future)
+            else:
+                future.set_result(result)
+
+    def _slice(self, priority: int, generator, future: Future) -> None:
+        try:
+            next(generator)
+        except StopIteration as stop:
+            future.set_result(stop.value)
+        except BaseException as exc:
+            future.set_exception(exc)
+        else:
+            self._queue.put((priority, next(self._order), generator, future))
+
+    def stop(self, timeout: float = 10) -> None:
+        """Let the running slice finish, drop the rest, end the thread."""
+        self._queue.put((-1, -1, None, Future()))
+        self._thread.join(timeout)

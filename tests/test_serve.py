@@ -1,0 +1,345 @@
+"""``pnp serve``: the studio's server on a free port: the page and its JSON, pictures by content hash,
+live updates after an edit (only the edited card drawn again), problems in place of the pictures they
+break, traversal refused, builds and downloads, the engine's figures, and a clean Ctrl-C."""
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image as PILImage
+
+from pnp import DATA_DIR
+from pnp.cli import main
+from pnp.exports.raster import size_px
+from pnp.serve.app import static_files
+from pnp.serve.faces import CARD_DPI, LARGE_CARD_DPI
+from pnp.serve.studio import Options, Studio
+from pnp.serve.tasks import ENGINE_GAMES
+from serve_helpers import Client, Events, running, write_game
+
+POST = {"X-Pnp-Studio": "1"}
+
+
+@pytest.fixture
+def game(tmp_path):
+    return write_game(tmp_path / "studio_test")
+
+
+@pytest.fixture
+def server(game, tmp_path):
+    with running(game, tmp_path / "out") as (srv, client):
+        yield srv, client
+
+
+def png_size(data: bytes) -> tuple:
+    import io
+    return PILImage.open(io.BytesIO(data)).size
+
+
+def card(data, cid):
+    return next(c for c in data["cards"] if c["id"] == cid)
+
+
+def test_page_and_game_json(server):
+    srv, client = server
+    status, headers, body = client.get("/")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert b'<script src="/static/studio.js"' in body and b"http" not in body.replace(b"http-equiv", b"")
+    assert "script-src 'self'" in headers["content-security-policy"]     # no CDN, no inline script
+    for name in ("studio.js", "studio.css"):
+        status, headers, body = client.get(f"/static/{name}")
+        assert status == 200 and len(body) > 1000
+
+    data = client.json()
+    assert data["title"] == "Studio Test" and data["errors"] == 0 and data["problems"] == []
+    heroes, quests = data["decks"]
+    assert (heroes["id"], heroes["name"], heroes["width"], heroes["height"]) == ("heroes", "Heroes", 63.0, 88.0)
+    assert (quests["width"], quests["height"], quests["distinct"], quests["copies"]) == (70, 120, 2, 3)
+    # grouped by faction, copies counted per group
+    assert [(g["name"], g["cards"], g["copies"]) for g in heroes["groups"]] == [
+        ("Sun", ["knight", "squire"], 4), ("Moon", ["rogue"], 2)]
+    assert [(g["name"], g["colour"]) for g in quests["groups"]] == [("Sun", "#c08a1e"), ("Moon", "#2d4f7c")]
+    knight = card(data, "knight")
+    assert (knight["name"], knight["deck"], knight["copies"]) == ("Knight", "heroes", 3)
+    assert ["might", "4"] in knight["fields"] and ["faction", "Sun"] in knight["fields"]
+    assert knight["source"] == {"file": "heroes.yaml", "line": 2, "column": None, "viewable": True}
+    caravan = card(data, "caravan")
+    assert caravan["source"]["file"] == "quests.csv" and caravan["source"]["line"] == 3   # its row
+    assert ["reward", "3 gold"] in caravan["fields"]
+    assert [e["name"] for e in heroes["extras"]] == ["Back"]
+
+
+def test_card_pictures_come_from_the_card_layout(server):
+    srv, client = server
+    data = client.json()
+    knight = card(data, "knight")
+    status, headers, body = client.get(knight["image"])
+    assert status == 200 and "immutable" in headers["cache-control"]
+    assert png_size(body) == size_px(63, 88, CARD_DPI)
+    status, _, body = client.get("/api/cards/knight.png")
+    assert status == 200 and png_size(body) == size_px(63, 88, CARD_DPI)
+    status, _, body = client.get("/api/cards/dragon.png?dpi=100&bleed=3")
+    assert status == 200 and png_size(body) == size_px(76, 126, 100)
+    status, _, large = client.get(knight["large"])
+    assert png_size(large) == size_px(63, 88, LARGE_CARD_DPI)
+    assert client.get("/api/cards/nobody.png")[0] == 404
+    assert client.get("/api/cards/knight.png?dpi=5000")[0] == 400
+    assert client.get("/api/cards/knight.png?paper=../../x")[0] == 400
+    assert client.get("/img/" + "0" * 32 + ".png")[0] == 404
+
+
+def test_components_show_as_page_images(server):
+    srv, client = server
+    data = client.wait_for(lambda d: d["checked"])
+    by_name = {c["name"]: c for c in data["components"]}
+    assert list(by_name) == ["score", "cards"] or set(by_name) == {"score", "cards"}
+    files = {f["filename"]: f for c in data["components"] for f in c["files"]}
+    assert {"score.pdf", "cards-fronts.pdf", "cards-backs.pdf"} <= set(files)
+    page = files["score.pdf"]["pages"][0]
+    status, _, body = client.get(page["image"])
+    assert status == 200 and png_size(body) == size_px(215.9, 279.4, 50) == (page["width"], page["height"])
+    # the paper option: the same track on A4
+    a4 = client.wait_for(lambda d: d["checked"], "/api/game?paper=a4")
+    page = next(f for c in a4["components"] for f in c["files"] if f["filename"] == "score.pdf")["pages"][0]
+    assert (page["width"], page["height"]) == size_px(210, 297, 50)
+
+
+def test_an_edit_updates_the_page_and_draws_only_what_changed(server, game):
+    srv, client = server
+    before = client.wait_for(lambda d: d["checked"])
+    events = Events(client)
+    try:
+        heroes = game / "heroes.yaml"
+        heroes.write_text(heroes.read_text().replace("name: Rogue", "name: Cutpurse"))
+        changed = events.next("changed")
+        assert changed["files"] == ["heroes.yaml"] and changed["version"] == before["version"] + 1
+        update = events.next("update")
+        assert update["version"] == changed["version"]
+    finally:
+        events.close()
+    after = client.json()
+    assert after["version"] == before["version"] + 1 and card(after, "rogue")["name"] == "Cutpurse"
+    assert card(after, "rogue")["image"] != card(before, "rogue")["image"]
+    for cid in ("knight", "squire", "dragon", "caravan"):          # the same pictures: not drawn again
+        assert card(after, cid)["image"] == card(before, cid)["image"]
+
+
+def test_a_broken_file_shows_its_problem_instead_of_the_picture(server, game):
+    srv, client = server
+    client.wait_for(lambda d: d["checked"])
+    heroes = game / "heroes.yaml"
+    good = heroes.read_text()
+    heroes.write_text(good.replace("might: 2", "might: lots"))
+    line = next(i for i, text in enumerate(good.splitlines(), 1) if "might: 2" in text)
+    data = client.wait_for(lambda d: d["errors"] and d["checked"])
+    expected = f"heroes.yaml:{line}: card 'rogue': might: expected an integer, got 'lots'"
+    assert [p["text"] for p in data["problems"]] == [expected]
+    rogue = card(data, "rogue")
+    assert rogue["image"] is None and [p["text"] for p in rogue["problems"]] == [expected]
+    assert card(data, "knight")["image"] is not None                     # the others still show
+    assert client.get("/api/cards/rogue.png")[0] == 404
+    sheets = next(c for c in data["components"] if c["name"] == "cards")
+    assert sheets["files"] == [] and "problems are fixed" in sheets["error"]
+    assert next(c for c in data["components"] if c["name"] == "score")["files"]   # not broken by it
+
+    quests = game / "quests.csv"
+    quests.write_text(QUESTS_BROKEN)
+    data = client.wait_for(lambda d: any(p["file"] == "quests.csv" for p in d["problems"]))
+    problem = next(p for p in data["problems"] if p["file"] == "quests.csv")
+    assert (problem["line"], problem["column"]) == (2, 5)
+    assert problem["text"] == "quests.csv:2:5: card 'dragon': reward: expected an integer, got 'twelve'"
+
+    heroes.write_text(good)
+    quests.write_text(quests.read_text().replace("twelve", "12"))
+    data = client.wait_for(lambda d: not d["problems"] and d["checked"])
+    assert card(data, "rogue")["image"] is not None
+
+
+QUESTS_BROKEN = """\
+id,name,copies,faction,reward,flavour
+dragon,Slay the Dragon,1,sun,twelve,Bring a bucket.
+caravan,Guard the Caravan,2,moon,3,
+"""
+
+
+def test_an_unreadable_game_yaml_is_a_problem_not_a_crash(server, game):
+    srv, client = server
+    client.wait_for(lambda d: d["checked"])
+    (game / "game.yaml").write_text("title: [unclosed\n")
+    data = client.wait_for(lambda d: d["errors"])
+    assert data["problems"][0]["file"] == "game.yaml" and data["cards"] == []
+    (game / "game.yaml").write_text(open(game / "game.yaml").read().replace("[unclosed", "Back"))
+
+
+TRAVERSALS = [
+    "/game/../pyproject.toml",
+    "/game/%2e%2e/%2e%2e/pyproject.toml",
+    "/game/%2E%2E%2Fpyproject.toml",
+    "/game/..%2f..%2fpyproject.toml",
+    "/game//etc/passwd",
+    "/game/%2fetc%2fpasswd",
+    "/game/heroes.yaml/../../pyproject.toml",
+    "/game/.%2e/.%2e/pyproject.toml",
+    "/game/..\\..\\pyproject.toml",
+    "/static/../app.py",
+    "/static/..%2fapp.py",
+    "/static/%2e%2e%2fapp.py",
+    "/download/..%2f..%2fpyproject.toml",
+    "/download/%2fetc%2fpasswd",
+    "/img/..%2f..%2fpyproject.toml.png",
+    "/../../../etc/passwd",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "/api/cards/..%2f..%2fheroes.png",
+]
+
+
+def test_traversal_and_outside_files_are_404(server, game, tmp_path):
+    srv, client = server
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("password: hunter2\n")
+    (game / "link.yaml").symlink_to(secret)
+    (game / ".hidden.yaml").write_text("x: 1\n")
+    status, headers, body = client.get("/game/heroes.yaml")
+    assert status == 200 and body.decode() == (game / "heroes.yaml").read_text()
+    assert "sandbox" in headers["content-security-policy"] and headers["content-type"].startswith("text/plain")
+    for path in TRAVERSALS + [f"/game/{secret}", f"/game/{secret.as_posix().replace('/', '%2f')}",
+                              "/game/link.yaml", "/game/.hidden.yaml", "/game/nothing.yaml", "/game/"]:
+        status, _, body = client.get(path)
+        assert status == 404, path
+        assert b"hunter2" not in body and b"[project]" not in body
+
+
+def test_only_this_host_and_only_posts_that_say_so(server):
+    srv, client = server
+    assert client.get("/api/game", headers={"Host": "evil.example"})[0] == 400    # DNS rebinding
+    assert client.request("POST", "/api/build?what=kit")[0] == 403                # another site's form
+    assert client.request("GET", "/api/build?what=kit")[0] == 405
+
+
+def test_build_and_download(server, tmp_path):
+    srv, client = server
+    result = client.json("/api/build?what=kit", "POST", POST)
+    names = [f["name"] for f in result["files"]]
+    assert "kit.pdf" in names and "cards-fronts.pdf" in names and "score.pdf" in names
+    status, headers, body = client.get("/download/kit.pdf")
+    assert status == 200 and body[:5] == b"%PDF-" and body == (tmp_path / "out" / "kit.pdf").read_bytes()
+    assert headers["content-disposition"] == 'attachment; filename="kit.pdf"'
+    result = client.json("/api/build?what=cards", "POST", POST)
+    assert [f["name"] for f in result["files"]] == ["cards.zip"]
+    import io
+    import zipfile
+    status, _, body = client.get("/download/cards.zip")
+    names = sorted(zipfile.ZipFile(io.BytesIO(body)).namelist())
+    assert "heroes/knight-3.png" in names and "quests/back.png" in names and len(names) == 9 + 2
+    listed = client.json()["downloads"]
+    assert {d["name"] for d in listed} >= {"kit.pdf", "cards.zip"} and not any(d["stale"] for d in listed)
+    assert client.get("/download/game.yaml")[0] == 404
+
+
+def test_engine_figures_on_demand(tmp_path):
+    """The studio's figures are pnp simulate's report for the same seed, players and bots (100 games
+    here to keep the test short; the page plays 1,000)."""
+    studio = Studio(DATA_DIR / "behind_the_throne")
+    studio.close()
+    assert ENGINE_GAMES == 1000 and studio.engine_games == 1000
+    game = tmp_path / "behind_the_throne"
+    shutil.copytree(DATA_DIR / "behind_the_throne", game)
+    with running(game, tmp_path / "out", engine_games=100) as (srv, client):
+        data = client.json()
+        assert data["engine"]["available"] and data["engine"]["figures"] is None
+        figures = client.json("/api/engine", "POST", POST)
+        assert (figures["games"], figures["seed"]) == (100, 0)
+        cli = CliRunner().invoke(main, ["simulate", str(game), "--games", "100", "--seed", "0", "--players",
+                                        str(figures["players"]), "--bots", ",".join(figures["bots"])])
+        assert cli.exit_code == 0 and figures["lines"] == cli.output.splitlines()
+        shown = client.json()["engine"]["figures"]
+        assert shown["lines"] == figures["lines"] and not shown["stale"]
+
+
+def test_a_game_without_an_engine_says_so(server):
+    srv, client = server
+    engine = client.json()["engine"]
+    assert engine == {"available": False, "reason": "Studio Test has no rules engine.", "figures": None}
+    status, _, body = client.request("POST", "/api/engine", headers=POST)
+    assert status == 409 and json.loads(body)["error"] == "Studio Test has no rules engine."
+
+
+def test_languages_are_offered_and_checked(game, tmp_path):
+    with running(game, tmp_path / "out", Options(lang="es")) as (srv, client):
+        data = client.json()
+        assert data["choices"]["languages"] == ["en", "es"] and data["options"]["lang"] == "es"
+        assert data["title"] == "Prueba del estudio" and data["problems"] == []
+        assert card(data, "knight")["name"] == "Caballero" and data["decks"][0]["name"] == "Héroes"
+        english = client.json("/api/game?lang=")
+        assert card(english, "knight")["name"] == "Knight"
+        assert card(english, "knight")["image"] != card(data, "knight")["image"]
+        data = client.json("/api/game?lang=fr")
+        assert data["errors"] == 1 and "has no translation into 'fr'" in data["problems"][0]["text"]
+
+
+def test_static_files_ship_with_the_package():
+    """Every file of pnp/serve/static is served, and pyproject's package data ships it in a wheel too."""
+    import tomllib
+    from fnmatch import fnmatch
+
+    folder = Path(__file__).resolve().parent.parent / "pnp" / "serve" / "static"
+    on_disk = sorted(p.name for p in folder.iterdir() if p.is_file())
+    assert sorted(static_files()) == on_disk and {"index.html", "studio.js", "studio.css"} <= set(on_disk)
+    config = tomllib.loads((folder.parent.parent.parent / "pyproject.toml").read_text())
+    globs = config["tool"]["setuptools"]["package-data"]["pnp.serve"]
+    assert all(any(fnmatch(f"static/{name}", g) for g in globs) for name in on_disk)
+    # the page's script puts data into the page as text only
+    script = (folder / "studio.js").read_text()
+    assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "eval(" not in script
+
+
+def test_serve_help_is_complete():
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--port", "--host", "--paper", "--lang", "--out", "--open"):
+        assert option in result.output
+    assert "127.0.0.1" in result.output and "Ctrl-C" in result.output
+
+
+def test_port_in_use_is_one_line(tmp_path, game):
+    from pnp.serve.app import bind
+
+    taken = bind("127.0.0.1", 0)
+    try:
+        port = taken.getsockname()[1]
+        taken.listen()
+        result = CliRunner().invoke(main, ["serve", str(game), "--port", str(port)])
+        assert result.exit_code == 2
+        assert result.output.startswith(f"error: cannot listen on 127.0.0.1:{port}:")
+    finally:
+        taken.close()
+
+
+def test_ctrl_c_stops_cleanly_with_a_page_open(game, tmp_path):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "pnp", "serve", str(game), "--port", "0", "--out",
+                             str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    try:
+        first = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", first).group(0)
+        client = Client(url)
+        client.wait_for(lambda d: d["cards"])
+        events = Events(client)            # an open page keeps an event stream open
+        events.next("hello")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+        events.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert out.strip() == "Stopped." and "Traceback" not in err
