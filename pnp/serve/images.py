@@ -104,6 +104,10 @@ class ImageStore:
         self._size = 0
         self._lock = threading.Lock()
 
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._images)
+
     def __contains__(self, key: str) -> bool:
         with self._lock:
             return key in self._images

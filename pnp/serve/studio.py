@@ -272,6 +272,8 @@ class Studio:
             problems.error(self.root / "game.yaml", None, None, str(exc))
         except DataError as exc:
             problems.extend(exc.problems)
+        except Exception as exc:           # a half-written file pnp does not expect: say so, keep serving
+            problems.error(self.root / "game.yaml", None, None, f"pnp could not read the game: {why(exc)}")
         if game is not None and options.lang and not problems.errors:
             try:
                 require_language(game, options.lang)
@@ -296,6 +298,8 @@ class Studio:
             problems.error(self.root / "game.yaml", None, None, str(exc))
         except DataError as exc:
             problems.extend(exc.problems)
+        except Exception as exc:           # as in the data step: reported, and the page goes on
+            problems.error(self.root / "game.yaml", None, None, f"pnp could not check the game: {why(exc)}")
         yield
         current = self._views.get(options)
         if self.version != version or current is None:

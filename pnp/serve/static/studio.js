@@ -19,6 +19,8 @@ const state = {
 };
 
 const $ = (id) => document.getElementById(id);
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const copies = (n) => `${n} ${n === 1 ? "copy" : "copies"}`;
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -200,7 +202,7 @@ function place(node, x, y, width, height, w, h) {
 
 function brokenBox(deck, card) {
   const box = el("div", { class: "face broken" });
-  box.style.aspectRatio = `${deck.width} / ${deck.height}`;
+  box.style.aspectRatio = `${deck.width + 2 * (deck.bleed || 0)} / ${deck.height + 2 * (deck.bleed || 0)}`;
   const problems = card.problems.length ? card.problems : [{ text: card.error }];
   box.append(el("strong", { text: card.problems.length ? "Problem" + (problems.length > 1 ? "s" : "") : "Cannot be drawn" }));
   box.append(el("ul", {}, ...problems.map((p) => el("li", { text: p.message || p.text }))));
@@ -236,14 +238,14 @@ function renderDecks(data) {
       if (group.colour) swatch.style.background = group.colour;
       return el("section", { class: "group", "data-group": group.id },
         el("h4", {}, group.colour ? swatch : null, group.name,
-          el("small", { text: ` ${group.cards.length} cards, ${group.copies} copies` })),
+          el("small", { text: ` ${plural(group.cards.length, "card")}, ${copies(group.copies)}` })),
         el("div", { class: "grid" }, ...group.cards.map((id) => cardTile(deck, byId.get(id)))));
     });
     const extras = el("div", { class: "grid extras" }, ...deck.extras.map((extra) => el("figure", { class: "tile" },
       extra.image ? faceBox(deck, extra.image, extra.name) : brokenBox(deck, { problems: [], error: extra.error || "not drawn" }),
       el("figcaption", {}, el("span", { class: "name", text: extra.name })))));
     return el("section", { class: "deck", id: `deck-${deck.id}`, "data-deck": deck.id },
-      el("h3", {}, deck.name, el("small", { text: ` ${deck.distinct} cards, ${deck.copies} copies · ${deck.width} × ${deck.height} mm` })),
+      el("h3", {}, deck.name, el("small", { text: ` ${plural(deck.distinct, "card")}, ${copies(deck.copies)} · ${deck.width} × ${deck.height} mm` })),
       ...groups, extras);
   });
   const seen = new Set(data.cards.map((c) => c.id));

@@ -1,0 +1,159 @@
+"""``pnp serve`` in a real browser: Debian's headless chromium, driven by selenium through chromedriver.
+
+The page loads, the filter box narrows the cards, a click shows a card large with its data and its
+file:line, an edit of the card's data on disk changes the open page without a reload, a broken value
+shows its problem in place of the picture, and the trim and bleed toggles change what is drawn.
+Screenshots go to $PNP_SCREENSHOTS when set (else the test's temporary folder) to be looked at.
+
+Skipped, saying why, where the browser cannot run (no chromium or chromedriver, no selenium).
+"""
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from serve_helpers import running, write_game
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=1400,1000"]
+
+
+@pytest.fixture
+def browser(tmp_path):
+    try:
+        from selenium import webdriver
+        from selenium.common.exceptions import WebDriverException
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install -e '.[test]')")
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("Debian's chromium and chromium-driver are not installed (apt-get install chromium "
+                    "chromium-driver; .ci/run does)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="pnp-chromium-")
+    for flag in FLAGS + [f"--user-data-dir={profile}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    try:
+        driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    except WebDriverException as exc:
+        pytest.skip(f"headless chromium cannot start here: {(exc.msg or str(exc)).splitlines()[0]}")
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("PNP_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    game = write_game(tmp_path / "studio_test")
+    folder = shots(tmp_path)
+    wait = WebDriverWait(browser, 30, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException])
+
+    def visible_ids():
+        return [t.get_attribute("data-id") for t in browser.find_elements(By.CSS_SELECTOR, "#decks .tile[data-id]")
+                if t.is_displayed()]
+
+    def fields():
+        return browser.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('#card-fields tr')]"
+            ".map(r => [r.cells[0].textContent, r.cells[1].textContent]))")
+
+    def loaded(img):
+        return browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)
+
+    with running(game, tmp_path / "out") as (server, client):
+        browser.get(server.url)
+        wait.until(lambda d: len(visible_ids()) == 5 and d.find_element(By.ID, "status").text.startswith("Up to date"))
+        assert browser.find_element(By.ID, "title").text == "Studio Test"
+        decks = [" ".join(h.text.split()) for h in browser.find_elements(By.CSS_SELECTOR, ".deck > h3")]
+        assert decks[0].startswith("Heroes 3 cards, 6 copies") and decks[1].startswith("Quests 2 cards, 3 copies")
+        groups = [" ".join(h.text.split()) for h in browser.find_elements(By.CSS_SELECTOR, "#deck-heroes .group > h4")]
+        assert groups == ["Sun 2 cards, 4 copies", "Moon 1 card, 2 copies"]
+        wait.until(lambda d: all(loaded(i) for i in d.find_elements(By.CSS_SELECTOR, "#decks .tile img")))
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".component .pages img"))
+        browser.save_screenshot(str(folder / "1-loaded.png"))
+
+        # the filter box: any field, several words
+        box = browser.find_element(By.ID, "filter")
+        box.send_keys("moon")
+        wait.until(lambda d: sorted(visible_ids()) == ["caravan", "rogue"])
+        assert browser.find_element(By.ID, "count").text == "2 of 5 cards"
+        box.clear()
+        box.send_keys("might 4")
+        wait.until(lambda d: visible_ids() == ["knight"])
+        browser.save_screenshot(str(folder / "2-filtered.png"))
+        box.clear()
+        box.send_keys(" ")       # clear() sends no input event: type something the filter ignores
+        wait.until(lambda d: len(visible_ids()) == 5)
+
+        # a card, large, with its data and where it comes from
+        browser.find_element(By.CSS_SELECTOR, '.tile[data-id="knight"]').click()
+        dialog = browser.find_element(By.ID, "card-dialog")
+        wait.until(lambda d: dialog.is_displayed())
+        assert browser.find_element(By.ID, "card-title").text == "Knight"
+        assert browser.find_element(By.ID, "card-source").text == "From heroes.yaml:2"
+        rows = fields()
+        assert (rows["might"], rows["faction"], rows["copies"]) == ("4", "Sun", "3")
+        large = browser.find_element(By.CSS_SELECTOR, "#card-large img")
+        wait.until(lambda d: loaded(large))
+        assert browser.execute_script("return arguments[0].naturalWidth", large) == 620     # 63 mm at 250 dpi
+        browser.save_screenshot(str(folder / "3-card.png"))
+
+        # edit the card's data on disk: the open page changes by itself
+        before = browser.find_element(By.CSS_SELECTOR, '.tile[data-id="knight"] img').get_attribute("src")
+        heroes = game / "heroes.yaml"
+        heroes.write_text(heroes.read_text().replace("name: Knight", "name: Paladin").replace("might: 4", "might: 7"))
+        wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Paladin")
+        wait.until(lambda d: fields().get("might") == "7")
+        tile = browser.find_element(By.CSS_SELECTOR, '.tile[data-id="knight"]')
+        assert tile.find_element(By.CSS_SELECTOR, ".name").text == "Paladin"
+        after = tile.find_element(By.CSS_SELECTOR, "img")
+        assert after.get_attribute("src") != before
+        wait.until(lambda d: loaded(after) and loaded(d.find_element(By.CSS_SELECTOR, "#card-large img")))
+        browser.save_screenshot(str(folder / "4-edited.png"))
+        browser.find_element(By.CSS_SELECTOR, "#card-dialog [data-close]").click()
+
+        # a broken value: its problem at the top, and in place of the card's picture
+        heroes.write_text(heroes.read_text().replace("might: 2", "might: lots"))
+        problems = browser.find_element(By.ID, "problems")
+        wait.until(lambda d: problems.is_displayed())
+        assert "card 'rogue': might: expected an integer, got 'lots'" in problems.text
+        assert "heroes.yaml:" in problems.text
+        broken = browser.find_element(By.CSS_SELECTOR, '.tile[data-id="rogue"] .face.broken')
+        assert "might: expected an integer" in broken.text
+        browser.save_screenshot(str(folder / "5-problem.png"))
+
+        # the toggles: trim line and safe zone drawn over the faces, bleed drawn round them
+        browser.find_element(By.ID, "show-trim").click()
+        browser.find_element(By.ID, "show-safe").click()
+        trim = browser.find_element(By.CSS_SELECTOR, '.tile[data-id="knight"] .trim')
+        assert trim.is_displayed() and "trim=1" in browser.current_url
+        knight = browser.find_element(By.CSS_SELECTOR, '.tile[data-id="knight"] img')
+        narrow = browser.execute_script("return arguments[0].naturalWidth", knight)
+        browser.find_element(By.ID, "show-bleed").click()
+        wait.until(lambda d: "bleed=3" in d.current_url)
+        wait.until(lambda d: (lambda img: loaded(img) and d.execute_script(
+            "return arguments[0].naturalWidth", img) > narrow)(
+            d.find_element(By.CSS_SELECTOR, '.tile[data-id="knight"] img')))
+        browser.save_screenshot(str(folder / "6-bleed-trim-safe.png"))
+        severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert severe == []
