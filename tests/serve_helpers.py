@@ -25,7 +25,7 @@ decks:
     name: Heroes
     cards: heroes.yaml
     fields:
-      might: {type: int, required: true, min: 0, max: 9, icon: shield}
+      might: {type: int, required: true, min: 0, max: 9, icon: heater}
   - id: quests
     name: Quests
     cards: quests.csv
