@@ -54,7 +54,10 @@ def ability_text(game, card, lang: str | None = None) -> str:
     if card.ability is None or not game.engine:
         return ""
     lang = lang or game.language
-    macro = getattr(_module(game.root, game.engine, lang), card.ability.kind)
+    macro = getattr(_module(game.root, game.engine, lang), card.ability.kind, None)
+    if not isinstance(macro, jinja2.runtime.Macro):
+        raise jinja2.TemplateRuntimeError(f"the card-text template has no macro '{card.ability.kind}' for this "
+                                          f"effect kind")
     params = {"kind": card.ability.kind, "step": card.ability.step, **card.ability.params}
     fac = game.faction(card.faction) if card.faction else None
     text = templating.call_macro(macro, params, card, fac, {r.id: r for r in game.ranks},

@@ -2,17 +2,27 @@
 
 Bad input never produces a traceback: :class:`~pnp.errors.DataError` prints every problem as
 ``file:line: subject: message`` and exits with status 2; :class:`~pnp.errors.UserError` prints one line.
+Anything else is a bug in pnp: one line asks for a report and the exit status is 70 (EX_SOFTWARE);
+``pnp --debug`` (or PNP_DEBUG=1) shows the traceback instead.
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import sys
+import traceback
 
 import click
 
 from pnp import __version__
 from pnp.errors import DataError, UserError
+
+#: Exit status of an unexpected internal error (sysexits.h EX_SOFTWARE).
+EXIT_INTERNAL = 70
+#: The latest date a PDF can carry: 9999-12-31.
+MAX_EPOCH = 253402300799
 
 #: Subcommand modules, in the order ``pnp --help`` lists them.
 COMMAND_MODULES = ["validate", "build", "scenario", "simulate", "balance", "export", "preview", "watch", "serve"]
@@ -20,8 +30,12 @@ COMMAND_MODULES = ["validate", "build", "scenario", "simulate", "balance", "expo
 
 class PnpGroup(click.Group):
     def invoke(self, ctx):
+        debug = ctx.params.get("debug") or os.environ.get("PNP_DEBUG", "") not in ("", "0")
         try:
+            check_environment()
             return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
         except DataError as exc:
             for problem in exc.problems:
                 click.echo(str(problem), err=True)
@@ -31,12 +45,43 @@ class PnpGroup(click.Group):
         except UserError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                _internal_error(exc, debug)
+            sys.stderr.close()                      # the reader went away (pnp ... | head): stop quietly
+            sys.exit(1)
+        except Exception as exc:  # noqa: BLE001 - everything else is a bug, reported in one line
+            _internal_error(exc, debug)
+
+
+def _internal_error(exc: BaseException, debug: bool) -> None:
+    if debug:
+        traceback.print_exception(exc, file=sys.stderr)
+    else:
+        what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        click.echo(f"pnp: internal error ({what[:200]}). This is a bug in pnp: please report it with the "
+                   f"command you ran; 'pnp --debug ...' shows the details.", err=True)
+    sys.exit(EXIT_INTERNAL)
+
+
+def check_environment() -> None:
+    """Environment variables pnp reads, checked before anything uses them."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch and not (epoch.isdigit() and int(epoch) <= MAX_EPOCH):
+        raise UserError(f"SOURCE_DATE_EPOCH={epoch[:30]!r}: expected a whole number of seconds since "
+                        f"1970-01-01 (the date written into the PDFs), e.g. 1700000000")
 
 
 @click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
-def main():
-    """Build print-and-play kits from YAML game data, check the data, and play the games."""
+@click.option("--debug", is_flag=True,
+              help="Show the full traceback of an unexpected internal error (a bug in pnp) instead of one line.")
+def main(debug):
+    """Build print-and-play kits from YAML game data, check the data, and play the games.
+
+    Game folders are untrusted input: building one you downloaded cannot run code, read files outside
+    it or write outside --out (docs/security.md).
+    """
 
 
 for _name in COMMAND_MODULES:

@@ -112,6 +112,7 @@ class CardField:
     choices: tuple = ()
     sign: str | None = None
     format: str | None = None
+    line: int | None = field(default=None, compare=False)   # of its icon (else its entry) in game.yaml
 
     @property
     def badge(self) -> bool:
@@ -345,7 +346,8 @@ def _fields(raw_fields, clean_fields: dict, problems: Problems, path, where: str
                 problems.extend(probe)
                 continue
         out.append(CardField(name, f.get("required", False), default, f.get("min", 0), f.get("max", 99),
-                             f.get("icon"), kind, tuple(f.get("choices") or ()), f.get("sign"), f.get("format")))
+                             f.get("icon"), kind, tuple(f.get("choices") or ()), f.get("sign"), f.get("format"),
+                             line_of(raw_fields.get(name), "icon") or line))
     return tuple(out)
 
 

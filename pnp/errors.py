@@ -22,6 +22,10 @@ def display_path(path: str | os.PathLike | None) -> str:
         return str(p)
 
 
+#: A message longer than this is cut: values quoted from data never fill the screen.
+MAX_MESSAGE = 400
+
+
 @dataclass(frozen=True)
 class Problem:
     path: str | None
@@ -39,7 +43,8 @@ class Problem:
             text += "warning: "
         if self.subject:
             text += f"{self.subject}: "
-        return text + self.message
+        message = self.message if len(self.message) <= MAX_MESSAGE else self.message[:MAX_MESSAGE - 1] + "\u2026"
+        return text + message
 
 
 class DataError(Exception):

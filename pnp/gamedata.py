@@ -192,7 +192,7 @@ def resolve_game_dir(game: str | Path | None) -> Path:
     if game is None:
         game = default_game()
     candidate = Path(game)
-    if (candidate / "game.yaml").is_file():
+    if (candidate / "game.yaml").exists():       # a folder or unreadable game.yaml is reported by the loader
         return candidate
     bundled = DATA_DIR / str(game)
     if (bundled / "game.yaml").is_file():
@@ -220,7 +220,7 @@ def _check_ability(raw, effects, steps, problems, path, line, subject):
         problems.error(path, line, subject, "ability: expected a mapping with 'kind' and its parameters")
         return None
     kind = raw.get("kind")
-    if kind not in effects:
+    if not isinstance(kind, str) or kind not in effects:
         known = ", ".join(effects) or "none (the game has no rules engine)"
         problems.error(path, line_of(raw, "kind") or line, subject,
                        f"ability.kind: unknown effect kind {excerpt(kind)}; known kinds: {known}")
@@ -274,7 +274,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     _check_deck_icons(decks, icon_set, raw_game, problems, game_path)
     lines = {}
     factions = tuple(
-        Faction(f["id"], f["name"], f.get("adjective") or f["name"], f["colour"], f["emblem"])
+        Faction(f["id"], f["name"], f.get("adjective") or f["name"], f["colour"], f.get("emblem") or "star")
         for f in _unique(meta, raw_game, "factions", ("id", "name", "colour"), problems, game_path, lines)
     )
     ranks = tuple(
@@ -333,6 +333,8 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         holdings=holdings, map=hexmap,
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines,
     )
+    if engine and not problems.errors:
+        _check_engine_accepts(result, problems)
     if strict:
         problems.raise_if_errors()
     return result
@@ -371,7 +373,7 @@ def _check_deck_icons(decks, icon_set, raw, problems, path) -> None:
             why = icon_set.problem(f.icon)
             if why:
                 where = "card.fields" if deck.id == DEFAULT_DECK and "card" in raw else f"deck '{deck.id}' fields"
-                problems.error(path, deck.line, None, f"{where}.{f.name}.icon: {why}")
+                problems.error(path, f.line or deck.line, None, f"{where}.{f.name}.icon: {why}")
 
 
 def parse_components(raw, problems: Problems, path) -> tuple:
@@ -457,6 +459,22 @@ def engine_contract(module, engine: str, decks, factions, ranks, problems: Probl
             elif param.required and not f.required and f.default is None:
                 problems.error(path, line, who, f"needs the card field '{key}' on every card: make it "
                                                 f"required or give it a default in {where}")
+
+
+def _check_engine_accepts(game, problems: Problems) -> None:
+    """The rules engine compiles the cards (it refuses, with a ValueError, data it cannot play: a Behind
+    the Throne character without a value, say); its reason becomes a problem at the card's line."""
+    try:
+        engine_module(game.engine).rules_for(game)
+    except ValueError as exc:
+        message = str(exc)
+        card_id = message.split("'")[1] if message.startswith("card '") and message.count("'") >= 2 else None
+        card = next((c for c in game.cards if c.id == card_id), None)
+        path, line = game.source(card) if card else (game.root / "game.yaml", None)
+        subject = f"card '{card_id}'" if card else None
+        if subject:
+            message = message.split(": ", 1)[-1]
+        problems.error(path, line, subject, f"the rules engine cannot play this: {message[:200]}")
 
 
 def _describe_top(value) -> str:

@@ -224,11 +224,15 @@ def check_language(game, lang: str, problems: Problems) -> None:
 def check_translation_keys(game, problems: Problems) -> None:
     """Every translation file of the game (i18n/<lang>.yaml): readable, a mapping, and no key that
     matches nothing in the data (a misspelt card id would otherwise silently keep the original words).
-    Missing keys are reported when building or validating that language (``--lang``)."""
+    Missing keys are reported when building or validating that language (``--lang``).
+
+    A card left out for its own problems (or a whole cards file with a syntax error) is not a reason to
+    call its translated words unused: that would be one follow-on message per word."""
     folder = game.root / "i18n"
     if not folder.is_dir():
         return
     expected = expected_keys(game)
+    unsure = _unsure_prefixes(game)
     for tpath in sorted(folder.glob("*.yaml")):
         lang = tpath.stem
         before = len(problems)
@@ -240,8 +244,25 @@ def check_translation_keys(game, problems: Problems) -> None:
                            f"the translation is {_what(raw)}; expected a mapping of translated words")
             continue
         for key, (_, line) in _leaves(raw):
-            if key not in expected:
+            if key not in expected and not key.startswith(unsure):
                 problems.error(tpath, line, f"language '{lang}'", f"unused key {excerpt(key)}")
+
+
+def _unsure_prefixes(game) -> tuple:
+    """Key prefixes a translation may use although the loaded game lacks them: the raw ids of every
+    deck's card entries left out for their own problems, and all of ``cards.`` when a cards file cannot
+    be read at all."""
+    from pnp.decks import read_cards
+
+    loaded = {c.id for c in game.cards}
+    prefixes = []
+    for deck in game.decks:
+        raw_list, top = read_cards(deck, game.root, Problems())      # parsed once per run: cached
+        if top is None and deck.cards_file is not None:
+            return ("cards.",)
+        prefixes += [f"cards.{item['id']}." for item in raw_list
+                     if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"] not in loaded]
+    return tuple(prefixes)
 
 
 def _what(value) -> str:

@@ -18,13 +18,14 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepTogether, NextPageTemplate, PageBreak,
                                 PageTemplate, Spacer, Table, TableStyle)
 from reportlab.platypus.flowables import PageBreakIfNotEmpty
+from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp import TEMPLATES_DIR, templating
 from pnp.draw import fonts, icons
 from pnp.draw.flowables import RichText, Rule
 from pnp.draw.text import fit, natural_widths, paint_lines, wrap
-from pnp.errors import Problems, display_path
+from pnp.errors import DataError, Problem, Problems, display_path
 from pnp.layout.geometry import Style
 from pnp.markup import (Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, escape,
                         escaped_at, fill, markup_problems, parse, plain_text)
@@ -103,6 +104,7 @@ def load_config(game, problems: Problems | None = None) -> dict:
     if own:
         problems.raise_if_errors()
     cfg["_path"] = str(path)
+    cfg["_battle_line"] = line_of(raw, "battle")
     cfg["_chapter_lines"] = dict(enumerate(getattr(raw.get("chapters") if isinstance(raw, dict) else None,
                                                    "item_lines", [])))
     return cfg
@@ -139,9 +141,8 @@ def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]
         except templating.TEMPLATE_ERRORS as exc:
             problems.append(templating.template_problem(exc, template.filename, f"chapter '{chapter}'"))
             continue
-        for line_no, text in enumerate(markup.splitlines(), 1):
-            for message in markup_problems(text, game.icons.names):
-                problems.error(template.filename, None, f"chapter '{chapter}'", f"output line {line_no}: {message}")
+        templating.markup_problems_in(markup, template.filename, f"chapter '{chapter}'", problems,
+                                      game.icons.names)
         out.append((template.filename, markup))
     problems.raise_if_errors()
     return out
@@ -328,6 +329,7 @@ class RulebookDoc(BaseDocTemplate):
 
     def beforeDocument(self):
         self._headings = 0  # every multiBuild pass must produce the same bookmark keys
+        self.toc_log = []   # the contents entries of this pass
 
     def afterFlowable(self, flowable):
         level = getattr(flowable, "toc_level", None)
@@ -340,7 +342,9 @@ class RulebookDoc(BaseDocTemplate):
         self.canv.addOutlineEntry(flowable.plain, key, level=level, closed=True)
         if listed:
             # the contents are reportlab paragraphs: their text is reportlab markup, so escape it
-            self.notify("TOCEntry", (level, xml_escape(flowable.plain), self.page, key))
+            entry = (level, xml_escape(flowable.plain), self.page, key)
+            self.toc_log.append(entry)
+            self.notify("TOCEntry", entry)
 
 
 def _toc():
@@ -367,7 +371,17 @@ def _notes(count, title):
     return handler
 
 
-def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: dict) -> tuple[bytes, int]:
+def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: dict,
+                   seed: list | None = None, measure: bool = False) -> tuple[bytes, int, list]:
+    """The booklet in reading order: (pdf, pages, contents entries).
+
+    ``seed``: the contents entries (level, text, page, key) expected, when known (the same booklet
+    without padding, shifted by the notes pages). platypus lays out the document again until the
+    contents stop changing; starting from the right entries saves those passes. Without ``seed``, the
+    entries are guessed from the headings with page 0: the contents then take their final lines, so
+    the pages and entries are right after one pass. ``measure`` stops after that one pass (the PDF may
+    show page 0 in the contents): enough to know the length and the entries.
+    """
     buf = io.BytesIO()
     doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"))
     facts = [fill(words.get("players_range", "{min}-{max} players"), min=game.players[0], max=game.players[1])]
@@ -376,25 +390,82 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
                           max=game.minutes[1]))
     if game.ages:
         facts.append(fill(words.get("ages", "Ages {age}+"), age=game.ages))
+    toc = _toc()[0]
     extra = {
         "cover": lambda arg: [Cover(game, words.get("rules_of_play", "Rules of Play"), facts),
                               NextPageTemplate("body"), PageBreak()],
-        "toc": lambda arg: _toc(),
+        "toc": lambda arg: [toc],
         "pagebreak": lambda arg: [PageBreak()],
         "notes": _notes(notes, words.get("notes", "Notes")),
-        "space": lambda arg: [Spacer(1, pt(float(arg or 4)))],
+        "space": lambda arg: [Spacer(1, pt(_space(arg)))],
     }
     story = []
     problems = Problems()
-    if not any("!notes" in markup for _, markup in chapters) and len(chapters) > 1:
-        # padding goes before the last chapter, which keeps the back page (the quick reference)
-        name, markup = chapters[-1]
-        chapters = chapters[:-1] + [(name, "!notes\n" + markup)]
-    for name, markup in chapters:
+    nodes = []
+    for name, markup in with_notes_point(chapters):
         try:
-            story.extend(flowables(parse(markup), doc.width, extra))
+            parsed = parse(markup)
+            story.extend(flowables(parsed, doc.width, extra))
+            nodes.extend(parsed)
         except MarkupError as exc:
             problems.error(name, exc.line, "rulebook", exc.message)
     problems.raise_if_errors()
-    doc.multiBuild(story)
-    return buf.getvalue(), doc.page
+    toc.addEntries(seed if seed is not None else [entry for entry, _ in contents_entries(nodes, notes)])
+    try:
+        if measure:
+            toc.beforeBuild()           # as multiBuild does: the contents show the seeded entries
+            doc.build(story)
+        else:
+            doc.multiBuild(story)
+    except LayoutError as exc:
+        raise DataError([Problem(cfg["_path"], None, "rulebook", f"cannot be laid out: {str(exc)[:200]}")]) \
+            from None
+    return buf.getvalue(), doc.page, list(doc.toc_log)
+
+
+def with_notes_point(chapters):
+    """The chapters with a ``!notes`` directive before the last one, unless one already has it
+    (padding goes before the last chapter, which keeps the back page: the quick reference)."""
+    if not any("!notes" in markup for _, markup in chapters) and len(chapters) > 1:
+        name, markup = chapters[-1]
+        return chapters[:-1] + [(name, "!notes\n" + markup)]
+    return chapters
+
+
+def contents_entries(nodes, notes: int) -> list:
+    """[((level, text, page 0, key), after the notes?)] for the listed headings of ``nodes``, as
+    :meth:`RulebookDoc.afterFlowable` will record them (keys count every heading of levels 1-2)."""
+    entries, count, after = [], 0, False
+    for node in nodes:
+        if isinstance(node, Directive) and node.name == "notes":
+            count += notes              # each notes page has an unlisted heading
+            after = True
+        if not isinstance(node, Heading) or node.level > 2:
+            continue
+        count += 1
+        text = node.text
+        unlisted = text.endswith("{-}") and not escaped_at(text, len(text) - 3)
+        if node.level == 1 and not unlisted:
+            entries.append(((0, xml_escape(plain_text(text)), 0, f"h{count}"), after))
+    return entries
+
+
+def shifted_entries(entries, guess, notes: int) -> list:
+    """The contents ``entries`` of the unpadded booklet as they will be with ``notes`` pages of padding:
+    entries after the notes point move ``notes`` pages on, and their keys ``notes`` headings on."""
+    out = []
+    for (level, text, page, key), (_, after) in zip(entries, guess):
+        if after:
+            page, key = page + notes, f"h{int(key[1:]) + notes}"
+        out.append((level, text, page, key))
+    return out
+
+
+def _space(arg: str) -> float:
+    try:
+        value = float(arg or 4)
+    except ValueError:
+        raise MarkupError(0, f"!space {arg[:20]!r}: give a number of points") from None
+    if not 0 <= value <= 300:
+        raise MarkupError(0, f"!space {arg[:20]!r}: give a number of points from 0 to 300")
+    return value

@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnp import DATA_DIR, default_game
-from pnp.errors import DataError, Problems, UserError, display_path
+from pnp.errors import DataError, Problem, Problems, UserError, display_path
 from pnp.gamedata import Game, bundled_games, load_game
-from pnp.paths import excerpt
+from pnp.paths import excerpt, name_problem
 from pnp.specs import SpecChecker, line_at
 from pnp.yamlsrc import line_of, load_yaml
 from rules_engine import engine_module
@@ -30,13 +30,17 @@ def scenario_game(value, scenario_path: Path):
     """
     if _is_plain_name(value):
         bundled = DATA_DIR / value
-        if not (bundled / "game.yaml").is_file():
+        if name_problem(value, "game name") or not (bundled / "game.yaml").is_file():
             names = ", ".join(bundled_games()) or "none"
             raise UserError(f"no bundled game {excerpt(value)} (bundled games: {names}); a game folder is "
                             f"written as a path, like ./{value if len(value) < 30 else 'my_game'}")
         return load_game(bundled), f"the bundled game '{value}'"
-    folder = (scenario_path.parent / Path(value).expanduser()).resolve()
-    if not (folder / "game.yaml").is_file():
+    try:
+        folder = (scenario_path.parent / Path(value).expanduser()).resolve()
+        found = (folder / "game.yaml").is_file()
+    except (OSError, RuntimeError, ValueError):   # a name too long, a loop of links, a NUL
+        raise UserError(f"{excerpt(value)} is not a usable path to a game folder") from None
+    if not found:
         raise UserError(f"{excerpt(value)} is read as a game folder relative to this file ({display_path(folder)}), "
                         f"which has no game.yaml")
     return load_game(folder), f"the game folder {display_path(folder)}"
@@ -84,7 +88,10 @@ def load_scenario(path: str | Path, game: Game | None = None):
     data = SpecChecker(problems, path).mapping(raw, schema, "")
     data.pop("game", None)
     rules = engine.rules_for(game)
-    scenario, found = engine.scenario_from_data(rules, data, players=game.players)
+    try:
+        scenario, found = engine.scenario_from_data(rules, data, players=game.players)
+    except ValueError as exc:            # the engine's way of refusing what it cannot set up
+        scenario, found = None, [(None, f"the rules engine cannot set this scenario up: {str(exc)[:200]}")]
     # a value the shape check rejected reaches the engine as None: leave out its second report
     faulted = {p.message.split(": ", 1)[0] for p in problems.errors}
     for problem in found:
@@ -114,8 +121,19 @@ def _named_engine(game_arg: str, path: Path, game: Game) -> str | None:
 def run_scenario_file(path: str | Path):
     """Load, check and play a scenario file: ``(game, outcome)`` (the engine's ``run_scenario``)."""
     game, scenario = load_scenario(path)
+    return game, play_scenario(game, scenario, path)
+
+
+def play_scenario(game: Game, scenario, path):
+    """The engine's outcome of a checked scenario; DataError (at ``path``) when the engine refuses it."""
     engine = engine_module(game.engine)
-    return game, engine.run_scenario(engine.rules_for(game), scenario)
+    try:
+        return engine.run_scenario(engine.rules_for(game), scenario)
+    except ValueError as exc:
+        found = getattr(exc, "problems", None)
+        messages = [f"{w}: {m}" if w else m for w, m, *_ in found] if found else [str(exc)]
+        raise DataError([Problem(str(path), None, None, f"the rules engine cannot play this scenario: {m[:200]}")
+                         for m in messages]) from None
 
 
 def scenario_lines(game: Game, outcome) -> list[str]:

@@ -203,6 +203,8 @@ class Checker:
                 checked = self.value(data[key], spec, where, line_of(data, key))
                 if checked is not MISSING:
                     out[key] = checked
+                elif not spec.required:
+                    out[key] = spec.default      # reported; the default keeps the rest of the checks going
             elif spec.required:
                 self.error(base_line, where, "required key is missing")
             else:

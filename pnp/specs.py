@@ -59,7 +59,9 @@ class SpecChecker:
                         out[key] = checked
                 return out
             return self.mapping(value, spec.schema or {}, where, line)
-        field = Field(t, choices=spec.choices, min=spec.min, max=spec.max, nullable=spec.nullable)
+        # a required text (a player's name, a card) must say something
+        field = Field(t, choices=spec.choices, min=spec.min, max=spec.max, nullable=spec.nullable,
+                      blank=not spec.required)
         return self.checker.value(value, field, where, line)
 
     def mapping(self, value: dict, schema: dict, where: str, line=None) -> dict:

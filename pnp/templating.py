@@ -42,7 +42,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from pnp.cache import reads_files
 from pnp.errors import Problem
-from pnp.markup import Safe, escape
+from pnp.markup import Safe, escape, icons_used, markup_problems
 
 #: Largest number a template may compute with ``**`` and longest text or list it may build with ``*``.
 MAX_POWER_RESULT_DIGITS = 100
@@ -299,3 +299,23 @@ def template_problem(exc: BaseException, template_file=None, subject: str | None
         else:
             message = f"{type(exc).__name__}: {exc}"
     return Problem(str(path) if path else None, line, subject, message[:300])
+
+
+def markup_problems_in(markup: str, template_file, subject: str | None, problems, icons=None) -> None:
+    """Report what drawing ``markup`` (a template's output) would get wrong (unknown icons, bad
+    ``[pips:N]``; ``icons``: the names the game has) at the template's file, on the first line that
+    writes the offending icon."""
+    try:
+        source = Path(template_file).read_text(encoding="utf-8").splitlines() if template_file else []
+    except (OSError, UnicodeDecodeError):
+        source = []
+    seen = set()
+    for name, arg in icons_used(markup):
+        written = f"[{name}{':' + arg if arg is not None else ''}]"
+        for message in markup_problems(written, *([icons] if icons is not None else [])):
+            if message in seen:
+                continue
+            seen.add(message)
+            needle = written[:-1]
+            line = next((i for i, text in enumerate(source, 1) if needle in text), None)
+            problems.error(template_file, line, subject, message)

@@ -108,12 +108,17 @@ def tokens_path(game):
 def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
     """Load and check the game's tokens.yaml (None when the game has none)."""
     path = tokens_path(game)
-    if not path.is_file():
+    if not (path.exists() or path.is_symlink()):
         return None
     own = problems is None
     problems = Problems() if own else problems
+    before = len(problems.errors)
     raw = load_yaml_or_report(path, problems, within=game.root)
     if raw is None:
+        if len(problems.errors) == before:
+            problems.error(path, None, None, "the file is empty; expected a mapping with tokens: [...]")
+        if own:
+            problems.raise_if_errors()
         return None
     top = check(raw, SCHEMA, problems, path)
     sheet = top.get("sheet") or {}
@@ -122,12 +127,14 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
     factions = {f.id for f in game.factions}
     for i, item in enumerate(top.get("tokens") or []):
         tid = item.get("id") if isinstance(item, dict) else None
-        subject = f"token '{tid}'" if tid else f"token #{i + 1}"
+        tid = tid if isinstance(tid, str) else None
+        subject = f"token {excerpt(tid)}" if tid else f"token #{i + 1}"
         line = line_of(raw_list, i)
         clean = check(item, TOKEN_SCHEMA, problems, path, subject)
-        if tid in seen:
+        if tid is not None and tid in seen:
             problems.error(path, line, subject, f"id: duplicate id (first at line {seen[tid]})")
-        seen.setdefault(tid, line)
+        if tid is not None:
+            seen.setdefault(tid, line)
         if clean.get("faction") and clean["faction"] not in factions:
             problems.error(path, line_of(item, "faction"), subject,
                            f"faction: '{clean['faction']}' is not one of: {', '.join(sorted(factions))}")
@@ -164,7 +171,7 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
         if not {"id", "kind", "count", "shape", "size", "front", "back"} <= clean.keys():
             continue
         tokens.append(Token(clean["id"], clean["kind"], clean.get("faction"), clean.get("value"), clean["count"],
-                            clean["shape"], clean["size"], clean["on_track"], _face(clean["front"]),
+                            clean["shape"], clean["size"], bool(clean.get("on_track")), _face(clean["front"]),
                             _face(clean["back"]), line, outline))
     kinds = tuple(dict.fromkeys(list(top.get("kinds") or []) + [t.kind for t in tokens]))
     result = TokenSet(str(path), sheet.get("gap", 2.5), sheet.get("fold_gutter", 4.0), sheet.get("bleed", 1.0),

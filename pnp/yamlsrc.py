@@ -60,7 +60,10 @@ class LineDict(dict):
         self.key_lines: dict = {}
 
     def line_of(self, key) -> int | None:
-        return self.key_lines.get(key, self.line)
+        try:
+            return self.key_lines.get(key, self.line)
+        except TypeError:                     # an unhashable key cannot be in the mapping
+            return self.line
 
 
 class LineList(list):
@@ -72,7 +75,7 @@ class LineList(list):
         self.item_lines: list[int] = []
 
     def line_of(self, index: int) -> int | None:
-        if 0 <= index < len(self.item_lines):
+        if isinstance(index, int) and 0 <= index < len(self.item_lines):
             return self.item_lines[index]
         return self.line
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import math
 import sys
 
 import click
 
+from pnp.commands.params import FiniteFloatRange
 from pnp.commands.progress import progress_bar
 from pnp.components import BuildOptions
-from pnp.errors import display_path
-from pnp.errors import UserError
+from pnp.errors import UserError, display_path
 from pnp.kit import build_calibration, build_kit
 from pnp.units import PAPERS
 
@@ -33,7 +34,7 @@ from pnp.units import PAPERS
                    "default: the full deck.")
 @click.option("--lang", default=None, metavar="LANG",
               help="Build the kit in LANG (e.g. es); default: the language of the game's data.")
-@click.option("--bleed", type=click.FloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
+@click.option("--bleed", type=FiniteFloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
               help="Extend card and token art this far past the trim line and add crop marks "
                    "(print services usually ask for 3).")
 @click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
@@ -68,10 +69,13 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bl
 
 
 def _component_count(game) -> int:
+    """The progress bar's length (0, no bar, when stderr is not a terminal: nothing to load then)."""
     from pnp.components import game_components
     from pnp.errors import DataError
     from pnp.gamedata import load_game
 
+    if not sys.stderr.isatty():
+        return 0
     try:
         return len(game_components(load_game(game)))
     except (DataError, UserError):
@@ -82,7 +86,9 @@ def parse_offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise UserError(f"--back-offset {text!r}: expected two numbers in mm, like 1.5,-0.5") from None
+        raise UserError(f"--back-offset {text[:40]!r}: expected two numbers in mm, like 1.5,-0.5") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise UserError(f"--back-offset {text[:40]!r}: expected two finite numbers in mm, like 1.5,-0.5")
     if max(abs(x), abs(y)) > 20:
         raise UserError(f"--back-offset {text!r}: more than 20 mm is not a printer's drift")
     return x, y

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from pnp.commands.params import FiniteFloatRange
 from pnp.commands.progress import progress_bar
 from pnp.errors import display_path
 
@@ -24,7 +25,7 @@ def command():
               help="Image format.")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True,
               help="Resolution; print services usually ask for 300.")
-@click.option("--bleed", type=click.FloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
+@click.option("--bleed", type=FiniteFloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
               help="Art past the trim line on every side (print services usually ask for 3).")
 @click.option("--lang", default=None, metavar="LANG",
               help="Language of the card text (e.g. es); default: the game's.")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from pnp.commands.params import FiniteFloatRange
 from pnp.components import BuildOptions
 from pnp.errors import display_path
 from pnp.units import PAPERS
@@ -33,7 +34,7 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="letter", show_default=True,
               help="Sheet size components are laid out for.")
 @click.option("--lang", default=None, metavar="LANG", help="Language (e.g. es); default: the game's.")
-@click.option("--bleed", type=click.FloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
+@click.option("--bleed", type=FiniteFloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
               help="For a card: show this much art past the trim line.")
 @click.option("--out", default=None, metavar="FILE.png",
               help="Where to write. Default: output/preview/CARD_ID.png or output/preview/FILE-pN.png.")

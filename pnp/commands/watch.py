@@ -22,6 +22,7 @@ import click
 from watchdog.events import FileSystemEventHandler
 
 from pnp import TEMPLATES_DIR
+from pnp.commands.params import FiniteFloatRange
 from pnp.errors import DataError, UserError, display_path
 
 #: Events that mean a file's contents changed. Reads by the build itself arrive as "opened" and
@@ -136,7 +137,7 @@ def watch_loop(folders, on_change, changes: Changes | None = None, debounce: flo
 @click.option("--lang", default=None, metavar="LANG", help="Language of the kit (e.g. es).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
               help="Folder the PDFs are written to.")
-@click.option("--debounce", type=click.FloatRange(0.05, 10), default=0.3, show_default=True, metavar="SECONDS",
+@click.option("--debounce", type=FiniteFloatRange(0.05, 10), default=0.3, show_default=True, metavar="SECONDS",
               help="Wait this long after the last change before rebuilding (editors save in bursts).")
 def command(game, paper, lang, out_dir, debounce):
     """Build GAME's kit, then rebuild it whenever a file in the game's folder or in templates/ changes.

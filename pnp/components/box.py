@@ -76,13 +76,15 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
     problems = Problems() if own else problems
     before = len(problems.errors)
     path = game.root / BOX_FILE
-    if not path.is_file():
+    if not (path.exists() or path.is_symlink()):
         problems.error(*game.where("components"), "components", f"the kit lists 'box' but the game has no {BOX_FILE}")
         if own:
             problems.raise_if_errors()
         return None
     raw = load_yaml_or_report(path, problems, within=game.root)
     if raw is None:
+        if len(problems.errors) == before:
+            problems.error(path, None, None, "the file is empty; expected a mapping with style, card_thickness, ...")
         if own:
             problems.raise_if_errors()
         return None
@@ -91,7 +93,7 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
     style, params = None, {}
     if isinstance(style_raw, dict):
         kind = style_raw.get("kind")
-        if kind in STYLE_SCHEMAS:
+        if isinstance(kind, str) and kind in STYLE_SCHEMAS:
             params = check_schema(style_raw, STYLE_SCHEMAS[kind], problems, path, prefix="style")
             style = kind
             depth = params.get("lid_depth", "full")
@@ -107,7 +109,7 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
                 params["lid_depth"] = mm
         else:
             problems.error(path, line_of(style_raw, "kind") or line_of(raw, "style"), None,
-                           f"style.kind: {kind!r} is not one of: {', '.join(STYLES)}")
+                           f"style.kind: {excerpt(kind)} is not one of: {', '.join(STYLES)}")
     elif "style" in top:
         problems.error(path, line_of(raw, "style"), None, "style: expected a mapping with 'kind' and its parameters")
     contents = []

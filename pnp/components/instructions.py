@@ -14,7 +14,7 @@ from pnp import TEMPLATES_DIR, templating
 from pnp.components import BuildOptions, Component, Output
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
-from pnp.errors import DataError
+from pnp.errors import DataError, Problems
 from pnp.i18n import strings
 from pnp.markup import parse
 from pnp.rulebook import flowables
@@ -74,6 +74,9 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     except templating.TEMPLATE_ERRORS as exc:
         raise DataError([templating.template_problem(exc, TEMPLATES_DIR / "instructions" / name,
                                                      "instructions")]) from None
+    problems = Problems()
+    templating.markup_problems_in(markup, template.filename, "instructions", problems)
+    problems.raise_if_errors()
     w, h = options.page_size
     buf = io.BytesIO()
     fonts.register()

@@ -17,12 +17,13 @@ from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.draw.merge import impose as merge_impose
 from pnp.draw.merge import page_count
-from pnp.errors import DataError, Problems
+from pnp.errors import DataError, Problem, Problems
 from pnp.i18n import strings, translation
 from pnp.layout.imposition import print_order
-from pnp.markup import Safe, escape
-from pnp.rulebook import chapter_markup, load_config, render_booklet
-from pnp.scenario import load_scenario
+from pnp.markup import Safe, escape, parse
+from pnp.rulebook import (chapter_markup, contents_entries, load_config, render_booklet, shifted_entries,
+                          with_notes_point)
+from pnp.scenario import load_scenario, play_scenario
 from pnp.tokendata import load_tokens
 from pnp.units import half_sheet, pt
 from rules_engine import engine_module
@@ -53,16 +54,16 @@ def _transcript(engine, events, game, names, lang):
 def engine_examples(game, cfg, lang=None) -> dict:
     """Each configured scenario, played by the engine, as transcript lines."""
     engine = engine_module(game.engine)
-    rules = engine.rules_for(game)
-    titles = translation(game, lang or game.language).get("examples") or {}
+    titles = translation(game, lang or game.language).get("examples")
+    titles = titles if isinstance(titles, dict) else {}
     out = {}
     for ex in cfg.get("examples") or []:
         _, scenario = load_scenario(ex["_file"], game=game)
-        outcome = engine.run_scenario(rules, scenario)
+        outcome = play_scenario(game, scenario, ex["_file"])
         events = [e for e in outcome.events if e.type not in QUIET_EVENTS]
         names = [p.name for p in scenario.players]
         lines = _transcript(engine, events, game, names, lang)
-        title = titles.get(ex["id"]) or scenario.title
+        title = titles.get(ex["id"]) if isinstance(titles.get(ex["id"]), str) else scenario.title
         # the title line is markup (bold) around data; the transcript lines are data, escaped when printed
         out[ex["id"]] = ([Safe(f"**{escape(title)}**")] if title else []) + lines
     return out
@@ -77,8 +78,12 @@ def engine_battle(game, cfg, lang=None) -> list[str]:
     engine = engine_module(game.engine)
     players = b.get("players", 4)
     bots = b.get("bots") or engine.DEFAULT_BOTS[0]
-    state = engine.play_game(engine.rules_for(game), [bots] * players, b.get("seed", 1), players=players,
-                             record=True)
+    try:
+        state = engine.play_game(engine.rules_for(game), [bots] * players, b.get("seed", 1), players=players,
+                                 record=True)
+    except ValueError as exc:     # the engine refuses the player count or the bot
+        raise DataError([Problem(cfg["_path"], cfg.get("_battle_line"), "battle",
+                                 f"the rules engine cannot play this game: {str(exc)[:200]}")]) from None
     events = [e for e in state.events if getattr(e, "battle", None) == b.get("battle", 1)]
     return _transcript(engine, events, game, PLAYER_NAMES[:players], lang)
 
@@ -146,21 +151,23 @@ def booklet(game, paper: str, lang: str):
     chapters = chapter_markup(game, cfg, context(game, cfg, lang), lang)
     words = strings(game, lang)
     size = half_sheet(paper)
-    pdf, pages = render_booklet(game, cfg, chapters, size, lang, 0, words)
+    # one layout pass to learn the length, then the booklet padded to its pages with the contents known
+    _, pages, entries = render_booklet(game, cfg, chapters, size, lang, 0, words, measure=True)
     content = pages
     target = cfg["pages"]
     if pages > target:
         raise DataError([_problem(cfg, f"the rulebook needs {pages} pages on {paper} paper, more than the "
                                        f"{target} rulebook.yaml allows")])
-    if pages < target:
-        pdf, pages = render_booklet(game, cfg, chapters, size, lang, target - pages, words)
-        if pages != target:
-            raise DataError([_problem(cfg, f"padding with notes pages gave {pages} pages, not {target}")])
+    notes = target - pages
+    guess = contents_entries([n for _, m in with_notes_point(chapters) for n in parse(m)], notes)
+    seed = shifted_entries(entries, guess, notes) if len(guess) == len(entries) else None
+    pdf, pages, _ = render_booklet(game, cfg, chapters, size, lang, notes, words, seed)
+    if pages != target:
+        raise DataError([_problem(cfg, f"padding with notes pages gave {pages} pages, not {target}")])
     return pdf, pages, content
 
 
 def _problem(cfg, message):
-    from pnp.errors import Problem
     return Problem(cfg["_path"], None, "rulebook", message)
 
 

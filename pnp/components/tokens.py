@@ -10,7 +10,8 @@ from pnp.draw.text import fit
 from pnp.i18n import strings
 from pnp.layout.geometry import Text
 from pnp.layout.tokens import front_area, plan, sheet_pages, token_face
-from pnp.markup import escape
+from pnp.markup import escape, plain_text
+from pnp.paths import excerpt
 from pnp.tokendata import load_tokens
 from rules_engine import engine_module
 
@@ -71,9 +72,12 @@ def check_demand(game, token_set, problems, games: int = DEMAND_GAMES) -> None:
 
 @with_game_icons
 def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
+    before = len(problems.errors)
     token_set = load_tokens(game, problems)
+    if token_set is not None and len(problems.errors) > before:
+        return                # the file's own problems first: the checks below would stumble on them
     if token_set is None:
-        if not (game.root / "tokens.yaml").is_file():
+        if not (game.root / "tokens.yaml").exists():
             problems.error(*game.where("components"), "components",
                            "the kit lists 'tokens' but the game has no tokens.yaml")
         return
@@ -91,7 +95,8 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             for el in token_face(face, t.shape, t.size, 0, "#000000", escape(caption) if caption else caption):
                 if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
                     problems.error(token_set.path, t.line, f"token '{t.id}'",
-                                   f"{side}.caption {el.markup!r} does not fit a {t.size:g} mm token")
+                                   f"{side}.caption {excerpt(plain_text(el.markup))} does not fit a {t.size:g} mm "
+                                   f"token")
     if not problems.errors and (options is None or options.thorough):
         check_demand(game, token_set, problems)
 

@@ -44,14 +44,16 @@ def register() -> None:
                                   italic="Lato-Italic", boldItalic="Lato-Bold")
 
 
+@lru_cache(maxsize=None)
 def font_name(role: str, bold: bool = False, italic: bool = False) -> str:
     register()
     regular, b, i, bi = ROLES[role]
     return bi if bold and italic else b if bold else i if italic else regular
 
 
+@lru_cache(maxsize=65536)
 def width(text: str, font: str, size: float) -> float:
-    """Advance width in points."""
+    """Advance width in points (cached: a rulebook measures the same words on every layout pass)."""
     register()
     return pdfmetrics.stringWidth(text, font, size)
 

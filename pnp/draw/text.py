@@ -173,7 +173,12 @@ def natural_widths(markup: str, style: Style, size: float | None = None) -> tupl
 
 
 def paint_lines(c, lines, style: Style, size: float, x0: float, width: float, first_baseline: float) -> None:
-    """Paint already wrapped lines (points), the first baseline at ``first_baseline``."""
+    """Paint already wrapped lines (points), the first baseline at ``first_baseline``.
+
+    Text between icons goes into one PDF text object; words in the same font separated by one space
+    are set as one string when the style has no tracking and the font's space is the measured one (the
+    words then land exactly where they were measured).
+    """
     lead = size * style.leading
     colour = HexColor(style.colour)
     space = fonts.width(" ", fonts.font_name(style.font), size)
@@ -186,21 +191,50 @@ def paint_lines(c, lines, style: Style, size: float, x0: float, width: float, fi
             x = x0 + width - lw
         else:
             x = x0 + (width - lw) / 2
+        runs = []                     # [x, font, text, end x] pieces of text; None for an icon
         for word in line:
             for atom in word:
                 aw = _atom_width(atom, style, size)
                 if atom.kind == "icon":
-                    _paint_icon(c, atom, x, baseline, size, aw, style)
+                    runs.append((None, atom, x, aw))
                 else:
-                    c.setFillColor(colour)
-                    t = c.beginText(x, baseline)
-                    t.setFont(fonts.font_name(style.font, atom.bold, atom.italic), size)
-                    # Tc is graphics state in PDF and outlives the text object: always set it
-                    t.setCharSpace(style.tracking)
-                    t.textOut(atom.text)
-                    c.drawText(t)
+                    font = fonts.font_name(style.font, atom.bold, atom.italic)
+                    last = runs[-1] if runs else None
+                    if (last is not None and last[0] is not None and last[1] == font and not style.tracking
+                            and abs(last[3] + space - x) < 1e-6 and fonts.width(" ", font, size) == space):
+                        runs[-1] = [last[0], font, last[2] + " " + atom.text, x + aw]
+                    else:
+                        runs.append([x, font, atom.text, x + aw])
                 x += aw
             x += space
+        _paint_runs(c, runs, style, size, baseline, colour)
+
+
+def _paint_runs(c, runs, style, size, baseline, colour) -> None:
+    text = None
+    for run in runs:
+        if run[0] is None:
+            if text is not None:
+                c.drawText(text)
+                text = None
+            _, atom, x, aw = run
+            _paint_icon(c, atom, x, baseline, size, aw, style)
+            continue
+        x, font, chars, _ = run
+        if text is None:
+            c.setFillColor(colour)
+            text = c.beginText(x, baseline)
+            # Tc is graphics state in PDF and outlives the text object: always set it
+            text.setCharSpace(style.tracking)
+            current = None
+        else:
+            text.setTextOrigin(x, baseline)
+        if font != current:
+            text.setFont(font, size)
+            current = font
+        text.textOut(chars)
+    if text is not None:
+        c.drawText(text)
 
 
 def _paint_icon(c, atom, x, baseline, size, width, style):

@@ -1,0 +1,170 @@
+"""Hypothesis fuzz of the loaders and validation: both bundled games' files, mutated (keys and items
+deleted, values of the wrong type, odd strings, markup, paths, broken YAML text), never raise anything
+but pnp's own problem reports (DataError, UserError).
+
+The default run tries a dozen folders per game (a valid one renders the whole rulebook: about 2 s);
+``PNP_LONG_FUZZ=1 pytest tests/test_fuzz.py`` runs the long fuzz (400 random folders per game).
+"""
+
+import math
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pnp import DATA_DIR
+from pnp.components import BuildOptions
+from pnp.errors import DataError, Problems, UserError
+from pnp.scenario import load_scenario
+from pnp.validation import validate_game
+
+GAMES = ("shadow_throne", "behind_the_throne")
+FILES = {game: sorted(str(p.relative_to(DATA_DIR / game)) for p in (DATA_DIR / game).rglob("*.yaml"))
+         for game in GAMES}
+
+ODD_STRINGS = [
+    "", " ", "\t\n", "x" * 3000, "\U0001F451 Crown", "\x07bell", "\u202eevil", "**[nosuchicon]** [pips:abc] [pips:0]",
+    "<font size=40 color=red>Empire</font>", "Empire <b", "{bogus} {age.__class__.__mro__}", "{", "}",
+    "../../../etc/passwd", "/etc/passwd", "a/b", "C:\\x", "~/x", ".", "..", "null", "1e400", "-0", "NaN",
+    "é" * 10, "# heading", "- item", "| a | b |", "!toc", "> q", "\\", "*", "[", "crown", "shadow_throne",
+    "behind_the_throne", "./x", "examples/killing.yaml", "examples/three-turns.yaml",
+]
+ODD_VALUES = [None, 0, -1, 1, 2, 99, 10 ** 30, -10 ** 30, 0.5, float("nan"), float("inf"), -float("inf"), True,
+              False, [], {}, [1, "x"], {"a": 1}, [[[]]], {"id": "x"}]
+
+
+def plain(value):
+    """LineDict / LineList -> plain dicts and lists (yaml.safe_dump writes only those)."""
+    if isinstance(value, dict):
+        return {plain(k) if not isinstance(k, (list, dict)) else str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+@st.composite
+def mutation(draw, data):
+    """``data`` with one random change somewhere in it."""
+    path = []
+    node = data
+    while isinstance(node, (dict, list)) and node and draw(st.integers(0, 3)):
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        key = draw(st.sampled_from(keys))
+        path.append(key)
+        node = node[key]
+    kind = draw(st.sampled_from(["delete", "string", "value", "wrap", "duplicate", "rename"]))
+    if not path:
+        return draw(st.sampled_from(ODD_VALUES + ODD_STRINGS)) if kind != "delete" else None
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    last = path[-1]
+    if kind == "delete":
+        del parent[last]
+    elif kind == "string":
+        parent[last] = draw(st.sampled_from(ODD_STRINGS) | st.text(max_size=30))
+    elif kind == "value":
+        parent[last] = draw(st.sampled_from(ODD_VALUES))
+    elif kind == "wrap":
+        parent[last] = [parent[last]] if draw(st.booleans()) else {"x": parent[last]}
+    elif kind == "duplicate" and isinstance(parent, list):
+        parent.insert(last, parent[last])
+    elif kind == "rename" and isinstance(parent, dict):
+        parent[draw(st.sampled_from(ODD_STRINGS))] = parent.pop(last)
+    return data
+
+
+TEXT_EDITS = ["delete line", "duplicate line", "insert", "truncate"]
+INSERTS = ["&a ", "*a", "<<: *a\n", ": :", "- -", "\t", "'", '"', "{", "[", "%YAML 1.1\n", "---\n", "!!python/object:os.system x",
+           "\x00", "\ufeff", "key: &b [*b]\n", "? [a]\n: b\n"]
+
+
+@st.composite
+def text_edit(draw, text):
+    lines = text.splitlines(keepends=True) or [""]
+    i = draw(st.integers(0, len(lines) - 1))
+    kind = draw(st.sampled_from(TEXT_EDITS))
+    if kind == "delete line":
+        del lines[i]
+    elif kind == "duplicate line":
+        lines.insert(i, lines[i])
+    elif kind == "insert":
+        j = draw(st.integers(0, len(lines[i])))
+        lines[i] = lines[i][:j] + draw(st.sampled_from(INSERTS) | st.text(max_size=5)) + lines[i][j:]
+    else:
+        return text[: draw(st.integers(0, len(text)))]
+    return "".join(lines)
+
+
+def mutated_folder(data, game: str, tmp: Path) -> Path:
+    folder = tmp / game
+    shutil.copytree(DATA_DIR / game, folder)
+    for _ in range(data.draw(st.integers(1, 3), label="changes")):
+        name = data.draw(st.sampled_from(FILES[game]), label="file")
+        path = folder / name
+        text = path.read_text(encoding="utf-8")
+        try:
+            parsed = plain(yaml.safe_load(text))
+        except yaml.YAMLError:           # broken by an earlier text edit: edit the text again
+            parsed = None
+        if parsed is None or data.draw(st.booleans(), label="as text"):
+            text = data.draw(text_edit(text), label="text edit")
+        else:
+            text = yaml.safe_dump(data.draw(mutation(parsed), label="mutation"), allow_unicode=True,
+                                  sort_keys=False)
+        path.write_text(text, encoding="utf-8")
+    return folder
+
+
+def check_folder(folder: Path, lang: str | None) -> None:
+    """Validation as build runs it (and with a language), then every example scenario on its own."""
+    problems = Problems()
+    try:
+        validate_game(folder, problems, BuildOptions(lang=lang, thorough=False))
+    except (DataError, UserError):
+        pass
+    for problem in problems:
+        assert problem.message and "Traceback" not in problem.message
+        assert len(str(problem)) < 600, str(problem)
+    for scenario in sorted((folder / "examples").glob("*.yaml")):
+        try:
+            load_scenario(scenario)
+        except (DataError, UserError):
+            pass
+
+
+FUZZ = dict(deadline=None, suppress_health_check=list(HealthCheck), database=None)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=12, derandomize=True, **FUZZ)
+@given(data=st.data())
+def test_mutated_games_give_only_problem_reports(game, data):
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = mutated_folder(data, game, Path(tmp))
+        lang = data.draw(st.sampled_from([None, "es"]) if game == "shadow_throne" else st.just(None), label="lang")
+        check_folder(folder, lang)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("PNP_LONG_FUZZ"), reason="the long fuzz (20 min): PNP_LONG_FUZZ=1 pytest "
+                                                                "tests/test_fuzz.py")
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=400, **FUZZ)
+@given(data=st.data())
+def test_mutated_games_long_fuzz(game, data):
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = mutated_folder(data, game, Path(tmp))
+        check_folder(folder, data.draw(st.sampled_from([None, "es"]), label="lang"))
+
+
+def test_odd_values_are_all_dumpable():
+    # the fuzz writes its mutations with yaml.safe_dump: every odd value must survive the round trip
+    for value in ODD_VALUES + ODD_STRINGS:
+        back = yaml.safe_load(yaml.safe_dump({"v": value}, allow_unicode=True))["v"]
+        assert back == value or (isinstance(value, float) and math.isnan(value))
