@@ -62,6 +62,7 @@ REGION_SCHEMA = {
     "at": _POINT, "from": _POINT, "to": _POINT, "size": Field("number", min=0, max=300),
     "step": Field("number"), "mirror": Field("bool"), "dx": Field("number"), "dy": Field("number"),
     "scale": Field("number", min=0, max=2), "x": Field("number"), "top": Field("number"),
+    "before": Field("id", doc="a new region: drawn just before this one (default: after every region)"),
 }
 
 LAYOUT_SCHEMA = {
@@ -181,7 +182,14 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
         if region.get("kind") is None:
             problems.error(path, rline, None, f"{at}.kind: required for a new region")
             continue
-        regions.append({k: v for k, v in region.items() if v is not None})
+        new = {k: v for k, v in region.items() if v is not None}
+        if region.get("before"):
+            if region["before"] not in names:
+                problems.error(path, rline, None, f"{at}.before: no region '{region['before']}'")
+                continue
+            regions.insert(names.index(region["before"]), new)
+        else:
+            regions.append(new)
     for i, region in enumerate(regions):
         _check_region(region, problems, path, raw_regions, where)
     palette = {**(parent.palette_dict() if parent else {}), **(clean.get("palette") or {})}

@@ -84,6 +84,8 @@ DECK_SCHEMA = {
     "aids": Field("map", default={}, schema=AIDS_SCHEMA),
     "layout": Field("any", nullable=True, doc="a layout name or an inline layout"),
     "back": Field("any", nullable=True, doc="the deck's back"),
+    "factions": Field("bool", default=True, doc="its cards name a faction (when the game has factions)"),
+    "ranks": Field("bool", default=True, doc="its cards name a rank (when the game has ranks)"),
 }
 
 #: The one-deck form: ``card:`` in game.yaml.
@@ -265,6 +267,8 @@ class Deck:
     back: Back | None = field(default=None, hash=False, compare=False)    # None: the designed back
     line: int | None = None            # where game.yaml declares it
     cards: tuple = ()                  # its distinct cards, in data order
+    uses_factions: bool = True         # its cards name one of the game's factions (when it has some)
+    uses_ranks: bool = True
     art: dict = field(default_factory=dict, hash=False, compare=False)    # card id -> Art
 
     @property
@@ -442,7 +446,7 @@ def _new_form(meta, raw, root, problems, path) -> tuple:
             continue
         decks.append(Deck(d["id"], d.get("name") or d["id"], size[0], size[1], fields, groups, watermark,
                           d.get("copies") or {}, d.get("aids") or {}, cards_file, d.get("layout"), back,
-                          line))
+                          line, uses_factions=d.get("factions", True), uses_ranks=d.get("ranks", True)))
     if "decks" in meta and not meta["decks"]:
         problems.error(path, line_of(raw, "decks"), None, "decks: the list is empty")
     return tuple(decks)
@@ -463,9 +467,9 @@ def card_schema(deck: Deck, factions, ranks) -> dict:
         "art_focus": Field("list", nullable=True, items=Field("number", min=0, max=1),
                            doc="[x, y], 0..1 from the left and from the top"),
     }
-    if factions:
+    if factions and deck.uses_factions:
         schema["faction"] = Field("str", required=True, choices=tuple(f.id for f in factions))
-    if ranks:
+    if ranks and deck.uses_ranks:
         schema["rank"] = Field("str", required=True, choices=tuple(r.id for r in ranks))
     for f in deck.fields:
         schema[f.name] = f.schema_field()
