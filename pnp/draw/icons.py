@@ -229,6 +229,7 @@ def crown(c, cx, cy, size, colour=None, label=None):
     c.drawPath(p, stroke=0, fill=1)
     for x, y in ((cx - w / 2, base + h * 0.72), (cx, base + h), (cx + w / 2, base + h * 0.72)):
         c.circle(x, y + size * 0.05, size * 0.07, stroke=0, fill=1)
+    _label(c, cx, base + h * 0.3, size * 0.8, label)
 
 
 def star(c, cx, cy, size, colour=None, label=None):
@@ -242,6 +243,7 @@ def star(c, cx, cy, size, colour=None, label=None):
     p.close()
     c.setFillColor(_colour(colour, INK))
     c.drawPath(p, stroke=0, fill=1)
+    _label(c, cx, cy - size * 0.04, size * 0.7, label)
 
 
 def sun(c, cx, cy, size, colour=None, label=None):
@@ -257,6 +259,7 @@ def sun(c, cx, cy, size, colour=None, label=None):
     p.close()
     c.drawPath(p, stroke=0, fill=1)
     c.circle(cx, cy, size * 0.24, stroke=0, fill=1)
+    _label(c, cx, cy, size * 0.8, label)
 
 
 def circle(c, cx, cy, size, colour=None, label=None):
