@@ -40,6 +40,8 @@ PLACEHOLDERS = {
     "box_ages": {"ages"},
     "box_sheet": {"n", "total"},
     "box_elsewhere": {"letter", "n"},
+    "booklet_sheet_front": {"n"},
+    "booklet_sheet_back": {"n"},
 }
 
 

@@ -4,23 +4,19 @@
 from __future__ import annotations
 
 import importlib
-import io
 from functools import lru_cache
-
-from reportlab.lib.colors import HexColor
-from reportlab.pdfgen.canvas import Canvas
 
 from pnp.cache import reads_files
 from pnp.cardtext import ability_text
 from pnp.components import BuildOptions, Component, Output
 from pnp.draw.icons import with_game_icons
-from pnp.draw import fonts
+from pnp.draw.pdf import render
 from pnp.draw.merge import impose as merge_impose
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problem, Problems
 from pnp.i18n import strings, translation
-from pnp.layout.imposition import print_order
-from pnp.markup import Safe, escape, parse
+from pnp.layout.imposition import print_order, side_marks
+from pnp.markup import Safe, escape, fill, parse
 from pnp.rulebook import (chapter_markup, contents_entries, load_config, render_booklet, shifted_entries,
                           with_notes_point)
 from pnp.scenario import load_scenario, play_scenario
@@ -171,24 +167,17 @@ def _problem(cfg, message):
     return Problem(cfg["_path"], None, "rulebook", message)
 
 
-def impose(reading: bytes, page_w: float, page_h: float, flip: str) -> bytes:
-    """Two booklet pages per landscape sheet side in saddle-stitch order, with a centre fold mark."""
+def impose(reading: bytes, page_w: float, page_h: float, flip: str, words: dict | None = None) -> bytes:
+    """Two booklet pages per landscape sheet side in saddle-stitch order, with fold marks and a label
+    naming the sheet and side (in the kit's language), all inside the printable margin."""
+    words = words or {}
     order = print_order(page_count(reading), flip)
     sheet_w, sheet_h = 2 * page_w, page_h
-    marks = io.BytesIO()
-    fonts.register()
-    c = Canvas(marks, pagesize=(pt(sheet_w), pt(sheet_h)), invariant=1, initialFontName="EBGaramond-Regular")
-    placements = []
+    sides, placements = [], []
     for i, side in enumerate(order):
-        c.setStrokeColor(HexColor("#8c8c8c"))
-        c.setLineWidth(0.5)
-        c.setDash([3, 2])
-        for y0, y1 in ((0, 6), (sheet_h - 6, sheet_h)):
-            c.line(pt(page_w), pt(y0), pt(page_w), pt(y1))
-        c.setFillColor(HexColor("#8c8c8c"))
-        c.setFont(fonts.font_name("sans"), 5.5)
-        c.drawCentredString(pt(page_w), pt(2.2), f"sheet {i // 2 + 1} {'front' if i % 2 == 0 else 'back'}")
-        c.showPage()
+        key = "booklet_sheet_front" if i % 2 == 0 else "booklet_sheet_back"
+        default = "sheet {n} front" if i % 2 == 0 else "sheet {n} back"
+        sides.append(side_marks(page_w, page_h, fill(words.get(key, default), n=i // 2 + 1)))
         placed = []
         for number, x in ((side.left, 0.0), (side.right, page_w)):
             if number is None:
@@ -198,8 +187,7 @@ def impose(reading: bytes, page_w: float, page_h: float, flip: str) -> bytes:
             else:
                 placed.append((number, 1, 0, 0, 1, round(pt(x), 4), 0))
         placements.append(placed)
-    c.save()
-    return merge_impose(reading, marks.getvalue(), placements, "Rulebook (imposed)")
+    return merge_impose(reading, render(sides, "marks"), placements, "Rulebook (imposed)")
 
 
 @with_game_icons
@@ -208,7 +196,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     words = strings(game, lang)
     reading, pages, _ = booklet(game, options.paper, lang)
     w, h = half_sheet(options.paper)
-    imposed = impose(reading, w, h, options.booklet_flip)
+    imposed = impose(reading, w, h, options.booklet_flip, words)
     return [
         Output("rulebook.pdf", words.get("rulebook_reading", "Rulebook"), pdf=reading, in_kit=False),
         Output("rulebook-imposed.pdf", words.get("rulebook", "Rulebook"), pdf=imposed),

@@ -15,11 +15,14 @@ from dataclasses import dataclass, field, replace
 from pnp.layout.colour import shade, tint
 from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text
 from pnp.layout.regions import place
-from pnp.layout.sheet import CROP_LENGTH, CROP_OFFSET, Grid, back_slots, crop_marks, cut_lines, fit_grid
+from pnp.layout.sheet import (CROP_LENGTH, CROP_OFFSET, Grid, back_slots, crop_marks, cut_lines, fit_grid,
+                              margin_cut_lines)
 from pnp.units import PRINTER_MARGIN
 
 #: The colours backs and aids use when no layout gives a palette (plain: the look is the layout's).
 PLAIN = {"paper": "#ffffff", "ink": "#222222", "neutral": "#666666", "back": "#333333", "accent": "#bbbbbb"}
+#: How far a back's colour runs past its card on the back pages (mm), so duplex drift shows no white edge.
+BACK_SPILL = 2.0
 
 
 
@@ -202,11 +205,11 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
             for i, slot in enumerate(bslots):
                 margin = margins[start + i] if margins else None
                 if margin:
-                    big = slot.inset(-2.0)
+                    big = slot.inset(-BACK_SPILL)
                     on_back.append(Group(tuple(margin), big.x, big.y, clip=Rect(0, 0, big.w, big.h),
                                          role="back-bleed"))
                 else:
-                    on_back.append(Box(slot.inset(-2.0), fill=margin_fill, role="back-bleed"))
+                    on_back.append(Box(slot.inset(-BACK_SPILL), fill=margin_fill, role="back-bleed"))
         for i, slot in enumerate(bslots):
             role = f"back:{labels[start + i]}" if labels else "back"
             shown = card_backs[start + i] if card_backs else back
@@ -216,7 +219,9 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
             _trim_and_marks(back_page, bslots, bleed, on_back)
         else:
             front.add(*cut_lines(slots, page_w, page_h))
-            on_back += cut_lines(bslots, page_w, page_h)
+            # on the backs, cut lines only in the margins: over the dark backs a drifting duplex print
+            # would show each line as a light hairline inside the card
+            on_back += margin_cut_lines(bslots, page_w, page_h, clear=BACK_SPILL)
         dx, dy = back_offset
         back_page.add(*(on_back if not (dx or dy) else [Group(tuple(on_back), dx, dy, role="back-offset")]))
         fronts.append(front)

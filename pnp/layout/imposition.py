@@ -12,6 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnp.layout.geometry import Line, Page, Rect, Style, Text
+from pnp.units import PRINTER_MARGIN
+
+#: Fold marks and sheet labels: a grey dark enough for 4.5:1 contrast on white paper (small text).
+MARK_GREY = "#6b6b6b"
+FOLD_MARK_LENGTH = 5.0
+LABEL_STYLE = Style(font="sans", size=6.5, min_size=6.0, max_lines=1, align="left", valign="bottom",
+                    colour=MARK_GREY)
+
 
 def padded(n: int) -> int:
     """Page count rounded up to a multiple of 4 (a booklet sheet holds four pages)."""
@@ -52,3 +61,16 @@ def saddle_stitch(n_pages: int, flip: str = "short") -> list[Sheet]:
 def print_order(n_pages: int, flip: str = "short") -> list[Side]:
     """The sides in the order the printer receives them: sheet 1 front, sheet 1 back, sheet 2 front..."""
     return [side for sheet in saddle_stitch(n_pages, flip) for side in (sheet.front, sheet.back)]
+
+
+def side_marks(page_w: float, page_h: float, label: str, margin: float = PRINTER_MARGIN) -> Page:
+    """The marks of one side of a sheet holding two ``page_w`` x ``page_h`` booklet pages: dashed fold
+    marks on the centre line at the top and bottom, and ``label`` (markup, e.g. "sheet 1 front") beside
+    the lower one. Everything stays ``margin`` mm inside the sheet's edges, where home printers print."""
+    sheet_w = 2 * page_w
+    x = page_w
+    page = Page(sheet_w, page_h, label=label)
+    for y0 in (margin, page_h - margin - FOLD_MARK_LENGTH):
+        page.add(Line(x, y0, x, y0 + FOLD_MARK_LENGTH, MARK_GREY, 0.18, dash=(1.0, 0.7), role="fold"))
+    page.add(Text(Rect(x + 1.5, margin, page_w / 2, FOLD_MARK_LENGTH), label, LABEL_STYLE, role="sheet-label"))
+    return page

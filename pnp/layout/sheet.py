@@ -90,6 +90,24 @@ def cut_lines(rects: list[Rect], page_w: float, page_h: float, colour=CUT_GREY, 
             + [Line(0.0, y, page_w, y, colour, width, role="cut") for y in ys])
 
 
+def margin_cut_lines(rects: list[Rect], page_w: float, page_h: float, clear: float = 0.0, colour=CUT_GREY,
+                     width=0.2) -> list[Line]:
+    """The cut lines of :func:`cut_lines`, kept to the margins: each stops ``clear`` mm short of the block
+    of ``rects``, so nothing is drawn over the items (a card back's dark colour would show a light
+    hairline wherever a duplex print drifts)."""
+    x0, y0 = min(r.x for r in rects) - clear, min(r.y for r in rects) - clear
+    x1, y1 = max(r.right for r in rects) + clear, max(r.top for r in rects) + clear
+    out = []
+    for line in cut_lines(rects, page_w, page_h, colour, width):
+        if line.x1 == line.x2:
+            out += [Line(line.x1, 0.0, line.x1, y0, colour, width, role="cut"),
+                    Line(line.x1, y1, line.x1, page_h, colour, width, role="cut")]
+        else:
+            out += [Line(0.0, line.y1, x0, line.y1, colour, width, role="cut"),
+                    Line(x1, line.y1, page_w, line.y1, colour, width, role="cut")]
+    return out
+
+
 #: Crop marks start this far outside the bleed edge and are this long (mm); PRINTING.md: 2-5 mm long,
 #: 1-3 mm out, at least 0.25 pt wide.
 CROP_OFFSET = 1.0
