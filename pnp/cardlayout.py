@@ -27,10 +27,11 @@ import jinja2
 from pnp import TEMPLATES_DIR, templating
 from pnp.cache import reads_files
 from pnp.errors import Problems
-from pnp.layout.colour import shade, tint
+from pnp.layout.colour import readable, shade, tint
 from pnp.markup import Safe, escape
 from pnp.paths import SAFE_NAME, excerpt
 from pnp.schema import Field, check
+from pnp.units import MIN_TEXT_PT
 from pnp.yamlsrc import line_of, load_yaml_or_report
 
 KINDS = ("box", "text", "line", "icon", "art", "emblem", "pips", "badges")
@@ -194,8 +195,11 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
         _check_region(region, problems, path, raw_regions, where)
     palette = {**(parent.palette_dict() if parent else {}), **(clean.get("palette") or {})}
     styles = {**{k: dict(v) for k, v in (parent.styles if parent else ())}}
+    raw_styles = raw.get("styles") if isinstance(raw, dict) else None
     for sname, style in (clean.get("styles") or {}).items():
         styles[sname] = {**styles.get(sname, {}), **{k: v for k, v in style.items() if v is not None}}
+        _check_text_size(styles[sname], problems, path, line_of(raw_styles, sname),
+                         f"{where + '.' if where else ''}styles.{sname}")
     size = tuple(clean.get("size") or (parent.size if parent else (63.0, 88.0)))
     if len(size) != 2:
         problems.error(path, line_of(raw, "size"), None, f"{where}size: give [width, height]")
@@ -221,6 +225,8 @@ def _check_region(region, problems, path, raw_regions, where) -> None:
             except jinja2.TemplateSyntaxError as exc:
                 problems.error(path, line, f"region '{name}'", f"{key}: {excerpt(value)} is not an expression "
                                                                f"({exc.message})")
+    if isinstance(region.get("style"), dict):
+        _check_text_size(region["style"], problems, path, line, f"region '{name}': style")
     kind = region.get("kind")
     need = {"box": ("rect",), "text": ("rect", "text"), "line": ("from", "to"), "icon": ("at", "icon"),
             "art": ("rect",), "emblem": ("in",), "pips": ("at",), "badges": ("in",)}.get(kind, ())
@@ -233,6 +239,16 @@ def _check_region(region, problems, path, raw_regions, where) -> None:
     for key in ("at", "from", "to"):
         if key in region and len(region[key]) != 2:
             problems.error(path, line, f"region '{name}'", f"{key}: give [x, y]")
+
+
+def _check_text_size(style: dict, problems, path, line, where: str) -> None:
+    """No layout text may be set under :data:`pnp.units.MIN_TEXT_PT` (6 pt: smaller type breaks up on
+    card stock and print services refuse it): a style's ``size`` and ``min_size`` are checked."""
+    for key in ("size", "min_size"):
+        value = style.get(key)
+        if isinstance(value, (int, float)) and value < MIN_TEXT_PT - 1e-9:
+            problems.error(path, line, None, f"{where}.{key}: {value:g} pt is under {MIN_TEXT_PT:g} pt, the smallest "
+                                             f"text pnp prints")
 
 
 def load_choice(spec, root, problems, path, line, where) -> LayoutChoice | None:
@@ -282,7 +298,7 @@ def bundled(name: str) -> Layout:
     return layout
 
 
-FUNCTIONS = {"tint": tint, "shade": shade}
+FUNCTIONS = {"tint": tint, "shade": shade, "readable": readable}
 
 
 def evaluate(layout: Layout, context: dict) -> list[dict]:

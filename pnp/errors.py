@@ -35,10 +35,10 @@ class Problem:
     warning: bool = False
 
     def __str__(self) -> str:
-        where = display_path(self.path)
+        where = display_path(self.path) if self.path is not None else ""
         if self.line is not None:
             where += f":{self.line}"
-        text = f"{where}: "
+        text = f"{where}: " if where else ""
         if self.warning:
             text += "warning: "
         if self.subject:

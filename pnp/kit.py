@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pnp.components import BuildOptions, KitEntry, game_components
 from pnp.draw.icons import using
-from pnp.draw.merge import merge, page_count
+from pnp.draw.merge import merge, page_count, tag_font_subsets
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems
 from pnp.layout.inksaver import save_ink_page
@@ -28,6 +28,7 @@ class BuildResult:
     game: object
     files: list           # Paths written, in kit order, kit.pdf last
     pages: dict           # filename -> page count
+    warnings: list = ()   # Problems worth telling the user, which do not stop the build
 
 
 def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progress=None) -> BuildResult:
@@ -37,7 +38,9 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
     if problems.errors:
         raise DataError(problems.errors)
     with using(result.game.icons):      # the game's icons, wherever a page names one
-        return _build(result.game, out_dir, options, progress)
+        built = _build(result.game, out_dir, options, progress)
+    built.warnings = problems.warnings
+    return built
 
 
 def _build(game, out_dir, options: BuildOptions, progress=None) -> BuildResult:
@@ -56,6 +59,8 @@ def _build(game, out_dir, options: BuildOptions, progress=None) -> BuildResult:
             if progress:
                 progress(component.name)
     outputs = [out for component in components for out in built[component.name]]
+    for out in outputs:
+        out.pdf = tag_font_subsets(out.pdf)
     files = {out.filename: out.pdf for out in outputs}
     pages = {out.filename: page_count(out.pdf) for out in outputs}
     files[KIT_FILE] = merge([(o.title, o.pdf) for o in outputs if o.in_kit], game.title, game.author)

@@ -39,7 +39,9 @@ ACCENT = "#6b1d2a"
 MARGIN = dict(inner=12.0, outer=12.0, top=13.0, bottom=15.0)
 
 CONFIG_SCHEMA = {
-    "pages": Field("int", default=16, min=4, max=64, doc="booklet pages; notes pages pad up to it"),
+    "pages": Field("int", nullable=True, min=4, max=64,
+                   doc="booklet pages, notes pages padding up to it; default: the smallest multiple of 4 "
+                       "that holds the chapters"),
     "chapters": Field("list", required=True, items=Field("id")),
     "examples": Field("list", default=[], items=Field("map", schema={
         "id": Field("id", required=True),

@@ -12,6 +12,9 @@ PAPERS = {
 #: Home printers cannot print closer than about 5 mm to the edge; keep content inside this.
 PRINTER_MARGIN = 6.0
 
+#: The smallest printed text (points): below it, text blurs on home printers and readers squint.
+MIN_TEXT_PT = 6.0
+
 
 def pt(mm: float) -> float:
     """Millimetres to PDF points."""

@@ -41,7 +41,7 @@ size: [57, 89]
 palette: {paper: "#fbf8ef", ink: "#222222", back: "#444444", accent: "#d0b060", neutral: "#777777"}
 styles:
   title: {font: serif-semibold, size: 14, min_size: 8, max_lines: 1}
-  small: {font: sans-bold, size: 6, min_size: 5, max_lines: 1}
+  small: {font: sans-bold, size: 6, min_size: 6, max_lines: 1}
 regions:
   - {name: frame, kind: box, rect: [0, 0, 57, 89], bleed: true, fill: palette.paper}
   - {name: stripe, kind: box, rect: [0, 40, 57, 6], fill: "'#aa2222' if card.stats.kind == 'apple' else '#999999'"}
@@ -143,6 +143,10 @@ def test_data_in_expressions_stays_data(tmp_path):
      "region 'title': text: 'name +' is not an expression"),
     (PLAIN.replace("rect: [4, 72, 49, 12]", "rect: [4, 72]"), "region 'title': rect: give [x, y, width, height]"),
     (PLAIN.replace("fill: palette.paper}", "fill: palette.paper, glow: 2}"), "regions[1].glow: unknown key"),
+    (PLAIN.replace("size: 6, min_size: 6", "size: 6, min_size: 5.5"),
+     "plain.yaml:5: styles.small.min_size: 5.5 pt is under 6 pt, the smallest text pnp prints"),
+    (PLAIN.replace("text: name, style: title", "text: name, style: {font: sans, size: 4}"),
+     "region 'title': style.size: 4 pt is under 6 pt, the smallest text pnp prints"),
 ])
 def test_layout_problems_name_the_file_and_line(tmp_path, plain, message):
     root = write_game(tmp_path / "g", plain=plain)

@@ -15,6 +15,46 @@ def game():
     return load_game("shadow_throne")
 
 
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory):
+    """The Shadow Throne kit built in English on Letter and in Spanish on A4: {lang: output folder}."""
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+    out = {}
+    for lang, paper in (("en", "letter"), ("es", "a4")):
+        folder = tmp_path_factory.mktemp(f"kit-{lang}")
+        result = CliRunner().invoke(main, ["build", "--lang", lang, "--paper", paper, "--out", str(folder)])
+        assert result.exit_code == 0, result.output
+        out[lang] = folder
+    return out
+
+
+def text_runs(pdf_path):
+    """(page number, font size in pt, text) of every run of printed characters of one size."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+    doc = pdfium.PdfDocument(str(pdf_path))
+    runs = []
+    try:
+        for i in range(len(doc)):
+            page = doc[i].get_textpage()
+            current, size = [], None
+            for k in range(page.count_chars()):
+                ch, s = page.get_text_range(k, 1), round(raw.FPDFText_GetFontSize(page, k), 2)
+                if size is not None and s != size and current:
+                    runs.append((i + 1, size, "".join(current)))
+                    current = []
+                if ch.strip():
+                    current.append(ch)
+                    size = s
+            if current:
+                runs.append((i + 1, size, "".join(current)))
+    finally:
+        doc.close()
+    return runs
+
+
 def _line_rect(line) -> Rect:
     """The area a straight, butt-capped line paints."""
     gx = line.width / 2 if line.x1 == line.x2 else 0.0
@@ -83,3 +123,121 @@ def test_booklet_sheet_marks_stay_printable_and_are_translated(game, lang, label
             assert _white_margin(image, 100, PRINTER_MARGIN - 0.3), f"sheet side {i + 1}"
     finally:
         doc.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_no_printed_text_is_smaller_than_6_pt(kits, lang):
+    """Every character of the kit (rank labels, numbers in inline step badges, notes, labels) is 6 pt or
+    more, measured in kit.pdf itself."""
+    runs = text_runs(kits[lang] / "kit.pdf")
+    assert len(runs) > 1000
+    small = [r for r in runs if r[1] < 6.0 - 0.005]
+    assert not small, small[:10]
+
+
+def test_small_text_on_cards_has_enough_contrast(game):
+    """Small text (under 9 pt) on a card face reaches 4.5:1 against the parchment it sits on, including
+    the rank word in each faction's colour (Church gold was 4.2:1)."""
+    from pnp.components.cards import face_content, layout_of
+    from pnp.layout.cards import card_face
+    from pnp.layout.colour import contrast
+    from pnp.layout.geometry import Text
+
+    seen = set()
+    for card in game.cards:
+        layout = layout_of(game.deck_of(card), card)
+        paper = layout.palette_dict()["paper"]
+        for el in card_face(face_content(game, card, mark="3+"), 63, 88, 0.0, layout):
+            if isinstance(el, Text) and el.style.size < 9:
+                seen.add(el.role)
+                assert contrast(el.style.colour, paper) >= 4.5, (card.id, el.role, el.style.colour)
+                assert el.style.size >= 6.0 and el.style.min_size >= 6.0, (card.id, el.role)
+    assert {"rank", "players-mark", "flavour"} <= seen
+
+
+def test_no_bundled_layout_sets_text_under_6_pt():
+    """Every text style of every bundled layout (and every inline style of a text region) starts and
+    stops shrinking at 6 pt or more: the loader refuses less (tests/test_layouts.py shows the message)."""
+    from pnp import TEMPLATES_DIR
+    from pnp.cardlayout import bundled
+
+    names = sorted(p.stem for p in (TEMPLATES_DIR / "layouts").glob("*.yaml"))
+    assert "classic" in names
+    for name in names:
+        layout = bundled(name)
+        for sname, _ in layout.styles:
+            style = layout.style(sname)
+            assert min(style.get("size", 99), style.get("min_size") or 99) >= 6.0, (name, sname)
+    assert bundled("classic").style("rank")["size"] == 6.0      # was 5.6 pt
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_font_subset_has_its_own_tag(kits, lang):
+    """kit.pdf held 33 font programs under 8 names (every subset tagged AAAAAA+): now a name is one
+    program, and a program one name, the tag made from the program so it is the same on every build."""
+    import hashlib
+    from collections import defaultdict
+
+    import pikepdf
+
+    from pnp.draw.merge import subset_tag
+    programs_by_name, names_by_program = defaultdict(set), defaultdict(set)
+    with pikepdf.open(kits[lang] / "kit.pdf") as pdf:
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/FontDescriptor":
+                raw = obj.FontFile2.read_raw_bytes()
+                name = str(obj.FontName)
+                programs_by_name[name].add(hashlib.sha256(raw).hexdigest())
+                names_by_program[hashlib.sha256(raw).hexdigest()].add(name)
+                assert name[1:7] == subset_tag(raw) and name[7] == "+"
+    assert len(programs_by_name) > 8
+    assert all(len(v) == 1 for v in programs_by_name.values())
+    assert all(len(v) == 1 for v in names_by_program.values())
+
+
+def test_the_booklet_shrinks_to_the_smallest_multiple_of_4_unless_the_data_fixes_it(game_copy):
+    """Shadow Throne's rulebook has 11 pages of content: a 12-page booklet with one notes page (it was
+    padded to 16 with five). `pages:` in rulebook.yaml still fixes the length."""
+    import io
+
+    import pypdf
+
+    from pnp.components.rulebook import booklet
+    reading, pages, content = booklet(load_game("shadow_throne"), "letter", "en")
+    texts = [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(reading)).pages]
+    assert (pages, content, len(texts)) == (12, 11, 12)
+    assert sum("Notes" in t.splitlines()[:3] for t in texts) == 1
+    (game_copy / "rulebook.yaml").write_text((game_copy / "rulebook.yaml").read_text() + "pages: 16\n")
+    assert booklet(load_game(game_copy), "letter", "en")[1:] == (16, 11)
+
+
+@pytest.mark.parametrize("offset,paper,warned", [
+    ((0, 4), "letter", "0,4 moves card backs to 3.7 mm from the top edge of the letter sheet"),
+    ((0, -3), "letter", "0,-3 moves card backs to 4.7 mm from the bottom edge of the letter sheet"),
+    ((0, 1), "letter", None),
+    ((6, 0), "a4", "6,0 moves card backs to 4.5 mm from the right edge of the a4 sheet"),
+    ((-6, 0), "a4", "-6,0 moves card backs to 4.5 mm from the left edge of the a4 sheet"),
+])
+def test_a_back_offset_that_leaves_the_printable_area_is_warned_about(game, offset, paper, warned):
+    """Letter sheets have 7.7 mm above and below the 3 x 3 cards and A4 10.5 mm beside them: an offset that
+    brings the backs within 5 mm of an edge gets a warning naming the distance and the edge."""
+    from pnp.components.cards import check_back_offset
+    from pnp.errors import Problems
+    problems = Problems()
+    check_back_offset(game, problems, BuildOptions(paper=paper, back_offset=offset))
+    assert not problems.errors
+    expected = [] if warned is None else [f"--back-offset: warning: {warned}; most home printers leave 5 mm white, "
+                                          f"so the backs' edge will not print there (check the offset with "
+                                          f"--calibration)"]
+    assert [f"{p.subject}: warning: {p.message}" for p in problems.warnings] == expected
+
+
+def test_pnp_build_prints_the_back_offset_warning_and_builds(tmp_path):
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+    result = CliRunner().invoke(main, ["build", "--back-offset", "0,4", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert ("warning: --back-offset: 0,4 moves card backs to 3.7 mm from the top edge of the letter sheet"
+            in result.stderr.splitlines()[0])
+    assert (tmp_path / "kit.pdf").is_file()

@@ -60,6 +60,8 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bl
         return
     with progress_bar(_component_count(game), "Building") as step:
         result = build_kit(game, out_dir, options, progress=step)
+    for warning in result.warnings:
+        click.echo(str(warning), err=True)
     quiet = not sys.stdout.isatty()
     for path in result.files:
         n = result.pages[path.name]

@@ -13,8 +13,8 @@ from pnp.draw.text import fit
 from pnp.i18n import strings
 from pnp.decks import image_pixels
 from pnp.cardlayout import bundled
-from pnp.layout.cards import (PLAIN, FaceContent, aid_face, art_area, card_back, card_face, card_sheets,
-                              stat_slots)
+from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face,
+                              card_sheets, offset_backs_clearance, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import escape, markup_problems, plain_text
@@ -226,9 +226,27 @@ def check_art_dpi(game, deck, problems) -> None:
                           f"{area.w:.1f} x {area.h:.1f} mm); print shops ask for {ART_DPI}")
 
 
+def check_back_offset(game, problems, options: BuildOptions) -> None:
+    """A warning when ``--back-offset`` moves card backs closer to the sheet edge than home printers
+    print (5 mm): those edges would come out white."""
+    if not any(options.back_offset):
+        return
+    w, h = options.page_size
+    gap, edge = min(offset_backs_clearance(d.width, d.height, w, h, options.flip, options.bleed,
+                                           options.back_offset) for d in game.decks)
+    if gap < PRINTABLE_EDGE - 1e-9:
+        x, y = options.back_offset
+        problems.warn(None, None, "--back-offset",
+                      f"{x:g},{y:g} moves card backs to {max(gap, 0.0):.1f} mm from the {edge} edge of the "
+                      f"{options.paper} sheet; most home printers leave {PRINTABLE_EDGE:g} mm white, so the "
+                      f"backs' edge will not print there (check the offset with --calibration)")
+
+
 @with_game_icons
 def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     """Every text on every face fits its box at the smallest allowed size, in fonts that have its glyphs."""
+    if options is not None:
+        check_back_offset(game, problems, options)
     lang = options.lang if options else None
     for deck in game.decks:
         for card in deck.cards:

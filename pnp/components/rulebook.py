@@ -15,7 +15,7 @@ from pnp.draw.merge import impose as merge_impose
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problem, Problems
 from pnp.i18n import strings, translation
-from pnp.layout.imposition import print_order, side_marks
+from pnp.layout.imposition import padded, print_order, side_marks
 from pnp.markup import Safe, escape, fill, parse
 from pnp.rulebook import (chapter_markup, contents_entries, load_config, render_booklet, shifted_entries,
                           with_notes_point)
@@ -150,7 +150,8 @@ def booklet(game, paper: str, lang: str):
     # one layout pass to learn the length, then the booklet padded to its pages with the contents known
     _, pages, entries = render_booklet(game, cfg, chapters, size, lang, 0, words, measure=True)
     content = pages
-    target = cfg["pages"]
+    # the data may fix the length; otherwise the smallest booklet that holds the chapters
+    target = cfg.get("pages") or padded(pages)
     if pages > target:
         raise DataError([_problem(cfg, f"the rulebook needs {pages} pages on {paper} paper, more than the "
                                        f"{target} rulebook.yaml allows")])

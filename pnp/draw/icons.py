@@ -19,6 +19,7 @@ from reportlab.lib.colors import HexColor, white
 from pnp.draw import fonts
 from pnp.draw.pictures import draw_picture
 from pnp.icons import BUILTIN, IconSet
+from pnp.units import MIN_TEXT_PT
 
 INK = "#1f1a17"
 GOLD = "#d9a520"
@@ -37,7 +38,8 @@ def _label(c, cx, cy, size, label, colour="#ffffff", scale=0.56, font="sans-blac
     if label is None or label == "":
         return
     name = fonts.font_name(font)
-    fs = size * scale * (0.86 if len(str(label)) > 2 else 1.0)
+    # never below the smallest printed text, even on a small inline badge (the digits then fill it)
+    fs = max(MIN_TEXT_PT, size * scale * (0.86 if len(str(label)) > 2 else 1.0))
     c.setFillColor(HexColor(colour))
     text = str(label)
     # optically centre digits: cap height of Lato is about 0.72 em

@@ -7,8 +7,10 @@ byte-identical for the same input.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
+import re
 import time
 
 import pikepdf
@@ -35,6 +37,45 @@ def _info(pdf: Pdf, title: str, author: str = "") -> None:
 def page_count(data: bytes) -> int:
     with Pdf.open(io.BytesIO(data)) as pdf:
         return len(pdf.pages)
+
+
+_SUBSET = re.compile(r"^/([A-Z]{6})\+(.+)$")
+
+
+def subset_tag(font_program: bytes) -> str:
+    """Six capital letters derived from a font subset's program: the same subset always gets the same
+    tag, different subsets (practically) never share one."""
+    digest = hashlib.sha256(font_program).digest()
+    return "".join(chr(ord("A") + b % 26) for b in digest[:6])
+
+
+def tag_font_subsets(data: bytes) -> bytes:
+    """``data`` with every embedded font subset renamed ``TAG+Name``, the tag made from the subset's own
+    font program (:func:`subset_tag`). reportlab names the first subset of every font ``AAAAAA+`` in
+    every file, so a merged kit would hold dozens of different programs under a few names; preflight
+    tools and print RIPs may then substitute one subset for another."""
+    with Pdf.open(io.BytesIO(data)) as pdf:
+        changed = False
+        for obj in pdf.objects:
+            if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != "/Font":
+                continue
+            fonts = [obj] + list(obj.get("/DescendantFonts") or [])
+            for font in fonts:
+                descriptor = font.get("/FontDescriptor")
+                if descriptor is None:
+                    continue
+                program = next((descriptor[k] for k in ("/FontFile2", "/FontFile", "/FontFile3") if k in descriptor),
+                               None)
+                match = _SUBSET.match(str(descriptor.get("/FontName", "")))
+                if program is None or match is None:
+                    continue
+                name = Name(f"/{subset_tag(program.read_raw_bytes())}+{match.group(2)}")
+                descriptor.FontName = name
+                for f in fonts:
+                    if _SUBSET.match(str(f.get("/BaseFont", ""))):
+                        f.BaseFont = name
+                changed = True
+        return _save(pdf) if changed else data
 
 
 def merge(parts, title: str, author: str = "") -> bytes:

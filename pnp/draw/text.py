@@ -18,7 +18,7 @@ from reportlab.lib.colors import HexColor
 from pnp.draw import fonts, icons
 from pnp.layout.geometry import Rect, Style
 from pnp.markup import Atom, inline_atoms, pips_count
-from pnp.units import pt
+from pnp.units import MIN_TEXT_PT, pt
 
 ICON_SCALE = 1.2       # inline icon size as a multiple of the font size
 CAP_CENTRE = 0.33      # baseline to the optical middle of capitals, as a fraction of the size
@@ -97,7 +97,8 @@ def _wrap(words, style, size, width):
 
 def fit(markup: str, style: Style, w_mm: float, h_mm: float) -> Fitted:
     """Largest size (quarter-point steps, from style.size down to style.min_size) at which the text fits
-    (inline icons measured in the active icon set)."""
+    (inline icons measured in the active icon set). No text is set below :data:`pnp.units.MIN_TEXT_PT`,
+    whatever its style asks."""
     return _fit(markup, style, w_mm, h_mm, icons.active())
 
 
@@ -105,8 +106,8 @@ def fit(markup: str, style: Style, w_mm: float, h_mm: float) -> Fitted:
 def _fit(markup: str, style: Style, w_mm: float, h_mm: float, icon_set) -> Fitted:
     words = parse(markup, style.upper)
     width, height = pt(w_mm), pt(h_mm)
-    size = style.size
-    smallest = style.min_size if style.min_size is not None else style.size
+    size = max(style.size, MIN_TEXT_PT)
+    smallest = max(style.min_size if style.min_size is not None else style.size, MIN_TEXT_PT)
     reason = ""
     while size >= smallest - 1e-9:
         lines = _wrap(words, style, size, width)

@@ -171,6 +171,30 @@ class CardSheets:
     backs: list           # Page per sheet, same order
 
 
+def card_grid(card_w: float, card_h: float, page_w: float, page_h: float, bleed: float = 0.0) -> Grid:
+    """The slots of a card sheet: as many cards (each with its bleed) as keep the printer margin, and
+    room for crop marks when there is a bleed."""
+    margin = PRINTER_MARGIN + (CROP_OFFSET + CROP_LENGTH if bleed else 0.0)
+    return fit_grid(page_w, page_h, card_w + 2 * bleed, card_h + 2 * bleed, margin=margin)
+
+
+#: Closer to the sheet edge than this (mm), many home printers leave the paper white.
+PRINTABLE_EDGE = 5.0
+
+
+def offset_backs_clearance(card_w: float, card_h: float, page_w: float, page_h: float, flip: str = "long",
+                           bleed: float = 0.0, back_offset: tuple = (0.0, 0.0)) -> tuple[float, str]:
+    """(mm, edge): how close the card backs of a full sheet come to the sheet's edge once moved by
+    ``back_offset``, and which edge ("left", "right", "top", "bottom") that is."""
+    grid = card_grid(card_w, card_h, page_w, page_h, bleed)
+    dx, dy = back_offset
+    slots = [s.moved(dx, dy).inset(bleed) for s in back_slots(grid, grid.per_sheet, flip)]
+    gaps = {"left": min(s.x for s in slots), "right": page_w - max(s.right for s in slots),
+            "bottom": min(s.y for s in slots), "top": page_h - max(s.top for s in slots)}
+    edge = min(gaps, key=gaps.get)
+    return gaps[edge], edge
+
+
 def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: float, page_h: float,
                 flip: str = "long", labels: list | None = None, bleed: float = 0.0,
                 back_offset: tuple = (0.0, 0.0), name: str = "", card_backs: list | None = None,
@@ -185,8 +209,7 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
     ``margins`` (one per face, elements in a frame 2 mm larger than the card) replaces the plain colour
     that runs past each back when there is no bleed (an image back runs on instead).
     """
-    margin = PRINTER_MARGIN + (CROP_OFFSET + CROP_LENGTH if bleed else 0.0)
-    grid = fit_grid(page_w, page_h, card_w + 2 * bleed, card_h + 2 * bleed, margin=margin)
+    grid = card_grid(card_w, card_h, page_w, page_h, bleed)
     art = Rect(-bleed, -bleed, card_w + 2 * bleed, card_h + 2 * bleed)
     fronts, backs = [], []
     for sheet_no, start in enumerate(range(0, len(faces), grid.per_sheet)):

@@ -19,3 +19,32 @@ def tint(colour: str, t: float) -> str:
 
 def shade(colour: str, t: float) -> str:
     return mix(colour, "#000000", t)
+
+
+def luminance(colour: str) -> float:
+    """Relative luminance (WCAG 2): 0 for black, 1 for white."""
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(v) for v in _rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colours, from 1 (same) to 21 (black on white)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+#: Small printed text needs at least this contrast with what it sits on (WCAG AA for text).
+SMALL_TEXT_CONTRAST = 4.5
+
+
+def readable(colour: str, background: str, ratio: float = SMALL_TEXT_CONTRAST) -> str:
+    """``colour``, shaded towards black in small steps until it reaches ``ratio`` against ``background``
+    (kept as it is when it already does), so small coloured text stays legible and keeps its hue."""
+    for k in range(21):
+        candidate = shade(colour, k / 20)
+        if contrast(candidate, background) >= ratio:
+            return candidate
+    return "#000000"
