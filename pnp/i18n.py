@@ -40,6 +40,7 @@ PLACEHOLDERS = {
     "box_ages": {"ages"},
     "box_sheet": {"n", "total"},
     "box_elsewhere": {"letter", "n"},
+    "box_tab_edge": {"letter", "edge", "part", "face"},
     "booklet_sheet_front": {"n"},
     "booklet_sheet_back": {"n"},
 }

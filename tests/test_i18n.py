@@ -106,7 +106,7 @@ def test_spanish_kit_prints_spanish_everywhere(spanish_kit):
         assert term in rulebook
     assert "Fichas de oro" in rulebook
     kit = pypdf.PdfReader(str(spanish_kit / "kit.pdf"))
-    assert [o.title for o in kit.outline][:4] == ["Instrucciones", "Power Track", "Frentes de las cartas",
+    assert [o.title for o in kit.outline][:4] == ["Instrucciones", "Marcador de Poder", "Frentes de las cartas",
                                                   "Dorsos de las cartas"]
     assert "kit para imprimir y jugar" in text_of(spanish_kit / "kit.pdf")
     assert "POWER TRACK" in text_of(spanish_kit / "power-track.pdf").upper()

@@ -241,3 +241,102 @@ def test_pnp_build_prints_the_back_offset_warning_and_builds(tmp_path):
     assert ("warning: --back-offset: 0,4 moves card backs to 3.7 mm from the top edge of the letter sheet"
             in result.stderr.splitlines()[0])
     assert (tmp_path / "kit.pdf").is_file()
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("sleeved", [None, "thick"])
+def test_assembly_letters_print_only_on_glue_tabs_and_the_note_names_each_edge(game, paper, sleeved):
+    """The letters A-D sat 0.3-0.6 mm inside cut edges on the lid's outside faces: now a letter prints only
+    on its glue tab, and the sheet's note says which edge of which face that tab goes behind."""
+    from pnp.components import box as box_component
+    from pnp.layout.geometry import Text, flatten
+    result = box_component.layout(game, BuildOptions(paper=paper, sleeved=sleeved))
+    for pl, page in ((pl, result.pages[pl.sheet]) for pl in result.placements):
+        faces = [f.rect.moved(pl.dx, pl.dy) for f in pl.piece.faces]
+        letters = [t for t in flatten(page.elements) if isinstance(t, Text) and len(t.markup) == 1]
+        tabs = [b.rect for b in page.find("glue-fill")]
+        for t in letters:
+            assert not any(f.overlaps(t.rect) for f in faces), t
+            assert any(tab.contains(t.rect) for tab in tabs), t
+    sides = {"n": "top edge", "s": "bottom edge", "e": "right edge", "w": "left edge"}
+    notes = " ".join(page.find("note")[0].markup for page in result.pages)
+    for pl in result.placements:
+        for t in pl.piece.tabs:
+            if t.letter:
+                face = next(p.piece.face(t.joins) for p in result.placements if p.piece.has(t.joins))
+                words = {"top": "top", "front": "front", "back": "back", "left": "left side",
+                         "right": "right side", "bottom": "bottom"}
+                assert f"{t.letter}: {sides[t.joins_side]} of {face.part} {words[face.side]}" in notes
+
+
+def test_lid_facts_are_evenly_spaced_in_spanish(game):
+    """'3-5 JUGADORES / 30-45 MINUTOS / EDAD 14+' sat in equal columns, so the gaps between them differed
+    with the words' lengths: now one line with the same separator between each."""
+    from pnp.components import box as box_component
+    result = box_component.layout(load_game("shadow_throne"), BuildOptions(lang="es"))
+    facts = [t.markup for page in result.pages for t in page.find("lid-fact")]
+    assert facts == ["3\u20135 jugadores \u00b7 30\u201345 minutos \u00b7 Edad 14+"]
+
+
+def test_the_spanish_kit_names_the_power_track_in_spanish(kits):
+    """'POWER TRACK' / 'Power Track' was left in English in the title, instructions, bookmarks, box and 34
+    times in the rulebook."""
+    import pypdf
+    for name in ("kit.pdf", "rulebook.pdf", "power-track.pdf"):
+        reader = pypdf.PdfReader(str(kits["es"] / name))
+        text = " ".join(p.extract_text() for p in reader.pages)
+        assert "power track" not in text.lower(), name
+        assert "Marcador de Poder".lower() in text.lower()
+    outline = [item.title for item in pypdf.PdfReader(str(kits["es"] / "kit.pdf")).outline]
+    assert "Marcador de Poder" in outline
+
+
+def test_the_spanish_rulebook_speaks_to_one_player_throughout(kits):
+    """The rulebook spoke to 'tú' and switched to 'vosotros' on its last page: no second-person plural
+    verb forms remain (Elegid, Revelad, formáis, ...)."""
+    import re
+
+    import pypdf
+    text = " ".join(p.extract_text() for p in pypdf.PdfReader(str(kits["es"] / "rulebook.pdf")).pages)
+    plural = re.findall(r"\b\w+(?:áis|éis|ís)\b|\b(?:Elegid|Revelad|Pagad|cobrad|Resolved|Moved|acordad)\b", text)
+    assert plural == []
+
+
+@pytest.mark.parametrize("width_mm", [x / 2 for x in range(40, 121)])
+def test_a_number_and_its_icon_never_part_at_a_line_break(width_mm):
+    """'cobras 1 / (coin)' and 'por paso 1 2 / 3' broke between a number and its icon: whatever the
+    width, an inline icon starts no line that follows a word on the same paragraph."""
+    from pnp.draw.text import wrap
+    from pnp.layout.geometry import Style
+    markup = ("Si no puedes pagar, la carta queda boca abajo y cobras 1 [gold]. Resuelve las habilidades "
+              "por paso [step:1] [step:2] [step:3] y recoges influencia [influence] al ganar.")
+    lines = wrap(markup, Style(font="sans", size=7.0), 7.0, width_mm * 72 / 25.4)
+    assert lines
+    for line in lines[1:]:
+        assert line[0][0].kind != "icon", [[a.text for a in w] for w in line]
+    joined = [[a.text for a in w] for line in lines for w in line]
+    assert ["1", " ", "gold", "."] in joined
+    assert ["paso", " ", "step", " ", "step", " ", "step"] in joined
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_tied_tokens_on_the_power_track_are_told_to_stack(game, paper):
+    """A 38 mm space holds one 25 mm faction token with room around it, not two side by side (42.7 mm
+    needed) and not the three of a three-way tie: the track and the rules say that tied tokens stack."""
+    import io
+
+    import pypdf
+
+    from pnp.components import track as track_component
+    from pnp.components.rulebook import booklet
+    from pnp.layout.track import side_by_side
+    result = track_component.layout(game, BuildOptions(paper=paper))
+    assert round(result.space_size, 2) == {"letter": 38.0, "a4": 37.2}[paper]
+    assert track_component.token_diameter(game) == 25
+    assert side_by_side(result.space_size, 25) == 1 < len(game.factions)
+    assert side_by_side(2 * 25 + 4, 25) == 2
+    assert [t.markup for t in result.page.find("stack-note")] == ["Tokens with the same total stack on one space."]
+    for lang, words in (("en", "share a space: stack them"), ("es", "comparten casilla: apílalas")):
+        reading = booklet(game, paper, lang)[0]
+        text = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(io.BytesIO(reading)).pages)
+        assert words in text

@@ -210,7 +210,8 @@ def labels(game, lang=None) -> BoxLabels:
     faces.update({f"dust{k}": w["box_dust"] for k in range(1, 5)})
     return BoxLabels(sheet=w["box_sheet"], parts={"lid": w["box_lid"], "base": w["box_base"], "tuck": w["box"]},
                      faces=faces,
-                     glue=w["box_glue"], how=w["box_how"], letters=w["box_letters"], elsewhere=w["box_elsewhere"])
+                     glue=w["box_glue"], how=w["box_how"], letters=w["box_letters"], tab_edge=w["box_tab_edge"],
+                     edges={s: w[f"box_edge_{s}"] for s in "nsew"}, elsewhere=w["box_elsewhere"])
 
 
 def layout(game, options: BuildOptions, data: BoxData | None = None):

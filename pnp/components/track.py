@@ -75,7 +75,8 @@ def layout(game, options: BuildOptions, spec=None):
     config = settings(game, spec)
     title, start = titles(game, config, spec.id if spec else "power_track", options.lang)
     w, h = options.page_size
-    return track_page(track_spec(game, config), game.factions, title, start, w, h, label=title)
+    stack = strings(game, options.lang).get("track_stack", "") if config.get("title_key") else ""
+    return track_page(track_spec(game, config), game.factions, title, start, w, h, label=title, stack_note=stack)
 
 
 def file_name(spec) -> str:

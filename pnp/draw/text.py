@@ -28,8 +28,23 @@ def parse(markup: str, upper: bool = False) -> list:
     """Markup -> list of words (lists of atoms) with ``None`` marking forced line breaks. An icon this
     module cannot draw (reported by validation) becomes the text it was written as."""
     words = inline_atoms(markup, upper)
-    return [w if w is None or all(_drawable(a) for a in w) else [a if _drawable(a) else _as_text(a) for a in w]
-            for w in words]
+    words = [w if w is None or all(_drawable(a) for a in w) else [a if _drawable(a) else _as_text(a) for a in w]
+             for w in words]
+    return _keep_together(words)
+
+
+def _keep_together(words: list) -> list:
+    """Words joined where a line must not break: an inline icon stays on the line of the word before it
+    ("1 [gold]", "influence [influence]", "[step:1] [step:2] [step:3]"), the space between them kept."""
+    out = []
+    for word in words:
+        prev = out[-1] if out else None
+        if word and prev and word[0].kind == "icon":
+            last = prev[-1]
+            out[-1] = prev + [Atom("text", " ", last.bold, last.italic)] + word
+        else:
+            out.append(word)
+    return out
 
 
 def _drawable(atom: Atom) -> bool:

@@ -587,7 +587,10 @@ class BoxLabels:
                         hash=False)
     glue: str = "glue"
     how: str = "Cut solid lines, fold dashed lines."
-    letters: str = "Glue each lettered tab behind the edge marked with the same letter."
+    letters: str = "Lettered tabs glue behind these edges:"
+    tab_edge: str = "{letter}: {edge} of {part} {face}"
+    edges: dict = field(default_factory=lambda: {"n": "top edge", "s": "bottom edge", "e": "right edge",
+                                                 "w": "left edge"}, hash=False)
     elsewhere: str = "Tab {letter} meets its edge on sheet {n}."
 
 
@@ -595,6 +598,7 @@ TITLE_TOP = Style(font="serif-semibold", size=24, min_size=11, max_lines=1, trac
                   colour=LID_GOLD)
 TITLE_SIDE = Style(font="serif-semibold", size=17, min_size=8, max_lines=1, tracking=2.0, upper=True,
                    colour=LID_GOLD)
+FACT_SEPARATOR = " \u00b7 "
 FACT_STYLE = Style(font="sans-bold", size=7.5, min_size=5.0, max_lines=1, upper=True, tracking=0.8,
                    colour=LID_GOLD)
 HEADING_STYLE = Style(font="serif-semibold", size=13, min_size=8, max_lines=1, tracking=1.5, upper=True)
@@ -605,7 +609,6 @@ NOTE_STYLE = Style(font="sans", size=7.5, min_size=5.0, max_lines=2, align="left
                    colour=NOTE_INK, leading=1.2)
 GLUE_STYLE = Style(font="sans", size=6.0, min_size=4.0, max_lines=1, colour="#6b6b6b")
 LETTER_STYLE = Style(font="sans-black", size=9.0, min_size=6.0, max_lines=1, colour=INK)
-MARK_STYLE = Style(font="sans-black", size=6.0, min_size=4.5, max_lines=1)
 
 #: Decoration keeps this far inside a face's edges (folds are never quite where the line is).
 SAFE = 3.0
@@ -658,11 +661,9 @@ def _lid_top(r: Rect, content: BoxContent) -> list:
     els.append(Text(Rect(body.x, body.top - title_h, body.w, title_h), content.title, TITLE_TOP, role="lid-title"))
     facts_h = min(6.0, body.h * 0.14)
     if content.facts:
-        n = len(content.facts)
-        col = body.w / n
-        for i, fact in enumerate(content.facts):
-            els.append(Text(Rect(body.x + i * col + 0.5, body.y, col - 1.0, facts_h), fact, FACT_STYLE,
-                            role="lid-fact"))
+        # one line with the same separator between facts, so they are evenly spaced whatever their lengths
+        els.append(Text(Rect(body.x, body.y, body.w, facts_h), FACT_SEPARATOR.join(content.facts), FACT_STYLE,
+                        role="lid-fact"))
         els.append(Line(body.x + 6, body.y + facts_h + 1.8, body.right - 6, body.y + facts_h + 1.8,
                         LID_GOLD, 0.2, role="decor"))
     # the factions' emblems, each on a parchment disc ringed in its colour, in a gentle arc
@@ -762,12 +763,8 @@ def piece_elements(pl: Placement, content: BoxContent, labels: BoxLabels, bleed:
             tabs.append(Text(core, t.letter, LETTER_STYLE, role="glue-letter"))
         elif min(core.w, core.h) >= 2.5:
             tabs.append(Text(core.inset(0.5), labels.glue, GLUE_STYLE, role="glue-label"))
-    # join letters: on the face edge a lettered tab from another piece is glued behind
-    for tab in lettered:
-        if not piece.has(tab.joins):
-            continue
-        r = piece.face(tab.joins).rect.moved(dx, dy)
-        deco.extend(_join_mark(r, tab.joins_side, tab.letter, piece.face(tab.joins).fill))
+    # the edge a lettered tab glues behind carries no letter (it would print on the outside of the box):
+    # the sheet's note names it
     return fills + deco + tabs + lines
 
 
@@ -793,18 +790,6 @@ def _bleed_strip(r: Rect, side: str, b: float) -> Rect:
     return Rect(r.x - b, r.y, b, r.h)
 
 
-def _join_mark(r: Rect, side: str, letter: str, fill: str | None) -> list:
-    """The letter of the tab glued behind edge ``side`` of a face: small, in the band inside that edge
-    (decoration keeps out of it), halfway along the edge."""
-    band = SAFE - 0.4
-    rect = {"n": Rect(r.cx - band, r.top - band, 2 * band, band),
-            "s": Rect(r.cx - band, r.y, 2 * band, band),
-            "e": Rect(r.right - band, r.cy - band / 2, band, band),
-            "w": Rect(r.x, r.cy - band / 2, band, band)}[side]
-    colour = LID_GOLD if fill == LID_FILL else INK
-    return [Text(rect, letter, replace(MARK_STYLE, colour=colour), role="join-mark")]
-
-
 def _note(sheet_no: int, total: int, placed: list, all_placed: list, labels: BoxLabels, page_w: float) -> Text:
     pieces = []
     for pl in placed:
@@ -817,7 +802,14 @@ def _note(sheet_no: int, total: int, placed: list, all_placed: list, labels: Box
     text = fill(labels.sheet, n=sheet_no + 1, total=total) + " \u2014 " + " | ".join(pieces) + ". " + labels.how
     letters = [t for pl in placed for t in pl.piece.tabs if t.letter]
     if letters:
-        text += " " + labels.letters
+        edges = []
+        for t in letters:
+            home = next(p for p in all_placed if p.piece.has(t.joins))
+            face = home.piece.face(t.joins)
+            edges.append(fill(labels.tab_edge, letter=t.letter, edge=labels.edges.get(t.joins_side, t.joins_side),
+                              part=labels.parts.get(face.part, face.part),
+                              face=labels.faces.get(face.side, face.side)))
+        text += " " + labels.letters + " " + "; ".join(edges) + "."
         for t in letters:
             home = next(p.sheet for p in all_placed if p.piece.has(t.joins))
             if home != sheet_no:

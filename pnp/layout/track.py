@@ -21,6 +21,7 @@ PAPER_TINT = "#f7f0e1"
 HIGHLIGHT = "#efe3c8"
 TITLE_STYLE = Style(font="serif-semibold", size=30, min_size=16, max_lines=1, tracking=3.0, upper=True)
 LABEL_STYLE = Style(font="sans-bold", size=8, min_size=6, max_lines=1, upper=True, tracking=1.0)
+NOTE_STYLE = Style(font="sans", size=8, min_size=6, max_lines=1, align="right", colour=INK)
 NUMBER_STYLE = Style(font="serif-semibold", size=15, min_size=9, max_lines=1, align="left", valign="top")
 
 #: Layouts a track may take.
@@ -111,10 +112,17 @@ def track_spaces(spec: TrackSpec, area: Rect) -> tuple[float, list[Rect]]:
                   for row, col in (divmod(k, spec.columns) for k in range(spec.spaces))]
 
 
+def side_by_side(space: float, token: float, clearance: float = 2.0) -> int:
+    """How many ``token`` mm tokens fit side by side on a ``space`` mm square, ``clearance`` mm around each."""
+    return max(0, int((space + 1e-9) // (token + clearance)))
+
+
 def track_page(spec: TrackSpec, sides, title: str, start_label: str, page_w: float, page_h: float,
-               label: str = "Track") -> TrackLayout:
+               label: str = "Track", stack_note: str = "") -> TrackLayout:
     """A page with the track: ``sides`` (objects with ``id``, ``name``, ``colour``, e.g. factions) get
-    a spot each in the start area; ``title`` and ``start_label`` are markup."""
+    a spot each in the start area; ``title`` and ``start_label`` are markup. ``stack_note`` is printed in
+    the start area when the sides' tokens cannot all sit side by side on one space (they can all tie),
+    so players know that tied tokens stack."""
     if spec.shape == "around":
         return _around_page(spec, sides, title, start_label, page_w, page_h, label)
     margin = PRINTER_MARGIN + 6.0
@@ -136,7 +144,8 @@ def track_page(spec: TrackSpec, sides, title: str, start_label: str, page_w: flo
     spots = []
     if with_start:
         start = Rect(left, top - title_h - start_h, grid_w, start_h)
-        spots = _start_area(page, spec, sides, start, start_label)
+        stacked = stack_note if side_by_side(size, spec.token_diameter) < len(sides) else ""
+        spots = _start_area(page, spec, sides, start, start_label, stacked)
     grid_top = top - title_h - start_h - start_gap
     dx, dy = left - min(r.x for r in rects), grid_top - max(r.top for r in rects)
     rects = [r.moved(dx, dy) for r in rects]
@@ -166,10 +175,14 @@ def _around_page(spec, sides, title, start_label, page_w, page_h, label) -> Trac
     return TrackLayout(page, size, tuple(rects), tuple(spots))
 
 
-def _start_area(page, spec, sides, start: Rect, start_label: str) -> list:
+def _start_area(page, spec, sides, start: Rect, start_label: str, stack_note: str = "") -> list:
     page.add(Box(start, fill=spec.fill, stroke=spec.ink, width=0.35, radius=3.0, role="start-area"))
-    page.add(Text(Rect(start.x + 4, start.top - 7.5, start.w - 8, 5.5), start_label, LABEL_STYLE,
+    label_w = (start.w - 8) * (0.5 if stack_note else 1.0)
+    page.add(Text(Rect(start.x + 4, start.top - 7.5, label_w, 5.5), start_label, LABEL_STYLE,
                   role="start-label"))
+    if stack_note:
+        page.add(Text(Rect(start.x + 4 + label_w, start.top - 7.5, start.w - 8 - label_w, 5.5), stack_note,
+                      NOTE_STYLE, role="stack-note"))
     spot_r = spec.token_diameter / 2 + 1.5
     n = max(1, len(sides))
     spots = []

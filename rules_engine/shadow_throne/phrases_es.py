@@ -1,6 +1,6 @@
 """Spanish wording of Shadow Throne transcripts: the same keys as ``transcript.ENGLISH``.
 
-Terms follow the Spanish edition (oleada, Oro por Silencio, Power Track, Imperio / Rebeldes / Iglesia).
+Terms follow the Spanish edition (oleada, Oro por Silencio, Marcador de Poder, Imperio / Rebeldes / Iglesia).
 """
 
 SPANISH = {
@@ -68,7 +68,7 @@ SPANISH = {
     "stay": "{source} se quedará en el campo para la próxima batalla salvo que gane la facción {faction}.",
     "death_influence": "{character} muere y {player} gana {amount} de influencia al instante "
                        "(ahora tiene {influence}).",
-    "power_track": "Power Track: {power}.",
+    "power_track": "Marcador de Poder: {power}.",
     "battle_won": "Poder final: {power}. La victoria es para {factions}.",
     "battle_tied": "Poder final: {power}. Comparten la victoria {factions}, empatados con el mayor poder.",
     "rewards": "{player}: {parts}; ahora tiene {total_influence} de influencia y {total_gold} de oro.",
