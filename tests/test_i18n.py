@@ -109,7 +109,7 @@ def test_spanish_kit_prints_spanish_everywhere(spanish_kit):
     assert [o.title for o in kit.outline][:4] == ["Instrucciones", "Marcador de Poder", "Frentes de las cartas",
                                                   "Dorsos de las cartas"]
     assert "kit para imprimir y jugar" in text_of(spanish_kit / "kit.pdf")
-    assert "POWER TRACK" in text_of(spanish_kit / "power-track.pdf").upper()
+    assert "MARCADOR DE PODER" in text_of(spanish_kit / "power-track.pdf").upper()
     box = text_of(spanish_kit / "box.pdf")
     assert "cartas de personaje" in box and "Contenido".upper() in box.upper()
 
