@@ -340,3 +340,61 @@ def test_tied_tokens_on_the_power_track_are_told_to_stack(game, paper):
         reading = booklet(game, paper, lang)[0]
         text = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(io.BytesIO(reading)).pages)
         assert words in text
+
+
+def _corners(group, card_w=63.0, card_h=88.0):
+    """Page points of a placed card's top-centre and bottom-centre (upright or turned)."""
+    from pnp.layout.geometry import Group, Transform, apply
+    (inner,) = group.elements if len(group.elements) == 1 and isinstance(group.elements[0], Transform) else (None,)
+    if isinstance(inner, Transform):
+        return [tuple(round(v, 4) for v in apply(inner.matrix, card_w / 2, y)) for y in (card_h, 0.0)]
+    assert isinstance(group, Group)
+    return [(round(group.dx + card_w / 2, 4), round(group.dy + y, 4)) for y in (card_h, 0.0)]
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("flip", ["long", "short"])
+@pytest.mark.parametrize("bleed", [0.0, 3.0])
+def test_turned_cards_register_exactly_behind_their_fronts(game, paper, flip, bleed):
+    """With 3 mm bleed the cards lie turned a quarter (6 a Letter sheet, 8 an A4 sheet instead of 4); after
+    the duplex flip every back covers its front exactly and is turned as an upright card's back would be
+    (long edge: back's top behind the front's top; short edge: behind its bottom, as for upright cards)."""
+    from pnp.layout.geometry import extent
+    from pnp.layout.sheet import mirror
+    w, h = PAPERS[paper]
+    fronts, backs, *_ = build_cards(game, BuildOptions(paper=paper, flip=flip, bleed=bleed))
+    per_sheet = len(fronts.pages[0].groups("card:"))
+    assert per_sheet == (9 if not bleed else {"letter": 6, "a4": 8}[paper])
+    for front_page, back_page in zip(fronts.pages, backs.pages):
+        front = {g.role.split(":", 1)[1]: g for g in front_page.groups("card:")}
+        back = {g.role.split(":", 1)[1]: g for g in back_page.groups("back:")}
+        assert front.keys() == back.keys()
+        for label, card in front.items():
+            f_area, b_area = extent(card), extent(back[label])
+            assert mirror(f_area, w, h, flip).rounded() == b_area.rounded()
+            f_top, f_bottom = _corners(card)
+            b_top, b_bottom = _corners(back[label])
+            seen = mirror(Rect(*f_top, 0, 0), w, h, flip)
+            expected = b_top if flip == "long" else b_bottom
+            assert (round(seen.x, 3), round(seen.y, 3)) == (round(expected[0], 3), round(expected[1], 3))
+
+
+def test_a_bleed_build_says_cut_along_the_crop_marks_and_writes_one_card_per_page(tmp_path):
+    import pypdf
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+    result = CliRunner().invoke(main, ["build", "--bleed", "3", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    text = " ".join(pypdf.PdfReader(str(tmp_path / "instructions.pdf")).pages[0].extract_text().split())
+    assert "Cut along the crop marks" in text and "(the colour runs 3 mm past them)" in text
+    assert "grey lines" not in text
+    single = pypdf.PdfReader(str(tmp_path / "cards-one-per-page.pdf"))
+    assert len(single.pages) == 118
+    for page in single.pages[::17]:
+        trim, bleed = (([round(float(v) * 25.4 / 72, 2) for v in box]) for box in (page.trimbox, page.bleedbox))
+        assert trim == [3.0, 3.0, 66.0, 91.0] and bleed == [0.0, 0.0, 69.0, 94.0]
+    # sheets of several cards or tokens claim no page boxes
+    for name in ("cards-fronts.pdf", "tokens.pdf"):
+        for page in pypdf.PdfReader(str(tmp_path / name)).pages:
+            assert "/TrimBox" not in page and "/BleedBox" not in page

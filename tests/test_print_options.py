@@ -13,7 +13,7 @@ from pnp.components.tokens import build as build_tokens
 from pnp.draw.pdf import render
 from pnp.gamedata import load_game
 from pnp.layout.calibration import calibration_pages
-from pnp.layout.geometry import Box, Rect, Text, flatten
+from pnp.layout.geometry import Box, Rect, Text, extent, flatten
 from pnp.layout.inksaver import save_ink
 from pnp.layout.sheet import mirror
 from pnp.units import PAPERS, PRINTER_MARGIN
@@ -24,42 +24,55 @@ def game():
     return load_game("shadow_throne")
 
 
-@pytest.mark.parametrize("paper", sorted(PAPERS))
-def test_bleed_extends_the_art_and_puts_crop_marks_in_the_printable_margin(game, paper):
-    fronts, backs, _ = build_cards(game, BuildOptions(paper=paper, bleed=3))
+def _card_area(group) -> Rect:
+    """The page area a placed card (upright group or turned transform) paints: trim plus bleed."""
+    return extent(group)
+
+
+@pytest.mark.parametrize("paper,count", [("letter", 6), ("a4", 8)])
+def test_bleed_extends_the_art_and_puts_crop_marks_in_the_printable_margin(game, paper, count):
+    fronts, backs, *_ = build_cards(game, BuildOptions(paper=paper, bleed=3))
     page = fronts.pages[0]
     w, h = PAPERS[paper]
-    cards = [e for e in page.elements if e.role.startswith("card:")]
-    frames = [el for el in cards[0].elements if el.role == "frame"]
+    cards = page.groups("card:")
+    (turned,) = cards[0].elements
+    frames = [el for el in turned.elements if el.role == "frame"]
     assert frames[0].rect.rounded() == (-3.0, -3.0, 69.0, 94.0)
-    assert cards[0].clip.rounded() == (-3.0, -3.0, 69.0, 94.0)
-    # 69 x 94 mm per card, crop marks need 4 mm beyond the bleed: 2 x 2 cards on either paper
-    assert len(cards) == 4
+    assert turned.clip.rounded() == (-3.0, -3.0, 69.0, 94.0)
+    # 69 x 94 mm per card, crop marks 4 mm beyond the bleed: 4 upright cards fit, but 6 (Letter, 2 x 3)
+    # or 8 (A4, 2 x 4) turned a quarter
+    assert len(cards) == count
+    areas = [_card_area(c) for c in cards]
+    assert all(round(a.w, 2) == 94.0 and round(a.h, 2) == 69.0 for a in areas)
     marks = page.find("crop")
     assert marks and not page.find("cut")
     printable = Rect(PRINTER_MARGIN, PRINTER_MARGIN, w - 2 * PRINTER_MARGIN, h - 2 * PRINTER_MARGIN)
     for m in marks:
         assert printable.contains(Rect(min(m.x1, m.x2), min(m.y1, m.y2), abs(m.x2 - m.x1), abs(m.y2 - m.y1)))
         assert m.width * 72 / 25.4 >= 0.25    # hairlines vanish in print
-        # every mark continues a trim edge of some card and stays outside every card's bleed area
-        for card in cards:
-            art = Rect(card.dx - 3, card.dy - 3, 69, 94)
+        for art in areas:                     # outside every card's bleed area
             assert not art.overlaps(Rect(min(m.x1, m.x2), min(m.y1, m.y2), abs(m.x2 - m.x1) or 0.01,
                                          abs(m.y2 - m.y1) or 0.01))
-    trim_xs = {round(c.dx, 2) for c in cards} | {round(c.dx + 63, 2) for c in cards}
+    trim_xs = {round(a.x + 3, 2) for a in areas} | {round(a.right - 3, 2) for a in areas}
+    trim_ys = {round(a.y + 3, 2) for a in areas} | {round(a.top - 3, 2) for a in areas}
     assert {round(m.x1, 2) for m in marks if m.x1 == m.x2} == trim_xs
-    assert page.trim.rounded() == Rect(min(c.dx for c in cards), min(c.dy for c in cards),
-                                       2 * 63 + 6, 2 * 88 + 6).rounded()
+    assert {round(m.y1, 2) for m in marks if m.y1 == m.y2} == trim_ys
+    # a sheet of several cards claims no TrimBox/BleedBox (those describe one finished piece)
+    assert page.trim is None and page.bleed is None and backs.pages[0].trim is None
 
 
-def test_bleed_pages_carry_trim_and_bleed_boxes(game):
-    fronts, _, _ = build_cards(game, BuildOptions(bleed=3))
-    pdf = pypdf.PdfReader(io.BytesIO(render(fronts.pages[:1], "t")))
-    page = pdf.pages[0]
-    trim = [round(float(v) * 25.4 / 72, 2) for v in page.trimbox]
-    bleed = [round(float(v) * 25.4 / 72, 2) for v in page.bleedbox]
-    assert [round(b - t, 2) for b, t in zip(bleed[:2], trim[:2])] == [-3.0, -3.0]
-    assert [round(b - t, 2) for b, t in zip(bleed[2:], trim[2:])] == [3.0, 3.0]
+def test_one_card_per_page_carries_each_cards_trim_and_bleed_boxes(game):
+    *_, single = build_cards(game, BuildOptions(bleed=3))
+    assert single.filename == "cards-one-per-page.pdf" and not single.in_kit
+    assert len(single.pages) == 2 * 59
+    assert [p.label for p in single.pages[:4]] == ["card dutiful-peasant#1", "back dutiful-peasant#1",
+                                                  "card dutiful-peasant#2", "back dutiful-peasant#2"]
+    pdf = pypdf.PdfReader(io.BytesIO(render(single.pages[:2], "t")))
+    for page in pdf.pages:
+        mm = lambda box: [round(float(v) * 25.4 / 72, 2) for v in box]  # noqa: E731
+        assert mm(page.mediabox) == [0, 0, 69.0, 94.0]
+        assert mm(page.bleedbox) == [0, 0, 69.0, 94.0]
+        assert mm(page.trimbox) == [3.0, 3.0, 66.0, 91.0]
 
 
 def test_back_offset_moves_every_back_by_the_offset(game):

@@ -14,7 +14,7 @@ from pnp.i18n import strings
 from pnp.decks import image_pixels
 from pnp.cardlayout import bundled
 from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face,
-                              card_sheets, offset_backs_clearance, stat_slots)
+                              card_sheets, offset_backs_clearance, single_card_pages, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import escape, markup_problems, plain_text
@@ -65,6 +65,15 @@ def players_mark(game, card, copy: int) -> str:
     lo, hi = game.players
     needed = next((p for p in range(lo, hi + 1) if copy <= game.copies_for(card, p)), hi)
     return f"{needed}+" if needed > lo else ""
+
+
+#: With --bleed: one card side per page, face then back, each page with its TrimBox and BleedBox
+#: (``cards-<deck>-one-per-page.pdf`` for each deck of a game with several).
+SINGLE_FILE = "cards-one-per-page.pdf"
+
+
+def single_file(game, deck) -> str:
+    return f"cards-{deck.id}-one-per-page.pdf" if game.several_decks else SINGLE_FILE
 
 
 def aid_elements(game, deck, lang=None, bleed: float = 0.0) -> tuple:
@@ -142,7 +151,8 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     """Every deck's sheets in game.yaml's order; a deck starts on a new sheet (decks of different card
     sizes never share one), each with its own back."""
     w, h = options.page_size
-    fronts, backs = [], []
+    fronts, backs, single = [], [], []
+    words = strings(game, options.lang)
     for deck in game.decks:
         faces, labels, cards = deck_faces(game, deck, options)
         if not faces:
@@ -160,7 +170,12 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
                              margin_fill=palette(deck).get("back", PLAIN["back"]))
         fronts += sheets.fronts
         backs += sheets.backs
-    words = strings(game, options.lang)
+        if options.bleed:
+            # what print services take: every card on its own page, with its own TrimBox and BleedBox
+            title = words.get("card_singles", "Cards, one per page") + (f": {deck.name}" if game.several_decks else "")
+            single.append(Output(single_file(game, deck), title,
+                                 single_card_pages(faces, back_elements(game, deck, options.bleed), deck.width,
+                                                   deck.height, options.bleed, labels, per_card), in_kit=False))
     interleaved = [page for pair in zip(fronts, backs) for page in pair]
     return [
         Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts),
@@ -168,7 +183,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         # for duplex printers: each front page followed by its back page
         Output("cards-duplex.pdf", words.get("card_duplex", "Cards, fronts and backs"), interleaved,
                in_kit=False),
-    ]
+    ] + single
 
 
 def _check_texts(elements, problems, path, line, subject, what: str = "", icons=None) -> None:

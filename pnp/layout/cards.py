@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from pnp.layout.colour import shade, tint
-from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text
+from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text, Transform
 from pnp.layout.regions import place
 from pnp.layout.sheet import (CROP_LENGTH, CROP_OFFSET, Grid, back_slots, crop_marks, cut_lines, fit_grid,
                               margin_cut_lines)
@@ -173,9 +173,36 @@ class CardSheets:
 
 def card_grid(card_w: float, card_h: float, page_w: float, page_h: float, bleed: float = 0.0) -> Grid:
     """The slots of a card sheet: as many cards (each with its bleed) as keep the printer margin, and
-    room for crop marks when there is a bleed."""
+    room for crop marks when there is a bleed. With a bleed, cards may lie turned a quarter (the slots are
+    then ``card_h`` wide): whichever way holds more cards (63 x 88 mm cards with 3 mm bleed: 4 upright,
+    6 turned on Letter, 8 turned on A4). See :func:`turned`."""
     margin = PRINTER_MARGIN + (CROP_OFFSET + CROP_LENGTH if bleed else 0.0)
-    return fit_grid(page_w, page_h, card_w + 2 * bleed, card_h + 2 * bleed, margin=margin)
+    upright = fit_grid(page_w, page_h, card_w + 2 * bleed, card_h + 2 * bleed, margin=margin)
+    if not bleed:
+        return upright
+    try:
+        sideways = fit_grid(page_w, page_h, card_h + 2 * bleed, card_w + 2 * bleed, margin=margin)
+    except ValueError:
+        return upright
+    return sideways if sideways.per_sheet > upright.per_sheet else upright
+
+
+def turned(grid: Grid, card_w: float, card_h: float) -> bool:
+    """Whether the grid's slots hold the cards turned a quarter (slots wider than tall for an upright card)."""
+    return card_w != card_h and round(grid.item_w - grid.item_h, 6) == round(card_h - card_w, 6)
+
+
+def _placed(elements: tuple, slot: Rect, bleed: float, art: Rect, turn: int, role: str):
+    """``elements`` (a face or back in the card's frame) placed in ``slot`` (which includes the bleed),
+    turned ``turn`` quarter turns counter-clockwise (0, 1 or -1)."""
+    if turn == 0:
+        return Group(elements, slot.x + bleed, slot.y + bleed, clip=art, role=role)
+    w, h = art.w - 2 * bleed, art.h - 2 * bleed
+    if turn == 1:    # (x, y) -> (-y, x): the card's top points left
+        matrix = (0.0, 1.0, -1.0, 0.0, slot.x + h + bleed, slot.y + bleed)
+    else:            # (x, y) -> (y, -x): the card's top points right
+        matrix = (0.0, -1.0, 1.0, 0.0, slot.x + bleed, slot.y + w + bleed)
+    return Group((Transform(elements, matrix, clip=art),), role=role)
 
 
 #: Closer to the sheet edge than this (mm), many home printers leave the paper white.
@@ -203,7 +230,8 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
 
     Without bleed, cards abut and full-length grey cut lines run along their edges. With ``bleed`` mm
     (faces and back drawn with that bleed), each card takes its trim size plus the bleed on every side,
-    crop marks in the margins continue the trim lines, and the pages get TrimBox and BleedBox.
+    crop marks in the margins continue the trim lines, and cards lie turned a quarter when more fit that way
+    (:func:`card_grid`); such sheets carry no page boxes (:func:`single_card_pages` has them).
     ``back_offset`` (mm, in the back page's own frame) moves everything on the back pages, to correct
     a printer's duplex drift. ``card_backs`` (one per face) gives each card its own back instead of ``back``;
     ``margins`` (one per face, elements in a frame 2 mm larger than the card) replaces the plain colour
@@ -211,6 +239,9 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
     """
     grid = card_grid(card_w, card_h, page_w, page_h, bleed)
     art = Rect(-bleed, -bleed, card_w + 2 * bleed, card_h + 2 * bleed)
+    # turned cards: fronts a quarter turn counter-clockwise, backs the other way, so that after the
+    # duplex flip each back's top lies behind its front's top
+    turn = 1 if turned(grid, card_w, card_h) else 0
     fronts, backs = [], []
     for sheet_no, start in enumerate(range(0, len(faces), grid.per_sheet)):
         chunk = faces[start:start + grid.per_sheet]
@@ -219,7 +250,7 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
         slots = [grid.slot(i) for i in range(len(chunk))]
         for i, (face, slot) in enumerate(zip(chunk, slots)):
             role = f"card:{labels[start + i]}" if labels else "card"
-            front.add(Group(tuple(face), slot.x + bleed, slot.y + bleed, clip=art, role=role))
+            front.add(_placed(tuple(face), slot, bleed, art, turn, role))
         back_page = Page(page_w, page_h, label=f"Card backs{': ' + name if name else ''} {sheet_no + 1}")
         bslots = back_slots(grid, len(chunk), flip)
         on_back = []
@@ -236,7 +267,7 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
         for i, slot in enumerate(bslots):
             role = f"back:{labels[start + i]}" if labels else "back"
             shown = card_backs[start + i] if card_backs else back
-            on_back.append(Group(tuple(shown), slot.x + bleed, slot.y + bleed, clip=art, role=role))
+            on_back.append(_placed(tuple(shown), slot, bleed, art, -turn, role))
         if bleed:
             _trim_and_marks(front, slots, bleed)
             _trim_and_marks(back_page, bslots, bleed, on_back)
@@ -253,10 +284,29 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
 
 
 def _trim_and_marks(page: Page, slots: list, bleed: float, into: list | None = None) -> None:
+    """Crop marks continuing every card's trim lines into the margins. A sheet of several cards has no
+    TrimBox or BleedBox: a page box can describe one finished piece, and a box around the whole group
+    would tell preflight that the piece is the group (one card per page: :func:`single_card_pages`)."""
     trims = [s.inset(bleed) for s in slots]
     block = Rect(min(s.x for s in slots), min(s.y for s in slots),
                  max(s.right for s in slots) - min(s.x for s in slots),
                  max(s.top for s in slots) - min(s.y for s in slots))
-    page.bleed = block
-    page.trim = block.inset(bleed)
     (into if into is not None else page.elements).extend(crop_marks(trims, block))
+
+
+def single_card_pages(faces: list, back: list, card_w: float, card_h: float, bleed: float,
+                      labels: list | None = None, backs: list | None = None) -> list:
+    """One page per card side, the page the card's trim plus ``bleed`` on every side, with its TrimBox
+    (the card) and BleedBox (the page): each face followed by its back, the order print services
+    ask for (DriveThruCards: face, back, face, back ...). ``backs`` gives each card its own back
+    (default: ``back`` for every card)."""
+    w, h = card_w + 2 * bleed, card_h + 2 * bleed
+    art = Rect(-bleed, -bleed, w, h)
+    trim, whole = Rect(bleed, bleed, card_w, card_h), Rect(0.0, 0.0, w, h)
+    pages = []
+    for i, face in enumerate(faces):
+        label = labels[i] if labels else str(i + 1)
+        for side, elements in (("card", face), ("back", backs[i] if backs else back)):
+            pages.append(Page(w, h, [Group(tuple(elements), bleed, bleed, clip=art, role=f"{side}:{label}")],
+                              label=f"{side} {label}", trim=trim, bleed=whole))
+    return pages
