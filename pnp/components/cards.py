@@ -90,22 +90,23 @@ def card_key(card, key: str):
     return card.stats.get(key)
 
 
-def back_elements(game, deck, bleed: float = 0.0, card=None) -> tuple:
+def back_elements(game, deck, bleed: float = 0.0, card=None, size_mm=None) -> tuple:
     """The back of ``card`` (None: the deck's own back, which player aids show too): a picture from the
     data, or the designed back (the game's title round the factions' emblems; with several decks or a
-    label from the data, the label or the deck's name below the emblems)."""
+    label from the data, the label or the deck's name below the emblems). ``size_mm`` lays it out at
+    another size than the deck's (a print service's product)."""
+    w, h = size_mm or (deck.width, deck.height)
     back = deck.back
     image = label = emblem = None
     if back is not None:
         value = card_key(card, back.by) if back.by and card is not None else None
         image, label, emblem = back.for_value(value)
     if image is not None:
-        return (Picture(str(image), Rect(-bleed, -bleed, deck.width + 2 * bleed, deck.height + 2 * bleed),
-                        back.fit, role="back-image"),)
+        return (Picture(str(image), Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), back.fit,
+                        role="back-image"),)
     subtitle = escape(label) if label else escape(deck.name) if game.several_decks else None
     emblems = (emblem,) if emblem else tuple(f.emblem for f in game.factions)
-    return tuple(card_back(escape(game.title), emblems, deck.width, deck.height, bleed, subtitle=subtitle,
-                           palette=palette(deck)))
+    return tuple(card_back(escape(game.title), emblems, w, h, bleed, subtitle=subtitle, palette=palette(deck)))
 
 
 def back_margin(game, deck, card=None) -> tuple | None:

@@ -24,6 +24,7 @@ from pnp.validation import validate_game
 
 #: The record of the files an export wrote, so the next one removes those it no longer makes.
 RECORD = ".pnp-export-cards.json"
+FRONTS = "fronts"  # folder of the face images in a print service's export
 AID = "aid"      # face key and file name stem of the player-aid cards
 BACK = "back"    # face key and file name stem of the shared back
 
@@ -103,14 +104,16 @@ def back_variants(deck) -> list[str]:
     return deck.back.variants() if deck.back is not None and deck.back.by else []
 
 
-def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None) -> list:
-    """The elements of one face (a card id, or a deck's back or aid key) in the card's frame."""
+def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None, size_mm=None) -> list:
+    """The elements of one face (a card id, or a deck's back or aid key) in the card's frame; ``size_mm``
+    lays it out at another size than its deck's (a print service's product), scaled to fit."""
     deck = deck_of_key(game, key)
-    w, h = deck.width, deck.height
+    w, h = size_mm or (deck.width, deck.height)
     plain = key.partition(":")[2] if ":" in key else key
     if plain.split("|")[0] == BACK:
         value = plain.partition("|")[2]
-        return back_elements(game, deck, bleed, _ValueCard(deck.back.by, value) if value else None)
+        return back_elements(game, deck, bleed, _ValueCard(deck.back.by, value) if value else None,
+                             size_mm=size_mm)
     if plain == AID:
         title, body = aid_text(game, deck, lang)
         return aid_face(title, body, w, h, palette(deck), bleed=bleed)
@@ -119,25 +122,25 @@ def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None) -
     return card_face(face_content(game, card, lang, mark), w, h, bleed, layout_of(deck, card))
 
 
-def faces_pdf(game, keys: list[str], bleed: float = 0.0, lang: str | None = None) -> bytes:
-    """One page per face key, each its card's size plus ``bleed`` mm on every side."""
+def faces_pdf(game, keys: list[str], bleed: float = 0.0, lang: str | None = None, size_mm=None) -> bytes:
+    """One page per face key, each its card's size (or ``size_mm``) plus ``bleed`` mm on every side."""
     pages = []
     for key in keys:
         deck = deck_of_key(game, key)
-        w, h = deck.width + 2 * bleed, deck.height + 2 * bleed
-        card = Group(tuple(face_elements(game, key, bleed, lang)), dx=bleed, dy=bleed,
+        cw, ch = size_mm or (deck.width, deck.height)
+        w, h = cw + 2 * bleed, ch + 2 * bleed
+        card = Group(tuple(face_elements(game, key, bleed, lang, size_mm)), dx=bleed, dy=bleed,
                      clip=Rect(-bleed, -bleed, w, h))
-        pages.append(Page(w, h, [card], label=key, trim=Rect(bleed, bleed, deck.width, deck.height),
-                          bleed=Rect(0, 0, w, h)))
+        pages.append(Page(w, h, [card], label=key, trim=Rect(bleed, bleed, cw, ch), bleed=Rect(0, 0, w, h)))
     return render(pages, f"{game.title}: cards", game.author)
 
 
 def face_images(game, keys: list[str], size: tuple[int, int], bleed: float = 0.0, lang: str | None = None,
-                progress=None) -> dict:
+                progress=None, size_mm=None) -> dict:
     """{face key: PIL image of exactly ``size`` pixels}; ``progress(key)`` after each one."""
     images = {}
     with using(game.icons):
-        pdf = faces_pdf(game, keys, bleed, lang)
+        pdf = faces_pdf(game, keys, bleed, lang, size_mm)
     with Rasterizer(pdf) as pages:
         for i, key in enumerate(keys):
             images[key] = pages.render(i, size)
@@ -195,3 +198,62 @@ def export_cards(game_arg, out_dir: str | os.PathLike, dpi: int = 300, bleed: fl
 def face_count(game, lang=None) -> int:
     """How many distinct faces an export rasterizes (for progress bars)."""
     return sum(len(distinct_faces(deck_cards(game, lang, d))) + len(back_variants(d)) for d in game.decks)
+
+
+
+@dataclass
+class PresetExport:
+    game: object
+    preset: object           # pnp.exports.presets.Preset
+    files: list              # Paths written: per deck, the fronts in deck order, then back.png
+    sizes: dict              # deck id -> (width, height) px
+    warnings: list           # Problems: art or text outside the service's safe zone, one per face and place
+
+
+def export_preset(game_arg, out_dir: str | os.PathLike, preset, lang: str | None = None, progress=None,
+                  game=None) -> PresetExport:
+    """Every deck as ``preset``'s upload page takes it: ``fronts/NNN-<card>-<copy>.png`` for every physical
+    card in deck order and ``back.png`` (in a folder per deck when the game has several), at the service's
+    pixel size with its bleed, RGB, the dpi recorded. Every face is checked against the service's safe
+    zone: a warning per face and element outside it."""
+    from pnp.exports.presets import outside_safe_zone, product_for
+
+    game = game or checked_game(game_arg, lang)
+    products = {deck.id: product_for(preset, deck.width, deck.height) for deck in game.decks}
+    warnings, files, sizes = Problems(), {}, {}
+    for deck in game.decks:
+        product = products[deck.id]
+        trim = product.trim_mm
+        cards = deck_cards(game, lang, deck)
+        back = back_key(game, deck)
+        variants = [f"{back}|{v}" for v in back_variants(deck)]
+        keys = distinct_faces(cards, back) + variants
+        for key in keys:
+            outside = outside_safe_zone(face_elements(game, key, 0.0, lang, trim), *trim,
+                                        product.safe_inside_trim_mm)
+            if outside:
+                roles = ", ".join(dict.fromkeys(role for role, _ in outside))
+                gap = min(g for _, g in outside)
+                card_id = key.partition("|")[0]
+                plain = card_id.partition(":")[2] if ":" in card_id else card_id
+                plain = BACK if plain.startswith(BACK + "|") else plain
+                if plain in (BACK, AID):
+                    where, subject = (None, None), "card back" if plain == BACK else "player aid"
+                else:
+                    where, subject = game.source(game.card(card_id)), f"card '{card_id}'"
+                warnings.warn(*where, subject,
+                              f"{roles} come{'s' if len(outside) == 1 else ''} within {max(gap, 0.0):.1f} mm of the "
+                              f"trim line; {preset.service} asks for art and text at least "
+                              f"{product.safe_inside_trim_mm:.1f} mm inside it (--preset {preset.name})")
+        images = face_images(game, keys, product.image_px, product.bleed_mm, lang, progress, trim)
+        encoded = {key: png_bytes(image.convert(preset.colour), product.dpi) for key, image in images.items()}
+        folder = f"{deck.id}/" if game.several_decks else ""
+        width = max(3, len(str(len(cards))))
+        files.update({f"{folder}{FRONTS}/{n:0{width}d}-{c.stem}.png": encoded[c.face]
+                      for n, c in enumerate(cards, 1)})
+        files[f"{folder}{BACK}.png"] = encoded[back]
+        for key in variants:            # a deck whose back varies by a card key: one back per value
+            files[f"{folder}{BACK}-{key.partition('|')[2]}.png"] = encoded[key]
+        sizes[deck.id] = product.image_px
+    return PresetExport(game, preset, write_atomically(out_dir, files, record=RECORD), sizes,
+                        list(warnings.warnings))
