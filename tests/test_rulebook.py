@@ -140,8 +140,8 @@ def test_padding_uses_notes_pages_before_the_quick_reference(game, outputs):
     reading, _ = outputs
     pages = texts(reading.pdf)
     _, total, content = booklet(game, "letter", "en")
-    assert total == 12 and content == 11
-    assert len([t for t in pages if "\nNotes" in t]) == 1
+    assert total == 12 and 8 < content <= 12
+    assert len([t for t in pages if "\nNotes" in t]) == 12 - content
     assert "Quick reference" in pages[11]
 
 
