@@ -120,3 +120,36 @@ def kit_entries(components, built, describing: str, own_pages: int) -> list[KitE
             else:
                 entries.append(KitEntry(out.filename, out.title, 0, 0))
     return entries
+
+
+def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> list[Path]:
+    """A print service's files (``pnp build --preset``): for each deck, one PDF with every card's face then
+    its back, each on a page of the service's trim plus bleed with TrimBox and BleedBox, as CMYK
+    PDF/X-1a:2003 (``<preset>.pdf``, or ``<preset>-<deck id>.pdf`` for each deck of a game with several)."""
+    from pnp.components.cards import back_elements, card_key, deck_faces
+    from pnp.draw.pdfx import cmyk_profile, to_pdfx1a
+    from pnp.exports.presets import product_for
+    from pnp.layout.cards import single_card_pages
+
+    cmyk_profile()                       # a missing profile is reported before any work
+    problems = Problems()
+    result = validate_game(game_arg, problems, replace(options, thorough=False))
+    if problems.errors:
+        raise DataError(problems.errors)
+    game = result.game
+    files = {}
+    with using(game.icons):
+        for deck in game.decks:
+            product = product_for(preset, deck.width, deck.height)
+            trim, bleed = product.trim_mm, product.bleed_mm
+            faces, labels, cards = deck_faces(game, deck, replace(options, bleed=bleed), trim)
+            if not faces:
+                continue
+            shared = {}        # each card's back (a deck's back may vary by a card key), laid out once
+            backs = [shared.setdefault(card_key(c, deck.back.by) if c and deck.back and deck.back.by else None,
+                                       back_elements(game, deck, bleed, c, size_mm=trim)) for c in cards]
+            pages = single_card_pages(faces, backs[0], *trim, bleed, labels, backs)
+            title = f"{game.title}: {deck.name}" if game.several_decks else game.title
+            name = f"{preset.name}-{deck.id}.pdf" if game.several_decks else f"{preset.name}.pdf"
+            files[name] = to_pdfx1a(tag_font_subsets(render(pages, title, game.author)), title)
+    return write_atomically(out_dir, files)

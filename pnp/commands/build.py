@@ -11,7 +11,9 @@ from pnp.commands.params import FiniteFloatRange
 from pnp.commands.progress import progress_bar
 from pnp.components import BuildOptions
 from pnp.errors import UserError, display_path
+from pnp.draw.merge import page_count
 from pnp.kit import build_calibration, build_kit
+from pnp.exports.presets import PDF_PRESETS
 from pnp.units import PAPERS
 
 
@@ -43,8 +45,12 @@ from pnp.units import PAPERS
 @click.option("--ink-saver", is_flag=True, help="Replace large colour fills with light tints and outlines.")
 @click.option("--calibration", is_flag=True,
               help="Write only calibration.pdf: a one-sheet duplex test to measure --back-offset.")
+@click.option("--preset", type=click.Choice(sorted(PDF_PRESETS)), default=None,
+              help="Write only a print service's files: drivethrucards = one CMYK PDF/X-1a file per deck, "
+                   "one card side per page at trim + 1/8 in bleed, face then back (needs Ghostscript's "
+                   "CMYK profile or PNP_CMYK_PROFILE; see docs/printing.md).")
 def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bleed, back_offset, ink_saver,
-            calibration):
+            calibration, preset):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
     default game, see pyproject.toml [tool.pnp]).
 
@@ -54,6 +60,12 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bl
     offset = parse_offset(back_offset)
     options = BuildOptions(paper=paper, flip=flip, sleeved=sleeved, booklet_flip=booklet_flip, bleed=bleed,
                            back_offset=offset, ink_saver=ink_saver, lang=lang, players=players)
+    if preset:
+        from pnp.exports.presets import PDF_PRESETS as presets
+        from pnp.kit import build_print_shop
+        for path in build_print_shop(game, out_dir, options, presets[preset]):
+            click.echo(f"{display_path(path)}  ({page_count(path.read_bytes())} pages, PDF/X-1a, CMYK)")
+        return
     if calibration:
         path = build_calibration(game, out_dir, options)
         click.echo(f"{display_path(path)}  (2 pages: print them on one sheet, double-sided)")

@@ -76,11 +76,12 @@ def single_file(game, deck) -> str:
     return f"cards-{deck.id}-one-per-page.pdf" if game.several_decks else SINGLE_FILE
 
 
-def aid_elements(game, deck, lang=None, bleed: float = 0.0) -> tuple:
+def aid_elements(game, deck, lang=None, bleed: float = 0.0, size_mm=None) -> tuple:
     if not deck.aid_copies:
         return ()
     title, body = aid_text(game, deck, lang)
-    return tuple(aid_face(title, body, deck.width, deck.height, palette(deck), bleed=bleed))
+    w, h = size_mm or (deck.width, deck.height)
+    return tuple(aid_face(title, body, w, h, palette(deck), bleed=bleed))
 
 
 def card_key(card, key: str):
@@ -125,20 +126,21 @@ def varies(deck) -> bool:
     return deck.back is not None and (deck.back.by is not None or deck.back.image is not None)
 
 
-def deck_faces(game, deck, options: BuildOptions) -> tuple[list, list, list]:
+def deck_faces(game, deck, options: BuildOptions, size_mm=None) -> tuple[list, list, list]:
     """(faces, labels, cards) of every physical card of ``deck`` in print order, then its player aids
-    (card None)."""
+    (card None); ``size_mm`` lays them out at another size than the deck's (a print service's product)."""
     faces, labels, seen, cache, cards = [], [], {}, {}, []
+    w, h = size_mm or (deck.width, deck.height)
     for card in deck.physical(options.players):
         seen[card.id] = seen.get(card.id, 0) + 1
         mark = players_mark(game, card, seen[card.id])
         if (card.id, mark) not in cache:
-            cache[card.id, mark] = tuple(card_face(face_content(game, card, options.lang, mark), deck.width,
-                                                   deck.height, options.bleed, layout_of(deck, card)))
+            cache[card.id, mark] = tuple(card_face(face_content(game, card, options.lang, mark), w, h,
+                                                   options.bleed, layout_of(deck, card)))
         faces.append(cache[card.id, mark])
         labels.append(f"{card.id}#{seen[card.id]}")
         cards.append(card)
-    aid = aid_elements(game, deck, options.lang, options.bleed)
+    aid = aid_elements(game, deck, options.lang, options.bleed, size_mm)
     aid_id = "aid" if not game.several_decks else f"{deck.id}-aid"
     for k in range(deck.aid_copies):
         faces.append(aid)

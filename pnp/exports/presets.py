@@ -69,6 +69,12 @@ PRESETS = {
     "printerstudio": Preset("printerstudio", "PrinterStudio", (POKER_MPC,)),
 }
 
+#: The PDF presets of ``pnp build --preset NAME``: one PDF per deck, one card side per page at trim plus
+#: bleed, face then back, CMYK PDF/X-1a:2003 (DriveThruCards: poker cards 2.5 x 3.5 in, 1/8 in bleed).
+PDF_PRESETS = {
+    "drivethrucards": Preset("drivethrucards", "DriveThruCards", (POKER_TGC,), colour="CMYK"),
+}
+
 #: How far (mm) a deck's card size may differ from a product's trim for that product to print it
 #: (a 63 x 88 mm card prints as a 63.5 x 88.9 mm poker card, its layout scaled to fit).
 SIZE_TOLERANCE = 1.5

@@ -1,0 +1,123 @@
+"""`pnp build --preset drivethrucards`: a preflight of the CMYK PDF/X-1a:2003 file, as a print service's
+checks would read it: colour operators and images, total ink on a CMYK rasterization (Ghostscript), page
+boxes, the PDF/X keys and output intent, fonts, transparency, and black text on the black plate only."""
+
+import shutil
+import subprocess
+
+import pikepdf
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from pnp.cli import main
+from pnp.layout.colour import to_cmyk
+
+MM = 25.4 / 72
+RGB_OPERATORS = {"rg", "RG"}
+
+
+@pytest.fixture(scope="module")
+def dtc(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dtc")
+    result = CliRunner().invoke(main, ["build", "--preset", "drivethrucards", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in out.iterdir() if not p.name.startswith(".")] == ["drivethrucards.pdf"]
+    return out / "drivethrucards.pdf"
+
+
+def _streams(pdf):
+    """(what, content stream owner) of every page and form XObject."""
+    for number, page in enumerate(pdf.pages, 1):
+        yield f"page {number}", page
+        for name, xobject in (page.obj.get("/Resources", {}).get("/XObject") or {}).items():
+            if xobject.get("/Subtype") == "/Form":
+                yield f"page {number} {name}", xobject
+
+
+def test_no_rgb_colour_operators_or_images(dtc):
+    with pikepdf.open(dtc) as pdf:
+        operators = set()
+        for what, owner in _streams(pdf):
+            for operands, operator in pikepdf.parse_content_stream(owner):
+                op = str(operator)
+                operators.add(op)
+                assert op not in RGB_OPERATORS, what
+                if op in ("cs", "CS"):
+                    assert str(operands[0]) in ("/DeviceCMYK", "/DeviceGray"), what
+        assert {"k", "K"} & operators
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Image":
+                assert obj.get("/ColorSpace") in (pikepdf.Name.DeviceCMYK, pikepdf.Name.DeviceGray)
+
+
+def test_pdfx_keys_output_intent_and_file_structure(dtc):
+    with pikepdf.open(dtc) as pdf:
+        assert pdf.pdf_version == "1.4"
+        assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1a:2003"
+        assert pdf.docinfo["/Trapped"] == pikepdf.Name("/False")
+        assert str(pdf.docinfo["/Title"]) == "Shadow Throne"
+        assert "/CreationDate" in pdf.docinfo and "/ModDate" in pdf.docinfo
+        (intent,) = pdf.Root.OutputIntents
+        assert intent.S == pikepdf.Name.GTS_PDFX and str(intent.OutputConditionIdentifier)
+        profile = intent.DestOutputProfile
+        assert int(profile.N) == 4 and profile.read_bytes()[16:20] == b"CMYK"
+        for obj in pdf.objects:          # no transparency anywhere
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/ExtGState":
+                assert float(obj.get("/CA", 1)) == 1 and float(obj.get("/ca", 1)) == 1
+    # every font embedded
+    fonts = subprocess.run(["pdffonts", str(dtc)], capture_output=True, text=True, check=True).stdout
+    rows = fonts.splitlines()[2:]
+    assert rows and all(" yes yes " in row for row in rows)
+
+
+def test_every_page_is_one_card_side_with_consistent_boxes(dtc):
+    """Trim 2.5 x 3.5 in, bleed 1/8 in on every side, the BleedBox the whole page; face, back, face ..."""
+    with pikepdf.open(dtc) as pdf:
+        assert len(pdf.pages) == 2 * 59
+        for page in pdf.pages:
+            media = [float(v) for v in page.MediaBox]
+            bleed = [float(v) for v in page.BleedBox]
+            trim = [float(v) for v in page.TrimBox]
+            assert [round(v, 2) for v in media] == [0, 0, 198.0, 270.0]        # 2.75 x 3.75 in
+            assert bleed == media
+            assert [round(v, 2) for v in trim] == [9.0, 9.0, 189.0, 261.0]     # 1/8 in inside
+            assert [round((t - b) * MM, 3) for t, b in zip(trim[:2], bleed[:2])] == [3.175, 3.175]
+
+
+@pytest.mark.skipif(shutil.which("gs") is None, reason="needs Ghostscript (.ci/run installs it)")
+def test_total_ink_stays_within_240_percent_on_a_cmyk_rasterization(dtc, tmp_path):
+    """Ghostscript renders the first card, its back and the last card to CMYK (tiff32nc); no pixel sums to
+    more than 240 % of ink (a dark back made of four inks would reach 300 % or more)."""
+    import numpy as np
+    worst = 0.0
+    for page in (1, 2, 117):
+        target = tmp_path / f"p{page}.tif"
+        subprocess.run(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiff32nc", "-r100",
+                        f"-dFirstPage={page}", f"-dLastPage={page}", f"-sOutputFile={target}", str(dtc)],
+                       check=True)
+        with Image.open(target) as im:
+            assert im.mode == "CMYK"
+            ink = np.asarray(im).astype(float).sum(axis=2) / 255 * 100
+        worst = max(worst, float(ink.max()))
+        assert ink.max() <= 240.5, (page, float(ink.max()))
+    assert worst > 150          # the dark back and faction frames do use plenty of ink
+
+
+def test_black_text_and_hairlines_print_on_the_black_plate_alone():
+    """Neutral colours (the cards' ink #1f1a17, greys, black) become pure K; coloured ones keep a hue and
+    never pass 240 %, even a near-black blue that full grey replacement would put at 296 %."""
+    for rgb in ((0x1f, 0x1a, 0x17), (0, 0, 0), (0x9a, 0x9a, 0x9a)):
+        c, m, y, k = to_cmyk(*(v / 255 for v in rgb))
+        assert (c, m, y) == (0, 0, 0) and 0 < k <= 1
+    for rgb in ((0x2a, 0x21, 0x30), (0x8c, 0x1c, 0x24), (0, 0, 10), (0xa8, 0x76, 0x1a)):
+        cmyk = to_cmyk(*(v / 255 for v in rgb))
+        assert sum(cmyk) <= 2.4 + 1e-9 and max(cmyk[:3]) > 0
+
+
+def test_a_missing_cmyk_profile_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CMYK_PROFILE", str(tmp_path / "none.icc"))
+    result = CliRunner().invoke(main, ["build", "--preset", "drivethrucards", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    assert "PNP_CMYK_PROFILE=" in result.output and "no such file" in result.output
+    assert not (tmp_path / "o").exists()
