@@ -101,7 +101,7 @@ def write_atomically(out_dir, files: dict, record: str | None = None) -> list[Pa
     try:
         try:
             for name, data in files.items():
-                (staging / name).parent.mkdir(exist_ok=True)
+                (staging / name).parent.mkdir(parents=True, exist_ok=True)
                 (staging / name).write_bytes(data)
             if record is not None:
                 (staging / record).write_text(json.dumps({"files": list(files)}, indent=1) + "\n", encoding="utf-8")
@@ -131,12 +131,13 @@ def _swap(out: Path, staging: Path, backup: Path, names: list, stale: list) -> N
         for name in names + stale:
             current = out / name
             if current.exists() or current.is_symlink():
-                (backup / name).parent.mkdir(exist_ok=True)
+                (backup / name).parent.mkdir(parents=True, exist_ok=True)
                 os.replace(current, backup / name)
                 moved_aside.append(name)
         for name in names:
-            if (out / name).parent != out:          # a deck's folder
-                folder = (out / name).parent
+            folder = out
+            for part in Path(name).parts[:-1]:      # a deck's folder (and a print service's fronts/)
+                folder = folder / part
                 if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
                     raise OSError(errno.ENOTDIR, f"{folder.name} is not a folder")
                 folder.mkdir(exist_ok=True)

@@ -103,14 +103,15 @@ def data_path(root, value, problems, path, line, subject, where: str) -> Path | 
 
 
 def output_path(out_dir: str | os.PathLike, name: str) -> Path:
-    """``out_dir / name`` after checking that ``name`` is a plain file name, or ``folder/file`` with a plain
-    folder name (one folder per deck in exports): the file stays in ``out_dir``. Names starting with
-    ``.pnp-`` are pnp's own (temporary folders, records).
+    """``out_dir / name`` after checking that ``name`` is a plain file name, or ``folder/file`` or
+    ``folder/folder/file`` with plain folder names (one folder per deck in exports, and a print service's
+    ``<deck>/fronts/``): the file stays in ``out_dir``. Names starting with ``.pnp-`` are pnp's own
+    (temporary folders, records).
 
     Raises UserError otherwise (names come from checked ids, so this is a last line of defence).
     """
     pure = PurePosixPath(name)
-    folder_ok = len(pure.parts) == 2 and SAFE_NAME.fullmatch(pure.parts[0]) is not None
+    folder_ok = 2 <= len(pure.parts) <= 3 and all(SAFE_NAME.fullmatch(p) is not None for p in pure.parts[:-1])
     if (not name or "\0" in name or "\\" in name or not (len(pure.parts) == 1 or folder_ok)
             or any(p in (".", "..") for p in pure.parts) or pure.is_absolute() or pure.parts[-1].startswith(".pnp-")
             or name.startswith(".pnp-")):

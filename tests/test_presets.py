@@ -90,3 +90,23 @@ def test_a_face_outside_a_services_safe_zone_gets_a_warning_per_card(tmp_path):
             "asks for art and text at least 9.0 mm inside it (--preset strict)" in peasant[0])
     assert sum("warning: card back:" in m for m in messages) == 1
     assert len(messages) == 29                    # the 27 characters, the player aid and the back
+
+
+def test_a_decks_fronts_folder_is_a_plain_path_inside_the_output(tmp_path):
+    """Several decks export as <deck>/fronts/NNN-....png: two plain folder levels are allowed, nothing more,
+    and a folder on the way that is a link is refused."""
+    import os
+
+    from pnp.output import write_atomically
+    from pnp.paths import output_path
+    assert output_path(tmp_path, "champions/fronts/001-a-1.png") == tmp_path / "champions/fronts/001-a-1.png"
+    for bad in ("a/b/c/d.png", "a/../b/c.png", "/a/b.png", "a/.pnp-x/c.png"):
+        with pytest.raises(UserError, match="not a plain file name"):
+            output_path(tmp_path, bad)
+    write_atomically(tmp_path / "out", {"deck/fronts/001-a-1.png": b"x", "deck/back.png": b"y"})
+    assert (tmp_path / "out/deck/fronts/001-a-1.png").read_bytes() == b"x"
+    (tmp_path / "elsewhere").mkdir()
+    os.symlink(tmp_path / "elsewhere", tmp_path / "out/deck/fronts2")
+    with pytest.raises(UserError):
+        write_atomically(tmp_path / "out", {"deck/fronts2/001-a-1.png": b"x"})
+    assert not list((tmp_path / "elsewhere").iterdir())
