@@ -14,7 +14,7 @@ from pnp.components import cards as cards_component
 from pnp.components.cards import effective_dpi
 from pnp.draw.pictures import placement
 from pnp.gamedata import load_game
-from pnp.layout.geometry import Picture, flatten
+from pnp.layout.geometry import Picture, Transform, flatten
 
 GAME = """\
 title: Lanterns
@@ -165,8 +165,12 @@ def test_one_picture_back_for_every_card(tmp_path):
     root = write_game(tmp_path / "g", game=GAME.replace(
         "back: {by: colour, images: {red: art/red.png}, labels: {blue: Blue lights}}", "back: {image: art/red.png}"))
     game = load_game(root)
-    _, backs, _ = cards_component.build(game, BuildOptions(bleed=3))
-    pictures = [e for p in backs.pages for e in flatten(p.elements) if isinstance(e, Picture)]
+    _, backs, *_ = cards_component.build(game, BuildOptions(bleed=3))   # (+ cards-one-per-page.pdf)
+
+    def inside(elements):          # cards with a bleed lie turned: their backs sit inside a Transform
+        for e in flatten(elements):
+            yield from inside(e.elements) if isinstance(e, Transform) else (e,)
+    pictures = [e for p in backs.pages for e in inside(p.elements) if isinstance(e, Picture)]
     assert len(pictures) == 6 and {e.rect.w for e in pictures} == {63 + 6}
 
 
