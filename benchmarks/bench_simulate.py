@@ -1,13 +1,14 @@
 """Measure simulation speed for any game with a rules engine: games per second on one core and with
 worker processes.
 
-Usage: python benchmarks/bench_simulate.py [GAME ...] [--games 10000] [--players 4] [--jobs 1 2]
+Usage: python benchmarks/bench_simulate.py [GAME ...] [--games 10000] [--players 4 [N ...]] [--jobs 1 2]
        [--bots random] [--runs 3] [--check] [--cli]
 
-For each GAME (default: every bundled game with an engine) it times the engine's ``simulate`` (best of
-``--runs``) for each ``--jobs`` value through the engine protocol, prints the engine's own report of the
-last run, and with ``--cli`` also times the whole ``pnp simulate`` command (start-up included).
-A measurement, not a test.
+For each GAME (default: every bundled game with an engine) and each player count it times the
+engine's games (best of ``--runs``) for each ``--jobs`` value through the engine protocol (the core's
+``run_games`` with the engine's ``ENGINE``, so a solo report's extra runs are not counted), prints the
+engine's own report of one run, and with ``--cli`` also times the whole ``pnp simulate`` command
+(start-up included). A measurement, not a test.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import time
 from pnp import DATA_DIR
 from pnp.gamedata import load_game
 from rules_engine import engine_module
+from rules_engine.core import runs
 
 
 def bundled_games() -> list[str]:
@@ -33,42 +35,51 @@ def bench(game_name: str, args) -> None:
     engine = engine_module(game.engine)
     rules = engine.rules_for(game)
     bots = tuple(args.bots.split(",")) if args.bots else tuple(engine.DEFAULT_BOTS)
-    print(f"{game.title}: {args.games} games, {args.players} players, bots {','.join(bots)}, check {args.check}, "
-          f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
-    base = report = None
-    for jobs in args.jobs:
-        times = []
-        for _ in range(args.runs):
-            start = time.perf_counter()
-            report = engine.simulate(rules, games=args.games, seed=args.seed, players=args.players, bots=bots,
-                                     jobs=jobs, check=args.check)
-            times.append(time.perf_counter() - start)
-        best = min(times)
-        base = base or best
-        print(f"  jobs {jobs}: best {best:.2f} s ({args.games / best:,.0f} games/s, speed-up {base / best:.2f}x); "
-              f"broken invariants {report['invariants']['broken']}")
-    for line in engine.report_lines(report, title=game.title, cards=game.cards, factions=game.factions)[1:]:
-        print(f"    {line}")
-    if args.cli:
+    lo, hi = engine.PLAYERS
+    for players in args.players:
+        if not lo <= players <= hi:
+            continue
+        print(f"{game.title}: {args.games} games, {players} players, bots {','.join(bots)}, check {args.check}, "
+              f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+        base = None
         for jobs in args.jobs:
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "pnp", "simulate", game_name, "--games", str(args.games),
-                            "--players", str(args.players), "--bots", ",".join(bots), "--seed", str(args.seed),
-                            "--jobs", str(jobs)], check=True, capture_output=True)
-            print(f"  pnp simulate --jobs {jobs}: {time.perf_counter() - start:.2f} s wall")
+            times = []
+            for _ in range(args.runs):
+                start = time.perf_counter()
+                results = runs.run_games(engine.ENGINE, rules, games=args.games, seed=args.seed, players=players,
+                                         bots=bots, jobs=jobs, check=args.check)
+                times.append(time.perf_counter() - start)
+            best = min(times)
+            base = base or best
+            broken = sum(len(r.violations) for r in results)
+            print(f"  jobs {jobs}: best {best:.2f} s ({args.games / best:,.0f} games/s, speed-up {base / best:.2f}x); "
+                  f"broken invariants {broken}")
+        if args.report:
+            report = engine.simulate(rules, games=args.games, seed=args.seed, players=players, bots=bots,
+                                     jobs=max(args.jobs), check=args.check)
+            for line in engine.report_lines(report, title=game.title, cards=game.cards, factions=game.factions)[1:]:
+                print(f"    {line}")
+        if args.cli:
+            for jobs in args.jobs:
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "pnp", "simulate", game_name, "--games", str(args.games),
+                                "--players", str(players), "--bots", ",".join(bots), "--seed", str(args.seed),
+                                "--jobs", str(jobs)], check=True, capture_output=True)
+                print(f"  pnp simulate --jobs {jobs}: {time.perf_counter() - start:.2f} s wall")
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("games_to_bench", nargs="*", metavar="GAME", help="bundled game names (default: all)")
     parser.add_argument("--games", type=int, default=10000)
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, nargs="+", default=[4], help="player counts (e.g. 1 2 3 4 5)")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--bots", default=None, help="comma-separated bots (default: the engine's default)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--check", action="store_true", help="check invariants at every step")
     parser.add_argument("--cli", action="store_true", help="also time the pnp simulate command")
+    parser.add_argument("--report", action="store_true", help="also print the engine's report of one run")
     args = parser.parse_args()
     for name in args.games_to_bench or bundled_games():
         bench(name, args)

@@ -557,3 +557,11 @@ def test_a_free_champion_beyond_the_limit_is_lost():
                    {"circle": "strength"}, {"area": "top-left"}]]})[0])
     assert [e.type for e in state.events if e.type in ("chain", "no_free_champion")] == ["chain", "no_free_champion"]
     assert state.result["players"]["Kira"]["champions"] == ["adept", "brute", "scout"]
+
+
+def test_validate_hook_is_fast_and_clean():
+    import time
+    from rules_engine.valeria import validate_game
+    start = time.process_time()  # CPU time: a machine loaded by other jobs must not fail it
+    assert validate_game(GAME) == []
+    assert time.process_time() - start < 1.5

@@ -253,10 +253,16 @@ def _move(state, p, rng):
             if state.end_triggered:
                 value += 10.0
             best, best_value, best_die = ("move", CAMP), value, battle
+    meet = -1
+    if state.solo:
+        order = state.rules.clockwise
+        meet = order[(order.index(state.adversary) + 1) % len(order)]   # where the Adversary goes next
     for s in moves:
         if s == CAMP:
             continue
         value, d = _shrine_best(state, p, s, want, shared)
+        if s == meet:
+            value -= state.rules.solo_meeting_vp
         if value > best_value:
             best, best_value, best_die = ("move", s), value, d
     _remember(state, (best[1], best_die))
@@ -265,7 +271,6 @@ def _move(state, p, rng):
 
 def _shrine_best(state, p, shrine, want, shared):
     """``(value, die)``: the best die to take at ``shrine`` with what its action then gives."""
-    r = state.rules
     pl = state.players[p]
     worst = 0.0
     if len(pl.dice) >= pl.spaces:
@@ -273,10 +278,16 @@ def _shrine_best(state, p, shrine, want, shared):
             shared["worst"] = min(_own_die_value(state, p, x, want) for x in pl.dice)
         worst = shared["worst"]
     best, best_die = -1e9, None
-    base = r.discount_from - 1
+    base = state.rules.discount_from - 1
+    actions = {}
     for d in sorted(set(state.shrines[shrine])):
-        t, st = d // 6, d % 6 + 1
-        value = want[t] * (1.0 + 0.25 * st) + 0.3 * st - worst + _action_value(state, p, shrine, base - d % 6, shared)
+        t, face = divmod(d, 6)
+        discount = base - face
+        action = actions.get(discount)
+        if action is None:
+            action = actions[discount] = _action_value(state, p, shrine, discount, shared)
+        st = face + 1
+        value = want[t] * (1.0 + 0.25 * st) + 0.3 * st - worst + action
         if value > best:
             best, best_die = value, d
     return best, best_die
@@ -338,11 +349,17 @@ def _reserve_options(state, p) -> list:
 
 
 def _best_reserve(state, p, discount, options=None):
-    """``(value, line space)`` of the best plan to reserve (None when no slot is open)."""
+    """``(value, line space)`` of the best plan to reserve (None when no slot is open); a slot whose bonus
+    is influence adds its worth while influence can still rise."""
     pl = state.players[p]
-    if not pl.open_slots():
+    slots = pl.open_slots()
+    if not slots:
         return None
     gold, w = pl.gold, WORTH["gold"]
+    extra = 0.0
+    r = state.rules
+    if pl.influence < pl.cap and any(r.slots[i].bonus == "influence" for i in slots):
+        extra = WORTH["influence"] - w
     best = None
     for value, i, cost in (options if options is not None else _reserve_options(state, p)):
         price = cost - discount
@@ -350,6 +367,7 @@ def _best_reserve(state, p, discount, options=None):
         if price > gold:
             continue
         value -= price * w
+        value += extra if gold > price else 0.0
         if best is None or value > best[0]:
             best = (value, i)
     return best
@@ -411,8 +429,18 @@ def _tactics(state, p, rng):
     best = _best_reserve(state, p, state.ctx["discount"])
     if best is None or best[0] <= 1.0:
         return PASS
-    slots = state.players[p].open_slots()
-    return ("reserve", best[1], slots[-1])
+    return ("reserve", best[1], _slot_for(state, p))
+
+
+def _slot_for(state, p) -> int:
+    """The open slot whose bonus the player can best use: influence while it can rise, else the last."""
+    pl = state.players[p]
+    slots = pl.open_slots()
+    r = state.rules
+    for i in slots:
+        if r.slots[i].bonus == "influence" and pl.influence < pl.cap and pl.gold >= 1:
+            return i
+    return slots[-1]
 
 
 def _bonus(state, p, rng):
@@ -422,7 +450,7 @@ def _bonus(state, p, rng):
         return PASS
     verb = actions[1][0]
     if verb == "bonus":
-        return actions[1] if pl.gold >= 2 else PASS
+        return actions[1] if pl.influence < pl.cap else PASS
     if verb == "bonus_die":
         want = _needed_types(state, p)
         best = max(actions[1:], key=lambda a: (_die_value(state, p, a[2], want), a))

@@ -151,12 +151,13 @@ class GameState(State):
     def _run(self):
         """Run tasks until a decision or a chance event is needed, or the game is over."""
         tasks = self.tasks
+        run = _TASKS
         while self.phase == NONE and not self.chance:
             if not tasks:
                 self._end_turn()
                 continue
             task = tasks.pop()
-            getattr(self, "_t_" + task[0])(*task[1:])
+            run[task[0]](self, *task[1:])
 
     def _then(self, *steps):
         """Queue steps to run next, in the order given."""
@@ -362,7 +363,7 @@ class GameState(State):
         """Apply an action known to be legal (the fast path)."""
         phase = self.phase
         self.phase = NONE
-        getattr(self, "_a_" + PHASE_NAMES[phase])(action)
+        _ACTIONS[phase](self, action)
         self._run()
         if self._auto_chance is not None:
             self.settle()
@@ -647,7 +648,7 @@ class GameState(State):
     # ================================================================== the shrines
 
     def _legal(self) -> list:
-        return getattr(self, "_l_" + PHASE_NAMES[self.phase])()
+        return _LEGAL[self.phase](self)
 
     def _l_none(self):
         return []
@@ -1481,5 +1482,10 @@ class GameState(State):
             counts[self.ctx["die"] // 6] += 1
         return counts
 
+
+#: Dispatch tables (built once): task name -> step, phase -> its action's handler and its legal actions.
+_TASKS = {name[3:]: fn for name, fn in vars(GameState).items() if name.startswith("_t_")}
+_ACTIONS = tuple(getattr(GameState, "_a_" + name, None) for name in PHASE_NAMES)
+_LEGAL = tuple(getattr(GameState, "_l_" + name) for name in PHASE_NAMES)
 
 __all__ = ["Event", "GameState", "IllegalAction", "ENDINGS", "PHASE_NAMES", "NB"]
