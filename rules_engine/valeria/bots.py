@@ -464,10 +464,9 @@ def _bonus(state, p, rng):
 
 def _sentry(state, p, rng):
     best = _best_reserve(state, p, 99)
-    slots = state.players[p].open_slots()
-    if best is None or not slots:
+    if best is None:
         return PASS
-    return ("reserve", best[1], slots[-1])
+    return ("reserve", best[1], _slot_for(state, p))
 
 
 def _plan(state, p, rng):

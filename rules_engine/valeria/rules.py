@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from rules_engine.valeria.effects import ANY, BATTLES, CHAMPION_TYPES, COUNTS, EFFECTS, TROOPS
-from rules_engine.valeria.facts import CHAIN_KINDS, SHRINES, check_facts
+from rules_engine.valeria.effects import BATTLES, CHAMPION_TYPES, EFFECTS, TROOPS
+from rules_engine.valeria.facts import SHRINES, check_facts
 
 NT, NB, NC = len(TROOPS), len(BATTLES), len(CHAMPION_TYPES)
 GEM, MAGIC, CHAMPIONS, GOLD, TACTICS = range(5)
@@ -248,5 +248,4 @@ def rules_for(game) -> Rules:
     return Rules(game.cards, game.facts)
 
 
-__all__ = ["CAMP", "CHAIN_CELLS", "CHAIN_KINDS", "COUNTS", "ANY", "Rules", "rules_for", "die", "troop_of",
-           "strength_of", "pattern_masks"]
+__all__ = ["CAMP", "CHAIN_CELLS", "Rules", "rules_for", "die", "troop_of", "strength_of", "pattern_masks"]

@@ -21,8 +21,8 @@ from rules_engine.core.scenario import ScenarioError, read_players, suggest
 from rules_engine.protocol import Spec
 from rules_engine.valeria.effects import TROOPS
 from rules_engine.valeria.facts import SHRINES
-from rules_engine.valeria.rules import CAMP, Rules, die
-from rules_engine.valeria.state import MOVE, OVER, GameState
+from rules_engine.valeria.rules import Rules, die
+from rules_engine.valeria.state import GameState
 from rules_engine.valeria.transcript import ENGLISH, SHRINE_WORDS, action_words, describe_action, transcript_lines
 
 _DIE = re.compile(r"\s*([a-z]+)\s+([1-6])\s*")
@@ -450,5 +450,4 @@ def scenario_lines(outcome: ScenarioOutcome, cards, factions=None, phrases: dict
 
 
 __all__ = ["SCENARIO_SCHEMA", "Scenario", "ScenarioError", "ScenarioOutcome", "ScenarioPlayer", "run_scenario",
-           "scenario_from_data", "scenario_lines", "scenario_result", "parse_die", "AREA_INDEX", "CAMP", "MOVE",
-           "OVER"]
+           "scenario_from_data", "scenario_lines", "scenario_result", "parse_die", "AREA_INDEX"]
