@@ -191,8 +191,10 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
             regions.insert(names.index(region["before"]), new)
         else:
             regions.append(new)
-    for i, region in enumerate(regions):
-        _check_region(region, problems, path, raw_regions, where)
+    own = {region.get("name") for region in clean.get("regions") or []}
+    for region in regions:
+        if region.get("name") in own:   # the parent's own regions were checked with the parent's lines
+            _check_region(region, problems, path, raw_regions, where)
     palette = {**(parent.palette_dict() if parent else {}), **(clean.get("palette") or {})}
     styles = {**{k: dict(v) for k, v in (parent.styles if parent else ())}}
     raw_styles = raw.get("styles") if isinstance(raw, dict) else None

@@ -51,7 +51,7 @@ class DataError(Exception):
     """Raised with every problem found, after a whole check has run."""
 
     def __init__(self, problems):
-        self.problems = list(problems)
+        self.problems = list(dict.fromkeys(problems))
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
@@ -60,7 +60,11 @@ class UserError(Exception):
 
 
 class Problems(list):
-    """A list of problems with helpers that keep call sites short."""
+    """A list of problems with helpers that keep call sites short. A problem found twice (a layout
+    shared by two decks, say) is reported once: see :meth:`unique`."""
+
+    def unique(self) -> list:
+        return list(dict.fromkeys(self))
 
     def error(self, path, line, subject, message):
         self.append(Problem(str(path) if path else None, line, subject, message))
@@ -74,7 +78,7 @@ class Problems(list):
 
     @property
     def warnings(self):
-        return [p for p in self if p.warning]
+        return [p for p in dict.fromkeys(self) if p.warning]
 
     def raise_if_errors(self):
         if self.errors:

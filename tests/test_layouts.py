@@ -152,6 +152,19 @@ def test_layout_problems_name_the_file_and_line(tmp_path, plain, message):
     root = write_game(tmp_path / "g", plain=plain)
     result = CliRunner().invoke(main, ["validate", str(root)])
     assert result.exit_code == 2 and message in result.output and "plain.yaml" in result.output, result.output
+    assert result.output.count(message) == 1, result.output
+
+
+def test_a_problem_found_twice_is_reported_once():
+    from pnp.errors import DataError, Problems
+
+    problems = Problems()
+    for _ in range(2):       # e.g. one layout checked for each of two decks that use it
+        problems.error("layout.yaml", 7, None, "styles.tags.size: 5.5 pt is under 6 pt")
+    problems.warn("layout.yaml", 8, None, "a warning")
+    problems.warn("layout.yaml", 8, None, "a warning")
+    assert str(DataError(problems.errors)).count("layout.yaml:7") == 1
+    assert [str(w) for w in problems.warnings] == ["layout.yaml:8: warning: a warning"]
 
 
 def test_an_unknown_layout_is_an_error(tmp_path):
