@@ -210,7 +210,7 @@ def test_an_unknown_icon_in_a_chapters_output_is_a_validation_error(tmp_path):
     root = write_game(tmp_path / "g", rules=RULES.replace("[moon]", "[mon]"))
     result = run("validate", root)
     assert result.exit_code == 2
-    assert "rules.md.j2: chapter 'rules': output line 2: unknown icon [mon]" in result.output
+    assert "rules.md.j2:2: chapter 'rules': unknown icon [mon]" in result.output
 
 
 def test_an_unknown_icon_in_an_aid_is_a_validation_error(tmp_path):
