@@ -318,6 +318,8 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     marks.update(counts)
     pieces, holdings, hexmap = load_board(root, raw_game, factions, getattr(mod, "PIECE_TRAITS", None), problems,
                                           game_path)
+    if hexmap is not None and hexmap.placeholder:
+        marks[hexmap.source] = marks.get(hexmap.source, 0) + 1
     name = root.resolve().name
     players, minutes = meta.get("players") or {}, meta.get("minutes") or {}
     result = Game(

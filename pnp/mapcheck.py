@@ -94,6 +94,7 @@ def check_map(hexmap, reader, raw, pieces, holding_kinds) -> None:
                                                   f"even with every bridge built (unreachable: {_names(hexmap, part)})")
     # without bridges: sides meet only across the river, each side in one piece
     passable, links = _graph(hexmap, bridges=False)
+    _check_sites(hexmap, reader, raw, set(passable))
     reported = set()
     for at in passable:
         h = hexmap.hex(at)
@@ -133,3 +134,28 @@ def check_map(hexmap, reader, raw, pieces, holding_kinds) -> None:
         if need > room:
             reader.error(hexes_line, None, f"hexes: the {side} side's half has room for {room} pieces outside its "
                                            f"holdings; the {side} side deploys {need}")
+
+
+def _check_sites(hexmap, reader, raw, land) -> None:
+    """Every bridge site leads somewhere: beside it lie hexes of two sides, or another bridge site (a
+    river two hexes wide takes two bridges)."""
+    grid = HexGrid(hexmap.orientation)
+    sites = set(hexmap.bridge_sites)
+    raw_list = raw.get("bridge_sites") if isinstance(raw.get("bridge_sites"), list) else []
+    rivers = set(hexmap.river_edges)
+    for i, site in enumerate(hexmap.bridge_sites):
+        if isinstance(site[0], tuple):
+            sides = {hexmap.hex(site[0]).side, hexmap.hex(site[1]).side}
+            near_site = False
+        else:
+            around = [(n.q, n.r) for n in grid.neighbours(site)]
+            around = [n for n in around if hexmap.hex(n) is not None
+                      and tuple(map(tuple, edge(site, n))) not in rivers]
+            sides = {hexmap.hex(n).side for n in around if n in land}
+            near_site = any(n in sites for n in around)
+        if len(sides - {None}) < 2 and not near_site:
+            name = (f"'{hexmap.hex(site).id}'" if not isinstance(site[0], tuple)
+                    else f"between '{hexmap.hex(site[0]).id}' and '{hexmap.hex(site[1]).id}'")
+            only = ", ".join(sorted(s for s in sides if s)) or "no"
+            reader.error(line_of(raw_list, i), None, f"bridge_sites[{i + 1}]: the site {name} crosses nothing: "
+                                                     f"the land beside it is on the {only} side only")

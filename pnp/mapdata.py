@@ -317,7 +317,7 @@ def load_map(path: Path, factions, pieces, holding_kinds, problems: Problems, ro
                     parity=grid["parity"], coordinates=grid["coordinates"], sides=tuple(sides),
                     terrains=terrains, hexes=tuple(reader.by_at.values()), river_edges=tuple(rivers),
                     bridge_sites=tuple(bridges), holdings=tuple(holdings), start=tuple(start),
-                    placeholder=bool(top.get("placeholder")))
+                    placeholder=bool(top.get("placeholder")), source=str(path))
     from pnp.mapcheck import check_map
 
     check_map(hexmap, reader, raw, pieces, holding_kinds)

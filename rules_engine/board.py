@@ -108,6 +108,7 @@ class HexMap:
     holdings: tuple = ()             # MapHolding
     start: tuple = ()                # ((piece kind id, ((q, r), ...)), ...)
     placeholder: bool = False        # the whole map is invented (the source has none)
+    source: str = ""                 # the map file, for messages
     _index: dict = field(default_factory=dict, hash=False, compare=False, repr=False)
 
     def __post_init__(self):

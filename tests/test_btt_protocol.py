@@ -13,7 +13,7 @@ from pnp import PROJECT_ROOT
 from rules_engine import engine_module
 from rules_engine.protocol import REQUIRED, Spec, missing_names
 
-GAME_NAMES = ("shadow_throne", "behind_the_throne", "valeria", "shadow_kingdoms")
+GAME_NAMES = ("shadow_throne", "behind_the_throne", "valeria", "shadow_kingdoms", "shadow_queen")
 NOT_YET_NEUTRAL = set()   # modules under pnp/ allowed to name a game: none
 
 

@@ -100,6 +100,8 @@ BROKEN = {
         "map.yaml:38: bridge_sites[2]: hex '0202' is plain, not river; a bridge site crosses the river",
         "map.yaml:39: bridge_sites[3]: the edge between '0201' and '0202' is not a river edge; a bridge site "
         "crosses the river"],
+    "bridge_to_nowhere": [
+        "map.yaml:36: bridge_sites[2]: the site '0101' crosses nothing: the land beside it is on the north side only"],
     "bad_start": [
         "map.yaml:40: start.guard: 1 starting hex for 2 Guards",
         "map.yaml:41: start.farmer[3]: hex '0203' (river): a piece cannot start there",

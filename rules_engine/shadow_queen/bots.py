@@ -1,0 +1,245 @@
+"""Shadow Queen's bots: ``random`` (the core's: a uniformly random legal action) and ``greedy``, a
+heuristic player that heads each piece for its job and plays the card that looks best now.
+
+The greedy bot reads only what its side could see: the board, its own hand and the number of cards
+in the other hand. Each piece has a goal by what it can play:
+
+* fighters and possessors (Shadows, Soldiers) head for the nearest enemy piece, and attack when their
+  dice outnumber the defenders' that could answer;
+* Familiars head for the nearest holding of the other side (to taint it, or lure what stands near);
+* builders (Thralls, Peasants) head for a bridge site while no bridge stands, then stay near bridges;
+* Priests head for tainted holdings, possessed pieces and Shadows (to bless or banish);
+* Messengers head for the nearest Soldier without orders, and give patrol orders towards the nearest
+  Shadow piece first.
+"""
+
+from __future__ import annotations
+
+from rules_engine.core.bots import Bot, registry
+from rules_engine.shadow_queen.state import (ACT, DEFEND, DISCARD, END_ACTION, FINISH, MOVE, NO_DEFENCE_ACTION,
+                                             PASS_ACTION, PIECE, PLAY, Action)
+
+#: What playing a card of each kind is worth to the greedy bot (before the situation adds or takes).
+CARD_VALUE = {"possess": 10, "taint": 9, "bless": 9, "attack": 8, "rescue": 6, "orders": 7, "banish": 3,
+              "build": 5, "lure": 5, "steal": 4, "restore": 3, "sabotage": 2, "defend": 6}
+
+
+def material(state) -> float:
+    """The first side's lead: pieces it controls, holdings, and the other side's essential pieces lost."""
+    r = state.rules
+    score = 0.0
+    for p, s in enumerate(state.pos):
+        if s < 0:
+            score += 1.5 if r.piece_side[p] == 1 else -(3.0 if r.essential[p] else 1.0)
+        elif state.possessed[p]:
+            score += 2.0
+    score += 2.0 * (state.controlled(0) - state.controlled(1))
+    return score
+
+
+#: The greedy bot's guess that the other side holds a defend card when it holds any card.
+DEFENCE_GUESS = 0.35
+
+_ODDS = {}
+
+
+def fight_odds(att: int, dfn: int, sides: int = 6) -> tuple[float, float]:
+    """(P(attack roll > defence roll), P(attack roll < defence roll)) for sums of d-sided dice."""
+    key = (att, dfn, sides)
+    if key not in _ODDS:
+        from rules_engine.shadow_queen.state import dice_sum_odds
+        a, d = dice_sum_odds(att, sides), dice_sum_odds(dfn, sides)
+        win = sum(pa * pd for x, pa in a for y, pd in d if x > y)
+        lose = sum(pa * pd for x, pa in a for y, pd in d if x < y)
+        _ODDS[key] = (win, lose)
+    return _ODDS[key]
+
+
+_ROUTES = {}
+
+
+def routes(state) -> list:
+    """Route distances between all spaces (hexes, over the bridges that stand now, ignoring pieces),
+    kept for each set of bridges met."""
+    r = state.rules
+    key = (id(r), tuple(state.bridge))
+    table = _ROUTES.get(key)
+    if table is not None:
+        return table
+    if len(_ROUTES) > 64:
+        _ROUTES.clear()
+    inf = 10 ** 6
+    table = []
+    for start in range(len(r.at)):
+        dist = [inf] * len(r.at)
+        dist[start] = 0
+        frontier, d = [start], 0
+        while frontier:
+            d += 1
+            nxt = []
+            for s in frontier:
+                for j, need in r.links[s]:
+                    if dist[j] == inf and (need < 0 or state.bridge[need]):
+                        dist[j] = d
+                        nxt.append(j)
+            frontier = nxt
+        table.append(dist)
+    _ROUTES[key] = table
+    return table
+
+
+_KINDS = {}
+
+
+def card_kinds(rules) -> list:
+    """Per kind of piece, the card kinds it may play."""
+    kinds = _KINDS.get(id(rules))
+    if kinds is None:
+        kinds = [frozenset(rules.card_kind[i] for i in range(len(rules.cards)) if k in rules.card_players[i])
+                 for k in range(len(rules.kinds))]
+        _KINDS[id(rules)] = kinds
+    return kinds
+
+
+class GreedyBot(Bot):
+    """Heads every piece for its job and plays the best-looking card (see the module docstring)."""
+
+    name = "greedy"
+    fast = True
+
+    def act(self, state, player, rng):
+        phase = state.phase
+        if phase == PIECE:
+            return self._piece(state, player, rng)
+        if phase == ACT:
+            return self._card(state, player, rng)
+        if phase == DEFEND:
+            options = state.defend_actions()
+            return max(options, key=lambda a: (self._defence_dice(state, a), -a.card)) if options \
+                else NO_DEFENCE_ACTION
+        if phase == DISCARD:
+            return self._discard(state, player)
+        return state.legal_actions(player)[0]
+
+    # -- moving
+
+    def _piece(self, state, me, rng):
+        movable = state.movable()
+        if not movable:
+            return END_ACTION
+        r = state.rules
+        # possessors and messengers first: a possession or an order gives another piece its go
+        kinds = card_kinds(r)
+        first = [p for p in movable if kinds[r.piece_kind[p]] & {"possess", "orders"}]
+        p = first[0] if first else movable[0]
+        dests = state.destinations(p)
+        if len(dests) == 1:
+            return Action(MOVE, p, dest=dests[0])
+        here = state.pos[p]
+        if any(b[0] == p and b[4] < state.turn and state._build_ok(p, b[2], b[3], b[1]) for b in state.builds) \
+                or (any(b[0] == p for b in state.builds) and here in dests):
+            return Action(MOVE, p, dest=here)       # stay to finish the build
+        goals = self._goals(state, p, me) or [state.pos[p]]
+        table = routes(state)
+        cave = r.cave
+
+        def score(s):
+            near = min(table[g][s] for g in goals)
+            return (near + (3 if cave[s] else 0) + (0.5 if s == here else 0), rng.random())
+        return Action(MOVE, p, dest=min(dests, key=score))
+
+    def _goals(self, state, p, me) -> list[int]:
+        """Spaces piece ``p`` should head for."""
+        r = state.rules
+        pos = state.pos
+        nh = len(r.holdings)
+        kinds = card_kinds(r)[r.piece_kind[p]]
+        if state.possessed[p] and r.piece_side[p] != me:
+            return [r.holding_space[h] for h in range(nh) if state.control[h] == me]
+        if "bless" in kinds or "banish" in kinds:
+            goals = [r.holding_space[h] for h in range(nh) if state.control[h] != me and r.holding_side[h] == me]
+            goals += [pos[t] for t in range(len(pos)) if pos[t] >= 0 and (state.possessed[t] and r.piece_side[t] == me
+                                                                        or r.essential[t] and r.piece_side[t] != me)]
+            return goals
+        if "orders" in kinds:
+            return [pos[s] for s in range(len(pos)) if pos[s] >= 0 and r.needs_orders[s]
+                    and r.piece_side[s] == me and state.orders[s] is None and not state.possessed[s]]
+        if "taint" in kinds and "possess" not in kinds:
+            return [r.holding_space[h] for h in range(nh) if state.control[h] != me]
+        if "build" in kinds:
+            if not any(state.bridge):
+                return [s for b in range(len(r.bridge_sites)) for s in r.site_near[b] if r.half[s] == me]
+            return [s for b in range(len(r.bridge_sites)) if state.bridge[b] for s in r.site_near[b]]
+        # fighters and possessors: the nearest enemy piece, else the other side's holdings
+        goals = [pos[t] for t in range(len(pos)) if state.enemy(me, t)]
+        return goals or [r.holding_space[h] for h in range(nh) if state.control[h] != me]
+
+    # -- cards
+
+    def _card(self, state, me, rng):
+        best, value = PASS_ACTION, 0.0
+        for a in state.legal_actions(me):
+            v = self._value(state, me, a)
+            if v > value:
+                best, value = a, v
+        return best
+
+    def _value(self, state, me, a) -> float:
+        if a.verb == FINISH:
+            return 8.0
+        if a.verb != PLAY:
+            return 0.0
+        r = state.rules
+        k = r.card_of[a.card]
+        kind = r.card_kind[k]
+        v = float(CARD_VALUE.get(kind, 1))
+        t = a.target
+        if kind in ("attack", "rescue"):
+            att = state._fighters(me, t)
+            dfn = state._fighters(1 - me, t) if state.hand[1 - me] else 0
+            win, lose = fight_odds(att, dfn, state.die)
+            # the defence answers only with a defend card: weigh its roll by a guess that it holds one
+            guess = DEFENCE_GUESS if dfn else 0.0
+            win = guess * win + (1 - guess)
+            lose = guess * lose
+            if win <= lose + 0.15:
+                return 0.0
+            v = v * (win - lose) + (6 if r.essential[t] else 0)
+        elif kind == "banish":
+            v *= len(state._banished(a.piece, r.card_params[k].get("reach", 1)))
+        elif kind == "build":
+            item = r.card_params[k]["item"]
+            if item == "bridge":
+                v += 3 if not any(state.bridge) else -2
+            elif item == "path":
+                v = 1.0
+            elif item == "altar":
+                v = 3.0 if state.used[me] else 0.5
+        elif kind == "sabotage":
+            nb = len(r.bridge_sites)
+            if t < nb:
+                s = r.site_space[t]
+                drowned = s >= 0 and state.occ[s] >= 0 and state.enemy(me, state.occ[s])
+                v = 9.0 if drowned else (4.0 if me == 1 else 0.0)
+            else:
+                v = 1.0
+        elif kind == "orders":
+            nh = len(r.holdings)
+            if r.card_params[k]["order"] == "patrol":
+                v += 3 if a.dest >= nh else -5
+        elif kind == "restore":
+            v = 2.0 + CARD_VALUE.get(r.card_kind[r.card_of[t]], 1) / 4
+        elif kind == "steal":
+            v += CARD_VALUE.get(r.card_kind[r.card_of[t]], 1) / 4
+        return v
+
+    def _defence_dice(self, state, a) -> int:
+        return state._fighters(1 - state.active, a.target)
+
+    def _discard(self, state, me):
+        r = state.rules
+        options = state.legal_actions(me)
+        return min(options, key=lambda a: (CARD_VALUE.get(r.card_kind[r.card_of[a.card]], 1), a.card))
+
+
+BOTS = registry({"greedy": GreedyBot})
