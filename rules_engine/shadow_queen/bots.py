@@ -21,7 +21,7 @@ from rules_engine.shadow_queen.state import (ACT, DEFEND, DISCARD, END_ACTION, F
 
 #: What playing a card of each kind is worth to the greedy bot (before the situation adds or takes).
 CARD_VALUE = {"possess": 10, "taint": 9, "bless": 9, "attack": 8, "rescue": 6, "orders": 7, "banish": 3,
-              "build": 5, "lure": 5, "steal": 4, "restore": 3, "sabotage": 2, "defend": 6}
+              "construct": 5, "lure": 5, "steal": 4, "restore": 3, "sabotage": 2, "defend": 6}
 
 
 def material(state) -> float:
@@ -166,7 +166,7 @@ class GreedyBot(Bot):
                     and r.piece_side[s] == me and state.orders[s] is None and not state.possessed[s]]
         if "taint" in kinds and "possess" not in kinds:
             return [r.holding_space[h] for h in range(nh) if state.control[h] != me]
-        if "build" in kinds:
+        if "construct" in kinds:
             if not any(state.bridge):
                 return [s for b in range(len(r.bridge_sites)) for s in r.site_near[b] if r.half[s] == me]
             return [s for b in range(len(r.bridge_sites)) if state.bridge[b] for s in r.site_near[b]]
@@ -207,7 +207,7 @@ class GreedyBot(Bot):
             v = v * (win - lose) + (6 if r.essential[t] else 0)
         elif kind == "banish":
             v *= len(state._banished(a.piece, r.card_params[k].get("reach", 1)))
-        elif kind == "build":
+        elif kind == "construct":
             item = r.card_params[k]["item"]
             if item == "bridge":
                 v += 3 if not any(state.bridge) else -2

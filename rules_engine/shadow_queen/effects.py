@@ -64,8 +64,8 @@ EFFECTS = {
         "Take any card from the other player's hand. A stolen card may be played by a possessed piece or "
         "discarded.",
         needs_step=False),
-    "build": EffectKind(
-        "build",
+    "construct": EffectKind(
+        "construct",
         {"item": Param("str", required=True, choices=ITEMS, doc="what is built"),
          "turns": Param("int", default=2, min=2, max=2, doc="the card is played on one turn and the item "
                                                             "added by the same piece on the next"),

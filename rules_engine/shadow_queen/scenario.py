@@ -482,7 +482,7 @@ def _target_name(state, a) -> str:
         return r.holding_ids[t] if t < nh else _ref(state, t - nh)
     if kind in ("restore", "steal"):
         return r.card_id(t)
-    if kind == "build":
+    if kind == "construct":
         item = r.card_params[k]["item"]
         return state._site_name(t) if item == "bridge" else r.hex_id[t] if item == "path" else r.holding_ids[t]
     if kind == "sabotage":

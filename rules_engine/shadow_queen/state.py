@@ -537,7 +537,7 @@ class GameState(State):
                 if r.card_of[u] not in seen:
                     seen.add(r.card_of[u])
                     out.append(Action(PLAY, p, c, u))
-        elif kind == "build":
+        elif kind == "construct":
             item = params["item"]
             for place in self._build_places(p, item, params.get("holding", "controlled")):
                 out.append(Action(PLAY, p, c, place))
@@ -861,7 +861,7 @@ class GameState(State):
             self._use_card(c)
             self._start_fight(kind, p, t)
             return
-        if kind == "build":
+        if kind == "construct":
             self.hand[me].remove(c)
             k = r.card_of[c]
             self.plays[k] = self.plays.get(k, 0) + 1
@@ -930,7 +930,7 @@ class GameState(State):
                 "target": t - nh, "target_kind": r.kinds[r.piece_kind[t - nh]].id, "target_at": r.hex_id[self.pos[t - nh]]}
         if kind in ("restore", "steal"):
             return {"target_card": r.card_id(t)}
-        if kind == "build":
+        if kind == "construct":
             return {"item": item, "place": self._site_name(t) if item == "bridge" else
                     r.hex_id[t] if item == "path" else r.holding_ids[t]}
         if kind == "sabotage":
