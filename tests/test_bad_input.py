@@ -276,7 +276,7 @@ def test_unknown_bundled_game_says_how_to_name_a_folder(tmp_path):
     result = run("scenario", str(path))
     assert result.exit_code == 2
     assert f"{path}:1: game: no bundled game 'my_game' (bundled games: behind_the_throne, shadow_kingdoms_of_valeria, " \
-           "shadow_throne); a game folder is written as a path, like ./my_game" in result.output
+           "shadow_queen, shadow_throne); a game folder is written as a path, like ./my_game" in result.output
 
 
 # ----------------------------------------------------------------------------- options and environment
