@@ -77,6 +77,43 @@ def test_page_and_game_json(server):
     assert [e["name"] for e in heroes["extras"]] == ["Back"]
 
 
+BUNDLED = sorted(p.name for p in DATA_DIR.iterdir() if (p / "game.yaml").is_file())
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_bundled_game_lists_its_cards_by_deck(name, tmp_path):
+    """Every card of every deck once, under its own deck and in the data's order, with the loader's
+    copies; one face per deck drawn at its deck's size."""
+    from pnp.gamedata import load_game
+
+    game = load_game(DATA_DIR / name)
+    with running(name, tmp_path / "out") as (srv, client):
+        data = client.json()
+        assert data["title"] == game.title and data["errors"] == 0
+        assert [d["id"] for d in data["decks"]] == [d.id for d in game.decks]
+        for deck, shown in zip(game.decks, data["decks"]):
+            listed = [cid for group in shown["groups"] for cid in group["cards"]]
+            assert sorted(listed) == sorted(c.id for c in deck.cards)
+            assert (shown["distinct"], shown["copies"]) == (len(deck.cards), sum(c.copies for c in deck.cards))
+            assert [g["name"] for g in shown["groups"]].count("Other") <= 1
+            for group in shown["groups"]:
+                assert group["copies"] == sum(card(data, cid)["copies"] for cid in group["cards"])
+                assert all(card(data, cid)["deck"] == deck.id for cid in group["cards"])
+            first = card(data, deck.cards[0].id)
+            status, _, body = client.get(first["image"])
+            assert status == 200 and png_size(body) == size_px(deck.width, deck.height, CARD_DPI)
+        assert len(data["cards"]) == sum(len(d.cards) for d in game.decks)
+
+
+def test_cards_without_a_faction_or_category_among_grouped_ones_are_other(game, tmp_path):
+    heroes = game / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("    faction: sun\n    might: 4", "    might: 4"))
+    with running(game, tmp_path / "out") as (srv, client):
+        groups = client.json()["decks"][0]["groups"]
+    assert [(g["name"], g["cards"]) for g in groups] == [("Moon", ["rogue"]), ("Sun", ["squire"]),
+                                                        ("Other", ["knight"])]
+
+
 def test_card_pictures_come_from_the_card_layout(server):
     srv, client = server
     data = client.json()

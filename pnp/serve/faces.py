@@ -181,6 +181,9 @@ def deck_json(game, deck, faces: dict, bleed: float) -> dict:
                                         "copies": 0})
         group["cards"].append(card.id)
         group["copies"] += card.copies
+    if "" in groups and len(groups) > 1:        # the cards without a faction or category among grouped ones
+        groups[""]["name"] = "Other"
+        groups.move_to_end("")
     back = back_key(game, deck)
     labels = [(back, "Back")] + [(f"{back}|{v}", f"Back: {v}") for v in back_variants(deck)]
     if deck.aid_copies:

@@ -236,9 +236,11 @@ function renderDecks(data) {
     const groups = deck.groups.map((group) => {
       const swatch = el("span", { class: "swatch" });
       if (group.colour) swatch.style.background = group.colour;
-      return el("section", { class: "group", "data-group": group.id },
+      // a deck whose cards have no faction or category: no heading repeating the deck's
+      const heading = deck.groups.length === 1 && !group.id ? null :
         el("h4", {}, group.colour ? swatch : null, group.name,
-          el("small", { text: ` ${plural(group.cards.length, "card")}, ${copies(group.copies)}` })),
+          el("small", { text: ` ${plural(group.cards.length, "card")}, ${copies(group.copies)}` }));
+      return el("section", { class: "group", "data-group": group.id }, heading,
         el("div", { class: "grid" }, ...group.cards.map((id) => cardTile(deck, byId.get(id)))));
     });
     const extras = el("div", { class: "grid extras" }, ...deck.extras.map((extra) => el("figure", { class: "tile" },
