@@ -31,6 +31,7 @@ from pnp.yamlsrc import LineDict, line_of, load_yaml, load_yaml_or_report
 #: Validation reports any other placeholder with its file and line.
 PLACEHOLDERS = {
     "players_range": {"min", "max"},
+    "players_one": {"min"},
     "minutes_range": {"min", "max"},
     "ages": {"age"},
     "box_players": {"min", "max"},

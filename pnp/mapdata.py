@@ -54,6 +54,7 @@ TERRAIN_SCHEMA = {
     "colour": Field("colour", required=True),
     "barrier": Field("bool", default=False, doc="crossed only at a bridge site with a bridge"),
     "holdings": Field("bool", default=True, doc="a holding may stand on it"),
+    "icon": Field("str", nullable=True, doc="an icon printed on its hexes (the game's own or a built-in one)"),
 }
 
 MAP_SCHEMA = {
@@ -337,7 +338,8 @@ def _terrains(raw, problems, path) -> tuple:
                                              f"{seen[clean['id']]})")
             continue
         seen[clean["id"]] = line
-        out.append(Terrain(clean["id"], clean["name"], clean["colour"], clean["barrier"], clean["holdings"]))
+        out.append(Terrain(clean["id"], clean["name"], clean["colour"], clean["barrier"], clean["holdings"],
+                           clean.get("icon")))
     return tuple(out)
 
 

@@ -386,7 +386,10 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
     """
     buf = io.BytesIO()
     doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"))
-    facts = [fill(words.get("players_range", "{min}-{max} players"), min=game.players[0], max=game.players[1])]
+    if game.players[0] == game.players[1]:
+        facts = [fill(words.get("players_one", "{min} players"), min=game.players[0])]
+    else:
+        facts = [fill(words.get("players_range", "{min}-{max} players"), min=game.players[0], max=game.players[1])]
     if game.minutes:
         facts.append(fill(words.get("minutes_range", "{min}-{max} minutes"), min=game.minutes[0],
                           max=game.minutes[1]))

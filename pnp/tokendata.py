@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnp import placeholders
 from pnp.errors import Problems
 from pnp.paths import data_path, excerpt
 from pnp.schema import Field, check
@@ -44,6 +45,7 @@ TOKEN_SCHEMA = {
     "on_track": Field("bool", default=False, doc="moves on the power track"),
     "front": Field("map", required=True, schema=_FACE),
     "back": Field("map", required=True, schema=_FACE),
+    "placeholder": Field("any", nullable=True, doc="true, or the keys whose values are invented (e.g. [count])"),
 }
 
 
@@ -85,6 +87,7 @@ class TokenSet:
     bleed: float
     tokens: tuple
     kinds: tuple = ()                 # every kind, in the declared (or first-use) order
+    placeholders: int = 0             # placeholder marks (values invented where the source has none)
 
     @property
     def total(self) -> int:
@@ -123,7 +126,7 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
     top = check(raw, SCHEMA, problems, path)
     sheet = top.get("sheet") or {}
     raw_list = raw.get("tokens") if isinstance(raw, dict) else None
-    tokens, seen = [], {}
+    tokens, seen, marks = [], {}, 0
     factions = {f.id for f in game.factions}
     for i, item in enumerate(top.get("tokens") or []):
         tid = item.get("id") if isinstance(item, dict) else None
@@ -131,6 +134,9 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
         subject = f"token {excerpt(tid)}" if tid else f"token #{i + 1}"
         line = line_of(raw_list, i)
         clean = check(item, TOKEN_SCHEMA, problems, path, subject)
+        marks += placeholders.weight(list(placeholders.check_mark(
+            clean.get("placeholder"), list(item) if isinstance(item, dict) else [],
+            lambda message: problems.error(path, placeholders.mark_line(item) or line, subject, message))))
         if tid is not None and tid in seen:
             problems.error(path, line, subject, f"id: duplicate id (first at line {seen[tid]})")
         if tid is not None:
@@ -175,7 +181,7 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
                             _face(clean["back"]), line, outline))
     kinds = tuple(dict.fromkeys(list(top.get("kinds") or []) + [t.kind for t in tokens]))
     result = TokenSet(str(path), sheet.get("gap", 2.5), sheet.get("fold_gutter", 4.0), sheet.get("bleed", 1.0),
-                      tuple(tokens), kinds)
+                      tuple(tokens), kinds, marks)
     if own:
         problems.raise_if_errors()
     return result

@@ -63,6 +63,7 @@ class Terrain:
     colour: str
     barrier: bool = False
     holdings: bool = True
+    icon: str | None = None          # printed on its hexes (the engine ignores it)
 
 
 @dataclass(frozen=True)

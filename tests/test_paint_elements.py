@@ -98,7 +98,7 @@ def test_painted_transform_lands_where_apply_says_and_clips_in_its_own_frame():
 
 def test_new_layout_modules_import_without_reportlab():
     code = ("import sys; import pnp.layout.tiling, pnp.layout.hexgrid, pnp.layout.standee, pnp.layout.dice, "
-            "pnp.layout.doublesided, pnp.layout.packing; "
+            "pnp.layout.doublesided, pnp.layout.packing, pnp.layout.hexmap; "
             "bad = [m for m in sys.modules if m.startswith('reportlab')]; assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
 

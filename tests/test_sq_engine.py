@@ -3,6 +3,7 @@ alone, chance is explicit, clones are independent, determinizations keep what a 
 every invariant, reports are reproducible, and the commands work as for the other games."""
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -60,7 +61,8 @@ def test_validate_passes_and_reports_the_placeholders():
     result = run("validate", "shadow_queen")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[-1] == "Shadow Queen: 2 decks, 24 characters, 68 cards, 2 factions, components cards: valid"
+    assert lines[-1] == ("Shadow Queen: 2 decks, 24 characters, 68 cards, 2 factions, components instructions, hexmap, "
+                         "cards, tokens, shadows_reference, kingdom_reference, rulebook, box: valid")
     assert any(line.endswith("map.yaml: warning: 1 placeholder: values invented where the source gives none "
                              "(marked 'placeholder'); replace them with the real ones when known") for line in lines)
 
@@ -205,3 +207,14 @@ def test_pnp_scenario_json_and_errors_with_lines(tmp_path):
     result = run("scenario", bad)
     assert result.exit_code == 2
     assert f"{bad}:8: turns[1][1].to: no hex or holding '0505'" in result.output
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("PNP_LONG_GAMES"), reason="2,000 checked games (10-25 min): "
+                    "PNP_LONG_GAMES=1 pytest tests/test_sq_engine.py -k two_thousand")
+def test_two_thousand_games_break_no_invariant():
+    """Pieces conserved, one piece a hex outside holdings, cards conserved: 2,000 whole games of random
+    and greedy bots with every invariant checked after every action."""
+    report = sq.simulate(RULES, games=2000, seed=12, bots=("random", "greedy"), check=True, jobs=2)
+    assert report["games"] == 2000
+    assert report["invariants"] == {"checked": True, "broken": 0, "examples": []}

@@ -70,10 +70,12 @@ class Component:
 KINDS = {
     "instructions": "pnp.components.instructions",
     "track": "pnp.components.track",
+    "hexmap": "pnp.components.hexmap",
     "cards": "pnp.components.cards",
     "tokens": "pnp.components.tokens",
     "rulebook": "pnp.components.rulebook",
     "box": "pnp.components.box",
+    "sheet": "pnp.components.sheet",
 }
 #: Older names, read as a kind with settings (``power_track`` is the track of game.yaml's
 #: ``power_track:`` mapping, its start area holding the factions' tokens).

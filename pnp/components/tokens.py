@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pnp import placeholders
 from pnp.components import BuildOptions, Component, Output
 from pnp.draw.icons import with_game_icons
 from pnp.draw.text import fit
@@ -103,10 +104,14 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
 
 @with_game_icons
 def check_files(game, problems, spec=None) -> None:
-    """tokens.yaml exists and is valid (reported with every other file's problems)."""
-    if load_tokens(game, problems) is None and not (game.root / "tokens.yaml").is_file():
+    """tokens.yaml exists and is valid (reported with every other file's problems); its placeholder
+    marks are counted like the cards'."""
+    token_set = load_tokens(game, problems)
+    if token_set is None and not (game.root / "tokens.yaml").is_file():
         problems.error(*game.where("components"), "components",
                        "the kit lists 'tokens' but the game has no tokens.yaml")
+    if token_set is not None:
+        placeholders.warn_counts({token_set.path: token_set.placeholders}, problems)
 
 
 COMPONENT = Component("tokens", build, check, order=40, check_files=check_files)

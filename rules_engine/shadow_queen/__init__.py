@@ -14,6 +14,7 @@ from rules_engine.model import Param
 from rules_engine.shadow_queen.bots import BOTS, GreedyBot
 from rules_engine.shadow_queen.effects import EFFECTS, PIECE_TRAITS
 from rules_engine.shadow_queen.events import Event
+from rules_engine.shadow_queen.facts import FACTS_SCHEMA
 from rules_engine.shadow_queen.rules import CAVE_TURNS, DIE_SIDES, TURN_LIMIT, Rules, rules_for
 from rules_engine.shadow_queen.scenario import (SCENARIO_SCHEMA, Scenario, ScenarioError, ScenarioOutcome,
                                                 ScenarioPlayer, describe, run_scenario, scenario_from_data,
@@ -32,14 +33,15 @@ DEFAULT_BOTS = ("greedy",)
 #: Game options of play_game / simulate (``pnp simulate -o turn_limit=300``).
 OPTIONS = {"turn_limit": Param("int", default=TURN_LIMIT, min=1, max=10000,
                                doc="turns (each side's counts one) after which a game stops without a winner"),
-           "die": Param("int", default=DIE_SIDES, min=2, max=20, doc="sides of the die rolled in fights")}
+           "die": Param("int", default=None, min=2, max=20,
+                        doc="sides of the die rolled in fights (default: dice.yaml's, else 6)")}
 #: The card keys the rules read, per deck (checked by ``pnp validate``).
 CARD_KEYS = {deck: {"played_by": Param("list", required=True, doc="the kinds of piece that may play the card"),
                     "faction": Param("str", required=True, doc="the side whose deck holds the card")}
              for deck in ("shadows", "kingdom")}
 
 __all__ = [
-    "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA",
+    "CARD_KEYS", "FACTS_SCHEMA", "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA",
     "PIECE_TRAITS", "rules_for", "validate_game", "scenario_from_data", "run_scenario", "scenario_lines",
     "transcript_lines", "play_game", "recorded_game", "simulate", "report_lines",
     "Action", "CAVE_TURNS", "DIE_SIDES", "ENGLISH", "Event", "GameResult", "GameState", "GreedyBot",

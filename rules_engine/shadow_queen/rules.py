@@ -25,7 +25,7 @@ CAVE_TURNS = 4
 class Rules:
     """Compiled facts of one game; ``Rules.from_game(game)`` (or :func:`rules_for`)."""
 
-    def __init__(self, cards, factions, pieces, holdings, hexmap):
+    def __init__(self, cards, factions, pieces, holdings, hexmap, die_sides: int = DIE_SIDES):
         if hexmap is None:
             raise ValueError("Shadow Queen needs a map: game.yaml's 'map' names none")
         if len(factions) != 2:
@@ -34,6 +34,7 @@ class Rules:
         self.sides = tuple(f.id for f in factions)
         self.side_names = tuple(f.name for f in factions)
         self.hexmap = hexmap
+        self.die_sides = die_sides                         # RULING 2: the die, from dice.yaml when given
         self._compile_map(hexmap)
         self._compile_pieces(pieces)
         self._compile_holdings(holdings, hexmap)
@@ -42,7 +43,8 @@ class Rules:
 
     @classmethod
     def from_game(cls, game) -> "Rules":
-        return cls(game.cards, game.factions, game.pieces, game.holdings, game.map)
+        dice = (getattr(game, "facts", None) or {}).get("dice") or {}
+        return cls(game.cards, game.factions, game.pieces, game.holdings, game.map, dice.get("sides", DIE_SIDES))
 
     def max_players(self) -> int:
         return 2

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from rules_engine.core.scenario import ScenarioError, read_players, suggest
 from rules_engine.protocol import Spec
-from rules_engine.shadow_queen.rules import DIE_SIDES, TURN_LIMIT, Rules
+from rules_engine.shadow_queen.rules import TURN_LIMIT, Rules
 from rules_engine.shadow_queen.state import (ACT, DEFEND, DEFEND_WITH, DISCARD, DISCARD_CARD, DRAW, END_ACTION,
                                              FINISH, MOVE, NO_DEFENCE_ACTION, PASS_ACTION, PIECE, PLAY, ROLL, Action,
                                              GameState)

@@ -16,7 +16,7 @@ from rules_engine.core import runs
 from rules_engine.core.play import Engine
 from rules_engine.core.stats import rate, wilson
 from rules_engine.shadow_queen.bots import BOTS
-from rules_engine.shadow_queen.rules import DIE_SIDES, TURN_LIMIT, Rules
+from rules_engine.shadow_queen.rules import TURN_LIMIT, Rules
 from rules_engine.shadow_queen.state import FATES, REASONS, TURN_LIMIT_REACHED, GameState
 
 #: Seats: the two sides.
@@ -24,7 +24,7 @@ PLAYERS = (2, 2)
 
 
 def new_state(rules: Rules, players: int = 2, *, record: bool = False, check: bool = False,
-              turn_limit: int = TURN_LIMIT, die: int = DIE_SIDES) -> GameState:
+              turn_limit: int = TURN_LIMIT, die: int | None = None) -> GameState:
     """A new game at its first chance event (the first side's draw)."""
     return GameState(rules, players, None, record=record, check=check, turn_limit=turn_limit, die=die)
 
@@ -91,14 +91,14 @@ seat_bots = runs.seat_bots
 
 
 def play_game(rules: Rules, bots, seed, *, players: int | None = None, record: bool = False, check: bool = False,
-              turn_limit: int = TURN_LIMIT, die: int = DIE_SIDES, generic: bool = False) -> GameState:
+              turn_limit: int = TURN_LIMIT, die: int | None = None, generic: bool = False) -> GameState:
     """One whole game with a bot per seat (objects or names); returns the final state."""
     return core_play.play_game(ENGINE, rules, bots, seed, players=players or 2, record=record, check=check,
                                generic=generic, turn_limit=turn_limit, die=die)
 
 
 def recorded_game(rules: Rules, *, seed: int, players: int = 2, bots: Sequence[str], check: bool = False,
-                  turn_limit: int = TURN_LIMIT, die: int = DIE_SIDES):
+                  turn_limit: int = TURN_LIMIT, die: int | None = None):
     """Game 0 of a run seeded with ``seed``, with events: ``(seat bot names, final state)``."""
     return core_play.recorded_game(ENGINE, rules, seed=seed, players=players, bots=bots, check=check,
                                    turn_limit=turn_limit, die=die)
@@ -106,7 +106,7 @@ def recorded_game(rules: Rules, *, seed: int, players: int = 2, bots: Sequence[s
 
 def run_games(rules: Rules, *, games: int, seed: int = 0, players: int = 2, bots: Sequence[str] = ("random",),
               jobs: int = 1, check: bool = False, progress: Callable[[int], None] | None = None, chunk: int = 250,
-              executor=None, turn_limit: int = TURN_LIMIT, die: int = DIE_SIDES) -> list[GameResult]:
+              executor=None, turn_limit: int = TURN_LIMIT, die: int | None = None) -> list[GameResult]:
     """Play ``games`` games; one :class:`GameResult` each, in game order."""
     return runs.run_games(ENGINE, rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs,
                           check=check, progress=progress, chunk=chunk, executor=executor,
@@ -170,7 +170,7 @@ def summarize(results: Sequence[GameResult], *, rules: Rules, seed: int, bots: S
 
 def simulate(rules: Rules, *, games: int, seed: int = 0, players: int = 2, bots: Sequence[str] = ("random",),
              jobs: int = 1, check: bool = False, progress=None, executor=None, turn_limit: int = TURN_LIMIT,
-             die: int = DIE_SIDES) -> dict:
+             die: int | None = None) -> dict:
     """Run games and summarize them (see :func:`run_games` and :func:`summarize`)."""
     results = run_games(rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs, check=check,
                         progress=progress, executor=executor, turn_limit=turn_limit, die=die)

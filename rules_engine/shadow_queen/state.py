@@ -96,14 +96,14 @@ class GameState(State):
     n = 2
 
     def __init__(self, rules: Rules, players: int = 2, seed=None, *, record: bool = False, check: bool = False,
-                 turn_limit: int = TURN_LIMIT, die: int = DIE_SIDES, rng: random.Random | None = None,
+                 turn_limit: int = TURN_LIMIT, die: int | None = None, rng: random.Random | None = None,
                  _start: bool = True):
         if players != 2:
             raise ValueError(f"{players} players: Shadow Queen is played by 2")
         self.rules = rules
         self._auto_chance = rng if rng is not None else (random.Random(seed) if seed is not None else None)
         self.turn_limit = turn_limit
-        self.die = die
+        self.die = die or rules.die_sides          # None: the game's die (dice.yaml)
         r = rules
         npieces = len(r.piece_kind)
         self.pos = list(r.start)
@@ -149,7 +149,7 @@ class GameState(State):
     @classmethod
     def setup(cls, rules: Rules, *, first: int = 0, seed=None, record: bool = False, check: bool = False,
               positions=None, hands=((), ()), possessed=(), control=None, altars=(), bridges=(), paths=(),
-              orders=(), cave_turns=None, turn_limit: int = TURN_LIMIT, die: int = DIE_SIDES, rng=None, used=((), ())):
+              orders=(), cave_turns=None, turn_limit: int = TURN_LIMIT, die: int | None = None, rng=None, used=((), ())):
         """A state at the start of ``first``'s turn, with the position given (scenarios).
 
         ``positions``: every piece's space (-1: off the board); ``hands``: physical cards per seat (taken

@@ -1,0 +1,137 @@
+"""Hex maps: the game's ``map:`` drawn (:mod:`pnp.layout.hexmap`) and tiled across sheets
+(:mod:`pnp.layout.tiling`): an assembly map, then one tile per sheet with glue strips, trimmed edges,
+alignment crosshairs and labels. Seams run where hex columns or rows interlock, never through a
+holding; a map that fits one sheet prints on one page.
+
+A ``{kind: hexmap, ...}`` entry of game.yaml's ``components`` may override the map file's hex size and
+orientation (to print larger or smaller hexes, or pointy-top) and choose what is printed.
+"""
+
+from __future__ import annotations
+
+from pnp.components import BuildOptions, Component, Output
+from pnp.draw.icons import with_game_icons
+from pnp.errors import DataError, Problems
+from pnp.i18n import strings
+from pnp.layout.hexmap import MapLayout, MapStyle, MapWords, hexmap_layout
+from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, TilePlan, plan_hex_tiles, tile_pages
+from pnp.markup import escape
+from pnp.schema import Field
+
+#: Settings of a ``{kind: hexmap, ...}`` entry of game.yaml's ``components``.
+SCHEMA = {
+    "title": Field("str", nullable=True, doc="printed title (default: the printed word 'map')"),
+    "size": Field("length", nullable=True, min=8, max=120, doc="hex size across the flats (default: the map's)"),
+    "orientation": Field("str", nullable=True, choices=("flat", "pointy"), doc="default: the map's"),
+    "ids": Field("bool", default=True, doc="print each hex's id small"),
+    "starts": Field("bool", default=True, doc="print which piece starts on each starting hex"),
+    "overlap": Field("length", default=DEFAULT_OVERLAP, min=0, max=30, doc="glue strip width"),
+    "paper_orientation": Field("str", default="auto", choices=("auto", "portrait", "landscape"),
+                               doc="auto: whichever needs fewer sheets"),
+}
+
+
+def config_of(spec) -> dict:
+    given = spec.config if spec is not None else {}
+    return {k: (f.default if given.get(k) is None else given[k]) for k, f in SCHEMA.items()}
+
+
+def map_layout(game, config: dict, lang=None) -> MapLayout:
+    """The game's map laid out with the entry's settings and the game's names and colours."""
+    words = strings(game, lang)
+    colours = {f.id: f.colour for f in game.factions}
+    names = {k.id: escape(k.name) for k in (*game.pieces, *game.holdings)}
+    style = MapStyle(size=config["size"], orientation=config["orientation"], ids=config["ids"],
+                     starts=config["starts"])
+    hexmap = _escaped(game.map)
+    return hexmap_layout(hexmap, colours, names, style, MapWords(bridge_site=words.get("map_bridge_site",
+                                                                                       "bridge site")))
+
+
+def _escaped(hexmap):
+    """The map with its printed words (hex ids, holding names) escaped for markup."""
+    from dataclasses import replace
+
+    return replace(hexmap, hexes=tuple(replace(h, id=escape(h.id)) for h in hexmap.hexes),
+                   holdings=tuple(replace(h, name=escape(h.name)) for h in hexmap.holdings))
+
+
+def plan(layout: MapLayout, paper: str, config: dict) -> TilePlan:
+    return plan_hex_tiles(layout.width, layout.height, layout.grid, layout.hexes, paper, overlap=config["overlap"],
+                          avoid=layout.keep, orientation=config["paper_orientation"])
+
+
+def title_of(game, config, lang) -> str:
+    return escape(config["title"]) if config["title"] else strings(game, lang).get("map", "Map")
+
+
+def file_name(spec) -> str:
+    return f"{(spec.id if spec else 'map').replace('_', '-')}.pdf"
+
+
+def _labels(words: dict, sheets: int) -> TileLabels:
+    if sheets == 1:
+        return TileLabels(tile="{title}")
+    given = {k: words[f"board_{k}"] for k in ("tile", "glue", "assembly") if words.get(f"board_{k}")}
+    if words.get("board_how"):
+        given["how"] = tuple(words["board_how"])
+    return TileLabels(**given)
+
+
+def pages(game, options: BuildOptions, spec=None) -> tuple[list, TilePlan]:
+    config = config_of(spec)
+    layout = map_layout(game, config, options.lang)
+    tiles = plan(layout, options.paper, config)
+    title = title_of(game, config, options.lang)
+    out = tile_pages(tiles, layout.elements, title, _labels(strings(game, options.lang), tiles.sheets))
+    if tiles.sheets == 1:
+        out = out[1:]                           # one sheet: no assembly map
+    return out, tiles
+
+
+@with_game_icons
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
+    if game.map is None:
+        raise DataError([_problem(game, spec, "the game has no map: (game.yaml's map: names the map file)")])
+    config = config_of(spec)
+    try:
+        out, _ = pages(game, options, spec)
+    except ValueError as exc:
+        raise DataError([_problem(game, spec, f"{exc} on {options.paper}")]) from None
+    return [Output(file_name(spec), title_of(game, config, options.lang), out)]
+
+
+def _problem(game, spec, message):
+    problems = Problems()
+    problems.error(game.root / "game.yaml", spec.line if spec else None, f"hexmap '{spec.id if spec else 'map'}'",
+                   message)
+    return problems.errors[0]
+
+
+@with_game_icons
+def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
+    """The game has a map, its terrain icons exist, and it tiles on Letter and A4; a seam that has to
+    cut a holding is a warning."""
+    where = (game.root / "game.yaml", spec.line if spec else None)
+    subject = f"hexmap '{spec.id if spec else 'map'}'"
+    if game.map is None:
+        problems.error(*where, subject, "the game has no map: (game.yaml's map: names the map file)")
+        return
+    for t in game.map.terrains:
+        icon = getattr(t, "icon", None)
+        if icon and icon not in game.icons:
+            problems.error(game.map.source or where[0], None, subject,
+                           f"terrain '{t.id}': unknown icon '{icon}'")
+    config = config_of(spec)
+    layout = map_layout(game, config)
+    for paper in ("letter", "a4"):
+        try:
+            tiles = plan(layout, paper, config)
+        except ValueError as exc:
+            problems.error(*where, subject, f"{exc} on {paper}")
+            continue
+        if tiles.cut:
+            problems.warn(*where, subject, f"on {paper} a seam cuts {len(tiles.cut)} holding(s)")
+
+
+COMPONENT = Component("hexmap", build, check, order=12)

@@ -1,0 +1,133 @@
+"""Sheets: a page (or a few) of text from one of the game's templates: player aids, reference sheets,
+scoring pads, setup diagrams in words.
+
+A ``{kind: sheet, id: ..., template: ...}`` entry of game.yaml's ``components`` renders
+``templates/sheets/<lang>/<template>.md.j2`` of the game folder (the rulebook's markup: headings, lists,
+tables, icons) with the rulebook's context (the game, its cards, ``ability(card)``, the engine's
+``rules`` facts) plus ``faction`` (the entry's faction, for one sheet per side from one template). A
+sheet longer than its ``pages`` is a validation error, so a reference sheet stays one sheet.
+"""
+
+from __future__ import annotations
+
+import io
+
+import jinja2
+from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+
+from pnp import templating
+from pnp.components import BuildOptions, Component, Output
+from pnp.draw import fonts
+from pnp.draw.icons import with_game_icons
+from pnp.draw.merge import page_count
+from pnp.errors import DataError, Problems
+from pnp.markup import MarkupError, escape, parse
+from pnp.rulebook import flowables
+from pnp.schema import Field
+from pnp.units import pt
+
+MARGIN = 12.0
+
+#: Settings of a ``{kind: sheet, ...}`` entry of game.yaml's ``components``.
+SCHEMA = {
+    "template": Field("id", required=True, doc="templates/sheets/<lang>/<template>.md.j2 in the game folder"),
+    "title": Field("str", nullable=True, doc="its title in the kit (default: from the id)"),
+    "faction": Field("id", nullable=True, doc="a faction the template receives as 'faction'"),
+    "pages": Field("int", default=1, min=1, max=8, doc="the most pages it may take (more is an error)"),
+}
+
+
+def config_of(spec) -> dict:
+    return {k: (f.default if spec.config.get(k) is None else spec.config[k]) for k, f in SCHEMA.items()}
+
+
+def _where(game, spec):
+    return game.root / "game.yaml", spec.line, f"sheet '{spec.id}'"
+
+
+def markup(game, spec, lang) -> tuple[str, object]:
+    """(markup, template file) of the sheet, rendered in the sandbox; DataError naming the template."""
+    from pnp.components.rulebook import context
+
+    config = config_of(spec)
+    lang = lang or game.language
+    folder = game.root / "templates" / "sheets" / lang
+    env = templating.environment((folder,))
+    name = f"{config['template']}.md.j2"
+    path, line, subject = _where(game, spec)
+    problems = Problems()
+    faction = None
+    if config["faction"]:
+        faction = next((f for f in game.factions if f.id == config["faction"]), None)
+        if faction is None:
+            problems.error(path, line, subject, f"faction: no faction '{config['faction']}' (the game's: "
+                                                f"{', '.join(f.id for f in game.factions)})")
+            raise DataError(problems)
+    try:
+        template = env.get_template(name)
+    except jinja2.TemplateNotFound:
+        problems.error(path, line, subject, f"template: no file templates/sheets/{lang}/{name} in the game folder")
+        raise DataError(problems) from None
+    except jinja2.TemplateSyntaxError as exc:
+        problems.append(templating.template_problem(exc, subject=subject))
+        raise DataError(problems) from None
+    try:
+        text = templating.render(template, **context(game, {"examples": []}, lang), faction=faction)
+    except templating.TEMPLATE_ERRORS as exc:
+        problems.append(templating.template_problem(exc, template.filename, subject))
+        raise DataError(problems) from None
+    templating.markup_problems_in(text, template.filename, subject, problems, game.icons.names)
+    problems.raise_if_errors()
+    return text, template.filename
+
+
+def render(game, spec, options: BuildOptions) -> bytes:
+    text, filename = markup(game, spec, options.lang)
+    w, h = options.page_size
+    buf = io.BytesIO()
+    fonts.register()
+    doc = BaseDocTemplate(buf, pagesize=(pt(w), pt(h)), invariant=1, initialFontName="EBGaramond-Regular",
+                          title=f"{game.title}: {title_of(spec)}", author=game.author or "",
+                          leftMargin=pt(MARGIN), rightMargin=pt(MARGIN), topMargin=pt(MARGIN),
+                          bottomMargin=pt(MARGIN))
+    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, leftPadding=0, rightPadding=0,
+                  topPadding=0, bottomPadding=0)
+    doc.addPageTemplates([PageTemplate("page", [frame])])
+    try:
+        story = flowables(parse(text), doc.width, {})
+    except MarkupError as exc:
+        problems = Problems()
+        problems.error(filename, exc.line, f"sheet '{spec.id}'", exc.message)
+        raise DataError(problems) from None
+    doc.build(story)
+    return buf.getvalue()
+
+
+def title_of(spec) -> str:
+    config = config_of(spec)
+    return escape(config["title"]) if config["title"] else escape(spec.id.replace("_", " ").capitalize())
+
+
+@with_game_icons
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
+    pdf = render(game, spec, options)
+    return [Output(f"{spec.id.replace('_', '-')}.pdf", title_of(spec), pdf=pdf)]
+
+
+@with_game_icons
+def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
+    """The template renders, and the sheet fits its pages on Letter and A4."""
+    config = config_of(spec)
+    path, line, subject = _where(game, spec)
+    for paper in ("letter", "a4"):
+        try:
+            pdf = render(game, spec, BuildOptions(paper=paper, lang=options.lang if options else None))
+        except DataError as exc:
+            problems.extend(exc.problems)
+            return
+        n = page_count(pdf)
+        if n > config["pages"]:
+            problems.error(path, line, subject, f"takes {n} pages on {paper}, more than pages: {config['pages']}")
+
+
+COMPONENT = Component("sheet", build, check, order=55)

@@ -1,0 +1,187 @@
+"""A hex map drawn from its data: every hex filled with its terrain, the river's edges, bridge sites,
+holdings, each side's half, starting hexes and the small hex ids, as plain layout elements in mm.
+
+The map is the board of any hex-map game (``map:`` in game.yaml, read by :mod:`pnp.mapdata` into a
+:class:`rules_engine.board.HexMap`). This module only reads that object's attributes, so it draws any
+map without knowing the game. Its result is a flat piece in its own frame (origin bottom-left):
+:func:`pnp.layout.tiling.plan_hex_tiles` cuts it across sheets, and the holdings are listed as
+rectangles seams should not cut.
+
+Drawing order (later on top): the board's paper, hex fills, terrain icons, each side's coloured rim
+along the map's outer edge, river edges, bridge sites, holdings, start marks, ids, outlines last so
+every hex keeps a crisp edge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pnp.layout.geometry import Box, Circle, Icon, Line, Polygon, Rect, Style, Text
+from pnp.layout.hexgrid import Hex, HexGrid
+
+OUTLINE_INK = "#3b3631"
+ID_INK = "#3b3631"
+PAPER = "#f4efe2"
+SITE_INK = "#5b3a1e"
+HOLDING_FILL = "#ffffff"
+
+# pnp prints no text under 6 pt (pnp.units.MIN_TEXT_PT): the smallest words here are set at that size
+ID_STYLE = Style(font="sans", size=6.0, max_lines=1, colour=ID_INK)
+HOLDING_STYLE = Style(font="sans-black", size=7.0, min_size=6.0, max_lines=2, leading=1.0, colour="#1f1a17")
+KIND_STYLE = Style(font="sans", size=6.0, max_lines=1, colour="#1f1a17")
+START_STYLE = Style(font="sans-bold", size=6.0, max_lines=1, colour="#1f1a17")
+SITE_STYLE = Style(font="sans-bold", size=6.0, max_lines=1, colour=SITE_INK)
+
+
+@dataclass(frozen=True)
+class MapWords:
+    """Words printed on the map (English defaults; the component passes translations)."""
+
+    bridge_site: str = "bridge site"
+
+
+@dataclass(frozen=True)
+class MapStyle:
+    """How the map is drawn. ``size`` / ``orientation`` override the map file's grid (None: keep)."""
+
+    size: float | None = None
+    orientation: str | None = None
+    margin: float = 4.0              # paper round the outermost hexes, mm
+    ids: bool = True                 # print each hex's id small
+    starts: bool = True              # print which piece starts on each starting hex
+    outline: float = 0.3             # hex outline width, mm
+    river_width: float = 1.6         # a river edge's stroke, mm
+    rim_width: float = 1.4           # each side's rim along the map's outer edge, mm
+    icon_scale: float = 0.42         # a terrain icon's size as a fraction of the hex size
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    """A drawn map: its size, the grid placed in the map's frame, every element, and the rectangles
+    (map frame) a seam should not cut: one per holding."""
+
+    width: float
+    height: float
+    grid: HexGrid
+    hexes: tuple
+    elements: tuple
+    keep: tuple = ()
+    where: dict = field(default_factory=dict, hash=False, compare=False)   # hex id -> centre (map frame)
+
+
+def map_grid(hexmap, style: MapStyle = MapStyle()) -> tuple[HexGrid, tuple]:
+    """The grid of ``hexmap`` fitted into its own frame with ``style.margin`` all round, and its hexes."""
+    grid = HexGrid(style.orientation or hexmap.orientation, style.size or hexmap.size)
+    hexes = tuple(Hex(h.q, h.r) for h in hexmap.hexes)
+    return grid.fitted(hexes, style.margin), hexes
+
+
+def hexmap_layout(hexmap, colours: dict | None = None, names: dict | None = None, style: MapStyle = MapStyle(),
+                  words: MapWords = MapWords()) -> MapLayout:
+    """Lay out ``hexmap`` (a :class:`rules_engine.board.HexMap`).
+
+    ``colours``: side (faction id) -> colour for the side rims and holding rings; ``names``: printed
+    names of holding kinds and piece kinds, by id (default: the ids). Text is data and must arrive
+    escaped (the component escapes it)."""
+    colours, names = colours or {}, names or {}
+    grid, hexes = map_grid(hexmap, style)
+    bounds = grid.bounds(hexes)
+    width, height = bounds.right + style.margin, bounds.top + style.margin
+    s = grid.size
+    terrains = {t.id: t for t in hexmap.terrains}
+    els: list = [Box(Rect(0, 0, width, height), fill=PAPER, role="map-paper")]
+    where = {}
+    for h in hexmap.hexes:
+        terrain = terrains[h.terrain]
+        els.append(grid.polygon((h.q, h.r), fill=terrain.colour, role=f"hex:{h.id}"))
+        where[h.id] = grid.centre((h.q, h.r))
+    for h in hexmap.hexes:
+        icon = getattr(terrains[h.terrain], "icon", None)
+        if icon and hexmap.holding_at(h.at) is None:
+            cx, cy = grid.centre(h.at)
+            els.append(Icon(icon, cx, cy - 0.06 * s, style.icon_scale * s, opacity=0.55, role=f"terrain:{h.id}"))
+    els += _rims(hexmap, grid, colours, style)
+    barrier = next((t.colour for t in hexmap.terrains if t.barrier), "#4a7fb8")
+    keep = []
+    for holding in hexmap.holdings:
+        parts, rect = _holding(holding, grid, colours.get(holding.side, OUTLINE_INK), names)
+        els += parts
+        keep.append(rect)
+    if style.starts:
+        for kind, spots in hexmap.start:
+            label = names.get(kind, kind)
+            for at in spots:
+                if hexmap.holding_at(at) is None:
+                    cx, cy = grid.centre(at)
+                    els.append(Text(Rect(cx - 0.45 * s, cy - 0.42 * s, 0.9 * s, 0.2 * s), label, START_STYLE,
+                                    role=f"start:{kind}"))
+    if style.ids:
+        for h in hexmap.hexes:
+            cx, cy = grid.centre(h.at)
+            top = cy + s / 2
+            els.append(Text(Rect(cx - 0.3 * s, top - 0.21 * s, 0.6 * s, 0.17 * s), h.id, ID_STYLE,
+                            role=f"id:{h.id}"))
+    for h in hexmap.hexes:
+        els.append(grid.polygon(h.at, stroke=OUTLINE_INK, width=style.outline, role="hex-outline"))
+    for a, b in hexmap.river_edges:     # over the outlines: a river edge reads as water, not a border
+        (x1, y1), (x2, y2) = grid.edge_segment(a, b)
+        els.append(Line(x1, y1, x2, y2, barrier, style.river_width, role="river-edge"))
+    els += _bridge_sites(hexmap, grid, words)
+    return MapLayout(width, height, grid, hexes, tuple(els), tuple(keep), where)
+
+
+def _rims(hexmap, grid: HexGrid, colours: dict, style: MapStyle) -> list:
+    """A coloured stroke along every outer edge of a side's hexes: where each half lies, at a glance."""
+    out = []
+    on_map = {h.at for h in hexmap.hexes}
+    for h in hexmap.hexes:
+        colour = colours.get(h.side) if h.side else None
+        if not colour:
+            continue
+        for k, n in enumerate(grid.neighbours(h.at)):
+            if tuple(n) in on_map:
+                continue
+            (x1, y1), (x2, y2) = grid.edge_segment(h.at, n)
+            # moved half the stroke inwards, so the rim stays inside the hex
+            cx, cy = grid.centre(h.at)
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            d = ((cx - mx) ** 2 + (cy - my) ** 2) ** 0.5
+            ox, oy = (cx - mx) / d * style.rim_width / 2, (cy - my) / d * style.rim_width / 2
+            out.append(Line(x1 + ox, y1 + oy, x2 + ox, y2 + oy, colour, style.rim_width, role=f"rim:{h.side}"))
+    return out
+
+
+def _bridge_sites(hexmap, grid: HexGrid, words: MapWords) -> list:
+    """A dashed ring on a hex bridge site (the bridge stands on the hex), a dashed bar across an edge
+    site (a short span), each labelled."""
+    out = []
+    s = grid.size
+    for site in hexmap.bridge_sites:
+        if len(site) == 2 and isinstance(site[0], (tuple, list)):
+            (x1, y1), (x2, y2) = grid.edge_segment(*site)
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            # a bar across the edge: perpendicular to it, a third of a hex long
+            dx, dy = x2 - x1, y2 - y1
+            length = (dx * dx + dy * dy) ** 0.5
+            px, py = -dy / length * s / 6, dx / length * s / 6
+            out.append(Line(mx - px, my - py, mx + px, my + py, SITE_INK, 1.2, dash=(1.2, 0.8), role="bridge-site"))
+            out.append(Circle(mx, my, 1.0, fill=SITE_INK, role="bridge-site"))
+        else:
+            cx, cy = grid.centre(site)
+            out.append(Circle(cx, cy, 0.34 * s, stroke=SITE_INK, width=0.6, dash=(1.5, 1.0), role="bridge-site"))
+            out.append(Text(Rect(cx - 0.4 * s, cy - 0.09 * s, 0.8 * s, 0.18 * s), words.bridge_site, SITE_STYLE,
+                            role="bridge-site-label"))
+    return out
+
+
+def _holding(holding, grid: HexGrid, colour: str, names: dict) -> tuple[list, Rect]:
+    """A holding: a white disc ringed in its side's colour (where its tile goes), its name and kind."""
+    cx, cy = grid.centre(holding.at)
+    s = grid.size
+    r = 0.46 * s
+    els = [Circle(cx, cy, r, fill=HOLDING_FILL, stroke=colour, width=1.2, role=f"holding:{holding.id}"),
+           Text(Rect(cx - r + 0.8, cy - 0.02 * s, 2 * r - 1.6, 0.24 * s), holding.name, HOLDING_STYLE,
+                role="holding-name"),
+           Text(Rect(cx - r + 1.2, cy - 0.2 * s, 2 * r - 2.4, 0.15 * s), names.get(holding.kind, holding.kind),
+                KIND_STYLE, role="holding-kind")]
+    return els, Rect(cx - r - 0.6, cy - r - 0.6, 2 * r + 1.2, 2 * r + 1.2)
