@@ -1,7 +1,6 @@
 """pnp: print-and-play kits from YAML game descriptions."""
 
 import os
-import tomllib
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -17,6 +16,8 @@ def default_game() -> str:
     """The game commands use when none is named: $PNP_GAME, else pyproject.toml's [tool.pnp] default-game."""
     if os.environ.get("PNP_GAME"):
         return os.environ["PNP_GAME"]
+    import tomllib      # only here: most commands name their game
+
     try:
         with open(PROJECT_ROOT / "pyproject.toml", "rb") as f:
             name = tomllib.load(f).get("tool", {}).get("pnp", {}).get("default-game")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, replace
-from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 from reportlab.lib.colors import HexColor
@@ -23,7 +22,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp import TEMPLATES_DIR, templating
 from pnp.draw import fonts, icons
-from pnp.draw.flowables import RichText, Rule
+from pnp.draw.flowables import MeasuringCanvas, RichText, Rule, painting
 from pnp.draw.text import fit, natural_widths, paint_lines, wrap
 from pnp.errors import DataError, Problem, Problems, display_path
 from pnp.layout.geometry import Style
@@ -124,6 +123,7 @@ def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]
     dirs = tuple(template_dirs(game, lang))
     env = templating.environment(dirs)
     out, problems = [], Problems()
+    render = templating.renderer(**context)
     for i, chapter in enumerate(cfg["chapters"]):
         name = f"{chapter}.md.j2"
         try:
@@ -139,7 +139,7 @@ def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]
             problems.append(templating.template_problem(exc, subject=f"chapter '{chapter}'"))
             continue
         try:
-            markup = templating.render(template, **context)
+            markup = render(template)
         except templating.TEMPLATE_ERRORS as exc:
             problems.append(templating.template_problem(exc, template.filename, f"chapter '{chapter}'"))
             continue
@@ -254,6 +254,12 @@ def flowables(nodes, width, extra: dict):
 
 # ----------------------------------------------------------------------------- the document
 
+def xml_escape(text: str) -> str:
+    """``text`` for reportlab's paragraph markup (the contents): &, < and > as entities (what
+    xml.sax.saxutils.escape does, without importing urllib at start-up)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 class Cover(RichText):
     """The cover's content: title, emblems, player count, time, age — drawn to fill the frame."""
 
@@ -270,6 +276,8 @@ class Cover(RichText):
 
     def draw(self):
         c, w, h = self.canv, self.width, self.height
+        if not painting(c):
+            return
         title = Style(font="serif-semibold", size=34, leading=1.0, colour=ACCENT, upper=True, tracking=2.5)
         for k, word in enumerate(self.game.title.split()):
             f = fit(escape(word), replace(title, min_size=18), w / 2.8346, 20)
@@ -381,8 +389,8 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
     without padding, shifted by the notes pages). platypus lays out the document again until the
     contents stop changing; starting from the right entries saves those passes. Without ``seed``, the
     entries are guessed from the headings with page 0: the contents then take their final lines, so
-    the pages and entries are right after one pass. ``measure`` stops after that one pass (the PDF may
-    show page 0 in the contents): enough to know the length and the entries.
+    the pages and entries are right after one pass. ``measure`` stops after that one pass, on a canvas
+    that paints and writes nothing (the PDF is empty): enough to know the length and the entries.
     """
     buf = io.BytesIO()
     doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"))
@@ -419,7 +427,7 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
     try:
         if measure:
             toc.beforeBuild()           # as multiBuild does: the contents show the seeded entries
-            doc.build(story)
+            doc.build(story, canvasmaker=MeasuringCanvas)      # lays out; paints and writes nothing
         else:
             doc.multiBuild(story)
     except LayoutError as exc:

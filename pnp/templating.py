@@ -233,10 +233,19 @@ def render(template: jinja2.Template, **context) -> Safe:
     On the main thread (every pnp command), a template running longer than :data:`RENDER_SECONDS`
     stops with :class:`TemplateTimeout`.
     """
+    return renderer(**context)(template)
+
+
+def renderer(**context):
+    """A function rendering templates with ``context``, converted by :func:`data_value` once (a rulebook
+    renders a dozen chapters with the same game; the immutable sandbox keeps templates from changing it)."""
     memo = {}
     values = {k: data_value(v, memo) for k, v in context.items()}
-    with _deadline(RENDER_SECONDS):
-        return Safe(template.render(**values))
+
+    def run(template: jinja2.Template) -> Safe:
+        with _deadline(RENDER_SECONDS):
+            return Safe(template.render(**values))
+    return run
 
 
 class _deadline:

@@ -8,10 +8,26 @@ ahead (no widows or orphans).
 from __future__ import annotations
 
 from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
 from pnp.draw import text as rich
 from pnp.layout.geometry import Style
+
+
+class MeasuringCanvas(Canvas):
+    """A canvas for a layout pass whose pages are thrown away (a booklet's length and contents): pnp's
+    text and icons are not painted on it (:func:`painting`) and saving it writes no PDF."""
+
+    measuring = True
+
+    def save(self):
+        pass
+
+
+def painting(c) -> bool:
+    """Whether drawing on canvas ``c`` shows anywhere (False on a :class:`MeasuringCanvas`)."""
+    return not getattr(c, "measuring", False)
 
 
 class RichText(Flowable):
@@ -79,6 +95,8 @@ class RichText(Flowable):
 
     def draw(self):
         c = self.canv
+        if not painting(c):
+            return
         lines = self._lines or ()
         size = self.style.size
         if self.background:
