@@ -130,6 +130,13 @@ def printed_texts(game, lang: str | None = None):
     for c in game.categories:
         yield (*where("categories", c.id, "name", game.where("ability_categories", c.id)), f"category '{c.id}'",
                "name", c.name, every)
+    for deck in game.decks if game.several_decks else ():
+        yield (*where("decks", deck.id, "name", game.deck_where(deck)), f"deck '{deck.id}'", "name", deck.name,
+               every)
+    for spec in game.component_specs:
+        for key in ("title", "start_label", "label"):
+            if isinstance(spec.config.get(key), str):
+                yield (game.root / "game.yaml", spec.line, f"{spec.kind} '{spec.id}'", key, spec.config[key], every)
     for card in game.cards:
         at = where("cards", card.id, "name", game.source(card))
         yield (*at, f"card '{card.id}'", "name", card.name, names)
@@ -154,11 +161,7 @@ def check_printable(game, lang: str | None, problems: Problems) -> None:
     from pnp.draw import fonts
 
     for path, line, subject, field, text, roles in printed_texts(game, lang):
-        missing = set()
-        for role in roles:
-            for bold in (False, True):
-                missing |= fonts.missing_glyphs(text, fonts.font_name(role, bold))
-        if missing:
-            shown = " ".join(sorted(f"U+{ord(ch):04X}" if not ch.isprintable() else ch for ch in missing)[:10])
+        shown = fonts.unprintable(text, roles)
+        if shown:
             problems.error(path, line, subject, f"{field + ' ' if field else ''}{excerpt(text)} uses characters "
                                                 f"the fonts cannot print: {shown}")

@@ -428,3 +428,71 @@ def test_a_build_parses_each_data_file_once(tmp_path, monkeypatch):
     root = DATA_DIR / "shadow_throne"
     assert counts[str(root / "cards.yaml")] == 1 and counts[str(root / "tokens.yaml")] == 1
     assert set(counts.values()) == {1}, counts
+
+
+# ----------------------------------------------------------------------------- glyphs in any printed text
+
+CROWN = "\U0001F451"
+
+
+def test_a_glyph_the_fonts_lack_in_a_token_caption_or_label(game_copy):
+    path = game_copy / "tokens.yaml"
+    edit(path, 'icon: influence, label: "1"}', f'icon: influence, label: "1{CROWN}"}}')
+    out = validate(game_copy)
+    line = line_of(path, f"label: \"1{CROWN}\"")
+    token_line = max(i for i, text in enumerate(path.read_text().splitlines()[:line], 1) if "- id:" in text)
+    assert (f"{path}:{token_line}: token 'influence-1': front.label '1{CROWN}' uses characters the fonts cannot "
+            f"print: {CROWN}") in out
+
+
+def test_a_glyph_the_fonts_lack_in_a_track_title(game_copy):
+    path = game_copy / "game.yaml"
+    edit(path, "components: [instructions, power_track,",
+         f"components: [instructions, {{kind: track, id: power_track, spaces: 25, title: '{CROWN} Power'}},")
+    out = validate(game_copy)
+    assert (f"{path}:{line_of(path, 'components:')}: track 'power_track': title '{CROWN} Power' uses characters "
+            f"the fonts cannot print: {CROWN}") in out
+
+
+TWO_DECKS = """\
+title: Two Decks
+players: {min: 2, max: 4}
+decks:
+  - id: heroes
+    name: Heroes
+    cards: heroes.yaml
+    fields:
+      might: {type: int, min: 0, max: 9, icon: heater}
+  - id: quests
+    name: Quests
+    cards: quests.csv
+    size: {width: 70, height: 120}
+components: [cards]
+"""
+
+
+def two_decks(root, game=TWO_DECKS, heroes=None, quests=None):
+    root.mkdir(parents=True)
+    (root / "game.yaml").write_text(game)
+    (root / "heroes.yaml").write_text(heroes or "cards:\n  - {id: knight, name: Knight, copies: 2, might: 4}\n")
+    (root / "quests.csv").write_text(quests or "id,name,copies,flavour\ndragon,Slay the Dragon,1,Bring a bucket.\n")
+    return root
+
+
+def test_a_glyph_the_fonts_lack_in_a_deck_name(tmp_path):
+    root = two_decks(tmp_path / "g", TWO_DECKS.replace("name: Quests", f"name: {CROWN} Quests"))
+    out = validate(root)
+    assert (f"{root / 'game.yaml'}:{line_of(root / 'game.yaml', '- id: quests')}: deck 'quests': name "
+            f"'{CROWN} Quests' uses characters the fonts cannot print: {CROWN}") in out
+
+
+def test_a_problem_of_the_data_is_blamed_on_the_data_not_the_template_that_prints_it(game_copy):
+    # the faction's name is printed by rulebook chapters, the cover, tokens and cards: one message, at
+    # the line of game.yaml that wrote it
+    path = game_copy / "game.yaml"
+    edit(path, "{id: empire, name: Empire,", f"{{id: empire, name: \"{CROWN} Empire\",")
+    out = validate(game_copy)
+    problems = [line for line in out.splitlines() if not line.endswith("nothing was written.")]
+    assert problems == [f"{path}:{line_of(path, '{id: empire')}: faction 'empire': name '{CROWN} Empire' uses "
+                        f"characters the fonts cannot print: {CROWN}"], out
+    assert ".j2" not in out

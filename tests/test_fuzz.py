@@ -3,7 +3,9 @@ deleted, values of the wrong type, odd strings, markup, paths, broken YAML text)
 but pnp's own problem reports (DataError, UserError).
 
 The default run tries a dozen folders per game (a valid one renders the whole rulebook: about 2 s);
-``PNP_LONG_FUZZ=1 pytest tests/test_fuzz.py`` runs the long fuzz (400 random folders per game).
+``PNP_LONG_FUZZ=1 pytest tests/test_fuzz.py`` runs the long fuzz (400 random folders per game). A small
+two-deck game (a CSV deck, a layout of its own with expressions, extends and a choice by card type) is
+fuzzed the same way; ``PNP_DECKS_FUZZ=300`` runs it with that many random examples.
 """
 
 import math
@@ -33,6 +35,10 @@ ODD_STRINGS = [
     "../../../etc/passwd", "/etc/passwd", "a/b", "C:\\x", "~/x", ".", "..", "null", "1e400", "-0", "NaN",
     "é" * 10, "# heading", "- item", "| a | b |", "!toc", "> q", "\\", "*", "[", "crown", "shadow_throne",
     "behind_the_throne", "./x", "examples/killing.yaml", "examples/three-turns.yaml",
+    # layout expressions and file names of the newer data paths
+    "card.__class__.__mro__", "name.__class__", "range(10**9) | list", "'a' * 10**9", "lipsum(10**6)",
+    "field('nosuch')", "tint(1, 2)", "palette.nosuch", "{{ 7*7 }}", "quests.csv", "../quests.csv", "plain",
+    "art/none.png", "icons/x.svg",
 ]
 ODD_VALUES = [None, 0, -1, 1, 2, 99, 10 ** 30, -10 ** 30, 0.5, float("nan"), float("inf"), -float("inf"), True,
               False, [], {}, [1, "x"], {"a": 1}, [[[]]], {"id": "x"}]
@@ -101,15 +107,16 @@ def text_edit(draw, text):
     return "".join(lines)
 
 
-def mutated_folder(data, game: str, tmp: Path) -> Path:
+def mutated_folder(data, game: str, tmp: Path, source: Path | None = None) -> Path:
     folder = tmp / game
-    shutil.copytree(DATA_DIR / game, folder)
+    shutil.copytree(source or DATA_DIR / game, folder)
+    files = FILES.get(game) or sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
     for _ in range(data.draw(st.integers(1, 3), label="changes")):
-        name = data.draw(st.sampled_from(FILES[game]), label="file")
+        name = data.draw(st.sampled_from(files), label="file")
         path = folder / name
         text = path.read_text(encoding="utf-8")
         try:
-            parsed = plain(yaml.safe_load(text))
+            parsed = plain(yaml.safe_load(text)) if path.suffix == ".yaml" else None
         except yaml.YAMLError:           # broken by an earlier text edit: edit the text again
             parsed = None
         if parsed is None or data.draw(st.booleans(), label="as text"):
@@ -131,7 +138,7 @@ def check_folder(folder: Path, lang: str | None) -> None:
     for problem in problems:
         assert problem.message and "Traceback" not in problem.message
         assert len(str(problem)) < 600, str(problem)
-    for scenario in sorted((folder / "examples").glob("*.yaml")):
+    for scenario in sorted((folder / "examples").glob("*.yaml")) if (folder / "examples").is_dir() else ():
         try:
             load_scenario(scenario)
         except (DataError, UserError):
@@ -161,6 +168,87 @@ def test_mutated_games_long_fuzz(game, data):
     with tempfile.TemporaryDirectory() as tmp:
         folder = mutated_folder(data, game, Path(tmp))
         check_folder(folder, data.draw(st.sampled_from([None, "es"]), label="lang"))
+
+
+# A small game of the newer data paths: two decks, one of them a CSV file, a layout of the game's own
+# (with expressions, extends and a per-type choice) and an inline one.
+DECKS_GAME = {
+    "game.yaml": """\
+title: Two Decks
+players: {min: 2, max: 4}
+palette: {back: "#203040"}
+decks:
+  - id: heroes
+    name: Heroes
+    cards: heroes.yaml
+    size: poker
+    fields:
+      might: {type: int, required: true, min: 0, max: 9, icon: heater}
+      kind: {type: choice, choices: [hero, rogue], required: true}
+      motto: {type: text}
+    layout:
+      by: kind
+      default: plain
+      layouts:
+        rogue:
+          extends: plain
+          regions:
+            - {name: title, rect: [4, 70, 49, 14], colour: palette.ink}
+            - {name: tag, kind: text, rect: [4, 4, 49, 6], text: "'ROGUE ' ~ field('might')", style: small}
+  - id: quests
+    name: Quests
+    cards: quests.csv
+    size: {width: 70, height: 120}
+    fields:
+      reward: {type: int, min: 0, max: 20, icon: coin, format: "{value} gold"}
+components: [cards]
+""",
+    "heroes.yaml": """\
+cards:
+  - {id: knight, name: Knight, copies: 2, might: 4, kind: hero, motto: Onwards}
+  - {id: thief, name: Thief, copies: 1, might: 2, kind: rogue}
+""",
+    "quests.csv": "id,name,copies,reward,flavour\ndragon,Slay the Dragon,1,12,Bring a bucket.\n"
+                  "caravan,Guard the Caravan,2,3,\n",
+    "templates/layouts/plain.yaml": """\
+size: [63, 88]
+palette: {paper: "#fbf8ef", ink: "#222222", back: "#444444", accent: "#d0b060", neutral: "#777777"}
+styles:
+  title: {font: serif-semibold, size: 14, min_size: 8, max_lines: 1}
+  small: {font: sans-bold, size: 6, min_size: 6, max_lines: 1}
+regions:
+  - {name: frame, kind: box, rect: [0, 0, 63, 88], bleed: true, fill: palette.paper}
+  - {name: title, kind: text, rect: [4, 72, 55, 12], text: name, style: title}
+  - {name: badges, kind: badges, in: title, x: 8, size: 6, top: 0, step: 7}
+  - {name: rule, kind: line, from: [4, 70], to: [59, 70], colour: palette.ink, width: 0.3}
+  - {name: dot, kind: icon, icon: "'circle'", at: [31.5, 20], size: 8, colour: palette.accent, when: "field('might')"}
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def decks_game(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("decks") / "two_decks"
+    for name, text in DECKS_GAME.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def test_the_decks_game_is_valid(decks_game):
+    problems = Problems()
+    result = validate_game(decks_game, problems, BuildOptions())
+    assert not problems.errors, [str(p) for p in problems]
+    assert result.game is not None and [d.id for d in result.game.decks] == ["heroes", "quests"]
+
+
+@settings(max_examples=int(os.environ.get("PNP_DECKS_FUZZ", 15)), derandomize=not os.environ.get("PNP_DECKS_FUZZ"),
+          **FUZZ)
+@given(data=st.data())
+def test_mutated_decks_csv_and_layouts_give_only_problem_reports(decks_game, data):
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = mutated_folder(data, "two_decks", Path(tmp), decks_game)
+        check_folder(folder, None)
 
 
 def test_odd_values_are_all_dumpable():

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from pnp import placeholders
 from pnp.components import BuildOptions, Component, Output
+from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.text import fit
 from pnp.i18n import strings
@@ -92,6 +93,11 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                                f"({area.w:.1f} x {area.h:.1f} mm on {paper})")
     for t in token_set.tokens:
         for side, face in (("front", t.front), ("back", t.back)):
+            for key, text, roles in (("caption", face.caption, ("sans-black",)), ("label", face.label, ("sans-black",))):
+                shown = fonts.unprintable(str(text), roles) if text and text != "faction" else None
+                if shown:      # a faction's name is checked with game.yaml
+                    problems.error(token_set.path, t.line, f"token '{t.id}'",
+                                   f"{side}.{key} {excerpt(str(text))} uses characters the fonts cannot print: {shown}")
             caption = game.faction(t.faction).name if face.caption == "faction" and t.faction else face.caption
             for el in token_face(face, t.shape, t.size, 0, "#000000", escape(caption) if caption else caption):
                 if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:

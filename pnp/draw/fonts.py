@@ -63,3 +63,15 @@ def missing_glyphs(text: str, font: str) -> set[str]:
     register()
     face = pdfmetrics.getFont(font).face
     return {ch for ch in text if not ch.isspace() and ord(ch) not in face.charToGlyph}
+
+
+def unprintable(text: str, roles=tuple(ROLES)) -> str | None:
+    """The characters of data ``text`` that the fonts of ``roles`` (regular or bold) cannot print, shown
+    for a message (``U+0001`` for a control character), or None when every one prints."""
+    missing = set()
+    for role in roles:
+        for bold in (False, True):
+            missing |= missing_glyphs(text, font_name(role, bold))
+    if not missing:
+        return None
+    return " ".join(sorted(f"U+{ord(ch):04X}" if not ch.isprintable() else ch for ch in missing)[:10])
