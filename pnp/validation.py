@@ -83,8 +83,9 @@ def _validate(game, problems: Problems, options, lang) -> ValidationResult:
                     path, line = _hook_place(game, subject)
                     (problems.warn if warning else problems.error)(path, line, subject, message)
     decks = f"{len(game.decks)} decks, " if game.several_decks else ""
-    summary = (f"{game.title}: {decks}{len(game.cards)} characters, {len(game.deck_for())} cards, "
-               f"{len(game.factions)} factions, components {', '.join(game.components)}"
+    factions = f"{len(game.factions)} factions, " if game.factions else ""
+    summary = (f"{game.title}: {decks}{len(game.deck_for())} cards ({len(game.cards)} different), "
+               f"{factions}components {', '.join(game.components)}"
                f"{f', language {lang}' if lang else ''}: valid")
     return ValidationResult(game, summary)
 

@@ -278,7 +278,7 @@ def _flat(page):
 def test_validate_summary_counts_every_deck(game_dir):
     result = validate(game_dir)
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("Two Decks: 2 decks, 5 characters, 9 cards")
+    assert result.output.startswith("Two Decks: 2 decks, 9 cards (5 different)")
 
 
 def test_export_cards_writes_a_folder_per_deck(game_dir, tmp_path):

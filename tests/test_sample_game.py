@@ -24,7 +24,7 @@ def test_starfall_validates():
     result = CliRunner().invoke(main, ["validate", str(STARFALL)])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == (
-        "Starfall: 2 decks, 8 characters, 12 cards, 2 factions, components instructions, score, tide, cards, "
+        "Starfall: 2 decks, 12 cards (8 different), 2 factions, components instructions, score, tide, cards, "
         "tokens, rulebook, box: valid")
 
 

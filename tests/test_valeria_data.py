@@ -88,7 +88,7 @@ def test_validate_passes_and_warns_placeholders_by_file():
     result = run(GAME)
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
-    assert lines[-1] == ("Shadow Kingdoms of Valeria: 3 decks, 110 characters, 124 cards, 0 factions, "
+    assert lines[-1] == ("Shadow Kingdoms of Valeria: 3 decks, 124 cards (110 different), "
                          "components cards: valid")
     warnings = {line.split(": warning: ")[0].rsplit("/", 1)[-1]: int(line.split(": warning: ")[1].split()[0])
                 for line in lines if ": warning: " in line}

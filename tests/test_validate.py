@@ -16,7 +16,7 @@ def test_bundled_game_is_valid():
     result = run("shadow_throne")
     assert result.exit_code == 0, result.output
     assert result.output.strip() == (
-        "Shadow Throne: 27 characters, 54 cards, 3 factions, components instructions, power_track, cards, "
+        "Shadow Throne: 54 cards (27 different), 3 factions, components instructions, power_track, cards, "
         "tokens, rulebook, box: valid")
 
 

@@ -85,6 +85,9 @@ class DaskExecutor:
     """Batches as tasks of a Dask cluster: the one at ``scheduler`` (``tcp://host:8786``), or a local
     cluster of ``workers`` single-threaded processes started for the run."""
 
+    #: How long to try reaching a scheduler before giving up with an error naming it.
+    CONNECT_TIMEOUT = "20s"
+
     def __init__(self, scheduler: str | None = None, workers: int = 2, retries: int = 2):
         self.scheduler = scheduler
         self.workers = max(1, int(workers))
@@ -96,7 +99,7 @@ class DaskExecutor:
         except ImportError:  # pragma: no cover - depends on the installed extras
             raise RuntimeError("the Dask executor needs dask.distributed: pip install 'pnp[dask]'") from None
         if self.scheduler:
-            return Client(self.scheduler, timeout="20s"), None
+            return Client(self.scheduler, timeout=self.CONNECT_TIMEOUT), None
         cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                dashboard_address=None, silence_logs=logging.ERROR)
         return Client(cluster), cluster
