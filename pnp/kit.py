@@ -122,11 +122,13 @@ def kit_entries(components, built, describing: str, own_pages: int) -> list[KitE
     return entries
 
 
-def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> list[Path]:
+def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[list[Path], list]:
     """A print service's files (``pnp build --preset``): for each deck, one PDF with every card's face then
     its back, each on a page of the service's trim plus bleed with TrimBox and BleedBox, as CMYK
-    PDF/X-1a:2003 (``<preset>.pdf``, or ``<preset>-<deck id>.pdf`` for each deck of a game with several)."""
+    PDF/X-1a:2003 (``<preset>.pdf``, or ``<preset>-<deck id>.pdf`` for each deck of a game with several).
+    Returns the files and a warning for every face whose text or icons leave the service's safe zone."""
     from pnp.components.cards import back_elements, card_key, deck_faces
+    from pnp.exports.cards import safe_zone_warnings
     from pnp.draw.pdfx import cmyk_profile, to_pdfx1a
     from pnp.exports.presets import product_for
     from pnp.layout.cards import single_card_pages
@@ -152,4 +154,5 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> list[P
             title = f"{game.title}: {deck.name}" if game.several_decks else game.title
             name = f"{preset.name}-{deck.id}.pdf" if game.several_decks else f"{preset.name}.pdf"
             files[name] = to_pdfx1a(tag_font_subsets(render(pages, title, game.author)), title)
-    return write_atomically(out_dir, files)
+        warnings = safe_zone_warnings(game, preset, options.lang).warnings
+    return write_atomically(out_dir, files), warnings

@@ -121,3 +121,29 @@ def test_a_missing_cmyk_profile_is_a_clear_error(tmp_path, monkeypatch):
     assert result.exit_code == 2
     assert "PNP_CMYK_PROFILE=" in result.output and "no such file" in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_faces_outside_the_safe_zone_are_warned_about_per_card(tmp_path, monkeypatch):
+    """DriveThruCards asks for text and art 1/8 in inside the trim; a stricter (made-up) safe line shows
+    the build checks every face and names each card with its file and line, and still writes the PDF."""
+    from pnp.exports import presets
+
+    strict = presets.CardProduct("poker", (825, 1125), (750, 1050), 144)
+    monkeypatch.setitem(presets.PDF_PRESETS, "drivethrucards",
+                        presets.Preset("drivethrucards", "DriveThruCards", (strict,), colour="CMYK"))
+    result = CliRunner().invoke(main, ["build", "--preset", "drivethrucards", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    warnings = result.stderr.splitlines()
+    assert len(warnings) == 29                    # the 27 characters, the player aid and the back
+    peasant = [w for w in warnings if "card 'dutiful-peasant'" in w]
+    assert len(peasant) == 1 and "cards.yaml:" in peasant[0]
+    assert "asks for art and text at least 9.0 mm inside it (--preset drivethrucards)" in peasant[0]
+    assert (tmp_path / "drivethrucards.pdf").exists()
+
+
+def test_the_bundled_cards_keep_to_drivethrucards_safe_zone(dtc):
+    from pnp.exports.cards import safe_zone_warnings
+    from pnp.exports.presets import PDF_PRESETS
+    from pnp.gamedata import load_game
+
+    assert safe_zone_warnings(load_game("shadow_throne"), PDF_PRESETS["drivethrucards"]) == []

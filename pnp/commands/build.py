@@ -63,7 +63,10 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bl
     if preset:
         from pnp.exports.presets import PDF_PRESETS as presets
         from pnp.kit import build_print_shop
-        for path in build_print_shop(game, out_dir, options, presets[preset]):
+        paths, warnings = build_print_shop(game, out_dir, options, presets[preset])
+        for warning in warnings:
+            click.echo(str(warning), err=True)
+        for path in paths:
             click.echo(f"{display_path(path)}  ({page_count(path.read_bytes())} pages, PDF/X-1a, CMYK)")
         return
     if calibration:

@@ -201,6 +201,39 @@ def face_count(game, lang=None) -> int:
 
 
 
+def safe_zone_warnings(game, preset, lang: str | None = None) -> Problems:
+    """A warning for every distinct face (cards, player aids, backs) of every deck whose text or icons come
+    closer to the trim line than ``preset``'s safe zone allows, naming the card's file and line and what
+    comes too close."""
+    from pnp.exports.presets import outside_safe_zone, product_for
+
+    warnings = Problems()
+    for deck in game.decks:
+        product = product_for(preset, deck.width, deck.height)
+        trim = product.trim_mm
+        back = back_key(game, deck)
+        keys = distinct_faces(deck_cards(game, lang, deck), back) + [f"{back}|{v}" for v in back_variants(deck)]
+        for key in keys:
+            outside = outside_safe_zone(face_elements(game, key, 0.0, lang, trim), *trim,
+                                        product.safe_inside_trim_mm)
+            if not outside:
+                continue
+            roles = ", ".join(dict.fromkeys(role for role, _ in outside))
+            gap = min(g for _, g in outside)
+            card_id = key.partition("|")[0]
+            plain = card_id.partition(":")[2] if ":" in card_id else card_id
+            plain = BACK if plain.startswith(BACK + "|") else plain
+            if plain in (BACK, AID):
+                where, subject = (None, None), "card back" if plain == BACK else "player aid"
+            else:
+                where, subject = game.source(game.card(card_id)), f"card '{card_id}'"
+            warnings.warn(*where, subject,
+                          f"{roles} come{'s' if len(outside) == 1 else ''} within {max(gap, 0.0):.1f} mm of the "
+                          f"trim line; {preset.service} asks for art and text at least "
+                          f"{product.safe_inside_trim_mm:.1f} mm inside it (--preset {preset.name})")
+    return warnings
+
+
 @dataclass
 class PresetExport:
     game: object
@@ -216,11 +249,11 @@ def export_preset(game_arg, out_dir: str | os.PathLike, preset, lang: str | None
     card in deck order and ``back.png`` (in a folder per deck when the game has several), at the service's
     pixel size with its bleed, RGB, the dpi recorded. Every face is checked against the service's safe
     zone: a warning per face and element outside it."""
-    from pnp.exports.presets import outside_safe_zone, product_for
+    from pnp.exports.presets import product_for
 
     game = game or checked_game(game_arg, lang)
     products = {deck.id: product_for(preset, deck.width, deck.height) for deck in game.decks}
-    warnings, files, sizes = Problems(), {}, {}
+    warnings, files, sizes = safe_zone_warnings(game, preset, lang), {}, {}
     for deck in game.decks:
         product = products[deck.id]
         trim = product.trim_mm
@@ -228,23 +261,6 @@ def export_preset(game_arg, out_dir: str | os.PathLike, preset, lang: str | None
         back = back_key(game, deck)
         variants = [f"{back}|{v}" for v in back_variants(deck)]
         keys = distinct_faces(cards, back) + variants
-        for key in keys:
-            outside = outside_safe_zone(face_elements(game, key, 0.0, lang, trim), *trim,
-                                        product.safe_inside_trim_mm)
-            if outside:
-                roles = ", ".join(dict.fromkeys(role for role, _ in outside))
-                gap = min(g for _, g in outside)
-                card_id = key.partition("|")[0]
-                plain = card_id.partition(":")[2] if ":" in card_id else card_id
-                plain = BACK if plain.startswith(BACK + "|") else plain
-                if plain in (BACK, AID):
-                    where, subject = (None, None), "card back" if plain == BACK else "player aid"
-                else:
-                    where, subject = game.source(game.card(card_id)), f"card '{card_id}'"
-                warnings.warn(*where, subject,
-                              f"{roles} come{'s' if len(outside) == 1 else ''} within {max(gap, 0.0):.1f} mm of the "
-                              f"trim line; {preset.service} asks for art and text at least "
-                              f"{product.safe_inside_trim_mm:.1f} mm inside it (--preset {preset.name})")
         images = face_images(game, keys, product.image_px, product.bleed_mm, lang, progress, trim)
         encoded = {key: png_bytes(image.convert(preset.colour), product.dpi) for key, image in images.items()}
         folder = f"{deck.id}/" if game.several_decks else ""
