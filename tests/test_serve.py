@@ -380,3 +380,59 @@ def test_ctrl_c_stops_cleanly_with_a_page_open(game, tmp_path):
             proc.kill()
     assert proc.returncode == 0, err
     assert out.strip() == "Stopped." and "Traceback" not in err
+
+
+def _booklet(middle: str, picture_colour=(200, 30, 30)) -> bytes:
+    """Three pages drawn with one font and one picture (on the last page), as a component's own PDF."""
+    import io
+
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 200), invariant=1)
+    for text in ("First page", middle, "Last page"):
+        canvas.drawString(20, 100, text)
+        if text == "Last page":
+            canvas.drawImage(ImageReader(PILImage.new("RGB", (4, 4), picture_colour)), 20, 20, 40, 40)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_a_components_own_pdf_is_fingerprinted_page_by_page():
+    """A page of a component's own PDF (the rulebook) keeps its fingerprint when another page changes,
+    and the picture it keeps is the one the new PDF draws; a changed picture changes its page."""
+    from pnp.exports.raster import Rasterizer
+    from pnp.serve.pages import pdf_page_prints
+
+    before, after = _booklet("Power 3"), _booklet("Power 4 and a longer line")
+    prints_before, prints_after = pdf_page_prints(before), pdf_page_prints(after)
+    assert before != after and len(set(prints_before)) == 3
+    assert [a == b for a, b in zip(prints_before, prints_after)] == [True, False, True]
+    with Rasterizer(before) as old, Rasterizer(after) as new:
+        for i in (0, 2):
+            assert old.render_at(i, 50).tobytes() == new.render_at(i, 50).tobytes()
+        assert old.render_at(1, 50).tobytes() != new.render_at(1, 50).tobytes()
+    recoloured = pdf_page_prints(_booklet("Power 3", picture_colour=(30, 30, 200)))
+    assert [a == b for a, b in zip(prints_before, recoloured)] == [True, True, False]
+
+
+def test_a_component_broken_by_a_reported_problem_says_so_without_a_traceback(tmp_path, capfd):
+    """Behind the Throne's rulebook plays its examples with the engine, which refuses a card value the
+    check already reports: the rulebook waits for that problem, and the console stays quiet."""
+    game = tmp_path / "behind_the_throne"
+    shutil.copytree(DATA_DIR / "behind_the_throne", game)
+    cards = game / "cards.yaml"
+    text = cards.read_text()
+    match = re.search(r"^\s+value: (1)$", text, re.M)
+    cards.write_text(text[:match.start(1)] + "0" + text[match.end(1):])
+    line = text[:match.start(1)].count("\n") + 1
+    with running(game, tmp_path / "out") as (srv, client):
+        data = client.wait_for(lambda d: d["checked"], timeout=120)
+    assert [p["text"] for p in data["problems"] if not p["warning"]] == [
+        f"cards.yaml:{line}: card 'general': value: 0 is below the minimum 1"]
+    rulebook = next(c for c in data["components"] if c["name"] == "rulebook")
+    assert rulebook["files"] == [] and rulebook["error"] == (
+        "rulebook cannot be drawn while the problems above remain (card 'general': a character needs a value).")
+    assert "Traceback" not in capfd.readouterr().err

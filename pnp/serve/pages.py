@@ -35,6 +35,55 @@ class Rendered:
     pages: list
 
 
+#: Keys a page's fingerprint does not follow: links to the document's tree and to other pages, which do
+#: not change how the page looks.
+_NOT_DRAWN = frozenset({"/Parent", "/P", "/Dest", "/A", "/Next", "/Prev", "/First", "/Last", "/StructParents",
+                        "/Length"})
+#: What of a page's own dictionary its look depends on.
+_PAGE_KEYS = ("/MediaBox", "/CropBox", "/BleedBox", "/TrimBox", "/Rotate", "/UserUnit", "/Contents",
+              "/Resources", "/Annots", "/Group")
+
+
+def pdf_page_prints(pdf: bytes) -> list[str]:
+    """A fingerprint of each page of a finished PDF from what it draws with: its boxes, content streams
+    and every resource they use (fonts, pictures, forms), followed by content, never by object number.
+    So a page whose drawing did not change keeps its fingerprint while another page of the file
+    changes (a rulebook whose one table shows an edited card), and is not rasterized again."""
+    import io
+
+    import pikepdf
+
+    memo: dict = {}
+
+    def walk(obj, active: frozenset) -> str:
+        if not isinstance(obj, pikepdf.Object):          # numbers and booleans come as Python values
+            return digest("value", obj)
+        key = obj.objgen if obj.is_indirect else None
+        if key is not None and key in memo:
+            return memo[key]
+        if key is not None and key in active:
+            return "cycle"
+        inner = active | {key} if key is not None else active
+        if isinstance(obj, pikepdf.Stream):
+            value = digest("stream", walk_dict(obj.stream_dict, inner), obj.read_raw_bytes())
+        elif isinstance(obj, pikepdf.Dictionary):
+            value = digest("dict", walk_dict(obj, inner))
+        elif isinstance(obj, pikepdf.Array):
+            value = digest("array", [walk(item, inner) for item in obj])
+        else:
+            value = digest("value", obj.unparse())
+        if key is not None:
+            memo[key] = value
+        return value
+
+    def walk_dict(obj, active) -> list:
+        return [(k, walk(obj[k], active)) for k in sorted(obj.keys()) if k not in _NOT_DRAWN]
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        return [digest("pdf page", [(k, walk(page.obj[k], frozenset())) for k in _PAGE_KEYS if k in page.obj])
+                for page in doc.pages]
+
+
 def page_image(pdf: bytes, index: int, dpi: int) -> Image:
     with Rasterizer(pdf) as doc:
         image = doc.render_at(index, dpi)
@@ -78,7 +127,7 @@ class PageMaker:
                 continue
             with using(game.icons):
                 self._build(entry, done, component, lambda c=component: c.build(game, build_options), game,
-                            icons, build_options, problem_json)
+                            icons, build_options, problem_json, any_errors)
             yield
         others = [c for c, _ in entries if not c.needs_kit]
         for component, entry in entries:
@@ -102,14 +151,19 @@ class PageMaker:
             self._pdfs.popitem(last=False)
         return [entry for _, entry in entries]
 
-    def _build(self, entry, done, component, build, game, icons, options, problem_json) -> None:
+    def _build(self, entry, done, component, build, game, icons, options, problem_json,
+               after_problems: bool = False) -> None:
         try:
             done[component.name] = [self._render(game, out, icons, options) for out in build()]
         except DataError as exc:
             entry["problems"] = [problem_json(p) for p in exc.problems]
             entry["error"] = f"{component.name} is drawn again once {_count(exc.problems)} fixed."
         except Exception as exc:
-            entry["error"] = self.why(exc)
+            if after_problems:      # most likely a reported problem's consequence: no traceback for it
+                reason = str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__
+                entry["error"] = f"{component.name} cannot be drawn while the problems above remain ({reason})."
+            else:
+                entry["error"] = self.why(exc)
 
     def _render(self, game, out, icons: str, options) -> Rendered:
         """``out`` with its PDF (the one made before when no page changed) and its pages' fingerprints."""
@@ -123,11 +177,13 @@ class PageMaker:
                 from pnp.kit import rendered
 
                 rendered(game, out, options)
-        else:                    # made by its component (the rulebook): its bytes are its fingerprint
-            whole = digest(out.pdf)
-            fingerprint = digest("output", out.filename, whole)
-            with Rasterizer(out.pdf) as doc:
-                prints = [digest(whole, i) for i in range(len(doc))]
+        else:                    # made by its component (the rulebook): fingerprinted from the PDF itself
+            fingerprint = digest("output", out.filename, digest(out.pdf))
+            try:
+                prints = pdf_page_prints(out.pdf)
+            except Exception:    # a PDF pikepdf cannot walk: every page changes with any byte of it
+                with Rasterizer(out.pdf) as doc:
+                    prints = [digest(fingerprint, i) for i in range(len(doc))]
         self._pdfs[fingerprint] = out.pdf
         self._pdfs.move_to_end(fingerprint)
         return Rendered(out, fingerprint, prints)
