@@ -159,3 +159,39 @@ def test_layout_is_plain_data_and_groups_nothing():
     assert not any(isinstance(e, Group) for e in lay.elements)
     assert all(isinstance(e, (Polygon, Line, Circle, Text)) or e.role.startswith(("terrain:", "map-paper"))
                for e in lay.elements)
+
+
+def test_a_hexmap_entry_in_a_game_without_a_map_is_an_error(tmp_path):
+    import shutil
+    from click.testing import CliRunner
+
+    from pnp import DATA_DIR
+    from pnp.cli import main
+
+    root = tmp_path / "g"
+    shutil.copytree(DATA_DIR / "behind_the_throne", root)
+    game_yaml = root / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("components: [instructions, cards, rulebook, box]",
+                                                       "components: [instructions, hexmap, cards, rulebook, box]"))
+    result = CliRunner().invoke(main, ["validate", str(root)])
+    assert result.exit_code == 2
+    line = next(i for i, text in enumerate(game_yaml.read_text().splitlines(), 1) if text.startswith("components:"))
+    assert (f"{game_yaml}:{line}: hexmap 'hexmap': the game has no map: (game.yaml's map: names the map file)"
+            in result.output)
+
+
+def test_an_unknown_terrain_icon_is_an_error(tmp_path):
+    import shutil
+    from click.testing import CliRunner
+
+    from pnp import DATA_DIR
+    from pnp.cli import main
+
+    root = tmp_path / "shadow_queen"
+    shutil.copytree(DATA_DIR / "shadow_queen", root)
+    path = root / "map.yaml"
+    path.write_text(path.read_text().replace("icon: forest}", "icon: trees}"))
+    result = CliRunner().invoke(main, ["validate", str(root)])
+    assert result.exit_code == 2
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "icon: trees" in text)
+    assert f"{path}:{line}: hexmap 'hexmap': terrain 'forest': icon: unknown icon 'trees'" in result.output

@@ -17,6 +17,7 @@ from pnp.layout.hexmap import MapLayout, MapStyle, MapWords, hexmap_layout
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, TilePlan, plan_hex_tiles, tile_pages
 from pnp.markup import escape
 from pnp.schema import Field
+from pnp.yamlsrc import line_of, load_yaml
 
 #: Settings of a ``{kind: hexmap, ...}`` entry of game.yaml's ``components``.
 SCHEMA = {
@@ -118,10 +119,9 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
         problems.error(*where, subject, "the game has no map: (game.yaml's map: names the map file)")
         return
     for t in game.map.terrains:
-        icon = getattr(t, "icon", None)
-        if icon and icon not in game.icons:
-            problems.error(game.map.source or where[0], None, subject,
-                           f"terrain '{t.id}': unknown icon '{icon}'")
+        why = game.icons.problem(t.icon) if t.icon else None
+        if why:
+            problems.error(game.map.source, _terrain_line(game, t.id), subject, f"terrain '{t.id}': icon: {why}")
     config = config_of(spec)
     layout = map_layout(game, config)
     for paper in ("letter", "a4"):
@@ -132,6 +132,16 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             continue
         if tiles.cut:
             problems.warn(*where, subject, f"on {paper} a seam cuts {len(tiles.cut)} holding(s)")
+
+
+def _terrain_line(game, terrain_id: str) -> int | None:
+    """The line of a terrain's entry in the map file (the file is read once per run: cached)."""
+    raw = load_yaml(game.map.source, game.root)
+    terrains = raw.get("terrains") if isinstance(raw, dict) else None
+    for i, item in enumerate(terrains or []):
+        if isinstance(item, dict) and item.get("id") == terrain_id:
+            return line_of(terrains, i)
+    return None
 
 
 COMPONENT = Component("hexmap", build, check, order=12)
