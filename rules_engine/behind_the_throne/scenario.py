@@ -25,7 +25,8 @@ from rules_engine.behind_the_throne.state import DESTROY as DESTROY_VERB
 from rules_engine.behind_the_throne.state import SWAP as SWAP_VERB
 from rules_engine.behind_the_throne.state import USE as USE_VERB
 from rules_engine.behind_the_throne.transcript import ENGLISH, transcript_lines
-from rules_engine.core.scenario import ScenarioError, read_players, suggest
+from rules_engine.core.scenario import Refused as _Refused
+from rules_engine.core.scenario import ScenarioError, read_players, replay_turns, suggest
 from rules_engine.protocol import Spec
 
 WORDS = ("reveal", "stop", "bust")
@@ -98,12 +99,6 @@ class ScenarioOutcome:
     state: GameState
     events: list
     result: dict = field(default_factory=dict)
-
-
-class _Refused(Exception):
-    def __init__(self, where, message):
-        super().__init__(message)
-        self.where, self.message = where, message
 
 
 _suggest = suggest
@@ -259,21 +254,9 @@ def _setup(rules: Rules, scenario: Scenario, record: bool, check: bool) -> GameS
 def _play(rules: Rules, scenario: Scenario, *, record: bool, check: bool) -> GameState:
     state = _setup(rules, scenario, record, check)
     names = [p.name for p in scenario.players]
-    for i, turn in enumerate(scenario.turns, start=1):
-        if state.is_over:
-            raise _Refused(f"turns[{i}]", "the game is already over")
-        start, who = state.turn, names[state.active]
-        for j, decision in enumerate(turn, start=1):
-            where = f"turns[{i}][{j}]"
-            if state.is_over:
-                raise _Refused(where, "the game is already over")
-            if state.turn != start:
-                raise _Refused(where, f"{who}'s turn is already over")
-            state.step(_action(state, decision, names, where))
-        if not state.is_over and state.turn == start:
-            raise _Refused(f"turns[{i}]", f"{who}'s turn is not over after its decisions; possible next: "
-                                          + _possible(state, names))
-    return state
+    return replay_turns(state, scenario.turns, turn=lambda s: s.turn, seat=lambda s: names[s.active],
+                        play=lambda s, decision, where, _: s.step(_action(s, decision, names, where)),
+                        possible=lambda s: _possible(s, names))
 
 
 def describe(state: GameState, action: Action, names) -> str:

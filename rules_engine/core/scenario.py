@@ -45,3 +45,35 @@ def read_players(data: dict, players: tuple | None, make: Callable[[str, dict], 
     if data.get("players") is not None and not 1 <= len(plist) <= hi:
         problems.append(("players", f"{len(plist)} players; a scenario has 1 to {hi}"))
     return plist, names, problems
+
+
+class Refused(Exception):
+    """A decision of a scenario file that cannot be played now: ``where`` (``turns[2][1]``) and why."""
+
+    def __init__(self, where, message):
+        super().__init__(message)
+        self.where, self.message = where, message
+
+
+def replay_turns(state, turns, *, turn: Callable, seat: Callable, play: Callable, possible: Callable):
+    """Play a scenario's ``turns`` (a list of turns, each a list of decisions) on ``state``, with the same
+    checks and messages for every engine: no decision after the game is over or once its turn has ended,
+    and every listed turn finished by its decisions. ``turn(state)`` is the engine's turn counter,
+    ``seat(state)`` the name of the player whose turn it is, ``play(state, decision, where, i)`` plays one
+    decision (raising :class:`Refused` when it is not legal), ``possible(state)`` words the legal
+    decisions for the message of an unfinished turn."""
+    for i, decisions in enumerate(turns, start=1):
+        if state.is_over:
+            raise Refused(f"turns[{i}]", "the game is already over")
+        start, who = turn(state), seat(state)
+        for j, decision in enumerate(decisions, start=1):
+            where = f"turns[{i}][{j}]"
+            if state.is_over:
+                raise Refused(where, "the game is already over")
+            if turn(state) != start:
+                raise Refused(where, f"{who}'s turn is already over")
+            play(state, decision, where, i)
+        if not state.is_over and turn(state) == start:
+            raise Refused(f"turns[{i}]", f"{who}'s turn is not over after its decisions; possible next: "
+                                         + possible(state))
+    return state

@@ -17,7 +17,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from rules_engine.core.scenario import ScenarioError, read_players, suggest
+from rules_engine.core.scenario import Refused as _Refused
+from rules_engine.core.scenario import ScenarioError, read_players, replay_turns, suggest
 from rules_engine.protocol import Spec
 from rules_engine.shadow_queen.rules import TURN_LIMIT, Rules
 from rules_engine.shadow_queen.state import (ACT, DEFEND, DEFEND_WITH, DISCARD, DISCARD_CARD, DRAW, END_ACTION,
@@ -107,12 +108,6 @@ class ScenarioOutcome:
     state: GameState
     events: list
     result: dict = field(default_factory=dict)
-
-
-class _Refused(Exception):
-    def __init__(self, where, message):
-        super().__init__(message)
-        self.where, self.message = where, message
 
 
 # ---------------------------------------------------------------------------------------- reading
@@ -412,25 +407,17 @@ def _setup(rules: Rules, scenario: Scenario, record: bool, check: bool) -> tuple
 def _play(rules: Rules, scenario: Scenario, *, record: bool, check: bool) -> GameState:
     state, script = _setup(rules, scenario, record, check)
     names = [p.name for p in scenario.players]
-    for i, turn in enumerate(scenario.turns, start=1):
-        if state.is_over:
-            raise _Refused(f"turns[{i}]", "the game is already over")
-        start, who = state.turn, names[state.active]
-        for j, decision in enumerate(turn, start=1):
-            where = f"turns[{i}][{j}]"
-            if state.is_over:
-                raise _Refused(where, "the game is already over")
-            if state.turn != start:
-                raise _Refused(where, f"{who}'s turn is already over")
-            action = _action(state, decision, names, where)
-            if action is not None:
-                state.apply_action(action)
-                if state.turn == start or i < len(scenario.turns):
-                    script.resolve(state, where)   # not the draws of a turn the scenario does not play
-        if not state.is_over and state.turn == start:
-            raise _Refused(f"turns[{i}]", f"{who}'s turn is not over after its decisions; possible next: "
-                                          + _possible(state))
-    return state
+
+    def play(s, decision, where, i):
+        action = _action(s, decision, names, where)
+        if action is not None:
+            start = s.turn
+            s.apply_action(action)
+            if s.turn == start or i < len(scenario.turns):
+                script.resolve(s, where)   # not the draws of a turn the scenario does not play
+
+    return replay_turns(state, scenario.turns, turn=lambda s: s.turn, seat=lambda s: names[s.active],
+                        play=play, possible=_possible)
 
 
 def describe(state: GameState, a: Action) -> str:

@@ -17,7 +17,8 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from rules_engine.core.scenario import ScenarioError, read_players, suggest
+from rules_engine.core.scenario import Refused as _Refused
+from rules_engine.core.scenario import ScenarioError, read_players, replay_turns, suggest
 from rules_engine.protocol import Spec
 from rules_engine.valeria.effects import TROOPS
 from rules_engine.valeria.facts import SHRINES
@@ -88,13 +89,6 @@ class ScenarioOutcome:
         self.state = state
         self.events = events
         self.result = None
-
-
-class _Refused(Exception):
-    def __init__(self, where, message):
-        super().__init__(message)
-        self.where = where
-        self.message = message
 
 
 def parse_die(text) -> int | None:
@@ -335,21 +329,9 @@ AREA_INDEX = {"top-left": 0, "top": 1, "top-right": 2, "left": 3, "centre": 4, "
 def _play(rules: Rules, scenario: Scenario, *, record: bool, check: bool) -> GameState:
     state = _setup(rules, scenario, record, check)
     names = [p.name for p in scenario.players]
-    for i, turn in enumerate(scenario.turns, start=1):
-        if state.is_over:
-            raise _Refused(f"turns[{i}]", "the game is already over")
-        start, who = state.turns, names[state.cur]
-        for j, decision in enumerate(turn, start=1):
-            where = f"turns[{i}][{j}]"
-            if state.is_over:
-                raise _Refused(where, "the game is already over")
-            if state.turns != start:
-                raise _Refused(where, f"{who}'s turn is already over")
-            state.step(_action(state, decision, where))
-        if not state.is_over and state.turns == start:
-            raise _Refused(f"turns[{i}]", f"{who}'s turn is not over after its decisions; possible next: "
-                                          + _possible(state))
-    return state
+    return replay_turns(state, scenario.turns, turn=lambda s: s.turns, seat=lambda s: names[s.cur],
+                        play=lambda s, decision, where, _: s.step(_action(s, decision, where)),
+                        possible=_possible)
 
 
 def _normal(value):
