@@ -71,6 +71,22 @@ class RulebookResult:
     content_pages: int      # pages before padding
 
 
+def _check_chapters(raw, cfg, problems: Problems, path) -> None:
+    """At least one chapter, each listed once (a chapter twice would print the contents twice, which
+    never settle)."""
+    raw_chapters = raw.get("chapters") if isinstance(raw, dict) else None
+    if "chapters" in cfg and not cfg["chapters"]:
+        problems.error(path, line_of(raw, "chapters"), "rulebook", "chapters: the list is empty; a rulebook needs "
+                                                                   "at least one chapter")
+    seen = {}
+    for i, chapter in enumerate(cfg.get("chapters") or []):
+        line = line_of(raw_chapters, i)
+        if chapter in seen:
+            problems.error(path, line, "rulebook", f"chapters[{i + 1}]: '{chapter}' is listed twice (first at line "
+                                                   f"{seen[chapter]})")
+        seen.setdefault(chapter, line)
+
+
 def config_path(game):
     return game.root / "rulebook.yaml"
 
@@ -82,6 +98,7 @@ def load_config(game, problems: Problems | None = None) -> dict:
     own = problems is None
     problems = Problems() if own else problems
     cfg = check(raw, CONFIG_SCHEMA, problems, path)
+    _check_chapters(raw, cfg, problems, path)
     if not game.engine:       # chapters only: examples and battles are played by an engine
         for key in ("examples", "battle"):
             if cfg.get(key):
@@ -246,7 +263,10 @@ def flowables(nodes, width, extra: dict):
             handler = extra.get(node.name)
             if handler is None:
                 raise MarkupError(node.line, f"unknown directive !{node.name}; known: {', '.join(sorted(extra))}")
-            out.extend(handler(node.arg))
+            try:
+                out.extend(handler(node.arg))
+            except MarkupError as exc:        # the directive's own complaint, at the directive's line
+                raise MarkupError(exc.line or node.line, exc.message) from None
         else:  # pragma: no cover
             raise TypeError(node)
     return out
@@ -340,6 +360,7 @@ class RulebookDoc(BaseDocTemplate):
     def beforeDocument(self):
         self._headings = 0  # every multiBuild pass must produce the same bookmark keys
         self.toc_log = []   # the contents entries of this pass
+        self._outline_level = -1
 
     def afterFlowable(self, flowable):
         level = getattr(flowable, "toc_level", None)
@@ -349,7 +370,10 @@ class RulebookDoc(BaseDocTemplate):
         self._headings += 1
         key = f"h{self._headings}"
         self.canv.bookmarkPage(key)
-        self.canv.addOutlineEntry(flowable.plain, key, level=level, closed=True)
+        # a book whose first heading is a section (no chapter heading before it) still gets an outline
+        outline_level = min(level, self._outline_level + 1)
+        self._outline_level = outline_level
+        self.canv.addOutlineEntry(flowable.plain, key, level=outline_level, closed=True)
         if listed:
             # the contents are reportlab paragraphs: their text is reportlab markup, so escape it
             entry = (level, xml_escape(flowable.plain), self.page, key)
@@ -407,7 +431,7 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
     extra = {
         "cover": lambda arg: [Cover(game, words.get("rules_of_play", "Rules of Play"), facts),
                               NextPageTemplate("body"), PageBreak()],
-        "toc": lambda arg: [toc],
+        "toc": _once(toc),
         "pagebreak": lambda arg: [PageBreak()],
         "notes": _notes(notes, words.get("notes", "Notes")),
         "space": lambda arg: [Spacer(1, pt(_space(arg)))],
@@ -415,13 +439,15 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
     story = []
     problems = Problems()
     nodes = []
-    for name, markup in with_notes_point(chapters):
+    for (name, markup), (_, given) in zip(with_notes_point(chapters), chapters):
         try:
             parsed = parse(markup)
             story.extend(flowables(parsed, doc.width, extra))
             nodes.extend(parsed)
         except MarkupError as exc:
-            problems.error(name, exc.line, "rulebook", exc.message)
+            # the line in the chapter as written (the padding point is a line pnp put before it)
+            added = markup.count("\n") - given.count("\n")
+            problems.error(name, exc.line - added if exc.line else exc.line, "rulebook", exc.message)
     problems.raise_if_errors()
     toc.addEntries(seed if seed is not None else [entry for entry, _ in contents_entries(nodes, notes)])
     try:
@@ -472,6 +498,18 @@ def shifted_entries(entries, guess, notes: int) -> list:
             page, key = page + notes, f"h{int(key[1:]) + notes}"
         out.append((level, text, page, key))
     return out
+
+
+def _once(toc):
+    """The ``!toc`` handler: the contents, which a booklet can show only once."""
+    used = []
+
+    def handler(arg):
+        if used:
+            raise MarkupError(0, "!toc: the contents are already in the booklet; they can appear once")
+        used.append(True)
+        return [toc]
+    return handler
 
 
 def _space(arg: str) -> float:

@@ -496,3 +496,39 @@ def test_a_problem_of_the_data_is_blamed_on_the_data_not_the_template_that_print
     assert problems == [f"{path}:{line_of(path, '{id: empire')}: faction 'empire': name '{CROWN} Empire' uses "
                         f"characters the fonts cannot print: {CROWN}"], out
     assert ".j2" not in out
+
+
+# ----------------------------------------------------------------------------- found by the long fuzz
+
+CHAPTERS = "chapters: [cover, contents, overview, setup, turn, stacks, abilities, ending, example, reference]"
+
+
+@pytest.mark.parametrize("chapters, message", [
+    ("chapters: []", "rulebook: chapters: the list is empty; a rulebook needs at least one chapter"),
+    ("chapters: [cover, contents, contents, overview, reference]",
+     "rulebook: chapters[3]: 'contents' is listed twice (first at line {line})"),
+])
+def test_rulebook_chapters_empty_or_twice(btt_copy, chapters, message):
+    path = btt_copy / "rulebook.yaml"
+    edit(path, CHAPTERS, chapters)
+    out = validate(btt_copy)
+    line = line_of(path, "chapters:")
+    assert f"{path}:{line}: {message.format(line=line)}" in out
+
+
+def test_a_rulebook_without_contents_or_chapter_headings_builds(btt_copy):
+    edit(btt_copy / "rulebook.yaml", CHAPTERS, CHAPTERS.replace("contents, overview, ", ""))
+    result = run("validate", str(btt_copy))
+    assert result.exit_code == 0, result.output
+
+
+def test_the_contents_twice_in_a_chapter(btt_copy):
+    chapter = btt_copy / "templates" / "rulebook" / "en" / "reference.md.j2"
+    chapter.write_text(chapter.read_text() + "\n!toc\n")
+    edit(btt_copy / "rulebook.yaml", CHAPTERS, CHAPTERS.replace("contents, ", ""))
+    shutil.copy(chapter, chapter.with_name("again.md.j2"))
+    edit(btt_copy / "rulebook.yaml", "reference]", "reference, again]")
+    out = validate(btt_copy)
+    again = chapter.with_name("again.md.j2")
+    assert (f"{again}:{len(again.read_text().splitlines())}: rulebook: !toc: the contents are already in the "
+            f"booklet; they can appear once") in out

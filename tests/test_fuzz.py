@@ -3,7 +3,7 @@ deleted, values of the wrong type, odd strings, markup, paths, broken YAML text)
 but pnp's own problem reports (DataError, UserError).
 
 The default run tries a dozen folders per game (a valid one renders the whole rulebook: about 2 s);
-``PNP_LONG_FUZZ=1 pytest tests/test_fuzz.py`` runs the long fuzz (400 random folders per game). A small
+``PNP_LONG_FUZZ=1 pytest tests/test_fuzz.py`` runs the long fuzz (400 random folders per game; PNP_LONG_FUZZ_N=N for another count). A small
 two-deck game (a CSV deck, a layout of its own with expressions, extends and a choice by card type) is
 fuzzed the same way; ``PNP_DECKS_FUZZ=300`` runs it with that many random examples.
 """
@@ -162,7 +162,7 @@ def test_mutated_games_give_only_problem_reports(game, data):
 @pytest.mark.skipif(not os.environ.get("PNP_LONG_FUZZ"), reason="the long fuzz (20 min): PNP_LONG_FUZZ=1 pytest "
                                                                 "tests/test_fuzz.py")
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=400, **FUZZ)
+@settings(max_examples=int(os.environ.get("PNP_LONG_FUZZ_N", 400)), **FUZZ)
 @given(data=st.data())
 def test_mutated_games_long_fuzz(game, data):
     with tempfile.TemporaryDirectory() as tmp:
