@@ -99,6 +99,9 @@ CASES = [
      "    flavour: \"\\x01Bread on the table is worth a bent knee.\"",
      "card 'dutiful-peasant': flavour '\\x01Bread on the table is worth a bent\u2026' uses characters the fonts "
      "cannot print: U+0001", "- id: dutiful-peasant"),
+    # a mapping where a count goes (found by the long fuzz)
+    ("box.yaml", "{count: cards, item: character cards}", "{count: {x: cards}, item: character cards}",
+     "contents #1: count: expected a number, one of", "{count: {x: cards}"),
     # an empty kit, numbers that are not
     ("game.yaml", "components: [instructions, power_track, cards, tokens, rulebook, box]", "components: []",
      "components: the kit lists nothing to build", "components:"),

@@ -118,7 +118,7 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
         count, line = item.get("count"), line_of(raw_contents, i)
         number = isinstance(count, int) and not isinstance(count, bool) and count >= 0
         decks = {f"deck:{d.id}" for d in game.decks}
-        if not (number or count in COUNT_SOURCES or count in decks):
+        if not (number or isinstance(count, str) and (count in COUNT_SOURCES or count in decks)):
             problems.error(path, line, f"contents #{i + 1}",
                            f"count: expected a number, one of {', '.join(COUNT_SOURCES)} or deck:<deck id>, "
                            f"got {excerpt(count)}")
