@@ -322,6 +322,19 @@ def test_languages_are_offered_and_checked(game, tmp_path):
         assert data["errors"] == 1 and "has no translation into 'fr'" in data["problems"][0]["text"]
 
 
+def test_the_language_chosen_stays_while_a_card_has_a_problem(game, tmp_path):
+    heroes = game / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("might: 2", "might: lots"))
+    with running(game, tmp_path / "out", Options(lang="es")) as (srv, client):
+        for data in (client.json(), client.wait_for(lambda d: d["checked"])):      # both steps
+            assert [p["text"] for p in data["problems"]] == [
+                "heroes.yaml:11: card 'rogue': might: expected an integer, got 'lots'"]
+            assert [c["name"] for c in data["cards"]] == ["Caballero", "Pícaro", "Escudero", "Matar al dragón",
+                                                          "Guardar la caravana"]
+            assert [d["name"] for d in data["decks"]] == ["Héroes", "Misiones"]
+        assert client.json("/api/game?lang=fr")["errors"] == 2
+
+
 def test_static_files_ship_with_the_package():
     """Every file of pnp/serve/static is served, and pyproject's package data ships it in a wheel too."""
     import tomllib

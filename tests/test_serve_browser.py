@@ -2,7 +2,8 @@
 
 The page loads, the filter box narrows the cards, a click shows a card large with its data and its
 file:line, an edit of the card's data on disk changes the open page without a reload, a broken value
-shows its problem in place of the picture, and the trim and bleed toggles change what is drawn.
+shows its problem in place of the picture, the trim and bleed toggles change what is drawn, and the
+language and paper choices change the cards' words and the component pages' size.
 Screenshots go to $PNP_SCREENSHOTS when set (else the test's temporary folder) to be looked at.
 
 Skipped, saying why, where the browser cannot run (no chromium or chromedriver, no selenium).
@@ -62,7 +63,9 @@ def shots(tmp_path) -> Path:
 def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    from pnp.exports.raster import size_px
 
     game = write_game(tmp_path / "studio_test")
     folder = shots(tmp_path)
@@ -155,5 +158,24 @@ def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
             "return arguments[0].naturalWidth", img) > narrow)(
             d.find_element(By.CSS_SELECTOR, '.tile[data-id="knight"] img')))
         browser.save_screenshot(str(folder / "6-bleed-trim-safe.png"))
+
+        # language and paper: the cards in Spanish, the component pages on A4
+        Select(browser.find_element(By.ID, "lang")).select_by_value("es")
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '.tile[data-id="squire"] .name').text == "Escudero")
+        assert "lang=es" in browser.current_url
+        assert browser.find_element(By.CSS_SELECTOR, "#deck-heroes > h3").text.startswith("Héroes")
+        score = 'img[alt="score.pdf page 1"]'
+        wait.until(lambda d: loaded(d.find_element(By.CSS_SELECTOR, score)))
+        letter = browser.execute_script("return arguments[0].naturalWidth", browser.find_element(By.CSS_SELECTOR, score))
+        Select(browser.find_element(By.ID, "paper")).select_by_value("a4")
+
+        def a4_page(d):
+            img = d.find_element(By.CSS_SELECTOR, score)
+            d.execute_script("arguments[0].scrollIntoView()", img)          # pages load lazily
+            return loaded(img) and d.execute_script("return arguments[0].naturalWidth", img) == size_px(210, 297, 50)[0]
+
+        wait.until(a4_page)
+        assert letter == size_px(215.9, 279.4, 50)[0] and "paper=a4" in browser.current_url
+        browser.save_screenshot(str(folder / "7-spanish-a4.png"))
         severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
         assert severe == []

@@ -90,6 +90,19 @@ def why(exc: BaseException) -> str:
     return text[:300]
 
 
+def translated(game, lang: str, problems: Problems):
+    """``game`` in ``lang``, also while other problems remain, so the page keeps the language chosen;
+    a missing translation is a problem, a game too broken to translate stays as it is."""
+    try:
+        require_language(game, lang)
+        return translate(game, lang)
+    except DataError as exc:
+        problems.extend(exc.problems)
+    except Exception:          # a card the data step could not finish: its own problem says why
+        pass
+    return game
+
+
 class Studio:
     """The studio of one game folder: views by options, pictures by hash, builds, engine figures, and
     the open pages to tell about changes."""
@@ -274,12 +287,8 @@ class Studio:
             problems.extend(exc.problems)
         except Exception as exc:           # a half-written file pnp does not expect: say so, keep serving
             problems.error(self.root / "game.yaml", None, None, f"pnp could not read the game: {why(exc)}")
-        if game is not None and options.lang and not problems.errors:
-            try:
-                require_language(game, options.lang)
-                game = translate(game, options.lang)
-            except DataError as exc:
-                problems.extend(exc.problems)
+        if game is not None and options.lang:
+            game = translated(game, options.lang, problems)
         view = View(options, version, game, list(problems))
         self._fill_cards(view)
         return view
@@ -300,6 +309,8 @@ class Studio:
             problems.extend(exc.problems)
         except Exception as exc:           # as in the data step: reported, and the page goes on
             problems.error(self.root / "game.yaml", None, None, f"pnp could not check the game: {why(exc)}")
+        if game is not None and options.lang and problems.errors:    # validation translates a valid game only
+            game = translated(game, options.lang, Problems())             # its problems are reported already
         yield
         current = self._views.get(options)
         if self.version != version or current is None:
