@@ -12,13 +12,14 @@ player does. ``plan_bot_action`` is the same policy as a function (the search bo
 
 from __future__ import annotations
 
+import weakref
 from itertools import combinations
 
 from rules_engine.core.bots import Bot, registry
 from rules_engine.valeria import scoring
 from rules_engine.valeria.rules import CAMP, CHAMPIONS, GEM, GOLD, MAGIC, NT, TACTICS
 from rules_engine.valeria.state import (AREA, BONUS, BOOST, CHAMP, CIRCLE, DICE, DIE, DONE, FREE, GAIN_MAGIC,
-                                        MAGIC_P, MOVE, PASS, PLAN, ROOM, SENTRY, SIDE, TACT, TAKE)
+                                        MAGIC_P, MOVE, PASS, PLAN, ROOM, SENTRY, SIDE, TACT, TAKE, GameState)
 
 #: The planner's order for uncovering circles (first = most wanted), by what each unlocks.
 CIRCLE_ORDER = ("troop_space", "track", "champion_limit", "gem_storage", "strength", "reserve_slot", "wild")
@@ -134,36 +135,71 @@ def _lateness(state) -> float:
     return min(1.0, sum(len(q.completed) for q in state.players) / (state.n * state.rules.end_plans))
 
 
-def _champion_value(state, p, card, late=None) -> float:
+# how a champion is valued (see _champion_table): a constant, a constant after the plans reserved,
+# factor * (1 - late), factor * (1 - late) + add, or its end-game points now
+_CONST, _SLOTS, _FADING, _FADING_PLUS, _END = range(5)
+_TABLES = weakref.WeakKeyDictionary()
+
+
+def _champion_table(r) -> tuple:
+    """Per champion number: ``(how, a, b)`` of its value to the planner (built once per rules)."""
+    table = _TABLES.get(r)
+    if table is None:
+        rows = []
+        for k in r.champion_kind:
+            ch = r.champions[k]
+            kind, prm = ch.kind, ch.params
+            if kind == "gain":
+                rows.append((_CONST, 0.45 * (prm["gold"] + prm["magic"]) + 1.2 * prm["influence"] + 1.5 * prm["gems"],
+                             None))
+            elif kind == "take_die":
+                rows.append((_CONST, 2.0, None))
+            elif kind == "reserve_plan":
+                rows.append((_SLOTS, 2.5, 0.5))
+            elif kind == "strength":
+                rows.append((_FADING, 2.0 + prm["amount"] * 1.5, None))
+            elif kind == "whenever":
+                rows.append((_FADING_PLUS, (prm["gold"] + prm["magic"]) * 1.2, 0.5))
+            elif kind in ("echo", "match_influence"):
+                rows.append((_FADING_PLUS, 3.0, 0.5))
+            elif kind == "discount":
+                rows.append((_FADING_PLUS, 2.5, 0.3))
+            else:
+                rows.append((_END, ch, None))
+        table = _TABLES[r] = tuple(rows)
+    return table
+
+
+def _champion_values(state, p, cards, late) -> list:
+    """The planner's value of each champion card for the player: resources now, a bonus that fades as
+    the game goes on, end-game points it already earns (weighing more as the end nears)."""
     r = state.rules
     pl = state.players[p]
-    ch = r.champions[r.champion_kind[card]]
-    kind, prm = ch.kind, ch.params
-    if late is None:
-        late = _lateness(state)
-    if kind == "gain":
-        return 0.45 * (prm["gold"] + prm["magic"]) + 1.2 * prm["influence"] + 1.5 * prm["gems"]
-    if kind == "take_die":
-        return 2.0
-    if kind == "reserve_plan":
-        return 2.5 if pl.open_slots() else 0.5
-    if kind == "strength":
-        return (2.0 + prm["amount"] * 1.5) * (1.0 - late)
-    if kind == "whenever":
-        return (prm["gold"] + prm["magic"]) * 1.2 * (1.0 - late) + 0.5
-    if kind in ("echo", "match_influence"):
-        return 3.0 * (1.0 - late) + 0.5
-    if kind == "discount":
-        return 2.5 * (1.0 - late) + 0.3
-    now = scoring.end_vp(r, pl, ch)
-    return now * (0.6 + 0.4 * late) + 3.0 * (1.0 - late)
+    table = _champion_table(r)
+    fade = 1.0 - late
+    out = []
+    for card in cards:
+        how, a, b = table[card]
+        if how == _CONST:
+            out.append(a)
+        elif how == _FADING:
+            out.append(a * fade)
+        elif how == _FADING_PLUS:
+            out.append(a * fade + b)
+        elif how == _SLOTS:
+            out.append(a if pl.open_slots() else b)
+        else:
+            out.append(scoring.end_vp(r, pl, a) * (0.6 + 0.4 * late) + 3.0 * fade)
+    return out
 
 
 def _champion_options(state, p) -> list:
     """``[(value, row, slot)]`` of the face-up champions, valued for the player (price not counted)."""
     late = _lateness(state)
-    return [(_champion_value(state, p, card, late), t, i) for t in range(3) for i, card in enumerate(state.rows[t])
-            if card >= 0]
+    rows = state.rows
+    places = [(t, i) for t in range(3) for i, card in enumerate(rows[t]) if card >= 0]
+    values = _champion_values(state, p, [rows[t][i] for t, i in places], late)
+    return [(v, t, i) for v, (t, i) in zip(values, places)]
 
 
 def _best_champion(state, p, price_of, options=None):
@@ -186,14 +222,30 @@ def _best_champion(state, p, price_of, options=None):
 # ----------------------------------------------------------------------------------- battles
 
 def _best_battle(state, p, plan, dice=None):
-    """``(vp, chosen dice)`` of the best way to fight ``plan`` with the player's dice (None if none)."""
+    """``(vp, chosen dice)`` of the best way to fight ``plan`` with the player's dice (None if none).
+    A function of the dice and a few numbers of the player, so answers are kept per rules and reused."""
     r = state.rules
     pl = state.players[p]
-    dice = sorted(pl.dice if dice is None else dice)
-    best = None
+    dice = tuple(sorted(pl.dice if dice is None else dice))
     bonus = pl.battle_strength_bonus(plan.battle, r)
+    key = (dice, id(plan), bonus, pl.gems, pl.magic, pl.influence, pl.wild if pl.wild_on else -1)
+    memo = _BATTLES.get(r)
+    if memo is None or len(memo) > 100_000:
+        memo = _BATTLES[r] = {}
+    best = memo.get(key, False)
+    if best is False:
+        best = memo[key] = _fight(r, pl, plan, dice, bonus)
+    return best
+
+
+_BATTLES = weakref.WeakKeyDictionary()
+
+
+def _fight(r, pl, plan, dice, bonus):
+    best = None
+    gems_needed = GameState.gems_needed
     for chosen in combinations(dice, plan.icons):
-        gems = state.gems_needed(pl, chosen, plan)
+        gems = gems_needed(pl, chosen, plan)
         if gems > pl.gems:
             continue
         strength = sum(d % 6 + 1 for d in chosen) + bonus
@@ -240,8 +292,8 @@ def _side(state, p, rng):
 
 def _move(state, p, rng):
     pl = state.players[p]
-    moves = state._moves()
-    want = _needed_types(state, p)
+    moves = state.move_list if state.move_list is not None else state._moves()
+    dv = _die_values(_needed_types(state, p))
     shared = {}
     best, best_value, best_die = None, -1e9, None
     if CAMP in moves:
@@ -257,10 +309,11 @@ def _move(state, p, rng):
     if state.solo:
         order = state.rules.clockwise
         meet = order[(order.index(state.adversary) + 1) % len(order)]   # where the Adversary goes next
+    worst = min([dv[x] for x in pl.dice]) if len(pl.dice) >= pl.spaces else 0.0
     for s in moves:
         if s == CAMP:
             continue
-        value, d = _shrine_best(state, p, s, want, shared)
+        value, d = _shrine_best(state, p, s, dv, worst, shared)
         if s == meet:
             value -= state.rules.solo_meeting_vp
         if value > best_value:
@@ -269,25 +322,27 @@ def _move(state, p, rng):
     return best
 
 
-def _shrine_best(state, p, shrine, want, shared):
-    """``(value, die)``: the best die to take at ``shrine`` with what its action then gives."""
-    pl = state.players[p]
-    worst = 0.0
-    if len(pl.dice) >= pl.spaces:
-        if "worst" not in shared:
-            shared["worst"] = min(_own_die_value(state, p, x, want) for x in pl.dice)
-        worst = shared["worst"]
+#: Per face (0-5): the factor of the wanted weight and the strength's own worth in a die's value.
+_FACE = tuple((1.0 + 0.25 * st, 0.3 * st) for st in range(1, 7))
+
+
+def _die_values(want) -> list:
+    """A die's worth to the player, per die code: what ``_own_die_value`` gives (the same arithmetic)."""
+    return [w * f + a for w in want for f, a in _FACE]
+
+
+def _shrine_best(state, p, shrine, dv, worst, shared):
+    """``(value, die)``: the best die to take at ``shrine`` with what its action then gives (``dv``: the
+    dice's values, ``worst``: the value of the die a full camp gives up)."""
     best, best_die = -1e9, None
     base = state.rules.discount_from - 1
     actions = {}
     for d in sorted(set(state.shrines[shrine])):
-        t, face = divmod(d, 6)
-        discount = base - face
-        action = actions.get(discount)
+        face = d % 6
+        action = actions.get(face)
         if action is None:
-            action = actions[discount] = _action_value(state, p, shrine, discount, shared)
-        st = face + 1
-        value = want[t] * (1.0 + 0.25 * st) + 0.3 * st - worst + action
+            action = actions[face] = _action_value(state, p, shrine, base - face, shared)
+        value = dv[d] - worst + action
         if value > best:
             best, best_die = value, d
     return best, best_die
@@ -378,7 +433,10 @@ def _die(state, p, rng):
     memo = _recall(state)
     if memo is not None and memo[0] == shrine and memo[1] in state.shrines[shrine]:
         return ("take", shrine, memo[1])
-    return ("take", shrine, _shrine_best(state, p, shrine, _needed_types(state, p), {})[1])
+    pl = state.players[p]
+    dv = _die_values(_needed_types(state, p))
+    worst = min([dv[x] for x in pl.dice]) if len(pl.dice) >= pl.spaces else 0.0
+    return ("take", shrine, _shrine_best(state, p, shrine, dv, worst, {})[1])
 
 
 def _room(state, p, rng):

@@ -113,6 +113,7 @@ class GameState(State):
         self.stats = {"refills": 0, "battles": 0, "awards": 0, "chains": 0}
         self.bought = [[] for _ in range(players)]   # champion numbers each seat gained, in order
         self.bot_memo = None               # a bot's scratch note for its next decision (not game state)
+        self.move_list = None              # the move decision's locations, worked out once (see _t_move)
         self._auto_chance = random.Random(seed) if seed is not None else None
         if _start:
             self._setup()
@@ -479,6 +480,7 @@ class GameState(State):
             if self.record:
                 self._rec("no_move", player=self.cur)
             return
+        self.move_list = moves
         self._ask(MOVE)
 
     def _refill(self, forced: bool):
@@ -535,6 +537,7 @@ class GameState(State):
         return False
 
     def _a_move(self, action):
+        self.move_list = None
         loc = action[1]
         pl = self.players[self.cur]
         pl.where = loc
