@@ -17,6 +17,7 @@ from pnp.draw.merge import merge, page_count, tag_font_subsets
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems
 from pnp.layout.inksaver import save_ink_page
+from pnp.manifest import MANIFEST_FILE, entry_of, manifest, to_json
 from pnp.output import write_atomically
 from pnp.validation import validate_game
 
@@ -27,8 +28,9 @@ KIT_FILE = "kit.pdf"
 class BuildResult:
     game: object
     files: list           # Paths written, in kit order, kit.pdf last
-    pages: dict           # filename -> page count
+    pages: dict           # filename -> page count (PDFs)
     warnings: list = ()   # Problems worth telling the user, which do not stop the build
+    sheets: int = 0       # sheets of paper the kit takes (manifest.json)
 
 
 def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progress=None) -> BuildResult:
@@ -65,7 +67,9 @@ def _build(game, out_dir, options: BuildOptions, progress=None) -> BuildResult:
     pages = {out.filename: page_count(out.pdf) for out in outputs}
     files[KIT_FILE] = merge([(o.title, o.pdf) for o in outputs if o.in_kit], game.title, game.author)
     pages[KIT_FILE] = sum(pages[o.filename] for o in outputs if o.in_kit)
-    return BuildResult(game, write_atomically(out_dir, files), pages)
+    bill = manifest(game.title, options.paper, kit_entries(components, built), {c.name: c.kind for c in components})
+    files[MANIFEST_FILE] = to_json(bill)
+    return BuildResult(game, write_atomically(out_dir, files), pages, sheets=bill["sheets"]["total"])
 
 
 def build_calibration(game_arg, out_dir, options: BuildOptions) -> Path:
@@ -105,20 +109,20 @@ def rendered(game, out, options):
     return out
 
 
-def kit_entries(components, built, describing: str, own_pages: int) -> list[KitEntry]:
-    """Every kit file's first and last page, with ``own_pages`` reserved for the describing component."""
+def kit_entries(components, built, describing: str | None = None, own_pages: int = 0) -> list[KitEntry]:
+    """Every kit file's first and last page (0 for files kept beside the kit), with what it makes and the
+    paper it takes. While the ``describing`` component is being built, ``own_pages`` are reserved for it
+    and stand as one entry without a file name."""
     entries, page = [], 1
     for component in components:
         if component.name == describing:
+            entries.append(KitEntry("", component.name, page, page + own_pages - 1, component.name, own_pages))
             page += own_pages
             continue
         for out in built.get(component.name, []):
-            if out.in_kit:
-                n = page_count(out.pdf)
-                entries.append(KitEntry(out.filename, out.title, page, page + n - 1))
-                page += n
-            else:
-                entries.append(KitEntry(out.filename, out.title, 0, 0))
+            n = page_count(out.pdf) if out.in_kit else 0
+            entries.append(entry_of(component.name, out, page if n else 0, page + n - 1 if n else 0, n))
+            page += n
     return entries
 
 

@@ -2,6 +2,7 @@
 rulebook with an engine-made example."""
 
 import io
+import json
 import re
 
 import pypdf
@@ -41,7 +42,7 @@ def test_validates(game):
 def test_kit_files(kit):
     assert sorted(p.name for p in kit.iterdir()) == sorted([
         "instructions.pdf", "cards-fronts.pdf", "cards-backs.pdf", "cards-duplex.pdf", "rulebook.pdf",
-        "rulebook-imposed.pdf", "box.pdf", "kit.pdf"])
+        "rulebook-imposed.pdf", "box.pdf", "kit.pdf", "manifest.json"])
     assert len(pypdf.PdfReader(str(kit / "cards-fronts.pdf")).pages) == 10        # 82 cards, 9 a sheet
     assert len(pypdf.PdfReader(str(kit / "rulebook.pdf")).pages) == 8
     assert len(pypdf.PdfReader(str(kit / "rulebook-imposed.pdf")).pages) == 4
@@ -108,3 +109,14 @@ def test_same_code_paths_simulate_and_scenario_for_both_games():
     import json
     reports = json.loads(sim.output)
     assert [r["players"] for r in reports] == [2, 3]
+
+
+def test_manifest_matches_the_source_component_list(kit):
+    """The source: 82 cards (9 copies of 9 characters and the End of Game card)."""
+    bill = json.loads((kit / "manifest.json").read_text())
+    cards = next(c for c in bill["components"] if c["id"] == "cards")
+    assert [(p["kind"], p["count"]) for p in cards["pieces"]] == [("card", 82)]
+    assert bill["pieces"] == {"booklet": 1, "box": 1, "card": 82}
+    # 10 card sheets printed on both sides, the instructions, a 2-sheet booklet, the one-piece box
+    assert cards["sheets"] == 10 and cards["sides"] == ["double"]
+    assert bill["sheets"]["total"] == sum(c["sheets"] for c in bill["components"])

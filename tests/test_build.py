@@ -1,5 +1,6 @@
 """``pnp build``: the files, their pages, outlines, fonts, sizes, and byte-identical output."""
 
+import json
 import subprocess
 import sys
 
@@ -31,7 +32,7 @@ KIT_FILES = ["instructions.pdf", "power-track.pdf", "cards-fronts.pdf", "cards-b
 
 def test_build_writes_every_component_and_the_kit(built):
     names = sorted(p.name for p in built.iterdir())
-    assert names == sorted(KIT_FILES + ["kit.pdf", "rulebook.pdf", "cards-duplex.pdf"])
+    assert names == sorted(KIT_FILES + ["kit.pdf", "rulebook.pdf", "cards-duplex.pdf", "manifest.json"])
     assert len(pages(built / "power-track.pdf")) == 1
     # 54 characters and 5 quick-reference cards, 9 to a sheet
     assert len(pages(built / "cards-fronts.pdf")) == 7
@@ -125,3 +126,27 @@ def test_layout_and_engine_import_without_reportlab():
             "rules_engine.shadow_throne; "
             "bad = [m for m in sys.modules if m.startswith('reportlab')]; print(bad); assert not bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_manifest_lists_every_piece_and_sheet(built):
+    """manifest.json: the source's component list (54 character cards, 132 tokens, the board (power
+    track), the rulebook) plus the kit's own 5 quick-reference cards and box; sheets per component and
+    in total, with how each prints."""
+    bill = json.loads((built / "manifest.json").read_text())
+    by_id = {c["id"]: c for c in bill["components"]}
+    assert list(by_id) == ["instructions", "power_track", "cards", "tokens", "rulebook", "box"]
+    assert [(p["kind"], p["item"], p["count"]) for p in by_id["cards"]["pieces"]] == \
+        [("card", "cards", 54), ("card", "cards-aids", 5)]
+    tokens = {p["item"]: p["count"] for p in by_id["tokens"]["pieces"]}
+    assert tokens == {"faction": 3, "gold": 57, "influence": 36, "plus_one": 10, "dead": 13, "converted": 13}
+    assert sum(tokens.values()) == 132
+    assert bill["pieces"] == {"board": 1, "booklet": 1, "box": 1, "card": 59, "token": 132}
+    # card fronts and backs share 7 sheets; tokens fold (2 sheets); the 16-page booklet takes 4 sheets
+    assert {k: (c["sheets"], c["sides"]) for k, c in by_id.items()} == {
+        "instructions": (1, ["single"]), "power_track": (1, ["single"]), "cards": (7, ["double"]),
+        "tokens": (2, ["fold"]), "rulebook": (4, ["double"]), "box": (2, ["single"])}
+    assert bill["sheets"] == {"total": 17, "single": 4, "double": 11, "fold": 2}
+    # the instructions page prints the same table
+    text = " ".join(pages(built / "instructions.pdf")[0].extract_text().split())
+    assert "54 cards, 5 player aids" in text and "132" not in text.split("What the kit makes")[0]
+    assert "3 Faction tokens, 57 Gold tokens" in text

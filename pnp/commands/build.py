@@ -79,7 +79,10 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bl
         click.echo(str(warning), err=True)
     quiet = not sys.stdout.isatty()
     for path in result.files:
-        n = result.pages[path.name]
+        n = result.pages.get(path.name)
+        if n is None:                 # manifest.json: the bill of materials
+            click.echo(f"{display_path(path)}  ({result.sheets} sheets of paper in all)")
+            continue
         click.echo(f"{display_path(path)}  ({n} page{'s' if n != 1 else ''})")
     if not quiet:
         click.echo(f"{result.game.title}: kit built for {paper} paper.")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Callable
 
+from pnp.markup import Safe
 from pnp.units import PAPERS
 
 
@@ -32,15 +33,45 @@ class BuildOptions:
         return PAPERS[self.paper]
 
 
+@dataclass(frozen=True)
+class Part:
+    """One line of the kit's bill of materials: ``count`` physical pieces of one kind made from a file.
+
+    ``kind`` is what sort of piece it is (``card``, ``token``, ``die``, ``board``, ``tile``, ``standee``,
+    ``booklet``, ``box``, ...), ``item`` names which (a deck's id, a token kind, a component's id) and
+    ``name`` is how the instructions page prints it: markup (escaped data, or printed words), kept as
+    :class:`pnp.markup.Safe` so templates print it as it is."""
+
+    kind: str
+    item: str
+    count: int
+    name: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "name", Safe(self.name or ""))
+
+
+#: How a file's sheets are printed: on one side, on both sides (duplex, or a second pass), or on one
+#: side and folded double (fold-and-glue pieces).
+SIDES = ("single", "double", "fold")
+
+
 @dataclass
 class Output:
-    """One file of the kit: layout pages to paint, or a PDF already made (e.g. by platypus)."""
+    """One file of the kit: layout pages to paint, or a PDF already made (e.g. by platypus).
+
+    ``parts`` are the physical pieces it makes; ``sides`` says how its sheets are printed; ``sheets``
+    how many sheets of paper it takes (None: one per page; 0: it prints on the back of another file's
+    sheets, as card backs do)."""
 
     filename: str
     title: str                       # outline entry in kit.pdf
     pages: list = field(default_factory=list)
     pdf: bytes | None = None
     in_kit: bool = True              # False for screen-only files (e.g. the rulebook in reading order)
+    parts: tuple = ()                # Part per kind of piece it makes
+    sides: str = "single"
+    sheets: int | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +82,10 @@ class KitEntry:
     title: str
     first: int
     last: int
+    component: str = ""              # the component's id
+    sheets: int = 0                  # sheets of paper (see Output.sheets)
+    sides: str = "single"
+    parts: tuple = ()                # Part per kind of piece
 
 
 @dataclass(frozen=True)
@@ -62,6 +97,7 @@ class Component:
     check_files: Callable | None = None  # (game, problems) -> None: its own files' problems, on every validate
     order: int = 50                  # position in the kit
     needs_kit: bool = False          # built last, knowing every other file's place in the kit
+    kind: str = ""                   # the kind in KINDS (set per entry by game_components)
 
 
 #: Every component kind and the module that defines it (its ``COMPONENT`` and, when it takes
@@ -115,7 +151,7 @@ def game_components(game) -> list[Component]:
     for spec in getattr(game, "component_specs", ()) or _legacy_specs(game):
         base = component(spec.kind)
         out.append(replace(
-            base, name=spec.id,
+            base, name=spec.id, kind=spec.kind,
             build=partial(base.build, spec=spec),
             check=partial(base.check, spec=spec) if base.check else None,
             check_files=partial(base.check_files, spec=spec) if base.check_files else None))

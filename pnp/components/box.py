@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.components import BuildOptions, Component, Output
+from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.draw.text import fit
@@ -224,7 +224,7 @@ def layout(game, options: BuildOptions, data: BoxData | None = None):
 @with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     words = words_for(game, options.lang)
-    return [Output("box.pdf", words["box"], layout(game, options).pages)]
+    return [Output("box.pdf", words["box"], layout(game, options).pages, parts=(Part("box", "box", 1, words["box"]),))]
 
 
 @with_game_icons

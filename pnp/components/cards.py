@@ -6,7 +6,7 @@ import jinja2
 
 from pnp import templating
 from pnp.cardtext import ability_text, aid_text
-from pnp.components import BuildOptions, Component, Output
+from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.draw.text import fit
@@ -149,17 +149,28 @@ def deck_faces(game, deck, options: BuildOptions, size_mm=None) -> tuple[list, l
     return faces, labels, cards
 
 
+def deck_parts(deck, cards, words, several: bool = True) -> list[Part]:
+    """The bill of materials of a deck as printed: its cards, then its player aids."""
+    aids = sum(1 for c in cards if c is None)
+    name = escape(deck.name) if several else words.get("part_cards", "cards")
+    parts = [Part("card", deck.id, len(cards) - aids, name)]
+    if aids:
+        parts.append(Part("card", f"{deck.id}-aids", aids, words.get("part_aids", "player aids")))
+    return parts
+
+
 @with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     """Every deck's sheets in game.yaml's order; a deck starts on a new sheet (decks of different card
     sizes never share one), each with its own back."""
     w, h = options.page_size
-    fronts, backs, single = [], [], []
+    fronts, backs, single, parts = [], [], [], []
     words = strings(game, options.lang)
     for deck in game.decks:
         faces, labels, cards = deck_faces(game, deck, options)
         if not faces:
             continue
+        parts += deck_parts(deck, cards, words, game.several_decks)
         name = deck.name if game.several_decks else ""
         per_card = margins = None
         if varies(deck):         # each card's back (or its margin) may differ: lay out one per key value
@@ -181,8 +192,10 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
                                                    deck.height, options.bleed, labels, per_card), in_kit=False))
     interleaved = [page for pair in zip(fronts, backs) for page in pair]
     return [
-        Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts),
-        Output("cards-backs.pdf", words.get("card_backs", "Card backs"), backs),
+        Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts, parts=tuple(parts),
+               sides="double"),
+        # printed on the reverse of the fronts' sheets
+        Output("cards-backs.pdf", words.get("card_backs", "Card backs"), backs, sides="double", sheets=0),
         # for duplex printers: each front page followed by its back page
         Output("cards-duplex.pdf", words.get("card_duplex", "Cards, fronts and backs"), interleaved,
                in_kit=False),

@@ -11,11 +11,12 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from pnp import TEMPLATES_DIR, templating
-from pnp.components import BuildOptions, Component, Output
+from pnp.components import BuildOptions, Component, Output, game_components
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.errors import DataError, Problems
 from pnp.i18n import strings
+from pnp.manifest import rows
 from pnp.markup import parse
 from pnp.rulebook import flowables
 from pnp.units import MM_PER_INCH, pt
@@ -68,9 +69,17 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     name = f"{lang}.md.j2"
     try:
         template = _environment().get_template(name)
+        bill = rows(entries)
+        kinds = {c.name: c.kind for c in game_components(game)}
+        for row in bill:
+            several = sum(1 for f in row["files"] if f["in_kit"]) > 1
+            row["title"] = (words.get(f"kind_{kinds.get(row['component'])}") if several else None) or row["title"] \
+                or words.get("instructions", "Instructions")
         markup = templating.render(template, game=game, entries=entries, flip=options.flip,
-                                   booklet_flip=options.booklet_flip, paper=options.paper, bleed=f"{options.bleed:g}" if options.bleed else "",
-                                   files={e.filename for e in entries})
+                                   booklet_flip=options.booklet_flip, paper=options.paper,
+                                   bleed=f"{options.bleed:g}" if options.bleed else "",
+                                   files={e.filename for e in entries}, bill=bill,
+                                   sheets=sum(r["sheets"] for r in bill))
     except templating.TEMPLATE_ERRORS as exc:
         raise DataError([templating.template_problem(exc, TEMPLATES_DIR / "instructions" / name,
                                                      "instructions")]) from None

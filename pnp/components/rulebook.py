@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from pnp.cache import reads_files
 from pnp.cardtext import ability_text
-from pnp.components import BuildOptions, Component, Output
+from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.draw.pdf import render
 from pnp.draw.merge import impose as merge_impose
@@ -200,7 +200,10 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     imposed = impose(reading, w, h, options.booklet_flip, words)
     return [
         Output("rulebook.pdf", words.get("rulebook_reading", "Rulebook"), pdf=reading, in_kit=False),
-        Output("rulebook-imposed.pdf", words.get("rulebook", "Rulebook"), pdf=imposed),
+        # two booklet pages a side, both sides of each sheet
+        Output("rulebook-imposed.pdf", words.get("rulebook", "Rulebook"), pdf=imposed, sides="double",
+               sheets=(page_count(imposed) + 1) // 2,
+               parts=(Part("booklet", "rulebook", 1, words.get("rulebook", "Rulebook")),)),
     ]
 
 

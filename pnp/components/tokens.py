@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pnp import placeholders
-from pnp.components import BuildOptions, Component, Output
+from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.text import fit
@@ -48,7 +48,9 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     token_plan = plan(token_set.tokens, w, h, token_set.gap, token_set.fold_gutter)
     pages = sheet_pages(token_plan, faces(game, token_set, options.lang), token_set.bleed,
                         words.get("token_fold_note", ""), {t.id: t.outline for t in token_set.tokens if t.outline})
-    return [Output("tokens.pdf", words.get("tokens", "Tokens"), pages)]
+    parts = tuple(Part("token", kind, token_set.count_of(kind), words.get(f"tokens_{kind}", escape(kind)))
+                  for kind in token_set.kinds if token_set.count_of(kind))
+    return [Output("tokens.pdf", words.get("tokens", "Tokens"), pages, parts=parts, sides="fold")]
 
 
 def check_demand(game, token_set, problems, games: int = DEMAND_GAMES) -> None:

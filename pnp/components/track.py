@@ -4,7 +4,7 @@ round the edge, a title and an optional start area). Shadow Throne's power track
 
 from __future__ import annotations
 
-from pnp.components import BuildOptions, Component, Output
+from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError
 from pnp.i18n import strings
@@ -87,7 +87,8 @@ def file_name(spec) -> str:
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     config = settings(game, spec)
     title, _ = titles(game, config, spec.id if spec else "power_track", options.lang)
-    return [Output(file_name(spec), title, [layout(game, options, spec).page])]
+    part = Part("board", spec.id if spec else "power_track", 1, title)
+    return [Output(file_name(spec), title, [layout(game, options, spec).page], parts=(part,))]
 
 
 @with_game_icons
