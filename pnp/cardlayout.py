@@ -18,6 +18,7 @@ a card; :mod:`pnp.layout.regions` turns the evaluated regions into elements (pur
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -34,7 +35,7 @@ from pnp.schema import Field, check
 from pnp.units import MIN_TEXT_PT
 from pnp.yamlsrc import line_of, load_yaml_or_report
 
-KINDS = ("box", "text", "line", "icon", "art", "emblem", "pips", "badges")
+KINDS = ("box", "text", "line", "icon", "art", "emblem", "pips", "badges", "circle", "track", "table")
 DEFAULT_LAYOUT = "classic"
 FONTS = ("serif", "serif-italic", "serif-bold", "serif-semibold", "sans", "sans-bold", "sans-black")
 
@@ -64,6 +65,12 @@ REGION_SCHEMA = {
     "step": Field("number"), "mirror": Field("bool"), "dx": Field("number"), "dy": Field("number"),
     "scale": Field("number", min=0, max=2), "x": Field("number"), "top": Field("number"),
     "before": Field("id", doc="a new region: drawn just before this one (default: after every region)"),
+    "for": Field("str", doc="an expression giving a list: the region is drawn once per item ('item', 'index')"),
+    "offset": _POINT, "columns": Field("int", min=1, max=200),
+    "r": Field("number", min=0, max=500), "numbers": Field("str", doc="track: an expression giving the numbers"),
+    "path": Field("str", choices=("around", "row", "column")), "highlight": Field("str"),
+    "highlight_every": Field("int", min=0, max=100), "rows": Field("str", doc="table: an expression giving rows"),
+    "header": Field("bool"), "keep_whole": Field("bool", doc="boards: no tile seam may cut it"),
 }
 
 LAYOUT_SCHEMA = {
@@ -81,7 +88,7 @@ CHOICE_SCHEMA = {
 }
 
 #: Keys of a region whose values are expressions (or ``#rrggbb`` colours).
-EXPRESSIONS = ("when", "fill", "stroke", "text", "colour", "icon", "label")
+EXPRESSIONS = ("when", "fill", "stroke", "text", "colour", "icon", "label", "numbers", "rows", "highlight")
 
 
 @dataclass(frozen=True)
@@ -219,7 +226,7 @@ def _check_region(region, problems, path, raw_regions, where) -> None:
     for i, r in enumerate(raw_regions or []):
         if isinstance(r, dict) and r.get("name") == name:
             line = line_of(raw_regions, i)
-    for key in EXPRESSIONS:
+    for key in EXPRESSIONS + ("for",):
         value = region.get(key)
         if isinstance(value, str) and not _is_colour(value):
             try:
@@ -231,7 +238,8 @@ def _check_region(region, problems, path, raw_regions, where) -> None:
         _check_text_size(region["style"], problems, path, line, f"region '{name}': style")
     kind = region.get("kind")
     need = {"box": ("rect",), "text": ("rect", "text"), "line": ("from", "to"), "icon": ("at", "icon"),
-            "art": ("rect",), "emblem": ("in",), "pips": ("at",), "badges": ("in",)}.get(kind, ())
+            "art": ("rect",), "emblem": ("in",), "pips": ("at",), "badges": ("in",), "circle": ("at", "r"),
+            "track": ("rect", "numbers"), "table": ("rect", "rows")}.get(kind, ())
     for key in need:
         if key not in region:
             problems.error(path, line, f"region '{name}'", f"a {kind} region needs '{key}'")
@@ -241,6 +249,8 @@ def _check_region(region, problems, path, raw_regions, where) -> None:
     for key in ("at", "from", "to"):
         if key in region and len(region[key]) != 2:
             problems.error(path, line, f"region '{name}'", f"{key}: give [x, y]")
+    if "offset" in region and len(region["offset"]) != 2:
+        problems.error(path, line, f"region '{name}'", "offset: give [dx, dy]")
 
 
 def _check_text_size(style: dict, problems, path, line, where: str) -> None:
@@ -300,26 +310,66 @@ def bundled(name: str) -> Layout:
     return layout
 
 
-FUNCTIONS = {"tint": tint, "shade": shade, "readable": readable}
+def _product(*lists) -> list:
+    """Every combination of the lists' items, as tuples (a row of spaces per row of a table)."""
+    return list(itertools.product(*lists))
+
+
+FUNCTIONS = {"tint": tint, "shade": shade, "readable": readable, "product": _product}
 
 
 def evaluate(layout: Layout, context: dict) -> list[dict]:
     """The regions of ``layout`` kept for a card (their ``when`` true), every expression evaluated in
-    the sandbox over ``context`` (the card's content: markup values already escaped)."""
+    the sandbox over ``context`` (the card's content: markup values already escaped). A region with
+    ``for`` comes out once per item of its list, ``item`` and ``index`` in scope, moved by ``offset``
+    per step (wrapping every ``columns`` items: then ``offset`` is one column's and one row's step)."""
     scope = {**FUNCTIONS, **context, "palette": layout.palette_dict()}
     out = []
     for items in layout.regions:
         region = dict(items)
-        when = region.get("when")
-        if when and not compiled(when)(**scope):
+        if region.get("for"):
+            values = compiled(region["for"])(**scope)
+            for i, item in enumerate(list(values or ())):
+                one = _one(layout, region, {**scope, "item": item, "index": i})
+                if one is not None:
+                    out.append(_shifted(one, i))
             continue
-        for key in EXPRESSIONS[1:]:
-            value = region.get(key)
-            if isinstance(value, str) and not _is_colour(value):
-                result = compiled(value)(**scope)
-                region[key] = result if isinstance(result, Safe) or not isinstance(result, str) or key not in \
-                    ("text", "label") else escape(result)
-        if isinstance(region.get("style"), str):
-            region["style"] = layout.style(region["style"])
-        out.append(region)
+        one = _one(layout, region, scope)
+        if one is not None:
+            out.append(one)
     return out
+
+
+def _one(layout: Layout, region: dict, scope: dict) -> dict | None:
+    region = dict(region)
+    when = region.get("when")
+    if when and not compiled(when)(**scope):
+        return None
+    for key in EXPRESSIONS[1:]:
+        value = region.get(key)
+        if isinstance(value, str) and not _is_colour(value):
+            result = compiled(value)(**scope)
+            region[key] = result if isinstance(result, Safe) or not isinstance(result, str) or key not in \
+                ("text", "label") else escape(result)
+    if isinstance(region.get("style"), str):
+        region["style"] = layout.style(region["style"])
+    return region
+
+
+def _shifted(region: dict, index: int) -> dict:
+    """A repeated region moved by its ``offset`` for the ``index``-th item."""
+    dx, dy = region.get("offset") or (0.0, 0.0)
+    columns = region.get("columns")
+    if columns:
+        mx, my = dx * (index % columns), dy * (index // columns)
+    else:
+        mx, my = dx * index, dy * index
+    region = dict(region, name=f"{region['name']}[{index}]", role=region.get("role") or region["name"])
+    if "rect" in region:
+        x, y, w, h = region["rect"]
+        region["rect"] = [x + mx, y + my, w, h]
+    for key in ("at", "from", "to"):
+        if key in region:
+            x, y = region[key]
+            region[key] = [x + mx, y + my]
+    return region

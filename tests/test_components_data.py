@@ -85,7 +85,8 @@ def line_in(path, needle):
 # ----------------------------------------------------------------------------- the registry
 
 def test_the_registry_is_an_explicit_table_of_modules():
-    assert set(KINDS) == {"instructions", "track", "hexmap", "cards", "tokens", "sheet", "rulebook", "box"}
+    assert set(KINDS) == {"instructions", "track", "hexmap", "cards", "tokens", "sheet", "rulebook", "box", "board",
+                          "standee"}
     for kind in KINDS:
         assert component(kind).name == kind
     assert component("power_track") is component("track")
@@ -102,7 +103,8 @@ def test_components_keep_their_ids_and_settings(realm):
 @pytest.mark.parametrize("entry,message", [
     ("crads", "components[1]: unknown component 'crads' (did you mean 'cards'?)"),
     ("{kind: track, id: score, form: 0}", "components[1].form: unknown key (did you mean 'from'?)"),
-    ("{kind: board}", "components[1].kind: 'board' is not one of:"),
+    ("{kind: boardgame}", "components[1].kind: 'boardgame' is not one of:"),
+    ("{kind: board}", "components[1].layout: required key is missing"),
     ("{kind: track, id: 'bad id'}", "components[1].id: expected an id"),
     ("{kind: track, shape: spiral}", "components[1].shape: 'spiral' is not one of: grid, strip, around"),
 ])

@@ -112,6 +112,8 @@ KINDS = {
     "rulebook": "pnp.components.rulebook",
     "box": "pnp.components.box",
     "sheet": "pnp.components.sheet",
+    "board": "pnp.components.board",
+    "standee": "pnp.components.standee",
 }
 #: Older names, read as a kind with settings (``power_track`` is the track of game.yaml's
 #: ``power_track:`` mapping, its start area holding the factions' tokens).

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pnp.layout.geometry import Box, Icon, Line, Picture, Rect, Style, Text
+import math
+
+from pnp.layout.colour import tint
+from pnp.layout.geometry import Box, Circle, Icon, Line, Picture, Rect, Style, Text, extent
+from pnp.markup import escape
 
 #: Style keys a region's ``style`` may set (see :class:`pnp.layout.geometry.Style`).
 STYLE_KEYS = ("font", "size", "min_size", "max_lines", "leading", "align", "valign", "colour", "tracking", "upper")
@@ -25,10 +29,12 @@ def style_of(region: dict) -> Style:
     return style
 
 
-def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: float = 0.0) -> list:
+def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: float = 0.0,
+          keep: list | None = None) -> list:
     """Elements of the evaluated ``regions`` on a ``w`` x ``h`` piece. ``content`` gives what the
     card-bound kinds draw: ``pips`` (int), ``stats`` ((name, icon, label) per badge), ``emblem`` (icon
-    name or None), ``art`` (an object with path, fit, focus, or None)."""
+    name or None), ``art`` (an object with path, fit, focus, or None). The extents of regions marked
+    ``keep_whole`` (and of every track space) are appended to ``keep``: a board's seams avoid them."""
     sx, sy = w / size[0], h / size[1]
     rects = {}
 
@@ -39,6 +45,7 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
     els = []
     for region in regions:
         kind, role = region["kind"], region.get("role") or region["name"]
+        start = len(els)
         if "rect" in region:
             rects[region["name"]] = rect(region["rect"])
         area = rects.get(region.get("in")) if region.get("in") else rects.get(region["name"])
@@ -88,4 +95,90 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
             for i, (name, icon, label) in enumerate(stats):
                 els.append(Icon(icon, region.get("x", 10.6) * sx, area.top - top - i * step_y, badge, None, label,
                                 role=f"stat:{name}"))
+        elif kind == "circle":
+            x, y = region["at"]
+            r = region["r"] * sx
+            els.append(Circle(x * sx, y * sy, r, fill=region.get("fill"), stroke=region.get("stroke"),
+                              width=region.get("width", 0.25), role=role))
+            if region.get("text"):
+                side = r * math.sqrt(2)
+                els.append(Text(Rect(x * sx - side / 2, y * sy - side / 2, side, side), str(region["text"]),
+                                style_of(region), role=f"{role}:text"))
+        elif kind == "track":
+            els += track_elements(region, area, role, keep)
+        elif kind == "table":
+            els += table_elements(region, area, role)
+        if region.get("keep_whole") and keep is not None:
+            keep += [r for r in (extent(e) for e in els[start:]) if r is not None]
+    return els
+
+
+def track_cells(path: str, area: Rect, n: int) -> list[Rect]:
+    """``n`` spaces filling ``area``: in a row (left to right), a column (top to bottom) or ``around``
+    its edge clockwise from the top-left corner (as many columns and rows as keep the spaces nearest
+    square; the corners belong to the top and bottom rows)."""
+    if n <= 0:
+        return []
+    if path == "row":
+        cw = area.w / n
+        return [Rect(area.x + i * cw, area.y, cw, area.h) for i in range(n)]
+    if path == "column":
+        ch = area.h / n
+        return [Rect(area.x, area.top - (i + 1) * ch, area.w, ch) for i in range(n)]
+    if n < 4 or n % 2:
+        raise ValueError(f"a track around an edge needs an even number of spaces (4 or more), not {n}")
+    half = (n + 4) // 2                                  # columns + rows
+    cols = min(half - 2, max(2, round(half * area.w / (area.w + area.h))))
+    rows = half - cols
+    cw, ch = area.w / cols, area.h / rows
+    cells = [Rect(area.x + i * cw, area.top - ch, cw, ch) for i in range(cols)]                  # top, left to right
+    cells += [Rect(area.right - cw, area.top - (j + 1) * ch, cw, ch) for j in range(1, rows - 1)]  # right, down
+    cells += [Rect(area.x + i * cw, area.y, cw, ch) for i in range(cols - 1, -1, -1)]            # bottom, right to left
+    cells += [Rect(area.x, area.top - (j + 1) * ch, cw, ch) for j in range(rows - 2, 0, -1)]      # left, up
+    return cells
+
+
+def track_elements(region: dict, area: Rect, role: str, keep: list | None = None) -> list:
+    """A track's numbered spaces (see :func:`track_cells`); every ``highlight_every``-th number tinted."""
+    numbers = list(region.get("numbers") or ())
+    cells = track_cells(region.get("path", "row"), area, len(numbers))
+    every = region.get("highlight_every", 0)
+    fill = region.get("fill") or "#ffffff"
+    highlight = region.get("highlight") or tint(region.get("stroke") or "#1f1a17", 0.75)
+    style = style_of(region)
+    els = []
+    for number, cell in zip(numbers, cells):
+        lit = every and isinstance(number, int) and number % every == 0
+        els.append(Box(cell, fill=highlight if lit else fill, stroke=region.get("stroke") or "#1f1a17",
+                       width=region.get("width", 0.3), role=f"{role}:space"))
+        els.append(Text(cell.inset(min(0.8, cell.w / 8)), escape(number), style, role=f"{role}:number"))
+        if keep is not None:
+            keep.append(cell)
+    return els
+
+
+def table_elements(region: dict, area: Rect, role: str) -> list:
+    """A table: ``rows`` (lists of values, escaped) in equal columns and rows filling ``area``, ruled;
+    with ``header`` the first row on a tinted band."""
+    rows = [list(r) for r in (region.get("rows") or ())]
+    if not rows:
+        return []
+    ncols = max(len(r) for r in rows)
+    cw, ch = area.w / ncols, area.h / len(rows)
+    ink = region.get("stroke") or "#1f1a17"
+    els = [Box(area, fill=region.get("fill"), stroke=ink, width=region.get("width", 0.3), role=role)]
+    if region.get("header"):
+        els.append(Box(Rect(area.x, area.top - ch, area.w, ch), fill=tint(ink, 0.8), role=f"{role}:header"))
+    style = style_of(region)
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):
+            cell = Rect(area.x + j * cw, area.top - (i + 1) * ch, cw, ch)
+            els.append(Text(cell.inset(min(1.0, cw / 10), min(0.5, ch / 10)), escape(value), style,
+                            role=f"{role}:cell"))
+    for i in range(1, len(rows)):
+        y = area.top - i * ch
+        els.append(Line(area.x, y, area.right, y, ink, region.get("width", 0.3) * 0.7, role=f"{role}:rule"))
+    for j in range(1, ncols):
+        x = area.x + j * cw
+        els.append(Line(x, area.y, x, area.top, ink, region.get("width", 0.3) * 0.7, role=f"{role}:rule"))
     return els

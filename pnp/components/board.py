@@ -1,0 +1,225 @@
+"""Boards from data: a game board, player boards, double-sided maps; any flat piece drawn by a layout.
+
+A ``{kind: board, ...}`` entry of game.yaml's ``components`` names a **layout** (regions in mm, as a
+card layout, plus the board kinds ``circle``, ``track`` and ``table`` and the ``for`` repeat; see
+docs/data-format.md, "Boards") whose ``size`` is the piece's size. Its expressions see the game's
+``facts`` (every facts file's keys), ``title``, ``item``/``index`` (one piece per item of ``each``),
+``invented(entry, key)`` (a placeholder mark) and ``mark`` (the small sign printed by invented values).
+
+* A piece larger than a sheet is **tiled** (:mod:`pnp.layout.tiling`): an assembly map, then one tile
+  per sheet with glue strips, trim edges, alignment marks and labels; seams keep off every track
+  space and every region marked ``keep_whole``.
+* A piece with a ``back`` layout is **double-sided** (:mod:`pnp.layout.doublesided`): printed duplex
+  (the kit's ``--flip`` and ``--back-offset`` apply) or folded; ``print: auto`` folds when both sides
+  fit one sheet.
+* ``each``: one piece per item (player boards by colour, maps by id), ``copies`` of each.
+
+The component only wires data to those layouts: the drawing is the generic geometry's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnp import templating
+from pnp.cardlayout import evaluate, load_layout, compiled
+from pnp.components import BuildOptions, Component, Output, Part
+from pnp.draw.icons import with_game_icons
+from pnp.errors import DataError, Problems
+from pnp.i18n import strings
+from pnp.layout.doublesided import double_sided_pages, duplex, fold
+from pnp.layout.geometry import Page, Text, Rect, Style
+from pnp.layout.regions import place
+from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, plan_tiles, tile_pages
+from pnp.markup import Safe, escape
+from pnp.schema import Field
+from rules_engine.model import WHOLE_PLACEHOLDER
+
+#: The small sign printed next to a value the data marks as invented (``placeholder``).
+MARK = "\u2020"
+
+#: Settings of a ``{kind: board, ...}`` entry of game.yaml's ``components``.
+SCHEMA = {
+    "layout": Field("id", required=True, doc="the layout drawing the piece (templates/layouts/<name>.yaml)"),
+    "back": Field("id", nullable=True, doc="the layout of its back: a double-sided piece"),
+    "each": Field("str", nullable=True, doc="an expression giving a list: one piece per item ('item', 'index')"),
+    "name": Field("str", nullable=True, doc="an expression giving each piece's printed name"),
+    "title": Field("str", nullable=True, doc="the component's printed title (default: the id)"),
+    "part": Field("id", default="board", doc="what the pieces are in the bill of materials"),
+    "copies": Field("int", default=1, min=1, max=50, doc="copies of each piece"),
+    "print": Field("str", default="auto", choices=("auto", "duplex", "fold"), doc="double-sided pieces"),
+    "turn": Field("str", default="side", choices=("side", "top"), doc="how a double-sided piece turns over"),
+    "overlap": Field("length", default=DEFAULT_OVERLAP, min=0, max=40, doc="glue strips of tiled pieces"),
+    "orientation": Field("str", default="auto", choices=("auto", "portrait", "landscape")),
+}
+
+LABEL = Style(font="sans-bold", size=7.0, min_size=5.0, max_lines=1, colour="#3a3a3a")
+
+
+def invented(entry, key: str | None = None) -> bool:
+    """Whether a facts entry (or one of its keys) carries a placeholder mark."""
+    mark = entry.get("placeholder") if isinstance(entry, dict) else None
+    if not mark:
+        return False
+    return key is None or WHOLE_PLACEHOLDER in mark or key in mark
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece as laid out: its name, size, front (and back) elements, and what seams must not cut."""
+
+    name: str
+    size: tuple
+    front: tuple
+    back: tuple | None
+    keep: tuple
+
+
+def config_of(spec) -> dict:
+    return {k: (f.default if spec.config.get(k) is None else spec.config[k]) for k, f in SCHEMA.items()} \
+        if spec.config else {k: f.default for k, f in SCHEMA.items()}
+
+
+def _layouts(game, spec, config, problems):
+    where = f"components: board '{spec.id}'"
+    path, line = game.root / "game.yaml", spec.line
+    front = load_layout(config["layout"], game.root, problems, path, line, f"{where} layout")
+    back = load_layout(config["back"], game.root, problems, path, line, f"{where} back") if config["back"] else None
+    return front, back
+
+
+def scope(game) -> dict:
+    return {"facts": templating.data_value(game.facts), "title": escape(game.title), "invented": invented,
+            "mark": Safe(MARK)}
+
+
+def pieces(game, spec) -> list[Piece]:
+    """Every piece of the entry laid out (raises DataError naming game.yaml's entry when its data or
+    layout is wrong)."""
+    config = config_of(spec)
+    problems = Problems()
+    front, back = _layouts(game, spec, config, problems)
+    problems.raise_if_errors()
+    base = scope(game)
+    items = [None]
+    where = (game.root / "game.yaml", spec.line, f"board '{spec.id}'")
+    try:
+        if config["each"]:
+            items = list(compiled(config["each"])(**base) or ())
+        out = []
+        for i, item in enumerate(items):
+            context = {**base, "item": item, "index": i}
+            name = compiled(config["name"])(**context) if config["name"] else _title(game, spec, config)
+            keep: list = []
+            w, h = front.size
+            els = place(evaluate(front, context), front.size, w, h, None, keep=keep)
+            back_els = None
+            if back is not None:
+                if tuple(back.size) != tuple(front.size):
+                    raise ValueError(f"the back layout is {back.size[0]:g} x {back.size[1]:g} mm, the front "
+                                     f"{w:g} x {h:g} mm")
+                back_els = tuple(place(evaluate(back, context), back.size, w, h, None))
+            for _ in range(config["copies"]):
+                out.append(Piece(escape(name), (w, h), tuple(els), back_els, tuple(keep)))
+        return out
+    except templating.TEMPLATE_ERRORS as exc:
+        raise DataError([_problem(where, exc)]) from None
+
+
+def _problem(where, exc):
+    problems = Problems()
+    path, line, subject = where
+    problems.error(path, line, subject, str(getattr(exc, "message", None) or exc))
+    return problems.errors[0]
+
+
+def _title(game, spec, config) -> str:
+    return config["title"] or spec.id.replace("_", " ").capitalize()
+
+
+def piece_pages(piece: Piece, config: dict, options: BuildOptions, words: dict) -> tuple[list[Page], str, int]:
+    """(pages, how they print, tiles) of one piece."""
+    w, h = piece.size
+    if piece.back is not None:
+        mode = config["print"]
+        ds = None
+        if mode in ("auto", "fold"):
+            try:
+                ds = fold(w, h, options.paper, config["turn"])
+            except ValueError:
+                if mode == "fold":
+                    raise
+        if ds is None:
+            ds = duplex(w, h, options.paper, options.flip, config["turn"], options.back_offset)
+        pages = double_sided_pages(ds, piece.front, piece.back, label=piece.name)
+        for page in pages:
+            page.add(Text(Rect(ds.front.x, ds.front.y - 6.5, ds.front.w, 5), piece.name, LABEL, role="piece-label"))
+        return pages, "double" if ds.mode == "duplex" else "fold", 0
+    plan = plan_tiles(w, h, options.paper, overlap=config["overlap"], orientation=config["orientation"],
+                      avoid=piece.keep)
+    labels = TileLabels(**_tile_words(words)) if plan.sheets > 1 else TileLabels(tile="{title}")
+    pages = tile_pages(plan, piece.front, piece.name, labels)
+    if plan.sheets == 1:
+        pages = pages[1:]                       # one sheet: no assembly map
+    return pages, "single", plan.sheets if plan.sheets > 1 else 0
+
+
+def _tile_words(words: dict) -> dict:
+    out = {}
+    for key in ("tile", "glue", "assembly"):
+        if words.get(f"board_{key}"):
+            out[key] = words[f"board_{key}"]
+    if words.get("board_how"):
+        out["how"] = tuple(words["board_how"])
+    return out
+
+
+def file_name(spec) -> str:
+    return f"{spec.id.replace('_', '-')}.pdf"
+
+
+@with_game_icons
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
+    config = config_of(spec)
+    words = strings(game, options.lang)
+    title = escape(_title(game, spec, config))
+    all_pieces = pieces(game, spec)
+    pages, sides, tiles, sheets = [], "single", 0, 0
+    for piece in all_pieces:
+        try:
+            ps, sides, n = piece_pages(piece, config, options, words)
+        except ValueError as exc:
+            raise DataError([_problem((game.root / "game.yaml", spec.line, f"board '{spec.id}'"),
+                                      f"{exc} on {options.paper}")]) from None
+        pages += ps
+        tiles += n
+        sheets += len(ps) if sides != "double" else len(ps) // 2
+    parts = [Part(config["part"], spec.id, len(all_pieces), title)]
+    if tiles:
+        parts.append(Part("tile", f"{spec.id}-tiles", tiles, words.get("part_tiles", "tiles")))
+    return [Output(file_name(spec), title, pages, parts=tuple(parts), sides=sides, sheets=sheets)]
+
+
+@with_game_icons
+def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
+    """The layouts load, their expressions work on every piece, and every piece prints on Letter and A4."""
+    config = config_of(spec)
+    before = len(problems.errors)
+    _layouts(game, spec, config, problems)
+    if len(problems.errors) > before:
+        return
+    try:
+        all_pieces = pieces(game, spec)
+    except DataError as exc:
+        problems.extend(exc.problems)
+        return
+    words = strings(game, None)
+    for paper in ("letter", "a4"):
+        for piece in all_pieces[:1] if len({p.size for p in all_pieces}) == 1 else all_pieces:
+            try:
+                piece_pages(piece, config, BuildOptions(paper=paper), words)
+            except ValueError as exc:
+                problems.error(game.root / "game.yaml", spec.line, f"board '{spec.id}'", f"{exc} on {paper}")
+
+
+COMPONENT = Component("board", build, check, order=15)

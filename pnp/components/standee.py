@@ -1,0 +1,179 @@
+"""Fold-over standees from data: figures printed front and back on one strip, folded and glued, standing
+on fold-out feet or in a slotted base (:mod:`pnp.layout.standee`).
+
+A ``{kind: standee, ...}`` entry gives the figure's size and base, and its pieces: a literal list
+(``pieces:``, each with ``id``, ``count``, ``label``, ``icon``, ``colour``, ``background``, ``art`` and
+an optional ``back:`` of the same keys), or one piece per item of an expression (``each:``) with
+``piece:`` mapping those keys to expressions over ``item`` and the game's ``facts``. A side shows its
+art file (PNG, JPEG, SVG in the game folder), else its background, icon and label; the back is the
+front unless it says otherwise.
+"""
+
+from __future__ import annotations
+
+from pnp import templating
+from pnp.cardlayout import compiled
+from pnp.components import BuildOptions, Component, Output, Part
+from pnp.components.board import scope
+from pnp.draw.icons import drawable, with_game_icons
+from pnp.errors import DataError, Problems
+from pnp.layout.geometry import Box, Icon, Picture, Rect, Style, Text
+from pnp.layout.standee import StandeeSpec, standee_layout, standee_pages, standee_sheets
+from pnp.markup import escape
+from pnp.paths import data_path
+from pnp.schema import Field
+
+SIDE_KEYS = ("label", "icon", "colour", "background", "art")
+_SIDE = {"label": Field("str", nullable=True), "icon": Field("str", nullable=True),
+         "colour": Field("str", nullable=True), "background": Field("str", nullable=True),
+         "art": Field("str", nullable=True)}
+PIECE_SCHEMA = {"id": Field("id", required=True), "count": Field("int", default=1, min=1, max=100), **_SIDE,
+                "back": Field("map", nullable=True, schema=_SIDE)}
+
+#: Settings of a ``{kind: standee, ...}`` entry of game.yaml's ``components``.
+SCHEMA = {
+    "width": Field("length", required=True, min=10, max=250, doc="the figure's width"),
+    "height": Field("length", required=True, min=10, max=250, doc="the figure's height"),
+    "base_depth": Field("length", default=15.0, min=3, max=60),
+    "fold": Field("str", default="top", choices=("top", "side")),
+    "base": Field("str", default="tabs", choices=("tabs", "slot")),
+    "slot_depth": Field("length", default=8.0, min=2, max=40),
+    "slot_width": Field("length", default=1.0, min=0.2, max=5),
+    "pieces": Field("list", nullable=True, items=Field("map", schema=PIECE_SCHEMA), doc="the pieces, as data"),
+    "each": Field("str", nullable=True, doc="an expression giving a list: one piece per item"),
+    "piece": Field("map", nullable=True, schema={"id": Field("str"), "count": Field("str"), **_SIDE,
+                                                  "back": Field("map", nullable=True, schema=_SIDE)},
+                   doc="with each: the piece's keys as expressions over 'item'"),
+    "title": Field("str", nullable=True),
+    "part": Field("id", default="standee"),
+}
+
+LABEL = Style(font="sans-black", size=9.0, min_size=4.5, max_lines=2, leading=1.0, colour="#ffffff")
+DEFAULT_BACKGROUND = "#5a5148"
+
+
+def config_of(spec) -> dict:
+    return {k: (f.default if spec.config.get(k) is None else spec.config[k]) for k, f in SCHEMA.items()}
+
+
+def standee_spec(config) -> StandeeSpec:
+    return StandeeSpec(config["width"], config["height"], config["base_depth"], config["fold"], config["base"],
+                       config["slot_depth"], config["slot_width"])
+
+
+def piece_list(game, spec) -> list[dict]:
+    """Every piece as a plain mapping: id, count, and its front and back sides (keys of SIDE_KEYS)."""
+    config = config_of(spec)
+    where = (game.root / "game.yaml", spec.line, f"standee '{spec.id}'")
+    if config["each"]:
+        base = scope(game)
+        template = config["piece"] or {}
+        out = []
+        try:
+            for i, item in enumerate(list(compiled(config["each"])(**base) or ())):
+                context = {**base, "item": item, "index": i}
+
+                def ev(expr):
+                    return None if expr is None else compiled(expr)(**context)
+                front = {k: ev(template.get(k)) for k in SIDE_KEYS}
+                back = {k: ev((template.get("back") or {}).get(k)) for k in SIDE_KEYS}
+                out.append({"id": str(ev(template.get("id")) if template.get("id") else f"{spec.id}_{i + 1}"),
+                            "count": int(ev(template.get("count")) if template.get("count") else 1),
+                            "front": front, "back": {k: back[k] if back[k] is not None else front[k] for k in SIDE_KEYS}})
+        except templating.TEMPLATE_ERRORS as exc:
+            problems = Problems()
+            problems.error(where[0], where[1], where[2], str(getattr(exc, "message", None) or exc))
+            raise DataError(problems) from None
+        return out
+    out = []
+    for p in config["pieces"] or ():
+        front = {k: p.get(k) for k in SIDE_KEYS}
+        back_given = p.get("back") or {}
+        back = {k: back_given.get(k) if back_given.get(k) is not None else front[k] for k in SIDE_KEYS}
+        out.append({"id": p["id"], "count": p.get("count") or 1, "front": front, "back": back})
+    return out
+
+
+def side_elements(game, side: dict, w: float, h: float, bleed: float = 2.0) -> list:
+    """One side of a figure in its art frame (0..w, 0..h): art, else background, icon and label."""
+    els = [Box(Rect(-bleed, 0, w + 2 * bleed, h + bleed), fill=side.get("background") or DEFAULT_BACKGROUND,
+               role="background")]
+    if side.get("art"):
+        els.append(Picture(str(game.root / side["art"]), Rect(0, 0, w, h), "cover", role="art"))
+    label = side.get("label")
+    band = min(12.0, h * 0.22) if label else 0.0
+    if side.get("icon"):
+        size = min(w * 0.8, (h - band) * 0.8)
+        els.append(Icon(str(side["icon"]), w / 2, band + (h - band) / 2, size, side.get("colour"), role="icon"))
+    if label:
+        els.append(Text(Rect(1.5, 1.0, w - 3, band - 1.5), escape(label), LABEL, role="label"))
+    return els
+
+
+def _check_pieces(game, spec, items, problems) -> None:
+    path, line, subject = game.root / "game.yaml", spec.line, f"standee '{spec.id}'"
+    for p in items:
+        for name in ("front", "back"):
+            side = p[name]
+            if side.get("icon") and not drawable(str(side["icon"])):
+                problems.error(path, line, subject, f"piece '{p['id']}' {name}: unknown icon '{side['icon']}'")
+            if side.get("art"):
+                file = data_path(game.root, side["art"], problems, path, line, subject, f"piece '{p['id']}' {name}")
+                if file is not None and not file.is_file():
+                    problems.error(path, line, subject, f"piece '{p['id']}' {name}: no file '{side['art']}' "
+                                                        "in the game folder")
+    if not items:
+        problems.error(path, line, subject, "give 'pieces' (a list) or 'each' with 'piece'")
+
+
+@with_game_icons
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
+    config = config_of(spec)
+    items = piece_list(game, spec)
+    problems = Problems()
+    _check_pieces(game, spec, items, problems)
+    problems.raise_if_errors()
+    lay = standee_layout(standee_spec(config))
+    standees, arts = [], {}
+    for p in items:
+        for k in range(p["count"]):
+            key = f"{p['id']}" if p["count"] == 1 else f"{p['id']}-{k + 1}"
+            standees.append((key, lay))
+            arts[key] = (side_elements(game, p["front"], config["width"], config["height"]),
+                         side_elements(game, p["back"], config["width"], config["height"]))
+    w, h = options.page_size
+    title = escape(config["title"] or spec.id.replace("_", " ").capitalize())
+    try:
+        pages = standee_pages(standees, arts, w, h, label=title)
+    except ValueError as exc:
+        problems.error(game.root / "game.yaml", spec.line, f"standee '{spec.id}'", f"{exc} on {options.paper}")
+        raise DataError(problems) from None
+    part = Part(config["part"], spec.id, len(standees), title)
+    return [Output(f"{spec.id.replace('_', '-')}.pdf", title, pages, parts=(part,), sides="fold")]
+
+
+@with_game_icons
+def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
+    config = config_of(spec)
+    try:
+        items = piece_list(game, spec)
+    except DataError as exc:
+        problems.extend(exc.problems)
+        return
+    _check_pieces(game, spec, items, problems)
+    try:
+        standee_spec(config)
+    except ValueError as exc:
+        problems.error(game.root / "game.yaml", spec.line, f"standee '{spec.id}'", str(exc))
+        return
+    lay = standee_layout(standee_spec(config))
+    for paper in ("letter", "a4"):
+        w, h = BuildOptions(paper=paper).page_size
+        try:
+            standee_sheets([(p["id"], lay) for p in items[:1]], w, h)
+        except ValueError as exc:
+            problems.error(game.root / "game.yaml", spec.line, f"standee '{spec.id}'", f"{exc} on {paper}")
+            return
+
+
+COMPONENT = Component("standee", build, check, order=45)

@@ -1,0 +1,217 @@
+"""The generic ``board`` and ``standee`` components on a test game: a board drawn from a layout's
+regions (track round the edge, repeated spaces, a table), tiled across sheets with its seams off the
+track spaces; a single-sheet board; a double-sided piece folded or duplex; standees from data; their
+tiles put together reproduce the board; problems name game.yaml's entry."""
+
+import math
+import textwrap
+
+import pytest
+
+from pnp.components import BuildOptions, game_components
+from pnp.components.board import piece_pages, pieces, config_of
+from pnp.errors import DataError, Problems
+from pnp.gamedata import load_game
+from pnp.layout.geometry import Page, apply, flatten
+from pnp.layout.tiling import plan_tiles, tile_pages
+from rasterize import raster
+from test_tiling_raster import compose, mismatch
+
+BOARD = textwrap.dedent("""\
+    size: [420, 300]
+    palette: {ground: "#e8dcc0", ink: "#1f1a17"}
+    styles:
+      big: {font: serif-semibold, size: 20, min_size: 8, max_lines: 1}
+      small: {font: sans-bold, size: 7, min_size: 4, max_lines: 1}
+    regions:
+      - {name: ground, kind: box, rect: [0, 0, 420, 300], fill: palette.ground}
+      - {name: score, kind: track, rect: [0, 0, 420, 300], numbers: "range(0, 50)", path: around,
+         style: small, highlight_every: 5, stroke: palette.ink}
+      - {name: title, kind: text, rect: [100, 240, 220, 20], text: title, style: big}
+      - {name: slot, kind: box, for: "range(4)", rect: [60, 40, 63, 88], offset: [80, 0], stroke: palette.ink,
+         keep_whole: true}
+      - {name: slot-cost, kind: circle, for: "[5, 4, 3, 2]", at: [91.5, 140], offset: [80, 0], r: 5,
+         fill: "#c9a54a", text: "item", style: small}
+      - {name: table, kind: table, rect: [340, 60, 40, 40], rows: "[['p', 'n'], [2, 6], [3, 7]]", header: true,
+         style: small}
+    """)
+
+MAP = textwrap.dedent("""\
+    size: [120, 100]
+    regions:
+      - {name: ground, kind: box, rect: [0, 0, 120, 100], fill: "item.colour"}
+      - {name: name, kind: text, rect: [10, 40, 100, 20], text: "item.name ~ ' A'", style: {font: sans-bold, size: 14}}
+    """)
+
+MAP_BACK = MAP.replace("' A'", "' B'").replace('fill: "item.colour"', 'fill: "tint(item.colour, 0.5)"')
+
+
+def write_game(root, components: str):
+    (root / "templates" / "layouts").mkdir(parents=True, exist_ok=True)
+    (root / "templates" / "layouts" / "testboard.yaml").write_text(BOARD)
+    (root / "templates" / "layouts" / "testmap.yaml").write_text(MAP)
+    (root / "templates" / "layouts" / "testmap_back.yaml").write_text(MAP_BACK)
+    game = (root / "game.yaml").read_text()
+    start = game.index("components:")
+    end = game.index("\n", start)
+    (root / "game.yaml").write_text(game[:start] + "components:\n" + textwrap.indent(components, "  ") + game[end:])
+
+
+COMPONENTS = textwrap.dedent("""\
+    - {kind: board, id: main_board, layout: testboard, title: Main board}
+    - {kind: board, id: maps, layout: testmap, back: testmap_back, part: map,
+       each: "[{'name': 'North', 'colour': '#4f8a3a'}, {'name': 'South', 'colour': '#2d5a9b'}]",
+       name: "item.name"}
+    - kind: standee
+      id: wardens
+      width: 30
+      height: 45
+      each: "['#9b2d2d', '#2d5a9b']"
+      piece: {id: "'warden_' ~ index", background: item, icon: "'crown'", label: "'Warden'"}
+    - kind: standee
+      id: heroes
+      width: 25
+      height: 40
+      base: slot
+      pieces:
+        - {id: hero, count: 2, label: Hero, icon: star, background: "#6b3d8c", back: {label: Hero (back)}}
+    """)
+
+
+@pytest.fixture
+def game(game_copy):
+    write_game(game_copy, COMPONENTS)
+    return load_game(game_copy)
+
+
+def deep(elements):
+    """Every element, inside groups and transforms too."""
+    for e in elements:
+        yield e
+        if hasattr(e, "elements"):
+            yield from deep(e.elements)
+
+
+def entry(game, name):
+    return next(s for s in game.component_specs if s.id == name)
+
+
+def test_board_regions_from_the_layout(game):
+    [piece] = pieces(game, entry(game, "main_board"))
+    assert piece.size == (420, 300)
+    els = list(flatten(piece.front))
+    spaces = [e for e in els if e.role == "score:space"]
+    numbers = [e.markup for e in els if e.role == "score:number"]
+    assert len(spaces) == 50 and numbers[:3] == ["0", "1", "2"]
+    # around the edge clockwise from the top-left: the first space in the corner, the spaces tile the ring
+    assert spaces[0].rect.rounded() == (0, spaces[0].rect.y.__round__(2), spaces[0].rect.w.__round__(2),
+                                         spaces[0].rect.h.__round__(2))
+    assert math.isclose(spaces[0].rect.top, 300) and math.isclose(spaces[0].rect.x, 0)
+    ring = sum(s.rect.w * s.rect.h for s in spaces)
+    cw, ch = spaces[0].rect.w, spaces[0].rect.h
+    assert math.isclose(ring, 420 * 300 - (420 - 2 * cw) * (300 - 2 * ch))
+    assert [s.fill != "#ffffff" for s in spaces[:6]] == [True, False, False, False, False, True]
+    # repeated regions: four slots 80 mm apart, their cost circles labelled from the list
+    slots = [e for e in els if e.role == "slot"]
+    assert [round(s.rect.x, 2) for s in slots] == [60, 140, 220, 300]
+    costs = [e.markup for e in els if e.role == "slot-cost:text"]
+    assert costs == ["5", "4", "3", "2"]
+    cells = [e.markup for e in els if e.role == "table:cell"]
+    assert cells == ["p", "n", "2", "6", "3", "7"]
+    # seams must keep off the track spaces and the slots
+    assert len(piece.keep) == 50 + 4
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_large_board_tiles_with_seams_off_kept_features(game, paper):
+    spec = entry(game, "main_board")
+    [piece] = pieces(game, spec)
+    pages, sides, tiles = piece_pages(piece, config_of(spec), BuildOptions(paper=paper), {})
+    assert sides == "single" and tiles == len(pages) - 1 >= 4
+    plan = plan_tiles(420, 300, paper, avoid=piece.keep)
+    assert plan.cut == ()
+    for x in plan.xs[1:-1]:
+        assert not any(k.x + 1e-6 < x < k.right - 1e-6 for k in piece.keep)
+    assert pages[0].label == "Main board assembly"
+    assert [p.label for p in pages[1:]] == [f"Main board {t.label}" for t in plan.tiles]
+
+
+def test_tiles_of_the_board_component_reassemble_the_board(game):
+    """Tile rasters laid at their offsets reproduce the board's own raster: no gap, nothing doubled."""
+    [piece] = pieces(game, entry(game, "main_board"))
+    plan = plan_tiles(420, 300, "letter", avoid=piece.keep)
+    pages = tile_pages(plan, piece.front, "Main board")[1:]
+    dpi = 30
+    images = raster(pages, dpi)
+    k = dpi / 25.4
+    reference, = raster([Page(420, 300, list(piece.front))], dpi)
+    board = compose(plan, images, dpi, reference.size)
+    # the outermost pixels hold the cut lines drawn just outside the board: compare inside them
+    inner = (2, 2, reference.width - 2, reference.height - 2)
+    shifted = plan.__class__(**{**plan.__dict__, "xs": tuple(x - 2 / k for x in plan.xs),
+                                "ys": tuple(y - 2 / k for y in plan.ys)})
+    assert mismatch(board.crop(inner), reference.crop(inner), shifted, dpi) < 0.002
+    # a tile laid 3 mm off is seen
+    off = compose(plan, images, dpi, reference.size, shift={plan.tiles[1].label: (3, 0)})
+    assert mismatch(off.crop(inner), reference.crop(inner), shifted, dpi) > 0.005
+
+
+def test_double_sided_pieces_fold_when_they_fit(game):
+    spec = entry(game, "maps")
+    ps = pieces(game, spec)
+    assert [p.name for p in ps] == ["North", "South"]
+    pages, sides, _ = piece_pages(ps[0], config_of(spec), BuildOptions(), {})
+    assert sides == "fold" and len(pages) == 1
+    back = next(e for e in pages[0].elements if e.role == "back")
+    front = next(e for e in pages[0].elements if e.role == "front")
+    assert [e.markup for e in back.elements if e.role == "name"] == ["North B"]
+    assert [e.markup for e in front.elements if e.role == "name"] == ["North A"]
+    # folded on the dashed line between them, each back point lies behind the front point it should
+    # (the piece turned over like a book page: left and right swap)
+    fold_line = next(e for e in pages[0].elements if e.role == "fold")
+    for u, v in ((0, 0), (30, 70), (120, 100)):
+        bx, by = apply(back.matrix, 120 - u, v)
+        fx, fy = apply(front.matrix, u, v)
+        if fold_line.x1 == fold_line.x2:
+            assert abs(by - fy) < 0.01 and abs((bx + fx) / 2 - fold_line.x1) < 0.01
+        else:
+            assert abs(bx - fx) < 0.01 and abs((by + fy) / 2 - fold_line.y1) < 0.01
+    duplex_spec = spec.__class__(spec.kind, spec.id, {**spec.config, "print": "duplex"}, spec.line)
+    pages, sides, _ = piece_pages(ps[0], config_of(duplex_spec), BuildOptions(), {})
+    assert sides == "double" and len(pages) == 2
+
+
+def test_build_outputs_and_bill_of_materials(game):
+    built = {c.name: c.build(game, BuildOptions()) for c in game_components(game)}
+    [board] = built["main_board"]
+    assert board.filename == "main-board.pdf" and board.sheets == len(board.pages)
+    assert [(p.kind, p.count) for p in board.parts] == [("board", 1), ("tile", len(board.pages) - 1)]
+    [maps] = built["maps"]
+    assert maps.sides == "fold" and [(p.kind, p.count) for p in maps.parts] == [("map", 2)]
+    [wardens] = built["wardens"]
+    assert [(p.kind, p.count) for p in wardens.parts] == [("standee", 2)]
+    labels = [e.markup for e in deep(wardens.pages[0].elements) if getattr(e, "role", "") == "label"]
+    assert labels == ["Warden"] * 4                          # two figures, front and back
+    [heroes] = built["heroes"]
+    els = list(deep(heroes.pages[0].elements))
+    assert [e.markup for e in els if getattr(e, "role", "") == "label"] == ["Hero", "Hero (back)"] * 2
+    assert len([e for e in els if getattr(e, "role", "") == "slit"]) == 2
+
+
+def test_problems_name_the_entry(game_copy):
+    write_game(game_copy, textwrap.dedent("""\
+        - {kind: board, id: b, layout: testboard, each: "nothing.here"}
+        - {kind: standee, id: s, width: 30, height: 200, pieces: [{id: x, icon: nosuchicon}]}
+        - {kind: board, id: c, layout: missing_layout}
+        """))
+    game = load_game(game_copy)
+    problems = Problems()
+    for c in game_components(game):
+        c.check(game, problems, BuildOptions())
+    text = sorted(str(p) for p in problems.errors)
+    assert any("game.yaml:" in t and "board 'b'" in t and "nothing" in t for t in text), text
+    assert any("standee 's'" in t and "unknown icon 'nosuchicon'" in t for t in text), text
+    assert any("standee 's'" in t and "does not fit" in t for t in text), text
+    assert any("no layout 'missing_layout'" in t for t in text), text
+    with pytest.raises(DataError):
+        game_components(game)[0].build(game, BuildOptions())
