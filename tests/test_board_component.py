@@ -22,7 +22,7 @@ BOARD = textwrap.dedent("""\
     palette: {ground: "#e8dcc0", ink: "#1f1a17"}
     styles:
       big: {font: serif-semibold, size: 20, min_size: 8, max_lines: 1}
-      small: {font: sans-bold, size: 7, min_size: 4, max_lines: 1}
+      small: {font: sans-bold, size: 7, min_size: 6, max_lines: 1}
     regions:
       - {name: ground, kind: box, rect: [0, 0, 420, 300], fill: palette.ground}
       - {name: score, kind: track, rect: [0, 0, 420, 300], numbers: "range(0, 50)", path: around,

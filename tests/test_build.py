@@ -141,11 +141,11 @@ def test_manifest_lists_every_piece_and_sheet(built):
     assert tokens == {"faction": 3, "gold": 57, "influence": 36, "plus_one": 10, "dead": 13, "converted": 13}
     assert sum(tokens.values()) == 132
     assert bill["pieces"] == {"board": 1, "booklet": 1, "box": 1, "card": 59, "token": 132}
-    # card fronts and backs share 7 sheets; tokens fold (2 sheets); the 16-page booklet takes 4 sheets
+    # card fronts and backs share 7 sheets; tokens fold (2 sheets); the 12-page booklet takes 3 sheets
     assert {k: (c["sheets"], c["sides"]) for k, c in by_id.items()} == {
         "instructions": (1, ["single"]), "power_track": (1, ["single"]), "cards": (7, ["double"]),
-        "tokens": (2, ["fold"]), "rulebook": (4, ["double"]), "box": (2, ["single"])}
-    assert bill["sheets"] == {"total": 17, "single": 4, "double": 11, "fold": 2}
+        "tokens": (2, ["fold"]), "rulebook": (3, ["double"]), "box": (2, ["single"])}
+    assert bill["sheets"] == {"total": 16, "single": 4, "double": 10, "fold": 2}
     # the instructions page prints the same table
     text = " ".join(pages(built / "instructions.pdf")[0].extract_text().split())
     assert "54 cards, 5 player aids" in text and "132" not in text.split("What the kit makes")[0]
