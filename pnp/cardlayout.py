@@ -67,6 +67,7 @@ REGION_SCHEMA = {
     "before": Field("id", doc="a new region: drawn just before this one (default: after every region)"),
     "for": Field("str", doc="an expression giving a list: the region is drawn once per item ('item', 'index')"),
     "offset": _POINT, "columns": Field("int", min=1, max=200),
+    "positions": Field("list", items=_POINT, doc="with for: the shift of each item's copy, [dx, dy] each"),
     "r": Field("number", min=0, max=500), "numbers": Field("str", doc="track: an expression giving the numbers"),
     "path": Field("str", choices=("around", "row", "column")), "highlight": Field("str"),
     "highlight_every": Field("int", min=0, max=100), "rows": Field("str", doc="table: an expression giving rows"),
@@ -360,7 +361,10 @@ def _shifted(region: dict, index: int) -> dict:
     """A repeated region moved by its ``offset`` for the ``index``-th item."""
     dx, dy = region.get("offset") or (0.0, 0.0)
     columns = region.get("columns")
-    if columns:
+    positions = region.get("positions")
+    if positions:
+        mx, my = positions[index] if index < len(positions) else positions[-1]
+    elif columns:
         mx, my = dx * (index % columns), dy * (index // columns)
     else:
         mx, my = dx * index, dy * index

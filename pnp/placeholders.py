@@ -16,6 +16,10 @@ from rules_engine.model import WHOLE_PLACEHOLDER
 
 KEY = "placeholder"
 
+#: The small sign the kit prints beside (or on) what comes from a placeholder: a raised ring, which every
+#: bundled font has and markup leaves alone.
+PRINTED_MARK = "\u00b0"
+
 
 def check_mark(value, keys, report) -> tuple:
     """The checked mark of one mapping: ``()`` (none), ``(WHOLE_PLACEHOLDER,)`` (``true``) or the names of

@@ -299,11 +299,14 @@ class Cover(RichText):
         if not painting(c):
             return
         title = Style(font="serif-semibold", size=34, leading=1.0, colour=ACCENT, upper=True, tracking=2.5)
-        for k, word in enumerate(self.game.title.split()):
+        y = h * 0.80
+        for word in self.game.title.split():
             f = fit(escape(word), replace(title, min_size=18), w / 2.8346, 20)
-            paint_lines(c, f.lines, title, f.size, 0, w, h * 0.80 - k * f.size * 1.05)
+            paint_lines(c, f.lines, title, f.size, 0, w, y)
+            y -= f.size * 1.05
         sub = Style(font="serif-italic", size=14, colour=INK)
-        paint_lines(c, wrap(self.subtitle, sub, 14, w), sub, 14, 0, w, h * 0.62)
+        # below the title however many lines it takes (a long title pushes the subtitle down)
+        paint_lines(c, wrap(self.subtitle, sub, 14, w), sub, 14, 0, w, min(h * 0.62, y - 8))
         emblems = [(f.emblem, f.colour) for f in self.game.factions] or [("crown", ACCENT)]
         n = len(emblems)
         for i, (emblem, colour) in enumerate(emblems):

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from pnp.components import BuildOptions, game_components
-from pnp.components.board import piece_pages, pieces, config_of
+from pnp.components.board import piece_pages, pieces, config_of, tiling
 from pnp.errors import DataError, Problems
 from pnp.gamedata import load_game
 from pnp.layout.geometry import Page, apply, flatten
@@ -118,8 +118,8 @@ def test_board_regions_from_the_layout(game):
     assert costs == ["5", "4", "3", "2"]
     cells = [e.markup for e in els if e.role == "table:cell"]
     assert cells == ["p", "n", "2", "6", "3", "7"]
-    # seams must keep off the track spaces and the slots
-    assert len(piece.keep) == 50 + 4
+    # seams must keep off the slots, and off the track spaces where they can
+    assert len(piece.keep) == 4 and len(piece.soft) == 50
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
@@ -128,10 +128,12 @@ def test_large_board_tiles_with_seams_off_kept_features(game, paper):
     [piece] = pieces(game, spec)
     pages, sides, tiles = piece_pages(piece, config_of(spec), BuildOptions(paper=paper), {})
     assert sides == "single" and tiles == len(pages) - 1 >= 4
-    plan = plan_tiles(420, 300, paper, avoid=piece.keep)
-    assert plan.cut == ()
+    plan = tiling(piece, config_of(spec), paper)
+    assert plan.cut == () and plan.hex_cuts == 0          # no kept region and no track space cut
     for x in plan.xs[1:-1]:
-        assert not any(k.x + 1e-6 < x < k.right - 1e-6 for k in piece.keep)
+        assert not any(k.x + 1e-6 < x < k.right - 1e-6 for k in piece.keep + piece.soft)
+    for y in plan.ys[1:-1]:
+        assert not any(k.y + 1e-6 < y < k.top - 1e-6 for k in piece.keep + piece.soft)
     assert pages[0].label == "Main board assembly"
     assert [p.label for p in pages[1:]] == [f"Main board {t.label}" for t in plan.tiles]
 
@@ -139,7 +141,7 @@ def test_large_board_tiles_with_seams_off_kept_features(game, paper):
 def test_tiles_of_the_board_component_reassemble_the_board(game):
     """Tile rasters laid at their offsets reproduce the board's own raster: no gap, nothing doubled."""
     [piece] = pieces(game, entry(game, "main_board"))
-    plan = plan_tiles(420, 300, "letter", avoid=piece.keep)
+    plan = tiling(piece, config_of(entry(game, "main_board")), "letter")
     pages = tile_pages(plan, piece.front, "Main board")[1:]
     dpi = 30
     images = raster(pages, dpi)

@@ -114,6 +114,7 @@ KINDS = {
     "sheet": "pnp.components.sheet",
     "board": "pnp.components.board",
     "standee": "pnp.components.standee",
+    "dice": "pnp.components.dice",
 }
 #: Older names, read as a kind with settings (``power_track`` is the track of game.yaml's
 #: ``power_track:`` mapping, its start area holding the factions' tokens).
@@ -129,6 +130,10 @@ class ComponentSpec:
     id: str
     config: dict = field(default_factory=dict, hash=False, compare=False)
     line: int | None = None
+
+    def config_key(self) -> str:
+        """The settings as a hashable key (a cache of what an entry lays out keys on it)."""
+        return repr(sorted(self.config.items()))
 
 
 def component(kind: str) -> Component:

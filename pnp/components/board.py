@@ -3,7 +3,8 @@
 A ``{kind: board, ...}`` entry of game.yaml's ``components`` names a **layout** (regions in mm, as a
 card layout, plus the board kinds ``circle``, ``track`` and ``table`` and the ``for`` repeat; see
 docs/data-format.md, "Boards") whose ``size`` is the piece's size. Its expressions see the game's
-``facts`` (every facts file's keys), ``title``, ``item``/``index`` (one piece per item of ``each``),
+``facts`` (every facts file's keys), ``title``, ``item`` (also ``piece``, which a ``for`` region's own ``item`` does not hide) and ``index`` (one piece per
+item of ``each``), ``side`` (``front`` or ``back``),
 ``invented(entry, key)`` (a placeholder mark) and ``mark`` (the small sign printed by invented values).
 
 * A piece larger than a sheet is **tiled** (:mod:`pnp.layout.tiling`): an assembly map, then one tile
@@ -20,8 +21,10 @@ The component only wires data to those layouts: the drawing is the generic geome
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pnp import templating
+from pnp.cache import reads_files
 from pnp.cardlayout import evaluate, load_layout, compiled
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
@@ -32,11 +35,12 @@ from pnp.layout.geometry import Page, Text, Rect, Style
 from pnp.layout.regions import place
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, plan_tiles, tile_pages
 from pnp.markup import Safe, escape
+from pnp.placeholders import PRINTED_MARK
 from pnp.schema import Field
 from rules_engine.model import WHOLE_PLACEHOLDER
 
 #: The small sign printed next to a value the data marks as invented (``placeholder``).
-MARK = "\u2020"
+MARK = PRINTED_MARK
 
 #: Settings of a ``{kind: board, ...}`` entry of game.yaml's ``components``.
 SCHEMA = {
@@ -72,7 +76,8 @@ class Piece:
     size: tuple
     front: tuple
     back: tuple | None
-    keep: tuple
+    keep: tuple               # rectangles no seam may cut (regions marked keep_whole)
+    soft: tuple = ()          # rectangles seams avoid where they can (track spaces)
 
 
 def config_of(spec) -> dict:
@@ -88,14 +93,37 @@ def _layouts(game, spec, config, problems):
     return front, back
 
 
+def columns(entries, *keys) -> list[list]:
+    """Table rows from a list of mappings: one row per entry, one cell per key (``'from..to'`` joins two
+    keys' values as a range); an invented value (a placeholder) carries the mark."""
+    rows = []
+    for entry in entries or ():
+        row = []
+        for key in keys:
+            parts = key.split("..")
+            value = "-".join(str(entry.get(k, "")) for k in parts)
+            if any(invented(entry, k) for k in parts):
+                value += MARK
+            row.append(value)
+        rows.append(row)
+    return rows
+
+
 def scope(game) -> dict:
-    return {"facts": templating.data_value(game.facts), "title": escape(game.title), "invented": invented,
-            "mark": Safe(MARK)}
+    # facts as they are: colours stay colours; a text or label made from them is escaped when evaluated
+    return {"facts": game.facts, "title": escape(game.title), "invented": invented,
+            "mark": Safe(MARK), "columns": columns}
 
 
 def pieces(game, spec) -> list[Piece]:
     """Every piece of the entry laid out (raises DataError naming game.yaml's entry when its data or
-    layout is wrong)."""
+    layout is wrong). Laid out once per game and entry: validate and build share them."""
+    return list(_pieces(game, spec, spec.config_key()))
+
+
+@reads_files
+@lru_cache(maxsize=32)
+def _pieces(game, spec, _config) -> tuple:
     config = config_of(spec)
     problems = Problems()
     front, back = _layouts(game, spec, config, problems)
@@ -108,20 +136,21 @@ def pieces(game, spec) -> list[Piece]:
             items = list(compiled(config["each"])(**base) or ())
         out = []
         for i, item in enumerate(items):
-            context = {**base, "item": item, "index": i}
+            context = {**base, "item": item, "piece": item, "index": i}
             name = compiled(config["name"])(**context) if config["name"] else _title(game, spec, config)
             keep: list = []
+            soft: list = []
             w, h = front.size
-            els = place(evaluate(front, context), front.size, w, h, None, keep=keep)
+            els = place(evaluate(front, {**context, "side": "front"}), front.size, w, h, None, keep=keep, soft=soft)
             back_els = None
             if back is not None:
                 if tuple(back.size) != tuple(front.size):
                     raise ValueError(f"the back layout is {back.size[0]:g} x {back.size[1]:g} mm, the front "
                                      f"{w:g} x {h:g} mm")
-                back_els = tuple(place(evaluate(back, context), back.size, w, h, None))
+                back_els = tuple(place(evaluate(back, {**context, "side": "back"}), back.size, w, h, None))
             for _ in range(config["copies"]):
-                out.append(Piece(escape(name), (w, h), tuple(els), back_els, tuple(keep)))
-        return out
+                out.append(Piece(escape(name), (w, h), tuple(els), back_els, tuple(keep), tuple(soft)))
+        return tuple(out)
     except templating.TEMPLATE_ERRORS as exc:
         raise DataError([_problem(where, exc)]) from None
 
@@ -155,13 +184,19 @@ def piece_pages(piece: Piece, config: dict, options: BuildOptions, words: dict) 
         for page in pages:
             page.add(Text(Rect(ds.front.x, ds.front.y - 6.5, ds.front.w, 5), piece.name, LABEL, role="piece-label"))
         return pages, "double" if ds.mode == "duplex" else "fold", 0
-    plan = plan_tiles(w, h, options.paper, overlap=config["overlap"], orientation=config["orientation"],
-                      avoid=piece.keep)
+    plan = tiling(piece, config, options.paper)
     labels = TileLabels(**_tile_words(words)) if plan.sheets > 1 else TileLabels(tile="{title}")
     pages = tile_pages(plan, piece.front, piece.name, labels)
     if plan.sheets == 1:
         pages = pages[1:]                       # one sheet: no assembly map
     return pages, "single", plan.sheets if plan.sheets > 1 else 0
+
+
+def tiling(piece: Piece, config: dict, paper: str):
+    """The piece's tiling: seams off every kept region, and off the track spaces where they can be."""
+    w, h = piece.size
+    return plan_tiles(w, h, paper, overlap=config["overlap"], orientation=config["orientation"], avoid=piece.keep,
+                      keepout_x=[(r.x, r.right) for r in piece.soft], keepout_y=[(r.y, r.top) for r in piece.soft])
 
 
 def _tile_words(words: dict) -> dict:
@@ -213,13 +248,26 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     except DataError as exc:
         problems.extend(exc.problems)
         return
-    words = strings(game, None)
     for paper in ("letter", "a4"):
         for piece in all_pieces[:1] if len({p.size for p in all_pieces}) == 1 else all_pieces:
             try:
-                piece_pages(piece, config, BuildOptions(paper=paper), words)
+                fits(piece, config, paper)
             except ValueError as exc:
                 problems.error(game.root / "game.yaml", spec.line, f"board '{spec.id}'", f"{exc} on {paper}")
+
+
+def fits(piece: Piece, config: dict, paper: str) -> None:
+    """Raise ValueError when the piece cannot be printed on ``paper`` as configured (no pages made)."""
+    w, h = piece.size
+    if piece.back is None:
+        tiling(piece, config, paper)
+    elif config["print"] == "fold":
+        fold(w, h, paper, config["turn"])
+    else:
+        try:
+            fold(w, h, paper, config["turn"])
+        except ValueError:
+            duplex(w, h, paper, "long", config["turn"])
 
 
 COMPONENT = Component("board", build, check, order=15)

@@ -48,6 +48,7 @@ SCHEMA = {
     "glue_tab": Field("length", default=10.0, min=3, max=40),
     "bleed": Field("length", default=1.0, min=0, max=3),
     "pitch": Field("str", default=""),
+    "title_lines": Field("int", default=1, min=1, max=3, doc="lines the title may take on the lid and sides"),
     "contents": Field("list", default=[], items=Field("map", schema={
         "count": Field("any", required=True, doc="a number, 'cards' or 'tokens'"),
         "item": Field("str", required=True),
@@ -68,6 +69,7 @@ class BoxData:
     pitch: str
     contents: tuple          # (count, item, line)
     lines: dict              # top-level key -> line
+    title_lines: int = 1     # a long title may wrap on the lid and the sides
 
 
 def load_box(game, problems: Problems | None = None) -> BoxData | None:
@@ -131,7 +133,7 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
                      {k: top.get(k) for k in ("card_thickness", "token_bags", "clearance", "material", "glue_tab",
                                               "bleed")},
                      sleeves, (top.get("pitch") or "").strip(), tuple(contents),
-                     dict(getattr(raw, "key_lines", {})))
+                     dict(getattr(raw, "key_lines", {})), top.get("title_lines") or 1)
     if own:
         problems.raise_if_errors()
     return result if style and len(problems.errors) == before else None
@@ -198,7 +200,7 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
                 continue
         lines.append(f"{count} {escape(items.get(item, item))}")
     # the title, pitch and items are data (escaped); the printed words are markup
-    return BoxContent(title=escape(game.title), emblems=tuple((f.emblem, f.colour) for f in game.factions),
+    return BoxContent(title=escape(game.title), title_lines=data.title_lines, emblems=tuple((f.emblem, f.colour) for f in game.factions),
                       facts=tuple(facts), pitch=escape(tr.get("pitch") or data.pitch),
                       contents_heading=words["box_contents"], contents=tuple(lines))
 

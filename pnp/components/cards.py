@@ -18,6 +18,7 @@ from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_
 from pnp.layout.geometry import Picture, Rect, Text, flatten
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import escape, markup_problems, plain_text
+from pnp.placeholders import PRINTED_MARK
 
 
 def layout_of(deck, card=None):
@@ -134,6 +135,8 @@ def deck_faces(game, deck, options: BuildOptions, size_mm=None) -> tuple[list, l
     for card in deck.physical(options.players):
         seen[card.id] = seen.get(card.id, 0) + 1
         mark = players_mark(game, card, seen[card.id])
+        if card.placeholder:         # invented where the source is silent: a small mark in the corner
+            mark = f"{mark} {PRINTED_MARK}".strip()
         if (card.id, mark) not in cache:
             cache[card.id, mark] = tuple(card_face(face_content(game, card, options.lang, mark), w, h,
                                                    options.bleed, layout_of(deck, card)))

@@ -121,6 +121,7 @@ def context(game, cfg, lang) -> dict:
     return {
         "game": game,
         "rules": engine.FACTS if engine else {},
+        "facts": game.facts,                 # the game's facts files (tables, boards, maps), as checked
         "deck_size": len(game.deck_for()),
         "deck_per_faction": game.decks[0].rules.get("per_faction") or len(game.deck_for()) // max(1, len(game.factions)),
         "token_groups": groups,

@@ -10,6 +10,7 @@ as its outline only (a token's cut line).
 from __future__ import annotations
 
 import copy
+import hashlib
 import logging
 from functools import lru_cache
 from pathlib import Path
@@ -64,6 +65,12 @@ def image_size(path: str) -> tuple[int, int]:
 def _recoloured(drawing, colour: str | None, outline: bool, stroke_width: float):
     if colour is None and not outline:
         return drawing
+    # the same icon in the same colour is drawn hundreds of times in a big kit: recolour it once
+    return _recoloured_copy(drawing, colour, outline, round(stroke_width, 4) if outline else 0.0)
+
+
+@lru_cache(maxsize=512)
+def _recoloured_copy(drawing, colour: str | None, outline: bool, stroke_width: float):
     d = copy.deepcopy(drawing)
     paint = HexColor(colour) if colour else None
 
@@ -85,6 +92,27 @@ def _recoloured(drawing, colour: str | None, outline: bool, stroke_width: float)
                         child.strokeColor = paint
     walk(d)
     return d
+
+
+@lru_cache(maxsize=256)
+def _digest(path: str, stamp: tuple) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def _svg_form(c, path: str, drawing, colour, outline: bool, stroke_width: float) -> str:
+    """The name of a form XObject holding ``drawing`` recoloured: drawn into the PDF once per canvas and
+    placed wherever the icon appears (a big kit draws the same icon hundreds of times). The name comes
+    from the file's content and the colouring, so output stays the same wherever the game folder is."""
+    stroke_width = round(stroke_width, 4) if outline else 0.0
+    key = f"{_digest(path, _stamp(path))}|{colour}|{outline}|{stroke_width}"
+    name = "svg" + hashlib.sha256(key.encode()).hexdigest()[:16]
+    forms = c.__dict__.setdefault("_pnp_svg_forms", set())
+    if name not in forms:
+        c.beginForm(name, 0, 0, drawing.width, drawing.height)
+        renderPDF.draw(_recoloured(drawing, colour, outline, stroke_width), c, 0, 0)
+        c.endForm()
+        forms.add(name)
+    return name
 
 
 def placement(src_w: float, src_h: float, box: tuple, fit: str, focus: tuple = (0.5, 0.5)) -> tuple:
@@ -118,10 +146,10 @@ def draw_picture(c, path: str, box: tuple, fit: str = "contain", focus: tuple = 
         if drawing is not None and drawing.width > 0 and drawing.height > 0:
             px, py, pw, ph = placement(drawing.width, drawing.height, box, fit, focus)
             sx, sy = pw / drawing.width, ph / drawing.height
-            d = _recoloured(drawing, colour, outline, stroke_width / max(min(sx, sy), 1e-6))
+            name = _svg_form(c, path, drawing, colour, outline, stroke_width / max(min(sx, sy), 1e-6))
             c.translate(px, py)
             c.scale(sx, sy)
-            renderPDF.draw(d, c, 0, 0)
+            c.doForm(name)
     else:
         iw, ih = image_size(path)
         px, py, pw, ph = placement(iw, ih, box, fit, focus)

@@ -574,6 +574,7 @@ class BoxContent:
     pitch: str
     contents_heading: str
     contents: tuple          # lines: "54 character cards", ...
+    title_lines: int = 1     # lines the title may take on the lid top and sides
 
 
 @dataclass(frozen=True)
@@ -658,7 +659,9 @@ def _lid_top(r: Rect, content: BoxContent) -> list:
            Box(inner.inset(1.4), stroke=LID_GOLD, width=0.2, radius=1.5, role="decor")]
     body = inner.inset(4.0)
     title_h = min(13.0, body.h * 0.24)
-    els.append(Text(Rect(body.x, body.top - title_h, body.w, title_h), content.title, TITLE_TOP, role="lid-title"))
+    els.append(Text(Rect(body.x, body.top - title_h, body.w, title_h), content.title,
+                    replace(TITLE_TOP, max_lines=content.title_lines, leading=1.0) if content.title_lines > 1
+                    else TITLE_TOP, role="lid-title"))
     facts_h = min(6.0, body.h * 0.14)
     if content.facts:
         # one line with the same separator between facts, so they are evenly spaced whatever their lengths
@@ -687,7 +690,8 @@ def _lid_side(r: Rect, content: BoxContent) -> list:
            Line(inner.x, inner.y, inner.right, inner.y, LID_GOLD, 0.3, role="decor")]
     h = min(12.0, inner.h - 2.0)
     # 8 mm clear at each end: join letters sit there
-    els.append(Text(Rect(r.x + 8.0, inner.cy - h / 2, r.w - 16.0, h), content.title, TITLE_SIDE, role="side-title"))
+    style = replace(TITLE_SIDE, max_lines=content.title_lines, leading=1.0) if content.title_lines > 1 else TITLE_SIDE
+    els.append(Text(Rect(r.x + 8.0, inner.cy - h / 2, r.w - 16.0, h), content.title, style, role="side-title"))
     return els
 
 

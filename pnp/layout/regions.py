@@ -30,11 +30,12 @@ def style_of(region: dict) -> Style:
 
 
 def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: float = 0.0,
-          keep: list | None = None) -> list:
+          keep: list | None = None, soft: list | None = None) -> list:
     """Elements of the evaluated ``regions`` on a ``w`` x ``h`` piece. ``content`` gives what the
     card-bound kinds draw: ``pips`` (int), ``stats`` ((name, icon, label) per badge), ``emblem`` (icon
     name or None), ``art`` (an object with path, fit, focus, or None). The extents of regions marked
-    ``keep_whole`` (and of every track space) are appended to ``keep``: a board's seams avoid them."""
+    ``keep_whole`` are appended to ``keep`` (a board's seams must avoid them), every track space to
+    ``soft`` (its seams avoid them where they can)."""
     sx, sy = w / size[0], h / size[1]
     rects = {}
 
@@ -105,7 +106,7 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
                 els.append(Text(Rect(x * sx - side / 2, y * sy - side / 2, side, side), str(region["text"]),
                                 style_of(region), role=f"{role}:text"))
         elif kind == "track":
-            els += track_elements(region, area, role, keep)
+            els += track_elements(region, area, role, soft)
         elif kind == "table":
             els += table_elements(region, area, role)
         if region.get("keep_whole") and keep is not None:
@@ -113,10 +114,11 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
     return els
 
 
-def track_cells(path: str, area: Rect, n: int) -> list[Rect]:
+def track_cells(path: str, area: Rect, n: int, columns: int | None = None) -> list[Rect]:
     """``n`` spaces filling ``area``: in a row (left to right), a column (top to bottom) or ``around``
-    its edge clockwise from the top-left corner (as many columns and rows as keep the spaces nearest
-    square; the corners belong to the top and bottom rows)."""
+    its edge clockwise from the top-left corner (``columns`` spaces along the top and the bottom edge,
+    by default as many as keep the spaces nearest square; the corners belong to the top and bottom
+    rows)."""
     if n <= 0:
         return []
     if path == "row":
@@ -128,7 +130,8 @@ def track_cells(path: str, area: Rect, n: int) -> list[Rect]:
     if n < 4 or n % 2:
         raise ValueError(f"a track around an edge needs an even number of spaces (4 or more), not {n}")
     half = (n + 4) // 2                                  # columns + rows
-    cols = min(half - 2, max(2, round(half * area.w / (area.w + area.h))))
+    cols = columns or round(half * area.w / (area.w + area.h))
+    cols = min(half - 2, max(2, cols))
     rows = half - cols
     cw, ch = area.w / cols, area.h / rows
     cells = [Rect(area.x + i * cw, area.top - ch, cw, ch) for i in range(cols)]                  # top, left to right
@@ -138,10 +141,10 @@ def track_cells(path: str, area: Rect, n: int) -> list[Rect]:
     return cells
 
 
-def track_elements(region: dict, area: Rect, role: str, keep: list | None = None) -> list:
+def track_elements(region: dict, area: Rect, role: str, soft: list | None = None) -> list:
     """A track's numbered spaces (see :func:`track_cells`); every ``highlight_every``-th number tinted."""
     numbers = list(region.get("numbers") or ())
-    cells = track_cells(region.get("path", "row"), area, len(numbers))
+    cells = track_cells(region.get("path", "row"), area, len(numbers), region.get("columns"))
     every = region.get("highlight_every", 0)
     fill = region.get("fill") or "#ffffff"
     highlight = region.get("highlight") or tint(region.get("stroke") or "#1f1a17", 0.75)
@@ -152,8 +155,8 @@ def track_elements(region: dict, area: Rect, role: str, keep: list | None = None
         els.append(Box(cell, fill=highlight if lit else fill, stroke=region.get("stroke") or "#1f1a17",
                        width=region.get("width", 0.3), role=f"{role}:space"))
         els.append(Text(cell.inset(min(0.8, cell.w / 8)), escape(number), style, role=f"{role}:number"))
-        if keep is not None:
-            keep.append(cell)
+        if soft is not None:
+            soft.append(cell)
     return els
 
 

@@ -1,0 +1,138 @@
+"""Dice from data: sticker sheets for blank dice and fold-up cube nets (:mod:`pnp.layout.dice`).
+
+A ``{kind: dice, ...}`` entry names a **face layout** (a layout whose ``size`` is the face's design
+frame; it scales to the sticker or the net's square) and which dice there are: ``each`` (an
+expression giving the kinds of die, ``item`` in the face layout), ``count`` (copies of each kind, an
+expression over ``item``) and ``faces`` (an expression giving the six values a die shows, ``face`` in
+the face layout, in face order: face 1 ... face 6). ``forms`` says which printable forms the kit has:
+the first goes in the kit, the others are written beside it (alternatives, not more dice).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pnp import templating
+from pnp.cache import reads_files
+from pnp.cardlayout import compiled, evaluate, load_layout
+from pnp.components import BuildOptions, Component, Output, Part
+from pnp.components.board import scope
+from pnp.draw.icons import with_game_icons
+from pnp.errors import DataError, Problems
+from pnp.i18n import strings
+from pnp.layout.dice import cube_net, net_grid, net_pages, sticker_pages, sticker_plan
+from pnp.layout.regions import place
+from pnp.markup import escape
+from pnp.schema import Field
+
+FORMS = ("stickers", "nets")
+
+#: Settings of a ``{kind: dice, ...}`` entry of game.yaml's ``components``.
+SCHEMA = {
+    "face": Field("id", required=True, doc="the layout drawing one face (templates/layouts/<name>.yaml)"),
+    "each": Field("str", nullable=True, doc="an expression giving the kinds of die ('item')"),
+    "count": Field("str", default="1", doc="an expression: dice of each kind"),
+    "faces": Field("str", default="[1, 2, 3, 4, 5, 6]", doc="an expression: the six values, face 1 to 6"),
+    "forms": Field("list", default=["stickers", "nets"], items=Field("str", choices=FORMS)),
+    "die_size": Field("length", default=16.0, min=6, max=40, doc="stickers: the blank die's edge"),
+    "sticker": Field("length", nullable=True, min=4, max=40, doc="stickers: a sticker's side (die_size - 2)"),
+    "edge": Field("length", default=16.0, min=8, max=60, doc="nets: the folded cube's edge"),
+    "tab": Field("length", default=5.0, min=2, max=15, doc="nets: the glue tabs' width"),
+    "handed": Field("str", default="right", choices=("right", "left")),
+    "title": Field("str", nullable=True),
+}
+
+
+def config_of(spec) -> dict:
+    return {k: (f.default if spec.config.get(k) is None else spec.config[k]) for k, f in SCHEMA.items()}
+
+
+def dice_faces(game, spec) -> tuple[list, object]:
+    """(every die as (kind item, [six evaluated region lists]) in kind order, the face layout); made
+    once per game and entry (validate and build share it)."""
+    dice, layout = _dice_faces(game, spec, spec.config_key())
+    return list(dice), layout
+
+
+@reads_files
+@lru_cache(maxsize=16)
+def _dice_faces(game, spec, _config) -> tuple:
+    config = config_of(spec)
+    problems = Problems()
+    layout = load_layout(config["face"], game.root, problems, game.root / "game.yaml", spec.line,
+                         f"components: dice '{spec.id}' face")
+    problems.raise_if_errors()
+    base = scope(game)
+    try:
+        kinds = list(compiled(config["each"])(**base) or ()) if config["each"] else [None]
+        dice = []
+        for i, item in enumerate(kinds):
+            context = {**base, "item": item, "index": i}
+            values = list(compiled(config["faces"])(**context))
+            if len(values) != 6:
+                raise ValueError(f"faces: a die has 6 faces, the expression gives {len(values)}")
+            faces = [evaluate(layout, {**context, "face": v, "face_index": k}) for k, v in enumerate(values)]
+            count = int(compiled(config["count"])(**context))
+            dice += [(item, faces)] * count
+        return tuple(dice), layout
+    except templating.TEMPLATE_ERRORS as exc:
+        problems.error(game.root / "game.yaml", spec.line, f"dice '{spec.id}'", str(getattr(exc, "message", None)
+                                                                                    or exc))
+        raise DataError(problems) from None
+
+
+def _form_pages(form, dice, layout, config, w, h, title):
+    if form == "stickers":
+        plan = sticker_plan(w, h, config["die_size"], config["sticker"])
+        s = plan.sticker
+        arts = [[place(face, layout.size, s, s, None) for face in faces] for _, faces in dice]
+        return sticker_pages(arts, plan, label=title)
+    net = cube_net(config["edge"], config["tab"], handed=config["handed"])
+    e = config["edge"]
+    arts = [[place(face, layout.size, e, e, None) for face in faces] for _, faces in dice]
+    return net_pages(arts, net, w, h, label=title)
+
+
+@with_game_icons
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
+    config = config_of(spec)
+    words = strings(game, options.lang)
+    dice, layout = dice_faces(game, spec)
+    w, h = options.page_size
+    base = spec.id.replace("_", "-")
+    title = escape(config["title"] or spec.id.replace("_", " ").capitalize())
+    outs = []
+    for k, form in enumerate(dict.fromkeys(config["forms"])):
+        name = words.get(f"dice_{form}", form)
+        try:
+            pages = _form_pages(form, dice, layout, config, w, h, f"{title}: {name}")
+        except ValueError as exc:
+            problems = Problems()
+            problems.error(game.root / "game.yaml", spec.line, f"dice '{spec.id}'", f"{exc} on {options.paper}")
+            raise DataError(problems) from None
+        parts = (Part("die", spec.id, len(dice), title),) if k == 0 else ()
+        outs.append(Output(f"{base}-{form}.pdf", f"{title}: {name}", pages, parts=parts, in_kit=k == 0))
+    return outs
+
+
+@with_game_icons
+def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
+    """The face layout and expressions work for every die, and each form fits Letter and A4."""
+    config = config_of(spec)
+    try:
+        dice_faces(game, spec)
+    except DataError as exc:
+        problems.extend(p for p in exc.problems if p not in problems)
+        return
+    for paper in ("letter", "a4"):
+        w, h = BuildOptions(paper=paper).page_size
+        try:
+            if "stickers" in config["forms"]:
+                sticker_plan(w, h, config["die_size"], config["sticker"])
+            if "nets" in config["forms"]:
+                net_grid(cube_net(config["edge"], config["tab"], handed=config["handed"]), w, h)
+        except ValueError as exc:
+            problems.error(game.root / "game.yaml", spec.line, f"dice '{spec.id}'", f"{exc} on {paper}")
+
+
+COMPONENT = Component("dice", build, check, order=35)
