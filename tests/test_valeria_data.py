@@ -89,7 +89,8 @@ def test_validate_passes_and_warns_placeholders_by_file():
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
     assert lines[-1] == ("Shadow Kingdoms of Valeria: 3 decks, 124 cards (110 different), "
-                         "components cards: valid")
+                         "components instructions, board, player_boards, campaign_maps, cards, dice, tokens, wardens, "
+                         "rulebook, box: valid")
     warnings = {line.split(": warning: ")[0].rsplit("/", 1)[-1]: int(line.split(": warning: ")[1].split()[0])
                 for line in lines if ": warning: " in line}
     assert warnings == {"battle_plans.yaml": 47, "champions.yaml": 47, "awards.yaml": 18, "board.yaml": 5,

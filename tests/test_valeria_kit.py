@@ -1,0 +1,131 @@
+"""Shadow Kingdoms of Valeria's kit from its data: the game board tiled with its seams off every space,
+five player boards, five double-sided campaign maps in register, the troop dice (the discount rule on
+every face), tokens and Warden standees in the source's counts, and the bill of materials."""
+
+import json
+
+import pytest
+
+from pnp import DATA_DIR
+from pnp.components import BuildOptions, game_components
+from pnp.components.board import config_of, piece_pages, pieces, tiling
+from pnp.components.dice import dice_faces
+from pnp.gamedata import load_game
+from pnp.layout.geometry import apply
+
+GAME = DATA_DIR / "shadow_kingdoms_of_valeria"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAME)
+
+
+def entry(game, name):
+    return next(s for s in game.component_specs if s.id == name)
+
+
+def deep(elements):
+    for e in elements:
+        yield e
+        if hasattr(e, "elements"):
+            yield from deep(e.elements)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_game_board_tiles_on_nine_sheets_cutting_no_space(game, paper):
+    [board] = pieces(game, entry(game, "board"))
+    assert board.size == (720, 500)
+    plan = tiling(board, config_of(entry(game, "board")), paper)
+    assert plan.sheets == 9 and plan.cut == ()
+    # the vertical seams run between score-track spaces too; the horizontal ones cut only spaces of the
+    # track's side columns (no position between them fits both sheet sizes)
+    assert [round(x, 2) for x in plan.xs] == [0, 240, 480, 720]
+    cut_spaces = [r for r in board.soft if any(r.y + 1e-6 < y < r.top - 1e-6 for y in plan.ys[1:-1])
+                  or any(r.x + 1e-6 < x < r.right - 1e-6 for x in plan.xs[1:-1])]
+    assert len(cut_spaces) <= 4 and all(r.x < 1 or r.right > 719 for r in cut_spaces)
+    labels = [e.markup for e in board.front if e.role == "score:number"]
+    assert labels == [str(n) for n in range(70)]
+    shrines = [e.markup for e in board.front if e.role == "shrine-name"]
+    assert shrines == ["gem shrine", "magic shrine", "champions shrine", "gold shrine", "tactics shrine"]
+    # the Battle Plans line: five costs from board.yaml, invented ones marked
+    costs = [e.label for e in board.front if e.role == "plan-cost"]
+    assert costs == ["5\u00b0", "4\u00b0", "3\u00b0", "2\u00b0", "1\u00b0"]
+    rows = [e.label for e in board.front if e.role == "row-cost"]
+    assert rows == ["1+", "3+", "2+\u00b0"]
+    cells = [e.markup for e in board.front if e.role == "gems-table:cell"]
+    assert cells == ["Players", "2", "3", "4", "5", "Gems", "6", "7", "8", "9"]
+
+
+def test_player_boards_one_per_colour_with_their_wild_type(game):
+    boards = pieces(game, entry(game, "player_boards"))
+    assert [b.name for b in boards] == [f"{c} player board" for c in ("Red", "Blue", "Green", "Purple", "Yellow")]
+    for b, facts in zip(boards, game.facts["boards"]):
+        roles = [e.role for e in b.front]
+        assert roles.count("ring-champions") + roles.count("ring-gems") + roles.count("ring-wild") + \
+            roles.count("ring-strength") + roles.count("ring-track") + roles.count("ring-troops") + \
+            roles.count("ring-reserve") == 10                       # the ten conquest-marker circles
+        assert [e.name for e in b.front if e.role == "wild-icon"] == [facts["wild"]]
+        assert [e.markup for e in b.front if e.role == "track:number"] == [str(n) for n in range(21)]
+        pages, sides, tiles = piece_pages(b, config_of(entry(game, "player_boards")), BuildOptions(paper="a4"), {})
+        assert len(pages) == 1 and tiles == 0
+    chart = [e.markup for e in boards[0].front if e.role == "vp-chart:cell"]
+    assert chart[:2] == ["Strength", "VP"] and "13-14\u00b0" in chart and chart[chart.index("13-14\u00b0") + 1] == "9"
+
+
+def test_campaign_maps_are_double_sided_in_register(game):
+    spec = entry(game, "campaign_maps")
+    maps = pieces(game, spec)
+    assert len(maps) == 5
+    first = game.facts["maps"][0]["sides"]
+    areas = [e.name for e in maps[0].front if e.role == "area-icon"]
+    back_areas = [e.name for e in maps[0].back if e.role == "area-icon"]
+    assert areas == sum(first[0]["areas"], []) and back_areas == sum(first[1]["areas"], [])
+    assert len([e for e in maps[0].front if e.role in ("across", "down")]) == 12
+    for paper in ("letter", "a4"):
+        pages, sides, _ = piece_pages(maps[0], config_of(spec), BuildOptions(paper=paper), {})
+        assert sides == "fold" and len(pages) == 1
+        front = next(e for e in pages[0].elements if e.role == "front")
+        back = next(e for e in pages[0].elements if e.role == "back")
+        fold = next(e for e in pages[0].elements if e.role == "fold")
+        w, h = maps[0].size
+        for u, v in ((0, 0), (25, 108), (w, h)):
+            fx, fy = apply(front.matrix, u, v)
+            bx, by = apply(back.matrix, w - u, v)       # turned like a book page
+            if fold.x1 == fold.x2:
+                assert abs(fy - by) < 0.01 and abs((fx + bx) / 2 - fold.x1) < 0.01
+            else:
+                assert abs(fx - bx) < 0.01 and abs((fy + by) / 2 - fold.y1) < 0.01
+
+
+def test_dice_faces_show_strength_discount_and_troop(game):
+    dice, _ = dice_faces(game, entry(game, "dice"))
+    assert len(dice) == 45
+    kinds = [item["id"] for item, _ in dice]
+    assert {k: kinds.count(k) for k in kinds} == {t: 9 for t in ("goblin", "orc", "skeleton", "gargoyle", "gnoll")}
+    for item, faces in dice:
+        for strength, face in zip(range(1, 7), faces):
+            by_name = {r["name"]: r for r in face}
+            assert str(by_name["strength"]["text"]) == str(strength)
+            assert by_name["troop"]["icon"] == item["id"]
+            if strength == 6:
+                assert "discount" not in by_name                  # a 6 gives no discount
+            else:
+                assert str(by_name["discount"]["text"]) == str(6 - strength)
+
+
+def test_manifest_matches_the_source_component_list(tmp_path):
+    from pnp.kit import build_kit
+    build_kit(str(GAME), tmp_path, BuildOptions())
+    bill = json.loads((tmp_path / "manifest.json").read_text())
+    pieces_ = bill["pieces"]
+    assert pieces_["card"] == 48 + 61 + 15
+    assert pieces_["board"] == 1 and pieces_["player_board"] == 5 and pieces_["campaign_map"] == 5
+    assert pieces_["die"] == 45 and pieces_["standee"] == 5
+    tokens = {p["item"]: p["count"] for c in bill["components"] if c["id"] == "tokens" for p in c["pieces"]}
+    assert tokens == {"gem": 10, "start_player": 1, "conquest_marker": 50, "score_tracker": 5, "gold_marker": 5,
+                      "magic_marker": 5, "influence_marker": 5}
+    board = next(c for c in bill["components"] if c["id"] == "board")
+    assert [(p["kind"], p["count"]) for p in board["pieces"]] == [("board", 1), ("tile", 9)]
+    assert board["sheets"] == 10
+    assert bill["sheets"]["total"] == sum(c["sheets"] for c in bill["components"])
