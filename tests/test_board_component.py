@@ -201,7 +201,11 @@ def test_build_outputs_and_bill_of_materials(game):
 
 
 def test_problems_name_the_entry(game_copy):
+    (game_copy / "templates" / "layouts").mkdir(parents=True, exist_ok=True)
+    (game_copy / "templates" / "layouts" / "badicon.yaml").write_text(
+        "size: [100, 100]\nregions:\n  - {name: i, kind: icon, at: [50, 50], icon: \"'nosuchicon'\"}\n")
     write_game(game_copy, textwrap.dedent("""\
+        - {kind: board, id: d, layout: badicon}
         - {kind: board, id: b, layout: testboard, each: "nothing.here"}
         - {kind: standee, id: s, width: 30, height: 200, pieces: [{id: x, icon: nosuchicon}]}
         - {kind: board, id: c, layout: missing_layout}
@@ -215,5 +219,6 @@ def test_problems_name_the_entry(game_copy):
     assert any("standee 's'" in t and "unknown icon 'nosuchicon'" in t for t in text), text
     assert any("standee 's'" in t and "does not fit" in t for t in text), text
     assert any("no layout 'missing_layout'" in t for t in text), text
+    assert any("board 'd': unknown icon 'nosuchicon' (layout 'badicon')" in t for t in text), text
     with pytest.raises(DataError):
-        game_components(game)[0].build(game, BuildOptions())
+        next(c for c in game_components(game) if c.name == "b").build(game, BuildOptions())

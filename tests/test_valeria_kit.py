@@ -114,6 +114,13 @@ def test_dice_faces_show_strength_discount_and_troop(game):
                 assert str(by_name["discount"]["text"]) == str(6 - strength)
 
 
+def test_champion_and_award_decks_are_told_apart_by_their_backs(game):
+    assert game.deck("champions").back.by == "type" and game.deck("awards").back.by == "diamond"
+    assert dict(game.deck("champions").back.labels) == {"instant": "Instant champions",
+                                                       "ongoing": "Ongoing champions",
+                                                       "endgame": "End-game champions"}
+
+
 def test_manifest_matches_the_source_component_list(tmp_path):
     from pnp.kit import build_kit
     build_kit(str(GAME), tmp_path, BuildOptions())

@@ -27,14 +27,15 @@ from pnp import templating
 from pnp.cache import reads_files
 from pnp.cardlayout import evaluate, load_layout, compiled
 from pnp.components import BuildOptions, Component, Output, Part
-from pnp.draw.icons import with_game_icons
+from pnp.draw.icons import drawable, with_game_icons
 from pnp.errors import DataError, Problems
 from pnp.i18n import strings
 from pnp.layout.doublesided import double_sided_pages, duplex, fold
-from pnp.layout.geometry import Page, Text, Rect, Style
+from pnp.layout.geometry import Icon, Page, Rect, Style, Text, flatten
 from pnp.layout.regions import place
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, plan_tiles, tile_pages
 from pnp.markup import Safe, escape
+from pnp.paths import excerpt
 from pnp.placeholders import PRINTED_MARK
 from pnp.schema import Field
 from rules_engine.model import WHOLE_PLACEHOLDER
@@ -86,11 +87,22 @@ def config_of(spec) -> dict:
 
 
 def _layouts(game, spec, config, problems):
+    """The entry's front and back layouts (None where broken: the problems are added to ``problems``)."""
+    front, back, found = _loaded_layouts(game, spec, spec.config_key())
+    problems.extend(found)
+    return front, back
+
+
+@reads_files
+@lru_cache(maxsize=32)
+def _loaded_layouts(game, spec, _config) -> tuple:
+    config = config_of(spec)
+    problems = Problems()
     where = f"components: board '{spec.id}'"
     path, line = game.root / "game.yaml", spec.line
     front = load_layout(config["layout"], game.root, problems, path, line, f"{where} layout")
     back = load_layout(config["back"], game.root, problems, path, line, f"{where} back") if config["back"] else None
-    return front, back
+    return front, back, tuple(problems)
 
 
 def columns(entries, *keys) -> list[list]:
@@ -248,6 +260,12 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     except DataError as exc:
         problems.extend(exc.problems)
         return
+    unknown = sorted({e.name for p in all_pieces for e in flatten(p.front + (p.back or ()))
+                      if isinstance(e, Icon) and not drawable(e.name)})
+    for name in unknown:
+        problems.error(game.root / "game.yaml", spec.line, f"board '{spec.id}'",
+                       f"unknown icon {excerpt(name)} (layout '{config['layout']}'"
+                       f"{', back ' + repr(config['back']) if config['back'] else ''})")
     for paper in ("letter", "a4"):
         for piece in all_pieces[:1] if len({p.size for p in all_pieces}) == 1 else all_pieces:
             try:
