@@ -136,3 +136,24 @@ def test_manifest_matches_the_source_component_list(tmp_path):
     assert [(p["kind"], p["count"]) for p in board["pieces"]] == [("board", 1), ("tile", 9)]
     assert board["sheets"] == 10
     assert bill["sheets"]["total"] == sum(c["sheets"] for c in bill["components"])
+
+
+def test_card_faces_show_what_each_deck_needs(game):
+    """A Battle Plan shows its battle type and its troop icons in order; an Award its three circles'
+    points; a card with a placeholder carries the small ring in its corner."""
+    from pnp.components.cards import deck_faces
+    from pnp.draw.icons import using
+    with using(game.icons):
+        plans = game.deck("battle_plans")
+        faces, labels, cards = deck_faces(game, plans, BuildOptions())
+        for face, card in list(zip(faces, cards))[:12]:
+            els = list(deep(face))
+            troops = [e.name for e in els if e.role.startswith("troops-")]
+            assert troops == list(card.stats["troops"]) and 2 <= len(troops) <= 4
+            assert [e.name for e in els if e.role == "battle-icon"] == [card.stats["battle"]]
+            assert [e.markup for e in els if e.role == "players-mark"] == ["\u00b0"]        # invented plans
+        awards = game.deck("awards")
+        faces, _, cards = deck_faces(game, awards, BuildOptions())
+        for face, card in zip(faces, cards):
+            points = [e.markup for e in deep(face) if e.role == "award-circle:text"]
+            assert points == [str(card.stats[k]) for k in ("vp_1", "vp_2", "vp_3")]
