@@ -449,3 +449,33 @@ def test_a_component_broken_by_a_reported_problem_says_so_without_a_traceback(tm
     assert rulebook["files"] == [] and rulebook["error"] == (
         "rulebook cannot be drawn while the problems above remain (card 'general': a character needs a value).")
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_an_edit_of_the_games_own_layout_redraws_its_decks_cards(game, tmp_path):
+    """A layout in the game's templates/ (as a designer changes the look): the heroes' faces are drawn
+    again with its paper colour, the quests (classic layout) are not."""
+    layouts = game / "templates" / "layouts"
+    layouts.mkdir(parents=True)
+    layout = layouts / "bright.yaml"
+    layout.write_text('extends: classic\npalette: {paper: "#fff8e8"}\n')
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace(
+        "    cards: heroes.yaml\n", "    cards: heroes.yaml\n    layout: bright\n"))
+    with running(game, tmp_path / "out") as (srv, client):
+        before = client.json()
+        assert before["problems"] == []
+        events = Events(client)
+        try:
+            layout.write_text('extends: classic\npalette: {paper: "#d0f0ff"}\n')
+            assert events.next("changed")["files"] == ["templates/layouts/bright.yaml"]
+            events.next("update")
+        finally:
+            events.close()
+        after = client.json()
+        for cid in ("knight", "rogue", "squire"):
+            assert card(after, cid)["image"] != card(before, cid)["image"]
+        for cid in ("dragon", "caravan"):
+            assert card(after, cid)["image"] == card(before, cid)["image"]
+        status, _, body = client.get(card(after, "knight")["image"])
+    import io
+    middle = PILImage.open(io.BytesIO(body)).convert("RGB").getpixel((150, 380))    # paper, under the text box
+    assert max(abs(a - b) for a, b in zip(middle, (0xd0, 0xf0, 0xff))) <= 2, middle
