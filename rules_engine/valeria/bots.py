@@ -91,8 +91,9 @@ def _targets(state, p):
             plan = r.plans[r.plan_kind[card]]
             out.append((_missing(pl, have, plan), -plan.icons, plan, ("reserved", slot)))
     if not out or pl.open_slots():
+        costs, disc, gold = r.line_costs, pl.disc_plan, pl.gold + 2
         for i, card in enumerate(state.line):
-            if card >= 0 and state.plan_price(p, i) <= pl.gold + 2:
+            if card >= 0 and max(costs[i] - disc, 0) <= gold:
                 plan = r.plans[r.plan_kind[card]]
                 out.append((_missing(pl, have, plan) + 0.5, -plan.icons, plan, ("line", i)))
     out.sort(key=lambda e: (e[0], e[1]))
@@ -577,9 +578,11 @@ def _area(state, p, rng):
     side = r.maps[m][s]
     plan = r.plans[r.plan_kind[state.battle_plan]]
     troop_vp, at_least, strength_vp, battle_vp = r.skirmish
+    neighbours = _neighbours(side)
+    areas = pl.areas
     best, best_value = None, -1e9
     for a in range(9):
-        if pl.areas >> a & 1:
+        if areas >> a & 1:
             continue
         kind, index = r.area_kind[side.areas[a]]
         if kind == 0:
@@ -588,15 +591,26 @@ def _area(state, p, rng):
             value = battle_vp if plan.battle == index else 0
         else:
             value = strength_vp if state.battle_strength >= at_least else 0
-        for x, y, bonus in side.chains:
-            other = y if x == a else x if y == a else -1
-            if other >= 0 and pl.areas >> other & 1:
+        for other in neighbours[a]:
+            if areas >> other & 1:
                 value += 2.0
         if a == 4:
             value += 0.3           # the centre touches four chains
         if value > best_value:
             best, best_value = ("area", a), value
     return best
+
+
+_NEIGHBOURS = {}
+
+
+def _neighbours(side) -> tuple:
+    """Per area of a map side: the areas a chain joins it to, in the side's chain order."""
+    out = _NEIGHBOURS.get(side.id)
+    if out is None or out[0] is not side:
+        out = _NEIGHBOURS[side.id] = (side, tuple(tuple(y if x == a else x for x, y, _ in side.chains if a in (x, y))
+                                                  for a in range(9)))
+    return out[1]
 
 
 def _free(state, p, rng):

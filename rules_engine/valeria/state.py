@@ -463,7 +463,7 @@ class GameState(State):
         self._then(("refill_check", False))
 
     def _t_refill_check(self, forced):
-        if forced or sum(len(s) for s in self.shrines) <= self.refill_at:
+        if forced or sum(map(len, self.shrines)) <= self.refill_at:
             self._refill(forced)
         self._then(("move",))
 
