@@ -9,7 +9,7 @@ orientation (to print larger or smaller hexes, or pointy-top) and choose what is
 
 from __future__ import annotations
 
-from pnp.components import BuildOptions, Component, Output
+from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
 from pnp.i18n import strings
@@ -96,10 +96,16 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         raise DataError([_problem(game, spec, "the game has no map: (game.yaml's map: names the map file)")])
     config = config_of(spec)
     try:
-        out, _ = pages(game, options, spec)
+        out, tiles = pages(game, options, spec)
     except ValueError as exc:
         raise DataError([_problem(game, spec, f"{exc} on {options.paper}")]) from None
-    return [Output(file_name(spec), title_of(game, config, options.lang), out)]
+    title = title_of(game, config, options.lang)
+    # the bill of materials: one map, and the tiles it is printed in when it takes several sheets
+    parts = [Part("map", spec.id if spec else "map", 1, title)]
+    if tiles.sheets > 1:
+        parts.append(Part("tile", f"{spec.id if spec else 'map'}-tiles", tiles.sheets,
+                          strings(game, options.lang).get("part_tiles", "tiles")))
+    return [Output(file_name(spec), title, out, parts=tuple(parts))]
 
 
 def _problem(game, spec, message):

@@ -16,7 +16,7 @@ import jinja2
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
 from pnp import templating
-from pnp.components import BuildOptions, Component, Output
+from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.merge import page_count
@@ -111,7 +111,8 @@ def title_of(spec) -> str:
 @with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     pdf = render(game, spec, options)
-    return [Output(f"{spec.id.replace('_', '-')}.pdf", title_of(spec), pdf=pdf)]
+    title = title_of(spec)
+    return [Output(f"{spec.id.replace('_', '-')}.pdf", title, pdf=pdf, parts=(Part("sheet", spec.id, 1, title),))]
 
 
 @with_game_icons
