@@ -26,8 +26,10 @@ from pnp.scenario import load_scenario
 from pnp.validation import validate_game
 
 GAMES = ("shadow_throne", "behind_the_throne")
+#: The long fuzz's games: PNP_FUZZ_GAMES=shadow_queen,shadow_kingdoms_of_valeria for others.
+LONG_GAMES = tuple(filter(None, os.environ.get("PNP_FUZZ_GAMES", ",".join(GAMES)).split(",")))
 FILES = {game: sorted(str(p.relative_to(DATA_DIR / game)) for p in (DATA_DIR / game).rglob("*.yaml"))
-         for game in GAMES}
+         for game in set(GAMES + LONG_GAMES)}
 
 ODD_STRINGS = [
     "", " ", "\t\n", "x" * 3000, "\U0001F451 Crown", "\x07bell", "\u202eevil", "**[nosuchicon]** [pips:abc] [pips:0]",
@@ -161,7 +163,7 @@ def test_mutated_games_give_only_problem_reports(game, data):
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("PNP_LONG_FUZZ"), reason="the long fuzz (20 min): PNP_LONG_FUZZ=1 pytest "
                                                                 "tests/test_fuzz.py")
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", LONG_GAMES)
 @settings(max_examples=int(os.environ.get("PNP_LONG_FUZZ_N", 400)), **FUZZ)
 @given(data=st.data())
 def test_mutated_games_long_fuzz(game, data):
