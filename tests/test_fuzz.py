@@ -3,7 +3,8 @@ deleted, values of the wrong type, odd strings, markup, paths, broken YAML text)
 but pnp's own problem reports (DataError, UserError).
 
 The default run tries a dozen folders per game (a valid one renders the whole rulebook: about 2 s);
-``PNP_LONG_FUZZ=1 pytest tests/test_fuzz.py`` runs the long fuzz (400 random folders per game; PNP_LONG_FUZZ_N=N for another count). A small
+``PNP_LONG_FUZZ=1 pytest -m slow tests/test_fuzz.py`` runs the long fuzz (400 random folders per game;
+``PNP_LONG_FUZZ_N`` sets another count, ``PNP_FUZZ_GAMES`` other bundled games). A small
 two-deck game (a CSV deck, a layout of its own with expressions, extends and a choice by card type) is
 fuzzed the same way; ``PNP_DECKS_FUZZ=300`` runs it with that many random examples.
 """
@@ -161,7 +162,7 @@ def test_mutated_games_give_only_problem_reports(game, data):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("PNP_LONG_FUZZ"), reason="the long fuzz (20 min): PNP_LONG_FUZZ=1 pytest "
+@pytest.mark.skipif(not os.environ.get("PNP_LONG_FUZZ"), reason="the long fuzz (20 min): PNP_LONG_FUZZ=1 pytest -m slow "
                                                                 "tests/test_fuzz.py")
 @pytest.mark.parametrize("game", LONG_GAMES)
 @settings(max_examples=int(os.environ.get("PNP_LONG_FUZZ_N", 400)), **FUZZ)
