@@ -88,10 +88,17 @@ def load_scenario(path: str | Path, game: Game | None = None):
     data = SpecChecker(problems, path).mapping(raw, schema, "")
     data.pop("game", None)
     rules = engine.rules_for(game)
+    shape_errors = bool(problems.errors)
     try:
         scenario, found = engine.scenario_from_data(rules, data, players=game.players)
     except ValueError as exc:            # the engine's way of refusing what it cannot set up
         scenario, found = None, [(None, f"the rules engine cannot set this scenario up: {str(exc)[:200]}")]
+    except (TypeError, AttributeError, KeyError, IndexError):
+        if not shape_errors:
+            raise                        # a bug in the engine: reported as one
+        # the engine stumbled on a value the shape check rejected (it reaches the engine as None):
+        # the shape problems already say what to fix
+        scenario, found = None, []
     # a value the shape check rejected reaches the engine as None: leave out its second report
     faulted = {p.message.split(": ", 1)[0] for p in problems.errors}
     for problem in found:

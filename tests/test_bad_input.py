@@ -535,3 +535,20 @@ def test_the_contents_twice_in_a_chapter(btt_copy):
     again = chapter.with_name("again.md.j2")
     assert (f"{again}:{len(again.read_text().splitlines())}: rulebook: !toc: the contents are already in the "
             f"booklet; they can appear once") in out
+
+
+@pytest.mark.parametrize("game, example, old, new, message", [
+    ("shadow_queen", "attack.yaml", "dice: [5, 4, 3]", "dice: [5, ~, 3]", "dice[2]: expected an integer, got nothing"),
+    ("shadow_kingdoms_of_valeria", "adversary_turn.yaml", None, "turns: [null]\n",
+     "turns[1]: expected a list, got nothing"),
+])
+def test_a_scenario_value_the_shape_check_rejects_never_reaches_the_engine_as_a_crash(tmp_path, game, example, old,
+                                                                                       new, message):
+    # found by the long fuzz: the engines stumbled on the None left where the value was rejected
+    text = (DATA_DIR / game / "examples" / example).read_text()
+    text = text.replace(old, new) if old else text[:text.index("\nturns:")] + "\n" + new
+    path = tmp_path / example
+    path.write_text(text)
+    result = run("scenario", str(path))
+    assert result.exit_code == 2, result.output
+    assert f"{path}:{line_of(path, new.split(':')[0] + ':')}: {message}" in result.output
