@@ -246,9 +246,11 @@ def flowables(nodes, width, extra: dict):
         elif isinstance(node, Paragraph):
             out.append(RichText(node.text, BODY, 0, 5))
         elif isinstance(node, ListBlock):
+            # the hanging indent holds the widest number of the list ("12." needs more than "9.")
+            indent = 6 + 5 * len(str(len(node.items))) if node.ordered else 9
             for k, item in enumerate(node.items):
                 bullet = f"**{k + 1}.**" if node.ordered else "[pip]"
-                out.append(RichText(item, BODY, 0, 2.5, indent=11 if node.ordered else 9, bullet=bullet))
+                out.append(RichText(item, BODY, 0, 2.5, indent=indent, bullet=bullet))
             if out and isinstance(out[-1], RichText):
                 out[-1].space_after = 6
         elif isinstance(node, TableBlock):

@@ -188,3 +188,15 @@ def test_paragraphs_never_leave_a_single_line_behind():
             head, tail = parts
             assert len(head._lines) >= 2 and len(tail._lines) >= 2
             assert len(head._lines) + len(tail._lines) == n
+
+
+def test_every_number_of_a_long_numbered_list_is_printed_before_its_item():
+    from reportlab.platypus import SimpleDocTemplate
+
+    from pnp.rulebook import flowables
+
+    markup = "\n".join(f"{n}. Step number {n} of the setup." for n in range(1, 13))
+    buf = io.BytesIO()
+    SimpleDocTemplate(buf, pagesize=(300, 900)).build(flowables(parse(markup), 228, {}))
+    lines = [line.strip() for line in texts(buf.getvalue())[0].splitlines() if line.strip()]
+    assert lines == [f"{n}. Step number {n} of the setup." for n in range(1, 13)], lines

@@ -104,7 +104,8 @@ class RichText(Flowable):
             c.rect(-2, -1.5, self.width + 4, self.height + 1.5, stroke=0, fill=1)
         first = self.height - size * 0.95 - (self.lead - size) / 2
         if self.bullet is not None:
-            rich.paint_lines(c, rich.wrap(self.bullet, self.style, size, self.indent) or (), self.style, size,
+            # a bullet is one unbreakable token: wrapped at any width so a wide one ("12.") is never dropped
+            rich.paint_lines(c, rich.wrap(self.bullet, self.style, size, 1e6) or (), self.style, size,
                              0, self.indent, first)
         rich.paint_lines(c, lines, self.style, size, self.indent, self.width - self.indent, first)
 
