@@ -62,7 +62,7 @@ def test_validate_passes_and_reports_the_placeholders():
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[-1] == ("Shadow Queen: 2 decks, 68 cards (24 different), 2 factions, components instructions, "
-                         "hexmap, cards, tokens, shadows_reference, kingdom_reference, rulebook, box: valid")
+                         "hexmap, cards, tokens, standees, shadows_reference, kingdom_reference, rulebook, box: valid")
     assert any(line.endswith("map.yaml: warning: 1 placeholder: values invented where the source gives none "
                              "(marked 'placeholder'); replace them with the real ones when known") for line in lines)
 

@@ -2,6 +2,7 @@
 marker counts, the map) are counted by pnp validate, the reference sheets stay one page each, the dice
 come from the data, and the rulebook prints the engine's examples."""
 
+import json
 import re
 import shutil
 
@@ -50,8 +51,16 @@ def test_the_kit_builds_every_component(tmp_path, paper):
     assert pages["shadows-reference.pdf"] == pages["kingdom-reference.pdf"] == 1
     assert pages["rulebook.pdf"] == 12 and pages["rulebook-imposed.pdf"] == 6
     assert pages["box.pdf"] == 2
+    assert pages["standees.pdf"] == {"letter": 3, "a4": 2}[paper]       # 36 standees
     assert pages["kit.pdf"] == sum(n for name, n in pages.items()
                                    if name not in ("kit.pdf", "cards-duplex.pdf", "rulebook.pdf"))
+    # the bill of materials: the map and its tiles, every piece as a counter and as a standee, the sheets
+    manifest = json.loads((out / "manifest.json").read_text())
+    pieces = {c["id"]: {(p["kind"], p["item"]): p["count"] for p in c["pieces"]} for c in manifest["components"]}
+    assert pieces["hexmap"] == {("map", "hexmap"): 1, ("tile", "hexmap-tiles"): 4}
+    assert pieces["standees"] == {("standee", "standees"): 36}
+    assert pieces["tokens"][("token", "counter")] == 36 and pieces["tokens"][("token", "holding_tile")] == 8
+    assert pieces["shadows_reference"] == {("sheet", "shadows_reference"): 1}
 
 
 def test_validate_counts_every_placeholder_by_file():
