@@ -460,12 +460,12 @@ class GameState(State):
         if self.record:
             self._rec("turn", player=self.cur, turn=self.turns)
         self.ctx = {}
-        self._then(("refill_check", False))
+        self.tasks.append(("refill_check", False))
 
     def _t_refill_check(self, forced):
         if forced or sum(map(len, self.shrines)) <= self.refill_at:
             self._refill(forced)
-        self._then(("move",))
+        self.tasks.append(("move",))
 
     def _t_move(self):
         moves = self._moves()
@@ -543,10 +543,7 @@ class GameState(State):
         pl.where = loc
         if self.record:
             self._rec("move", player=self.cur, to=loc)
-        if loc == CAMP:
-            self._then(("plan",))
-        else:
-            self._then(("take", loc))
+        self.tasks.append(("plan",) if loc == CAMP else ("take", loc))
 
     def _t_take(self, shrine):
         self._ask(DIE, shrine=shrine)
@@ -557,7 +554,9 @@ class GameState(State):
         discount = self.rules.discount_from - strength_of(d)
         if self.record:
             self._rec("take_die", player=self.cur, shrine=shrine, die=d, discount=discount)
-        self._then(("place", d), ("action", shrine, discount))
+        tasks = self.tasks
+        tasks.append(("action", shrine, discount))
+        tasks.append(("place", d))
 
     def _t_place(self, d):
         pl = self.players[self.cur]
