@@ -22,7 +22,7 @@ from rules_engine.core.state import State
 GAMES = {"shadow_throne": st, "behind_the_throne": btt, "shadow_kingdoms_of_valeria": valeria}
 RULES = {name: engine.rules_for(load_game(name)) for name, engine in GAMES.items()}
 BOTS = {"shadow_throne": ["random", "greedy"], "behind_the_throne": ["random", "cautious"],
-        "shadow_kingdoms_of_valeria": ["random", "planner"]}
+        "shadow_kingdoms_of_valeria": ["random", "planner", "quick"]}
 #: Games with hidden information (Valeria has none: its decks and bag are chance events when drawn)
 HIDDEN = ("shadow_throne", "behind_the_throne")
 

@@ -18,7 +18,7 @@ FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 
 @FAST
 @given(seed=st.integers(0, 2 ** 32), players=st.integers(1, 5),
-       bots=st.lists(st.sampled_from(["random", "planner"]), min_size=1, max_size=3))
+       bots=st.lists(st.sampled_from(["random", "planner", "quick"]), min_size=1, max_size=3))
 def test_bot_games_keep_every_invariant(seed, players, bots):
     state = play_game(RULES, bots, seed, players=players, check=True)
     assert state.violations == []
@@ -89,3 +89,17 @@ def test_two_thousand_checked_games_per_player_count(players):
     broken = [v for r in results for v in r.violations]
     assert broken == []
     assert all(r.reason in ("plans", "adversary_plans") for r in results)
+
+
+def test_the_quick_bot_plans_battles_and_beats_random_bots():
+    """The cheaper heuristic still plans: it completes plans (the game ends on a seventh plan), buys
+    champions, and wins most games against random bots."""
+    results = run_games(RULES, games=24, seed=5, players=4, bots=("quick", "random"))
+    assert all(r.reason == "plans" for r in results)
+    quick = [s for r in results for s, b in enumerate(r.bots) if b == "quick"]
+    assert len(quick) == 48
+    wins = sum(1 for r in results for s in r.winners if r.bots[s] == "quick")
+    assert wins >= 22
+    plans = [r.plans[s] for r in results for s, b in enumerate(r.bots) if b == "quick"]
+    assert sum(plans) / len(plans) >= 6
+    assert all(any(r.bought[s] for s, b in enumerate(r.bots) if b == "quick") for r in results)

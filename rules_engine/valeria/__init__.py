@@ -7,7 +7,7 @@ kinds (``EFFECTS``) checked by ``pnp validate`` and worded by ``templates/abilit
 
 * :func:`rules_for` / :class:`Rules` compile the cards and facts once;
 * :class:`GameState` is one game (``to_move``, ``legal_actions``, ``apply``, chance events, ``events``);
-* :func:`play_game`, :func:`simulate`, :func:`run_games` play with bots (``random``, ``planner``, ``search``);
+* :func:`play_game`, :func:`simulate`, :func:`run_games` play with bots (``random``, ``planner``, ``quick``, ``search``);
 * :func:`scenario_from_data` / :func:`run_scenario` play a position and fixed decisions;
 * :func:`transcript_lines` words events; :func:`validate_game` is the ``pnp validate`` hook.
 """

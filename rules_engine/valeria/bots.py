@@ -8,6 +8,9 @@ lift the battle's strength to a better row of the chart, claims awards when it c
 it values most (resources now, a bonus that fits its battles, end-game points it already earns), and
 places conquest markers where the skirmish and chain bonuses pay most. It reads only the table, as a
 player does. ``plan_bot_action`` is the same policy as a function (the search bot's rollouts use it).
+
+``quick`` is a cheaper heuristic: the planner's decisions but for the move, where a shrine is valued by
+its best die and a fixed worth for its action (see :class:`QuickBot`).
 """
 
 from __future__ import annotations
@@ -35,6 +38,57 @@ class PlannerBot(Bot):
 
     def act(self, state, player, rng):
         return plan_bot_action(state, player, rng)
+
+
+class QuickBot(Bot):
+    """The cheaper heuristic (``quick``): the planner's battles, dice choices and purchases, with a move
+    decision that values a shrine by its dice alone (what its action gives is a fixed bonus), and a
+    battle as soon as one pays. About twice as fast as the planner, and weaker (see docs/engine.md)."""
+
+    name = "quick"
+    fast = True
+
+    def act(self, state, player, rng):
+        if state.phase == MOVE:
+            return _quick_move(state, player)
+        return plan_bot_action(state, player, rng)
+
+
+def _quick_move(state, p):
+    """Fight when a battle pays (4 or more) or the troop spaces are full or the end is near; else go
+    where the die the targets need most is, with a fixed worth for each shrine's action."""
+    pl = state.players[p]
+    moves = state.move_list if state.move_list is not None else state._moves()
+    if CAMP in moves:
+        battle = _battle_score(state, p)
+        if battle is not None and (battle[0] >= 4.0 or len(pl.dice) >= pl.spaces or state.end_triggered):
+            _remember(state, (CAMP, battle))
+            return ("move", CAMP)
+    dv = _die_values(_needed_types(state, p))
+    r = state.rules
+    best, best_value, best_die = None, -1e9, None
+    for s in moves:
+        if s == CAMP:
+            continue
+        if s == GEM:
+            bonus = 2.0 if pl.gems < pl.gem_cap and state.gem_supply else 0.0
+        elif s == MAGIC:
+            bonus = 2 * WORTH["magic"]
+        elif s == CHAMPIONS:
+            bonus = 1.5 if len(pl.champions) < pl.limit(r) and pl.gold >= 4 else 0.0
+        elif s == TACTICS:
+            bonus = 1.5 if pl.gold >= 3 and pl.open_slots() else 0.0
+        else:
+            bonus = 0.0
+        base = r.discount_from - 1 if s == GOLD else -1
+        for d in state.shrines[s]:
+            value = dv[d] + bonus + (WORTH["gold"] * (base - d % 6) if base >= 0 else 0.0)
+            if value > best_value:
+                best, best_value, best_die = s, value, d
+    if best is None:
+        return ("move", moves[0])
+    _remember(state, (best, best_die))
+    return ("move", best)
 
 
 def plan_bot_action(state, p, rng):
@@ -629,5 +683,5 @@ _HANDLERS = {SIDE: _side, MOVE: _move, DIE: _die, ROOM: _room, MAGIC_P: _magic, 
              TACT: _tactics, BONUS: _bonus, SENTRY: _sentry, PLAN: _plan, DICE: _dice, BOOST: _boost,
              CIRCLE: _circle, AREA: _area, FREE: _free, TAKE: _take}
 
-#: Bot name -> factory: ``random``, ``planner`` and the core's ``search``.
-BOTS = registry({"planner": PlannerBot})
+#: Bot name -> factory: ``random``, ``planner``, ``quick`` and the core's ``search``.
+BOTS = registry({"planner": PlannerBot, "quick": QuickBot})
