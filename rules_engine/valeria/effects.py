@@ -33,7 +33,7 @@ EVENTS = {
     "gain_champion": "you gain a champion card (bought or free)",
     "chain_bonus": "you gain a chain bonus (once per bonus)",
     "gem": "you gain or spend a gem (once per gem)",
-    "plan_from_line": "you gain a Battle Plan from the Battle Plans line",
+    "plan_from_line": "a Battle Plan of the line becomes yours",
 }
 
 #: What ``end_vp`` and ``have`` count, and which ``of`` values each accepts.

@@ -471,8 +471,8 @@ class GameState(State):
         moves = self._moves()
         if not moves:
             if not self.ctx.get("refilled"):
-                # RULING: with nowhere to go the shrines are refilled (the source: a refill is also
-                # triggered if there is nowhere for you to legally move); if there is still nowhere
+                # RULING: with nowhere to go the shrines are refilled (the source names a Warden
+                # without a legal move as a second refill trigger); if there is still nowhere
                 # to go, the turn passes.
                 self.ctx["refilled"] = True
                 self._then(("refill_check", True))
