@@ -119,3 +119,42 @@ def test_extent_of_every_element_kind():
     t = Transform(g.elements, half_turn(0, 0))
     assert extent(t).rounded() == (-15, -15, 15, 15)
     assert extent(Transform(g.elements, scaling(0.5, 1, 1))).rounded() == (1, 1, 7.5, 7.5)
+
+
+def _page_pixels(data: bytes, dpi: float):
+    import numpy as np
+    pdfium = __import__("pypdfium2")
+    doc = pdfium.PdfDocument(data)
+    try:
+        return [np.asarray(doc[i].render(scale=dpi / 72).to_pil().convert("RGB")).astype(int) for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def test_a_built_in_icon_is_written_once_and_prints_as_if_drawn_in_place():
+    import io
+
+    import pikepdf
+
+    from pnp.draw import icons
+    from pnp.draw.pdf import new_canvas
+
+    buf = io.BytesIO()
+    c = new_canvas(buf, "icons")
+    c.setPageSize((400, 400))
+    spots = [(40 + 60 * (k % 6), 40 + 60 * (k // 6)) for k in range(len(icons.ICONS))]
+    for (name, draw), (x, y) in zip(icons.ICONS.items(), spots):       # page 1: the icons as such
+        draw(c, x, y, 36, None, "7")
+    c.showPage()
+    for _ in range(2):                   # pages 2 and 3: each placed by name
+        for name, (x, y) in zip(icons.ICONS, spots):
+            icons.draw(c, name, x, y, 36, None, "7")
+        c.showPage()
+    c.save()
+    direct, *placed = _page_pixels(buf.getvalue(), 150)
+    for page in placed:
+        # the same shapes: at most a level of antialiasing apart where an edge falls on a pixel's border
+        assert abs(direct - page).max() <= 2
+    with pikepdf.open(io.BytesIO(buf.getvalue())) as pdf:
+        forms = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Form"]
+        assert len(forms) == len(icons.ICONS)             # one form per icon, however often it is placed

@@ -4,6 +4,8 @@ Every icon is a function ``(canvas, cx, cy, size, colour, label)`` in points, ce
 ``size`` across. :data:`ICONS` maps pnp's generic names (``heater``, ``coin``, ...) to them; a game's
 own SVG icons and its names for icons (:mod:`pnp.icons`) are resolved by :func:`draw` through the
 active icon set (:func:`using`). Icons that carry a number (stat badges) draw ``label`` on themselves.
+A built-in icon is drawn once per PDF for each size and colour, as a form XObject placed wherever it
+appears (see :func:`_builtin_form`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ def _colour(value, default):
 
 def _label(c, cx, cy, size, label, colour="#ffffff", scale=0.56, font="sans-black"):
     if label is None or label == "":
+        return
+    labels = _FORM_LABELS.get()
+    if labels is not None:      # drawing an icon's form: its label is painted where the icon is placed
+        labels.append((cx, cy, size, label, colour, scale, font))
         return
     name = fonts.font_name(font)
     # never below the smallest printed text, even on a small inline badge (the digits then fill it)
@@ -332,6 +338,8 @@ ICONS = {
 INLINE_WIDTH = {"crown": 1.0}
 
 _ACTIVE: ContextVar = ContextVar("pnp_icons", default=BUILTIN)
+#: While an icon's form is drawn: where its labels are collected (see :func:`_builtin_form`).
+_FORM_LABELS: ContextVar = ContextVar("pnp_icon_form_labels", default=None)
 
 
 @contextmanager
@@ -380,8 +388,40 @@ def draw(c, name: str, cx: float, cy: float, size: float, colour=None, label=Non
         return
     colour = colour or ref.colour
     if ref.kind == "builtin":
-        ICONS[ref.target](c, cx, cy, size, colour, label)
+        form, labels = _builtin_form(c, ref.target, size, colour, label)
+        c.saveState()
+        c.translate(cx, cy)
+        c.doForm(form)
+        c.restoreState()
+        for dx, dy, *args in labels:
+            _label(c, cx + dx, cy + dy, *args)
         return
     w = size * ref.aspect
     draw_picture(c, ref.target, (cx - w / 2, cy - size / 2, w, size), "contain", colour=colour)
     _label(c, cx, cy, size, label)
+
+
+def _builtin_form(c, target: str, size: float, colour, label) -> tuple[str, list]:
+    """(name, labels) of a form XObject holding the built-in icon ``target`` centred on its origin, and
+    the labels to print on it (offset from the centre, then :func:`_label`'s arguments).
+
+    Each size and colour of an icon is drawn into the PDF once per canvas and placed wherever it
+    appears (a kit paints the same coins and seals hundreds of times, and every circle is four bezier
+    curves to write). Labels stay out of the form: text is placed on the page as it always was, so a
+    viewer snaps its glyphs to the same pixels. Names count the canvas's forms: the same pages give the
+    same file."""
+    forms = c.__dict__.setdefault("_pnp_icon_forms", {})
+    key = (target, size, colour, label)
+    if key not in forms:
+        name = f"pnpicon{len(forms)}"
+        reach = 2 * size + 4 * MIN_TEXT_PT      # the form's box clips: leave room for wide strokes
+        labels = []
+        token = _FORM_LABELS.set(labels)
+        try:
+            c.beginForm(name, -reach, -reach, reach, reach)
+            ICONS[target](c, 0.0, 0.0, size, colour, label)
+            c.endForm()
+        finally:
+            _FORM_LABELS.reset(token)
+        forms[key] = name, labels
+    return forms[key]
