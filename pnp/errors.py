@@ -54,6 +54,9 @@ class DataError(Exception):
         self.problems = list(dict.fromkeys(problems))
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):           # pickled with its problems (a build worker sends it back)
+        return type(self), (self.problems,)
+
 
 class UserError(Exception):
     """A single-line error the CLI shows as it is (bad option, missing game, ...)."""

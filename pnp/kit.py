@@ -3,6 +3,12 @@
 Nothing is written unless the whole build succeeds: every file is rendered first, then the whole set
 is written with :func:`pnp.output.write_atomically` (a temporary folder next to the output folder,
 moved into place only when every file is there; the previous kit stays as it was on any failure).
+
+With ``jobs`` above 1 (``pnp build --jobs``), components are checked and rendered in forked worker
+processes too (:mod:`pnp.workers`): the workers start on the components as soon as the game is
+loaded, while this process runs the rest of the validation, then joins them. A component is one
+task (its check, then its files), the biggest (:attr:`Component.weight`) first; problems and files are
+put back in kit order, so the messages and the kit are the same, byte for byte, with any ``jobs``.
 """
 
 from __future__ import annotations
@@ -13,13 +19,14 @@ from pathlib import Path
 
 from pnp.components import BuildOptions, KitEntry, game_components
 from pnp.draw.icons import using
-from pnp.draw.merge import merge, page_count, tag_font_subsets
+from pnp.draw.merge import interleave, merge, page_count, tag_font_subsets
 from pnp.draw.pdf import render
-from pnp.errors import DataError, Problems
+from pnp.errors import DataError, Problems, UserError
 from pnp.layout.inksaver import save_ink_page
 from pnp.manifest import MANIFEST_FILE, entry_of, manifest, to_json
 from pnp.output import write_atomically
 from pnp.validation import validate_game
+from pnp.workers import TaskPool
 
 KIT_FILE = "kit.pdf"
 
@@ -33,24 +40,32 @@ class BuildResult:
     sheets: int = 0       # sheets of paper the kit takes (manifest.json)
 
 
-def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progress=None) -> BuildResult:
+def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progress=None,
+              jobs: int = 1) -> BuildResult:
+    """Validate and build the kit into ``out_dir``; ``jobs`` processes share the work (see the module)."""
     problems = Problems()
     # the data and print checks of `pnp validate`; the simulated games are left to `pnp validate`
-    result = validate_game(game_arg, problems, replace(options, thorough=False))
-    if problems.errors:
-        raise DataError(problems.errors)
-    with using(result.game.icons):      # the game's icons, wherever a page names one
-        built = _build(result.game, out_dir, options, progress)
+    checking = replace(options, thorough=False)
+    with _Parallel.start(game_arg, options, checking, jobs) as parallel:
+        result = validate_game(game_arg, problems, checking,
+                               component_checks=parallel.checks if parallel else None)
+        if problems.errors:
+            raise DataError(problems.errors)
+        with using(result.game.icons):      # the game's icons, wherever a page names one
+            built = _build(result.game, out_dir, options, progress, parallel.built if parallel else {})
     built.warnings = problems.warnings
     return built
 
 
-def _build(game, out_dir, options: BuildOptions, progress=None) -> BuildResult:
+def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict | None = None) -> BuildResult:
     components = game_components(game)
     built = {}
     for component in components:
         if not component.needs_kit:
-            built[component.name] = [rendered(game, out, options) for out in component.build(game, options)]
+            if prebuilt and component.name in prebuilt:
+                built[component.name] = prebuilt[component.name]
+            else:
+                built[component.name] = finished(game, component.build(game, options), options)
             if progress:
                 progress(component.name)
     # components that describe the kit (instructions) come last, once every other page is known;
@@ -61,15 +76,91 @@ def _build(game, out_dir, options: BuildOptions, progress=None) -> BuildResult:
             if progress:
                 progress(component.name)
     outputs = [out for component in components for out in built[component.name]]
-    for out in outputs:
-        out.pdf = tag_font_subsets(out.pdf)
     files = {out.filename: out.pdf for out in outputs}
-    pages = {out.filename: page_count(out.pdf) for out in outputs}
+    pages = {out.filename: out.page_count for out in outputs}
     files[KIT_FILE] = merge([(o.title, o.pdf) for o in outputs if o.in_kit], game.title, game.author)
     pages[KIT_FILE] = sum(pages[o.filename] for o in outputs if o.in_kit)
     bill = manifest(game.title, options.paper, kit_entries(components, built), {c.name: c.kind for c in components})
     files[MANIFEST_FILE] = to_json(bill)
     return BuildResult(game, write_atomically(out_dir, files), pages, sheets=bill["sheets"]["total"])
+
+
+class _Parallel:
+    """The components shared out between this process and forked workers (``build_kit(jobs=...)``).
+
+    Workers begin as soon as the game is loaded, on the game as validation will see it (translated
+    for ``--lang``); this process joins in when validation reaches the components' own checks
+    (:meth:`checks`). Should validation fail before that, the workers' results are thrown away."""
+
+    def __init__(self, game, options, checking, jobs):
+        self.options, self.checking = options, checking
+        self.base, self.game = game, None
+        self.listed = [c for c in game_components(game) if not c.needs_kit]
+        # biggest first (kit order among equals), so the last task to finish is a small one
+        self.tasks = sorted(self.listed, key=lambda c: -c.weight)
+        self.task_of = {id(c): i for i, c in enumerate(self.tasks)}
+        self.built: dict = {}
+        self.pool = TaskPool(len(self.tasks), self._task, workers=jobs - 1)
+
+    @classmethod
+    def start(cls, game_arg, options, checking, jobs):
+        """A context manager: the workers at work (None: one process does it all)."""
+        from contextlib import nullcontext
+
+        from pnp.gamedata import load_game
+
+        if jobs <= 1:
+            return nullcontext()
+        try:
+            problems = Problems()
+            game = load_game(game_arg, problems, strict=False)
+        except (DataError, UserError):
+            game = None                     # validation reports it
+        if game is None or problems.errors:
+            return nullcontext()
+        return cls(game, options, checking, jobs)
+
+    def _task(self, i: int):
+        """Task ``i``: the component's check, then (when it passes) its files, finished.
+        Returns (problems, outputs or None, the exception its build raised or None)."""
+        from pnp.i18n import translate
+
+        if self.game is None:               # a worker: the game as validation sees it
+            self.game = translate(self.base, self.checking.lang) if self.checking.lang else self.base
+        component, game, problems = self.tasks[i], self.game, Problems()
+        with using(game.icons):
+            if component.check:
+                component.check(game, problems, self.checking)
+            if problems.errors:
+                return problems, None, None
+            try:
+                return problems, finished(game, component.build(game, self.options), self.options), None
+            except (DataError, UserError) as exc:
+                return problems, None, exc
+
+    def checks(self, game, problems: Problems) -> None:
+        """Validation's component checks: run tasks here too, then gather every task's problems in kit
+        order; the files are kept for the build (:attr:`built`)."""
+        self.game = game
+        outcomes = self.pool.outcomes()
+        failed = None
+        for component in self.listed:
+            ok, value = outcomes[self.task_of[id(component)]]
+            if not ok:
+                raise value
+            found, outs, exc = value
+            problems.extend(found)
+            if outs is not None:
+                self.built[component.name] = outs
+            failed = failed or exc
+        if failed is not None and not problems.errors:
+            raise failed          # a build error, once the data itself is known to be valid
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.pool.close()
 
 
 def build_calibration(game_arg, out_dir, options: BuildOptions) -> Path:
@@ -93,19 +184,45 @@ def describe_kit(game, component, components, built: dict, options) -> list:
     own_pages, outs = 1, []
     for _ in range(3):
         entries = kit_entries(components, built, component.name, own_pages)
-        outs = [rendered(game, out, options) for out in component.build(game, options, entries)]
-        n = sum(page_count(o.pdf) for o in outs if o.in_kit)
+        outs = finished(game, component.build(game, options, entries), options)
+        n = sum(o.page_count for o in outs if o.in_kit)
         if n == own_pages:
             break
         own_pages = n
     return outs
 
 
+def finished(game, outs, options) -> list:
+    """A component's outputs as the kit holds them: PDFs made (:func:`rendered`, :func:`interleaved`),
+    font subsets tagged, page counts known, layout pages let go."""
+    done = {}
+    for out in outs:
+        if out.interleave:
+            interleaved(game, out, done)
+            out.page_count = sum(done[name].page_count for name in out.interleave)
+        else:
+            count = len(out.pages) if out.pdf is None else None
+            rendered(game, out, options)
+            out.page_count = count if count is not None else page_count(out.pdf)
+            out.pdf = tag_font_subsets(out.pdf)
+        out.pages = []
+        done[out.filename] = out
+    return outs
+
+
 def rendered(game, out, options):
-    """``out`` with its PDF made (layout pages painted, ink saver applied), as the kit holds it."""
+    """``out`` with its PDF made (layout pages painted, ink saver applied)."""
     if out.pdf is None:
         pages = [save_ink_page(p) for p in out.pages] if options.ink_saver else out.pages
         out.pdf = render(pages, f"{game.title}: {out.title}", game.author, outline=out.title)
+    return out
+
+
+def interleaved(game, out, done: dict):
+    """``out`` made of two files of its component, already made (``done``: by file name), a page of
+    one then a page of the other (card fronts and backs for duplex printers)."""
+    first, second = (done[name].pdf for name in out.interleave)
+    out.pdf = interleave(first, second, f"{game.title}: {out.title}", game.author, out.title)
     return out
 
 
@@ -120,7 +237,7 @@ def kit_entries(components, built, describing: str | None = None, own_pages: int
             page += own_pages
             continue
         for out in built.get(component.name, []):
-            n = page_count(out.pdf) if out.in_kit else 0
+            n = out.page_count if out.in_kit else 0
             entries.append(entry_of(component.name, out, page if n else 0, page + n - 1 if n else 0, n))
             page += n
     return entries

@@ -34,7 +34,10 @@ def register_check(func):
     return func
 
 
-def validate_game(game_arg, problems: Problems, options=None) -> ValidationResult:
+def validate_game(game_arg, problems: Problems, options=None, component_checks=None) -> ValidationResult:
+    """Load the game and run every check, adding problems to ``problems``. ``component_checks(game,
+    problems)``, when given, stands in for running the components' own checks one after the other
+    (a parallel build runs them with their builds)."""
     from pnp.components import game_components
 
     lang = options.lang if options else None
@@ -45,10 +48,10 @@ def validate_game(game_arg, problems: Problems, options=None) -> ValidationResul
     if game is None:
         return ValidationResult(None, "")
     with using(game.icons):
-        return _validate(game, problems, options, lang)
+        return _validate(game, problems, options, lang, component_checks)
 
 
-def _validate(game, problems: Problems, options, lang) -> ValidationResult:
+def _validate(game, problems: Problems, options, lang, component_checks=None) -> ValidationResult:
     from pnp.components import game_components
 
     placeholders.warn_counts(game.placeholders, problems)
@@ -72,9 +75,12 @@ def _validate(game, problems: Problems, options, lang) -> ValidationResult:
     if not problems.errors:
         for check in CHECKS:
             check(game, problems)
-        for component in game_components(game):
-            if component.check:
-                component.check(game, problems, options)
+        if component_checks is not None:
+            component_checks(game, problems)
+        else:
+            for component in game_components(game):
+                if component.check:
+                    component.check(game, problems, options)
         if game.engine and (options is None or options.thorough):
             engine = engine_module(game.engine)
             hook = getattr(engine, "validate_game", None)

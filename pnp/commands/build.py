@@ -15,6 +15,7 @@ from pnp.draw.merge import page_count
 from pnp.kit import build_calibration, build_kit
 from pnp.exports.presets import PDF_PRESETS
 from pnp.units import PAPERS
+from pnp.workers import default_jobs
 
 
 @click.command("build")
@@ -49,8 +50,11 @@ from pnp.units import PAPERS
               help="Write only a print service's files: drivethrucards = one CMYK PDF/X-1a file per deck, "
                    "one card side per page at trim + 1/8 in bleed, face then back (needs Ghostscript's "
                    "CMYK profile or PNP_CMYK_PROFILE; see docs/printing.md).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Processes that check and draw the components side by side; the kit is the same byte "
+                   "for byte with any N. Default: the CPU cores pnp may use, at most 4.")
 def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bleed, back_offset, ink_saver,
-            calibration, preset):
+            calibration, preset, jobs):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
     default game, see pyproject.toml [tool.pnp]).
 
@@ -74,7 +78,7 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bl
         click.echo(f"{display_path(path)}  (2 pages: print them on one sheet, double-sided)")
         return
     with progress_bar(_component_count(game), "Building") as step:
-        result = build_kit(game, out_dir, options, progress=step)
+        result = build_kit(game, out_dir, options, progress=step, jobs=jobs or default_jobs())
     for warning in result.warnings:
         click.echo(str(warning), err=True)
     quiet = not sys.stdout.isatty()

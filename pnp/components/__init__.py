@@ -72,6 +72,8 @@ class Output:
     parts: tuple = ()                # Part per kind of piece it makes
     sides: str = "single"
     sheets: int | None = None
+    interleave: tuple = ()           # two earlier files of the component, a page of each in turn (no pages)
+    page_count: int | None = None    # known once the PDF is made
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,7 @@ class Component:
     order: int = 50                  # position in the kit
     needs_kit: bool = False          # built last, knowing every other file's place in the kit
     kind: str = ""                   # the kind in KINDS (set per entry by game_components)
+    weight: int = 1                  # its rough share of a build's time: parallel builds start big ones first
 
 
 #: Every component kind and the module that defines it (its ``COMPONENT`` and, when it takes

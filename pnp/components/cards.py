@@ -193,15 +193,14 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
             single.append(Output(single_file(game, deck), title,
                                  single_card_pages(faces, back_elements(game, deck, options.bleed), deck.width,
                                                    deck.height, options.bleed, labels, per_card), in_kit=False))
-    interleaved = [page for pair in zip(fronts, backs) for page in pair]
     return [
         Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts, parts=tuple(parts),
                sides="double"),
         # printed on the reverse of the fronts' sheets
         Output("cards-backs.pdf", words.get("card_backs", "Card backs"), backs, sides="double", sheets=0),
         # for duplex printers: each front page followed by its back page
-        Output("cards-duplex.pdf", words.get("card_duplex", "Cards, fronts and backs"), interleaved,
-               in_kit=False),
+        Output("cards-duplex.pdf", words.get("card_duplex", "Cards, fronts and backs"), in_kit=False,
+               interleave=("cards-fronts.pdf", "cards-backs.pdf")),
     ] + single
 
 
@@ -317,4 +316,4 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                     problems.error(*where, "card back", f"{el.role} {el.markup!r} does not fit")
 
 
-COMPONENT = Component("cards", build, check, order=20)
+COMPONENT = Component("cards", build, check, order=20, weight=4)

@@ -210,12 +210,13 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
 
 @with_game_icons
 def check(game, problems: Problems, options: BuildOptions | None = None, spec=None) -> None:
+    before = len(problems.errors)
     try:
         load_config(game, problems)
     except DataError as exc:
         problems.extend(exc.problems)
         return
-    if problems.errors:
+    if len(problems.errors) > before:   # its own file's problems; another component's do not stop it
         return
     lang = (options.lang if options else None) or game.language
     for paper in ((options.paper,) if options else ("letter",)):
@@ -234,4 +235,4 @@ def check_files(game, problems: Problems, spec=None) -> None:
         problems.extend(exc.problems)
 
 
-COMPONENT = Component("rulebook", build, check, order=60, check_files=check_files)
+COMPONENT = Component("rulebook", build, check, order=60, check_files=check_files, weight=4)

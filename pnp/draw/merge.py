@@ -99,6 +99,28 @@ def merge(parts, title: str, author: str = "") -> bytes:
             src.close()
 
 
+def interleave(first: bytes, second: bytes, title: str, author: str = "", outline: str | None = None) -> bytes:
+    """A page of ``first``, then a page of ``second``, in turn (the two have as many pages): card fronts
+    and backs for a duplex printer, made from their PDFs rather than painted again."""
+    a, b = Pdf.open(io.BytesIO(first)), Pdf.open(io.BytesIO(second))
+    try:
+        if len(a.pages) != len(b.pages):
+            raise ValueError(f"cannot interleave {len(a.pages)} pages with {len(b.pages)}")
+        out = Pdf.new()
+        for front, back in zip(a.pages, b.pages):
+            out.pages.append(front)
+            out.pages.append(back)
+        if outline and len(out.pages):
+            with out.open_outline() as tree:
+                tree.root.append(OutlineItem(outline, 0))
+            out.Root.PageMode = Name.UseOutlines
+        _info(out, title, author)
+        return _save(out)
+    finally:
+        a.close()
+        b.close()
+
+
 def impose(reading: bytes, marks: bytes, placements, title: str) -> bytes:
     """Place booklet pages on sheets. ``marks``: one PDF page per sheet side (fold marks, labels);
     ``placements``: per side, a list of (page number, a, b, c, d, e, f) with the placement matrix in points."""

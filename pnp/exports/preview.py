@@ -19,7 +19,7 @@ from pnp.draw.merge import page_count
 from pnp.errors import UserError
 from pnp.exports.cards import aid_key, back_key, deck_of_key, face_images
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
-from pnp.kit import KIT_FILE, build_kit, describe_kit, rendered
+from pnp.kit import KIT_FILE, build_kit, describe_kit, finished
 
 
 @dataclass
@@ -88,9 +88,8 @@ def component_pdf(game, target: str, options: BuildOptions) -> tuple[str, bytes]
 def _outputs(game, component, components, options) -> list:
     """The component's outputs with their PDFs rendered (kit-describing ones built as pnp build does)."""
     if not component.needs_kit:
-        return [rendered(game, out, options) for out in component.build(game, options)]
-    built = {c.name: [rendered(game, out, options) for out in c.build(game, options)]
-             for c in components if not c.needs_kit}
+        return finished(game, component.build(game, options), options)
+    built = {c.name: finished(game, c.build(game, options), options) for c in components if not c.needs_kit}
     return describe_kit(game, component, components, built, options)
 
 

@@ -154,7 +154,14 @@ class PageMaker:
     def _build(self, entry, done, component, build, game, icons, options, problem_json,
                after_problems: bool = False) -> None:
         try:
-            done[component.name] = [self._render(game, out, icons, options) for out in build()]
+            made = {}
+            for out in build():
+                if out.interleave:      # made of two files already rendered (cards for duplex printers)
+                    from pnp.kit import interleaved
+
+                    interleaved(game, out, {name: made[name].out for name in out.interleave})
+                made[out.filename] = self._render(game, out, icons, options)
+            done[component.name] = list(made.values())
         except DataError as exc:
             entry["problems"] = [problem_json(p) for p in exc.problems]
             entry["error"] = f"{component.name} is drawn again once {_count(exc.problems)} fixed."

@@ -1,0 +1,184 @@
+"""``pnp build --jobs``: components checked and drawn in forked workers give the same kit and the same
+messages as one process, and failures, crashes and Ctrl-C in a worker end the build as they would
+without one."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pnp.components import BuildOptions
+from pnp.errors import DataError, Problem, UserError
+from pnp.kit import build_kit
+from pnp.workers import TaskPool, WorkerError, default_jobs
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="parallel builds fork")
+
+
+def _slow_square(i):
+    time.sleep(0.03)
+    return i * i, os.getpid()
+
+
+def test_tasks_are_shared_between_processes_and_each_runs_once():
+    with TaskPool(24, _slow_square, workers=2) as pool:
+        outcomes = pool.outcomes()
+    assert sorted(outcomes) == list(range(24))
+    assert all(ok for ok, _ in outcomes.values())
+    assert [value[0] for _, value in (outcomes[i] for i in range(24))] == [i * i for i in range(24)]
+    # three processes took part: this one and two workers
+    assert len({pid for _, (_, pid) in outcomes.values()}) == 3
+    assert os.getpid() in {pid for _, (_, pid) in outcomes.values()}
+
+
+def _failing(i):
+    time.sleep(0.02)
+    if i == 3:
+        raise ValueError("task three went wrong")
+    if i == 5:
+        raise DataError([Problem("cards.yaml", 4, "card 'x'", "name: too long")])
+    return i
+
+
+def test_a_task_exception_comes_back_with_its_type_message_and_problems():
+    with TaskPool(8, _failing, workers=1) as pool:
+        outcomes = pool.outcomes()
+    ok, exc = outcomes[3]
+    assert not ok and isinstance(exc, ValueError) and str(exc) == "task three went wrong"
+    ok, exc = outcomes[5]
+    assert not ok and isinstance(exc, DataError)
+    assert exc.problems == [Problem("cards.yaml", 4, "card 'x'", "name: too long")]
+    assert outcomes[7] == (True, 7)
+
+
+def test_a_worker_that_dies_is_reported_not_waited_for():
+    parent = os.getpid()
+
+    def run(i):
+        if os.getpid() != parent:
+            os._exit(3)           # a crash: the worker never sends its task back
+        return i
+
+    with TaskPool(2, run, workers=1) as pool:
+        time.sleep(0.3)           # the worker has taken the first task and died
+        with pytest.raises(WorkerError, match="stopped before finishing task"):
+            pool.outcomes()
+
+
+def test_no_fork_from_a_process_running_threads():
+    import threading
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert default_jobs() == 1
+    finally:
+        stop.set()
+        thread.join()
+    assert default_jobs() >= 1
+
+
+def _files(folder: Path) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("game", ["shadow_throne", "shadow_kingdoms_of_valeria"])
+def test_the_kit_is_byte_identical_with_any_number_of_jobs(game, tmp_path):
+    results = {}
+    for jobs in (1, 2, 3):
+        out = tmp_path / f"j{jobs}"
+        result = build_kit(game, out, BuildOptions(), jobs=jobs)
+        results[jobs] = (_files(out), result.pages, [str(w) for w in result.warnings])
+    assert results[2] == results[1]
+    assert results[3] == results[1]
+
+
+def test_duplex_cards_are_the_fronts_and_backs_pages_in_turn(tmp_path):
+    import pypdfium2 as pdfium
+
+    build_kit("shadow_throne", tmp_path, BuildOptions(), jobs=2)
+    fronts, backs, duplex = (pdfium.PdfDocument(str(tmp_path / f"cards-{n}.pdf")) for n in ("fronts", "backs", "duplex"))
+    assert len(duplex) == len(fronts) + len(backs)
+    for i in range(len(fronts)):
+        for source, page in ((fronts[i], duplex[2 * i]), (backs[i], duplex[2 * i + 1])):
+            assert source.get_size() == page.get_size()
+            assert source.get_textpage().get_text_range() == page.get_textpage().get_text_range()
+            assert source.render(scale=0.25).to_pil().tobytes() == page.render(scale=0.25).to_pil().tobytes()
+
+
+def _break_two_components(game_copy: Path) -> None:
+    """A card name too long for its card and a rulebook limited to fewer pages than it needs."""
+    cards = game_copy / "cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    first = yaml.safe_load(text)["cards"][0]["name"]
+    cards.write_text(text.replace(f"name: {first}", "name: " + "Extraordinarily Long-Winded " * 6 + first, 1),
+                     encoding="utf-8")
+    rulebook = game_copy / "rulebook.yaml"
+    rulebook.write_text("pages: 4\n" + rulebook.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def test_problems_are_the_same_and_in_the_same_order_with_jobs(game_copy, tmp_path):
+    _break_two_components(game_copy)
+    found = {}
+    for jobs in (1, 2):
+        with pytest.raises(DataError) as caught:
+            build_kit(game_copy, tmp_path / "out", BuildOptions(), jobs=jobs)
+        found[jobs] = [str(p) for p in caught.value.problems]
+    assert found[2] == found[1]
+    assert any("cards.yaml" in p and "does not fit" in p for p in found[1])
+    assert any("rulebook.yaml" in p and "more than the 4" in p for p in found[1])
+    # the card problem is listed first, as the components come in the kit
+    assert [("cards.yaml" in p) for p in found[1]].index(True) < [("rulebook.yaml" in p) for p in found[1]].index(True)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_build_error_in_a_worker_stops_the_build(monkeypatch, tmp_path):
+    from pnp.components import tokens
+
+    def broken(*args, **kwargs):
+        raise UserError("the token sheet cannot be drawn")
+
+    monkeypatch.setattr(tokens, "COMPONENT", replace(tokens.COMPONENT, build=broken))
+    with pytest.raises(UserError, match="the token sheet cannot be drawn"):
+        build_kit("shadow_throne", tmp_path / "out", BuildOptions(), jobs=2)
+    assert not (tmp_path / "out").exists()
+
+
+def _processes_with(marker: str) -> list:
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if marker.encode() in (proc / "cmdline").read_bytes():
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="looks for leftover workers in /proc")
+def test_ctrl_c_stops_every_process_without_a_traceback_or_output(tmp_path):
+    out = tmp_path / "interrupted-kit"
+    proc = subprocess.Popen([sys.executable, "-m", "pnp", "build", "shadow_kingdoms_of_valeria", "--jobs", "2",
+                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=Path(__file__).resolve().parent.parent)
+    time.sleep(1.2)           # loaded, validating, the worker drawing
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    for pid in _processes_with(str(out)):
+        if pid != proc.pid:   # Ctrl-C in a terminal reaches the whole process group, workers too
+            os.kill(pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode != 0
+    assert b"Traceback" not in err
+    assert not out.exists() or not any(out.iterdir())
+    time.sleep(0.2)
+    assert _processes_with(str(out)) == []
