@@ -210,6 +210,11 @@ def finished(game, outs, options) -> list:
     return outs
 
 
+def pages_of(out) -> int:
+    """The pages of an output whose PDF is made (counted when it was finished, else read from the PDF)."""
+    return out.page_count if out.page_count is not None else page_count(out.pdf)
+
+
 def rendered(game, out, options):
     """``out`` with its PDF made (layout pages painted, ink saver applied)."""
     if out.pdf is None:
@@ -237,7 +242,7 @@ def kit_entries(components, built, describing: str | None = None, own_pages: int
             page += own_pages
             continue
         for out in built.get(component.name, []):
-            n = out.page_count if out.in_kit else 0
+            n = pages_of(out) if out.in_kit else 0
             entries.append(entry_of(component.name, out, page if n else 0, page + n - 1 if n else 0, n))
             page += n
     return entries

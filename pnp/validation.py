@@ -38,8 +38,6 @@ def validate_game(game_arg, problems: Problems, options=None, component_checks=N
     """Load the game and run every check, adding problems to ``problems``. ``component_checks(game,
     problems)``, when given, stands in for running the components' own checks one after the other
     (a parallel build runs them with their builds)."""
-    from pnp.components import game_components
-
     lang = options.lang if options else None
     if lang is not None and not LANGUAGE.fullmatch(lang):
         problems.error(None, None, "--lang", f"{excerpt(lang)} is not a language code such as en, es or pt-BR")

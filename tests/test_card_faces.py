@@ -74,7 +74,11 @@ def test_every_text_on_every_card_fits(game):
 
 def test_sheets_hold_the_whole_deck_in_data_order_then_the_player_aids(game):
     fronts, backs, duplex = build(game, BuildOptions())
-    assert [p.label for p in duplex.pages[:3]] == ["Card fronts 1", "Card backs 1", "Card fronts 2"]
+    # the duplex file is made of the fronts' and backs' PDFs, a page of each in turn (tests/test_parallel_build.py)
+    assert (duplex.filename, duplex.pages, duplex.interleave) == \
+        ("cards-duplex.pdf", [], ("cards-fronts.pdf", "cards-backs.pdf"))
+    assert [p.label for p in fronts.pages[:2]] == ["Card fronts 1", "Card fronts 2"]
+    assert backs.pages[0].label == "Card backs 1"
     assert len(fronts.pages) == len(backs.pages) == 7
     roles = [e.role for p in fronts.pages for e in p.elements if e.role.startswith("card:")]
     assert len(roles) == 54 + 5
