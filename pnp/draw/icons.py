@@ -36,12 +36,14 @@ def _colour(value, default):
     return HexColor(value or default)
 
 
-def _label(c, cx, cy, size, label, colour="#ffffff", scale=0.56, font="sans-black"):
-    if label is None or label == "":
-        return
+def _label(c, cx, cy, size, label, colour="#ffffff", scale=0.56, font="sans-black", default=None):
     labels = _FORM_LABELS.get()
     if labels is not None:      # drawing an icon's form: its label is painted where the icon is placed
-        labels.append((cx, cy, size, label, colour, scale, font))
+        labels.append((cx, cy, size, colour, scale, font, default))
+        return
+    if label is None or label == "":
+        label = default
+    if label is None or label == "":
         return
     name = fonts.font_name(font)
     # never below the smallest printed text, even on a small inline badge (the digits then fill it)
@@ -198,7 +200,7 @@ def plus(c, cx, cy, size, colour=None, label=None):
     c.setStrokeColor(white)
     c.setLineWidth(size * 0.05)
     c.circle(cx, cy, size * 0.47, stroke=1, fill=1)
-    _label(c, cx, cy, size, label or "+1", scale=0.5)
+    _label(c, cx, cy, size, label, scale=0.5, default="+1")
 
 
 def pip(c, cx, cy, size, colour=None, label=None):
@@ -388,30 +390,30 @@ def draw(c, name: str, cx: float, cy: float, size: float, colour=None, label=Non
         return
     colour = colour or ref.colour
     if ref.kind == "builtin":
-        form, labels = _builtin_form(c, ref.target, size, colour, label)
+        form, labels = _builtin_form(c, ref.target, size, colour)
         c.saveState()
         c.translate(cx, cy)
         c.doForm(form)
         c.restoreState()
-        for dx, dy, *args in labels:
-            _label(c, cx + dx, cy + dy, *args)
+        for dx, dy, label_size, *args in labels:
+            _label(c, cx + dx, cy + dy, label_size, label, *args)
         return
     w = size * ref.aspect
     draw_picture(c, ref.target, (cx - w / 2, cy - size / 2, w, size), "contain", colour=colour)
     _label(c, cx, cy, size, label)
 
 
-def _builtin_form(c, target: str, size: float, colour, label) -> tuple[str, list]:
+def _builtin_form(c, target: str, size: float, colour) -> tuple[str, list]:
     """(name, labels) of a form XObject holding the built-in icon ``target`` centred on its origin, and
-    the labels to print on it (offset from the centre, then :func:`_label`'s arguments).
+    where its label goes (the offset from the centre, then :func:`_label`'s other arguments).
 
     Each size and colour of an icon is drawn into the PDF once per canvas and placed wherever it
     appears (a kit paints the same coins and seals hundreds of times, and every circle is four bezier
-    curves to write). Labels stay out of the form: text is placed on the page as it always was, so a
-    viewer snaps its glyphs to the same pixels. Names count the canvas's forms: the same pages give the
-    same file."""
+    curves to write). Labels stay out of the form: they differ from one placement to the next, and text
+    placed on the page as it always was lands on the same pixels in a viewer. Names count the canvas's
+    forms: the same pages give the same file."""
     forms = c.__dict__.setdefault("_pnp_icon_forms", {})
-    key = (target, size, colour, label)
+    key = (target, size, colour)
     if key not in forms:
         name = f"pnpicon{len(forms)}"
         reach = 2 * size + 4 * MIN_TEXT_PT      # the form's box clips: leave room for wide strokes
@@ -419,7 +421,7 @@ def _builtin_form(c, target: str, size: float, colour, label) -> tuple[str, list
         token = _FORM_LABELS.set(labels)
         try:
             c.beginForm(name, -reach, -reach, reach, reach)
-            ICONS[target](c, 0.0, 0.0, size, colour, label)
+            ICONS[target](c, 0.0, 0.0, size, colour, None)
             c.endForm()
         finally:
             _FORM_LABELS.reset(token)
