@@ -1,11 +1,13 @@
-"""The bundled OFL fonts (EB Garamond, Lato), registered once with reportlab and embedded as subsets."""
+"""The bundled OFL fonts (EB Garamond, Lato), registered once with reportlab and embedded as subsets,
+each subset named from its own program."""
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase.ttfonts import FF_NONSYMBOLIC, FF_SYMBOLIC, TTFont, makeToUnicodeCMap
 
 from pnp import FONTS_DIR
 
@@ -33,11 +35,68 @@ ROLES = {
 }
 
 
+def subset_tag(font_program: bytes) -> str:
+    """Six capital letters derived from a font subset's program: the same subset always gets the same
+    tag, different subsets (practically) never share one."""
+    digest = hashlib.sha256(font_program).digest()
+    return "".join(chr(ord("A") + b % 26) for b in digest[:6])
+
+
+class TaggedTTFont(TTFont):
+    """A TrueType font whose embedded subsets are named ``TAG+Name``, the tag made from the subset's own
+    program (:func:`subset_tag`). reportlab names a font's subsets ``AAAAAA+``, ``AAAAAB+``... in every
+    file, so a merged kit would hold dozens of different programs under a few names, and preflight
+    tools and print RIPs may then substitute one subset for another. Same objects as reportlab's
+    :meth:`TTFont.addObjects` writes, each subset program made once."""
+
+    def addObjects(self, doc):
+        state = self.state.setdefault(doc, TTFont.State(self._asciiReadable))
+        state.frozen = 1
+        face = self.face
+        for n, subset in enumerate(state.subsets):
+            internal_name = self.getSubsetInternalName(n, doc)[1:]
+            program = face.makeSubset(subset)
+            base_name = f"{subset_tag(program)}+{(face.name + face.subfontNameX).decode('pdfdoc')}"
+            font = pdfdoc.PDFTrueTypeFont()
+            font.__Comment__ = f"Font {self.fontName} subset {n}"
+            font.Name = internal_name
+            font.BaseFont = base_name
+            font.FirstChar = 0
+            font.LastChar = len(subset) - 1
+            font.Widths = pdfdoc.PDFArray(list(map(face.getCharWidth, subset)))
+            cmap = pdfdoc.PDFStream()
+            cmap.content = makeToUnicodeCMap(base_name, subset)
+            if doc.compression:
+                cmap.filters = [pdfdoc.PDFZCompress]
+            font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base_name)
+            font.FontDescriptor = _descriptor(doc, face, base_name, program)
+            doc.Reference(font, internal_name)
+            doc.idToObject["BasicFonts"].dict[internal_name] = font
+        del self.state[doc]
+
+
+def _descriptor(doc, face, name: str, program: bytes):
+    """The FontDescriptor of a subset and its embedded program (as TTFontFace.addSubsetObjects)."""
+    file = pdfdoc.PDFStream()
+    file.content = program
+    file.dictionary["Length1"] = len(program)
+    if doc.compression:
+        file.filters = [pdfdoc.PDFZCompress]
+    file_ref = doc.Reference(file, f"fontFile:{face.filename}({name})")
+    descriptor = pdfdoc.PDFDictionary({
+        "Type": "/FontDescriptor", "Ascent": face.ascent, "CapHeight": face.capHeight, "Descent": face.descent,
+        "Flags": (face.flags & ~FF_NONSYMBOLIC) | FF_SYMBOLIC, "FontBBox": pdfdoc.PDFArray(face.bbox),
+        "FontName": pdfdoc.PDFName(name), "ItalicAngle": face.italicAngle, "StemV": face.stemV,
+        "FontFile2": file_ref, "MissingWidth": face.defaultWidth,
+    })
+    return doc.Reference(descriptor, "fontDescriptor:" + name)
+
+
 @lru_cache(maxsize=None)
 def register() -> None:
     """Register every bundled font (idempotent) and the families platypus uses for <b>/<i>."""
     for name, file in FILES.items():
-        pdfmetrics.registerFont(TTFont(name, str(FONTS_DIR / file)))
+        pdfmetrics.registerFont(TaggedTTFont(name, str(FONTS_DIR / file)))
     pdfmetrics.registerFontFamily("EBGaramond", normal="EBGaramond-Regular", bold="EBGaramond-Bold",
                                   italic="EBGaramond-Italic", boldItalic="EBGaramond-BoldItalic")
     pdfmetrics.registerFontFamily("Lato", normal="Lato-Regular", bold="Lato-Bold",

@@ -7,7 +7,6 @@ byte-identical for the same input.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import re
@@ -15,6 +14,8 @@ import time
 
 import pikepdf
 from pikepdf import Name, OutlineItem, Page, Pdf
+
+from pnp.draw.fonts import subset_tag
 
 
 def _save(pdf: Pdf) -> bytes:
@@ -42,18 +43,12 @@ def page_count(data: bytes) -> int:
 _SUBSET = re.compile(r"^/([A-Z]{6})\+(.+)$")
 
 
-def subset_tag(font_program: bytes) -> str:
-    """Six capital letters derived from a font subset's program: the same subset always gets the same
-    tag, different subsets (practically) never share one."""
-    digest = hashlib.sha256(font_program).digest()
-    return "".join(chr(ord("A") + b % 26) for b in digest[:6])
-
-
 def tag_font_subsets(data: bytes) -> bytes:
-    """``data`` with every embedded font subset renamed ``TAG+Name``, the tag made from the subset's own
-    font program (:func:`subset_tag`). reportlab names the first subset of every font ``AAAAAA+`` in
-    every file, so a merged kit would hold dozens of different programs under a few names; preflight
-    tools and print RIPs may then substitute one subset for another."""
+    """``data`` with every embedded font subset named ``TAG+Name``, the tag made from the subset's own
+    font program (:func:`subset_tag`). pnp's fonts come out of reportlab tagged so
+    (:class:`pnp.draw.fonts.TaggedTTFont`): their PDFs are returned as they are, without being written
+    again. Other subsets (reportlab names a font's first subset ``AAAAAA+`` in every file) are renamed,
+    so that a merged kit never holds different programs under one name."""
     with Pdf.open(io.BytesIO(data)) as pdf:
         changed = False
         for obj in pdf.objects:
@@ -69,7 +64,9 @@ def tag_font_subsets(data: bytes) -> bytes:
                 match = _SUBSET.match(str(descriptor.get("/FontName", "")))
                 if program is None or match is None:
                     continue
-                name = Name(f"/{subset_tag(program.read_raw_bytes())}+{match.group(2)}")
+                name = Name(f"/{subset_tag(program.read_bytes())}+{match.group(2)}")
+                if descriptor.FontName == name:
+                    continue
                 descriptor.FontName = name
                 for f in fonts:
                     if _SUBSET.match(str(f.get("/BaseFont", ""))):
