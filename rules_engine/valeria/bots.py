@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import weakref
 from itertools import combinations
+from operator import itemgetter
 
 from rules_engine.core.bots import Bot, registry
 from rules_engine.valeria import scoring
@@ -122,48 +123,51 @@ def _have(dice) -> list:
 
 def _missing(pl, have, plan) -> int:
     """Dice the plan still lacks, after the board's Wild ability and the gems held."""
-    need = plan.need
     matched = 0
-    for t in range(NT):
-        a, b = have[t], need[t]
+    for t, b in plan.pairs:
+        a = have[t]
         matched += a if a < b else b
     short = plan.icons - matched
-    if short and pl.wild_on and have[pl.wild] > need[pl.wild]:
+    if short and pl.wild_on and have[pl.wild] > plan.need[pl.wild]:
         short -= 1
-    return max(0, short - pl.gems)
+    short -= pl.gems
+    return short if short > 0 else 0
 
 
 def _targets(state, p):
     """Plans the player works towards: reserved ones, and the line's affordable ones when a slot is free
-    (or nothing is reserved), as ``(missing dice, plan, where)``; the best first."""
+    (or nothing is reserved), as ``(missing dice, -icons, plan, where)``; the best first."""
     r = state.rules
     pl = state.players[p]
     have = _have(pl.dice)
+    plans, kinds = r.plans, r.plan_kind
     out = []
     for slot, card in enumerate(pl.reserved):
         if card >= 0:
-            plan = r.plans[r.plan_kind[card]]
+            plan = plans[kinds[card]]
             out.append((_missing(pl, have, plan), -plan.icons, plan, ("reserved", slot)))
     if not out or pl.open_slots():
         costs, disc, gold = r.line_costs, pl.disc_plan, pl.gold + 2
         for i, card in enumerate(state.line):
             if card >= 0 and max(costs[i] - disc, 0) <= gold:
-                plan = r.plans[r.plan_kind[card]]
+                plan = plans[kinds[card]]
                 out.append((_missing(pl, have, plan) + 0.5, -plan.icons, plan, ("line", i)))
-    out.sort(key=lambda e: (e[0], e[1]))
+    out.sort(key=_BY_MISSING)      # stable: among equals, reserved plans first, then the line's order
     return out
+
+
+_BY_MISSING = itemgetter(0, 1)
+#: How much the best, second and third targets count in a die's worth.
+_TARGET_WEIGHTS = (3.0, 1.5, 0.8)
 
 
 def _needed_types(state, p) -> list:
     """How much a die of each troop type helps: the best target's missing types count most."""
-    pl = state.players[p]
-    have = _have(pl.dice)
+    have = _have(state.players[p].dice)
     want = [0.0] * NT
-    for rank, (_, _, plan, _) in enumerate(_targets(state, p)[:3]):
-        weight = (3.0, 1.5, 0.8)[rank]
-        for t in range(NT):
-            lack = plan.need[t] - have[t]
-            if lack > 0:
+    for weight, (_, _, plan, _) in zip(_TARGET_WEIGHTS, _targets(state, p)):
+        for t, icons in plan.pairs:
+            if icons > have[t]:
                 want[t] += weight
     return want
 
@@ -283,36 +287,53 @@ def _best_battle(state, p, plan, dice=None):
     pl = state.players[p]
     dice = tuple(sorted(pl.dice if dice is None else dice))
     bonus = pl.battle_strength_bonus(plan.battle, r)
-    key = (dice, id(plan), bonus, pl.gems, pl.magic, pl.influence, pl.wild if pl.wild_on else -1)
+    wild = pl.wild if pl.wild_on else -1
+    key = (dice, id(plan), bonus, pl.gems, pl.magic, pl.influence, wild)
     memo = _BATTLES.get(r)
     if memo is None or len(memo) > 100_000:
         memo = _BATTLES[r] = {}
     best = memo.get(key, False)
     if best is False:
-        best = memo[key] = _fight(r, pl, plan, dice, bonus)
+        best = memo[key] = _fight(r, _choices(r, pl, plan, dice, wild), bonus, pl.gems, pl.magic, pl.influence)
     return best
 
 
 _BATTLES = weakref.WeakKeyDictionary()
+_CHOICES = weakref.WeakKeyDictionary()
 
 
-def _fight(r, pl, plan, dice, bonus):
+def _choices(r, pl, plan, dice, wild) -> tuple:
+    """Every way to put ``dice`` on ``plan``, in ``combinations`` order, as ``(gems needed, strength,
+    strengths lowest first, pips the dice can still rise, chosen dice)``: what a fight weighs, whatever
+    the player's gems, magic and influence (kept per rules, keyed by the dice, the plan and the Wild)."""
+    key = (dice, id(plan), wild)
+    memo = _CHOICES.get(r)
+    if memo is None or len(memo) > 100_000:
+        memo = _CHOICES[r] = {}
+    choices = memo.get(key)
+    if choices is None:
+        gems_needed = GameState.gems_needed
+        choices = memo[key] = tuple(
+            (gems_needed(pl, chosen, plan), sum(d % 6 + 1 for d in chosen), sorted(d % 6 + 1 for d in chosen),
+             sum(6 - (d % 6 + 1) for d in chosen), chosen)
+            for chosen in combinations(dice, plan.icons))
+    return choices
+
+
+def _fight(r, choices, bonus, gems, magic, influence):
+    """The best of ``choices`` for a player with ``gems``, ``magic`` and ``influence``: spare gems flip
+    the lowest dice (3 or less), magic raises them up to the influence."""
     best = None
-    gems_needed = GameState.gems_needed
-    for chosen in combinations(dice, plan.icons):
-        gems = gems_needed(pl, chosen, plan)
-        if gems > pl.gems:
+    vp_for = r.vp_for
+    for needed, strength, lows, room, chosen in choices:
+        if needed > gems:
             continue
-        strength = sum(d % 6 + 1 for d in chosen) + bonus
-        spare_gems = pl.gems - gems
-        lows = sorted((d % 6 + 1 for d in chosen))
-        for s in lows[:spare_gems]:
+        strength += bonus
+        for s in lows[:gems - needed]:
             if s <= 3:
                 strength += 7 - 2 * s
-        raise_by = min(pl.magic, sum(6 - (d % 6 + 1) for d in chosen))
-        strength_max = strength + raise_by
-        final = min(strength_max, pl.influence)
-        vp = r.vp_for(final) - 0.3 * gems
+        strength_max = strength + (magic if magic < room else room)
+        vp = vp_for(strength_max if strength_max < influence else influence) - 0.3 * needed
         if best is None or vp > best[0]:
             best = (vp, chosen)
     return best
@@ -382,8 +403,18 @@ _FACE = tuple((1.0 + 0.25 * st, 0.3 * st) for st in range(1, 7))
 
 
 def _die_values(want) -> list:
-    """A die's worth to the player, per die code: what ``_own_die_value`` gives (the same arithmetic)."""
-    return [w * f + a for w in want for f, a in _FACE]
+    """A die's worth to the player, per die code: what ``_own_die_value`` gives (the same arithmetic);
+    the lists are kept per ``want`` (a few hundred different ones in a run), read-only."""
+    key = tuple(want)
+    values = _DIE_VALUES.get(key)
+    if values is None:
+        if len(_DIE_VALUES) > 50_000:
+            _DIE_VALUES.clear()
+        values = _DIE_VALUES[key] = [w * f + a for w in want for f, a in _FACE]
+    return values
+
+
+_DIE_VALUES = {}
 
 
 def _shrine_best(state, p, shrine, dv, worst, shared):

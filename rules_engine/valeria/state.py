@@ -152,13 +152,17 @@ class GameState(State):
     def _run(self):
         """Run tasks until a decision or a chance event is needed, or the game is over."""
         tasks = self.tasks
+        chance = self.chance
         run = _TASKS
-        while self.phase == NONE and not self.chance:
+        while self.phase == NONE and not chance:
             if not tasks:
                 self._end_turn()
                 continue
             task = tasks.pop()
-            run[task[0]](self, *task[1:])
+            if len(task) == 1:
+                run[task[0]](self)
+            else:
+                run[task[0]](self, *task[1:])
 
     def _then(self, *steps):
         """Queue steps to run next, in the order given."""
@@ -247,18 +251,24 @@ class GameState(State):
     def sample_pending(self, rng) -> None:
         """Resolve the pending chance events with ``rng`` without running the turn on."""
         rand = rng.random
-        while self.chance:
-            req = self.chance[0]
+        chance = self.chance
+        while chance:
+            req = chance[0]
             kind = req[0]
             if kind == "die":
+                # the commonest event, resolved here as _resolve would (then the same pruning)
                 bag = self.bag
                 x = rand() * sum(bag)
                 t = 0
                 while x >= bag[t]:
                     x -= bag[t]
                     t += 1
-                outcome = t * 6 + int(rand() * 6)
-            elif kind == "plan":
+                del chance[0]
+                bag[t] -= 1
+                self.shrines[req[1]].append(t * 6 + int(rand() * 6))
+                self._prune()
+                continue
+            if kind == "plan":
                 pool = self.plan_unseen
                 outcome = pool[int(rand() * len(pool))]
             elif kind == "champ":
@@ -281,7 +291,7 @@ class GameState(State):
         kind = req[0]
         r = self.rules
         if kind == "die":
-            self.bag[troop_of(outcome)] -= 1
+            self.bag[outcome // 6] -= 1
             self.shrines[req[1]].append(outcome)
         elif kind == "plan":
             self.plan_unseen.remove(outcome)
@@ -460,12 +470,15 @@ class GameState(State):
         if self.record:
             self._rec("turn", player=self.cur, turn=self.turns)
         self.ctx = {}
-        self.tasks.append(("refill_check", False))
+        self._t_refill_check(False)       # the turn's first step (nothing is pending here)
 
     def _t_refill_check(self, forced):
         if forced or sum(map(len, self.shrines)) <= self.refill_at:
             self._refill(forced)
-        self.tasks.append(("move",))
+        if self.chance:
+            self.tasks.append(("move",))   # once the new dice and champions are on the table
+        else:
+            self._t_move()
 
     def _t_move(self):
         moves = self._moves()
@@ -525,14 +538,26 @@ class GameState(State):
         for d in dice:
             have[d // 6] += 1
         r = self.rules
-        plans, kinds, feasible = r.plans, r.plan_kind, self._feasible
-        for card in pl.reserved:
-            if card >= 0 and feasible(pl, have, n, plans[kinds[card]]):
-                return True
+        plans, kinds = r.plans, r.plan_kind
         gold = pl.gold + pl.disc_plan
         costs = r.line_costs
-        for i, card in enumerate(self.line):
-            if card >= 0 and costs[i] <= gold and feasible(pl, have, n, plans[kinds[card]]):
+        candidates = [card for card in pl.reserved if card >= 0]
+        candidates += [card for i, card in enumerate(self.line) if card >= 0 and costs[i] <= gold]
+        # what _feasible tells, for each plan in turn (inline: this runs before every move)
+        gems, wild_on, wild = pl.gems, pl.wild_on, pl.wild
+        for card in candidates:
+            plan = plans[kinds[card]]
+            k = plan.icons
+            if n < k:
+                continue
+            matched = 0
+            for t, b in plan.pairs:
+                a = have[t]
+                matched += a if a < b else b
+            short = k - matched
+            if short and wild_on and have[wild] > plan.need[wild]:
+                short -= 1
+            if short <= gems:
                 return True
         return False
 
@@ -543,7 +568,10 @@ class GameState(State):
         pl.where = loc
         if self.record:
             self._rec("move", player=self.cur, to=loc)
-        self.tasks.append(("plan",) if loc == CAMP else ("take", loc))
+        if loc == CAMP:
+            self._t_plan()
+        else:
+            self._t_take(loc)
 
     def _t_take(self, shrine):
         self._ask(DIE, shrine=shrine)
@@ -554,9 +582,8 @@ class GameState(State):
         discount = self.rules.discount_from - strength_of(d)
         if self.record:
             self._rec("take_die", player=self.cur, shrine=shrine, die=d, discount=discount)
-        tasks = self.tasks
-        tasks.append(("action", shrine, discount))
-        tasks.append(("place", d))
+        self.tasks.append(("action", shrine, discount))
+        self._t_place(d)
 
     def _t_place(self, d):
         pl = self.players[self.cur]
@@ -600,7 +627,10 @@ class GameState(State):
             self._adversary_move()
             if self.phase == OVER:
                 return
-        self.tasks.append(("next",))
+        if self.chance:
+            self.tasks.append(("next",))   # once the card the Adversary drew is on the table
+        else:
+            self._t_next()
 
     def _t_next(self):
         if self.solo:
