@@ -50,12 +50,13 @@ class QuickBot(Bot):
     fast = True
 
     def act(self, state, player, rng):
-        if state.phase == MOVE:
-            return _quick_move(state, player)
-        return plan_bot_action(state, player, rng)
+        handler = _QUICK_HANDLERS.get(state.phase)
+        if handler is None:
+            return plan_bot_action(state, player, rng)
+        return handler(state, player, rng)
 
 
-def _quick_move(state, p):
+def _quick_move(state, p, rng=None):
     """Fight when a battle pays (4 or more) or the troop spaces are full or the end is near; else go
     where the die the targets need most is, with a fixed worth for each shrine's action."""
     pl = state.players[p]
@@ -67,6 +68,7 @@ def _quick_move(state, p):
             return ("move", CAMP)
     dv = _die_values(_needed_types(state, p))
     r = state.rules
+    shrines = state.shrines
     best, best_value, best_die = None, -1e9, None
     for s in moves:
         if s == CAMP:
@@ -82,10 +84,18 @@ def _quick_move(state, p):
         else:
             bonus = 0.0
         base = r.discount_from - 1 if s == GOLD else -1
-        for d in state.shrines[s]:
-            value = dv[d] + bonus + (WORTH["gold"] * (base - d % 6) if base >= 0 else 0.0)
-            if value > best_value:
-                best, best_value, best_die = s, value, d
+        if base >= 0:
+            # the Gold shrine: a lower die gives more gold
+            gold_worth = WORTH["gold"]
+            for d in shrines[s]:
+                value = dv[d] + bonus + gold_worth * (base - d % 6)
+                if value > best_value:
+                    best, best_value, best_die = s, value, d
+        else:
+            for d in shrines[s]:
+                value = dv[d] + bonus
+                if value > best_value:
+                    best, best_value, best_die = s, value, d
     if best is None:
         return ("move", moves[0])
     _remember(state, (best, best_die))
@@ -134,24 +144,34 @@ def _missing(pl, have, plan) -> int:
     return short if short > 0 else 0
 
 
-def _targets(state, p):
+def _targets(state, p, have=None):
     """Plans the player works towards: reserved ones, and the line's affordable ones when a slot is free
-    (or nothing is reserved), as ``(missing dice, -icons, plan, where)``; the best first."""
+    (or nothing is reserved), as ``(missing dice, -icons, plan, where)``; the best first. ``have``: the
+    player's dice per troop type, when already counted."""
     r = state.rules
     pl = state.players[p]
-    have = _have(pl.dice)
+    if have is None:
+        have = _have(pl.dice)
     plans, kinds = r.plans, r.plan_kind
-    out = []
-    for slot, card in enumerate(pl.reserved):
-        if card >= 0:
-            plan = plans[kinds[card]]
-            out.append((_missing(pl, have, plan), -plan.icons, plan, ("reserved", slot)))
-    if not out or pl.open_slots():
+    candidates = [(plans[kinds[card]], 0, ("reserved", slot)) for slot, card in enumerate(pl.reserved) if card >= 0]
+    if not candidates or pl.open_slots():
         costs, disc, gold = r.line_costs, pl.disc_plan, pl.gold + 2
-        for i, card in enumerate(state.line):
-            if card >= 0 and max(costs[i] - disc, 0) <= gold:
-                plan = plans[kinds[card]]
-                out.append((_missing(pl, have, plan) + 0.5, -plan.icons, plan, ("line", i)))
+        candidates += [(plans[kinds[card]], 0.5, ("line", i)) for i, card in enumerate(state.line)
+                       if card >= 0 and max(costs[i] - disc, 0) <= gold]
+    # _missing for each, inline (this runs before every move)
+    gems, wild_on, wild = pl.gems, pl.wild_on, pl.wild
+    out = []
+    for plan, extra, where in candidates:
+        matched = 0
+        for t, b in plan.pairs:
+            a = have[t]
+            matched += a if a < b else b
+        short = plan.icons - matched
+        if short and wild_on and have[wild] > plan.need[wild]:
+            short -= 1
+        short -= gems
+        missing = short if short > 0 else 0
+        out.append((missing + extra if extra else missing, -plan.icons, plan, where))
     out.sort(key=_BY_MISSING)      # stable: among equals, reserved plans first, then the line's order
     return out
 
@@ -165,7 +185,7 @@ def _needed_types(state, p) -> list:
     """How much a die of each troop type helps: the best target's missing types count most."""
     have = _have(state.players[p].dice)
     want = [0.0] * NT
-    for weight, (_, _, plan, _) in zip(_TARGET_WEIGHTS, _targets(state, p)):
+    for weight, (_, _, plan, _) in zip(_TARGET_WEIGHTS, _targets(state, p, have)):
         for t, icons in plan.pairs:
             if icons > have[t]:
                 want[t] += weight
@@ -281,11 +301,13 @@ def _best_champion(state, p, price_of, options=None):
 # ----------------------------------------------------------------------------------- battles
 
 def _best_battle(state, p, plan, dice=None):
-    """``(vp, chosen dice)`` of the best way to fight ``plan`` with the player's dice (None if none).
-    A function of the dice and a few numbers of the player, so answers are kept per rules and reused."""
+    """``(vp, chosen dice)`` of the best way to fight ``plan`` with the player's dice (None if none;
+    ``dice``: them sorted, as a tuple, when already worked out). A function of the dice and a few
+    numbers of the player, so answers are kept per rules and reused."""
     r = state.rules
     pl = state.players[p]
-    dice = tuple(sorted(pl.dice if dice is None else dice))
+    if dice is None:
+        dice = tuple(sorted(pl.dice))
     bonus = pl.battle_strength_bonus(plan.battle, r)
     wild = pl.wild if pl.wild_on else -1
     key = (dice, id(plan), bonus, pl.gems, pl.magic, pl.influence, wild)
@@ -294,7 +316,7 @@ def _best_battle(state, p, plan, dice=None):
         memo = _BATTLES[r] = {}
     best = memo.get(key, False)
     if best is False:
-        best = memo[key] = _fight(r, _choices(r, pl, plan, dice, wild), bonus, pl.gems, pl.magic, pl.influence)
+        best = memo[key] = _fight(r, _choices(r, plan, dice, wild), bonus, pl.gems, pl.magic, pl.influence)
     return best
 
 
@@ -302,21 +324,36 @@ _BATTLES = weakref.WeakKeyDictionary()
 _CHOICES = weakref.WeakKeyDictionary()
 
 
-def _choices(r, pl, plan, dice, wild) -> tuple:
+def _choices(r, plan, dice, wild) -> tuple:
     """Every way to put ``dice`` on ``plan``, in ``combinations`` order, as ``(gems needed, strength,
     strengths lowest first, pips the dice can still rise, chosen dice)``: what a fight weighs, whatever
-    the player's gems, magic and influence (kept per rules, keyed by the dice, the plan and the Wild)."""
+    the player's gems, magic and influence (kept per rules, keyed by the dice, the plan and the board's
+    Wild troop type if unlocked, else -1)."""
     key = (dice, id(plan), wild)
     memo = _CHOICES.get(r)
     if memo is None or len(memo) > 100_000:
         memo = _CHOICES[r] = {}
     choices = memo.get(key)
     if choices is None:
-        gems_needed = GameState.gems_needed
-        choices = memo[key] = tuple(
-            (gems_needed(pl, chosen, plan), sum(d % 6 + 1 for d in chosen), sorted(d % 6 + 1 for d in chosen),
-             sum(6 - (d % 6 + 1) for d in chosen), chosen)
-            for chosen in combinations(dice, plan.icons))
+        need, icons, pairs = plan.need, plan.icons, plan.pairs
+        out = []
+        for chosen in combinations(dice, icons):
+            # GameState.gems_needed, inline
+            have = [0] * NT
+            for d in chosen:
+                have[d // 6] += 1
+            matched = 0
+            for t, b in pairs:
+                a = have[t]
+                matched += a if a < b else b
+            short = icons - matched
+            if short and wild >= 0 and have[wild] > need[wild]:
+                short -= 1
+            faces = [d % 6 + 1 for d in chosen]
+            strength = sum(faces)
+            faces.sort()
+            out.append((short, strength, faces, 6 * icons - strength, chosen))
+        choices = memo[key] = tuple(out)
     return choices
 
 
@@ -343,7 +380,9 @@ def _battle_score(state, p):
     """``(value, action)`` of the best battle the player could fight now (None when there is none)."""
     r = state.rules
     best = None
-    for option in state._battle_options(p):
+    options = state._battle_options(p)
+    dice = tuple(sorted(state.players[p].dice)) if options else ()
+    for option in options:
         if option[0] == "plan_reserved":
             card = state.players[p].reserved[option[1]]
             price = 0
@@ -351,7 +390,7 @@ def _battle_score(state, p):
             card = state.line[option[1]]
             price = state.plan_price(p, option[1])
         plan = r.plans[r.plan_kind[card]]
-        fought = _best_battle(state, p, plan)
+        fought = _best_battle(state, p, plan, dice)
         if fought is None:
             continue
         value = fought[0] - price * WORTH["gold"] + 0.5 * plan.icons
@@ -543,19 +582,33 @@ def _magic(state, p, rng):
 
 
 def _best_circle(state, p) -> int:
+    """The covered circle to uncover: the first in CIRCLE_ORDER, the track and the champion limit later
+    while the player would not use them yet."""
     r = state.rules
     pl = state.players[p]
-    covered = state._covered_circles(pl)
+    late_track = max(pl.gold, pl.magic, pl.influence) < 11
+    late_limit = len(pl.champions) < pl.limit(r) - 1
+    best, best_rank = -1, None
+    covered = pl.covered
+    for c, (order, unlocks) in enumerate(_circle_orders(r)):
+        if not covered >> c & 1:
+            continue
+        if (unlocks == "track" and late_track) or (unlocks == "champion_limit" and late_limit):
+            order += 3
+        if best_rank is None or order < best_rank:     # the lowest circle among equal ranks
+            best, best_rank = c, order
+    return best
 
-    def rank(c):
-        circle = r.circles[c]
-        order = CIRCLE_ORDER.index(circle.unlocks)
-        if circle.unlocks == "track" and max(pl.gold, pl.magic, pl.influence) < 11:
-            order += 3
-        if circle.unlocks == "champion_limit" and len(pl.champions) < pl.limit(r) - 1:
-            order += 3
-        return (order, c)
-    return min(covered, key=rank)
+
+_CIRCLE_ORDERS = weakref.WeakKeyDictionary()
+
+
+def _circle_orders(r) -> tuple:
+    """Per circle: ``(its place in CIRCLE_ORDER, what it unlocks)`` (built once per rules)."""
+    table = _CIRCLE_ORDERS.get(r)
+    if table is None:
+        table = _CIRCLE_ORDERS[r] = tuple((CIRCLE_ORDER.index(c.unlocks), c.unlocks) for c in r.circles)
+    return table
 
 
 def _champion(state, p, rng):
@@ -713,6 +766,8 @@ def _take(state, p, rng):
 _HANDLERS = {SIDE: _side, MOVE: _move, DIE: _die, ROOM: _room, MAGIC_P: _magic, CHAMP: _champion,
              TACT: _tactics, BONUS: _bonus, SENTRY: _sentry, PLAN: _plan, DICE: _dice, BOOST: _boost,
              CIRCLE: _circle, AREA: _area, FREE: _free, TAKE: _take}
+#: The quick bot's: the planner's but the move.
+_QUICK_HANDLERS = {**_HANDLERS, MOVE: _quick_move}
 
 #: Bot name -> factory: ``random``, ``planner``, ``quick`` and the core's ``search``.
 BOTS = registry({"planner": PlannerBot, "quick": QuickBot})
