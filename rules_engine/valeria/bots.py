@@ -153,11 +153,15 @@ def _targets(state, p, have=None):
     if have is None:
         have = _have(pl.dice)
     plans, kinds = r.plans, r.plan_kind
-    candidates = [(plans[kinds[card]], 0, ("reserved", slot)) for slot, card in enumerate(pl.reserved) if card >= 0]
+    candidates = []
+    for slot, card in enumerate(pl.reserved):
+        if card >= 0:
+            candidates.append((plans[kinds[card]], 0, ("reserved", slot)))
     if not candidates or pl.open_slots():
         costs, disc, gold = r.line_costs, pl.disc_plan, pl.gold + 2
-        candidates += [(plans[kinds[card]], 0.5, ("line", i)) for i, card in enumerate(state.line)
-                       if card >= 0 and max(costs[i] - disc, 0) <= gold]
+        for i, card in enumerate(state.line):
+            if card >= 0 and max(costs[i] - disc, 0) <= gold:
+                candidates.append((plans[kinds[card]], 0.5, ("line", i)))
     # _missing for each, inline (this runs before every move)
     gems, wild_on, wild = pl.gems, pl.wild_on, pl.wild
     out = []
@@ -249,36 +253,33 @@ def _champion_table(r) -> tuple:
     return table
 
 
-def _champion_values(state, p, cards, late) -> list:
-    """The planner's value of each champion card for the player: resources now, a bonus that fades as
-    the game goes on, end-game points it already earns (weighing more as the end nears)."""
+def _champion_options(state, p) -> list:
+    """``[(value, row, slot)]`` of the face-up champions, valued for the player (price not counted): the
+    planner's value of a champion is the resources it gives now, a bonus that fades as the game goes
+    on, or the end-game points it already earns (weighing more as the end nears)."""
     r = state.rules
     pl = state.players[p]
     table = _champion_table(r)
+    late = _lateness(state)
     fade = 1.0 - late
     out = []
-    for card in cards:
-        how, a, b = table[card]
-        if how == _CONST:
-            out.append(a)
-        elif how == _FADING:
-            out.append(a * fade)
-        elif how == _FADING_PLUS:
-            out.append(a * fade + b)
-        elif how == _SLOTS:
-            out.append(a if pl.open_slots() else b)
-        else:
-            out.append(scoring.end_vp(r, pl, a) * (0.6 + 0.4 * late) + 3.0 * fade)
+    for t, row in enumerate(state.rows):
+        for i, card in enumerate(row):
+            if card < 0:
+                continue
+            how, a, b = table[card]
+            if how == _CONST:
+                value = a
+            elif how == _FADING:
+                value = a * fade
+            elif how == _FADING_PLUS:
+                value = a * fade + b
+            elif how == _SLOTS:
+                value = a if pl.open_slots() else b
+            else:
+                value = scoring.end_vp(r, pl, a) * (0.6 + 0.4 * late) + 3.0 * fade
+            out.append((value, t, i))
     return out
-
-
-def _champion_options(state, p) -> list:
-    """``[(value, row, slot)]`` of the face-up champions, valued for the player (price not counted)."""
-    late = _lateness(state)
-    rows = state.rows
-    places = [(t, i) for t in range(3) for i, card in enumerate(rows[t]) if card >= 0]
-    values = _champion_values(state, p, [rows[t][i] for t, i in places], late)
-    return [(v, t, i) for v, (t, i) in zip(values, places)]
 
 
 def _best_champion(state, p, price_of, options=None):
@@ -308,7 +309,8 @@ def _best_battle(state, p, plan, dice=None):
     pl = state.players[p]
     if dice is None:
         dice = tuple(sorted(pl.dice))
-    bonus = pl.battle_strength_bonus(plan.battle, r)
+    # PlayerState.battle_strength_bonus, inline
+    bonus = pl.strength_any + pl.strength_battle[plan.battle] + (r.strength_bonus if pl.strength_on else 0)
     wild = pl.wild if pl.wild_on else -1
     key = (dice, id(plan), bonus, pl.gems, pl.magic, pl.influence, wild)
     memo = _BATTLES.get(r)

@@ -105,7 +105,8 @@ class PlayerState:
 
     def open_slots(self) -> list[int]:
         """Reserve slots that are unlocked and empty."""
-        return [i for i, (o, r) in enumerate(zip(self.slot_open, self.reserved)) if o and r < 0]
+        reserved = self.reserved
+        return [i for i, unlocked in enumerate(self.slot_open) if unlocked and reserved[i] < 0]
 
     def battle_strength_bonus(self, battle: int, rules) -> int:
         return (self.strength_any + self.strength_battle[battle]

@@ -228,7 +228,10 @@ class Rules:
 
     def vp_for(self, strength: int) -> int:
         chart = self.vp_chart
-        return chart[min(max(strength, 0), len(chart) - 1)]
+        if strength <= 0:
+            return chart[0]
+        top = len(chart) - 1
+        return chart[strength if strength < top else top]
 
     def max_players(self) -> int:
         return 5

@@ -14,8 +14,11 @@ def count(rules, pl, what: str, of: str = ANY) -> int:
         b = BATTLES.index(of)
         return sum(1 for n in pl.completed if rules.plans[rules.plan_kind[n]].battle == b)
     if what == "troop_icons":
-        ts = range(len(TROOPS)) if of == ANY else (TROOPS.index(of),)
-        return sum(rules.plans[rules.plan_kind[n]].need[t] for n in pl.completed for t in ts)
+        plans, kinds = rules.plans, rules.plan_kind
+        if of == ANY:
+            return sum(sum(plans[kinds[n]].need) for n in pl.completed)
+        t = TROOPS.index(of)
+        return sum(plans[kinds[n]].need[t] for n in pl.completed)
     if what == "champions":
         return len(pl.champions) if of == ANY else pl.by_type[CHAMPION_TYPES.index(of)]
     if what == "gold":

@@ -520,10 +520,13 @@ class GameState(State):
                 self._draw(("champ", t, i))
 
     def _moves(self) -> list[int]:
-        pl = self.players[self.cur]
-        shrines = self.shrines
-        out = [s for s in range(5) if s != pl.where and shrines[s] and s != self.adversary]
-        if pl.where != CAMP and self.can_battle(self.cur):
+        where = self.players[self.cur].where
+        adversary = self.adversary
+        out = []
+        for s, dice in enumerate(self.shrines):
+            if dice and s != where and s != adversary:
+                out.append(s)
+        if where != CAMP and self.can_battle(self.cur):
             out.append(CAMP)
         return out
 
@@ -542,7 +545,9 @@ class GameState(State):
         gold = pl.gold + pl.disc_plan
         costs = r.line_costs
         candidates = [card for card in pl.reserved if card >= 0]
-        candidates += [card for i, card in enumerate(self.line) if card >= 0 and costs[i] <= gold]
+        for i, card in enumerate(self.line):
+            if card >= 0 and costs[i] <= gold:
+                candidates.append(card)
         # what _feasible tells, for each plan in turn (inline: this runs before every move)
         gems, wild_on, wild = pl.gems, pl.wild_on, pl.wild
         for card in candidates:
@@ -1124,7 +1129,7 @@ class GameState(State):
                       board_wild=self._board_wild_used(pl, chosen, plan))
         for _ in range(wilds):
             self._spend_gem(p, "wild")
-        self._then(("boost",))
+        self._t_boost()                   # the next step (nothing was drawn)
 
     @staticmethod
     def _board_wild_used(pl, chosen, plan) -> bool:
@@ -1152,7 +1157,7 @@ class GameState(State):
     def _a_boost(self, action):
         verb = action[0]
         if verb == "done":
-            self._then(("resolve",))
+            self._t_resolve()             # the next step (nothing is pending)
             return
         p = self.cur
         pl = self.players[p]
@@ -1168,7 +1173,7 @@ class GameState(State):
         dice[k] = new
         if self.record:
             self._rec("change_die", player=p, die=d, to=new, how=verb)
-        self._then(("boost",))
+        self._t_boost()                   # the next step (nothing was drawn)
 
     def _t_resolve(self):
         """Steps 3 and 4 (strength, victory points), then 5 to 9."""
