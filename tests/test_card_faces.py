@@ -111,3 +111,22 @@ def test_each_back_is_behind_its_front_on_the_printed_sheets(game):
                 bx, by = back[label]
                 assert round(bx, 2) == round(fp.width - fx - 63, 2)
                 assert round(by, 2) == round(fy, 2)
+
+
+def test_validation_and_build_lay_out_each_printed_face_once(monkeypatch, tmp_path):
+    """The cards check lays out every card's face as its first copy prints (mark included); the build
+    places those same faces. A game loaded again is laid out again (pnp watch sees edits)."""
+    import pnp.components.cards as cards
+    from pnp.kit import build_kit
+
+    laid_out = []
+    real = cards.card_face
+    monkeypatch.setattr(cards, "card_face", lambda content, *a: laid_out.append(content.name) or real(content, *a))
+    game = load_game("shadow_kingdoms_of_valeria")            # most of its cards carry the placeholder mark
+    printed = {(c.id, cards.printed_mark(game, c, k)) for d in game.decks for c in d.cards
+               for k in range(1, game.copies_for(c, game.players[1]) + 1)}
+    assert any(mark for _, mark in printed)
+    build_kit("shadow_kingdoms_of_valeria", tmp_path, BuildOptions(), jobs=1)
+    assert len(laid_out) == len(printed)
+    build_kit("shadow_kingdoms_of_valeria", tmp_path, BuildOptions(), jobs=1)
+    assert len(laid_out) == 2 * len(printed)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import weakref
+
 import jinja2
 
 from pnp import templating
 from pnp.cardtext import ability_text, aid_text
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
-from pnp.draw import fonts
+from pnp.draw import fonts, icons
 from pnp.draw.text import fit
 from pnp.i18n import strings
 from pnp.decks import image_pixels
@@ -61,11 +63,35 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
     )
 
 
+_FACES: dict = {"game": None, "faces": {}}
+
+
+def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float) -> tuple:
+    """The elements of ``card``'s face (:func:`card_face` of its :func:`face_content`), laid out once
+    per game object: validation checks every face, then the build places the same ones on sheets. A
+    game loaded again (``pnp watch``, ``pnp serve``) is another object, whose faces are laid out anew."""
+    owner = _FACES["game"]
+    if owner is None or owner() is not game:
+        _FACES.update(game=weakref.ref(game), faces={})
+    faces = _FACES["faces"]
+    key = (deck.id, card.id, lang, mark, size_mm, bleed, icons.active())
+    if key not in faces:
+        faces[key] = tuple(card_face(face_content(game, card, lang, mark), *size_mm, bleed, layout_of(deck, card)))
+    return faces[key]
+
+
 def players_mark(game, card, copy: int) -> str:
     """'3+' on a copy used only with 3 or more players (its deck's max_copies_by_players), else ''."""
     lo, hi = game.players
     needed = next((p for p in range(lo, hi + 1) if copy <= game.copies_for(card, p)), hi)
     return f"{needed}+" if needed > lo else ""
+
+
+def printed_mark(game, card, copy: int) -> str:
+    """The mark in the corner of a copy of ``card``: its :func:`players_mark`, and a placeholder mark
+    when the card was invented where the source is silent."""
+    mark = players_mark(game, card, copy)
+    return f"{mark} {PRINTED_MARK}".strip() if card.placeholder else mark
 
 
 #: With --bleed: one card side per page, face then back, each page with its TrimBox and BleedBox
@@ -130,17 +156,12 @@ def varies(deck) -> bool:
 def deck_faces(game, deck, options: BuildOptions, size_mm=None) -> tuple[list, list, list]:
     """(faces, labels, cards) of every physical card of ``deck`` in print order, then its player aids
     (card None); ``size_mm`` lays them out at another size than the deck's (a print service's product)."""
-    faces, labels, seen, cache, cards = [], [], {}, {}, []
+    faces, labels, seen, cards = [], [], {}, []
     w, h = size_mm or (deck.width, deck.height)
     for card in deck.physical(options.players):
         seen[card.id] = seen.get(card.id, 0) + 1
-        mark = players_mark(game, card, seen[card.id])
-        if card.placeholder:         # invented where the source is silent: a small mark in the corner
-            mark = f"{mark} {PRINTED_MARK}".strip()
-        if (card.id, mark) not in cache:
-            cache[card.id, mark] = tuple(card_face(face_content(game, card, options.lang, mark), w, h,
-                                                   options.bleed, layout_of(deck, card)))
-        faces.append(cache[card.id, mark])
+        mark = printed_mark(game, card, seen[card.id])
+        faces.append(laid_out_face(game, deck, card, options.lang, mark, (w, h), options.bleed))
         labels.append(f"{card.id}#{seen[card.id]}")
         cards.append(card)
     aid = aid_elements(game, deck, options.lang, options.bleed, size_mm)
@@ -281,11 +302,14 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     if options is not None:
         check_back_offset(game, problems, options)
     lang = options.lang if options else None
+    bleed = options.bleed if options else 0.0
     for deck in game.decks:
         for card in deck.cards:
             path, line = game.source(card)
             try:
-                face = card_face(face_content(game, card, lang), deck.width, deck.height, 0.0, layout_of(deck, card))
+                # the face of its first copy as the build prints it (the build then reuses it)
+                face = laid_out_face(game, deck, card, lang, printed_mark(game, card, 1), (deck.width, deck.height),
+                                     bleed)
             except templating.TEMPLATE_ERRORS as exc:
                 layout = layout_of(deck, card)
                 problems.error(layout.source, None, f"card '{card.id}'",
