@@ -24,13 +24,19 @@ ICON_SCALE = 1.2       # inline icon size as a multiple of the font size
 CAP_CENTRE = 0.33      # baseline to the optical middle of capitals, as a fraction of the size
 
 
-def parse(markup: str, upper: bool = False) -> list:
-    """Markup -> list of words (lists of atoms) with ``None`` marking forced line breaks. An icon this
-    module cannot draw (reported by validation) becomes the text it was written as."""
+def parse(markup: str, upper: bool = False) -> tuple:
+    """Markup -> words (tuples of atoms) with ``None`` marking forced line breaks. An icon this module
+    cannot draw (reported by validation) becomes the text it was written as."""
+    return _parsed(markup, upper, icons.active())
+
+
+@lru_cache(maxsize=8192)
+def _parsed(markup: str, upper: bool, icon_set) -> tuple:
+    # cached: a rulebook sets the same paragraphs on every layout pass, cards check then print their text
     words = inline_atoms(markup, upper)
     words = [w if w is None or all(_drawable(a) for a in w) else [a if _drawable(a) else _as_text(a) for a in w]
              for w in words]
-    return _keep_together(words)
+    return tuple(None if w is None else tuple(w) for w in _keep_together(words))
 
 
 def _keep_together(words: list) -> list:
@@ -41,7 +47,7 @@ def _keep_together(words: list) -> list:
         prev = out[-1] if out else None
         if word and prev and word[0].kind == "icon":
             last = prev[-1]
-            out[-1] = prev + [Atom("text", " ", last.bold, last.italic)] + word
+            out[-1] = [*prev, Atom("text", " ", last.bold, last.italic), *word]
         else:
             out.append(word)
     return out
@@ -174,6 +180,12 @@ def paint(c, rect: Rect, markup: str, style: Style) -> Fitted:
 
 def wrap(markup: str, style: Style, size: float, width_pt: float):
     """Lines of ``markup`` set at ``size`` in ``width_pt`` points (None if a word cannot fit)."""
+    return _wrapped(markup, style, size, width_pt, icons.active())
+
+
+@lru_cache(maxsize=8192)
+def _wrapped(markup: str, style: Style, size: float, width_pt: float, icon_set):
+    # cached: a booklet is laid out twice (its length, then with its contents known), paragraph by paragraph
     return _wrap(parse(markup, style.upper), style, size, width_pt)
 
 
