@@ -11,6 +11,7 @@ import io
 import os
 import re
 import time
+import zlib
 
 import pikepdf
 from pikepdf import Name, OutlineItem, Page, Pdf
@@ -20,7 +21,11 @@ from pnp.draw.fonts import subset_tag
 
 def _save(pdf: Pdf) -> bytes:
     buf = io.BytesIO()
-    pdf.save(buf, deterministic_id=True, compress_streams=True,
+    # the streams are compressed already (reportlab's pages, fonts and forms; what impose makes, by
+    # _deflate_new_streams): written as they are.
+    # compress_streams=True would make qpdf inflate and deflate every one of them again, font
+    # programs included, for the same bytes (a third of a kit's merge time)
+    pdf.save(buf, deterministic_id=True, compress_streams=False,
              object_stream_mode=pikepdf.ObjectStreamMode.preserve)
     return buf.getvalue()
 
@@ -132,12 +137,21 @@ def impose(reading: bytes, marks: bytes, placements, title: str) -> bytes:
             name = page.add_resource(forms[number - 1], Name.XObject, name=Name(f"/BookletPage{number}"))
             ops = " ".join(f"{v:g}" for v in matrix)
             page.contents_add(pikepdf.Stream(out, f"q {ops} cm {name} Do Q".encode()), prepend=False)
+    _deflate_new_streams(out)
     _info(out, title)
     try:
         return _save(out)
     finally:
         src.close()
         base.close()
+
+
+def _deflate_new_streams(pdf: Pdf) -> None:
+    """Compress the streams made here (pages turned into forms, placements), which pikepdf leaves as
+    they are: :func:`_save` writes streams as it finds them."""
+    for obj in pdf.objects:
+        if isinstance(obj, pikepdf.Stream) and "/Filter" not in obj:
+            obj.write(zlib.compress(obj.read_raw_bytes()), filter=Name.FlateDecode)
 
 
 def pdf_date() -> str:
