@@ -425,3 +425,29 @@ def test_a_bleed_build_says_cut_along_the_crop_marks_and_writes_one_card_per_pag
     for name in ("cards-fronts.pdf", "tokens.pdf"):
         for page in pypdf.PdfReader(str(tmp_path / name)).pages:
             assert "/TrimBox" not in page and "/BleedBox" not in page
+
+
+def test_subsets_reportlab_names_by_its_counter_are_renamed_from_their_programs():
+    """tag_font_subsets still renames what reportlab's own TTFont writes (AAAAAA+, AAAAAB+...)."""
+    import io
+
+    import pikepdf
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.draw.merge import subset_tag, tag_font_subsets
+
+    # a face pnp does not register (reportlab maps a second font of a registered face onto the first)
+    pdfmetrics.registerFont(TTFont("PlainVera", "Vera.ttf"))
+    buf = io.BytesIO()
+    c = Canvas(buf, invariant=1)
+    c.setFont("PlainVera", 12)
+    c.drawString(72, 72, "counted")
+    c.save()
+    assert b"/AAAAAA+" in buf.getvalue()
+    tagged = tag_font_subsets(buf.getvalue())
+    with pikepdf.open(io.BytesIO(tagged)) as pdf:
+        names = [(str(o.FontName), o.FontFile2.read_bytes()) for o in pdf.objects
+                 if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/FontDescriptor"]
+    assert names and all(name[1:7] == subset_tag(program) for name, program in names)

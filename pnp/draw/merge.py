@@ -46,14 +46,19 @@ def page_count(data: bytes) -> int:
 
 
 _SUBSET = re.compile(r"^/([A-Z]{6})\+(.+)$")
+#: A subset name from reportlab's counter (AAAAAA+, AAAAAB+, ...: its digits 0-9 as A-K without H), as
+#: the dictionaries of a file without object streams spell it.
+_COUNTED = re.compile(rb"/FontName\s*/AAAA[A-GIJK]{2}\+")
 
 
 def tag_font_subsets(data: bytes) -> bytes:
     """``data`` with every embedded font subset named ``TAG+Name``, the tag made from the subset's own
-    font program (:func:`subset_tag`). pnp's fonts come out of reportlab tagged so
-    (:class:`pnp.draw.fonts.TaggedTTFont`): their PDFs are returned as they are, without being written
-    again. Other subsets (reportlab names a font's first subset ``AAAAAA+`` in every file) are renamed,
-    so that a merged kit never holds different programs under one name."""
+    font program (:func:`subset_tag`). reportlab names a font's first subset ``AAAAAA+`` in every file,
+    so a merged kit would hold different programs under one name; pnp's fonts come out of reportlab
+    named from their programs already (:class:`pnp.draw.fonts.TaggedTTFont`), and a PDF where no
+    name is reportlab's counter is returned as it is, at once (without being opened)."""
+    if b"/ObjStm" not in data and not _COUNTED.search(data):
+        return data
     with Pdf.open(io.BytesIO(data)) as pdf:
         changed = False
         for obj in pdf.objects:
