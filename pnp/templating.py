@@ -33,6 +33,7 @@ import signal
 import string
 import threading
 import traceback
+import weakref
 from functools import lru_cache
 from pathlib import Path
 
@@ -238,14 +239,35 @@ def render(template: jinja2.Template, **context) -> Safe:
 
 def renderer(**context):
     """A function rendering templates with ``context``, converted by :func:`data_value` once (a rulebook
-    renders a dozen chapters with the same game; the immutable sandbox keeps templates from changing it)."""
-    memo = {}
+    renders a dozen chapters with the same game; the immutable sandbox keeps templates from changing it).
+    A ``game`` in the context is converted once per game object, whatever renders it (the rulebook,
+    the instructions, each deck's player aid in its check and on its sheet)."""
+    game = context.get("game")
+    memo = dict(_converted(game)) if game is not None else {}
     values = {k: data_value(v, memo) for k, v in context.items()}
 
     def run(template: jinja2.Template) -> Safe:
         with _deadline(RENDER_SECONDS):
             return Safe(template.render(**values))
     return run
+
+
+_CONVERTED: dict = {"game": None, "memo": {}}
+
+
+def _converted(game) -> dict:
+    """The :func:`data_value` memo of ``game`` converted (kept for the game object last seen: loaded
+    data is frozen, and a game loaded again is another object). The memo keeps every converted object
+    alive, so no id in it can stand for a newer object."""
+    owner = _CONVERTED["game"]
+    if owner is None or owner() is not game:
+        memo = {}
+        data_value(game, memo)
+        try:
+            _CONVERTED.update(game=weakref.ref(game), memo=memo)
+        except TypeError:           # not a loaded game (a test's stand-in): converted for this render only
+            return memo
+    return _CONVERTED["memo"]
 
 
 class _deadline:

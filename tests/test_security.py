@@ -370,3 +370,18 @@ def test_bundled_files_are_far_below_the_limits():
         assert len(text) < LIMITS.max_bytes / 50, path
         assert compose(text) is not None, path
     assert os.path.getsize(DATA_DIR / "shadow_throne" / "cards.yaml") < 20_000
+
+
+def test_a_game_converted_for_templates_once_is_never_mistaken_for_another(game_copy):
+    """The conversion of a game for templates is kept for the game object (each deck's aid, the
+    rulebook and the instructions render with it); a game loaded again after an edit is converted anew,
+    and its text is escaped all the same."""
+    template = jinja2.Environment().from_string("{{ game.title }} / {{ game.cards[0].name }}")
+    first = load_game(game_copy)
+    assert templating.render(template, game=first) == "Shadow Throne / " + escape(first.cards[0].name)
+    yaml = game_copy / "game.yaml"
+    yaml.write_text(yaml.read_text(encoding="utf-8").replace("title: Shadow Throne", "title: Shadow *Throne*", 1),
+                    encoding="utf-8")
+    second = load_game(game_copy)
+    assert templating.render(template, game=second).startswith(r"Shadow \*Throne\* / ")
+    assert templating.render(template, game=first).startswith("Shadow Throne / ")
