@@ -15,8 +15,6 @@ import logging
 from functools import lru_cache
 from pathlib import Path
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Group, Shape
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
 
@@ -71,6 +69,8 @@ def _recoloured(drawing, colour: str | None, outline: bool, stroke_width: float)
 
 @lru_cache(maxsize=512)
 def _recoloured_copy(drawing, colour: str | None, outline: bool, stroke_width: float):
+    from reportlab.graphics.shapes import Group, Shape   # with svglib: only games with SVG files pay for them
+
     d = copy.deepcopy(drawing)
     paint = HexColor(colour) if colour else None
 
@@ -108,6 +108,8 @@ def _svg_form(c, path: str, drawing, colour, outline: bool, stroke_width: float)
     name = "svg" + hashlib.sha256(key.encode()).hexdigest()[:16]
     forms = c.__dict__.setdefault("_pnp_svg_forms", set())
     if name not in forms:
+        from reportlab.graphics import renderPDF
+
         c.beginForm(name, 0, 0, drawing.width, drawing.height)
         renderPDF.draw(_recoloured(drawing, colour, outline, stroke_width), c, 0, 0)
         c.endForm()
