@@ -136,6 +136,12 @@ def test_manifest_matches_the_source_component_list(tmp_path):
     assert [(p["kind"], p["count"]) for p in board["pieces"]] == [("board", 1), ("tile", 9)]
     assert board["sheets"] == 10
     assert bill["sheets"]["total"] == sum(c["sheets"] for c in bill["components"])
+    # every font any page or form uses is embedded (SVG icons once named an unembedded Helvetica)
+    import subprocess
+    for pdf in sorted(tmp_path.glob("*.pdf")):
+        listing = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        rows = [line.split() for line in listing.splitlines()[2:]]
+        assert rows and all(row[-5] == "yes" for row in rows), (pdf.name, listing)
 
 
 def test_card_faces_show_what_each_deck_needs(game):

@@ -23,6 +23,9 @@ FILES = {
     "Lato-Black": "Lato-Black.ttf",
 }
 
+#: The font every canvas starts with (named before any text is set): a bundled one, so it is embedded.
+INITIAL_FONT = "EBGaramond-Regular"
+
 #: Style roles -> (regular, bold, italic, bold italic) font names.
 ROLES = {
     "serif": ("EBGaramond-Regular", "EBGaramond-Bold", "EBGaramond-Italic", "EBGaramond-BoldItalic"),

@@ -18,7 +18,7 @@ from pnp.units import pt
 def new_canvas(target, title: str, author: str = "", subject: str = "") -> Canvas:
     fonts.register()
     # the initial font is named in every page: make it a bundled one so no font goes unembedded
-    c = Canvas(target, invariant=1, pageCompression=1, initialFontName="EBGaramond-Regular")
+    c = Canvas(target, invariant=1, pageCompression=1, initialFontName=fonts.INITIAL_FONT)
     c.setTitle(title)
     c.setAuthor(author)
     c.setSubject(subject)

@@ -19,6 +19,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
 
 from pnp.cache import reads_files
+from pnp.draw import fonts
 from pnp.svg import check_svg
 
 #: svglib logs what it cannot draw; pnp's validation already refused what is unsafe.
@@ -111,7 +112,11 @@ def _svg_form(c, path: str, drawing, colour, outline: bool, stroke_width: float)
         from reportlab.graphics import renderPDF
 
         c.beginForm(name, 0, 0, drawing.width, drawing.height)
-        renderPDF.draw(_recoloured(drawing, colour, outline, stroke_width), c, 0, 0)
+        drawing = _recoloured(drawing, colour, outline, stroke_width)
+        # renderPDF sets its default font (Helvetica) before drawing anything: name the canvas's own,
+        # bundled and embedded, so no PDF refers to a font it does not carry (print shops refuse those)
+        drawing.initialFontName = fonts.INITIAL_FONT
+        renderPDF.draw(drawing, c, 0, 0)
         c.endForm()
         forms.add(name)
     return name
