@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import weakref
 from itertools import combinations
-from operator import itemgetter
 
 from rules_engine.core.bots import Bot, registry
 from rules_engine.valeria import scoring
 from rules_engine.valeria.rules import CAMP, CHAMPIONS, GEM, GOLD, MAGIC, NT, TACTICS
 from rules_engine.valeria.state import (AREA, BONUS, BOOST, CHAMP, CIRCLE, DICE, DIE, DONE, FREE, GAIN_MAGIC,
-                                        MAGIC_P, MOVE, PASS, PLAN, ROOM, SENTRY, SIDE, TACT, TAKE, GameState)
+                                        MAGIC_P, MOVE, PASS, PHASE_NAMES, PLAN, ROOM, SENTRY, SIDE, TACT, TAKE,
+                                        GameState)
 
 #: The planner's order for uncovering circles (first = most wanted), by what each unlocks.
 CIRCLE_ORDER = ("troop_space", "track", "champion_limit", "gem_storage", "strength", "reserve_slot", "wild")
@@ -50,10 +50,7 @@ class QuickBot(Bot):
     fast = True
 
     def act(self, state, player, rng):
-        handler = _QUICK_HANDLERS.get(state.phase)
-        if handler is None:
-            return plan_bot_action(state, player, rng)
-        return handler(state, player, rng)
+        return _QUICK_BY_PHASE[state.phase](state, player, rng)
 
 
 def _quick_move(state, p, rng=None):
@@ -146,41 +143,39 @@ def _missing(pl, have, plan) -> int:
 
 def _targets(state, p, have=None):
     """Plans the player works towards: reserved ones, and the line's affordable ones when a slot is free
-    (or nothing is reserved), as ``(missing dice, -icons, plan, where)``; the best first. ``have``: the
-    player's dice per troop type, when already counted."""
+    (or nothing is reserved), as ``(missing dice, -icons, order, plan)``, the best first (a plan of the
+    line counts half a die more; among equals, reserved plans first, then the line's order).
+    ``have``: the player's dice per troop type, when already counted."""
     r = state.rules
     pl = state.players[p]
     if have is None:
         have = _have(pl.dice)
     plans, kinds = r.plans, r.plan_kind
-    candidates = []
-    for slot, card in enumerate(pl.reserved):
-        if card >= 0:
-            candidates.append((plans[kinds[card]], 0, ("reserved", slot)))
-    if not candidates or pl.open_slots():
-        costs, disc, gold = r.line_costs, pl.disc_plan, pl.gold + 2
+    candidates = [plans[kinds[card]] for card in pl.reserved if card >= 0]
+    reserved = len(candidates)
+    if not reserved or pl.open_slots():
+        # max(cost - discount, 0) <= gold + 2, as gold is never negative
+        costs, most = r.line_costs, pl.gold + 2 + pl.disc_plan
         for i, card in enumerate(state.line):
-            if card >= 0 and max(costs[i] - disc, 0) <= gold:
-                candidates.append((plans[kinds[card]], 0.5, ("line", i)))
+            if card >= 0 and costs[i] <= most:
+                candidates.append(plans[kinds[card]])
     # _missing for each, inline (this runs before every move)
-    gems, wild_on, wild = pl.gems, pl.wild_on, pl.wild
+    gems, wild = pl.gems, pl.wild if pl.wild_on else -1
     out = []
-    for plan, extra, where in candidates:
+    for order, plan in enumerate(candidates):
         matched = 0
         for t, b in plan.pairs:
             a = have[t]
             matched += a if a < b else b
         short = plan.icons - matched
-        if short and wild_on and have[wild] > plan.need[wild]:
+        if short and wild >= 0 and have[wild] > plan.need[wild]:
             short -= 1
         short -= gems
         missing = short if short > 0 else 0
-        out.append((missing + extra if extra else missing, -plan.icons, plan, where))
-    out.sort(key=_BY_MISSING)      # stable: among equals, reserved plans first, then the line's order
+        out.append((missing if order < reserved else missing + 0.5, -plan.icons, order, plan))
+    out.sort()                     # the order numbers differ: plans are never compared
     return out
 
-
-_BY_MISSING = itemgetter(0, 1)
 #: How much the best, second and third targets count in a die's worth.
 _TARGET_WEIGHTS = (3.0, 1.5, 0.8)
 
@@ -189,7 +184,7 @@ def _needed_types(state, p) -> list:
     """How much a die of each troop type helps: the best target's missing types count most."""
     have = _have(state.players[p].dice)
     want = [0.0] * NT
-    for weight, (_, _, plan, _) in zip(_TARGET_WEIGHTS, _targets(state, p, have)):
+    for weight, (_, _, _, plan) in zip(_TARGET_WEIGHTS, _targets(state, p, have)):
         for t, icons in plan.pairs:
             if icons > have[t]:
                 want[t] += weight
@@ -218,15 +213,45 @@ def _lateness(state) -> float:
     return min(1.0, sum(len(q.completed) for q in state.players) / (state.n * state.rules.end_plans))
 
 
+class _Tables:
+    """What the bots work out once per rules and reuse: the champions' and circles' tables, the fights
+    and dice choices seen (see :func:`_best_battle`)."""
+
+    __slots__ = ("champions", "circles", "battles", "choices")
+
+    def __init__(self):
+        self.champions = self.circles = None
+        self.battles, self.choices = {}, {}
+
+
+_TABLES = weakref.WeakKeyDictionary()
+_LAST = (lambda: None, None)        # the rules of the last lookup (a weak reference) and their tables
+
+
+def _tables(r) -> _Tables:
+    """The bots' tables for the rules ``r``: a game asks for them before most decisions, so the last
+    rules' are kept at hand (a weak dictionary lookup costs a Python call)."""
+    global _LAST
+    ref, tables = _LAST
+    if ref() is r:
+        return tables
+    tables = _TABLES.get(r)
+    if tables is None:
+        tables = _TABLES[r] = _Tables()
+    _LAST = (weakref.ref(r), tables)
+    return tables
+
+
 # how a champion is valued (see _champion_table): a constant, a constant after the plans reserved,
 # factor * (1 - late), factor * (1 - late) + add, or its end-game points now
 _CONST, _SLOTS, _FADING, _FADING_PLUS, _END = range(5)
-_TABLES = weakref.WeakKeyDictionary()
 
 
 def _champion_table(r) -> tuple:
-    """Per champion number: ``(how, a, b)`` of its value to the planner (built once per rules)."""
-    table = _TABLES.get(r)
+    """Per champion number: ``(how, a, b)`` of its value to the planner (built once per rules; an
+    end-game champion's ``a`` is its ``scoring.end_vp_rule``)."""
+    tables = _tables(r)
+    table = tables.champions
     if table is None:
         rows = []
         for k in r.champion_kind:
@@ -248,8 +273,8 @@ def _champion_table(r) -> tuple:
             elif kind == "discount":
                 rows.append((_FADING_PLUS, 2.5, 0.3))
             else:
-                rows.append((_END, ch, None))
-        table = _TABLES[r] = tuple(rows)
+                rows.append((_END, scoring.end_vp_rule(r, ch), None))
+        table = tables.champions = tuple(rows)
     return table
 
 
@@ -277,7 +302,7 @@ def _champion_options(state, p) -> list:
             elif how == _SLOTS:
                 value = a if pl.open_slots() else b
             else:
-                value = scoring.end_vp(r, pl, a) * (0.6 + 0.4 * late) + 3.0 * fade
+                value = a(pl) * (0.6 + 0.4 * late) + 3.0 * fade
             out.append((value, t, i))
     return out
 
@@ -309,32 +334,33 @@ def _best_battle(state, p, plan, dice=None):
     pl = state.players[p]
     if dice is None:
         dice = tuple(sorted(pl.dice))
+    return _fought(_tables(r), r, pl, plan, dice)
+
+
+def _fought(tables, r, pl, plan, dice):
+    """:func:`_best_battle` with the rules' tables and the sorted dice at hand."""
     # PlayerState.battle_strength_bonus, inline
     bonus = pl.strength_any + pl.strength_battle[plan.battle] + (r.strength_bonus if pl.strength_on else 0)
     wild = pl.wild if pl.wild_on else -1
     key = (dice, id(plan), bonus, pl.gems, pl.magic, pl.influence, wild)
-    memo = _BATTLES.get(r)
-    if memo is None or len(memo) > 100_000:
-        memo = _BATTLES[r] = {}
+    memo = tables.battles
+    if len(memo) > 100_000:
+        memo.clear()
     best = memo.get(key, False)
     if best is False:
-        best = memo[key] = _fight(r, _choices(r, plan, dice, wild), bonus, pl.gems, pl.magic, pl.influence)
+        best = memo[key] = _fight(r, _choices(tables, plan, dice, wild), bonus, pl.gems, pl.magic, pl.influence)
     return best
 
 
-_BATTLES = weakref.WeakKeyDictionary()
-_CHOICES = weakref.WeakKeyDictionary()
-
-
-def _choices(r, plan, dice, wild) -> tuple:
+def _choices(tables, plan, dice, wild) -> tuple:
     """Every way to put ``dice`` on ``plan``, in ``combinations`` order, as ``(gems needed, strength,
     strengths lowest first, pips the dice can still rise, chosen dice)``: what a fight weighs, whatever
     the player's gems, magic and influence (kept per rules, keyed by the dice, the plan and the board's
     Wild troop type if unlocked, else -1)."""
     key = (dice, id(plan), wild)
-    memo = _CHOICES.get(r)
-    if memo is None or len(memo) > 100_000:
-        memo = _CHOICES[r] = {}
+    memo = tables.choices
+    if len(memo) > 100_000:
+        memo.clear()
     choices = memo.get(key)
     if choices is None:
         need, icons, pairs = plan.need, plan.icons, plan.pairs
@@ -380,22 +406,27 @@ def _fight(r, choices, bonus, gems, magic, influence):
 
 def _battle_score(state, p):
     """``(value, action)`` of the best battle the player could fight now (None when there is none)."""
-    r = state.rules
-    best = None
     options = state._battle_options(p)
-    dice = tuple(sorted(state.players[p].dice)) if options else ()
+    if not options:
+        return None
+    r = state.rules
+    pl = state.players[p]
+    dice = tuple(sorted(pl.dice))
+    tables = _tables(r)
+    plans, kinds, gold_worth = r.plans, r.plan_kind, WORTH["gold"]
+    best = None
     for option in options:
         if option[0] == "plan_reserved":
-            card = state.players[p].reserved[option[1]]
+            card = pl.reserved[option[1]]
             price = 0
         else:
             card = state.line[option[1]]
             price = state.plan_price(p, option[1])
-        plan = r.plans[r.plan_kind[card]]
-        fought = _best_battle(state, p, plan, dice)
+        plan = plans[kinds[card]]
+        fought = _fought(tables, r, pl, plan, dice)
         if fought is None:
             continue
-        value = fought[0] - price * WORTH["gold"] + 0.5 * plan.icons
+        value = fought[0] - price * gold_worth + 0.5 * plan.icons
         if best is None or value > best[0]:
             best = (value, option)
     return best
@@ -602,14 +633,12 @@ def _best_circle(state, p) -> int:
     return best
 
 
-_CIRCLE_ORDERS = weakref.WeakKeyDictionary()
-
-
 def _circle_orders(r) -> tuple:
     """Per circle: ``(its place in CIRCLE_ORDER, what it unlocks)`` (built once per rules)."""
-    table = _CIRCLE_ORDERS.get(r)
+    tables = _tables(r)
+    table = tables.circles
     if table is None:
-        table = _CIRCLE_ORDERS[r] = tuple((CIRCLE_ORDER.index(c.unlocks), c.unlocks) for c in r.circles)
+        table = tables.circles = tuple((CIRCLE_ORDER.index(c.unlocks), c.unlocks) for c in r.circles)
     return table
 
 
@@ -687,24 +716,29 @@ def _dice(state, p, rng):
 def _boost(state, p, rng):
     r = state.rules
     pl = state.players[p]
-    plan = r.plans[r.plan_kind[state.battle_plan]]
     dice = state.battle_dice
-    total = sum(d % 6 + 1 for d in dice) + pl.battle_strength_bonus(plan.battle, r)
+    pips = 0                       # the dice's strengths less one each
+    for d in dice:
+        pips += d % 6
+    total = pips + len(dice) + pl.battle_strength_bonus(r.plans[r.plan_kind[state.battle_plan]].battle, r)
     if total >= pl.influence:
         return DONE
-    current = r.vp_for(total)
     if pl.gems:
-        low = min(dice, key=lambda d: (d % 6, d))
+        low = min(dice, key=_face_then_code)
         if low % 6 <= 2:
             return ("flip", low)
     if pl.magic:
-        # raise only if the magic left can reach a better row of the chart
-        reach = min(pl.influence, total + min(pl.magic, sum(5 - d % 6 for d in dice)))
-        if r.vp_for(reach) > current:
-            low = min((d for d in dice if d % 6 < 5), key=lambda d: (d % 6, d), default=None)
+        # raise only if the magic left can reach a better row of the chart (the dice can rise 5 * n - pips)
+        reach = min(pl.influence, total + min(pl.magic, 5 * len(dice) - pips))
+        if r.vp_for(reach) > r.vp_for(total):
+            low = min((d for d in dice if d % 6 < 5), key=_face_then_code, default=None)
             if low is not None:
                 return ("up", low)
     return DONE
+
+
+def _face_then_code(d) -> tuple:
+    return d % 6, d
 
 
 def _circle(state, p, rng):
@@ -770,6 +804,8 @@ _HANDLERS = {SIDE: _side, MOVE: _move, DIE: _die, ROOM: _room, MAGIC_P: _magic, 
              CIRCLE: _circle, AREA: _area, FREE: _free, TAKE: _take}
 #: The quick bot's: the planner's but the move.
 _QUICK_HANDLERS = {**_HANDLERS, MOVE: _quick_move}
+#: The same as a tuple indexed by phase (the phases without a handler go to plan_bot_action).
+_QUICK_BY_PHASE = tuple(_QUICK_HANDLERS.get(phase, plan_bot_action) for phase in range(len(PHASE_NAMES)))
 
 #: Bot name -> factory: ``random``, ``planner``, ``quick`` and the core's ``search``.
 BOTS = registry({"planner": PlannerBot, "quick": QuickBot})

@@ -3,42 +3,49 @@ conditions, end-game victory points and the final scores. Pure functions of a pl
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from rules_engine.valeria.effects import ANY, BATTLES, CHAMPION_TYPES, TROOPS
 
 
 def count(rules, pl, what: str, of: str = ANY) -> int:
     """How many ``what`` (``effects.COUNTS``) the player has, of ``of`` when given."""
+    return counter(rules, what, of)(pl)
+
+
+def counter(rules, what: str, of: str = ANY):
+    """``count`` for one ``what`` and ``of``, as a function of the player: the names are looked up once
+    (the bots value end-game champions before most purchases, see :func:`end_vp_rule`)."""
     if what == "plans":
         if of == ANY:
-            return len(pl.completed)
+            return lambda pl: len(pl.completed)
         b = BATTLES.index(of)
-        return sum(1 for n in pl.completed if rules.plans[rules.plan_kind[n]].battle == b)
+        plans, kinds = rules.plans, rules.plan_kind
+        return lambda pl: sum(1 for n in pl.completed if plans[kinds[n]].battle == b)
     if what == "troop_icons":
         plans, kinds = rules.plans, rules.plan_kind
         if of == ANY:
-            return sum(sum(plans[kinds[n]].need) for n in pl.completed)
+            return lambda pl: sum(sum(plans[kinds[n]].need) for n in pl.completed)
         t = TROOPS.index(of)
-        return sum(plans[kinds[n]].need[t] for n in pl.completed)
+        return lambda pl: sum(plans[kinds[n]].need[t] for n in pl.completed)
     if what == "champions":
-        return len(pl.champions) if of == ANY else pl.by_type[CHAMPION_TYPES.index(of)]
-    if what == "gold":
-        return pl.gold
-    if what == "magic":
-        return pl.magic
-    if what == "influence":
-        return pl.influence
-    if what == "gems":
-        return pl.gems
+        if of == ANY:
+            return lambda pl: len(pl.champions)
+        c = CHAMPION_TYPES.index(of)
+        return lambda pl: pl.by_type[c]
+    if what in ("gold", "magic", "influence", "gems"):
+        return attrgetter(what)
     if what == "dice":
-        return len(pl.dice)
+        return lambda pl: len(pl.dice)
     if what == "reserved":
-        return sum(1 for r in pl.reserved if r >= 0)
+        return lambda pl: sum(1 for r in pl.reserved if r >= 0)
     if what == "award_markers":
-        return bin(pl.award_marks).count("1")
+        return lambda pl: bin(pl.award_marks).count("1")
     if what == "battle_types":
-        return len({rules.plans[rules.plan_kind[n]].battle for n in pl.completed})
+        plans, kinds = rules.plans, rules.plan_kind
+        return lambda pl: len({plans[kinds[n]].battle for n in pl.completed})
     if what == "map_markers":
-        return bin(pl.areas).count("1")
+        return lambda pl: bin(pl.areas).count("1")
     raise ValueError(f"unknown count {what!r}")
 
 
@@ -53,21 +60,47 @@ def award_met(rules, pl, award) -> bool:
 
 def end_vp(rules, pl, champion) -> int:
     """Victory points an end-game champion gives the player at the end (0 for other champions)."""
+    return end_vp_rule(rules, champion)(pl)
+
+
+def end_vp_rule(rules, champion):
+    """``end_vp`` for one champion, as a function of the player (its parameters read once; kept per
+    champion, as the same champion object always belongs to the same rules)."""
+    entry = _END_VP_RULES.get(id(champion))
+    if entry is None or entry[0] is not champion:
+        entry = _END_VP_RULES[id(champion)] = (champion, _end_vp_rule(rules, champion))
+    return entry[1]
+
+
+_END_VP_RULES = {}
+
+
+def _end_vp_rule(rules, champion):
     p = champion.params
     if champion.kind == "end_set":
-        have = [0] * len(BATTLES)
-        for n in pl.completed:
-            have[rules.plans[rules.plan_kind[n]].battle] += 1
-        return p["vp"] if min(have) >= p["each"] else 0
+        plans, kinds = rules.plans, rules.plan_kind
+        vp, each = p["vp"], p["each"]
+
+        def end_set(pl) -> int:
+            have = [0] * len(BATTLES)
+            for n in pl.completed:
+                have[plans[kinds[n]].battle] += 1
+            return vp if min(have) >= each else 0
+        return end_set
     if champion.kind != "end_vp":
-        return 0
-    n = count(rules, pl, p["count"], p.get("of", ANY))
-    n = max(0, n - p.get("above", 0))
-    every = p.get("every", 1)
-    if every > 1:
-        n = -(-n // every) if p.get("round") == "up" else n // every
-    vp = n * p["vp"]
-    return min(vp, p["max"]) if p.get("max") else vp
+        return lambda pl: 0
+    how_many = counter(rules, p["count"], p.get("of", ANY))
+    above, every, up, vp, most = p.get("above", 0), p.get("every", 1), p.get("round") == "up", p["vp"], p.get("max")
+
+    def end_vp_of(pl) -> int:
+        n = how_many(pl) - above
+        if n < 0:
+            n = 0
+        if every > 1:
+            n = -(-n // every) if up else n // every
+        points = n * vp
+        return min(points, most) if most else points
+    return end_vp_of
 
 
 def final_bonus(rules, pl) -> list[tuple[int, int]]:

@@ -44,13 +44,15 @@ def fast_play(state: GameState, bots, rng) -> GameState:
     """The play loop without the core's generality (one seat decides at a time): the same game as the
     core loop (``tests/test_core.py`` compares them)."""
     chance = state.chance
+    acts = [bot.act for bot in bots]      # bound once per game
+    step = state.step
     while state.phase != OVER:
         if chance:
             state.sample_chance(rng)
             chance = state.chance
             continue
         p = state.cur
-        state.step(bots[p].act(state, p, rng))
+        step(acts[p](state, p, rng))
         chance = state.chance
     return state
 

@@ -246,7 +246,8 @@ class GameState(State):
         """Resolve every pending chance event with ``rng`` (the fast path: one number per event)."""
         self.sample_pending(rng)
         self._run()
-        self._checkpoint("chance")
+        if self.check:
+            self._checkpoint("chance")
 
     def sample_pending(self, rng) -> None:
         """Resolve the pending chance events with ``rng`` without running the turn on."""
@@ -268,11 +269,17 @@ class GameState(State):
                 self.shrines[req[1]].append(t * 6 + int(rand() * 6))
                 self._prune()
                 continue
+            if kind == "champ":
+                # the next commonest (the rows refill), resolved as _resolve would
+                pool = self.champ_unseen[req[1]]
+                outcome = pool[int(rand() * len(pool))]
+                del chance[0]
+                pool.remove(outcome)
+                self.rows[req[1]][req[2]] = outcome
+                self._prune()
+                continue
             if kind == "plan":
                 pool = self.plan_unseen
-                outcome = pool[int(rand() * len(pool))]
-            elif kind == "champ":
-                pool = self.champ_unseen[req[1]]
                 outcome = pool[int(rand() * len(pool))]
             elif kind == "award":
                 pool = self.award_unseen[req[1]]
@@ -375,7 +382,8 @@ class GameState(State):
         phase = self.phase
         self.phase = NONE
         _ACTIONS[phase](self, action)
-        self._run()
+        if self.phase == NONE and not self.chance:    # else _run would stop at once
+            self._run()
         if self._auto_chance is not None:
             self.settle()
         if self.check:
@@ -506,9 +514,11 @@ class GameState(State):
         if self.record:
             self._rec("refill", player=self.cur, returned=len(back), per_shrine=self.refill_per_shrine,
                       forced=forced)
+        # the draws are queued, then pruned once: pruning looks at the first draw only, and queueing
+        # more changes nothing it reads, so this is _draw for each in turn (nothing is pending here)
+        ch = self.chance
         for s in r.clockwise:
-            for _ in range(self.refill_per_shrine):
-                self._draw(("die", s))
+            ch.extend([("die", s)] * self.refill_per_shrine)
         # the face-up champions go under their decks in row order (no shuffle), then the rows refill
         for t in range(3):
             row = self.rows[t]
@@ -516,8 +526,8 @@ class GameState(State):
                 if c >= 0:
                     self.champ_known[t].append(c)
                     row[i] = -1
-            for i in range(len(row)):
-                self._draw(("champ", t, i))
+            ch.extend([("champ", t, i) for i in range(len(row))])
+        self._prune()
 
     def _moves(self) -> list[int]:
         where = self.players[self.cur].where
@@ -576,7 +586,7 @@ class GameState(State):
         if loc == CAMP:
             self._t_plan()
         else:
-            self._t_take(loc)
+            self._ask(DIE, shrine=loc)        # _t_take
 
     def _t_take(self, shrine):
         self._ask(DIE, shrine=shrine)
@@ -587,15 +597,19 @@ class GameState(State):
         discount = self.rules.discount_from - strength_of(d)
         if self.record:
             self._rec("take_die", player=self.cur, shrine=shrine, die=d, discount=discount)
-        self.tasks.append(("action", shrine, discount))
-        self._t_place(d)
+        if self._t_place(d):
+            self._t_action(shrine, discount)    # at once: the task would run next
+        else:
+            self.tasks.append(("action", shrine, discount))   # after the room decision
 
-    def _t_place(self, d):
+    def _t_place(self, d) -> bool:
+        """Put the die on a troop space, or ask which die goes back; whether it was placed at once."""
         pl = self.players[self.cur]
         if len(pl.dice) < pl.spaces:
             pl.dice.append(d)
-        else:
-            self._ask(ROOM, die=d)
+            return True
+        self._ask(ROOM, die=d)
+        return False
 
     def _a_room(self, action):
         d = self.ctx["die"]
@@ -1408,6 +1422,8 @@ class GameState(State):
             self._magic(p, amount, r.champion_id(card))
 
     def _gain_gems(self, p, k, source):
+        if k <= 0:
+            return
         pl = self.players[p]
         take = min(k, self.gem_supply, pl.gem_cap - pl.gems)
         for _ in range(max(0, take)):
