@@ -141,40 +141,66 @@ def _missing(pl, have, plan) -> int:
     return short if short > 0 else 0
 
 
-def _targets(state, p, have=None):
+def _targets(state, p, have=None, fit=None):
     """Plans the player works towards: reserved ones, and the line's affordable ones when a slot is free
-    (or nothing is reserved), as ``(missing dice, -icons, order, plan)``, the best first (a plan of the
-    line counts half a die more; among equals, reserved plans first, then the line's order).
-    ``have``: the player's dice per troop type, when already counted."""
+    (or nothing is reserved), as ``(missing dice, -icons, order, plan kind)``, the best first (a plan of
+    the line counts half a die more; among equals, reserved plans first, then the line's order).
+    ``have``: the player's dice per troop type, ``fit``: their :func:`_plan_fit`, when at hand."""
     r = state.rules
     pl = state.players[p]
     if have is None:
         have = _have(pl.dice)
+    gems, wild = pl.gems, pl.wild if pl.wild_on else -1
+    if fit is None:
+        fit = _plan_fit(_tables(r), r, have, gems, wild)
     plans, kinds = r.plans, r.plan_kind
-    candidates = [plans[kinds[card]] for card in pl.reserved if card >= 0]
-    reserved = len(candidates)
-    if not reserved or pl.open_slots():
+    out = []
+    for card in pl.reserved:
+        if card >= 0:
+            k = kinds[card]
+            row = fit[k] or _fit_row(fit, k, plans[k], have, gems, wild)
+            out.append((row[0], -plans[k].icons, len(out), k))
+    if not out or pl.open_slots():
         # max(cost - discount, 0) <= gold + 2, as gold is never negative
         costs, most = r.line_costs, pl.gold + 2 + pl.disc_plan
         for i, card in enumerate(state.line):
             if card >= 0 and costs[i] <= most:
-                candidates.append(plans[kinds[card]])
-    # _missing for each, inline (this runs before every move)
-    gems, wild = pl.gems, pl.wild if pl.wild_on else -1
-    out = []
-    for order, plan in enumerate(candidates):
-        matched = 0
-        for t, b in plan.pairs:
-            a = have[t]
-            matched += a if a < b else b
-        short = plan.icons - matched
-        if short and wild >= 0 and have[wild] > plan.need[wild]:
-            short -= 1
-        short -= gems
-        missing = short if short > 0 else 0
-        out.append((missing if order < reserved else missing + 0.5, -plan.icons, order, plan))
-    out.sort()                     # the order numbers differ: plans are never compared
+                k = kinds[card]
+                row = fit[k] or _fit_row(fit, k, plans[k], have, gems, wild)
+                out.append((row[0] + 0.5, -plans[k].icons, len(out), k))
+    out.sort()                     # the order numbers differ: nothing after them is compared
     return out
+
+
+def _plan_fit(tables, r, have, gems, wild) -> list:
+    """How the plans fit a player with ``have`` dice per troop type, ``gems`` and the board's Wild
+    troop type ``wild`` (-1 while locked): per plan kind, None until :func:`_fit_row` works it out. A
+    few hundred keys come up in a run, each for a few plans, so the rows are kept per rules (the
+    targets are ranked before every move)."""
+    key = (tuple(have), gems, wild)
+    memo = tables.fits
+    fit = memo.get(key)
+    if fit is None:
+        if len(memo) > 100_000:
+            memo.clear()
+        fit = memo[key] = [None] * len(r.plans)
+    return fit
+
+
+def _fit_row(fit, k, plan, have, gems, wild) -> tuple:
+    """``fit[k]``: ``(dice missing, troop types short)`` of plan kind ``k``: ``_missing``, and the types
+    of the plan's icons the dice do not cover, in the plan's order."""
+    matched = 0
+    for t, b in plan.pairs:
+        a = have[t]
+        matched += a if a < b else b
+    short = plan.icons - matched
+    if short and wild >= 0 and have[wild] > plan.need[wild]:
+        short -= 1
+    short -= gems
+    row = fit[k] = (short if short > 0 else 0, tuple([t for t, b in plan.pairs if b > have[t]]))
+    return row
+
 
 #: How much the best, second and third targets count in a die's worth.
 _TARGET_WEIGHTS = (3.0, 1.5, 0.8)
@@ -182,12 +208,14 @@ _TARGET_WEIGHTS = (3.0, 1.5, 0.8)
 
 def _needed_types(state, p) -> list:
     """How much a die of each troop type helps: the best target's missing types count most."""
-    have = _have(state.players[p].dice)
+    r = state.rules
+    pl = state.players[p]
+    have = _have(pl.dice)
+    fit = _plan_fit(_tables(r), r, have, pl.gems, pl.wild if pl.wild_on else -1)
     want = [0.0] * NT
-    for weight, (_, _, _, plan) in zip(_TARGET_WEIGHTS, _targets(state, p, have)):
-        for t, icons in plan.pairs:
-            if icons > have[t]:
-                want[t] += weight
+    for weight, (_, _, _, k) in zip(_TARGET_WEIGHTS, _targets(state, p, have, fit)):
+        for t in fit[k][1]:
+            want[t] += weight
     return want
 
 
@@ -215,13 +243,13 @@ def _lateness(state) -> float:
 
 class _Tables:
     """What the bots work out once per rules and reuse: the champions' and circles' tables, the fights
-    and dice choices seen (see :func:`_best_battle`)."""
+    and dice choices seen (see :func:`_best_battle`), the plans' fit to the dice (:func:`_plan_fit`)."""
 
-    __slots__ = ("champions", "circles", "battles", "choices")
+    __slots__ = ("champions", "circles", "battles", "choices", "fits")
 
     def __init__(self):
         self.champions = self.circles = None
-        self.battles, self.choices = {}, {}
+        self.battles, self.choices, self.fits = {}, {}, {}
 
 
 _TABLES = weakref.WeakKeyDictionary()
@@ -287,6 +315,8 @@ def _champion_options(state, p) -> list:
     table = _champion_table(r)
     late = _lateness(state)
     fade = 1.0 - late
+    end_weight = 0.6 + 0.4 * late
+    open_slot = None
     out = []
     for t, row in enumerate(state.rows):
         for i, card in enumerate(row):
@@ -300,9 +330,11 @@ def _champion_options(state, p) -> list:
             elif how == _FADING_PLUS:
                 value = a * fade + b
             elif how == _SLOTS:
-                value = a if pl.open_slots() else b
+                if open_slot is None:
+                    open_slot = bool(pl.open_slots())
+                value = a if open_slot else b
             else:
-                value = a(pl) * (0.6 + 0.4 * late) + 3.0 * fade
+                value = a(pl) * end_weight + 3.0 * fade
             out.append((value, t, i))
     return out
 
@@ -793,10 +825,18 @@ def _free(state, p, rng):
 
 
 def _take(state, p, rng):
-    want = _needed_types(state, p)
-    options = [(s, d) for s in range(5) for d in set(state.shrines[s])]
-    s, d = max(options, key=lambda o: (_die_value(state, p, o[1], want), o))
-    return ("take", s, d)
+    """The die worth most (``_die_value``, from the values per die code), the last shrine and die among
+    equals."""
+    pl = state.players[p]
+    dv = _die_values(_needed_types(state, p))
+    worst = min([dv[x] for x in pl.dice]) if len(pl.dice) >= pl.spaces else 0.0
+    best = None
+    for s, dice in enumerate(state.shrines):
+        for d in set(dice):
+            option = (dv[d] - worst, s, d)
+            if best is None or option > best:
+                best = option
+    return ("take", best[1], best[2])
 
 
 _HANDLERS = {SIDE: _side, MOVE: _move, DIE: _die, ROOM: _room, MAGIC_P: _magic, CHAMP: _champion,

@@ -25,7 +25,7 @@ from rules_engine.core.state import IllegalAction, State, weighted_kinds
 from rules_engine.valeria import scoring
 from rules_engine.valeria.player import PlayerState
 from rules_engine.valeria.rules import (CAMP, CHAMPIONS, GEM, GOLD, MAGIC, NB, NT, TACTICS, TURN_LIMIT, Rules,
-                                        strength_of, troop_of)
+                                        troop_of)
 
 # decision phases
 NONE, SIDE, MOVE, DIE, ROOM, MAGIC_P, CHAMP, TACT, BONUS, PLAN, DICE, BOOST, CIRCLE, AREA, FREE, TAKE, SENTRY, \
@@ -259,7 +259,8 @@ class GameState(State):
             if kind == "die":
                 # the commonest event, resolved here as _resolve would (then the same pruning)
                 bag = self.bag
-                x = rand() * sum(bag)
+                total = sum(bag)
+                x = rand() * total
                 t = 0
                 while x >= bag[t]:
                     x -= bag[t]
@@ -267,7 +268,9 @@ class GameState(State):
                 del chance[0]
                 bag[t] -= 1
                 self.shrines[req[1]].append(t * 6 + int(rand() * 6))
-                self._prune()
+                # _prune keeps a next die draw while the bag holds a die (total - 1 now): no need to ask it
+                if chance and (chance[0][0] != "die" or total == 1):
+                    self._prune()
                 continue
             if kind == "champ":
                 # the next commonest (the rows refill), resolved as _resolve would
@@ -594,7 +597,7 @@ class GameState(State):
     def _a_die(self, action):
         _, shrine, d = action
         self.shrines[shrine].remove(d)
-        discount = self.rules.discount_from - strength_of(d)
+        discount = self.rules.discount_from - (d % 6 + 1)      # less the die's strength
         if self.record:
             self._rec("take_die", player=self.cur, shrine=shrine, die=d, discount=discount)
         if self._t_place(d):
