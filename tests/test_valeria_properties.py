@@ -3,6 +3,8 @@ tracks, conquest markers and cards all accounted for), every legal action applie
 final scores follow from the players' tables. The long run (2,000 checked games per player count) is
 marked slow."""
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -103,3 +105,44 @@ def test_the_quick_bot_plans_battles_and_beats_random_bots():
     plans = [r.plans[s] for r in results for s, b in enumerate(r.bots) if b == "quick"]
     assert sum(plans) / len(plans) >= 6
     assert all(any(r.bought[s] for s, b in enumerate(r.bots) if b == "quick") for r in results)
+
+
+def test_the_bots_kept_plan_fits_rank_targets_as_the_plain_count_does():
+    """The targets are ranked from fits kept per (dice per type, gems, Wild): at every move of a few
+    quick games, the ranking equals the one counted afresh with ``_missing`` (a line plan half a die
+    behind, reserved plans first among equals), and the wanted troop types follow the best three."""
+    from rules_engine.valeria import bots
+    from rules_engine.valeria.simulate import ENGINE, derive_seed, fast_play, new_state
+    from rules_engine.valeria.state import MOVE
+
+    quick = ENGINE.make_bot("quick")
+    checked = 0
+
+    class Checking:
+        fast = True
+
+        def act(self, state, p, rng):
+            nonlocal checked
+            if state.phase == MOVE:
+                pl = state.players[p]
+                have = bots._have(pl.dice)
+                plans = [(RULES.plans[RULES.plan_kind[c]], 0) for c in pl.reserved if c >= 0]
+                if not plans or pl.open_slots():
+                    plans += [(RULES.plans[RULES.plan_kind[c]], 0.5) for i, c in enumerate(state.line)
+                              if c >= 0 and max(RULES.line_costs[i] - pl.disc_plan, 0) <= pl.gold + 2]
+                plain = sorted(((bots._missing(pl, have, plan) + extra, -plan.icons, plan) for plan, extra in plans),
+                               key=lambda x: x[:2])
+                ranked = bots._targets(state, p)
+                assert [(m, i, RULES.plans[k]) for m, i, _, k in ranked] == plain
+                want = [0.0] * len(have)
+                for weight, (_, _, plan) in zip((3.0, 1.5, 0.8), plain):
+                    for t, icons in plan.pairs:
+                        if icons > have[t]:
+                            want[t] += weight
+                assert bots._needed_types(state, p) == want
+                checked += 1
+            return quick.act(state, p, rng)
+
+    for i in range(4):
+        fast_play(new_state(RULES, 3), [Checking()] * 3, random.Random(derive_seed(9, i)))
+    assert checked > 200
