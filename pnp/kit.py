@@ -14,6 +14,7 @@ put back in kit order, so the messages and the kit are the same, byte for byte, 
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from pnp.draw.icons import using
 from pnp.draw.merge import interleave, merge, page_count, tag_font_subsets
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
+from pnp.gamedata import load_game
 from pnp.layout.inksaver import save_ink_page
 from pnp.manifest import MANIFEST_FILE, entry_of, manifest, to_json
 from pnp.output import write_atomically
@@ -105,10 +107,6 @@ class _Parallel:
     @classmethod
     def start(cls, game_arg, options, checking, jobs):
         """A context manager: the workers at work (None: one process does it all)."""
-        from contextlib import nullcontext
-
-        from pnp.gamedata import load_game
-
         if jobs <= 1:
             return nullcontext()
         try:
@@ -165,7 +163,6 @@ class _Parallel:
 
 def build_calibration(game_arg, out_dir, options: BuildOptions) -> Path:
     """Write calibration.pdf: the duplex drift test sheet for the game's paper and flip."""
-    from pnp.gamedata import load_game
     from pnp.i18n import strings
     from pnp.layout.calibration import calibration_pages
 

@@ -15,6 +15,7 @@ Forking needs a POSIX system; elsewhere, or with ``jobs`` 1, every task runs in 
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import signal
@@ -27,6 +28,9 @@ from pnp.errors import DataError, UserError
 
 #: Task numbers go through the pipe in this many bytes each (a read of them is atomic).
 _WIDTH = 2
+#: At most this many tasks: all their numbers must fit in a pipe (64 KiB on Linux, 4 KiB guaranteed by
+#: POSIX) before any is read, or writing them would wait forever.
+MAX_TASKS = 2048
 
 
 def default_jobs() -> int:
@@ -55,10 +59,10 @@ class TaskPool:
         self.count, self._run = count, run
         self._own: dict = {}
         self._workers = []            # (pid, read fd, thread, chunks)
-        if count >= 256 ** _WIDTH:
-            raise ValueError(f"too many tasks: {count}")
+        if count > MAX_TASKS:
+            raise ValueError(f"too many tasks: {count} (at most {MAX_TASKS})")
         self._tasks, w = os.pipe()
-        # every task number is written before any process reads: a pipe holds 64 KiB, far more than needed
+        # every task number is written before any process reads (see MAX_TASKS)
         os.write(w, b"".join(i.to_bytes(_WIDTH, "big") for i in range(count)))
         os.close(w)
         workers = min(workers, count) if hasattr(os, "fork") else 0
@@ -168,8 +172,6 @@ def _drain(fd: int, chunks: list) -> None:
 
 
 def _unpickled(data: bytes) -> dict:
-    import io
-
     stream, out = io.BytesIO(data), {}
     while stream.tell() < len(data):
         try:
