@@ -94,6 +94,9 @@ EXPRESSIONS = ("when", "fill", "stroke", "text", "colour", "icon", "label", "num
 
 @dataclass(frozen=True)
 class Layout:
+    """A card layout, its ``extends`` chain merged: design ``size`` (mm), named colours, text styles and
+    regions in drawing order, and the file it came from."""
+
     name: str
     size: tuple = (63.0, 88.0)
     palette: tuple = ()          # (name, colour)

@@ -28,6 +28,9 @@ MAX_MESSAGE = 400
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem in the input: where it is (file, line, subject), what is wrong, and whether it is only a
+    warning; printed as ``file:line: subject: message``."""
+
     path: str | None
     line: int | None
     subject: str | None

@@ -40,6 +40,8 @@ class IconRef:
 
 @dataclass(frozen=True)
 class IconSet:
+    """The icons a game can name: its own SVG files and game.yaml's aliases, on top of pnp's built-in ones."""
+
     files: tuple = ()        # (name, path, aspect) of the game's icons/*.svg
     aliases: tuple = ()      # (name, target name, colour or None)
 

@@ -35,6 +35,9 @@ KIT_FILE = "kit.pdf"
 
 @dataclass
 class BuildResult:
+    """What a build wrote: the files in kit order, the page count of each PDF, the warnings, and the sheets
+    of paper the kit takes."""
+
     game: object
     files: list           # Paths written, in kit order, kit.pdf last
     pages: dict           # filename -> page count (PDFs)

@@ -38,6 +38,8 @@ _HEADING = re.compile(r"^(#{1,3}) +(.*)$")
 
 @dataclass(frozen=True)
 class Heading:
+    """A heading block (``#`` to ``###``: level 1 to 3), with the line it is on."""
+
     level: int
     text: str
     line: int = 0
@@ -45,6 +47,8 @@ class Heading:
 
 @dataclass(frozen=True)
 class Paragraph:
+    """A paragraph block, its lines joined, with the line it starts on."""
+
     text: str
     line: int = 0
     style: str = "body"
@@ -52,6 +56,8 @@ class Paragraph:
 
 @dataclass(frozen=True)
 class ListBlock:
+    """A bulleted or numbered list block: one markup string per item, with the line it starts on."""
+
     ordered: bool
     items: tuple
     line: int = 0
@@ -59,6 +65,8 @@ class ListBlock:
 
 @dataclass(frozen=True)
 class TableBlock:
+    """A table block: rows of cell markup, the first ``header_rows`` of them the header."""
+
     rows: tuple              # tuple of tuples of cell markup
     header_rows: int
     line: int = 0
@@ -66,12 +74,16 @@ class TableBlock:
 
 @dataclass(frozen=True)
 class Example:
+    """An example box (``>`` lines): one markup string per line of the box."""
+
     lines: tuple
     line: int = 0
 
 
 @dataclass(frozen=True)
 class Directive:
+    """A ``!name arg`` line (``!pagebreak``, ``!toc``, ...), with the line it is on."""
+
     name: str
     arg: str = ""
     line: int = 0
@@ -79,6 +91,8 @@ class Directive:
 
 @dataclass
 class MarkupError(Exception):
+    """Markup that cannot be read: what is wrong, at which line of the text (0 when not known)."""
+
     line: int
     message: str
     problems: list = field(default_factory=list)

@@ -66,6 +66,8 @@ CELL_HEAD = Style(font="sans-bold", size=6.8, leading=1.2, align="left", colour=
 
 @dataclass
 class RulebookResult:
+    """A rendered rulebook: the PDF in reading order, and its booklet page count with and without padding."""
+
     reading: bytes          # rulebook.pdf, pages in reading order
     pages: int              # booklet pages including padding
     content_pages: int      # pages before padding

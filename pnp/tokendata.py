@@ -51,6 +51,8 @@ TOKEN_SCHEMA = {
 
 @dataclass(frozen=True)
 class Face:
+    """One side of a token: its background, icon and the icon's colour, label and caption."""
+
     background: str
     icon: str | None
     icon_colour: str | None
@@ -60,6 +62,8 @@ class Face:
 
 @dataclass(frozen=True)
 class Token:
+    """One entry of tokens.yaml: what it counts, how many copies, its cut shape and size (mm), and its faces."""
+
     id: str
     kind: str
     faction: str | None
@@ -81,6 +85,8 @@ class Token:
 
 @dataclass(frozen=True)
 class TokenSet:
+    """The game's tokens.yaml, checked: the sheet settings (gap, fold gutter, bleed, in mm) and every token."""
+
     path: str
     gap: float
     fold_gutter: float

@@ -21,6 +21,8 @@ from rules_engine import engine_module
 
 @dataclass
 class ValidationResult:
+    """The game as checked (None when it could not be loaded) and the summary ``pnp validate`` prints."""
+
     game: Game | None
     summary: str
 

@@ -68,6 +68,8 @@ class Terrain:
 
 @dataclass(frozen=True)
 class MapHex:
+    """One hex of the map: its axial coordinates, printed id, terrain, and the side whose half it is in."""
+
     q: int
     r: int
     id: str                          # printed small on the hex
@@ -81,6 +83,8 @@ class MapHex:
 
 @dataclass(frozen=True)
 class MapHolding:
+    """One holding on the map: its id, kind, the side it belongs to (its kind's faction), its hex and its name."""
+
     id: str
     kind: str
     side: str

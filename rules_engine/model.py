@@ -39,6 +39,8 @@ class EffectKind:
 
 @dataclass(frozen=True, eq=True)
 class Ability:
+    """A card's ability: its effect kind, the step it resolves at (None: no step) and the kind's parameters."""
+
     kind: str
     step: int | None
     params: dict = field(default_factory=dict, hash=False, compare=True)
@@ -49,6 +51,8 @@ class Ability:
 
 @dataclass(frozen=True)
 class Faction:
+    """A faction: its id, printed name, the adjective card text uses, its colour and its emblem icon."""
+
     id: str
     name: str
     adjective: str
@@ -58,6 +62,8 @@ class Faction:
 
 @dataclass(frozen=True)
 class Rank:
+    """A rank: its id, printed name and plural, and the pips printed for it."""
+
     id: str
     name: str
     plural: str

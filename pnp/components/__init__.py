@@ -17,6 +17,9 @@ from pnp.units import PAPERS
 
 @dataclass(frozen=True)
 class BuildOptions:
+    """The print settings a build or a check runs with (paper, duplex edges, language, sleeves, bleed, ...),
+    given to every component."""
+
     paper: str = "letter"
     flip: str = "long"
     lang: str | None = None
@@ -92,6 +95,8 @@ class KitEntry:
 
 @dataclass(frozen=True)
 class Component:
+    """One kind of component: how it builds its files and checks its data, and where it goes in the kit."""
+
     name: str
     build: Callable                  # (game, options) -> list[Output]; or, with needs_kit,
                                      # (game, options, entries: list[KitEntry]) -> list[Output]

@@ -61,6 +61,9 @@ SCHEMA = {
 
 @dataclass(frozen=True)
 class BoxData:
+    """The game's box.yaml, checked: the style and its parameters, the sizes, sleeves, pitch and contents,
+    and the line of each top-level key."""
+
     path: str
     style: str
     style_params: dict

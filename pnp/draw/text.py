@@ -85,6 +85,9 @@ def _word_width(word, style, size) -> float:
 
 @dataclass(frozen=True)
 class Fitted:
+    """Text fitted to a box: whether it fits, at which size (pt), its wrapped lines and the block they make
+    (pt); ``reason`` says why it does not fit."""
+
     ok: bool
     size: float
     lines: tuple           # tuple of lines; a line is a tuple of words

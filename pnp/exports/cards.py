@@ -156,6 +156,8 @@ def distinct_faces(cards: list[DeckCard], back: str = BACK) -> list[str]:
 
 @dataclass
 class CardExport:
+    """What a card image export wrote: the files, their pixel sizes (per deck), and the dpi and bleed used."""
+
     game: object
     files: list          # Paths written, in deck order, back.png last (per deck)
     size: tuple          # (width, height) px of the first deck's images
@@ -236,6 +238,9 @@ def safe_zone_warnings(game, preset, lang: str | None = None) -> Problems:
 
 @dataclass
 class PresetExport:
+    """What an export for a print service's preset wrote: the files, their pixel sizes per deck, and the
+    safe-zone warnings."""
+
     game: object
     preset: object           # pnp.exports.presets.Preset
     files: list              # Paths written: per deck, the fronts in deck order, then back.png

@@ -49,6 +49,9 @@ class CardProduct:
 
 @dataclass(frozen=True)
 class Preset:
+    """A print service's card specification: its ``--preset`` name, the service's name, the card sizes it
+    prints and the colour mode of its files."""
+
     name: str
     service: str
     products: tuple          # CardProduct, one per card size the service prints

@@ -24,6 +24,8 @@ from pnp.kit import KIT_FILE, build_kit, describe_kit, finished
 
 @dataclass
 class Preview:
+    """One card face or page as a PNG, with its pixel size, a default file name stem and what it shows."""
+
     png: bytes
     size: tuple          # (width, height) px
     stem: str            # default file name stem, e.g. "outlaw" or "cards-fronts-p2"

@@ -39,6 +39,9 @@ def cell_size(card_w_mm: float, card_h_mm: float, max_px: int = MAX_WIDTH) -> tu
 
 @dataclass
 class TtsExport:
+    """What the Tabletop Simulator export wrote: the files, the first deck's cell size (px), the number of
+    sheets and the tts.json index."""
+
     files: list
     cell: tuple
     sheets: int

@@ -57,6 +57,8 @@ OPPOSITE = {"n": "s", "s": "n", "e": "w", "w": "e"}
 
 @dataclass(frozen=True)
 class Sleeve:
+    """A card sleeve from box.yaml: what it adds to each card's thickness and to its width and length (mm)."""
+
     name: str
     thickness: float         # mm added to each card's thickness (both films of the sleeve)
     oversize: float          # mm a sleeved card is wider and longer than the bare card
@@ -81,6 +83,8 @@ class BoxSpec:
 
 @dataclass(frozen=True)
 class Size3:
+    """A box size in mm: across the cards' width, along their length, and the depth."""
+
     w: float                 # across the cards' width
     l: float                 # along the cards' length
     d: float                 # depth (height of the box)
@@ -262,6 +266,9 @@ class Piece:
 
 @dataclass(frozen=True)
 class Dimensions:
+    """The sizes a style gives the box (mm): the inside and outside of the base, and of the lid when there is
+    one, and the packed deck's thickness."""
+
     inner: Size3             # the (base's) inside: what the contents need
     base_outer: Size3        # the outside of the box (of the base, for a two-piece box)
     lid_inner: Size3 | None  # None for one-piece boxes
@@ -506,6 +513,8 @@ def _letter(n: int) -> str:
 
 @dataclass(frozen=True)
 class Placement:
+    """Where a piece of a net is printed: its sheet and the shift from the net's frame to the sheet's."""
+
     piece: Piece
     sheet: int               # 0-based
     dx: float                # added to the piece's net coordinates to give sheet coordinates
@@ -826,6 +835,8 @@ def _note(sheet_no: int, total: int, placed: list, all_placed: list, labels: Box
 
 @dataclass(frozen=True)
 class BoxLayout:
+    """A laid-out box: its sizes, the nets before splitting, where every piece went, and the pages."""
+
     dimensions: Dimensions
     nets: tuple              # the complete nets, before splitting
     placements: tuple        # every piece with its sheet and offset

@@ -166,6 +166,8 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
 
 @dataclass(frozen=True)
 class CardSheets:
+    """Card sheets: the grid of slots, the front pages, and one back page per front page, in the same order."""
+
     grid: Grid
     fronts: list          # Page per sheet
     backs: list           # Page per sheet, same order

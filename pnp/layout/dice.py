@@ -146,6 +146,9 @@ class NetTab:
 
 @dataclass(frozen=True)
 class CubeNet:
+    """A die's cross-shaped net in its own frame (mm): each face's square, the folds joining them and the
+    glue tabs."""
+
     edge: float
     tab: float
     cells: dict               # face index -> net position letter (A-F)

@@ -44,6 +44,9 @@ DEFAULT_BACK_BLEED = 2.0       # backs run further past the edge: home duplex dr
 
 @dataclass(frozen=True)
 class DoubleSided:
+    """Where a double-sided piece's front and back are printed (duplex or fold), and the matrices that place
+    each side's art on the page."""
+
     mode: str                  # duplex | fold
     page_w: float
     page_h: float

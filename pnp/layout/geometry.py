@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 
 @dataclass(frozen=True)
 class Rect:
+    """A rectangle in mm: its lower-left corner (x, y), width and height (y grows upwards)."""
+
     x: float
     y: float
     w: float
@@ -65,6 +67,8 @@ class Style:
 
 @dataclass(frozen=True)
 class Box:
+    """A rectangle filled and/or stroked, with optional rounded corners and dashes."""
+
     rect: Rect
     fill: str | None = None
     stroke: str | None = None
@@ -77,6 +81,8 @@ class Box:
 
 @dataclass(frozen=True)
 class Line:
+    """A straight line from (x1, y1) to (x2, y2), ``width`` mm wide."""
+
     x1: float
     y1: float
     x2: float
@@ -89,6 +95,8 @@ class Line:
 
 @dataclass(frozen=True)
 class Circle:
+    """A circle of radius ``r`` centred on (cx, cy), filled and/or stroked."""
+
     cx: float
     cy: float
     r: float
@@ -101,6 +109,8 @@ class Circle:
 
 @dataclass(frozen=True)
 class Text:
+    """Markup set in ``rect`` with ``style`` (see :mod:`pnp.draw.text`)."""
+
     rect: Rect
     markup: str
     style: Style = Style()
@@ -205,6 +215,9 @@ def half_turn(cx: float, cy: float) -> tuple:
 
 @dataclass
 class Page:
+    """A page ``width`` x ``height`` mm and the elements drawn on it, with a label and, when it has them, its
+    trim and bleed boxes."""
+
     width: float
     height: float
     elements: list = field(default_factory=list)

@@ -91,6 +91,9 @@ def round_hex(q: float, r: float) -> Hex:
 
 @dataclass(frozen=True)
 class HexGrid:
+    """A hex grid on the page: its orientation, the hexes' size across the flats (mm) and where hex (0, 0)'s
+    centre lies."""
+
     orientation: str = "flat"
     size: float = 25.0                 # across the flats, mm
     origin: tuple = (0.0, 0.0)         # page position of hex (0, 0)'s centre

@@ -31,6 +31,8 @@ def padded(n: int) -> int:
 
 @dataclass(frozen=True)
 class Side:
+    """One side of a booklet sheet: the booklet pages printed on its left and right halves."""
+
     left: int | None       # 1-based booklet page, None for a blank padding page
     right: int | None
     rotated: bool = False  # painted upside down (long-edge duplex backs)
@@ -38,6 +40,8 @@ class Side:
 
 @dataclass(frozen=True)
 class Sheet:
+    """One booklet sheet: the pages on its front and on its back."""
+
     front: Side
     back: Side
 

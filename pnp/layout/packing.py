@@ -17,6 +17,8 @@ EPS = 1e-9
 
 @dataclass(frozen=True)
 class Packed:
+    """Where an item went: its key, its sheet (0-based) and its rectangle on that sheet."""
+
     key: object
     sheet: int
     rect: Rect

@@ -42,6 +42,8 @@ PIECE_GAP = 4.0
 
 @dataclass(frozen=True)
 class StandeeSpec:
+    """A standee's sizes and build, from data: the figure's art (mm), the fold, and the base and its sizes."""
+
     width: float                   # the figure's art, mm
     height: float
     base_depth: float = 15.0       # a foot's depth (tabs), or half the base piece's depth (slot)
@@ -162,6 +164,8 @@ def base_elements(layout: StandeeLayout, fill: str = FOOT_FILL) -> list:
 
 @dataclass(frozen=True)
 class PlacedStandee:
+    """Where a standee went: its sheet (0-based), and its strip's and base piece's rectangles on that sheet."""
+
     key: object
     sheet: int
     strip: Rect                    # where the strip lies on its sheet

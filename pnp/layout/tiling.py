@@ -102,6 +102,9 @@ class AlignMark:
 
 @dataclass(frozen=True)
 class Tile:
+    """One tile of the board (one sheet): what of the board it shows and prints, where that lies on its page,
+    and which sides carry a glue strip or are trimmed."""
+
     row: int
     col: int
     label: str
@@ -132,6 +135,9 @@ class Tile:
 
 @dataclass(frozen=True)
 class TilePlan:
+    """How a board is cut into tiles: the board and sheet sizes, overlap, band, seams, and every tile in
+    reading order."""
+
     board_w: float
     board_h: float
     page_w: float             # the sheet as printed (landscape when ``landscape``)

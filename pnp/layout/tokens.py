@@ -23,6 +23,8 @@ NOTE_STYLE = Style(font="sans", size=6.5, min_size=5.0, max_lines=1, colour="#6b
 
 @dataclass(frozen=True)
 class Placement:
+    """One copy of a token on a sheet: its front and, mirrored across the fold, its back."""
+
     token: str            # token id
     copy: int             # 1-based copy number
     shape: str
@@ -32,6 +34,8 @@ class Placement:
 
 @dataclass(frozen=True)
 class TokenPlan:
+    """Token sheets: the page size, the fold line's height, the area fronts go in, and each sheet's tokens."""
+
     page_w: float
     page_h: float
     fold_y: float

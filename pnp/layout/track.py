@@ -31,6 +31,8 @@ STRIP_GAP = 5.0        # between two strips, to cut them apart
 
 @dataclass(frozen=True)
 class TrackSpec:
+    """A track's settings: its numbered spaces, its shape, sizes (mm) and colours, and the start area."""
+
     spaces: int = 25               # how many numbered spaces
     columns: int = 5               # grid: spaces per row; strip: spaces per strip (0: as many as fit)
     token_diameter: float = 20.0
@@ -53,6 +55,8 @@ class TrackSpec:
 
 @dataclass(frozen=True)
 class TrackLayout:
+    """A track's page, with the space size chosen, each space's rectangle and the start area's spots."""
+
     page: Page
     space_size: float
     spaces: tuple          # Rect per number, index 0 = the first space

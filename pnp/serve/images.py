@@ -89,6 +89,8 @@ def layout_fingerprint(elements, icons: str, files: FileDigests) -> str:
 
 @dataclass
 class Image:
+    """A picture the studio shows: PNG bytes and the size in pixels."""
+
     png: bytes
     width: int           # pixels
     height: int

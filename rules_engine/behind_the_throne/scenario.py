@@ -65,6 +65,8 @@ SCENARIO_SCHEMA = {
 
 @dataclass(frozen=True)
 class ScenarioPlayer:
+    """A player of a scenario: the name and the stacks already collected (card id, count)."""
+
     name: str
     stacks: tuple = ()             # ((card id, count), ...)
 
@@ -82,6 +84,9 @@ class Decision:
 
 @dataclass(frozen=True)
 class Scenario:
+    """A checked scenario: the players, the deck and discard pile, who starts, the seed and every turn's
+    decisions."""
+
     players: tuple                 # ScenarioPlayer, in seating order
     turns: tuple = ()              # per turn, a tuple of Decision
     deck: tuple = ()               # card ids from the top
@@ -95,6 +100,8 @@ class Scenario:
 
 @dataclass
 class ScenarioOutcome:
+    """A scenario played through: the final state, the events (when recorded) and the JSON-ready result."""
+
     scenario: Scenario
     state: GameState
     events: list

@@ -77,6 +77,9 @@ SCENARIO_SCHEMA = {
 
 @dataclass(frozen=True)
 class ScenarioPlayer:
+    """A player of a scenario: the name, the cards in hand, the cards drawn in order, and the cards of the
+    player's deck already out of the game."""
+
     name: str
     hand: tuple = ()
     draws: tuple = ()
@@ -85,6 +88,9 @@ class ScenarioPlayer:
 
 @dataclass(frozen=True)
 class Scenario:
+    """A checked scenario in the engine's numbers: the players, the position on the map, fixed dice, who
+    starts, the seed and every turn's decisions."""
+
     players: tuple
     turns: tuple = ()             # per turn, a tuple of decision mappings
     positions: tuple = ()         # every piece's space (-1 off the board)
@@ -104,6 +110,8 @@ class Scenario:
 
 @dataclass
 class ScenarioOutcome:
+    """A scenario played through: the final state, the events (when recorded) and the JSON-ready result."""
+
     scenario: Scenario
     state: GameState
     events: list

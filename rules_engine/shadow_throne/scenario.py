@@ -24,6 +24,8 @@ from rules_engine.shadow_throne.transcript import ENGLISH, transcript_lines
 
 @dataclass(frozen=True)
 class ScenarioPlayer:
+    """A player of a battle scenario: the name, and the gold and influence the player starts with."""
+
     name: str
     gold: int = 3
     influence: int = 0
@@ -39,6 +41,9 @@ class Play:
 
 @dataclass(frozen=True)
 class Scenario:
+    """One battle to play: the players, each wave's plays, the characters carried over from the last battle
+    and the goal."""
+
     players: tuple                 # ScenarioPlayer, in seating order
     waves: tuple                   # one dict {player name: Play} per wave (at most 4)
     carryover: tuple = ()          # (card id, owner name)
@@ -48,6 +53,8 @@ class Scenario:
 
 @dataclass
 class ScenarioOutcome:
+    """A scenario played through: the final state, the events (when recorded) and the JSON-ready result."""
+
     scenario: Scenario
     state: GameState
     events: list

@@ -70,12 +70,18 @@ SCENARIO_SCHEMA = {
 
 @dataclass(frozen=True)
 class ScenarioPlayer:
+    """A player of a scenario: the name, and the player's checked mapping from the file (board, tracks, dice,
+    cards, ...)."""
+
     name: str
     data: dict = field(default_factory=dict, hash=False, compare=False)
 
 
 @dataclass(frozen=True)
 class Scenario:
+    """A checked scenario: the players, the file's whole data (read when it is set up), every turn's
+    decisions, the title and the seed."""
+
     players: tuple
     data: dict = field(default_factory=dict, hash=False, compare=False)
     turns: tuple = ()
