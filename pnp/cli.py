@@ -84,6 +84,29 @@ def main(debug):
     """
 
 
+def run() -> None:
+    """The ``pnp`` program (its console script and ``python -m pnp``): :func:`main`, then a quick exit.
+
+    Once the command has returned and its output is flushed, the process ends with the command's exit
+    status without tearing down every module and object, which takes about a tenth of a second after a
+    build. Nothing is lost: every command writes and closes its files, and stops its worker processes,
+    before it returns. Tests call :func:`main`, which returns to the caller as any click command does."""
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)          # what Python does with sys.exit("message")
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):         # a reader that went away, a stream closed on purpose
+            pass
+    os._exit(code or 0)
+
+
 for _name in COMMAND_MODULES:
     try:
         _module = importlib.import_module(f"pnp.commands.{_name}")

@@ -15,7 +15,6 @@ from pnp import placeholders
 from pnp.errors import Problems, UserError
 from pnp.icons import BUILTIN, IconSet, load_icons
 from pnp.facts import load_facts
-from pnp.mapdata import load_board
 from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
                        Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
 from pnp.paths import excerpt
@@ -31,6 +30,9 @@ KNOWN_COMPONENTS = ("instructions", "power_track", "track", "cards", "tokens", "
 
 def _range(most: int) -> dict:
     return {"min": Field("int", required=True, min=0, max=most), "max": Field("int", required=True, min=1, max=most)}
+
+#: game.yaml's keys read by :func:`pnp.mapdata.load_board`: a game without any has no board to read.
+BOARD_KEYS = ("map", "pieces", "holdings")
 
 GAME_SCHEMA = {
     "title": Field("str", required=True, blank=False),
@@ -316,8 +318,11 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
             marks[deck.cards_file] = sum(1 if WHOLE_PLACEHOLDER in c.placeholder else len(c.placeholder)
                                          for c in deck.cards)
     marks.update(counts)
-    pieces, holdings, hexmap = load_board(root, raw_game, factions, getattr(mod, "PIECE_TRAITS", None), problems,
-                                          game_path)
+    pieces, holdings, hexmap = (), (), None
+    if any(key in raw_game for key in BOARD_KEYS):
+        from pnp.mapdata import load_board     # (and the hex geometry): only for a game with a board
+        pieces, holdings, hexmap = load_board(root, raw_game, factions, getattr(mod, "PIECE_TRAITS", None),
+                                              problems, game_path)
     if hexmap is not None and hexmap.placeholder:
         marks[hexmap.source] = marks.get(hexmap.source, 0) + 1
     name = root.resolve().name

@@ -143,7 +143,7 @@ class _Parallel:
         """Validation's component checks: run tasks here too, then gather every task's problems in kit
         order; the files are kept for the build (:attr:`built`)."""
         self.game = game
-        outcomes = self.pool.outcomes()
+        outcomes = self.pool.outcomes(idle=self._warm)
         failed = None
         for component in self.listed:
             ok, value = outcomes[self.task_of[id(component)]]
@@ -156,6 +156,13 @@ class _Parallel:
             failed = failed or exc
         if failed is not None and not problems.errors:
             raise failed          # a build error, once the data itself is known to be valid
+
+    def _warm(self) -> None:
+        """While workers finish: what the kit-describing components can do ahead (``Component.warm``)."""
+        with using(self.game.icons):
+            for component in game_components(self.game):
+                if component.needs_kit and component.warm:
+                    component.warm(self.game, self.options)
 
     def __enter__(self):
         return self

@@ -28,13 +28,19 @@ def scenario_game(value, scenario_path: Path):
     whatever folders lie around. A path (``./my_game``, ``../games/x``) is a game folder relative to the
     scenario file's own folder, never to the working directory.
     """
+    folder, how = scenario_folder(value, scenario_path)
+    return load_game(folder), how
+
+
+def scenario_folder(value, scenario_path: Path) -> tuple[Path, str]:
+    """The game folder a scenario file's ``game:`` names (:func:`scenario_game`), without loading it."""
     if _is_plain_name(value):
         bundled = DATA_DIR / value
         if name_problem(value, "game name") or not (bundled / "game.yaml").is_file():
             names = ", ".join(bundled_games()) or "none"
             raise UserError(f"no bundled game {excerpt(value)} (bundled games: {names}); a game folder is "
                             f"written as a path, like ./{value if len(value) < 30 else 'my_game'}")
-        return load_game(bundled), f"the bundled game '{value}'"
+        return bundled, f"the bundled game '{value}'"
     try:
         folder = (scenario_path.parent / Path(value).expanduser()).resolve()
         found = (folder / "game.yaml").is_file()
@@ -43,7 +49,7 @@ def scenario_game(value, scenario_path: Path):
     if not found:
         raise UserError(f"{excerpt(value)} is read as a game folder relative to this file ({display_path(folder)}), "
                         f"which has no game.yaml")
-    return load_game(folder), f"the game folder {display_path(folder)}"
+    return folder, f"the game folder {display_path(folder)}"
 
 
 def _is_plain_name(value: str) -> bool:
@@ -115,7 +121,10 @@ def load_scenario(path: str | Path, game: Game | None = None):
 def _named_engine(game_arg: str, path: Path, game: Game) -> str | None:
     """Why a scenario inside ``game``'s folder cannot be played with it (its ``game:`` is another game's)."""
     try:
-        named, how = scenario_game(game_arg, path)
+        folder, how = scenario_folder(game_arg, path)
+        if folder.resolve() == game.root.resolve():      # this very game: nothing to load
+            return None
+        named = load_game(folder)
     except (UserError, DataError):
         named, how = None, ""
     if named is not None and (named.root.resolve() == game.root.resolve() or named.engine == game.engine):

@@ -108,10 +108,12 @@ class TaskPool:
         while (i := self.claim()) is not None:
             self._own[i] = _outcome(self._run, i)
 
-    def outcomes(self) -> dict:
+    def outcomes(self, idle: Callable[[], object] | None = None) -> dict:
         """Every task's outcome by number, once all are done: (True, result) or (False, the exception
-        it raised)."""
+        it raised). ``idle`` runs here once every task is taken, if a worker is still at work then."""
         self.run_here()
+        if idle is not None and any(thread.is_alive() for _, _, thread, _ in self._workers):
+            idle()
         outcomes = dict(self._own)
         for pid, read, thread, chunks in self._workers:
             thread.join()

@@ -222,6 +222,21 @@ def test_rulebook_example_of_the_other_game(game_copy):
             f"engine shadow_throne), but the file names the bundled game 'behind_the_throne'") in out
 
 
+def test_an_example_naming_its_own_game_is_played_without_loading_the_game_again(monkeypatch, game_copy):
+    from pnp import scenario
+    from pnp.gamedata import load_game
+
+    game, loaded = load_game("shadow_throne"), []
+    monkeypatch.setattr(scenario, "load_game", lambda folder, *a, **k: loaded.append(folder) or load_game(folder))
+    played, _ = scenario.load_scenario(DATA_DIR / "shadow_throne" / "examples" / "killing.yaml", game=game)
+    assert played is game and loaded == []
+    # another game is read, to name it
+    shutil.copy(DATA_DIR / "behind_the_throne" / "examples" / "three-turns.yaml", game_copy / "examples")
+    with pytest.raises(DataError, match="this example is played with Shadow Throne"):
+        scenario.load_scenario(game_copy / "examples" / "three-turns.yaml", game=load_game(game_copy))
+    assert loaded == [DATA_DIR / "behind_the_throne"]
+
+
 def test_a_copy_of_a_game_plays_its_own_examples(tmp_path):
     copy = tmp_path / "my_throne"
     shutil.copytree(DATA_DIR / "behind_the_throne", copy)

@@ -71,6 +71,46 @@ def test_a_worker_that_dies_is_reported_not_waited_for():
             pool.outcomes()
 
 
+def test_idle_work_runs_while_a_worker_is_still_busy_and_only_then():
+    parent = os.getpid()
+
+    def run(i):
+        if os.getpid() != parent:
+            time.sleep(0.5)       # the worker's task outlasts this process's
+        return i
+
+    idle = []
+    with TaskPool(2, run, workers=1) as pool:
+        time.sleep(0.1)           # the worker has taken the first task
+        outcomes = pool.outcomes(idle=lambda: idle.append(time.monotonic()))
+    assert outcomes == {0: (True, 0), 1: (True, 1)} and len(idle) == 1
+    with TaskPool(2, run, workers=0) as pool:           # nobody to wait for: nothing to do ahead
+        pool.outcomes(idle=lambda: idle.append(time.monotonic()))
+    assert len(idle) == 1
+
+
+def test_waiting_for_workers_the_build_compiles_the_instructions_template_once(monkeypatch, tmp_path):
+    from pnp.components import instructions
+    from pnp.gamedata import load_game
+    from pnp.kit import _Parallel
+
+    game, options = load_game("shadow_throne"), BuildOptions()
+    warmed = []
+    monkeypatch.setattr(instructions, "COMPONENT", replace(instructions.COMPONENT, warm=lambda g, o: warmed.append(g)))
+    parallel = _Parallel(game, options, replace(options, thorough=False), 1)
+    parallel.game = game
+    parallel._warm()
+    assert warmed == [game]           # what the pool runs while a worker is busy: the kit pages' warm-up
+
+    instructions._environment.cache_clear()
+    env, compiled = instructions._environment(), []
+    monkeypatch.setattr(env, "compile", lambda *a, _c=env.compile, **k: compiled.append(a[1:2]) or _c(*a, **k))
+    instructions.warm(game, options)
+    assert compiled == [("en.md.j2",)]
+    build_kit("shadow_throne", tmp_path / "kit", options)
+    assert compiled == [("en.md.j2",)]    # the kit's instructions page, built afterwards, reuses it
+
+
 def test_no_fork_from_a_process_running_threads():
     import threading
 

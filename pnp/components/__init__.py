@@ -106,6 +106,8 @@ class Component:
     needs_kit: bool = False          # built last, knowing every other file's place in the kit
     kind: str = ""                   # the kind in KINDS (set per entry by game_components)
     weight: int = 1                  # its rough share of a build's time: parallel builds start big ones first
+    warm: Callable | None = None     # (game, options) -> None: work a needs_kit component can do ahead (compile
+                                     # its templates) while a parallel build waits for the other files
 
 
 #: Every component kind and the module that defines it (its ``COMPONENT`` and, when it takes

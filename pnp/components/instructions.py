@@ -6,6 +6,7 @@ Page numbers come from the kit as built (see ``Component.needs_kit``), so they a
 from __future__ import annotations
 
 import io
+from functools import cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
@@ -58,8 +59,19 @@ class Ruler(Flowable):
         self._scale(c, pt(2), 2 * MM_PER_INCH, 16, 8, 8, self.words.get("ruler_in", "in"))
 
 
+@cache
 def _environment():
+    """pnp's own instructions templates (one environment, so each is compiled once per process)."""
     return templating.environment((TEMPLATES_DIR / "instructions",), keep_trailing_newline=False)
+
+
+def warm(game, options: BuildOptions) -> None:
+    """Compile the template ahead, while a parallel build waits for its other files (``Component.warm``);
+    a template that does not compile is left for :func:`build` to report."""
+    try:
+        _environment().get_template(f"{options.lang or game.language}.md.j2")
+    except templating.TEMPLATE_ERRORS:
+        pass
 
 
 @with_game_icons
@@ -101,4 +113,4 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     return [Output("instructions.pdf", words.get("instructions", "Instructions"), pdf=buf.getvalue())]
 
 
-COMPONENT = Component("instructions", build, None, order=0, needs_kit=True)
+COMPONENT = Component("instructions", build, None, order=0, needs_kit=True, warm=warm)
