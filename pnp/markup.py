@@ -265,8 +265,10 @@ def inline_atoms(markup: str, upper: bool = False) -> list:
 
 
 def icons_used(markup: str) -> list[tuple[str, str | None]]:
-    """Every inline icon of ``markup`` as (name, argument)."""
-    return [(a.text, a.arg) for w in inline_atoms(markup) if w for a in w if a.kind == "icon"]
+    """Every inline icon of ``markup`` as (name, argument): the icon atoms of :func:`inline_atoms`, found
+    without making the text atoms (a rulebook chapter is checked whole)."""
+    return [(name, arg or None) for token in _INLINE.split(markup) if token.startswith("[") and token.endswith("]")
+            for name, _, arg in (token[1:-1].partition(":"),)]
 
 
 #: Inline names with a meaning of their own besides the drawn icons: ``[pips:N]``, N rank pips.

@@ -9,7 +9,7 @@ contradict the cards; the examples are engine transcripts, never typed by hand.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import jinja2
 from reportlab.lib.colors import HexColor
@@ -27,7 +27,7 @@ from pnp.draw.text import fit, natural_widths, paint_lines, wrap
 from pnp.errors import DataError, Problem, Problems, display_path
 from pnp.layout.geometry import Style
 from pnp.markup import (Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, escape,
-                        escaped_at, fill, markup_problems, parse, plain_text)
+                        escaped_at, fill, parse, plain_text)
 from pnp.paths import data_path, excerpt
 from pnp.schema import Field, check
 from pnp.units import pt
@@ -62,15 +62,6 @@ EXAMPLE = Style(font="sans", size=7.3, leading=1.3, align="left", colour="#2b262
 CELL = Style(font="sans", size=7.0, leading=1.2, align="left")
 CELL_HEAD = Style(font="sans-bold", size=6.8, leading=1.2, align="left", colour="#ffffff", upper=True,
                   tracking=0.3)
-
-
-@dataclass
-class RulebookResult:
-    """A rendered rulebook: the PDF in reading order, and its booklet page count with and without padding."""
-
-    reading: bytes          # rulebook.pdf, pages in reading order
-    pages: int              # booklet pages including padding
-    content_pages: int      # pages before padding
 
 
 def _check_chapters(raw, cfg, problems: Problems, path) -> None:

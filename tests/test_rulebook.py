@@ -5,6 +5,7 @@ import re
 
 import pypdf
 import pytest
+from hypothesis import given, settings, strategies as st
 from click.testing import CliRunner
 
 from pnp.cli import main
@@ -200,3 +201,12 @@ def test_every_number_of_a_long_numbered_list_is_printed_before_its_item():
     SimpleDocTemplate(buf, pagesize=(300, 900)).build(flowables(parse(markup), 228, {}))
     lines = [line.strip() for line in texts(buf.getvalue())[0].splitlines() if line.strip()]
     assert lines == [f"{n}. Step number {n} of the setup." for n in range(1, 13)], lines
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet="ab[]:*\\ \n12-_xA", max_size=40))
+def test_icons_used_are_the_icon_atoms_of_the_markup(markup):
+    from pnp.markup import icons_used, inline_atoms
+
+    atoms = [(a.text, a.arg) for word in inline_atoms(markup) if word for a in word if a.kind == "icon"]
+    assert icons_used(markup) == atoms
