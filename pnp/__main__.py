@@ -1,3 +1,3 @@
-from pnp.cli import run
+from pnp.program import run
 
 run()

@@ -9,7 +9,6 @@ Anything else is a bug in pnp: one line asks for a report and the exit status is
 from __future__ import annotations
 
 import errno
-import gc
 import importlib
 import os
 import sys
@@ -24,9 +23,6 @@ from pnp.errors import DataError, UserError
 EXIT_INTERNAL = 70
 #: The latest date a PDF can carry: 9999-12-31.
 MAX_EPOCH = 253402300799
-
-#: New objects between two passes of the collector of reference cycles (:func:`run`; Python's default is 700).
-GC_THRESHOLD = 100_000
 
 #: Subcommand modules, in the order ``pnp --help`` lists them.
 COMMAND_MODULES = ["validate", "build", "scenario", "simulate", "balance", "export", "preview", "watch", "serve"]
@@ -95,11 +91,7 @@ def run() -> None:
     status without tearing down every module and object, which takes about a tenth of a second after a
     build. Nothing is lost: every command writes and closes its files, and stops its worker processes,
     before it returns. Tests call :func:`main`, which returns to the caller as any click command does.
-
-    A command makes many objects that live until it ends (the game's data, laid-out pages), so the
-    collector of reference cycles runs after every :data:`GC_THRESHOLD` new objects rather than 700:
-    during a build it went from some 140 passes and 35 ms to none, for a few MB more memory at most."""
-    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
+    (:func:`pnp.program.run`, the program's entry point, tunes the process first.)"""
     try:
         main()
         code = 0

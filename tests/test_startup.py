@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from pnp.draw import URI_PATTERN, CompiledOnFirstUse
+from pnp import __version__
+from pnp.program import GC_THRESHOLD
 
 ADDRESSES = ["https://example.com/a?b=1#c", "ftp://1.2.3.4:8080/x", "HTTP://EXAMPLE.ORG", "http://bücher.de/",
              "mailto:someone", "http://localhost:80", "http://-bad-.com", "http://[::1]/", "no address", ""]
@@ -53,3 +55,20 @@ def test_pnp_exits_with_the_command_status_and_its_output_whole():
     usage = subprocess.run([sys.executable, "-m", "pnp", "build", "--jobs", "x"], capture_output=True, text=True,
                            timeout=120)
     assert usage.returncode == 2 and "Invalid value for '--jobs'" in usage.stderr
+
+
+def test_the_collector_is_tuned_before_pnp_is_imported():
+    # the program entry sets the threshold, then imports the command line (and with it reportlab, the
+    # game loaders...), so the imports run with it
+    run = _run("import gc, sys, pnp.program\n"
+               "assert 'pnp.cli' not in sys.modules and gc.get_threshold()[0] == 700\n"
+               "import builtins\n"
+               "real = builtins.__import__\n"
+               "def spy(name, *a, **k):\n"
+               "    if name == 'pnp.cli' and 'pnp.cli' not in sys.modules: print('import at', gc.get_threshold()[0])\n"
+               "    return real(name, *a, **k)\n"
+               "builtins.__import__ = spy\n"
+               "sys.argv = ['pnp', '--version']\n"
+               "pnp.program.run()")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [f"import at {GC_THRESHOLD}", f"pnp, version {__version__}"]
