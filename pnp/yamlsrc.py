@@ -279,6 +279,9 @@ def parse_yaml(text: str, path: str | Path = "<input>", limits: Limits = LIMITS)
         line = mark.line + 1 if mark else None
         column = f", column {mark.column + 1}" if mark else ""
         what = exc.problem or exc.context or "invalid YAML"
+        if "maximum nesting depth" in what:     # libyaml's own limit (PyYAML 6.0.3+), met before pnp's
+            raise DataError([Problem(path, line, None, f"nests lists and mappings more than "
+                                                       f"{limits.max_depth} deep; pnp refuses it")]) from None
         raise DataError([Problem(path, line, None, f"malformed YAML{column}: {what}")]) from None
     except yaml.reader.ReaderError as exc:
         char = f"U+{exc.character:04X}" if isinstance(exc.character, int) else excerpt(exc.character)

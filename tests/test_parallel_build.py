@@ -210,7 +210,10 @@ def test_ctrl_c_stops_every_process_without_a_traceback_or_output(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "pnp", "build", "shadow_kingdoms_of_valeria", "--jobs", "2",
                              "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=Path(__file__).resolve().parent.parent)
-    time.sleep(1.2)           # loaded, validating, the worker drawing
+    deadline = time.monotonic() + 20
+    while len(_processes_with(str(out))) < 2:     # wait for a worker: loaded, validated, drawing
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
     for pid in _processes_with(str(out)):
