@@ -322,11 +322,16 @@ def _product(*lists) -> list:
 FUNCTIONS = {"tint": tint, "shade": shade, "readable": readable, "product": _product}
 
 
-def evaluate(layout: Layout, context: dict) -> list[dict]:
+def evaluate(layout: Layout, context: dict, markup: bool = False) -> list[dict]:
     """The regions of ``layout`` kept for a card (their ``when`` true), every expression evaluated in
-    the sandbox over ``context`` (the card's content: markup values already escaped). A region with
-    ``for`` comes out once per item of its list, ``item`` and ``index`` in scope, moved by ``offset``
-    per step (wrapping every ``columns`` items: then ``offset`` is one column's and one row's step)."""
+    the sandbox over ``context``. A region with ``for`` comes out once per item of its list, ``item``
+    and ``index`` in scope, moved by ``offset`` per step (wrapping every ``columns`` items: then
+    ``offset`` is one column's and one row's step).
+
+    With ``markup`` every text of ``context`` is markup already (a card's content: data escaped, card
+    markup checked), so what a ``text`` or ``label`` expression gives is markup, the layout's literals
+    included (``'**VP** ' ~ field('vp')``). Otherwise (a board's facts, as they are) a text an
+    expression gives is data and printed as written."""
     scope = {**FUNCTIONS, **context, "palette": layout.palette_dict()}
     out = []
     for items in layout.regions:
@@ -334,17 +339,17 @@ def evaluate(layout: Layout, context: dict) -> list[dict]:
         if region.get("for"):
             values = compiled(region["for"])(**scope)
             for i, item in enumerate(list(values or ())):
-                one = _one(layout, region, {**scope, "item": item, "index": i})
+                one = _one(layout, region, {**scope, "item": item, "index": i}, markup)
                 if one is not None:
                     out.append(_shifted(one, i))
             continue
-        one = _one(layout, region, scope)
+        one = _one(layout, region, scope, markup)
         if one is not None:
             out.append(one)
     return out
 
 
-def _one(layout: Layout, region: dict, scope: dict) -> dict | None:
+def _one(layout: Layout, region: dict, scope: dict, markup: bool = False) -> dict | None:
     region = dict(region)
     when = region.get("when")
     if when and not compiled(when)(**scope):
@@ -353,8 +358,9 @@ def _one(layout: Layout, region: dict, scope: dict) -> dict | None:
         value = region.get(key)
         if isinstance(value, str) and not _is_colour(value):
             result = compiled(value)(**scope)
-            region[key] = result if isinstance(result, Safe) or not isinstance(result, str) or key not in \
-                ("text", "label") else escape(result)
+            if key in ("text", "label") and isinstance(result, str) and not isinstance(result, Safe):
+                result = Safe(result) if markup else escape(result)
+            region[key] = result
     if isinstance(region.get("style"), str):
         region["style"] = layout.style(region["style"])
     return region

@@ -17,6 +17,7 @@ from pnp.icons import BUILTIN, IconSet, load_icons
 from pnp.facts import load_facts
 from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
                        Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
+from pnp.markup import card_markup_problems
 from pnp.paths import excerpt
 from pnp.schema import Field, check
 from pnp.yamlsrc import line_of, load_yaml_or_report
@@ -304,7 +305,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     loaded = []
     for deck in decks:
         art = {}
-        cards = _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art)
+        cards = _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art, icon_set)
         loaded.append(replace(deck, name=deck.name or meta.get("title") or "", cards=tuple(cards), art=art))
     decks = tuple(loaded)
     cards = tuple(c for d in decks for c in d.cards)
@@ -541,11 +542,13 @@ def _unique(meta, raw, key, needed, problems, path, lines) -> list:
     return out
 
 
-def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art) -> list:
-    """A deck's cards file checked against its fields: [Card]; ``sources`` gets card id -> (path, line)."""
+def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art, icons=BUILTIN) -> list:
+    """A deck's cards file checked against its fields: [Card]; ``sources`` gets card id -> (path, line).
+    The card markup of its texts (flavour, ``text`` fields) is checked at the cell or line that wrote it."""
     raw_list, top = read_cards(deck, root, problems)
     path = deck.cards_file
     schema = card_schema(deck, factions, ranks)
+    markup_keys = ["flavour"] + [f.name for f in deck.fields if f.type == "text"]
     cards, dropped = [], False
     for i, raw in enumerate(raw_list):
         line = line_of(raw_list, i)
@@ -557,6 +560,10 @@ def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, 
             first = f"line {first_line}" if first_path == str(path) else f"{Path(first_path).name}:{first_line}"
             problems.error(path, line_of(raw, "id"), subject, f"id: duplicate id (first at {first})")
         clean = check(raw, schema, problems, path, subject)
+        for key in markup_keys:
+            if isinstance(clean.get(key), str):
+                for message in card_markup_problems(clean[key], icons.names):
+                    problems.error(path, line_of(raw, key) or line, subject, f"{key}: {message}")
         for message in exactly_one_problems(deck, clean):
             problems.error(path, line, subject, message)
         ability = _check_ability(clean.get("ability"), effects, steps, problems, path,

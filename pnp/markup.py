@@ -25,6 +25,7 @@ that already is markup, so it is never escaped twice.
 
 from __future__ import annotations
 
+import difflib
 import re
 import string
 from dataclasses import dataclass, field
@@ -287,13 +288,102 @@ def markup_problems(markup: str, icons=ICON_NAMES) -> list[str]:
     """What drawing ``markup`` would get wrong: unknown icons, ``[pips:N]`` without a usable N."""
     problems = []
     for name, arg in icons_used(markup):
-        if name == "pips":
-            if pips_count(arg) is None:
-                problems.append(f"[pips:{_short(arg or '', 20)}]: give a number of pips from 1 to {MAX_PIPS}")
-        elif name not in icons:
-            problems.append(f"unknown icon [{_short(name, 30)}]; known icons: "
-                            f"{', '.join(sorted(set(icons) | INLINE_ONLY))}")
+        problem = _icon_problem(name, arg, icons)
+        if problem:
+            problems.append(problem)
     return list(dict.fromkeys(problems))
+
+
+def _icon_problem(name: str, arg: str | None, icons) -> str | None:
+    if name == "pips":
+        if pips_count(arg) is None:
+            return f"[pips:{_short(arg or '', 20)}]: give a number of pips from 1 to {MAX_PIPS}"
+        return None
+    if name in icons:
+        return None
+    return f"unknown icon [{_short(name, 30)}]; {closest_icon(name, icons)}"
+
+
+def closest_icon(name: str, icons) -> str:
+    """'did you mean [x]?' for the known icon nearest ``name``, else the list of known icons."""
+    known = sorted(set(icons) | INLINE_ONLY)
+    close = difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean [{close[0]}]?"
+    return f"known icons: {', '.join(known)}"
+
+
+# ----------------------------------------------------------------------------- card markup in data
+
+#: An inline icon as card markup writes it.
+_ICON_TOKEN = re.compile(r"\[([a-z][a-z0-9_-]*)(?::([^\]\n]*))?\]")
+
+
+def card_markup(value) -> Safe:
+    """A data text that is card markup (a deck field of ``type: text``, a flavour line) as markup to
+    print: its ``**bold**``, ``*italic*``, ``[icon]``, ``[icon:label]`` and ``\\x`` escapes kept, every
+    line break kept as a line break, runs of other whitespace made one space. Nothing else in it has a
+    meaning: card markup has no tags, attributes or file names, and it is only ever set as a card's
+    inline text (never as a block of a rulebook). :func:`card_markup_problems` checks it."""
+    if isinstance(value, Safe):
+        return value
+    lines = [" ".join(line.split()) for line in str(value).replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    return Safe("\n".join(lines).strip("\n"))
+
+
+def card_markup_problems(text: str, icons=ICON_NAMES) -> list[str]:
+    """What is wrong with ``text`` as card markup, in words a designer can act on: an unknown icon (with
+    the closest known name), a ``[`` that starts no icon, a ``*`` or ``**`` that is never closed, a
+    ``\\`` that escapes nothing. Each problem once, in the order found."""
+    problems = []
+    bold = italic = None          # the text where an open ** / * started
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            if i + 1 >= n or text[i + 1] == "\n":
+                problems.append("a '\\' at the end of a line escapes nothing; write '\\\\' for a backslash")
+            i += 2
+            continue
+        if ch == "*":
+            if text.startswith("**", i):
+                bold = None if bold is not None else _around(text, i)
+                i += 2
+            else:
+                italic = None if italic is not None else _around(text, i)
+                i += 1
+            continue
+        if ch == "[":
+            m = _ICON_TOKEN.match(text, i)
+            if m:
+                problem = _icon_problem(m.group(1), m.group(2), icons)
+                if problem:
+                    problems.append(problem)
+                i = m.end()
+                continue
+            end = text.find("]", i)
+            written = text[i:end + 1] if end != -1 and end - i <= 40 and "\n" not in text[i:end] else text[i:i + 12]
+            inner = written[1:-1].strip().lower() if written.endswith("]") else ""
+            name = inner.split(":")[0]
+            close = difflib.get_close_matches(name, sorted(set(icons) | INLINE_ONLY), n=1, cutoff=0.6)
+            hint = f" (did you mean [{close[0]}]?)" if close else ""
+            problems.append(f"{_short(written, 30)!r} is not an icon: icons are written [name] or [name:label] "
+                            f"in lower case{hint}; write '\\[' for a literal '['")
+            i += 1
+            continue
+        i += 1
+    if bold is not None:
+        problems.append(f"'**' at {bold!r} starts bold that never ends; close it with '**', or write '\\*\\*' "
+                        f"for literal stars")
+    if italic is not None:
+        problems.append(f"'*' at {italic!r} starts italics that never end; close them with '*', or write '\\*' "
+                        f"for a literal star")
+    return list(dict.fromkeys(problems))
+
+
+def _around(text: str, i: int) -> str:
+    """A few characters of ``text`` from index ``i``, to show where a problem is."""
+    return _short(text[i:i + 16].split("\n")[0], 16)
 
 
 def _short(text: str, n: int) -> str:

@@ -14,6 +14,7 @@ from pnp.errors import Problems
 from pnp.gamedata import Game, load_game
 from pnp.i18n import (check_language, check_strings, check_translation_keys, require_language, translate,
                       translation_path)
+from pnp.markup import card_markup_problems
 from pnp.paths import LANGUAGE, excerpt
 from pnp.yamlsrc import line_of
 from rules_engine import engine_module
@@ -168,6 +169,9 @@ def check_printable(game, lang: str | None, problems: Problems) -> None:
     from pnp.draw import fonts
 
     for path, line, subject, field, text, roles in printed_texts(game, lang):
+        if field == "flavour":       # card markup (a translation's: the cards file's was checked on loading)
+            for message in card_markup_problems(text, game.icons.names):
+                problems.error(path, line, subject, f"{field}: {message}")
         shown = fonts.unprintable(text, roles)
         if shown:
             problems.error(path, line, subject, f"{field + ' ' if field else ''}{excerpt(text)} uses characters "

@@ -204,12 +204,30 @@ def test_bad_icons_in_templates_are_reported_with_the_template(game_copy, text, 
     assert f"{chapter}:{len(chapter.read_text().splitlines())}: chapter 'gold': {message}" in out
 
 
-@pytest.mark.parametrize("text", ["[pips:abc] and [nosuchicon]", "**Bold** [crown]"])
-def test_icons_written_in_data_print_as_text(game_copy, text):
+@pytest.mark.parametrize("text", ["**Bold** [crown] *italic*", "a literal \\[crown] and \\* star", "[pips:2] [seal:3]"])
+def test_card_markup_in_flavour_is_valid(game_copy, text):
     edit(game_copy / "cards.yaml", "    flavour: Bread on the table is worth a bent knee.",
          f"    flavour: '{text}'")
     result = run("validate", str(game_copy))
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Bring a [crwon].", "flavour: unknown icon [crwon]; did you mean [crown]?"),
+    ("[pips:abc] more", "flavour: [pips:abc]: give a number of pips from 1 to 9"),
+    ("The [Crown] falls.", "flavour: '[Crown]' is not an icon: icons are written [name] or [name:label] in lower case "
+                           "(did you mean [crown]?); write '\\[' for a literal '['"),
+    ("**Bold and never closed", "flavour: '**' at '**Bold and never' starts bold that never ends"),
+    ("Five * three", "flavour: '*' at '* three' starts italics that never end; close them with '*', or write '\\*' "
+                     "for a literal star"),
+])
+def test_card_markup_mistakes_in_flavour_name_the_line(game_copy, text, message):
+    path = game_copy / "cards.yaml"
+    edit(path, "    flavour: Bread on the table is worth a bent knee.", f"    flavour: '{text}'")
+    result = run("validate", str(game_copy))
+    assert result.exit_code == 2
+    line = line_of(path, f"    flavour: '{text}'")
+    assert f"{path}:{line}: card 'dutiful-peasant': {message}" in result.output
 
 
 def test_rulebook_example_of_the_other_game(game_copy):

@@ -213,10 +213,14 @@ def test_card_name_with_markup_prints_as_written_on_the_face():
     from pnp.components.cards import face_content
 
     game = load_game("shadow_throne")
-    card = replace(game.card("outlaw"), name="**Out** [crown] law", flavour="*not italic*")
+    card = replace(game.card("outlaw"), name="**Out** [crown] law", flavour="*in italics* <b>x</b> \\[crown]")
     content = face_content(replace(game, cards=game.cards), card)
     assert plain_text(content.name) == "**Out** [crown] law"
-    assert plain_text(content.flavour) == "*not italic*"
+    # flavour is card markup: pnp's own small language, never reportlab's tags
+    atoms = [a for word in inline(content.flavour) if word for a in word]
+    assert [a.text for a in atoms if a.italic] == ["in", "italics"]
+    assert plain_text(content.flavour) == "in italics <b>x</b> [crown]"
+    assert all(a.kind == "text" for a in atoms)
     assert "**Convert**" not in content.ability       # pnp's own markup in the ability stays markup
 
 

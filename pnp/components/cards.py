@@ -19,7 +19,7 @@ from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_
                               card_sheets, offset_backs_clearance, single_card_pages, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
 from pnp.layout.icon_names import ICON_NAMES
-from pnp.markup import escape, markup_problems, plain_text
+from pnp.markup import card_markup, escape, markup_problems, plain_text
 from pnp.placeholders import PRINTED_MARK
 
 
@@ -40,9 +40,11 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
     category = game.category_of(card)
     neutral = layout_of(deck, card).palette_dict().get("neutral", PLAIN["neutral"])
     colour = faction.colour if faction else category.colour if category else neutral
-    fields = {f.name: escape(f.display(card.stats.get(f.name))) for f in deck.fields}
+    fields = {f.name: card_markup(f.display(card.stats.get(f.name))) if f.type == "text" else
+              escape(f.display(card.stats.get(f.name))) for f in deck.fields}
     watermark = card.stats.get(deck.watermark) if deck.watermark else None
-    # names and flavour are data: escaped, so they print as written (the ability text is markup)
+    # names and other values print as written (escaped); flavour and text fields are card markup, checked
+    # when the cards were loaded; the ability text is the template's markup
     return FaceContent(
         name=escape(card.name),
         rank_name=escape(rank.name if rank else category.name if category else ""),
@@ -52,7 +54,7 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
         stats=stat_slots(game, card),
         step=card.ability.step if card.ability else None,
         ability=ability_text(game, card, lang),
-        flavour=escape(card.flavour),
+        flavour=card_markup(card.flavour),
         watermark="" if watermark is None else escape(deck.field(deck.watermark).display(watermark)),
         mark=mark,
         art=deck.art.get(card.id),

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pnp.layout.colour import shade, tint
 from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text, Transform
 from pnp.layout.regions import place
+from pnp.markup import escape
 from pnp.layout.sheet import (CROP_LENGTH, CROP_OFFSET, Grid, back_slots, crop_marks, cut_lines, fit_grid,
                               margin_cut_lines)
 from pnp.units import PRINTER_MARGIN
@@ -90,7 +91,7 @@ def face_context(content: FaceContent) -> dict:
     return {"name": content.name, "rank_name": content.rank_name, "pips": content.pips, "colour": content.colour,
             "emblem": content.emblem, "step": content.step, "ability": content.ability, "flavour": content.flavour,
             "watermark": content.watermark, "mark": content.mark, "art": content.art is not None,
-            "stats": content.stats, **content.values}
+            "stats": tuple((name, icon, escape(label)) for name, icon, label in content.stats), **content.values}
 
 
 def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0, layout=None) -> list:
@@ -100,7 +101,7 @@ def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0, layo
     from pnp.cardlayout import bundled, evaluate
 
     layout = layout or bundled("classic")
-    return place(evaluate(layout, face_context(content)), layout.size, w, h, content, bleed)
+    return place(evaluate(layout, face_context(content), markup=True), layout.size, w, h, content, bleed)
 
 
 def _with(style: Style, **changes) -> Style:

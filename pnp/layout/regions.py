@@ -15,7 +15,7 @@ import math
 
 from pnp.layout.colour import tint
 from pnp.layout.geometry import Box, Circle, Icon, Line, Picture, Rect, Style, Text, extent
-from pnp.markup import escape
+from pnp.markup import escape, plain_text
 
 #: Style keys a region's ``style`` may set (see :class:`pnp.layout.geometry.Style`).
 STYLE_KEYS = ("font", "size", "min_size", "max_lines", "leading", "align", "valign", "colour", "tracking", "upper")
@@ -68,8 +68,9 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
             x, y = region["at"]
             if region.get("icon"):
                 label = region.get("label")
+                # a label is printed on the icon as plain text: its markup's words
                 els.append(Icon(str(region["icon"]), x * sx, y * sy, region.get("size", 5.0) * sx,
-                                region.get("colour"), None if label is None else str(label), role=role))
+                                region.get("colour"), None if label is None else plain_text(str(label)), role=role))
         elif kind == "art":
             art = getattr(content, "art", None)
             if art is not None:
