@@ -259,14 +259,16 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
     """A print service's files (``pnp build --preset``): for each deck, one PDF with every card's face then
     its back, each on a page of the service's trim plus bleed with TrimBox and BleedBox, as CMYK
     PDF/X-1a:2003 (``<preset>.pdf``, or ``<preset>-<deck id>.pdf`` for each deck of a game with several).
-    Returns the files and a warning for every face whose text or icons leave the service's safe zone."""
+    Returns the files and a warning for every face whose text or icons leave the service's safe zone and
+    for every colour the press cannot print within ΔE 8 (:func:`pnp.draw.cmyk.gamut_warnings`)."""
     from pnp.components.cards import back_elements, card_key, deck_faces
     from pnp.exports.cards import safe_zone_warnings
+    from pnp.draw.cmyk import Separation, gamut_warnings
     from pnp.draw.pdfx import cmyk_profile, to_pdfx1a
     from pnp.exports.presets import product_for
     from pnp.layout.cards import single_card_pages
 
-    cmyk_profile()                       # a missing profile is reported before any work
+    separation = Separation(cmyk_profile().read_bytes())   # a missing profile is reported before any work
     problems = Problems()
     result = validate_game(game_arg, problems, replace(options, thorough=False))
     if problems.errors:
@@ -286,6 +288,6 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
             pages = single_card_pages(faces, backs[0], *trim, bleed, labels, backs)
             title = f"{game.title}: {deck.name}" if game.several_decks else game.title
             name = f"{preset.name}-{deck.id}.pdf" if game.several_decks else f"{preset.name}.pdf"
-            files[name] = to_pdfx1a(tag_font_subsets(render(pages, title, game.author)), title)
-        warnings = safe_zone_warnings(game, preset, options.lang).warnings
+            files[name] = to_pdfx1a(tag_font_subsets(render(pages, title, game.author)), title, separation)
+        warnings = safe_zone_warnings(game, preset, options.lang).warnings + gamut_warnings(separation, preset.name)
     return write_atomically(out_dir, files), warnings

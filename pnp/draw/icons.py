@@ -30,6 +30,8 @@ SEAL = "#5a3d8a"
 SHIELD = "#34495e"
 PURSE = "#7a5530"
 BONE = "#f4efe4"
+#: The digits on a coin: a dark brown a press prints within 240 % ink (#3d2a05 was ΔE 9 off in CMYK).
+COIN_DIGITS = "#4a3510"
 
 
 def _colour(value, default):
@@ -66,7 +68,7 @@ def coin(c, cx, cy, size, colour=None, label=None):
     c.circle(cx, cy, r * 0.94, stroke=1, fill=1)
     c.setLineWidth(size * 0.025)
     c.circle(cx, cy, r * 0.72, stroke=1, fill=0)
-    _label(c, cx, cy, size, label, colour="#3d2a05")
+    _label(c, cx, cy, size, label, colour=COIN_DIGITS)
 
 
 def seal(c, cx, cy, size, colour=None, label=None):

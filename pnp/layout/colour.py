@@ -48,25 +48,3 @@ def readable(colour: str, background: str, ratio: float = SMALL_TEXT_CONTRAST) -
         if contrast(candidate, background) >= ratio:
             return candidate
     return "#000000"
-
-
-#: Total ink (the sum of cyan, magenta, yellow and black, 1.0 = 100 %) a CMYK colour may reach: print
-#: services ask for at most 240 % so that ink dries on uncoated card.
-INK_LIMIT = 2.4
-#: Colours whose channels differ by at most this (0-1) are neutral: they print on the black plate alone.
-NEUTRAL_SPREAD = 0.035
-
-
-def to_cmyk(r: float, g: float, b: float, limit: float = INK_LIMIT) -> tuple[float, float, float, float]:
-    """An RGB colour (channels 0-1) as CMYK (0-1) for press: neutral colours (text and hairlines meant
-    to print black or grey) use black ink alone, never a rich four-colour black; other colours get full
-    grey-component replacement (the grey they hold printed with black), and their cyan, magenta and
-    yellow are scaled down when the four inks together would pass ``limit``."""
-    k = 1 - max(r, g, b)
-    if max(r, g, b) - min(r, g, b) <= NEUTRAL_SPREAD or k >= 1 - 1e-9:
-        return (0.0, 0.0, 0.0, round(1 - (r + g + b) / 3, 6))
-    c, m, y = ((1 - v - k) / (1 - k) for v in (r, g, b))
-    if c + m + y + k > limit:
-        scale = (limit - k) / (c + m + y)
-        c, m, y = c * scale, m * scale, y * scale
-    return (c, m, y, k)
