@@ -26,7 +26,7 @@ from rules_engine.model import WHOLE_PLACEHOLDER, Ability, Card, Faction, Rank
 
 __all__ = ["CardField", "Deck", "Game", "load_game", "resolve_game_dir", "bundled_games"]
 
-#: Component kinds a game may list (see pnp/components/); kit order is each component's own.
+#: Component kinds a game may list (see pnp/components/); the kit follows the order of the list.
 KNOWN_COMPONENTS = ("instructions", "power_track", "track", "cards", "tokens", "rulebook", "box")
 
 def _range(most: int) -> dict:

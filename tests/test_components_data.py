@@ -1,6 +1,9 @@
 """Components from data: the explicit registry, several tracks (any range; grid, strip, round the edge),
 token shapes and kinds, and the game's own SVG icons everywhere an icon is named."""
 
+import json
+
+import pikepdf
 import pytest
 from click.testing import CliRunner
 
@@ -97,7 +100,8 @@ def test_components_keep_their_ids_and_settings(realm):
     assert game.components == ("cards", "score", "rounds", "edge", "tokens")
     specs = {s.id: s for s in game.component_specs}
     assert specs["score"].kind == "track" and specs["score"].config["from"] == 0 and specs["score"].config["to"] == 30
-    assert [c.name for c in game_components(game)] == ["score", "rounds", "edge", "cards", "tokens"]
+    # the kit follows the list: cards first here, though a kind's usual place is after the tracks
+    assert [c.name for c in game_components(game)] == ["cards", "score", "rounds", "edge", "tokens"]
 
 
 @pytest.mark.parametrize("entry,message", [
@@ -224,6 +228,14 @@ def test_the_realm_validates_and_builds(realm, tmp_path):
     result = CliRunner().invoke(main, ["build", str(realm), "--out", str(out), "--paper", "a4"])
     assert result.exit_code == 0, result.output
     assert {"score.pdf", "rounds.pdf", "edge.pdf", "tokens.pdf", "cards-fronts.pdf"} <= {p.name for p in out.iterdir()}
+    # the kit's page order is the order of game.yaml's components: the manifest, and kit.pdf's bookmarks
+    bill = json.loads((out / "manifest.json").read_text())
+    assert [c["id"] for c in bill["components"]] == ["cards", "score", "rounds", "edge", "tokens"]
+    with pikepdf.open(out / "kit.pdf") as pdf, pdf.open_outline() as outline:
+        pages = {p.objgen: i for i, p in enumerate(pdf.pages)}
+        marks = [(pages[item.destination[0].objgen], item.title) for item in outline.root]
+    assert [t for _, t in marks] == ["Card fronts", "Card backs", "Score", "Rounds", "Edge", "Tokens"], marks
+    assert [i for i, _ in marks] == sorted(i for i, _ in marks) and marks[0][0] == 0
 
 
 @pytest.mark.parametrize("old,new,message", [

@@ -95,14 +95,14 @@ class KitEntry:
 
 @dataclass(frozen=True)
 class Component:
-    """One kind of component: how it builds its files and checks its data, and where it goes in the kit."""
+    """One kind of component: how it builds its files and checks its data. The kit holds the components
+    in the order game.yaml's ``components`` lists them."""
 
     name: str
     build: Callable                  # (game, options) -> list[Output]; or, with needs_kit,
                                      # (game, options, entries: list[KitEntry]) -> list[Output]
     check: Callable | None = None    # (game, problems, options) -> None; runs when the data has no errors
     check_files: Callable | None = None  # (game, problems) -> None: its own files' problems, on every validate
-    order: int = 50                  # position in the kit
     needs_kit: bool = False          # built last, knowing every other file's place in the kit
     kind: str = ""                   # the kind in KINDS (set per entry by game_components)
     weight: int = 1                  # its rough share of a build's time: parallel builds start big ones first
@@ -162,8 +162,9 @@ def load_all() -> dict[str, Component]:
 
 
 def game_components(game) -> list[Component]:
-    """The game's components in kit order (each kind's order, then as listed), each bound to its entry's
-    settings: ``build(game, options)``, ``check(game, problems, options)``, ``check_files(game, problems)``."""
+    """The game's components in kit order (as game.yaml's ``components`` lists them), each bound to its
+    entry's settings: ``build(game, options)``, ``check(game, problems, options)``,
+    ``check_files(game, problems)``."""
     out = []
     for spec in getattr(game, "component_specs", ()) or _legacy_specs(game):
         base = component(spec.kind)
@@ -172,7 +173,7 @@ def game_components(game) -> list[Component]:
             build=partial(base.build, spec=spec),
             check=partial(base.check, spec=spec) if base.check else None,
             check_files=partial(base.check_files, spec=spec) if base.check_files else None))
-    return sorted(out, key=lambda c: c.order)
+    return out
 
 
 def _legacy_specs(game) -> tuple:

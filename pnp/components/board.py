@@ -288,4 +288,4 @@ def fits(piece: Piece, config: dict, paper: str) -> None:
             duplex(w, h, paper, "long", config["turn"])
 
 
-COMPONENT = Component("board", build, check, order=15, weight=2)
+COMPONENT = Component("board", build, check, weight=2)

@@ -290,4 +290,4 @@ def check_files(game, problems, spec=None) -> None:
     load_box(game, problems)
 
 
-COMPONENT = Component("box", build, check, order=90, check_files=check_files)
+COMPONENT = Component("box", build, check, check_files=check_files)

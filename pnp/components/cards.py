@@ -342,4 +342,4 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                     problems.error(*where, "card back", f"{el.role} {el.markup!r} does not fit")
 
 
-COMPONENT = Component("cards", build, check, order=20, weight=4)
+COMPONENT = Component("cards", build, check, weight=4)

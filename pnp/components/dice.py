@@ -135,4 +135,4 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             problems.error(game.root / "game.yaml", spec.line, f"dice '{spec.id}'", f"{exc} on {paper}")
 
 
-COMPONENT = Component("dice", build, check, order=35, weight=2)
+COMPONENT = Component("dice", build, check, weight=2)

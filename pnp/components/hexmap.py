@@ -150,4 +150,4 @@ def _terrain_line(game, terrain_id: str) -> int | None:
     return None
 
 
-COMPONENT = Component("hexmap", build, check, order=12, weight=2)
+COMPONENT = Component("hexmap", build, check, weight=2)

@@ -113,4 +113,4 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     return [Output("instructions.pdf", words.get("instructions", "Instructions"), pdf=buf.getvalue())]
 
 
-COMPONENT = Component("instructions", build, None, order=0, needs_kit=True, warm=warm)
+COMPONENT = Component("instructions", build, None, needs_kit=True, warm=warm)

@@ -235,4 +235,4 @@ def check_files(game, problems: Problems, spec=None) -> None:
         problems.extend(exc.problems)
 
 
-COMPONENT = Component("rulebook", build, check, order=60, check_files=check_files, weight=5)
+COMPONENT = Component("rulebook", build, check, check_files=check_files, weight=5)

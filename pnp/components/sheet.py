@@ -131,4 +131,4 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             problems.error(path, line, subject, f"takes {n} pages on {paper}, more than pages: {config['pages']}")
 
 
-COMPONENT = Component("sheet", build, check, order=55)
+COMPONENT = Component("sheet", build, check)

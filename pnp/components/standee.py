@@ -176,4 +176,4 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             return
 
 
-COMPONENT = Component("standee", build, check, order=45)
+COMPONENT = Component("standee", build, check)

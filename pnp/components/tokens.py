@@ -122,4 +122,4 @@ def check_files(game, problems, spec=None) -> None:
         placeholders.warn_counts({token_set.path: token_set.placeholders}, problems)
 
 
-COMPONENT = Component("tokens", build, check, order=40, check_files=check_files)
+COMPONENT = Component("tokens", build, check, check_files=check_files)

@@ -121,4 +121,4 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                            f"{track.token_diameter:g} mm tokens (need {need:g} mm)")
 
 
-COMPONENT = Component("track", build, check, order=10)
+COMPONENT = Component("track", build, check)

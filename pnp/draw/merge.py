@@ -17,6 +17,7 @@ import pikepdf
 from pikepdf import Name, OutlineItem, Page, Pdf
 
 from pnp.draw.fonts import subset_tag
+from pnp.markup import plain_text
 
 
 def _save(pdf: Pdf) -> bytes:
@@ -85,6 +86,12 @@ def tag_font_subsets(data: bytes) -> bytes:
         return _save(pdf) if changed else data
 
 
+def bookmark(title: str) -> str:
+    """An outline entry's words: the title's markup as plain text, a plain ``str`` (pikepdf reads a ``str``
+    subclass such as :class:`pnp.markup.Safe` as a sequence of letters)."""
+    return str(plain_text(str(title)))
+
+
 def merge(parts, title: str, author: str = "") -> bytes:
     """``parts``: [(outline title, pdf bytes)] in order."""
     out = Pdf.new()
@@ -96,7 +103,7 @@ def merge(parts, title: str, author: str = "") -> bytes:
             first = len(out.pages)
             out.pages.extend(src.pages)
             if len(src.pages):
-                outline.root.append(OutlineItem(name, first))
+                outline.root.append(OutlineItem(bookmark(name), first))
     out.Root.PageMode = Name.UseOutlines
     _info(out, title, author)
     try:
@@ -119,7 +126,7 @@ def interleave(first: bytes, second: bytes, title: str, author: str = "", outlin
             out.pages.append(back)
         if outline and len(out.pages):
             with out.open_outline() as tree:
-                tree.root.append(OutlineItem(outline, 0))
+                tree.root.append(OutlineItem(bookmark(outline), 0))
             out.Root.PageMode = Name.UseOutlines
         _info(out, title, author)
         return _save(out)
