@@ -366,10 +366,9 @@ def test_component_build_writes_box_pdf_with_the_documented_pages(game, paper, s
     assert round(float(pdf.pages[0].mediabox.height) / 72 * 25.4, 1) == round(h, 1)
 
 
-def test_box_is_last_in_the_kit(game):
+def test_box_is_last_in_the_kit_where_game_yaml_lists_it_last(game):
     from pnp.components import game_components
-    assert game_components(game)[-1].name == "box"
-    assert game_components(game)[-1].order == 90
+    assert game.components[-1] == "box" and game_components(game)[-1].name == "box"
 
 
 # ---------------------------------------------------------------------------------------------- decoration
