@@ -42,7 +42,8 @@ GAME_SCHEMA = {
     "players": Field("map", required=True, schema=_range(20)),
     "minutes": Field("map", schema=_range(1440)),
     "ages": Field("int", min=0, max=99),
-    "engine": Field("package", nullable=True, doc="rules_engine subpackage that plays the game"),
+    "engine": Field("package", nullable=True, doc="the installed rules engine that plays the game (entry point "
+                                                  "group pnp.engines)"),
     "language": Field("language", default="en"),
     "icons": Field("dict", nullable=True, doc="names for icons: {name: icon} or {name: {icon, colour}}"),
     "palette": Field("dict", default={}, items=Field("colour"),
@@ -217,7 +218,7 @@ def _effect_field(param) -> Field:
 
 
 def _check_ability(raw, effects, steps, problems, path, line, subject):
-    if raw is None:
+    if raw is None or effects is None:
         return None
     if not isinstance(raw, dict):
         problems.error(path, line, subject, "ability: expected a mapping with 'kind' and its parameters")
@@ -295,12 +296,11 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     engine = meta.get("engine")
     effects, steps, mod = {}, (), None
     if engine:
-        try:
-            mod = engine_module(engine)
+        mod = load_engine(engine, problems, game_path, line_of(raw_game, "engine"))
+        if mod is not None:
             effects, steps = mod.EFFECTS, tuple(getattr(mod, "STEPS", (1, 2, 3)))
-        except ImportError:
-            problems.error(game_path, line_of(raw_game, "engine"), None,
-                           f"engine: no rules engine named '{engine}' (expected rules_engine/{engine}/)")
+        else:
+            effects = None      # abilities cannot be checked without the engine: its own error says why
     sources = {}
     loaded = []
     for deck in decks:
@@ -429,6 +429,41 @@ def parse_components(raw, problems: Problems, path) -> tuple:
 
 #: Engine key types and the deck field types that satisfy them.
 _CONTRACT_TYPES = {"int": ("int",), "str": ("text", "choice"), "bool": ("bool",), "list": ("list",)}
+
+
+def load_engine(name: str, problems: Problems, path, line):
+    """The installed engine ``name`` (entry point group ``pnp.engines``), or None after reporting why it
+    cannot be used: no engine of that name is installed (the closest installed names), it fails to
+    import, or it does not export the engine protocol."""
+    from rules_engine import UnknownEngine, engine_target
+    from rules_engine.protocol import missing_names
+
+    try:
+        module = engine_module(name)
+    except UnknownEngine as exc:
+        close = difflib.get_close_matches(name, exc.known, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        known = ", ".join(exc.known) or "none"
+        problems.error(path, line, None, f"engine: no installed rules engine is named '{name}'{hint}; installed "
+                                         f"engines: {known} (an engine is a Python package registered in the "
+                                         f"entry-point group 'pnp.engines', see docs/engine.md)")
+        return None
+    except Exception as exc:      # the installed package is broken: say which, without its traceback
+        problems.error(path, line, None, f"engine: the rules engine '{name}' ({engine_target(name)}) cannot be "
+                                         f"imported: {type(exc).__name__}: {str(exc)[:200]}")
+        return None
+    missing = missing_names(module)
+    if missing:
+        problems.error(path, line, None, f"engine: the rules engine '{name}' ({engine_target(name)}) does not "
+                                         f"export {', '.join(missing)} (the engine protocol, docs/engine.md)")
+        return None
+    declared = getattr(module.ENGINE, "name", None)
+    if declared != name:
+        problems.error(path, line, None, f"engine: the rules engine '{name}' ({engine_target(name)}) calls itself "
+                                         f"{excerpt(declared)} in ENGINE.name; it must be its entry point's name, "
+                                         f"'{name}' (simulations look it up by that name)")
+        return None
+    return module
 
 
 def engine_contract(module, engine: str, decks, factions, ranks, problems: Problems, path, raw) -> None:
@@ -586,7 +621,7 @@ def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, 
 
 def _check_categories(cards, categories, effects, sources, problems) -> None:
     declared = {c.id for c in categories}
-    if not declared:
+    if not declared or effects is None:
         return
     for card in cards:
         kind = effects.get(card.ability.kind) if card.ability else None

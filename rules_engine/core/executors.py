@@ -16,7 +16,6 @@ its result is stored at its own place in the list.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import multiprocessing
 import signal
@@ -24,11 +23,13 @@ from typing import Callable, Sequence
 
 
 def play_batch_by_name(engine_name: str, rules, batch, job) -> list:
-    """Play one batch in whatever process this runs in (the engine module is imported by name)."""
+    """Play one batch in whatever process this runs in (the engine is looked up by its installed name, so
+    a Dask worker needs the same engines installed)."""
+    from rules_engine import engine_module
     from rules_engine.core.play import play_batch
 
     seed, players, bots, check, options = job
-    engine = importlib.import_module(f"rules_engine.{engine_name}").ENGINE
+    engine = engine_module(engine_name).ENGINE
     return play_batch(engine, rules, batch, seed, players, bots, check, options)
 
 
