@@ -74,7 +74,7 @@ def aid_text(game, deck, lang: str | None = None) -> tuple[str, str]:
     stem = deck.aids.get("template", "quick_reference")
     template = game_environment(game).get_template(f"aids/{lang}/{stem}.md.j2")
     facts = getattr(engine_module(game.engine), "FACTS", {}) if game.engine else {}
-    text = templating.render(template, rules=facts, game=game, deck=deck)
+    text = templating.render(template, rules=facts, game=game, deck=deck, data=game.data)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     title = lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""
     body = "\n\n".join(lines[1:] if title else lines)

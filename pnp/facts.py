@@ -31,8 +31,10 @@ def load_facts(root: Path, files, module, engine: str | None, cards, problems: P
     schema = getattr(module, "FACTS_SCHEMA", None) or {}
     line = line_of(raw_game, "facts")
     if files and not schema:
-        problems.error(game_path, line, None, f"facts: the rules engine {excerpt(engine or 'none')} reads no "
-                                              f"facts files; leave 'facts' out")
+        problems.error(game_path, line, None,
+                       f"facts: {'the game has no rules engine' if not engine else f'the rules engine {excerpt(engine)}'}"
+                       f" to read facts files; list plain data files under 'data' instead (read as data.<name>, "
+                       f"docs/data-format.md, Data files)")
         return {}, {}
     facts, raws, owner, counts = {}, {}, {}, {}
     for i, name in enumerate(files or []):

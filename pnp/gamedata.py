@@ -14,6 +14,7 @@ from pnp import DATA_DIR, default_game
 from pnp import placeholders
 from pnp.errors import Problems, UserError
 from pnp.icons import BUILTIN, IconSet, load_icons
+from pnp.datafiles import empty as empty_data, load_data
 from pnp.facts import load_facts
 from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
                        Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
@@ -51,6 +52,8 @@ GAME_SCHEMA = {
     "decks": Field("list", items=Field("map", schema=DECK_SCHEMA), doc="the game's decks"),
     "facts": Field("list", default=[], items=Field("str", blank=False),
                    doc="files of rule facts the engine reads (tables, boards, maps), in the game folder"),
+    "data": Field("list", default=[], items=Field("str", blank=False),
+                  doc="plain data files (YAML, CSV, xlsx) templates and layouts read as data.<name>"),
     "card": Field("map", schema=CARD_SCHEMA, doc="the one-deck form: the cards of cards.yaml"),
     "ability_categories": Field("list", default=[], items=Field("map", schema={
         "id": Field("id", required=True),
@@ -123,6 +126,7 @@ class Game:
     map: object = None                    # rules_engine.board.HexMap of the file game.yaml's map names
     component_specs: tuple = field(default=(), hash=False, compare=False)   # ComponentSpec per entry
     facts: dict = field(default_factory=dict, hash=False, compare=False)         # facts files' data, by key
+    data: dict = field(default_factory=empty_data, hash=False, compare=False)    # data files, by name
     placeholders: dict = field(default_factory=dict, hash=False, compare=False)  # file -> placeholder marks
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
     meta_lines: dict = field(default_factory=dict, hash=False, compare=False)  # game.yaml key -> line
@@ -313,6 +317,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     if mod is not None:
         engine_contract(mod, engine, decks, factions, ranks, problems, game_path, raw_game)
     facts, counts = load_facts(root, meta.get("facts") or [], mod, engine, cards, problems, game_path, raw_game)
+    data = load_data(root, meta.get("data") or [], problems, game_path, raw_game)
     marks = {}
     for deck in decks:
         if deck.cards_file is not None:
@@ -337,7 +342,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         source_language=meta.get("language") or "en",
         categories=categories, factions=factions, ranks=ranks, cards=cards, decks=decks,
         components=tuple(c.id for c in specs), component_specs=specs, sources=sources, icons=icon_set,
-        power_track=meta.get("power_track") or {}, facts=facts, placeholders=marks, pieces=pieces,
+        power_track=meta.get("power_track") or {}, facts=facts, data=data, placeholders=marks, pieces=pieces,
         holdings=holdings, map=hexmap,
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines,
     )

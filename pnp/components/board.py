@@ -3,7 +3,7 @@
 A ``{kind: board, ...}`` entry of game.yaml's ``components`` names a **layout** (regions in mm, as a
 card layout, plus the board kinds ``circle``, ``track`` and ``table`` and the ``for`` repeat; see
 docs/data-format.md, "Boards") whose ``size`` is the piece's size. Its expressions see the game's
-``facts`` (every facts file's keys), ``title``, ``item`` (also ``piece``, which a ``for`` region's own ``item`` does not hide) and ``index`` (one piece per
+``facts`` (every facts file's keys), ``data`` (the game's data files, :mod:`pnp.datafiles`), ``title``, ``item`` (also ``piece``, which a ``for`` region's own ``item`` does not hide) and ``index`` (one piece per
 item of ``each``), ``side`` (``front`` or ``back``),
 ``invented(entry, key)`` (a placeholder mark) and ``mark`` (the small sign printed by invented values).
 
@@ -123,7 +123,7 @@ def columns(entries, *keys) -> list[list]:
 
 def scope(game) -> dict:
     # facts as they are: colours stay colours; a text or label made from them is escaped when evaluated
-    return {"facts": game.facts, "title": escape(game.title), "invented": invented,
+    return {"facts": game.facts, "data": game.data, "title": escape(game.title), "invented": invented,
             "mark": Safe(MARK), "columns": columns}
 
 

@@ -58,7 +58,7 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
         watermark="" if watermark is None else escape(deck.field(deck.watermark).display(watermark)),
         mark=mark,
         art=deck.art.get(card.id),
-        values={"card": templating.data_value(card), "fields": fields, "deck": deck.id,
+        values={"card": templating.data_value(card), "fields": fields, "deck": deck.id, "data": game.data,
                 "field": lambda name: fields.get(name, ""),
                 "faction_name": escape(faction.name) if faction else "",
                 "category": category.id if category else ""},

@@ -122,6 +122,7 @@ def context(game, cfg, lang) -> dict:
         "game": game,
         "rules": engine.FACTS if engine else {},
         "facts": game.facts,                 # the game's facts files (tables, boards, maps), as checked
+        "data": game.data,                   # the game's data files (pnp.datafiles), engine or not
         "deck_size": len(game.deck_for()),
         "deck_per_faction": game.decks[0].rules.get("per_faction") or len(game.deck_for()) // max(1, len(game.factions)),
         "token_groups": groups,
