@@ -502,6 +502,9 @@ def read_cards(deck: Deck, root: Path, problems: Problems):
     path = deck.cards_file
     if path is None:
         return [], None
+    if deck.id == DEFAULT_DECK and not path.exists():
+        _one_deck_without_cards_yaml(deck, root, problems)
+        return [], None
     before = len(problems.errors)
     if is_table(path):
         from pnp.errors import DataError
@@ -523,6 +526,21 @@ def read_cards(deck: Deck, root: Path, problems: Problems):
     if "cards" in top and not top["cards"]:
         problems.error(path, line_of(raw, "cards"), None, "cards: the list is empty")
     return (raw_list if isinstance(raw_list, list) else []), raw
+
+
+def _one_deck_without_cards_yaml(deck: Deck, root: Path, problems: Problems) -> None:
+    """The one-deck form (``card:``) reads ``cards.yaml``; when it is missing, say so at ``card:`` and,
+    when the folder has a spreadsheet of cards instead, how to declare it."""
+    sheets = sorted(p.name for p in root.iterdir() if p.is_file() and p.suffix.lower() in (".csv", ".xlsx"))
+    sheet = next((n for n in sheets if Path(n).stem.lower() == "cards"), sheets[0] if len(sheets) == 1 else None)
+    message = "the one-deck form reads its cards from cards.yaml, which is not in the game folder"
+    if sheet:
+        size = next((n for n, wh in NAMED_SIZES.items() if wh == deck.size), None) or \
+            f"{{width: {deck.width:g}, height: {deck.height:g}}}"
+        message += (f"; to use the cards in {sheet}, declare the deck in a decks: list instead of card: "
+                    f"(decks: [{{id: cards, cards: {sheet}, size: {size}, fields: ...}}], with card:'s fields; "
+                    f"docs/data-format.md, \"Decks\")")
+    problems.error(root / "game.yaml", deck.line, None, f"card: {message}")
 
 
 def check_deck_rules(deck: Deck, cards, factions, problems: Problems, path, top_line) -> None:

@@ -20,6 +20,7 @@ from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFA
                        Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
 from pnp.markup import card_markup_problems
 from pnp.paths import excerpt
+from pnp.renames import Schema
 from pnp.schema import Field, check
 from pnp.yamlsrc import line_of, load_yaml_or_report
 from rules_engine import engine_module
@@ -36,7 +37,7 @@ def _range(most: int) -> dict:
 #: game.yaml's keys read by :func:`pnp.mapdata.load_board`: a game without any has no board to read.
 BOARD_KEYS = ("map", "pieces", "holdings")
 
-GAME_SCHEMA = {
+GAME_SCHEMA = Schema("game", {
     "title": Field("str", required=True, blank=False),
     "author": Field("str", default=""),
     "publisher": Field("str", default=""),
@@ -86,7 +87,7 @@ GAME_SCHEMA = {
         "token_diameter": Field("length", default=20.0, min=5, max=60,
                                 doc="diameter of the faction tokens that move on the track"),
     }),
-}
+})
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ failing. Pure data: no reportlab (drawing is :mod:`pnp.draw.icons`).
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from pnp.errors import Problems
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.paths import check_inside, excerpt
+from pnp.renames import icon_hint
 from pnp.schema import Field, check
 from pnp.svg import check_svg
 from pnp.yamlsrc import line_of
@@ -78,8 +80,13 @@ class IconSet:
         """Why ``name`` is not a usable icon, or None."""
         if isinstance(name, str) and self.resolve(name) is not None:
             return None
-        known = ", ".join(sorted(self.names))
-        return f"unknown icon {excerpt(name)}; known icons: {known}"
+        renamed = icon_hint(name, self.names)
+        if renamed:
+            return f"unknown icon {excerpt(name)}: {renamed}"
+        close = difflib.get_close_matches(name, sorted(self.names), n=1) if isinstance(name, str) else []
+        if close:
+            return f"unknown icon {excerpt(name)}; did you mean '{close[0]}'?"
+        return f"unknown icon {excerpt(name)}; known icons: {', '.join(sorted(self.names))}"
 
 
 #: The built-in icons alone (a game without icons/ and without icons: in game.yaml).

@@ -193,6 +193,12 @@ class Checker:
             shown = key if isinstance(key, str) and len(key) <= 40 else excerpt(key)
             where = f"{prefix}.{shown}" if prefix else str(shown)
             if key not in schema:
+                from pnp.renames import key_hint       # the format's history: a key it once had
+
+                old = key_hint(schema, key)
+                if old:
+                    self.error(line_of(data, key), where, old)
+                    continue
                 accepted = ", ".join(schema)
                 close = difflib.get_close_matches(str(key), [str(k) for k in schema], n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""

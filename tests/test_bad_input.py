@@ -69,8 +69,10 @@ CASES = [
      "- {name: Church"),
     ("game.yaml", "emblem: sun}", "emblem: moon}", "faction 'church': emblem: unknown icon 'moon'; known icons: "
      "circle, coin", "emblem: moon"),
-    ("game.yaml", "icon: influence}", "icon: feather}", "card.fields.influence.icon: unknown icon 'feather'; known "
-     "icons: circle", "icon: feather"),
+    ("game.yaml", "icon: influence}", "icon: zzz}", "card.fields.influence.icon: unknown icon 'zzz'; known "
+     "icons: circle", "icon: zzz"),
+    ("game.yaml", "icon: influence}", "icon: sael}", "card.fields.influence.icon: unknown icon 'sael'; did you mean "
+     "'seal'?", "icon: sael"),
     # ranges
     ("game.yaml", "minutes: {min: 30, max: 45}", "minutes: {min: 45, max: -30}",
      "minutes.max: -30 is below the minimum 1", "minutes:"),

@@ -239,7 +239,8 @@ def test_the_realm_validates_and_builds(realm, tmp_path):
 
 
 @pytest.mark.parametrize("old,new,message", [
-    ("emblem: tower", "emblem: towr", "faction 'north': emblem: unknown icon 'towr'; known icons: circle"),
+    ("emblem: tower", "emblem: towr", "faction 'north': emblem: unknown icon 'towr'; did you mean 'tower'?"),
+    ("emblem: tower", "emblem: zzz", "faction 'north': emblem: unknown icon 'zzz'; known icons: circle"),
     ("worth: {icon: tower}", "worth: {icon: towr}", "card.fields.worth.icon: unknown icon 'towr'"),
     ("gem_alias: tower", "gem_alias: towr", "icons.gem_alias: unknown icon 'towr'"),
 ])

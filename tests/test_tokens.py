@@ -119,4 +119,4 @@ def test_unknown_token_keys_and_icons_are_reported(game_copy):
                                              "front: {background: \"#3a3433\", icon: skul, glow: true}"))
     out = CliRunner().invoke(main, ["validate", str(game_copy)]).output
     assert "token 'dead': front.glow: unknown key" in out
-    assert "token 'dead': front.icon: unknown icon 'skul'; known icons: " in out
+    assert "token 'dead': front.icon: unknown icon 'skul'; did you mean 'skull'?" in out
