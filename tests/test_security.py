@@ -103,7 +103,8 @@ def test_the_templates_setting_is_gone(game_copy):
     edit(path, "language: en\n", "language: en\ntemplates: ../../tmp/x\n")
     result = run("validate", str(game_copy))
     assert result.exit_code == 2
-    assert f"{path}:{line_of(path, 'templates:')}: templates: unknown key" in result.output
+    assert f"{path}:{line_of(path, 'templates:')}: templates: the setting is gone: a game's templates live in its " \
+           f"own folder's templates/" in result.output
 
 
 @pytest.mark.parametrize("chapter", ["../../../etc/passwd", "/etc/passwd", "x/y"])
