@@ -4,10 +4,14 @@ track spaces; a single-sheet board; a double-sided piece folded or duplex; stand
 tiles put together reproduce the board; problems name game.yaml's entry."""
 
 import math
+import shutil
 import textwrap
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from pnp.cli import main
 from pnp.components import BuildOptions, game_components
 from pnp.components.board import piece_pages, pieces, config_of, tiling
 from pnp.errors import DataError, Problems
@@ -222,3 +226,28 @@ def test_problems_name_the_entry(game_copy):
     assert any("board 'd': unknown icon 'nosuchicon' (layout 'badicon')" in t for t in text), text
     with pytest.raises(DataError):
         next(c for c in game_components(game) if c.name == "b").build(game, BuildOptions())
+
+
+@pytest.mark.parametrize("track,message", [
+    ('numbers: "range(0, 13)", path: around',
+     "13 spaces cannot close round the rect's edge: a ring takes an even number of spaces, 4 or more; 12 or 14 "
+     "would close (board 'ring')"),
+    ('numbers: "range(0, 70)", path: around, columns: 36',
+     "columns: 36 along the top and the bottom cannot close a ring of 70 spaces round the rect's edge: give "
+     "columns from 2 to 35, or 72 spaces or more (board 'ring')"),
+])
+def test_a_board_track_round_an_edge_that_cannot_close_is_an_error_at_its_line(tmp_path, track, message):
+    root = shutil.copytree(Path(__file__).parent / "games" / "starfall", tmp_path / "starfall")
+    layout = root / "templates" / "layouts" / "ring.yaml"
+    layout.write_text(textwrap.dedent(f"""\
+        size: [200, 150]
+        regions:
+          - {{name: ground, kind: box, rect: [0, 0, 200, 150], fill: "'#eeeeee'"}}
+          - {{name: score, kind: track, rect: [0, 0, 200, 150], {track}}}
+        """))
+    game_yaml = root / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("  - cards\n", "  - cards\n  - {kind: board, id: ring, layout: ring}\n", 1))
+    result = CliRunner().invoke(main, ["validate", str(root)])
+    assert result.exit_code == 2, result.output
+    assert f"{layout}:4: layout 'ring', region 'score': {message}\n" in result.output, result.output
+    assert "Traceback" not in result.output

@@ -2,6 +2,7 @@
 token shapes and kinds, and the game's own SVG icons everywhere an icon is named."""
 
 import json
+from pathlib import Path
 
 import pikepdf
 import pytest
@@ -13,7 +14,7 @@ from pnp.components import tokens as tokens_component
 from pnp.components import track as track_component
 from pnp.gamedata import load_game
 from pnp.layout.geometry import Box, Picture, Polygon, Rect, Text, flatten
-from pnp.layout.track import TrackSpec, around_positions, track_spaces
+from pnp.layout.track import TrackSpec, around_positions, around_problem, track_spaces
 from pnp.units import PAPERS, PRINTER_MARGIN
 
 GAME = """\
@@ -161,6 +162,61 @@ def test_a_track_round_the_edge_runs_clockwise_from_the_top_left():
         on_edge = (abs(r.x - min(q.x for q in rects)) < 1e-6 or abs(r.right - max(q.right for q in rects)) < 1e-6
                    or abs(r.y - min(q.y for q in rects)) < 1e-6 or abs(r.top - max(q.top for q in rects)) < 1e-6)
         assert on_edge
+
+
+def ring_closes(rects, size):
+    """Every space touches the next one along a side, the last touches the first, none repeats."""
+    assert len({r.rounded() for r in rects}) == len(rects)
+    for a, b in zip(rects, rects[1:] + rects[:1]):
+        assert round(abs(a.x - b.x) + abs(a.y - b.y), 6) == round(size, 6), (a, b)
+
+
+@pytest.mark.parametrize("spaces", [4, 6, 8, 12, 14, 50, 70, 100])
+@pytest.mark.parametrize("area", [Rect(12, 12, 191.9, 255.4), Rect(12, 12, 186, 273), Rect(0, 0, 300, 120)])
+def test_a_track_round_the_edge_closes_for_every_even_count(spaces, area):
+    size, rects = track_spaces(TrackSpec(spaces=spaces, first=0, shape="around", max_space=38.0), area)
+    assert len(rects) == spaces
+    ring_closes(rects, size)
+    assert all(area.inset(-1e-6).contains(r) for r in rects)
+    # as large as any closed ring of square spaces allows (each column count tried by hand)
+    half = (spaces + 4) // 2
+    assert round(size, 6) == round(max(min(area.w / c, area.h / (half - c), 38.0) for c in range(2, half - 1)), 6)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_50_space_tide_track_closes_on_letter_and_a4(paper):
+    """On Letter the 50 spaces used to stop two short of the first (a 12 x 16 frame holds 52)."""
+    game = load_game(Path(__file__).parent / "games" / "starfall")
+    spec = next(s for s in game.component_specs if s.id == "tide")
+    result = track_component.layout(game, BuildOptions(paper=paper), spec)
+    assert len(result.spaces) == 50
+    ring_closes(list(result.spaces), result.space_size)
+    assert round(result.space_size, 2) == {"letter": 15.99, "a4": 16.91}[paper]
+
+
+@pytest.mark.parametrize("to,message", [
+    (12, "track 'edge': shape: around: 13 spaces cannot close round the page's edge: a ring takes an even "
+         "number of spaces, 4 or more; 12 (to: 11) or 14 (to: 13) would close"),
+    (2, "track 'edge': shape: around: 3 spaces cannot close round the page's edge: a ring takes an even number "
+        "of spaces, 4 or more; 4 (to: 3) would close"),
+])
+def test_a_track_round_the_page_that_cannot_close_is_an_error(tmp_path, to, message):
+    root = write_game(tmp_path / "g", game=GAME.replace("from: 0, to: 69, shape: around", f"from: 0, to: {to}, shape: around"))
+    result = validate(root)
+    assert result.exit_code == 2
+    assert f"game.yaml:{line_in(root / 'game.yaml', 'id: edge')}: {message}\n" in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_around_problem_names_the_counts_that_close():
+    assert around_problem(70) is None and around_problem(4) is None
+    assert around_problem(13, edge="rect's edge").endswith("; 12 or 14 would close")
+    assert around_problem(70, columns=35) is None
+    assert around_problem(70, columns=36, edge="rect's edge") == (
+        "columns: 36 along the top and the bottom cannot close a ring of 70 spaces round the rect's edge: give "
+        "columns from 2 to 35, or 72 spaces or more")
+    with pytest.raises(ValueError, match="13 spaces cannot close"):
+        track_spaces(TrackSpec(spaces=13, shape="around"), Rect(0, 0, 200, 200))
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])

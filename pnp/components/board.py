@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from pnp import templating
 from pnp.cache import reads_files
@@ -32,12 +33,13 @@ from pnp.errors import DataError, Problems
 from pnp.i18n import strings
 from pnp.layout.doublesided import double_sided_pages, duplex, fold
 from pnp.layout.geometry import Icon, Page, Rect, Style, Text, flatten
-from pnp.layout.regions import place
+from pnp.layout.regions import RegionError, place
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, plan_tiles, tile_pages
 from pnp.markup import Safe, escape
 from pnp.paths import excerpt
 from pnp.placeholders import PRINTED_MARK
 from pnp.schema import Field
+from pnp.yamlsrc import line_of, load_yaml
 from rules_engine.model import WHOLE_PLACEHOLDER
 
 #: The small sign printed next to a value the data marks as invented (``placeholder``).
@@ -153,18 +155,46 @@ def _pieces(game, spec, _config) -> tuple:
             keep: list = []
             soft: list = []
             w, h = front.size
-            els = place(evaluate(front, {**context, "side": "front"}), front.size, w, h, None, keep=keep, soft=soft)
+            els = _placed(front, evaluate(front, {**context, "side": "front"}), w, h, spec, keep=keep, soft=soft)
             back_els = None
             if back is not None:
                 if tuple(back.size) != tuple(front.size):
                     raise ValueError(f"the back layout is {back.size[0]:g} x {back.size[1]:g} mm, the front "
                                      f"{w:g} x {h:g} mm")
-                back_els = tuple(place(evaluate(back, {**context, "side": "back"}), back.size, w, h, None))
+                back_els = tuple(_placed(back, evaluate(back, {**context, "side": "back"}), w, h, spec))
             for _ in range(config["copies"]):
                 out.append(Piece(escape(name), (w, h), tuple(els), back_els, tuple(keep), tuple(soft)))
         return tuple(out)
     except templating.TEMPLATE_ERRORS as exc:
         raise DataError([_problem(where, exc)]) from None
+
+
+def _placed(layout, regions, w, h, spec, **kept) -> list:
+    """The layout's evaluated ``regions`` as elements; a region that cannot be drawn is a problem at its
+    line in the layout file."""
+    try:
+        return place(regions, layout.size, w, h, None, **kept)
+    except RegionError as exc:
+        problems = Problems()
+        problems.error(*region_where(layout, exc.region), f"layout '{layout.name}', region '{exc.region}'",
+                       f"{exc} (board '{spec.id}')")
+        raise DataError(problems.errors) from None
+
+
+def region_where(layout, name: str) -> tuple:
+    """(path, line) of the region ``name`` (a repeated one's copies, ``name[2]``, are its own) in the
+    layout's file; the file without a line when the region comes from a layout it extends."""
+    base = name.split("[", 1)[0]
+    path = Path(layout.source)
+    try:
+        raw = load_yaml(path)
+    except (DataError, OSError):
+        return path, None
+    regions = raw.get("regions") if isinstance(raw, dict) else None
+    for i, region in enumerate(regions if isinstance(regions, list) else ()):
+        if isinstance(region, dict) and region.get("name") == base:
+            return path, line_of(regions, i)
+    return path, None
 
 
 def _problem(where, exc):

@@ -8,7 +8,7 @@ from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError
 from pnp.i18n import strings
-from pnp.layout.track import SHAPES, TrackSpec, track_page
+from pnp.layout.track import SHAPES, TrackSpec, around_problem, track_page
 from pnp.markup import escape
 from pnp.schema import Field
 from pnp.tokendata import load_tokens
@@ -108,6 +108,11 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
         problems.error(*where, subject, f"to: {config['to']} is below from: {config.get('from', 1)}")
         return
     track = track_spec(game, config)
+    if track.shape == "around":
+        why = around_problem(track.spaces, edge="page's edge", first=track.first)
+        if why:
+            problems.error(*where, subject, f"shape: around: {why}")
+            return
     for paper in ("letter", "a4"):
         try:
             result = layout(game, BuildOptions(paper=paper), spec)

@@ -15,10 +15,20 @@ import math
 
 from pnp.layout.colour import tint
 from pnp.layout.geometry import Box, Circle, Icon, Line, Picture, Rect, Style, Text, extent
+from pnp.layout.track import around_problem
 from pnp.markup import escape, plain_text
 
 #: Style keys a region's ``style`` may set (see :class:`pnp.layout.geometry.Style`).
 STYLE_KEYS = ("font", "size", "min_size", "max_lines", "leading", "align", "valign", "colour", "tracking", "upper")
+
+
+class RegionError(ValueError):
+    """A region that cannot be drawn as its data says (a track round an edge that cannot close): names the
+    region, so the caller can point at its line in the layout file."""
+
+    def __init__(self, region: str, message: str):
+        super().__init__(message)
+        self.region = region
 
 
 def style_of(region: dict) -> Style:
@@ -107,7 +117,10 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
                 els.append(Text(Rect(x * sx - side / 2, y * sy - side / 2, side, side), str(region["text"]),
                                 style_of(region), role=f"{role}:text"))
         elif kind == "track":
-            els += track_elements(region, area, role, soft)
+            try:
+                els += track_elements(region, area, role, soft)
+            except ValueError as exc:
+                raise RegionError(region["name"], str(exc)) from None
         elif kind == "table":
             els += table_elements(region, area, role)
         if region.get("keep_whole") and keep is not None:
@@ -117,9 +130,10 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
 
 def track_cells(path: str, area: Rect, n: int, columns: int | None = None) -> list[Rect]:
     """``n`` spaces filling ``area``: in a row (left to right), a column (top to bottom) or ``around``
-    its edge clockwise from the top-left corner (``columns`` spaces along the top and the bottom edge,
-    by default as many as keep the spaces nearest square; the corners belong to the top and bottom
-    rows)."""
+    its edge clockwise from the top-left corner, a closed ring (``columns`` spaces along the top and the
+    bottom edge, by default as many as keep the spaces nearest square; the corners belong to the top and
+    bottom rows). ValueError for a ring that cannot close (an odd count, fewer than 4 spaces, or
+    ``columns`` outside 2 .. n / 2), naming the counts that would."""
     if n <= 0:
         return []
     if path == "row":
@@ -128,11 +142,11 @@ def track_cells(path: str, area: Rect, n: int, columns: int | None = None) -> li
     if path == "column":
         ch = area.h / n
         return [Rect(area.x, area.top - (i + 1) * ch, area.w, ch) for i in range(n)]
-    if n < 4 or n % 2:
-        raise ValueError(f"a track around an edge needs an even number of spaces (4 or more), not {n}")
+    why = around_problem(n, columns, "rect's edge")
+    if why:
+        raise ValueError(why)
     half = (n + 4) // 2                                  # columns + rows
-    cols = columns or round(half * area.w / (area.w + area.h))
-    cols = min(half - 2, max(2, cols))
+    cols = columns or min(half - 2, max(2, round(half * area.w / (area.w + area.h))))
     rows = half - cols
     cw, ch = area.w / cols, area.h / rows
     cells = [Rect(area.x + i * cw, area.top - ch, cw, ch) for i in range(cols)]                  # top, left to right

@@ -77,26 +77,50 @@ def around_positions(columns: int, rows: int) -> list[tuple[int, int]]:
     return top + right + bottom + left
 
 
+def around_problem(spaces: int, columns: int | None = None, edge: str = "edge", first: int | None = None) -> str | None:
+    """Why ``spaces`` cannot run round an ``edge`` as a closed ring (with ``columns`` of them along the
+    top and the bottom edge, when given), naming the nearest counts that close (and, given the ``first``
+    space's number, the last number each ends on); None when they close.
+
+    A ring of ``c`` columns and ``r`` rows (each at least 2) holds ``2 (c + r) - 4`` spaces: an even
+    number, 4 or more; with ``c`` fixed, ``2 c`` or more."""
+    if spaces < 4 or spaces % 2:
+        counts = sorted({max(4, spaces - 1), max(4, spaces + 1)}) if spaces % 2 else [4]
+        named = " or ".join(f"{k}" + (f" (to: {first + k - 1})" if first is not None else "") for k in counts)
+        return (f"{spaces} spaces cannot close round the {edge}: a ring takes an even number of spaces, "
+                f"4 or more; {named} would close")
+    if columns is not None and not 2 <= columns <= spaces // 2:
+        return (f"columns: {columns} along the top and the bottom cannot close a ring of {spaces} spaces round "
+                f"the {edge}: give columns from 2 to {spaces // 2}, or {2 * max(2, columns)} spaces or more")
+    return None
+
+
 def around_size(spaces: int, area: Rect, max_space: float) -> tuple[float, int, int]:
-    """The largest square space (at most ``max_space``) that puts ``spaces`` round the edge of ``area``:
-    (size, columns, rows)."""
-    size = max_space
-    while size > 1.0:
-        cols, rows = int(area.w // size + 1e-9), int(area.h // size + 1e-9)
-        if cols >= 1 and rows >= 1 and len(around_positions(cols, rows)) >= spaces:
-            return size, cols, rows
-        size = round(size - 0.1, 6)
-    raise ValueError(f"{spaces} spaces do not fit round a {area.w:.0f} x {area.h:.0f} mm area")
+    """The largest square space (at most ``max_space``) that closes a ring of ``spaces`` round the edge of
+    ``area``: (size, columns, rows), ``2 (columns + rows) - 4 == spaces``. ValueError (naming the counts
+    that close) for a count that cannot close."""
+    why = around_problem(spaces)
+    if why:
+        raise ValueError(why)
+    half = (spaces + 4) // 2                      # columns + rows
+    best = None
+    for cols in range(2, half - 1):
+        rows = half - cols
+        size = min(area.w / cols, area.h / rows, max_space)
+        if best is None or size > best[0] + 1e-9:
+            best = (size, cols, rows)
+    return best
 
 
 def track_spaces(spec: TrackSpec, area: Rect) -> tuple[float, list[Rect]]:
     """(space size, a Rect per space) for ``spec`` inside ``area``, centred; reading order from the top
-    left (grid, strip) or clockwise from the top-left corner (around)."""
+    left (grid, strip) or clockwise from the top-left corner (around: a closed ring, the last space
+    beside the first)."""
     if spec.shape == "around":
         size, cols, rows = around_size(spec.spaces, area, spec.max_space)
         left = area.x + (area.w - cols * size) / 2
         top = area.top - (area.h - rows * size) / 2
-        cells = around_positions(cols, rows)[:spec.spaces]
+        cells = around_positions(cols, rows)
         return size, [Rect(left + c * size, top - (r + 1) * size, size, size) for c, r in cells]
     if spec.shape == "strip":
         cols = spec.columns or max(1, int(area.w // spec.max_space))
