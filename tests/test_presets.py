@@ -8,7 +8,7 @@ from PIL import Image
 from pnp.cli import main
 from pnp.errors import UserError
 from pnp.exports.cards import export_preset
-from pnp.exports.presets import PRESETS, CardProduct, Preset, outside_safe_zone, product_for
+from pnp.exports.presets import PDF_PRESETS, PRESETS, CardProduct, Preset, outside_safe_zone, product_for
 from pnp.exports.raster import size_px
 from pnp.layout.geometry import Rect, Text
 
@@ -36,9 +36,14 @@ def test_presets_carry_the_services_numbers(name):
 
 
 def test_a_card_size_the_service_does_not_print_is_a_clear_error():
-    with pytest.raises(UserError, match=r"--preset thegamecrafter: The Game Crafter prints no 44 x 63 mm cards "
-                                        r"\(it prints poker 63\.5 x 88\.9 mm\)"):
-        product_for(PRESETS["thegamecrafter"], 44, 63)
+    assert product_for(PRESETS["thegamecrafter"], 44, 63).name == "mini"      # The Game Crafter's Mini Deck
+    with pytest.raises(UserError, match=r"^--preset thegamecrafter: none of The Game Crafter's card templates pnp "
+                                        r"knows fits 44 x 68 mm cards \(within 1\.5 mm; the closest is mini, 44\.5 x "
+                                        r"63\.5 mm; docs/printing\.md lists them\)$"):
+        product_for(PRESETS["thegamecrafter"], 44, 68)
+    with pytest.raises(UserError, match=r"^--preset drivethrucards: none of DriveThruCards' card templates pnp "
+                                        r"knows fits 44 x 63 mm cards \(within 1\.5 mm; the closest is poker"):
+        product_for(PDF_PRESETS["drivethrucards"], 44, 63)
 
 
 @pytest.mark.parametrize("name", ["thegamecrafter", "makeplayingcards"])

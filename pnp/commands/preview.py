@@ -8,21 +8,29 @@ import click
 
 from pnp.commands.params import FiniteFloatRange
 from pnp.components import BuildOptions
-from pnp.errors import display_path
+from pnp.errors import UserError, display_path
 from pnp.units import PAPERS
 
 
 def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 100, lang: str | None = None,
-                out: str | None = None, paper: str = "letter", bleed: float = 0.0) -> Path:
-    """Write the PNG of ``target`` (see :mod:`pnp.exports.preview`) and return its path."""
+                out: str | None = None, paper: str = "letter", bleed: float = 0.0) -> list[Path]:
+    """Write the PNG of ``target`` (see :mod:`pnp.exports.preview`; ``back`` or ``aid`` of a game with
+    several decks: one per deck) and return the paths."""
     from pnp.exports.cards import checked_game
-    from pnp.exports.preview import preview
+    from pnp.exports.preview import previews, shared_targets
     from pnp.output import write_atomically
 
     game = checked_game(game_arg, lang)
-    result = preview(game, target, page, dpi, BuildOptions(paper=paper, lang=lang), bleed)
-    path = Path(out) if out else Path("output") / "preview" / f"{result.stem}.png"
-    return write_atomically(path.parent, {path.name: result.png})[0]
+    many = shared_targets(game).get(target)
+    if out and many:
+        raise UserError(f"{target!r}: {game.title} has {len(many)} decks with one; name a deck to write "
+                        f"{out}: {', '.join(many)}")
+    results = previews(game, target, page, dpi, BuildOptions(paper=paper, lang=lang), bleed)
+    if out:
+        path = Path(out)
+        return write_atomically(path.parent, {path.name: results[0].png})
+    folder = Path("output") / "preview"
+    return write_atomically(folder, {f"{r.stem}.png": r.png for r in results})
 
 
 @click.command("preview")
@@ -41,9 +49,12 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
 def command(target, game, page, dpi, paper, lang, bleed, out):
     """Write a PNG of one card face or of one page of a component of GAME, and print its path.
 
-    CARD_ID|COMPONENT is a card id from cards.yaml (or 'back', or 'aid' for the player-aid card); a
+    CARD_ID|COMPONENT is a card id from cards.yaml (or 'back', 'back-VALUE' for the back of the cards whose
+    key has VALUE when a deck's back varies by a card key, or 'aid' for the player-aid card; with several
+    decks 'DECK:back', 'DECK:back-VALUE', 'DECK:aid', and 'back' alone writes every deck's back); a
     component from game.yaml's list (power_track, cards, tokens, rulebook, box, instructions: its first
     file); one of the kit's files (cards-backs.pdf, rulebook-imposed.pdf, ...); or 'kit'. Only what is
     needed is built (instructions and the kit need the whole kit).
     """
-    click.echo(display_path(preview_png(target, game, page, dpi, lang, out, paper, bleed)))
+    for path in preview_png(target, game, page, dpi, lang, out, paper, bleed):
+        click.echo(display_path(path))

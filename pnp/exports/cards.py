@@ -1,5 +1,6 @@
 """Every physical card as an image: the faces (each copy of each card, then the player aids) and the
-shared back, drawn by the same layout code as the printed sheets (:mod:`pnp.layout.cards`).
+backs (the deck's, and one per value of the card key its back varies by), drawn by the same layout code
+as the printed sheets (:mod:`pnp.layout.cards`).
 
 Faces are laid out once per distinct card, placed on pages of the card's size plus the bleed on every
 side, rendered to one PDF by :mod:`pnp.draw.pdf` and rasterized page by page (:mod:`pnp.exports.raster`).
@@ -7,17 +8,19 @@ side, rendered to one PDF by :mod:`pnp.draw.pdf` and rasterized page by page (:m
 
 from __future__ import annotations
 
+import difflib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pnp.cardtext import aid_text
 from pnp.components import BuildOptions
-from pnp.components.cards import _ValueCard, back_elements, face_content, layout_of, palette, players_mark
+from pnp.components.cards import _ValueCard, back_elements, card_key, face_content, layout_of, palette, players_mark
 from pnp.draw.icons import using
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
 from pnp.output import write_atomically
+from pnp.paths import excerpt
 from pnp.layout.cards import aid_face, card_face
 from pnp.layout.geometry import Group, Page, Rect
 from pnp.validation import validate_game
@@ -25,6 +28,7 @@ from pnp.validation import validate_game
 #: The record of the files an export wrote, so the next one removes those it no longer makes.
 RECORD = ".pnp-export-cards.json"
 FRONTS = "fronts"  # folder of the face images in a print service's export
+BACKS = "backs"    # folder of each card's back in a print service's export, when a deck's backs vary
 AID = "aid"      # face key and file name stem of the player-aid cards
 BACK = "back"    # face key and file name stem of the shared back
 
@@ -58,6 +62,21 @@ def checked_game(game_arg, lang: str | None = None):
     if problems.errors:
         raise DataError(problems.errors)
     return result.game
+
+
+def select_decks(game, ids=None) -> tuple:
+    """The decks ``ids`` names (``--deck``), in game.yaml's order; every deck when ``ids`` is empty.
+    UserError for an id the game has no deck of, with the closest one."""
+    if not ids:
+        return tuple(game.decks)
+    known = [d.id for d in game.decks]
+    for deck_id in ids:
+        if deck_id not in known:
+            close = difflib.get_close_matches(deck_id, known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise UserError(f"--deck {excerpt(deck_id)}: {game.title} has no deck of that id{hint} "
+                            f"(decks: {', '.join(known)})")
+    return tuple(d for d in game.decks if d.id in ids)
 
 
 def deck_cards(game, lang: str | None = None, deck=None) -> list[DeckCard]:
@@ -104,6 +123,34 @@ def back_variants(deck) -> list[str]:
     return deck.back.variants() if deck.back is not None and deck.back.by else []
 
 
+def variant_keys(game, deck) -> list[str]:
+    """Face keys of a deck's backs by value: ``back|<value>`` (``<deck>:back|<value>``)."""
+    back = back_key(game, deck)
+    return [f"{back}|{v}" for v in back_variants(deck)]
+
+
+def card_back(game, deck, card: DeckCard) -> str:
+    """Face key of the back ``card`` shows: its value's back when the deck's back varies by a card key
+    and that value has one, else the deck's back (which player aids show too)."""
+    back = back_key(game, deck)
+    if card.kind != "card" or not back_variants(deck):
+        return back
+    value = card_key(game.card(card.id), deck.back.by)
+    return f"{back}|{value}" if value is not None and str(value) in back_variants(deck) else back
+
+
+def back_value(key: str) -> str | None:
+    """The value of a back face key (``back|bright`` -> ``bright``), None for the deck's own back."""
+    plain = key.split(":", 1)[-1]
+    return plain.partition("|")[2] or None if plain.startswith(BACK) else None
+
+
+def back_file(key: str) -> str:
+    """File name of a back face key: ``back.png``, ``back-<value>.png``."""
+    value = back_value(key)
+    return f"{BACK}-{value}.png" if value else f"{BACK}.png"
+
+
 def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None, size_mm=None) -> list:
     """The elements of one face (a card id, or a deck's back or aid key) in the card's frame; ``size_mm``
     lays it out at another size than its deck's (a print service's product), scaled to fit."""
@@ -122,20 +169,22 @@ def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None, s
     return card_face(face_content(game, card, lang, mark), w, h, bleed, layout_of(deck, card))
 
 
-def faces_pdf(game, keys: list[str], bleed: float = 0.0, lang: str | None = None, size_mm=None) -> bytes:
-    """One page per face key, each its card's size (or ``size_mm``) plus ``bleed`` mm on every side."""
+def faces_pdf(game, keys: list[str], bleed=0.0, lang: str | None = None, size_mm=None) -> bytes:
+    """One page per face key, each its card's size (or ``size_mm``) plus ``bleed`` mm on every side
+    (``(x, y)``: on the left and right, and on the top and bottom, when they differ)."""
+    bx, by = bleed if isinstance(bleed, tuple) else (bleed, bleed)
     pages = []
     for key in keys:
         deck = deck_of_key(game, key)
         cw, ch = size_mm or (deck.width, deck.height)
-        w, h = cw + 2 * bleed, ch + 2 * bleed
-        card = Group(tuple(face_elements(game, key, bleed, lang, size_mm)), dx=bleed, dy=bleed,
-                     clip=Rect(-bleed, -bleed, w, h))
-        pages.append(Page(w, h, [card], label=key, trim=Rect(bleed, bleed, cw, ch), bleed=Rect(0, 0, w, h)))
+        w, h = cw + 2 * bx, ch + 2 * by
+        card = Group(tuple(face_elements(game, key, max(bx, by), lang, size_mm)), dx=bx, dy=by,
+                     clip=Rect(-bx, -by, w, h))
+        pages.append(Page(w, h, [card], label=key, trim=Rect(bx, by, cw, ch), bleed=Rect(0, 0, w, h)))
     return render(pages, f"{game.title}: cards", game.author)
 
 
-def face_images(game, keys: list[str], size: tuple[int, int], bleed: float = 0.0, lang: str | None = None,
+def face_images(game, keys: list[str], size: tuple[int, int], bleed=0.0, lang: str | None = None,
                 progress=None, size_mm=None) -> dict:
     """{face key: PIL image of exactly ``size`` pixels}; ``progress(key)`` after each one."""
     images = {}
@@ -172,49 +221,68 @@ def card_export_size(deck, dpi: int, bleed: float = 0.0) -> tuple[int, int]:
 
 
 def export_cards(game_arg, out_dir: str | os.PathLike, dpi: int = 300, bleed: float = 0.0,
-                 lang: str | None = None, progress=None, game=None) -> CardExport:
-    """Write ``<card id>-<copy>.png`` for every physical card, ``aid-<n>.png``, and ``back.png``; with
-    several decks, each deck's images go into a folder named by the deck's id.
+                 lang: str | None = None, progress=None, game=None, decks=None) -> CardExport:
+    """Write ``<card id>-<copy>.png`` for every physical card, ``aid-<n>.png``, and ``back.png`` (and
+    ``back-<value>.png`` for each value a deck's back varies by); with several decks, each deck's images
+    go into a folder named by the deck's id. ``decks``: the ids of the decks to export (default: all).
 
     Copies of a card are the same image (same bytes): each distinct face is rasterized once.
     ``progress(face key)`` is called after each distinct face.
     """
     game = game or checked_game(game_arg, lang)
     files, sizes = {}, {}
-    for deck in game.decks:
+    for deck in select_decks(game, decks):
         cards = deck_cards(game, lang, deck)
         size = sizes[deck.id] = card_export_size(deck, dpi, bleed)
         back = back_key(game, deck)
-        variants = [f"{back}|{v}" for v in back_variants(deck)]
+        variants = variant_keys(game, deck)
         images = face_images(game, distinct_faces(cards, back) + variants, size, bleed, lang, progress)
         encoded = {key: png_bytes(image, dpi) for key, image in images.items()}
         folder = f"{deck.id}/" if game.several_decks else ""
         files.update({f"{folder}{c.stem}.png": encoded[c.face] for c in cards})
-        files[f"{folder}{BACK}.png"] = encoded[back]
-        for key in variants:
-            files[f"{folder}{BACK}-{key.partition('|')[2]}.png"] = encoded[key]
-    first = sizes[game.decks[0].id]
+        for key in [back] + variants:
+            files[f"{folder}{back_file(key)}"] = encoded[key]
+    first = next(iter(sizes.values()))
     return CardExport(game, write_atomically(out_dir, files, record=RECORD), first, dpi, bleed, sizes)
 
 
-def face_count(game, lang=None) -> int:
+def face_count(game, lang=None, decks=None) -> int:
     """How many distinct faces an export rasterizes (for progress bars)."""
-    return sum(len(distinct_faces(deck_cards(game, lang, d))) + len(back_variants(d)) for d in game.decks)
+    return sum(len(distinct_faces(deck_cards(game, lang, d))) + len(back_variants(d))
+               for d in select_decks(game, decks))
 
 
+def deck_products(game, preset, decks=None) -> tuple[dict, Problems]:
+    """({deck id: the product of ``preset`` that prints it}, a warning for every deck it cannot print, at
+    the deck's place in game.yaml) for the decks ``decks`` names (default: all)."""
+    from pnp.exports.presets import match_product, unprintable
 
-def safe_zone_warnings(game, preset, lang: str | None = None) -> Problems:
-    """A warning for every distinct face (cards, player aids, backs) of every deck whose text or icons come
-    closer to the trim line than ``preset``'s safe zone allows, naming the card's file and line and what
-    comes too close."""
-    from pnp.exports.presets import outside_safe_zone, product_for
+    products, skipped = {}, Problems()
+    for deck in select_decks(game, decks):
+        product = match_product(preset, deck.width, deck.height)
+        if product is None:
+            skipped.warn(*game.deck_where(deck), f"deck '{deck.id}'",
+                         f"{unprintable(preset, deck.width, deck.height)}; the deck is left out of the export")
+        else:
+            products[deck.id] = product
+    return products, skipped
+
+
+def safe_zone_warnings(game, preset, lang: str | None = None, decks=None) -> Problems:
+    """A warning for every distinct face (cards, player aids, backs) of every deck ``preset`` prints
+    whose text or icons come closer to the trim line than its safe zone allows, naming the card's file and
+    line and what comes too close. ``decks``: the ids of the decks to check (default: all)."""
+    from pnp.exports.presets import outside_safe_zone
 
     warnings = Problems()
-    for deck in game.decks:
-        product = product_for(preset, deck.width, deck.height)
+    products, _ = deck_products(game, preset, decks)
+    for deck in select_decks(game, decks):
+        product = products.get(deck.id)
+        if product is None:
+            continue
         trim = product.trim_mm
         back = back_key(game, deck)
-        keys = distinct_faces(deck_cards(game, lang, deck), back) + [f"{back}|{v}" for v in back_variants(deck)]
+        keys = distinct_faces(deck_cards(game, lang, deck), back) + variant_keys(game, deck)
         for key in keys:
             outside = outside_safe_zone(face_elements(game, key, 0.0, lang, trim), *trim,
                                         product.safe_inside_trim_mm)
@@ -224,9 +292,10 @@ def safe_zone_warnings(game, preset, lang: str | None = None) -> Problems:
             gap = min(g for _, g in outside)
             card_id = key.partition("|")[0]
             plain = card_id.partition(":")[2] if ":" in card_id else card_id
-            plain = BACK if plain.startswith(BACK + "|") else plain
             if plain in (BACK, AID):
                 where, subject = (None, None), "card back" if plain == BACK else "player aid"
+                if back_value(key):
+                    subject = f"card back '{back_value(key)}'"
             else:
                 where, subject = game.source(game.card(card_id)), f"card '{card_id}'"
             warnings.warn(*where, subject,
@@ -238,43 +307,52 @@ def safe_zone_warnings(game, preset, lang: str | None = None) -> Problems:
 
 @dataclass
 class PresetExport:
-    """What an export for a print service's preset wrote: the files, their pixel sizes per deck, and the
-    safe-zone warnings."""
+    """What an export for a print service's preset wrote: the files, the product and pixel size of each deck
+    exported, the safe-zone warnings, and the decks the service cannot print (left out, with a warning)."""
 
     game: object
     preset: object           # pnp.exports.presets.Preset
     files: list              # Paths written: per deck, the fronts in deck order, then back.png
     sizes: dict              # deck id -> (width, height) px
     warnings: list           # Problems: art or text outside the service's safe zone, one per face and place
+    products: dict = None    # deck id -> CardProduct
+    skipped: list = None     # Problems: a warning per deck left out
 
 
 def export_preset(game_arg, out_dir: str | os.PathLike, preset, lang: str | None = None, progress=None,
-                  game=None) -> PresetExport:
-    """Every deck as ``preset``'s upload page takes it: ``fronts/NNN-<card>-<copy>.png`` for every physical
-    card in deck order and ``back.png`` (in a folder per deck when the game has several), at the service's
-    pixel size with its bleed, RGB, the dpi recorded. Every face is checked against the service's safe
-    zone: a warning per face and element outside it."""
-    from pnp.exports.presets import product_for
-
+                  game=None, decks=None) -> PresetExport:
+    """Every deck (or those ``decks`` names) as ``preset``'s upload page takes it: ``fronts/NNN-<card>-<copy>.png``
+    for every physical card in deck order and ``back.png`` (in a folder per deck when the game has several),
+    at the pixel size of the service's product for the deck's card size, with its bleed, RGB, the dpi
+    recorded. A deck whose back varies by a card key also gets ``back-<value>.png`` for each value and
+    ``backs/NNN-<card>-<copy>.png``: each card's own back, numbered as its front. Every face is checked
+    against the service's safe zone: a warning per face and element outside it. A deck the service prints
+    no card size of is left out with a warning; when that leaves nothing, DataError."""
     game = game or checked_game(game_arg, lang)
-    products = {deck.id: product_for(preset, deck.width, deck.height) for deck in game.decks}
-    warnings, files, sizes = safe_zone_warnings(game, preset, lang), {}, {}
-    for deck in game.decks:
-        product = products[deck.id]
+    products, skipped = deck_products(game, preset, decks)
+    if not products:
+        raise DataError([replace(p, warning=False) for p in skipped])
+    warnings, files, sizes = safe_zone_warnings(game, preset, lang, decks), {}, {}
+    for deck in select_decks(game, decks):
+        product = products.get(deck.id)
+        if product is None:
+            continue
         trim = product.trim_mm
         cards = deck_cards(game, lang, deck)
         back = back_key(game, deck)
-        variants = [f"{back}|{v}" for v in back_variants(deck)]
+        variants = variant_keys(game, deck)
         keys = distinct_faces(cards, back) + variants
-        images = face_images(game, keys, product.image_px, product.bleed_mm, lang, progress, trim)
+        images = face_images(game, keys, product.image_px, product.bleeds_mm, lang, progress, trim)
         encoded = {key: png_bytes(image.convert(preset.colour), product.dpi) for key, image in images.items()}
         folder = f"{deck.id}/" if game.several_decks else ""
         width = max(3, len(str(len(cards))))
         files.update({f"{folder}{FRONTS}/{n:0{width}d}-{c.stem}.png": encoded[c.face]
                       for n, c in enumerate(cards, 1)})
-        files[f"{folder}{BACK}.png"] = encoded[back]
-        for key in variants:            # a deck whose back varies by a card key: one back per value
-            files[f"{folder}{BACK}-{key.partition('|')[2]}.png"] = encoded[key]
+        for key in [back] + variants:
+            files[f"{folder}{back_file(key)}"] = encoded[key]
+        if variants:                    # each card's own back, in the fronts' order, for "different backs"
+            files.update({f"{folder}{BACKS}/{n:0{width}d}-{c.stem}.png": encoded[card_back(game, deck, c)]
+                          for n, c in enumerate(cards, 1)})
         sizes[deck.id] = product.image_px
     return PresetExport(game, preset, write_atomically(out_dir, files, record=RECORD), sizes,
-                        list(warnings.warnings))
+                        list(warnings.warnings), products, list(skipped))

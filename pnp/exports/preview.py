@@ -1,6 +1,8 @@
 """``pnp preview``: one card face, or one page of a component's PDF, as a PNG.
 
-A target is looked up in this order: a card id (or ``back``, ``aid``), a component name from game.yaml
+A target is looked up in this order: a card id (or ``back``, ``back-<value>`` for a deck whose back
+varies by a card key, ``aid``; with several decks ``<deck>:back``, ``<deck>:back-<value>``,
+``<deck>:aid``, and ``back`` / ``aid`` alone for every deck's), a component name from game.yaml
 (its first file: ``cards`` -> cards-fronts.pdf, ``rulebook`` -> rulebook.pdf), an output file name
 (``cards-backs.pdf``), or ``kit`` / ``kit.pdf``. Only the component asked for is built, except for
 components that describe the whole kit (instructions) and for the kit itself.
@@ -17,7 +19,7 @@ from pnp.components import BuildOptions, game_components
 from pnp.draw.icons import using
 from pnp.draw.merge import page_count
 from pnp.errors import UserError
-from pnp.exports.cards import aid_key, back_key, deck_of_key, face_images
+from pnp.exports.cards import aid_key, back_key, back_value, deck_of_key, face_images, variant_keys
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
 from pnp.kit import KIT_FILE, build_kit, describe_kit, finished
 
@@ -32,14 +34,36 @@ class Preview:
     what: str            # e.g. "card 'outlaw'" or "cards-fronts.pdf page 2 of 7"
 
 
-def face_keys(game) -> list[str]:
-    """Card ids, then each deck's back (``back``, or ``<deck>:back`` with several decks) and aid."""
-    keys = [c.id for c in game.cards]
+def face_targets(game) -> dict:
+    """{target as typed: face key}: card ids, then each deck's back (``back``, or ``<deck>:back`` with several
+    decks), its backs by value (``back-<value>``, ``<deck>:back-<value>``) and its aid."""
+    targets = {c.id: c.id for c in game.cards}
     for deck in game.decks:
-        keys.append(back_key(game, deck))
+        back = back_key(game, deck)
+        targets.setdefault(back, back)
+        for key in variant_keys(game, deck):
+            targets.setdefault(f"{back}-{back_value(key)}", key)
         if deck.aid_copies:
-            keys.append(aid_key(game, deck))
-    return keys
+            targets.setdefault(aid_key(game, deck), aid_key(game, deck))
+    return targets
+
+
+def face_keys(game) -> list[str]:
+    """Every card face target: card ids, then each deck's back, backs by value and aid."""
+    return list(face_targets(game))
+
+
+def shared_targets(game) -> dict:
+    """With several decks, {``back``, ``aid``, ``back-<value>``: the face targets of each deck that has
+    one}: a target that names no deck means every deck's."""
+    if not game.several_decks:
+        return {}
+    out: dict = {}
+    for target in face_targets(game):
+        deck, sep, plain = target.partition(":")
+        if sep and game.several_decks and any(d.id == deck for d in game.decks):
+            out.setdefault(plain, []).append(target)
+    return {k: v for k, v in out.items() if k not in face_targets(game)}
 
 
 def preview(game, target: str, page: int | None = None, dpi: int = 150, options: BuildOptions | None = None,
@@ -48,13 +72,25 @@ def preview(game, target: str, page: int | None = None, dpi: int = 150, options:
         return _preview(game, target, page, dpi, options or BuildOptions(), bleed)
 
 
+def previews(game, target: str, page: int | None = None, dpi: int = 150, options: BuildOptions | None = None,
+             bleed: float = 0.0) -> list[Preview]:
+    """:func:`preview`, or with several decks and ``back``, ``aid`` or ``back-<value>`` (no deck named),
+    one preview per deck that has that face, in game.yaml's order."""
+    many = shared_targets(game).get(target)
+    if not many:
+        return [preview(game, target, page, dpi, options, bleed)]
+    return [preview(game, one, page, dpi, options, bleed) for one in many]
+
+
 def _preview(game, target: str, page: int | None, dpi: int, options: BuildOptions, bleed: float) -> Preview:
-    if target in face_keys(game):
+    targets = face_targets(game)
+    if target in targets:
         if page is not None:
             raise UserError(f"--page applies to components and files, not to the card {target!r}")
-        deck = deck_of_key(game, target)
+        key = targets[target]
+        deck = deck_of_key(game, key)
         size = size_px(deck.width + 2 * bleed, deck.height + 2 * bleed, dpi)
-        image = face_images(game, [target], size, bleed, options.lang)[target]
+        image = face_images(game, [key], size, bleed, options.lang)[key]
         return Preview(png_bytes(image, dpi), size, target.replace(":", "-"), f"card {target!r}")
     filename, pdf = component_pdf(game, target, options)
     n = page_count(pdf)

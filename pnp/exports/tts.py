@@ -1,18 +1,28 @@
 """Tabletop Simulator deck sheets: 10 x 7 cells per image, at most 4096 px wide, the last cell holding
 the hidden-card face (the back), plus the back image and a JSON index of every cell (its fields are
-described in docs/printing.md, "Exports")."""
+described in docs/printing.md, "Exports").
+
+A deck whose back varies by a card key (``back: {by: KEY, ...}``) is exported in Tabletop Simulator's
+"unique backs" form: beside each face sheet ``deck-N.png`` a back sheet ``backs-N.png`` holds each card's
+own back in the same cell, and the index says which back every card shows.
+
+The export is planned first (:func:`plan`: which face and which back goes in which cell of which sheet,
+plain data), then drawn (:func:`export_tts`), so other Tabletop Simulator files can be made from the same
+plan.
+"""
 
 from __future__ import annotations
 
 import json
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from PIL import Image
 
-from pnp.exports.cards import BACK, back_key, checked_game, deck_cards, distinct_faces, face_images
+from pnp.exports.cards import (BACK, DeckCard, back_file, back_key, back_value, card_back, checked_game, deck_cards,
+                               distinct_faces, face_images, select_decks, variant_keys)
 from pnp.exports.raster import png_bytes
 from pnp.output import write_atomically
 
@@ -38,62 +48,139 @@ def cell_size(card_w_mm: float, card_h_mm: float, max_px: int = MAX_WIDTH) -> tu
 
 
 @dataclass
+class TtsSheet:
+    """One face sheet of a deck (and, with unique backs, its back sheet): the cards in its cells in
+    reading order; the last cell shows ``hidden`` (the deck's back)."""
+
+    file: str                      # deck-N.png (in the deck's folder)
+    number: int                    # N of CustomDeck N: sheets are numbered across every deck from 1
+    cards: list                    # DeckCard per cell, reading order
+    backs: list                    # face key of each card's back, same order
+    hidden: str                    # face key of the hidden-card cell
+    back_file: str | None = None   # backs-N.png with unique backs, else None
+
+
+@dataclass
+class TtsDeck:
+    """One deck's sheets: cell size, its back (face key and file) and whether every card has its own back."""
+
+    id: str
+    name: str
+    folder: str                    # "" or "<deck id>/"
+    cell: tuple                    # (width, height) px
+    back: str                      # face key of the deck's back
+    variants: list                 # face keys of its backs by value (unique backs when any)
+    sheets: list = field(default_factory=list)
+
+    @property
+    def unique_backs(self) -> bool:
+        return bool(self.variants)
+
+
+def plan(game, lang: str | None = None, decks=None) -> list[TtsDeck]:
+    """Which face and back every cell of every sheet of the decks ``decks`` names (default: all) shows."""
+    out, number = [], 0
+    for deck in select_decks(game, decks):
+        folder = f"{deck.id}/" if game.several_decks else ""
+        cards = deck_cards(game, lang, deck)
+        tts = TtsDeck(deck.id, deck.name, folder, cell_size(deck.width, deck.height), back_key(game, deck),
+                      variant_keys(game, deck))
+        for s, start in enumerate(range(0, len(cards), CARDS_PER_SHEET)):
+            number += 1
+            chunk = cards[start:start + CARDS_PER_SHEET]
+            tts.sheets.append(TtsSheet(f"{folder}deck-{s + 1}.png", number, chunk,
+                                       [card_back(game, deck, c) for c in chunk], tts.back,
+                                       f"{folder}backs-{s + 1}.png" if tts.unique_backs else None))
+        out.append(tts)
+    return out
+
+
+@dataclass
 class TtsExport:
     """What the Tabletop Simulator export wrote: the files, the first deck's cell size (px), the number of
-    sheets and the tts.json index."""
+    sheets, the tts.json index and the plan it drew."""
 
     files: list
     cell: tuple
     sheets: int
     index: dict
+    decks: list = None             # TtsDeck
+
+
+def _sheet(cell, cells: list, images: dict) -> Image.Image:
+    """A 10 x 7 sheet with ``images[key]`` in each cell of ``cells`` (face keys in reading order, None for an
+    empty cell)."""
+    sheet = Image.new("RGB", (cell[0] * COLUMNS, cell[1] * ROWS), "white")
+    for i, key in enumerate(cells):
+        if key is not None:
+            row, col = divmod(i, COLUMNS)
+            sheet.paste(images[key], (col * cell[0], row * cell[1]))
+    return sheet
 
 
 def export_tts(game_arg, out_dir: str | os.PathLike, lang: str | None = None, progress=None,
-               game=None) -> TtsExport:
-    """Sheets, back and index; with several decks, one set of sheets and its own back per deck, in a
-    folder named by the deck's id (tts.json lists the decks)."""
+               game=None, decks=None) -> TtsExport:
+    """Sheets, backs and index; with several decks, one set of sheets and its own back per deck, in a
+    folder named by the deck's id (tts.json lists the decks). ``decks``: the ids of the decks to export
+    (default: all)."""
     game = game or checked_game(game_arg, lang)
-    files, entries, sheets, decks = {}, [], [], []
-    first_cell = None
-    for deck in game.decks:
-        cards = deck_cards(game, lang, deck)
-        cell = cell_size(deck.width, deck.height)
-        first_cell = first_cell or cell
-        back = back_key(game, deck)
-        faces = face_images(game, distinct_faces(cards, back), cell, 0.0, lang, progress)
-        folder = f"{deck.id}/" if game.several_decks else ""
+    files, entries, sheets, decks_index = {}, [], [], []
+    planned = plan(game, lang, decks)
+    for deck in planned:
+        cards = [c for sheet in deck.sheets for c in sheet.cards]
+        faces = face_images(game, distinct_faces(cards, deck.back) + deck.variants, deck.cell, 0.0, lang, progress)
         deck_sheets = []
-        for s, start in enumerate(range(0, len(cards), CARDS_PER_SHEET)):
-            chunk = cards[start:start + CARDS_PER_SHEET]
-            name = f"{folder}deck-{s + 1}.png"
-            sheet = Image.new("RGB", (cell[0] * COLUMNS, cell[1] * ROWS), "white")
-            number = len(sheets) + 1
-            for i, card in enumerate(chunk):
-                row, col = divmod(i, COLUMNS)
-                sheet.paste(faces[card.face], (col * cell[0], row * cell[1]))
-                entry = {"sheet": name, "index": i, "row": row, "column": col, "card": card.id,
-                         "copy": card.copy, "name": card.name, "kind": card.kind, "tts_card_id": number * 100 + i}
-                if game.several_decks:
-                    entry["deck"] = deck.id
-                entries.append(entry)
-            sheet.paste(faces[back], ((COLUMNS - 1) * cell[0], (ROWS - 1) * cell[1]))
-            files[name] = png_bytes(sheet)
-            info = {"file": name, "cards": len(chunk), "width": sheet.width, "height": sheet.height}
+        for sheet in deck.sheets:
+            hidden = [None] * (COLUMNS * ROWS - 1) + [sheet.hidden]
+            cells = [c.face for c in sheet.cards] + hidden[len(sheet.cards):]
+            files[sheet.file] = png_bytes(_sheet(deck.cell, cells, faces))
+            info = {"file": sheet.file, "cards": len(sheet.cards), "width": deck.cell[0] * COLUMNS,
+                    "height": deck.cell[1] * ROWS}
+            if sheet.back_file:
+                files[sheet.back_file] = png_bytes(_sheet(deck.cell, sheet.backs + hidden[len(sheet.cards):], faces))
+                info["backs"] = sheet.back_file
             sheets.append(info)
-            deck_sheets.append(name)
-        files[f"{folder}{BACK}.png"] = png_bytes(faces[back])
-        decks.append({"id": deck.id, "name": deck.name, "back": f"{folder}{BACK}.png", "sheets": deck_sheets,
-                      "card_px": {"width": cell[0], "height": cell[1]}})
+            deck_sheets.append(sheet.file)
+            for i, (card, back) in enumerate(zip(sheet.cards, sheet.backs)):
+                entries.append(_entry(game, deck, sheet, i, card, back))
+        for key in [deck.back] + deck.variants:
+            files[f"{deck.folder}{back_file(key)}"] = png_bytes(faces[key])
+        info = {"id": deck.id, "name": deck.name, "back": f"{deck.folder}{BACK}.png", "sheets": deck_sheets,
+                "card_px": {"width": deck.cell[0], "height": deck.cell[1]}}
+        if deck.unique_backs:
+            info.update(_unique_backs(deck))
+        decks_index.append(info)
+    first = planned[0]
     index = {
         "game": game.title,
         "grid": {"columns": COLUMNS, "rows": ROWS},
-        "card_px": {"width": first_cell[0], "height": first_cell[1]},
+        "card_px": {"width": first.cell[0], "height": first.cell[1]},
         "hidden_cell": {"row": ROWS - 1, "column": COLUMNS - 1, "index": COLUMNS * ROWS - 1},
-        "back": decks[0]["back"],
+        "back": decks_index[0]["back"],
         "sheets": sheets,
         "cards": entries,
     }
     if game.several_decks:
-        index["decks"] = decks
+        index["decks"] = decks_index
+    elif first.unique_backs:
+        index.update(_unique_backs(first))
     files[INDEX_FILE] = (json.dumps(index, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    return TtsExport(write_atomically(out_dir, files, record=RECORD), first_cell, len(sheets), index)
+    return TtsExport(write_atomically(out_dir, files, record=RECORD), first.cell, len(sheets), index, planned)
+
+
+def _entry(game, deck: TtsDeck, sheet: TtsSheet, i: int, card: DeckCard, back: str) -> dict:
+    row, col = divmod(i, COLUMNS)
+    entry = {"sheet": sheet.file, "index": i, "row": row, "column": col, "card": card.id, "copy": card.copy,
+             "name": card.name, "kind": card.kind, "tts_card_id": sheet.number * 100 + i}
+    if game.several_decks:
+        entry["deck"] = deck.id
+    if deck.unique_backs:
+        entry["back"] = f"{deck.folder}{back_file(back)}"
+        entry["back_value"] = back_value(back)
+    return entry
+
+
+def _unique_backs(deck: TtsDeck) -> dict:
+    """The index's words for a deck whose cards have their own backs."""
+    return {"unique_backs": True,
+            "backs": {back_value(key): f"{deck.folder}{back_file(key)}" for key in deck.variants}}
