@@ -244,3 +244,19 @@ def test_a_data_file_with_too_many_rows_is_refused(folder):
     (folder / "crew.csv").write_text("name\n" + "x\n" * 5002)
     with pytest.raises(DataError, match="more than 5000 rows"):
         load_game(folder)
+
+
+def test_a_workbook_is_a_table_too(folder):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["name", "seats", "note"], ["Tide", 3, None], ["Ember", 4.0, "first, then last"]):
+        sheet.append(row)
+    book.save(folder / "crew.xlsx")
+    write(folder, data="data: [crew.xlsx]\n", components="")
+    game = load_game(folder)
+    assert game.data["crew"] == [{"name": "Tide", "seats": 3, "note": ""},
+                                 {"name": "Ember", "seats": 4, "note": "first, then last"}]
+    with pytest.raises(MissingKey, match=r"a row of data.crew \(crew.xlsx:3\) has no 'seat'; did you mean 'seats'"):
+        game.data["crew"][1]["seat"]
