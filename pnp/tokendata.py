@@ -20,6 +20,8 @@ _FACE = {
     "icon_colour": Field("colour"),
     "label": Field("str", default=None, nullable=True, doc="text drawn on the icon (a value)"),
     "caption": Field("str", default=None, nullable=True, doc="small text under the icon; 'faction' = its name"),
+    "icon_size": Field("number", default=None, nullable=True, min=0.2, max=1.5,
+                       doc="the icon's size as a fraction of its usual size (0.7 of the token, 0.5 with a caption)"),
 }
 
 SCHEMA = {
@@ -58,6 +60,7 @@ class Face:
     icon_colour: str | None
     label: str | None
     caption: str | None
+    icon_size: float | None = None   # a fraction of the icon's usual size
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,7 @@ class TokenSet:
 
 
 def _face(data: dict) -> Face:
-    return Face(*(data.get(k) for k in ("background", "icon", "icon_colour", "label", "caption")))
+    return Face(*(data.get(k) for k in ("background", "icon", "icon_colour", "label", "caption", "icon_size")))
 
 
 def tokens_path(game):

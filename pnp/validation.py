@@ -82,6 +82,9 @@ def _validate(game, problems: Problems, options, lang, component_checks=None) ->
             for component in game_components(game):
                 if component.check:
                     component.check(game, problems, options)
+        if not problems.errors and (options is None or options.thorough):
+            from pnp.piececheck import check_pieces
+            check_pieces(game, problems, options)
         if game.engine and (options is None or options.thorough):
             engine = engine_module(game.engine)
             hook = getattr(engine, "validate_game", None)

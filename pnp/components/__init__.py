@@ -108,6 +108,8 @@ class Component:
     weight: int = 1                  # its rough share of a build's time: parallel builds start big ones first
     warm: Callable | None = None     # (game, options) -> None: work a needs_kit component can do ahead (compile
                                      # its templates) while a parallel build waits for the other files
+    pieces: Callable | None = None   # (game, options) -> its CutPieces (pnp.layout.outline), for the check that
+                                     # text, icons and figures keep inside every cut line (pnp.piececheck)
 
 
 #: Every component kind and the module that defines it (its ``COMPONENT`` and, when it takes
@@ -172,7 +174,8 @@ def game_components(game) -> list[Component]:
             base, name=spec.id, kind=spec.kind,
             build=partial(base.build, spec=spec),
             check=partial(base.check, spec=spec) if base.check else None,
-            check_files=partial(base.check_files, spec=spec) if base.check_files else None))
+            check_files=partial(base.check_files, spec=spec) if base.check_files else None,
+            pieces=partial(base.pieces, spec=spec) if base.pieces else None))
     return out
 
 

@@ -33,6 +33,7 @@ from pnp.errors import DataError, Problems
 from pnp.i18n import strings
 from pnp.layout.doublesided import double_sided_pages, duplex, fold
 from pnp.layout.geometry import Icon, Page, Rect, Style, Text, flatten
+from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.regions import RegionError, place
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, plan_tiles, tile_pages
 from pnp.markup import Safe, escape
@@ -318,4 +319,16 @@ def fits(piece: Piece, config: dict, paper: str) -> None:
             duplex(w, h, paper, "long", config["turn"])
 
 
-COMPONENT = Component("board", build, check, weight=2)
+@with_game_icons
+def cut_pieces(game, options: BuildOptions | None = None, spec=None):
+    """Each piece's front (and back), inside its outline."""
+    where = (game.root / "game.yaml", spec.line)
+    for piece in pieces(game, spec):
+        outline = RectOutline(Rect(0.0, 0.0, *piece.size))
+        yield CutPiece(spec.id, piece.name if piece.back is None else f"{piece.name} front", outline, piece.front,
+                       where, trimmed=True)
+        if piece.back is not None:
+            yield CutPiece(spec.id, f"{piece.name} back", outline, piece.back, where, trimmed=True)
+
+
+COMPONENT = Component("board", build, check, weight=2, pieces=cut_pieces)

@@ -10,8 +10,9 @@ from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.errors import DataError, Problems, UserError
 from pnp.i18n import strings, translation
-from pnp.layout.box import STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout
+from pnp.layout.box import STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout, decorate
 from pnp.layout.geometry import Text, flatten
+from pnp.layout.outline import CutPiece, RectOutline
 from pnp.markup import escape, fill, plain_text
 from pnp.paths import excerpt
 from pnp.tokendata import load_tokens
@@ -290,4 +291,21 @@ def check_files(game, problems, spec=None) -> None:
     load_box(game, problems)
 
 
-COMPONENT = Component("box", build, check, check_files=check_files)
+@with_game_icons
+def cut_pieces(game, options: BuildOptions | None = None, spec=None):
+    """Each printed panel of the box's nets, inside its folds and cuts."""
+    data = load_box(game)
+    if data is None:
+        return
+    options = options or BuildOptions()
+    result = layout(game, options, data)
+    words = content(game, data, options.lang)
+    for pl in result.placements:
+        for face in pl.piece.faces:
+            elements = decorate(face, face.rect, words)
+            if elements:
+                yield CutPiece(spec.id if spec else "box", f"{face.part} {face.side}", RectOutline(face.rect,
+                               name="panel's folds and cuts"), tuple(elements), (data.path, None))
+
+
+COMPONENT = Component("box", build, check, check_files=check_files, pieces=cut_pieces)

@@ -18,6 +18,7 @@ from pnp.cardlayout import bundled
 from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face,
                               card_sheets, offset_backs_clearance, single_card_pages, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
+from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import card_markup, escape, markup_problems, plain_text
 from pnp.placeholders import PRINTED_MARK
@@ -342,4 +343,26 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                     problems.error(*where, "card back", f"{el.role} {el.markup!r} does not fit")
 
 
-COMPONENT = Component("cards", build, check, weight=4)
+def cut_pieces(game, options: BuildOptions | None = None, spec=None):
+    """Every distinct face (each card's first copy, the player aid) and back of every deck, as cut out."""
+    lang = options.lang if options else None
+    name = spec.id if spec else "cards"
+    for deck in game.decks:
+        outline = RectOutline(Rect(0.0, 0.0, deck.width, deck.height))
+        for card in deck.cards:
+            face = laid_out_face(game, deck, card, lang, printed_mark(game, card, 1), (deck.width, deck.height), 0.0)
+            yield CutPiece(name, f"card '{card.id}'", outline, face, game.source(card), trimmed=True)
+        at = game.deck_where(deck) if game.several_decks else game.where("player_aid")
+        deck_name = f" ({deck.id})" if game.several_decks else ""
+        aid = aid_elements(game, deck, lang)
+        if aid:
+            yield CutPiece(name, f"player aid{deck_name}", outline, aid, at, trimmed=True)
+        values = [None] + (deck.back.variants() if deck.back is not None else [])
+        where = game.deck_where(deck) if game.several_decks or deck.back else game.where("title")
+        for value in values:
+            probe = _ValueCard(deck.back.by, value) if value is not None else None
+            yield CutPiece(name, f"card back{deck_name}{f' {value}' if value is not None else ''}", outline,
+                           back_elements(game, deck, 0.0, probe), where, trimmed=True)
+
+
+COMPONENT = Component("cards", build, check, weight=4, pieces=cut_pieces)

@@ -21,6 +21,8 @@ from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
 from pnp.i18n import strings
 from pnp.layout.dice import cube_net, net_grid, net_pages, sticker_pages, sticker_plan
+from pnp.layout.geometry import Rect
+from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.regions import place
 from pnp.markup import escape
 from pnp.schema import Field
@@ -135,4 +137,24 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             problems.error(game.root / "game.yaml", spec.line, f"dice '{spec.id}'", f"{exc} on {paper}")
 
 
-COMPONENT = Component("dice", build, check, weight=2)
+@with_game_icons
+def cut_pieces(game, options: BuildOptions | None = None, spec=None):
+    """Each face of each kind of die, at the size of the kit's form (a sticker, or a net's square)."""
+    config = config_of(spec)
+    dice, layout = dice_faces(game, spec)
+    form = config["forms"][0]
+    side = (config["sticker"] or config["die_size"] - 2.0) if form == "stickers" else config["edge"]
+    outline = RectOutline(Rect(0.0, 0.0, side, side), name="sticker's edge" if form == "stickers" else "face's edge")
+    seen = set()
+    for index, (item, faces) in enumerate(dice):
+        key = id(faces)
+        if key in seen:
+            continue
+        seen.add(key)
+        label = item.get("id") if isinstance(item, dict) and item.get("id") else index + 1
+        for k, face in enumerate(faces):
+            yield CutPiece(spec.id, f"die '{label}' face {k + 1}", outline,
+                           tuple(place(face, layout.size, side, side, None)), (game.root / "game.yaml", spec.line))
+
+
+COMPONENT = Component("dice", build, check, weight=2, pieces=cut_pieces)

@@ -13,7 +13,9 @@ from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
 from pnp.i18n import strings
+from pnp.layout.geometry import Rect
 from pnp.layout.hexmap import MapLayout, MapStyle, MapWords, hexmap_layout
+from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, TilePlan, plan_hex_tiles, tile_pages
 from pnp.markup import escape
 from pnp.schema import Field
@@ -150,4 +152,14 @@ def _terrain_line(game, terrain_id: str) -> int | None:
     return None
 
 
-COMPONENT = Component("hexmap", build, check, weight=2)
+@with_game_icons
+def cut_pieces(game, options: BuildOptions | None = None, spec=None):
+    """The map, inside its edge."""
+    if game.map is None:
+        return
+    layout = map_layout(game, config_of(spec), options.lang if options else None)
+    yield CutPiece(spec.id if spec else "map", "the map", RectOutline(Rect(0.0, 0.0, layout.width, layout.height)),
+                   tuple(layout.elements), (game.map.source, None), trimmed=True)
+
+
+COMPONENT = Component("hexmap", build, check, weight=2, pieces=cut_pieces)

@@ -18,6 +18,7 @@ from pnp.components.board import scope
 from pnp.draw.icons import drawable, with_game_icons
 from pnp.errors import DataError, Problems
 from pnp.layout.geometry import Box, Icon, Picture, Rect, Style, Text
+from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.standee import StandeeSpec, standee_layout, standee_pages, standee_sheets
 from pnp.markup import escape
 from pnp.paths import data_path
@@ -176,4 +177,16 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             return
 
 
-COMPONENT = Component("standee", build, check)
+@with_game_icons
+def cut_pieces(game, options: BuildOptions | None = None, spec=None):
+    """Each figure's front and back art, inside the figure's outline."""
+    config = config_of(spec)
+    w, h = config["width"], config["height"]
+    where = (game.root / "game.yaml", spec.line)
+    for p in piece_list(game, spec):
+        for name in ("front", "back"):
+            yield CutPiece(spec.id, f"piece '{p['id']}' {name}", RectOutline(Rect(0.0, 0.0, w, h), name="figure's edge"),
+                           tuple(side_elements(game, p[name], w, h)), where)
+
+
+COMPONENT = Component("standee", build, check, pieces=cut_pieces)

@@ -10,8 +10,9 @@ from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.text import fit
 from pnp.i18n import strings
-from pnp.layout.geometry import Text
-from pnp.layout.tokens import front_area, plan, sheet_pages, token_face
+from pnp.layout.geometry import Rect, Text
+from pnp.layout.outline import CircleOutline, CutPiece, PolygonOutline, RectOutline
+from pnp.layout.tokens import ROUNDED, front_area, hexagon_points, plan, sheet_pages, token_face
 from pnp.markup import escape, plain_text
 from pnp.paths import excerpt
 from pnp.tokendata import load_tokens
@@ -122,4 +123,33 @@ def check_files(game, problems, spec=None) -> None:
         placeholders.warn_counts({token_set.path: token_set.placeholders}, problems)
 
 
-COMPONENT = Component("tokens", build, check, check_files=check_files)
+def outline_of(token):
+    """The cut line of a token in its frame (0..extent, 0..extent)."""
+    extent = token.extent
+    c = extent / 2
+    if token.shape == "circle":
+        return CircleOutline(c, c, token.size / 2, "cut circle")
+    if token.shape == "hexagon":
+        return PolygonOutline(hexagon_points(c, c, token.size), "cut hexagon")
+    if token.shape == "outline" and token.outline is not None:
+        from pnp.draw.ink import svg_outline
+
+        return PolygonOutline(svg_outline(str(token.outline), Rect(0.0, 0.0, extent, extent)), "cut outline")
+    radius = token.size * ROUNDED if token.shape == "rounded" else 0.0
+    return RectOutline(Rect(0.0, 0.0, extent, extent), radius)
+
+
+@with_game_icons
+def cut_pieces(game, options: BuildOptions | None = None, spec=None):
+    """Each token's front and back, as cut out."""
+    token_set = load_tokens(game)
+    name = spec.id if spec else "tokens"
+    sides = faces(game, token_set, options.lang if options else None)
+    for t in token_set.tokens:
+        outline = outline_of(t)
+        for side, elements in zip(("front", "back"), sides[t.id]):
+            yield CutPiece(name, f"token '{t.id}' {side}", outline, tuple(elements), (token_set.path, t.line),
+                           trimmed=t.shape in ("square", "rounded"))
+
+
+COMPONENT = Component("tokens", build, check, check_files=check_files, pieces=cut_pieces)

@@ -126,6 +126,10 @@ def aid_face(title: str, body: str, w: float, h: float, palette: dict | None = N
     ]
 
 
+#: How far a designed back's gold frames sit inside the trim (mm): 6 mm, clear of cutting drift.
+FRAME_INSET = 6.0
+
+
 def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0, subtitle: str | None = None,
               palette: dict | None = None) -> list:
     """The designed back: title above and below a ring holding every faction's emblem; with a
@@ -136,9 +140,9 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
     sx, sy = w / 63.0, h / 88.0
     els = [
         Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=fill, role="back"),
-        Box(Rect(3.2 * sx, 3.2 * sy, w - 6.4 * sx, h - 6.4 * sy), stroke=gold, width=0.45, radius=2.4,
-            role="back-border"),
-        Box(Rect(4.6 * sx, 4.6 * sy, w - 9.2 * sx, h - 9.2 * sy), stroke=gold, width=0.2, radius=1.8),
+        # the frames keep FRAME_INSET inside the trim, where cutting drift does not show (pnp.piececheck)
+        Box(Rect(0, 0, w, h).inset(FRAME_INSET), stroke=gold, width=0.45, radius=2.4, role="back-border"),
+        Box(Rect(0, 0, w, h).inset(FRAME_INSET + 1.4), stroke=gold, width=0.2, radius=1.8, role="back-border"),
     ]
     words = title.upper().split()
     top_words = " ".join(words[: max(1, len(words) // 2)])

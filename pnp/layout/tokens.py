@@ -135,21 +135,50 @@ def shape_element(shape: str, rect: Rect, grow: float = 0.0, role: str = "", out
     return Box(rect.inset(-grow), role=role, **paint)
 
 
+#: How far a caption's ink keeps inside the token's cut line (mm): the check asks for 1 mm.
+CAPTION_MARGIN = 1.2
+#: Where a caption sits: its box's middle, below the token's centre (fraction of the size), and height.
+CAPTION_DROP = 0.24
+CAPTION_HEIGHT = 0.16
+#: Below its box's middle a caption's ink reaches about this far (mm: half a 6.5 pt capital and a little).
+CAPTION_INK = 0.9
+
+
+def half_width(shape: str, size: float, dy: float) -> float:
+    """Half the token's width (mm) at ``dy`` mm above or below its centre: how wide a line of text may be
+    there (a circle's half chord, a pointy-top hexagon's slanted sides, a rounded square's corners)."""
+    dy = abs(dy)
+    if shape == "circle":
+        return math.sqrt(max(0.0, (size / 2) ** 2 - dy ** 2))
+    if shape == "hexagon":
+        r = size / 3 ** 0.5                      # circumradius; across the flats is ``size``
+        return size / 2 if dy <= r / 2 else max(0.0, size / 2 * (r - dy) / (r / 2))
+    if shape == "rounded":
+        rad = size * ROUNDED
+        inner = size / 2 - rad
+        return size / 2 if dy <= inner else inner + math.sqrt(max(0.0, rad ** 2 - (dy - inner) ** 2))
+    return size / 2
+
+
 def token_face(face, shape: str, size: float, bleed: float, colour: str | None, caption: str | None,
                outline=None) -> list:
     """One face in the token's frame (its square on the sheet: 0..size, or 0..extent for a hexagon), art
-    running ``bleed`` mm past the cut line."""
+    running ``bleed`` mm past the cut line. A caption's box is as wide as the token is at the caption's
+    lowest ink, less :data:`CAPTION_MARGIN` on each side, so its text keeps inside the cut line."""
     background = colour if face.background == "faction" else face.background
     extent = size * 2 / 3 ** 0.5 if shape == "hexagon" else size
     c = extent / 2
     els = [shape_element(shape, Rect(0, 0, extent, extent), bleed, "token-art", outline, fill=background)]
     if face.icon:
-        icon_size = size * (0.56 if caption else 0.7)
-        cy = c + (size * 0.1 if caption else 0)
+        icon_size = size * (0.5 if caption else 0.7) * (face.icon_size or 1.0)
+        cy = c + (size * 0.12 if caption else 0)
         els.append(Icon(face.icon, c, cy, icon_size, face.icon_colour, face.label, role="token-icon"))
     if caption:
-        els.append(Text(Rect(c - size * 0.35, c - size * 0.4, size * 0.7, size * 0.2), caption, CAPTION_STYLE,
-                        role="token-caption"))
+        middle = c - size * CAPTION_DROP
+        across = half_width("circle" if shape == "outline" else shape, size, size * CAPTION_DROP + CAPTION_INK)
+        w = min(size * 0.8, 2 * (across - CAPTION_MARGIN))
+        h = size * CAPTION_HEIGHT
+        els.append(Text(Rect(c - w / 2, middle - h / 2, w, h), caption, CAPTION_STYLE, role="token-caption"))
     return els
 
 
