@@ -304,6 +304,94 @@ def compiled(expression: str):
     return run
 
 
+#: Region keys whose expressions show something (``when`` only decides whether a region is drawn).
+SHOWING = tuple(k for k in EXPRESSIONS if k != "when") + ("for",)
+
+
+@lru_cache(maxsize=1024)
+def fields_named(expression: str) -> frozenset | None:
+    """The card fields ``expression`` names: ``field('x')``, ``fields.x``, ``fields['x']``,
+    ``card.stats.x``, ``card.stats['x']``. None when it reaches fields by a computed name or as a whole
+    (``field(item)``, ``card.stats | list``): then it may show any of them."""
+    from jinja2 import nodes
+
+    tree = templating.environment((TEMPLATES_DIR / "layouts",)).parse("{{ (" + expression + ") }}")
+    names = set()
+
+    def is_stats(node):
+        return (isinstance(node, nodes.Getattr) and node.attr == "stats" and isinstance(node.node, nodes.Name)
+                and node.node.name == "card")
+
+    used = set()                       # the nodes holding all fields that were read by a constant name
+    for node in tree.find_all((nodes.Call, nodes.Getattr, nodes.Getitem)):
+        if isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name) and node.node.name == "field":
+            if len(node.args) == 1 and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str):
+                names.add(node.args[0].value)
+                used.add(id(node.node))
+            else:
+                return None
+        elif isinstance(node, (nodes.Getattr, nodes.Getitem)):
+            holder = node.node
+            if (isinstance(holder, nodes.Name) and holder.name == "fields") or is_stats(holder):
+                key = node.attr if isinstance(node, nodes.Getattr) else \
+                    node.arg.value if isinstance(node.arg, nodes.Const) else None
+                if not isinstance(key, str):
+                    return None
+                names.add(key)
+                used.add(id(holder))
+    for node in tree.find_all(nodes.Name):
+        if node.name in ("fields", "field") and id(node) not in used:
+            return None
+    for node in tree.find_all(nodes.Getattr):
+        if is_stats(node) and id(node) not in used:
+            return None
+    return frozenset(names)
+
+
+@lru_cache(maxsize=1024)
+def names_in(expression: str) -> frozenset:
+    """The names ``expression`` reads from its scope (``rules``, ``card``, ``field``...)."""
+    from jinja2 import nodes
+
+    tree = templating.environment((TEMPLATES_DIR / "layouts",)).parse("{{ (" + expression + ") }}")
+    return frozenset(n.name for n in tree.find_all(nodes.Name) if n.ctx == "load")
+
+
+def showing(layout: Layout) -> tuple[frozenset, set]:
+    """(the region kinds of ``layout``, the scope names its regions show: see :data:`SHOWING`)."""
+    kinds, names = set(), set()
+    for items in layout.regions:
+        region = dict(items)
+        kinds.add(region.get("kind"))
+        for key in SHOWING:
+            value = region.get(key)
+            if isinstance(value, str) and not _is_colour(value):
+                try:
+                    names |= names_in(value)
+                except jinja2.TemplateSyntaxError:
+                    pass                        # reported when the layout was loaded
+    return frozenset(kinds), names
+
+
+def shown_fields(layout: Layout) -> frozenset | None:
+    """The fields the regions of ``layout`` show by name (see :func:`fields_named`), or None when one may
+    show any field. The classic layout's rules box and type line show the other ones."""
+    names = set()
+    for items in layout.regions:
+        region = dict(items)
+        for key in SHOWING:
+            value = region.get(key)
+            if isinstance(value, str) and not _is_colour(value):
+                try:
+                    named = fields_named(value)
+                except jinja2.TemplateSyntaxError:
+                    continue                        # reported when the layout was loaded
+                if named is None:
+                    return None
+                names |= named
+    return frozenset(names)
+
+
 @reads_files
 @lru_cache(maxsize=64)
 def bundled(name: str) -> Layout:

@@ -272,6 +272,12 @@ def _converted(game) -> dict:
     return _CONVERTED["memo"]
 
 
+def game_part(game, value):
+    """``value``, a part of ``game`` (its ``data``, say), as templates see it: converted by
+    :func:`data_value` with the whole game, once per game object."""
+    return data_value(value, _converted(game))
+
+
 class _deadline:
     """Raise TemplateTimeout in the main thread after ``seconds`` (SIGALRM); elsewhere, no limit."""
 

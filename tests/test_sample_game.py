@@ -1,7 +1,8 @@
 """tests/games/starfall: a game folder using every feature of the data format (its own templates and
 layout, SVG icons as emblem, badge, inline and on tokens, art in each fit mode, backs varying by a card
 key, two decks of different sizes, one from CSV, a 0-based track and one round the page's edge,
-hexagon and SVG-outline tokens, a rulebook without an engine) validates and builds on Letter and A4."""
+hexagon and SVG-outline tokens, a rulebook without an engine, card text with bold and icons in both
+decks) validates and builds on Letter and A4."""
 
 from pathlib import Path
 
@@ -45,7 +46,7 @@ def test_starfall_uses_every_feature():
     game = load_game(STARFALL)
     stars, omens = game.decks
     assert (stars.width, stars.height, omens.width, omens.height) == (63, 88, 44, 63)
-    assert omens.cards_file.suffix == ".csv" and game.card("long-night").stats == {"turns": 6}
+    assert omens.cards_file.suffix == ".csv" and game.card("long-night").stats == {"turns": 6, "effect": None}
     assert game.icons.resolve("comet").kind == "svg" and game.icons.resolve("light").kind == "svg"
     assert game.faction("dawn").emblem == "comet"
     assert {a.fit for a in stars.art.values()} == {"cover", "contain", "fill"}
@@ -62,3 +63,7 @@ def test_starfall_uses_every_feature():
     fronts = [e for p in parts["cards"].build(game, BuildOptions())[0].pages for e in flatten(p.elements)]
     assert {e.fit for e in fronts if isinstance(e, Picture) and e.role == "art"} == {"cover", "contain", "fill"}
     assert any(e.role == "band" for e in fronts) and any(e.role == "tags" for e in fronts)
+    # card text in a YAML deck and a CSV deck: bold and the game's own icons, in the classic rules box
+    rules = [e.markup for e in fronts if e.role == "ability"]
+    assert "**Kindle:** gain 1 [light] and 1 [wish]." in rules
+    assert "Each player gains 1 [wish].\n**Then** discard this omen." in rules

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import weakref
+from pathlib import Path
 
 import jinja2
 
@@ -14,7 +15,7 @@ from pnp.draw import fonts, icons
 from pnp.draw.text import fit
 from pnp.i18n import strings
 from pnp.decks import image_pixels
-from pnp.cardlayout import bundled
+from pnp.cardlayout import bundled, showing, shown_fields
 from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face,
                               card_sheets, offset_backs_clearance, single_card_pages, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
@@ -59,11 +60,32 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
         watermark="" if watermark is None else escape(deck.field(deck.watermark).display(watermark)),
         mark=mark,
         art=deck.art.get(card.id),
-        values={"card": templating.data_value(card), "fields": fields, "deck": deck.id, "data": game.data,
+        texts=tuple((f.name, fields[f.name]) for f in deck.fields if f.type == "text" and fields[f.name]),
+        labels=labels_of(deck, card),
+        values={"card": templating.data_value(card), "fields": fields, "deck": deck.id,
+                "data": templating.game_part(game, game.data),      # escaped: a text from it prints as written
                 "field": lambda name: fields.get(name, ""),
                 "faction_name": escape(faction.name) if faction else "",
                 "category": category.id if category else ""},
     )
+
+
+def labels_of(deck, card) -> tuple:
+    """(field name, value as printed, escaped) of each field of ``card`` that prints as a label: a choice,
+    a list, a flag that is set (its name), a number without an icon (0 left out when optional). Not the
+    fields printed elsewhere: badges, the watermark, the key its back is chosen by."""
+    skip = {deck.watermark, deck.back.by if deck.back is not None else None}
+    out = []
+    for f in deck.fields:
+        value = card.stats.get(f.name)
+        if f.name in skip or f.type == "text" or f.badge or value is None or value == [] or value is False:
+            continue
+        if f.type == "int" and not f.required and value == 0:
+            continue
+        shown = f.name.replace("_", " ").replace("-", " ") if f.type == "bool" else f.display(value)
+        if shown:
+            out.append((f.name, escape(shown)))
+    return tuple(out)
 
 
 _FACES: dict = {"game": None, "faces": {}}
@@ -245,6 +267,44 @@ def _check_texts(elements, problems, path, line, subject, what: str = "", icons=
                            f"{what}{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
 
 
+def unprinted_fields(game, deck, layout) -> list:
+    """The fields of ``deck`` that no region of ``layout`` prints: not named by a region
+    (:func:`pnp.cardlayout.shown_fields`), nor printed by a generic one (``badges``, the ``rules`` box, the
+    ``type_line``, the ``watermark``), nor on the back (its ``by`` key)."""
+    shown = shown_fields(layout)
+    if shown is None:                # a region reaches fields by a computed name: it may print any
+        return []
+    kinds, names = showing(layout)
+    printed = set(shown)
+    if deck.back is not None and deck.back.by:
+        printed.add(deck.back.by)
+    if deck.watermark and "watermark" in names:
+        printed.add(deck.watermark)
+    for f in deck.fields:
+        if f.badge and ("badges" in kinds or "stats" in names):
+            printed.add(f.name)
+        elif f.type == "text" and "rules" in names:
+            printed.add(f.name)
+        elif not f.badge and f.type != "text" and names & {"type_line", "labels"}:
+            printed.add(f.name)
+    return [f for f in deck.fields if f.name not in printed]
+
+
+def check_unprinted_fields(game, deck, problems) -> None:
+    """A warning for each field of ``deck`` that a layout its cards use prints nowhere."""
+    used = {}
+    for card in deck.cards:
+        layout = layout_of(deck, card)
+        used.setdefault(id(layout), layout)
+    for layout in used.values():
+        for f in unprinted_fields(game, deck, layout):
+            where = f"deck '{deck.id}'" if game.several_decks or deck.id != "cards" else "card"
+            problems.warn(game.root / "game.yaml", f.line or deck.line, f"{where} field '{f.name}'",
+                          f"no region of layout '{layout.name}' ({Path(layout.source).name}) prints it; show it in a "
+                          f"region of its own (text: \"field('{f.name}')\") or keep the rules box and type line of "
+                          f"'classic', which print every field")
+
+
 #: Art printed below this many dots per inch looks soft; validation warns.
 ART_DPI = 300
 
@@ -320,6 +380,7 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                 continue
             _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons)
         check_art_dpi(game, deck, problems)
+        check_unprinted_fields(game, deck, problems)
         at = game.deck_where(deck) if game.several_decks else game.where("player_aid")
         try:
             aid = aid_elements(game, deck, lang)

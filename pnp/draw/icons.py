@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from reportlab.lib.colors import HexColor, white
 
 from pnp.draw import fonts
+from pnp.draw.labels import OUTLINE, LabelInk, label_ink
 from pnp.draw.pictures import draw_picture
 from pnp.icons import BUILTIN, IconSet
 from pnp.units import MIN_TEXT_PT
@@ -38,7 +39,9 @@ def _colour(value, default):
     return HexColor(value or default)
 
 
-def _label(c, cx, cy, size, label, colour="#ffffff", scale=0.56, font="sans-black", default=None):
+def _label(c, cx, cy, size, label, colour="#ffffff", scale=0.56, font="sans-black", default=None, on=None):
+    """``label`` centred on (cx, cy), in ``colour`` unless what it is printed ``on`` (the icon: its
+    ``(key, draw, cx, cy, size)``) makes that unreadable (:func:`pnp.draw.labels.label_ink`)."""
     labels = _FORM_LABELS.get()
     if labels is not None:      # drawing an icon's form: its label is painted where the icon is placed
         labels.append((cx, cy, size, colour, scale, font, default))
@@ -50,10 +53,28 @@ def _label(c, cx, cy, size, label, colour="#ffffff", scale=0.56, font="sans-blac
     name = fonts.font_name(font)
     # never below the smallest printed text, even on a small inline badge (the digits then fill it)
     fs = max(MIN_TEXT_PT, size * scale * (0.86 if len(str(label)) > 2 else 1.0))
-    c.setFillColor(HexColor(colour))
     text = str(label)
+    ink = LabelInk(fs, colour)
+    if on is not None:
+        key, draw_icon, icx, icy, isize = on
+        ink = label_ink(key, draw_icon, text, fonts.FILES[name], cx - icx, cy - icy, fs, isize, colour, MIN_TEXT_PT)
+        fs = ink.fs
     # optically centre digits: cap height of Lato is about 0.72 em
-    t = c.beginText(cx - fonts.width(text, name, fs) / 2, cy - fs * 0.36)
+    x, y = cx - fonts.width(text, name, fs) / 2, cy - fs * 0.36
+    if ink.outline:
+        c.saveState()
+        c.setStrokeColor(HexColor(ink.outline))
+        c.setLineWidth(2 * OUTLINE * fs)
+        c.setLineJoin(1)
+        t = c.beginText(x, y)
+        t.setFont(name, fs)
+        t.setCharSpace(0)
+        t.setTextRenderMode(1)      # the glyphs' outline only, under the fill drawn next
+        t.textOut(text)
+        c.drawText(t)
+        c.restoreState()
+    c.setFillColor(HexColor(ink.fill))
+    t = c.beginText(x, y)
     t.setFont(name, fs)
     t.setCharSpace(0)  # Tc outlives text objects in PDF; never inherit another text's tracking
     t.textOut(text)
@@ -397,12 +418,35 @@ def draw(c, name: str, cx: float, cy: float, size: float, colour=None, label=Non
         c.translate(cx, cy)
         c.doForm(form)
         c.restoreState()
-        for dx, dy, label_size, *args in labels:
-            _label(c, cx + dx, cy + dy, label_size, label, *args)
+        if (label is not None and label != "") or any(default for *_, default in labels):
+            on = (("builtin", ref.target, colour), _shape(ref.target, colour), cx, cy, size)
+            for dx, dy, label_size, *args in labels:
+                _label(c, cx + dx, cy + dy, label_size, label, *args, on=on)
         return
     w = size * ref.aspect
     draw_picture(c, ref.target, (cx - w / 2, cy - size / 2, w, size), "contain", colour=colour)
-    _label(c, cx, cy, size, label)
+    if label is not None and label != "":
+        _label(c, cx, cy, size, label, on=(("svg", ref.target, colour), _picture(ref.target, ref.aspect, colour),
+                                           cx, cy, size))
+
+
+def _shape(target: str, colour):
+    """A built-in icon drawn without its label: ``(canvas, cx, cy, size)``, for measuring (see
+    :mod:`pnp.draw.labels`)."""
+    def draw_shape(c, cx, cy, size):
+        token = _FORM_LABELS.set([])           # its label's place is not wanted here
+        try:
+            ICONS[target](c, cx, cy, size, colour, None)
+        finally:
+            _FORM_LABELS.reset(token)
+    return draw_shape
+
+
+def _picture(path: str, aspect: float, colour):
+    def draw_svg(c, cx, cy, size):
+        w = size * aspect
+        draw_picture(c, path, (cx - w / 2, cy - size / 2, w, size), "contain", colour=colour)
+    return draw_svg
 
 
 def _builtin_form(c, target: str, size: float, colour) -> tuple[str, list]:

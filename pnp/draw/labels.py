@@ -1,0 +1,186 @@
+"""Numbers printed on icons (a badge's value, ``[wave:2]`` in text), readable on any icon.
+
+An icon says which colour its label is printed in (white on the built-in shapes, dark brown on the
+coin). That is right for a dark, filled icon, and wrong for a game's own SVG icon that is light, of
+several colours, or only an outline: the number then vanishes. So the colours around the label's
+glyphs are measured: the icon is rasterized once (per shape and colour, pypdfium2), the label's glyphs
+are rasterized where :func:`pnp.draw.icons._label` puts them (Pillow, the same font file), and the
+pixels of a thin ring around the glyphs are what the number is read against.
+
+:func:`label_ink` keeps the icon's colour when it reaches :data:`LABEL_CONTRAST` against that ring,
+else tries white and the ink; when neither does, or the ring is not all icon (an outline icon: what
+shows through is the card, the art, anything), the number gets an outline in the other of the two,
+which separates it from whatever lies under it.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pnp import FONTS_DIR
+from pnp.cache import reads_files
+from pnp.layout.colour import contrast
+
+#: The contrast a badge's number needs with what surrounds its glyphs (WCAG AA for text).
+LABEL_CONTRAST = 4.5
+WHITE, INK = "#ffffff", "#1f1a17"
+#: The outline's width either side of the glyphs' edges, as a fraction of the font size.
+OUTLINE = 0.16
+#: Share of the ring's pixels that may miss the contrast (the icon's own fine lines and anti-aliased edges:
+#: strokes) or show what is under the icon, before the colour counts as unreadable.
+SLACK = 0.05
+#: The size the icon and the glyphs are rasterized at (points) and the pixels per point.
+CANON = 96.0
+SCALE = 1.5
+
+
+@dataclass(frozen=True)
+class LabelInk:
+    """How a label is printed: its font size ``fs`` (points), ``fill`` colour and, when the icon alone
+    cannot carry it, an ``outline`` colour (drawn :data:`OUTLINE` x the font size wide around the
+    glyphs)."""
+
+    fs: float
+    fill: str
+    outline: str | None = None
+
+
+#: A label that crosses a line of its icon (a coin's inner ring) is set smaller, in these steps, down
+#: to this share of its size (never under the smallest printed text), before its colour changes.
+SHRINK_STEP, SHRINK_LIMIT = 0.94, 0.7
+
+
+def label_ink(icon_key: tuple, draw_icon, text: str, font_file: str, lcx: float, lcy: float, fs: float,
+              size: float, designed: str, min_fs: float) -> LabelInk:
+    """How to print ``text`` (``fs`` points, in the colour the icon asks for, ``designed``) centred on
+    (``lcx``, ``lcy``) points from the centre of an icon ``size`` points across, so that it is readable
+    there: the designed colour, set smaller if that is enough (down to ``min_fs``), else white or the
+    ink, else with an outline. ``draw_icon(canvas, cx, cy, size)`` draws the icon without a label;
+    ``icon_key`` names the shape and colour it draws (it is rasterized once per key)."""
+    k = CANON / size
+    key = (icon_key, text, font_file, round(lcx * k, 2), round(lcy * k, 2), round(fs * k, 2), designed,
+           round(min_fs * k, 2))
+    if key not in _INKS:
+        if icon_key not in _RASTERS:
+            _RASTERS[icon_key] = icon_raster(draw_icon)
+        raster = _RASTERS[icon_key]
+        _, _, cx, cy, f0, _, floor = key[1:]
+        found, shrink = None, 1.0
+        while found is None and f0 * shrink >= max(floor, SHRINK_LIMIT * f0) - 1e-9:
+            if readable(designed, surround(raster, text, font_file, cx, cy, f0 * shrink)):
+                found = LabelInk(fs * shrink, designed)
+            shrink *= SHRINK_STEP
+        _INKS[key] = found or choose(surround(raster, text, font_file, cx, cy, f0), designed, fs)
+    return _INKS[key]
+
+
+class _Cache(dict):
+    """A cache of results that depend on a game's icon files (emptied by ``pnp watch`` before a rebuild)."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.__name__, self.__module__ = name, __name__
+
+    def cache_clear(self):
+        self.clear()
+
+
+_RASTERS = reads_files(_Cache("icon_rasters"))
+_INKS = reads_files(_Cache("label_inks"))
+
+
+def choose(ring: Counter, designed: str, fs: float) -> LabelInk:
+    """The icon's own colour when it is readable on ``ring``, else white or the ink, else an outline."""
+    if not ring:
+        return LabelInk(fs, designed)
+    for fill in dict.fromkeys((designed, WHITE, INK)):
+        if readable(fill, ring):
+            return LabelInk(fs, fill)
+    covered = {c: n for c, n in ring.items() if c is not None}
+
+    def mean(fill):
+        total = sum(covered.values())
+        return sum(contrast(fill, c) * n for c, n in covered.items()) / total if total else 0.0
+    fill = WHITE if mean(WHITE) >= mean(INK) else INK
+    return LabelInk(fs, fill, INK if fill == WHITE else WHITE)
+
+
+def readable(fill: str, ring: Counter) -> bool:
+    """Whether ``fill`` reaches :data:`LABEL_CONTRAST` on all but :data:`SLACK` of ``ring`` (colour ->
+    pixels; None for where the icon does not cover it)."""
+    bad = sum(n for c, n in ring.items() if c is None or contrast(fill, c) < LABEL_CONTRAST)
+    return bad <= SLACK * sum(ring.values())
+
+
+def icon_raster(draw_icon):
+    """The icon drawn :data:`CANON` points across, centred on a page twice that size, rasterized with
+    its transparency (RGBA)."""
+    import pypdfium2 as pdfium
+    from reportlab.pdfgen.canvas import Canvas
+
+    side = 2 * CANON
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(side, side), invariant=1)
+    draw_icon(c, CANON, CANON, CANON)
+    c.showPage()
+    c.save()
+    doc = pdfium.PdfDocument(buf.getvalue())
+    try:
+        return doc[0].render(scale=SCALE, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
+    finally:
+        doc.close()
+
+
+def glyph_mask(text: str, font_file: str, cx: float, cy: float, fs: float, width: int, height: int):
+    """The glyphs of ``text`` set as :func:`pnp.draw.icons._label` sets them (font size ``fs``, centred
+    on (cx, cy) points from the raster's centre, y up, the baseline 0.36 x ``fs`` below) as a Pillow mask
+    the size of the icon's raster."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    mask = Image.new("L", (width, height), 0)
+    font = _font(font_file, round(fs * SCALE, 2))
+    x = width / 2 + cx * SCALE - font.getlength(text) / 2
+    y = height / 2 - (cy - 0.36 * fs) * SCALE
+    ImageDraw.Draw(mask).text((x, y), text, fill=255, font=font, anchor="ls")
+    return mask
+
+
+@lru_cache(maxsize=64)
+def _font(font_file: str, px: float):
+    from PIL import ImageFont
+
+    return ImageFont.truetype(str(FONTS_DIR / font_file), px)
+
+
+def surround(raster, text: str, font_file: str, cx: float, cy: float, fs: float) -> Counter:
+    """The icon's colours ('#rrggbb', None where it is mostly transparent) on a ring :data:`OUTLINE` x
+    ``fs`` wide around the glyphs, with their pixel counts."""
+    from PIL import Image, ImageChops, ImageFilter
+
+    mask = glyph_mask(text, font_file, cx, cy, fs, *raster.size).point(lambda v: 255 if v >= 128 else 0)
+    glyphs = mask.getbbox()
+    if glyphs is None:
+        return Counter()
+    reach = max(1, round(OUTLINE * fs * SCALE))
+    box = (max(0, glyphs[0] - reach - 1), max(0, glyphs[1] - reach - 1), min(mask.width, glyphs[2] + reach + 1),
+           min(mask.height, glyphs[3] + reach + 1))
+    mask = mask.crop(box)
+    grown = mask
+    for _ in range(reach):                   # a disc-like dilation, one pixel a step (a wide square filter is slow)
+        grown = grown.filter(ImageFilter.MaxFilter(3))
+    ring = ImageChops.subtract(grown, mask)
+    outside = Image.new("RGBA", ring.size, _NOT_RING)
+    colours = Image.composite(raster.crop(box), outside, ring).getcolors(ring.width * ring.height) or []
+    out = Counter()
+    for n, (r, g, b, a) in colours:
+        if (r, g, b, a) != _NOT_RING:
+            out[f"#{r:02x}{g:02x}{b:02x}" if a >= 192 else None] += n
+    return out
+
+
+#: What stands for the pixels off the ring while they are counted (a fully transparent colour the
+#: renderer never produces: it gives transparent pixels as white).
+_NOT_RING = (1, 2, 3, 0)
