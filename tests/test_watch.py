@@ -52,13 +52,14 @@ def test_registered_caches_are_the_file_dependent_ones():
     import pnp.cardtext
     import pnp.components.instructions
     import pnp.components.rulebook
+    import pnp.draw.labels
     import pnp.rulebook  # noqa: F401  (registers on import)
 
     names = {f"{f.__module__}.{f.__name__}" for f in cache.registered()}
     # every template environment (pnp.templating.environment), the parsed YAML files, and the results
     # built from templates
     assert {"pnp.templating.environment", "pnp.yamlsrc._load_cached", "pnp.cardtext._module",
-            "pnp.components.rulebook.booklet"} <= names
+            "pnp.components.rulebook.booklet", "pnp.draw.labels.icon_rasters", "pnp.draw.labels.label_inks"} <= names
     assert "pnp.draw.text.fit" not in names       # pure function of its arguments: stays warm
     with pytest.raises(TypeError):
         cache.reads_files(lambda: None)

@@ -87,6 +87,9 @@ class _Cache(dict):
     def cache_clear(self):
         self.clear()
 
+    __eq__ = object.__eq__            # one cache is not another that happens to hold the same
+    __hash__ = object.__hash__
+
 
 _RASTERS = reads_files(_Cache("icon_rasters"))
 _INKS = reads_files(_Cache("label_inks"))
