@@ -192,6 +192,7 @@ def skull(c, cx, cy, size, colour=None, label=None):
     c.setLineWidth(size * 0.035)
     for dx in (-0.2, 0.0, 0.2):
         c.line(cx + r * dx, cy - r * 0.55, cx + r * dx, cy - r * 0.85)
+    _label(c, cx, cy + r * 0.6, size * 0.55, label, colour=INK)      # on the brow, above the eyes
 
 
 def cycle(c, cx, cy, size, colour=None, label=None):
@@ -216,6 +217,7 @@ def cycle(c, cx, cy, size, colour=None, label=None):
         h.lineTo(ex - nx * a * 0.8, ey - ny * a * 0.8)
         h.close()
         c.drawPath(h, stroke=0, fill=1)
+    _label(c, cx, cy, size * 0.8, label, colour=INK)
 
 
 def plus(c, cx, cy, size, colour=None, label=None):
