@@ -2,6 +2,8 @@
 language (``**bold**``, ``*italic*``, ``[icon]``, ``[icon:label]``, line breaks, ``\\[`` and ``\\*``
 escapes). Mistakes in it are validation errors at the CSV cell or the YAML line that wrote them."""
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -140,3 +142,28 @@ def test_card_markup_problems(text, problem):
 def test_card_markup_keeps_line_breaks_and_folds_other_whitespace():
     assert card_markup("  a\t b \r\n c  \n") == "a b\nc"
     assert card_markup("one\n\ntwo") == "one\n\ntwo"
+
+
+def test_a_data_file_text_in_a_card_layout_prints_as_written(tmp_path):
+    import shutil
+
+    from pnp.components.cards import layout_of
+    from pnp.layout.cards import card_face
+    from pnp.layout.geometry import flatten
+
+    root = tmp_path / "starfall"
+    shutil.copytree(Path(__file__).parent / "games" / "starfall", root)
+    (root / "notes.csv").write_text("tip\n**Bold** [coin] *x*\n")
+    game_yaml = root / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("components:\n", "data: [notes.csv]\n\ncomponents:\n", 1))
+    layout = root / "templates" / "layouts" / "starfall.yaml"
+    layout.write_text(layout.read_text().replace("regions:\n", "regions:\n  - {name: tip, kind: text, rect: [8, 4, "
+                                                 "40, 5], text: \"'Tip: ' ~ data.notes[0].tip\", style: {font: sans, "
+                                                 "size: 7}}\n", 1))
+    game = load_game(root)
+    deck = game.deck("stars")
+    card = deck.cards[0]
+    face = card_face(face_content(game, card), deck.width, deck.height, 0.0, layout_of(deck, card))
+    (tip,) = [e.markup for e in flatten(face) if e.role == "tip"]
+    assert plain_text(tip) == "Tip: **Bold** [coin] *x*"                 # data, not card markup
+    assert words(tip)[0] == ("Tip:", False, False) and all(len(w) == 3 and not w[1] and not w[2] for w in words(tip))
