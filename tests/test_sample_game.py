@@ -66,4 +66,4 @@ def test_starfall_uses_every_feature():
     # card text in a YAML deck and a CSV deck: bold and the game's own icons, in the classic rules box
     rules = [e.markup for e in fronts if e.role == "ability"]
     assert "**Kindle:** gain 1 [light] and 1 [wish]." in rules
-    assert "Each player gains 1 [wish].\n**Then** discard this omen." in rules
+    assert "**Dark:** no one gains [light] this turn.\n**Then** each player gains 1 [wish]." in rules
