@@ -28,6 +28,7 @@ import jinja2
 
 from pnp.errors import DataError, Problems
 from pnp.paths import data_path, excerpt
+from pnp.schema import entry
 from pnp.tables import Text, is_table, load_table
 from pnp.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
 
@@ -95,7 +96,7 @@ def load_data(root: Path, files, problems: Problems, game_path: Path, raw_game) 
         return out
     for i, name in enumerate(files):
         line = line_of(raw_list, i) or line_of(raw_game, "data")
-        where = f"data[{i + 1}]"
+        where = entry("data", name, i)
         path = data_path(root, name, problems, game_path, line, None, where)
         if path is None:
             continue

@@ -19,7 +19,7 @@ from typing import Any
 from pnp.errors import Problems
 from pnp.markup import placeholder_problems
 from pnp.paths import SAFE_NAME_TEXT, data_path, excerpt, name_problem
-from pnp.schema import Field, check
+from pnp.schema import Field, check, entry, subkey
 from pnp.tables import coerce, guess, is_table, load_table
 from pnp.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
 from rules_engine.model import Ability, Card
@@ -238,7 +238,8 @@ def parse_back(raw, root: Path, fields, problems: Problems, path, line, where: s
     if keyed and by is None:
         problems.error(path, line, None, f"{where}: images, labels or emblems by value need 'by: <card key>'")
     if by is not None and by not in BUILTIN_KEYS and by not in {f.name for f in fields}:
-        problems.error(path, line_of(raw, "by"), None, f"{where}.by: {excerpt(by)} is not a card key of the deck")
+        problems.error(path, line_of(raw, "by"), None,
+                       f"{subkey(where, 'by')}: {excerpt(by)} is not a card key of the deck")
     for value in [v for v, _ in images] + list(clean.get("labels") or {}) + list(clean.get("emblems") or {}):
         if name_problem(str(value)):
             problems.error(path, line, None, f"{where}: the value {excerpt(value)} names an exported back image; "
@@ -320,7 +321,7 @@ def _fields(raw_fields, clean_fields: dict, problems: Problems, path, where: str
     out = []
     for name, f in clean_fields.items():
         line = line_of(raw_fields, name)
-        at = f"{where}.{name}"
+        at = subkey(where, name)
         if not isinstance(name, str) or name in BUILTIN_KEYS or name in ("art", "art_fit", "art_focus", "type_"):
             if name in BUILTIN_KEYS:
                 problems.error(path, line, None, f"{at}: '{name}' is a key every card has; name the field otherwise")
@@ -338,14 +339,15 @@ def _fields(raw_fields, clean_fields: dict, problems: Problems, path, where: str
                                f"{at}.{key}: only an int field prints as a badge with an icon or sign")
         if f.get("format"):
             for message in placeholder_problems(f["format"], {"value"}):
-                problems.error(path, line_of(raw_fields.get(name), "format") or line, None, f"{at}.format: {message}")
+                problems.error(path, line_of(raw_fields.get(name), "format") or line, None,
+                               f"{subkey(at, 'format')}: {message}")
         default = f.get("default")
         if default is not None:
             probe = Problems()
             spec = CardField(name, type=kind, min=f.get("min", 0), max=f.get("max", 99),
                              choices=tuple(f.get("choices") or ())).schema_field()
             from pnp.schema import Checker
-            Checker(probe, path, None).value(default, spec, f"{at}.default", line)
+            Checker(probe, path, None).value(default, spec, subkey(at, 'default'), line)
             if probe:
                 problems.extend(probe)
                 continue
@@ -362,7 +364,7 @@ def _groups(raw, groups, fields, problems, path, where):
         bad = [n for n in group if n not in names]
         for name in bad:
             problems.error(path, line_of(raw, "exactly_one_of"), None,
-                           f"{where}.exactly_one_of: {excerpt(name)} is not one of its fields")
+                           f"{subkey(where, 'exactly_one_of')}: {excerpt(name)} is not one of its fields")
         if not bad:
             out.append(tuple(group))
     return tuple(out)
@@ -412,18 +414,19 @@ def _new_form(meta, raw, root, problems, path) -> tuple:
         d = next(checked, None)
         if d is None or "id" not in d:
             continue
-        where = f"decks[{i + 1}]"
+        where = entry("decks", d, i)
         if d["id"] in seen:
-            problems.error(path, line, None, f"{where}.id: duplicate deck id '{d['id']}' (first at line {seen[d['id']]})")
+            problems.error(path, line, None, f"{entry('decks', d, i, named=False)}: id: duplicate deck id '{d['id']}' "
+                                             f"(first at line {seen[d['id']]})")
             continue
         seen[d["id"]] = line
-        size = parse_size(d.get("size", "poker"), problems, path, line_of(item, "size") or line, f"{where}.size")
-        fields = _fields(item.get("fields"), d.get("fields") or {}, problems, path, f"{where}.fields")
+        size = parse_size(d.get("size", "poker"), problems, path, line_of(item, "size") or line, subkey(where, 'size'))
+        fields = _fields(item.get("fields"), d.get("fields") or {}, problems, path, subkey(where, 'fields'))
         groups = _groups(item, d.get("exactly_one_of"), fields, problems, path, where)
         watermark = d.get("watermark")
         if watermark is not None and watermark not in {f.name for f in fields}:
             problems.error(path, line_of(item, "watermark"), None,
-                           f"{where}.watermark: {excerpt(watermark)} is not one of its fields")
+                           f"{subkey(where, 'watermark')}: {excerpt(watermark)} is not one of its fields")
             watermark = None
         cards_file = None
         if "cards" in d:
@@ -441,7 +444,7 @@ def _new_form(meta, raw, root, problems, path) -> tuple:
                 else:
                     files[cards_file] = d["id"]
         back = parse_back(item.get("back"), root, fields, problems, path, line_of(item, "back") or line,
-                          f"{where}.back")
+                          subkey(where, 'back'))
         if size is None:
             continue
         decks.append(Deck(d["id"], d.get("name") or d["id"], size[0], size[1], fields, groups, watermark,

@@ -17,7 +17,7 @@ from pathlib import Path
 from pnp import placeholders
 from pnp.errors import Problems
 from pnp.paths import data_path, excerpt
-from pnp.schema import MISSING
+from pnp.schema import MISSING, entry
 from pnp.specs import SpecChecker, line_at
 from pnp.yamlsrc import line_of, load_yaml_or_report
 
@@ -28,6 +28,8 @@ def load_facts(root: Path, files, module, engine: str | None, cards, problems: P
 
     ``module`` is the engine's package (None without an engine); every problem goes to ``problems``.
     """
+    if engine and module is None:      # the engine named cannot be loaded (reported): nothing reads the facts
+        return {}, {}
     schema = getattr(module, "FACTS_SCHEMA", None) or {}
     line = line_of(raw_game, "facts")
     if files and not schema:
@@ -38,7 +40,7 @@ def load_facts(root: Path, files, module, engine: str | None, cards, problems: P
         return {}, {}
     facts, raws, owner, counts = {}, {}, {}, {}
     for i, name in enumerate(files or []):
-        where = f"facts[{i + 1}]"
+        where = entry("facts", name, i)
         path = data_path(root, name, problems, game_path, line, None, where)
         if path is None:
             continue

@@ -21,7 +21,7 @@ from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFA
 from pnp.markup import card_markup_problems
 from pnp.paths import excerpt
 from pnp.renames import Schema
-from pnp.schema import Field, check
+from pnp.schema import Field, check, entry, subkey
 from pnp.yamlsrc import line_of, load_yaml_or_report
 from rules_engine import engine_module
 from rules_engine.model import WHOLE_PLACEHOLDER, Ability, Card, Faction, Rank
@@ -375,19 +375,19 @@ def _deck_layouts(decks, palette: dict, root, problems, path, raw) -> tuple:
 def _check_deck_icons(decks, icon_set, raw, problems, path) -> None:
     """Every badge field and back emblem names an icon the game has."""
     for deck in decks:
+        where = "card" if deck.id == DEFAULT_DECK and "card" in raw else f"deck '{deck.id}'"
         back = deck.back
         if back is not None:
             for name in [back.emblem] + [e for _, e in back.emblems]:
                 why = icon_set.problem(name) if name is not None else None
                 if why:
-                    problems.error(path, back.line, None, f"back.emblem: {why}")
+                    problems.error(path, back.line, None, f"{subkey(where, 'back.emblem')}: {why}")
         for f in deck.fields:
             if f.icon is None:
                 continue
             why = icon_set.problem(f.icon)
             if why:
-                where = "card.fields" if deck.id == DEFAULT_DECK and "card" in raw else f"deck '{deck.id}' fields"
-                problems.error(path, f.line or deck.line, None, f"{where}.{f.name}.icon: {why}")
+                problems.error(path, f.line or deck.line, None, f"{subkey(where, 'fields')}.{f.name}.icon: {why}")
 
 
 def parse_components(raw, problems: Problems, path) -> tuple:
@@ -400,7 +400,9 @@ def parse_components(raw, problems: Problems, path) -> tuple:
     kinds = sorted(set(KINDS) | set(ALIASES))
     for i, item in enumerate(raw_list):
         line = line_of(raw_list, i)
-        where = f"components[{i + 1}]"
+        # an entry is named by its id (by default its kind) once its kind is known, else by its place
+        known_kind = isinstance(item, dict) and item.get("kind") in kinds
+        where = entry("components", {"id": item.get("id", item.get("kind"))} if known_kind else None, i)
         if isinstance(item, str):
             kind, cid, config = item, item, {}
             if kind not in kinds:
@@ -413,7 +415,7 @@ def parse_components(raw, problems: Problems, path) -> tuple:
             kind = item.get("kind")
             if kind not in kinds:
                 problems.error(path, line_of(item, "kind") or line, None,
-                               f"{where}.kind: {excerpt(kind)} is not one of: {', '.join(kinds)}")
+                               f"{subkey(where, 'kind')}: {excerpt(kind)} is not one of: {', '.join(kinds)}")
                 continue
             fields = {"kind": Field("str", required=True), "id": Field("id", default=kind)}
             fields.update(schema(kind))
@@ -425,7 +427,8 @@ def parse_components(raw, problems: Problems, path) -> tuple:
                                              f"got {excerpt(item)}")
             continue
         if cid in seen:
-            problems.error(path, line, None, f"{where}: a second component '{cid}' (first at line {seen[cid]}); "
+            problems.error(path, line, None, f"{entry('components', item, i, named=False)}: a second component "
+                                             f"'{cid}' (first at line {seen[cid]}); "
                                              f"give each its own id")
             continue
         seen[cid] = line
@@ -551,7 +554,7 @@ def _check_meta(meta: dict, raw, problems: Problems, path) -> None:
     raw_decks = raw.get("decks") if isinstance(raw.get("decks"), list) else []
     for i, d in enumerate(meta.get("decks") or []):
         raw_deck = raw_decks[i] if i < len(raw_decks) and isinstance(raw_decks[i], dict) else None
-        rule_sets.append((f"decks[{i + 1}].copies", d.get("copies") or {},
+        rule_sets.append((subkey(entry("decks", d, i), "copies"), d.get("copies") or {},
                           raw_deck.get("copies") if raw_deck else None))
     for where, rules, raw_rules in rule_sets:
         for count in rules.get("max_copies_by_players") or {}:
@@ -574,7 +577,8 @@ def _unique(meta, raw, key, needed, problems, path, lines) -> list:
         if clean is None or not set(needed) <= clean.keys():
             continue
         if clean["id"] in seen:
-            problems.error(path, line, None, f"{key}[{i + 1}].id: duplicate id '{clean['id']}' (first at line "
+            problems.error(path, line, None, f"{entry(key, clean, i, named=False)}: id: duplicate id '{clean['id']}' "
+                                             f"(first at line "
                                              f"{seen[clean['id']]})")
             continue
         seen[clean["id"]] = line
@@ -595,7 +599,7 @@ def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, 
         line = line_of(raw_list, i)
         cid = raw.get("id") if isinstance(raw, dict) else None
         cid = cid if isinstance(cid, str) else None
-        subject = f"card {excerpt(cid)}" if cid else f"card #{i + 1}"
+        subject = f"card {excerpt(cid)}" if cid else entry("cards", None, i)
         if cid is not None and cid in sources:
             first_path, first_line = sources[cid]
             first = f"line {first_line}" if first_path == str(path) else f"{Path(first_path).name}:{first_line}"

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pnp.layout.hexgrid import HexGrid, edge
+from pnp.schema import entry
 from pnp.yamlsrc import line_of
 
 #: Hexes named in a message about a region (the rest are counted).
@@ -157,5 +158,5 @@ def _check_sites(hexmap, reader, raw, land) -> None:
             name = (f"'{hexmap.hex(site).id}'" if not isinstance(site[0], tuple)
                     else f"between '{hexmap.hex(site[0]).id}' and '{hexmap.hex(site[1]).id}'")
             only = ", ".join(sorted(s for s in sides if s)) or "no"
-            reader.error(line_of(raw_list, i), None, f"bridge_sites[{i + 1}]: the site {name} crosses nothing: "
+            reader.error(line_of(raw_list, i), None, f"{entry('bridge_sites', site, i)}: the site {name} crosses nothing: "
                                                      f"the land beside it is on the {only} side only")

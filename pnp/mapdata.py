@@ -14,7 +14,7 @@ from pathlib import Path
 from pnp.errors import Problems
 from pnp.layout.hexgrid import axial_to_offset, distance, offset_to_axial
 from pnp.paths import data_path, excerpt
-from pnp.schema import Field, check
+from pnp.schema import Field, check, entry, ordinal, subkey
 from pnp.yamlsrc import line_of, load_yaml_or_report
 from rules_engine.board import HexMap, HoldingKind, MapHex, MapHolding, PieceKind, Terrain, edge_key
 
@@ -98,8 +98,8 @@ def _unique_entries(raw_list, checked, key, problems, path):
         if "id" not in clean:
             continue
         if clean["id"] in seen:
-            problems.error(path, line, None, f"{key}[{i + 1}].id: duplicate id '{clean['id']}' (first at line "
-                                             f"{seen[clean['id']]})")
+            problems.error(path, line, None, f"{entry(key, clean, i, named=False)}: id: duplicate id '{clean['id']}' "
+                                             f"(first at line {seen[clean['id']]})")
             continue
         seen[clean["id"]] = line
         out.append((clean, line))
@@ -113,7 +113,7 @@ def _game_list(raw_game, key, schema, problems, path):
     if not isinstance(raw_list, list):
         problems.error(path, line_of(raw_game, key), None, f"{key}: expected a list")
         return [], []
-    checked = [check(item, schema, problems, path, prefix=f"{key}[{i + 1}]") for i, item in enumerate(raw_list)]
+    checked = [check(item, schema, problems, path, prefix=entry(key, item, i)) for i, item in enumerate(raw_list)]
     return raw_list, checked
 
 
@@ -126,12 +126,13 @@ def load_board(root: Path, raw_game, factions, traits, problems: Problems, path:
 
     def faction_of(clean, key, i, line):
         fid = clean.get("faction")
+        where = subkey(entry(key, clean, i), "faction")
         if fid is None:
             if faction_ids:
-                problems.error(path, line, None, f"{key}[{i}].faction: required when the game has factions")
+                problems.error(path, line, None, f"{where}: required when the game has factions")
             return None
         if fid not in faction_ids:
-            problems.error(path, line, None, f"{key}[{i}].faction: unknown faction '{fid}'{_hint(fid, faction_ids)};"
+            problems.error(path, line, None, f"{where}: unknown faction '{fid}'{_hint(fid, faction_ids)};"
                                              f" factions: {', '.join(faction_ids) or 'none'}")
             return None
         return fid
@@ -254,7 +255,7 @@ class _MapReader:
             self.error(line, None, f"{where}: expected an edge: the two hexes it separates, e.g. "
                                    f"[[3, 4], [3, 5]] or ['0405', '0406'], got {excerpt(value)}")
             return None
-        a, b = self.ref(value[0], line, f"{where}[1]"), self.ref(value[1], line, f"{where}[2]")
+        a, b = self.ref(value[0], line, f"{where}: 1st hex"), self.ref(value[1], line, f"{where}: 2nd hex")
         if a is None or b is None:
             return None
         if distance(a, b) != 1:
@@ -330,12 +331,12 @@ def _terrains(raw, problems, path) -> tuple:
     raw_list = raw.get("terrains") if isinstance(raw.get("terrains"), list) else []
     for i, item in enumerate(raw_list):
         line = line_of(raw_list, i)
-        clean = check(item, TERRAIN_SCHEMA, problems, path, prefix=f"terrains[{i + 1}]")
+        clean = check(item, TERRAIN_SCHEMA, problems, path, prefix=entry("terrains", item, i))
         if not {"id", "name", "colour"} <= clean.keys():
             continue
         if clean["id"] in seen:
-            problems.error(path, line, None, f"terrains[{i + 1}].id: duplicate id '{clean['id']}' (first at line "
-                                             f"{seen[clean['id']]})")
+            problems.error(path, line, None, f"{entry('terrains', item, i, named=False)}: id: duplicate id "
+                                             f"'{clean['id']}' (first at line {seen[clean['id']]})")
             continue
         seen[clean["id"]] = line
         out.append(Terrain(clean["id"], clean["name"], clean["colour"], clean["barrier"], clean["holdings"],
@@ -348,25 +349,27 @@ def _hexes(raw, reader: _MapReader, by_terrain, default, sides) -> None:
     ids = {}
     for i, item in enumerate(raw_list):
         line = line_of(raw_list, i)
-        where = f"hexes[{i + 1}]"
+        where = entry("hexes", item, i)
         clean = check(item, HEX_SCHEMA, reader.problems, reader.path, prefix=where)
         if "at" not in clean:
             continue
         at = reader.axial(clean["at"])
         if at is None:
-            reader.error(line, None, f"{where}.at: expected coordinates [{reader._pair()}], got {excerpt(clean['at'])}")
+            reader.error(line, None, f"{subkey(where, 'at')}: expected coordinates [{reader._pair()}], got "
+                                     f"{excerpt(clean['at'])}")
             continue
         why = reader.on_grid(at)
         if why:
-            reader.error(line, None, f"{where}.at: {reader.shown(at)} is {why}")
+            reader.error(line, None, f"{subkey(where, 'at')}: {reader.shown(at)} is {why}")
             continue
         if at in reader.by_at:
-            reader.error(line, None, f"{where}.at: the hex {reader.shown(at)} is already listed at line "
+            reader.error(line, None, f"{subkey(where, 'at')}: the hex {reader.shown(at)} is already listed at line "
                                      f"{reader.lines[at]}")
             continue
         hid = clean.get("id") or reader.default_id(at)
         if hid in ids:   # reported; the hex stays on the map (by its coordinates) for the other checks
-            reader.error(line, None, f"{where}.id: '{hid}' is already the id of the hex at line {ids[hid]}")
+            reader.error(line, None, f"{entry('hexes', item, i, named=False)}: id: '{hid}' is already the id of "
+                                     f"the hex at line {ids[hid]}")
         terrain = clean.get("terrain") or default
         if terrain is None:
             reader.error(line, f"hex '{hid}'", "terrain: missing, and the map gives no default 'terrain'")
@@ -411,11 +414,11 @@ def _edges(raw, reader: _MapReader) -> list:
     out, seen = [], {}
     for i, item in enumerate(raw_list):
         line = line_of(raw_list, i)
-        e = reader.edge(item, line, f"river_edges[{i + 1}]")
+        e = reader.edge(item, line, entry("river_edges", item, i))
         if e is None:
             continue
         if e in seen:
-            reader.error(line, None, f"river_edges[{i + 1}]: the edge between {reader.name(e[0])} and "
+            reader.error(line, None, f"{entry('river_edges', item, i)}: the edge between {reader.name(e[0])} and "
                                      f"{reader.name(e[1])} is already listed at line {seen[e]}")
             continue
         seen[e] = line
@@ -432,7 +435,7 @@ def _bridge_sites(raw, reader: _MapReader, by_terrain, rivers) -> list:
     out, seen = [], {}
     for i, item in enumerate(raw_list):
         line = line_of(raw_list, i)
-        where = f"bridge_sites[{i + 1}]"
+        where = entry("bridge_sites", item, i)
         if _is_edge(item):
             site = reader.edge(item, line, where)
             if site is None:
@@ -465,13 +468,14 @@ def _holdings(raw, reader: _MapReader, kinds, by_terrain) -> list:
     out, ids, taken = [], {}, {}
     for i, item in enumerate(raw_list):
         line = line_of(raw_list, i)
-        where = f"holdings[{i + 1}]"
+        where = entry("holdings", item, i)
         clean = check(item, HOLDING_SCHEMA, reader.problems, reader.path, prefix=where)
         if not {"id", "kind", "at"} <= clean.keys():
             continue
         subject = f"holding '{clean['id']}'"
         if clean["id"] in ids:
-            reader.error(line, None, f"{where}.id: duplicate id '{clean['id']}' (first at line {ids[clean['id']]})")
+            reader.error(line, None, f"{entry('holdings', item, i, named=False)}: id: duplicate id '{clean['id']}' "
+                                     f"(first at line {ids[clean['id']]})")
             continue
         ids[clean["id"]] = line
         kind = by_kind.get(clean["kind"])
@@ -480,7 +484,7 @@ def _holdings(raw, reader: _MapReader, kinds, by_terrain) -> list:
             reader.error(line, subject, f"kind: unknown holding kind '{clean['kind']}'{_hint(clean['kind'], by_kind)};"
                                         f" game.yaml's holdings: {known}")
             continue
-        at = reader.ref(clean["at"], line, f"{where}.at")
+        at = reader.ref(clean["at"], line, subkey(where, "at"))
         if at is None:
             continue
         h = reader.by_at[at]
@@ -521,7 +525,7 @@ def _start(raw, reader: _MapReader, pieces, by_terrain, holdings) -> list:
         hexes = []
         for j, item in enumerate(raw_list):
             item_line = line_of(raw_list, j) or line
-            where = f"start.{kind_id}[{j + 1}]"
+            where = f"start.{kind_id}: {ordinal(j + 1)} hex"
             at = reader.ref(item, item_line, where)
             if at is None:
                 continue

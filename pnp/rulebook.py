@@ -29,7 +29,7 @@ from pnp.layout.geometry import Style
 from pnp.markup import (Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, escape,
                         escaped_at, fill, parse, plain_text)
 from pnp.paths import data_path, excerpt
-from pnp.schema import Field, check
+from pnp.schema import Field, check, entry
 from pnp.units import pt
 from pnp.yamlsrc import line_of, load_yaml
 
@@ -75,8 +75,8 @@ def _check_chapters(raw, cfg, problems: Problems, path) -> None:
     for i, chapter in enumerate(cfg.get("chapters") or []):
         line = line_of(raw_chapters, i)
         if chapter in seen:
-            problems.error(path, line, "rulebook", f"chapters[{i + 1}]: '{chapter}' is listed twice (first at line "
-                                                   f"{seen[chapter]})")
+            problems.error(path, line, "rulebook", f"{entry('chapters', chapter, i)}: '{chapter}' is listed twice "
+                                                   f"(first at line {seen[chapter]})")
         seen.setdefault(chapter, line)
 
 

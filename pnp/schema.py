@@ -92,6 +92,65 @@ def _describe(value) -> str:
     return excerpt(value)
 
 
+# ----------------------------------------------------------------------------- naming list entries
+
+#: What one entry of a list is called, where dropping the plural's "s" does not say it.
+ENTRY_NOUNS = {
+    "ability_categories": "ability category", "hexes": "hex", "river_edges": "river edge",
+    "bridge_sites": "bridge site", "facts": "facts file", "data": "data file", "contents": "contents line",
+    "exactly_one_of": "group", "rect": "value", "size": "value", "art_focus": "value", "at": "value",
+}
+#: The end of a key path that names a list entry (``deck 'current'``, ``3rd faction``).
+_ENTRY_END = re.compile(r"(?:^|: )(?:[a-z][a-z ]* '[^']*'|\d+(?:st|nd|rd|th) [a-z][a-z ]*)$")
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``..."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def entry_noun(key: str) -> str:
+    """One entry of the list ``key``: ``decks`` -> ``deck``, ``ability_categories`` -> ``ability category``."""
+    if key in ENTRY_NOUNS:
+        return ENTRY_NOUNS[key]
+    if not key or _ENTRY_END.search(key) or not key.replace("_", "").isalpha():
+        return "entry"
+    if key.endswith("ies"):
+        key = key[:-3] + "y"
+    elif key.endswith(("xes", "ches", "shes")):
+        key = key[:-2]
+    elif key.endswith("s") and not key.endswith("ss"):
+        key = key[:-1]
+    return key.replace("_", " ")
+
+
+def entry(where: str, item, index: int, named: bool = True) -> str:
+    """How a message names entry ``index`` (from 0) of the list at key path ``where``: by its id when it
+    has a usable one (``deck 'current'``), else by its place (``3rd faction``), never by a bracketed
+    index. ``named=False`` always says the place (the second of two entries with one id)."""
+    head, sep, last = where.rpartition(": ")
+    base, dot, key = last.rpartition(".")
+    if _ENTRY_END.search(where):           # an entry of a list inside a list: "1st group: 2nd entry"
+        head, sep, base, key = where, ": ", "", ""
+    noun = entry_noun(key)
+    ident = item.get("id") if isinstance(item, dict) and named else None
+    if isinstance(ident, (str, int)) and not isinstance(ident, bool) and SAFE_NAME.fullmatch(str(ident)):
+        label = f"{noun} '{ident}'"
+    else:
+        label = f"{ordinal(index + 1)} {noun}"
+    front = head + sep + base if base or not sep else head
+    return f"{front}: {label}" if front else label
+
+
+def subkey(where: str, key) -> str:
+    """The key path of ``key`` inside the mapping at ``where``: ``card.fields`` + ``glow`` ->
+    ``card.fields.glow``; after an entry's name, ``deck 'current'`` + ``size`` -> ``deck 'current': size``."""
+    if not where:
+        return str(key)
+    return f"{where}: {key}" if _ENTRY_END.search(where) else f"{where}.{key}"
+
+
 class Checker:
     """Checks values against fields, appending problems that name ``subject`` and the key path."""
 
@@ -148,7 +207,7 @@ class Checker:
             out = []
             for i, item in enumerate(value):
                 item_line = line_of(value, i) or line
-                checked = self.value(item, spec.items, f"{where}[{i + 1}]", item_line) if spec.items else item
+                checked = self.value(item, spec.items, entry(where, item, i), item_line) if spec.items else item
                 if checked is not MISSING:
                     out.append(checked)
             value = out
@@ -164,7 +223,7 @@ class Checker:
                 if not isinstance(k, (str, int)) or isinstance(k, bool):
                     self.error(line_of(value, k) or line, where, f"key {_describe(k)}: expected text or a number")
                     continue
-                checked = self.value(v, spec.items, f"{where}.{k}", line_of(value, k) or line) if spec.items else v
+                checked = self.value(v, spec.items, subkey(where, k), line_of(value, k) or line) if spec.items else v
                 if checked is not MISSING:
                     out[k] = checked
             value = out
@@ -191,7 +250,7 @@ class Checker:
         base_line = getattr(data, "line", None)
         for key in data:
             shown = key if isinstance(key, str) and len(key) <= 40 else excerpt(key)
-            where = f"{prefix}.{shown}" if prefix else str(shown)
+            where = subkey(prefix, shown)
             if key not in schema:
                 from pnp.renames import key_hint       # the format's history: a key it once had
 
@@ -204,7 +263,7 @@ class Checker:
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 self.error(line_of(data, key), where, f"unknown key{hint}; accepted keys: {accepted}")
         for key, spec in schema.items():
-            where = f"{prefix}.{key}" if prefix else key
+            where = subkey(prefix, key)
             if key in data:
                 checked = self.value(data[key], spec, where, line_of(data, key))
                 if checked is not MISSING:

@@ -65,7 +65,7 @@ CASES = [
     ("tokens.yaml", "tokens:\n", "tokens: null\nx_tokens:\n", "tokens: expected a list, got nothing", "tokens: null"),
     ("box.yaml", "style:\n", "style: null\nx_style:\n", "style: expected a mapping", "style: null"),
     # a faction without id, unknown emblems and field icons
-    ("game.yaml", "- {id: church, name: Church", "- {name: Church", "factions[3].id: required key is missing",
+    ("game.yaml", "- {id: church, name: Church", "- {name: Church", "3rd faction: id: required key is missing",
      "- {name: Church"),
     ("game.yaml", "emblem: sun}", "emblem: moon}", "faction 'church': emblem: unknown icon 'moon'; known icons: "
      "circle, coin", "emblem: moon"),
@@ -82,7 +82,7 @@ CASES = [
      "players:"),
     ("game.yaml", "ages: 14", "ages: 1400", "ages: 1400 is above the maximum 99", "ages:"),
     # list-shaped ids and kinds, empty names
-    ("cards.yaml", "  - id: outlaw\n", "  - id: [outlaw]\n", "card #11: id: expected an id", "id: [outlaw]"),
+    ("cards.yaml", "  - id: outlaw\n", "  - id: [outlaw]\n", "11th card: id: expected an id", "id: [outlaw]"),
     ("cards.yaml", "ability: {step: 1, kind: kill, rank: commoner}", "ability: {step: 1, kind: [kill], rank: commoner}",
      "card 'benthon-knights': ability.kind: unknown effect kind ['kill']", "kind: [kill]"),
     ("tokens.yaml", "  - id: faction-empire\n", "  - id: [faction-empire]\n", "token #1: id: expected an id",
@@ -91,7 +91,7 @@ CASES = [
      "digits, '-' and '_', starting with a letter or digit, at most 64), got a mapping", "kind: {a: 1}"),
     ("cards.yaml", "    name: Outlaw\n", "    name: '  '\n", "card 'outlaw': name: must not be empty", "name: '  '"),
     ("game.yaml", "title: Shadow Throne", "title: ''", "title: must not be empty", "title:"),
-    ("game.yaml", "{id: empire, name: Empire,", "{id: empire, name: '',", "factions[1].name: must not be empty",
+    ("game.yaml", "{id: empire, name: Empire,", "{id: empire, name: '',", "faction 'empire': name: must not be empty",
      "{id: empire, name: '',"),
     # text the fonts cannot print
     ("game.yaml", "{id: empire, name: Empire,", "{id: empire, name: \"\\U0001F451 Empire\",",
@@ -544,7 +544,7 @@ CHAPTERS = "chapters: [cover, contents, overview, setup, turn, stacks, abilities
 @pytest.mark.parametrize("chapters, message", [
     ("chapters: []", "rulebook: chapters: the list is empty; a rulebook needs at least one chapter"),
     ("chapters: [cover, contents, contents, overview, reference]",
-     "rulebook: chapters[3]: 'contents' is listed twice (first at line {line})"),
+     "rulebook: 3rd chapter: 'contents' is listed twice (first at line {line})"),
 ])
 def test_rulebook_chapters_empty_or_twice(btt_copy, chapters, message):
     path = btt_copy / "rulebook.yaml"

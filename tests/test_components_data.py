@@ -106,12 +106,12 @@ def test_components_keep_their_ids_and_settings(realm):
 
 
 @pytest.mark.parametrize("entry,message", [
-    ("crads", "components[1]: unknown component 'crads' (did you mean 'cards'?)"),
-    ("{kind: track, id: score, form: 0}", "components[1].form: unknown key (did you mean 'from'?)"),
-    ("{kind: boardgame}", "components[1].kind: 'boardgame' is not one of:"),
-    ("{kind: board}", "components[1].layout: required key is missing"),
-    ("{kind: track, id: 'bad id'}", "components[1].id: expected an id"),
-    ("{kind: track, shape: spiral}", "components[1].shape: 'spiral' is not one of: grid, strip, around"),
+    ("crads", "1st component: unknown component 'crads' (did you mean 'cards'?)"),
+    ("{kind: track, id: score, form: 0}", "component 'score': form: unknown key (did you mean 'from'?)"),
+    ("{kind: boardgame}", "1st component: kind: 'boardgame' is not one of:"),
+    ("{kind: board}", "component 'board': layout: required key is missing"),
+    ("{kind: track, id: 'bad id'}", "1st component: id: expected an id"),
+    ("{kind: track, shape: spiral}", "component 'track': shape: 'spiral' is not one of: grid, strip, around"),
 ])
 def test_component_entries_are_checked_with_their_line(tmp_path, entry, message):
     game = GAME.replace("  - cards\n", f"  - {entry}\n  - cards\n")
@@ -122,7 +122,7 @@ def test_component_entries_are_checked_with_their_line(tmp_path, entry, message)
 
 def test_two_components_with_one_id_is_an_error(tmp_path):
     root = write_game(tmp_path / "g", game=GAME.replace("id: rounds", "id: score"))
-    assert "game.yaml:18: components[3]: a second component 'score' (first at line 17); give each its own id" \
+    assert "game.yaml:18: 3rd component: a second component 'score' (first at line 17); give each its own id" \
         in validate(root).output
 
 

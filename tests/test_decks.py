@@ -185,7 +185,7 @@ def test_every_problem_of_every_file_in_one_run(tmp_path):
     (root / "i18n" / "fr.yaml").write_text("title: Deux\ncards:\n  knigt: {name: Chevalier}\n")
     out = validate(root).output
     expected = [
-        f"game.yaml:{line_in(root / 'game.yaml', 'colour: red')}: decks[2].colour: unknown key",
+        f"game.yaml:{line_in(root / 'game.yaml', 'colour: red')}: deck 'quests': colour: unknown key",
         "heroes.yaml:2: card 'knight': might: expected an integer, got 'x'",
         "quests.csv:2:3: card 'dragon': copies: 0 is below the minimum 1",
         "tokens.yaml:2: token 't': shape: 'circel' is not one of",
@@ -201,8 +201,8 @@ def test_a_deck_must_name_its_cards_file_and_a_size(tmp_path):
     root = write_game(tmp_path / "g", game=bad)
     out = validate(root).output
     path = root / "game.yaml"
-    assert f"game.yaml:{line_in(path, '- id: quests')}: decks[2].cards: required key is missing" in out
-    assert f"game.yaml:{line_in(path, 'size: huge')}: decks[2].size: unknown size 'huge'; give one of poker" in out
+    assert f"game.yaml:{line_in(path, '- id: quests')}: deck 'quests': cards: required key is missing" in out
+    assert f"game.yaml:{line_in(path, 'size: huge')}: deck 'quests': size: unknown size 'huge'; give one of poker" in out
 
 
 def test_both_deck_forms_at_once_is_an_error(tmp_path):

@@ -175,9 +175,9 @@ def test_one_picture_back_for_every_card(tmp_path):
 
 
 @pytest.mark.parametrize("back,message", [
-    ("{by: colour, images: {red: art/nope.png}}", "decks[1].back: no PNG, JPEG or SVG file 'art/nope.png'"),
-    ("{by: hue, labels: {red: Red}}", "decks[1].back.by: 'hue' is not a card key of the deck"),
-    ("{labels: {red: Red}}", "decks[1].back: images, labels or emblems by value need 'by: <card key>'"),
+    ("{by: colour, images: {red: art/nope.png}}", "deck 'lights': back: no PNG, JPEG or SVG file 'art/nope.png'"),
+    ("{by: hue, labels: {red: Red}}", "deck 'lights': back.by: 'hue' is not a card key of the deck"),
+    ("{labels: {red: Red}}", "deck 'lights': back: images, labels or emblems by value need 'by: <card key>'"),
     ("{emblem: lantern}", "back.emblem: unknown icon 'lantern'"),
 ])
 def test_bad_backs_are_errors(tmp_path, back, message):

@@ -64,10 +64,10 @@ def test_a_river_along_hex_edges_with_a_bridge_site_on_one_edge(banks):
 
 
 BROKEN = {
-    "duplicate_hex": ["map.yaml:19: hexes[11].at: the hex [3, 1] is already listed at line 17"],
-    "off_grid": ["map.yaml:19: hexes[11].at: [5, 1] is off the grid: column 5, row 1 of a grid of 5 columns and 5 "
+    "duplicate_hex": ["map.yaml:19: 11th hex: at: the hex [3, 1] is already listed at line 17"],
+    "off_grid": ["map.yaml:19: 11th hex: at: [5, 1] is off the grid: column 5, row 1 of a grid of 5 columns and 5 "
                  "rows (counted from 0)"],
-    "duplicate_id": ["map.yaml:10: hexes[2].id: 'K' is already the id of the hex at line 9"],
+    "duplicate_id": ["map.yaml:10: 2nd hex: id: 'K' is already the id of the hex at line 9"],
     "unknown_terrain": [
         "map.yaml:17: hex '0402': terrain: unknown terrain 'swamp'; terrains: plain, cave, river",
         "map.yaml:25: hex '0204': side: missing; every hex off the river belongs to a side (north, south)"],
@@ -96,17 +96,17 @@ BROKEN = {
         "map.yaml:13: the north side's half falls into 2 parts without bridges; this part is cut off from hex "
         "'0101': '0501'"],
     "bad_crossings": [
-        "map.yaml:35: river_edges[1]: hexes '0101' and '0104' are not neighbours, so no edge lies between them",
-        "map.yaml:38: bridge_sites[2]: hex '0202' is plain, not river; a bridge site crosses the river",
-        "map.yaml:39: bridge_sites[3]: the edge between '0201' and '0202' is not a river edge; a bridge site "
+        "map.yaml:35: 1st river edge: hexes '0101' and '0104' are not neighbours, so no edge lies between them",
+        "map.yaml:38: 2nd bridge site: hex '0202' is plain, not river; a bridge site crosses the river",
+        "map.yaml:39: 3rd bridge site: the edge between '0201' and '0202' is not a river edge; a bridge site "
         "crosses the river"],
     "bridge_to_nowhere": [
-        "map.yaml:36: bridge_sites[2]: the site '0101' crosses nothing: the land beside it is on the north side only"],
+        "map.yaml:36: 2nd bridge site: the site '0101' crosses nothing: the land beside it is on the north side only"],
     "bad_start": [
         "map.yaml:40: start.guard: 1 starting hex for 2 Guards",
-        "map.yaml:41: start.farmer[3]: hex '0203' (river): a piece cannot start there",
-        "map.yaml:41: start.farmer[4]: hex '0101' is on the north side; Farmers start on the south side",
-        "map.yaml:41: start.farmer[5]: hex '0405' already holds a piece (start.farmer[2]); only a holding takes "
+        "map.yaml:41: start.farmer: 3rd hex: hex '0203' (river): a piece cannot start there",
+        "map.yaml:41: start.farmer: 4th hex: hex '0101' is on the north side; Farmers start on the south side",
+        "map.yaml:41: start.farmer: 5th hex: hex '0405' already holds a piece (start.farmer: 2nd hex); only a holding takes "
         "several",
         "map.yaml:41: start.farmer: 5 starting hexes for 2 Farmers"],
 }
@@ -127,11 +127,11 @@ def test_a_map_with_many_problems_gets_them_all_at_once_from_the_command(banks):
     assert result.exit_code == 2 and result.exception is None or isinstance(result.exception, SystemExit)
     lines = [line.replace(str(folder) + "/", "") for line in result.output.splitlines()]
     assert lines == [
-        "map.yaml:19: hexes[11].at: the hex [3, 1] is already listed at line 17",
-        "map.yaml:20: hexes[12].at: [7, 7] is off the grid: column 7, row 7 of a grid of 5 columns and 5 rows "
+        "map.yaml:19: 11th hex: at: the hex [3, 1] is already listed at line 17",
+        "map.yaml:20: 12th hex: at: [7, 7] is off the grid: column 7, row 7 of a grid of 5 columns and 5 rows "
         "(counted from 0)",
         "map.yaml:39: holding 'keep': stands on hex '0501' (cave), where no holding may stand",
-        "map.yaml:41: start.guard[2]: hex '0303' (river): a piece cannot start there",
+        "map.yaml:41: start.guard: 2nd hex: hex '0303' (river): a piece cannot start there",
         "map.yaml:21: hex '0103': borders hex '0104' (south) with no river between them: the north and south sides "
         "may meet only across the river, at bridge sites",
         "map.yaml:38: holdings: the map places 0 Keeps; the north side starts with 1",
@@ -155,10 +155,10 @@ def test_each_side_needs_room_for_its_pieces(banks):
     ("map: map.yaml", "map: board.yaml", "game.yaml:9: map: no file 'board.yaml' in the game folder"),
     ("map: map.yaml", "map: map.txt", "game.yaml:9: map: 'map.txt' is not a .yaml file"),
     ("faction: south, count: 2", "faction: sout, count: 2",
-     "game.yaml:12: pieces[2].faction: unknown faction 'sout' (did you mean 'south'?); factions: north, south"),
-    ("{id: farmer,", "{id: guard,", "game.yaml:12: pieces[2].id: duplicate id 'guard' (first at line 11)"),
+     "game.yaml:12: piece 'farmer': faction: unknown faction 'sout' (did you mean 'south'?); factions: north, south"),
+    ("{id: farmer,", "{id: guard,", "game.yaml:12: 2nd piece: id: duplicate id 'guard' (first at line 11)"),
     ("name: Town, faction: south, count: 1", "name: Town, faction: south, count: 0",
-     "game.yaml:15: holdings[2].count: 0 is below the minimum 1"),
+     "game.yaml:15: holding 'town': count: 0 is below the minimum 1"),
 ])
 def test_pieces_holdings_and_the_map_file_are_checked_in_game_yaml(banks, old, new, expected):
     folder = banks()

@@ -42,7 +42,7 @@ def test_old_built_in_icon_names_are_answered_with_the_fix(old_game):
     result = run("validate", old_game)
     assert result.exit_code == 2
     assert result.output.splitlines() == [
-        f"{old_game / 'game.yaml'}:7: deck 'lanterns' fields.glow.icon: unknown icon 'influence': the built-in icon "
+        f"{old_game / 'game.yaml'}:7: deck 'lanterns': fields.glow.icon: unknown icon 'influence': the built-in icon "
         f"was renamed 'seal'; add icons: {{influence: seal}}",
         f"{old_game / 'lanterns.csv'}:2:5: card 'moon': text: unknown icon [gold]: the built-in icon was renamed "
         f"'coin'; add icons: {{gold: coin}}",
@@ -161,3 +161,43 @@ def test_the_changelog_tells_every_rename_of_the_table():
     for keys in table["keys"].values():
         for key in keys:
             assert f"`{key}:`" in changelog, key
+
+
+# ---------------------------------------------------------------- list entries are named, not indexed
+
+def test_entries_are_named_by_id_or_place():
+    from pnp.schema import entry, ordinal, subkey
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]
+    assert entry("decks", {"id": "current"}, 0) == "deck 'current'"
+    assert entry("decks", {"id": "current"}, 3, named=False) == "4th deck"
+    assert entry("factions", {"name": "Church"}, 2) == "3rd faction"
+    assert entry("factions", {"id": "not an id"}, 0) == "1st faction"
+    assert entry("ability_categories", {"id": "bold"}, 0) == "ability category 'bold'"
+    assert entry("deck 'current': fields.kind.choices", 7, 1) == "deck 'current': fields.kind: 2nd choice"
+    assert entry(entry("exactly_one_of", ["a"], 0), "b", 1) == "1st group: 2nd entry"
+    assert entry("hexes", {"at": [0, 0]}, 10) == "11th hex"
+    assert subkey("deck 'current'", "size") == "deck 'current': size"
+    assert subkey("3rd faction", "id") == "3rd faction: id"
+    assert subkey("card.fields", "glow") == "card.fields.glow" and subkey("", "title") == "title"
+
+
+def test_a_problem_inside_a_named_deck_names_the_deck(old_game):
+    game = old_game / "game.yaml"
+    game.write_text(GAME.replace("      text: {type: text}\n",
+                                 "      text: {type: text}\n      kind: {type: choice, choices: [red, [green]]}\n")
+                    .replace("icon: influence", "icon: seal"))
+    (old_game / "lanterns.csv").write_text(CARDS.replace("[gold]", "a coin"))
+    result = run("validate", old_game)
+    assert result.exit_code == 2
+    assert result.output.splitlines()[0] == (
+        f"{game}:9: deck 'lanterns': fields.kind: 2nd choice: expected text, got a list")
+
+
+def test_a_deck_without_an_id_is_named_by_its_place(old_game):
+    game = old_game / "game.yaml"
+    game.write_text(GAME.replace("  - id: lanterns\n    cards", "  - cards").replace("icon: influence", "icon: seal"))
+    result = run("validate", old_game)
+    assert result.exit_code == 2
+    assert f"{game}:4: 1st deck: id: required key is missing" in result.output.splitlines()

@@ -113,7 +113,7 @@ def test_chapter_names_are_plain_names(game_copy, chapter):
     edit(path, "chapters: [cover,", f"chapters: [{chapter!r}, cover,")
     result = run("validate", str(game_copy))
     assert result.exit_code == 2
-    assert f"{path}:{line_of(path, 'chapters:')}: chapters[1]: expected an id" in result.output
+    assert f"{path}:{line_of(path, 'chapters:')}: 1st chapter: expected an id" in result.output
 
 
 def test_template_loader_refuses_climbing_and_links_out(tmp_path):

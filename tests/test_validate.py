@@ -128,7 +128,7 @@ def test_game_yaml_unknown_key_and_bad_colour(game_copy):
     edit(path, 'colour: "#8c1c24"', 'colour: crimson')
     out = run(str(game_copy)).output
     assert f"game.yaml:{line_of(path, 'age_limit')}: age_limit: unknown key" in out
-    assert "factions[1].colour: expected a colour like '#8a1c1c', got 'crimson'" in out
+    assert "faction 'empire': colour: expected a colour like '#8a1c1c', got 'crimson'" in out
 
 
 def test_text_that_cannot_fit_is_an_error(game_copy):
