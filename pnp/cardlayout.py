@@ -31,7 +31,7 @@ from pnp.errors import Problems
 from pnp.layout.colour import readable, shade, tint
 from pnp.markup import Safe, escape
 from pnp.paths import SAFE_NAME, excerpt
-from pnp.schema import Field, check
+from pnp.schema import Field, check, entry, subkey
 from pnp.units import MIN_TEXT_PT
 from pnp.yamlsrc import line_of, load_yaml_or_report
 
@@ -170,14 +170,14 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
     parent = None
     if clean.get("extends"):
         parent = load_layout(clean["extends"], root, problems, path, line_of(raw, "extends"),
-                             f"{where + '.' if where else ''}extends", seen)
+                             subkey(where, "extends"), seen)
         if parent is None:
             return None
     regions = [dict(r) for r in parent.regions] if parent else []
     raw_regions = raw.get("regions") if isinstance(raw, dict) else None
     for i, region in enumerate(clean.get("regions") or []):
         rline = line_of(raw_regions, i)
-        at = f"{where + '.' if where else ''}regions[{i + 1}]"
+        at = entry(subkey(where, "regions"), region, i)
         names = [r["name"] for r in regions]
         if "name" not in region:
             continue
@@ -192,12 +192,14 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
             problems.error(path, rline, None, f"{at}: no region '{region['name']}' to remove")
             continue
         if region.get("kind") is None:
-            problems.error(path, rline, None, f"{at}.kind: required for a new region")
+            written = raw_regions[i] if isinstance(raw_regions, list) and i < len(raw_regions) else None
+            if not (isinstance(written, dict) and "kind" in written):    # else its wrong kind is reported
+                problems.error(path, rline, None, f"{subkey(at, 'kind')}: required for a new region")
             continue
         new = {k: v for k, v in region.items() if v is not None}
         if region.get("before"):
             if region["before"] not in names:
-                problems.error(path, rline, None, f"{at}.before: no region '{region['before']}'")
+                problems.error(path, rline, None, f"{subkey(at, 'before')}: no region '{region['before']}'")
                 continue
             regions.insert(names.index(region["before"]), new)
         else:

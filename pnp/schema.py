@@ -100,6 +100,8 @@ ENTRY_NOUNS = {
     "bridge_sites": "bridge site", "facts": "facts file", "data": "data file", "contents": "contents line",
     "exactly_one_of": "group", "rect": "value", "size": "value", "art_focus": "value", "at": "value",
 }
+#: The key that names an entry, where it is not ``id`` (a layout's regions have names).
+ENTRY_KEYS = {"regions": "name"}
 #: The end of a key path that names a list entry (``deck 'current'``, ``3rd faction``).
 _ENTRY_END = re.compile(r"(?:^|: )(?:[a-z][a-z ]* '[^']*'|\d+(?:st|nd|rd|th) [a-z][a-z ]*)$")
 
@@ -134,7 +136,7 @@ def entry(where: str, item, index: int, named: bool = True) -> str:
     if _ENTRY_END.search(where):           # an entry of a list inside a list: "1st group: 2nd entry"
         head, sep, base, key = where, ": ", "", ""
     noun = entry_noun(key)
-    ident = item.get("id") if isinstance(item, dict) and named else None
+    ident = item.get(ENTRY_KEYS.get(key, "id")) if isinstance(item, dict) and named else None
     if isinstance(ident, (str, int)) and not isinstance(ident, bool) and SAFE_NAME.fullmatch(str(ident)):
         label = f"{noun} '{ident}'"
     else:

@@ -194,16 +194,16 @@ def test_a_template_naming_a_missing_key_gets_the_template_line(folder):
 
 
 @pytest.mark.parametrize("data, files, message", [
-    ("data: [../outside.yaml]", {}, "data[1]: '../outside.yaml' leaves the game folder ('..'); give a path inside it"),
-    ("data: [/etc/passwd]", {}, "data[1]: '/etc/passwd' is an absolute path; give a path inside the game folder"),
-    ("data: [crew.json]", {"crew.json": "{}"}, "data[1]: 'crew.json' is not a .yaml, .csv or .xlsx file"),
-    ("data: [missing.yaml]", {}, "data[1]: no file 'missing.yaml' in the game folder"),
+    ("data: [../outside.yaml]", {}, "1st data file: '../outside.yaml' leaves the game folder ('..'); give a path inside it"),
+    ("data: [/etc/passwd]", {}, "1st data file: '/etc/passwd' is an absolute path; give a path inside the game folder"),
+    ("data: [crew.json]", {"crew.json": "{}"}, "1st data file: 'crew.json' is not a .yaml, .csv or .xlsx file"),
+    ("data: [missing.yaml]", {}, "1st data file: no file 'missing.yaml' in the game folder"),
     ("data: [crew.csv, tables/crew.yaml]", {"tables/crew.yaml": "[]"},
-     "data[2]: 'tables/crew.yaml' gives the name 'crew', as 'crew.csv' does; rename one"),
+     "2nd data file: 'tables/crew.yaml' gives the name 'crew', as 'crew.csv' does; rename one"),
     ("data: [player-boards.yaml]", {"player-boards.yaml": "[]"},
-     "data[1]: 'player-boards.yaml': its name 'player-boards' is not a name an expression can write after 'data.'"),
+     "1st data file: 'player-boards.yaml': its name 'player-boards' is not a name an expression can write after 'data.'"),
     ("data: [items.yaml]", {"items.yaml": "[]"},
-     "data[1]: 'items.yaml': its name 'items' is also the name of a method of every mapping; rename the file"),
+     "1st data file: 'items.yaml': its name 'items' is also the name of a method of every mapping; rename the file"),
 ])
 def test_bad_data_entries_are_reported_at_game_yaml(folder, data, files, message):
     for name, text in files.items():

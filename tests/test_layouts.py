@@ -138,11 +138,11 @@ def test_data_in_expressions_stays_data(tmp_path):
 
 @pytest.mark.parametrize("plain,message", [
     (PLAIN.replace("kind: text, rect: [4, 72, 49, 12]", "kind: txt, rect: [4, 72, 49, 12]"),
-     "regions[3].kind: 'txt' is not one of: box, text, line, icon, art, emblem, pips, badges"),
+     "region 'title': kind: 'txt' is not one of: box, text, line, icon, art, emblem, pips, badges"),
     (PLAIN.replace("text: name, style: title", "text: 'name +', style: title"),
      "region 'title': text: 'name +' is not an expression"),
     (PLAIN.replace("rect: [4, 72, 49, 12]", "rect: [4, 72]"), "region 'title': rect: give [x, y, width, height]"),
-    (PLAIN.replace("fill: palette.paper}", "fill: palette.paper, glow: 2}"), "regions[1].glow: unknown key"),
+    (PLAIN.replace("fill: palette.paper}", "fill: palette.paper, glow: 2}"), "region 'frame': glow: unknown key"),
     (PLAIN.replace("size: 6, min_size: 6", "size: 6, min_size: 5.5"),
      "plain.yaml:5: styles.small.min_size: 5.5 pt is under 6 pt, the smallest text pnp prints"),
     (PLAIN.replace("text: name, style: title", "text: name, style: {font: sans, size: 4}"),
