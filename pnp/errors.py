@@ -16,9 +16,9 @@ def display_path(path: str | os.PathLike | None) -> str:
     if path is None:
         return "<input>"
     p = Path(path)
-    try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    try:     # realpath, not resolve(): a loop of links or an over-long name is shown, not raised
+        return str(Path(os.path.realpath(p)).relative_to(os.path.realpath(os.getcwd())))
+    except (ValueError, OSError):
         return str(p)
 
 

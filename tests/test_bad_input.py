@@ -391,21 +391,7 @@ def test_a_full_or_read_only_disk_changes_nothing(tmp_path, monkeypatch, code, m
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
-def test_a_failed_move_is_rolled_back(tmp_path, monkeypatch):
-    out = tmp_path / "out"
-    write_atomically(out, {"a.pdf": b"old a", "b.pdf": b"old b"})
-    real = os.replace
-    state = {"n": 0}
-
-    def flaky(src, dst):                 # placing the new b.pdf fails, once
-        if Path(dst) == out / "b.pdf" and not state["n"]:
-            state["n"] += 1
-            raise OSError(errno.EIO, "I/O error")
-        return real(src, dst)
-    monkeypatch.setattr(os, "replace", flaky)
-    with pytest.raises(OutputError, match="was restored as it was"):
-        write_atomically(out, {"a.pdf": b"new a", "b.pdf": b"new b"})
-    assert (out / "a.pdf").read_bytes() == b"old a" and (out / "b.pdf").read_bytes() == b"old b"
+# (a failed move rolled back: tests/test_output.py)
 
 
 def test_unwritable_out(tmp_path):

@@ -71,6 +71,8 @@ def cards(game, fmt, dpi, bleed, preset, decks, lang, out_dir):
     g = checked_game(game, lang)
     with progress_bar(face_count(g, lang, decks), "Rendering cards") as step:
         result = export_cards(game, out_dir, dpi=dpi, bleed=bleed, lang=lang, progress=step, game=g, decks=decks)
+    for warning in result.warnings:
+        click.echo(str(warning), err=True)
     w, h = result.size
     click.echo(f"{len(result.files)} images of {w} x {h} px ({dpi} dpi, bleed {bleed:g} mm) in "
                f"{display_path(out_dir)}")
@@ -118,6 +120,8 @@ def tts(game, lang, out_dir, decks):
     g = checked_game(game, lang)
     with progress_bar(face_count(g, lang, decks), "Rendering cards") as step:
         result = export_tts(game, out_dir, lang=lang, progress=step, game=g, decks=decks)
+    for warning in result.warnings:
+        click.echo(str(warning), err=True)
     backs = sum(1 for d in result.decks for s in d.sheets if s.back_file)
     also = f", {backs} back sheet{'s' if backs != 1 else ''} (unique backs)" if backs else ""
     click.echo(f"{result.sheets} sheet{'s' if result.sheets != 1 else ''} of {result.cell[0]} x {result.cell[1]} px "

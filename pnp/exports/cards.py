@@ -213,6 +213,7 @@ class CardExport:
     dpi: int
     bleed: float
     sizes: dict = None   # deck id -> (width, height) px
+    warnings: list = ()  # Problems: a record of an earlier export left alone (pnp.output.read_record)
 
 
 def card_export_size(deck, dpi: int, bleed: float = 0.0) -> tuple[int, int]:
@@ -243,7 +244,9 @@ def export_cards(game_arg, out_dir: str | os.PathLike, dpi: int = 300, bleed: fl
         for key in [back] + variants:
             files[f"{folder}{back_file(key)}"] = encoded[key]
     first = next(iter(sizes.values()))
-    return CardExport(game, write_atomically(out_dir, files, record=RECORD), first, dpi, bleed, sizes)
+    written = []
+    return CardExport(game, write_atomically(out_dir, files, record=RECORD, warnings=written), first, dpi, bleed,
+                      sizes, written)
 
 
 def face_count(game, lang=None, decks=None) -> int:
@@ -354,5 +357,6 @@ def export_preset(game_arg, out_dir: str | os.PathLike, preset, lang: str | None
             files.update({f"{folder}{BACKS}/{n:0{width}d}-{c.stem}.png": encoded[card_back(game, deck, c)]
                           for n, c in enumerate(cards, 1)})
         sizes[deck.id] = product.image_px
-    return PresetExport(game, preset, write_atomically(out_dir, files, record=RECORD), sizes,
-                        list(warnings.warnings), products, list(skipped))
+    written = []
+    paths = write_atomically(out_dir, files, record=RECORD, warnings=written)
+    return PresetExport(game, preset, paths, sizes, list(warnings.warnings) + written, products, list(skipped))
