@@ -3,7 +3,10 @@
 Bad input never produces a traceback: :class:`~pnp.errors.DataError` prints every problem as
 ``file:line: subject: message`` and exits with status 2; :class:`~pnp.errors.UserError` prints one line.
 Anything else is a bug in pnp: one line asks for a report and the exit status is 70 (EX_SOFTWARE);
-``pnp --debug`` (or PNP_DEBUG=1) shows the traceback instead.
+``pnp --debug`` (or PNP_DEBUG=1) shows the traceback instead. Ctrl-C ends any command with one line
+(``pnp build: interrupted``) and exit status 130, as a shell expects of a program stopped by SIGINT;
+the command's own clean-up (worker processes stopped, temporary files removed, the output folder as
+it was or whole and new: see :mod:`pnp.output`) has run by then.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from pnp.errors import DataError, UserError
 
 #: Exit status of an unexpected internal error (sysexits.h EX_SOFTWARE).
 EXIT_INTERNAL = 70
+#: Exit status after Ctrl-C (128 + SIGINT), what shells report for a program stopped by it.
+EXIT_INTERRUPTED = 130
 #: The latest date a PDF can carry: 9999-12-31.
 MAX_EPOCH = 253402300799
 
@@ -36,6 +41,8 @@ class PnpGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except KeyboardInterrupt as exc:
+            interrupted(ctx.invoked_subcommand, str(exc))
         except DataError as exc:
             for problem in exc.problems:
                 click.echo(str(problem), err=True)
@@ -52,6 +59,14 @@ class PnpGroup(click.Group):
             sys.exit(1)
         except Exception as exc:  # noqa: BLE001 - everything else is a bug, reported in one line
             _internal_error(exc, debug)
+
+
+def interrupted(command: str | None, note: str = "") -> None:
+    """Ctrl-C: one line on stderr, exit status 130. ``note`` says what was done already (a
+    KeyboardInterrupt raised after the new files were put in place carries it)."""
+    name = f"pnp {command}" if command else "pnp"
+    click.echo(f"{name}: interrupted{f' {note}' if note else ''}", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 def _internal_error(exc: BaseException, debug: bool) -> None:

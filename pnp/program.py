@@ -16,6 +16,12 @@ def run() -> None:
     every 100,000 new objects, none, for a few MB more memory at most (a simulation's peak memory is
     unchanged)."""
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
-    from pnp.cli import run as run_command   # imported now: the imports make many of those objects
+    try:
+        from pnp.cli import run as run_command   # imported now: the imports make many of those objects
+    except KeyboardInterrupt:                    # Ctrl-C while starting: as during a command (pnp.cli)
+        import sys
+
+        print("pnp: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
 
     run_command()

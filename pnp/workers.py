@@ -7,8 +7,10 @@ process drains as it comes, so a worker never waits for this process to read.
 
 Workers are forked (they start with this process's state: the game already loaded, fonts registered)
 and only compute: they write no file. They ignore Ctrl-C and are killed when this process stops the
-pool, so an interrupted build stops as a one-process build does. A task's exception comes back and is
-raised here (a :class:`~pnp.errors.DataError` with its problems, any other with the worker's traceback).
+pool, so an interrupted build stops as a one-process build does; on Linux they are killed too when
+this process ends any other way (:func:`rules_engine.processes.die_with_parent`). A task's exception
+comes back and is raised here (a :class:`~pnp.errors.DataError` with its problems, any other with the
+worker's traceback).
 
 Forking needs a POSIX system; elsewhere, or with ``jobs`` 1, every task runs in this process.
 """
@@ -25,6 +27,7 @@ import traceback
 from typing import Callable
 
 from pnp.errors import DataError, UserError
+from rules_engine.processes import die_with_parent, sigint_deferred
 
 #: Task numbers go through the pipe in this many bytes each (a read of them is atomic).
 _WIDTH = 2
@@ -66,10 +69,15 @@ class TaskPool:
         os.write(w, b"".join(i.to_bytes(_WIDTH, "big") for i in range(count)))
         os.close(w)
         workers = min(workers, count) if hasattr(os, "fork") else 0
-        for _ in range(workers):
-            self._fork()
-        for worker in self._workers:
-            worker[2].start()
+        try:
+            with sigint_deferred():           # Ctrl-C once every worker is known, so close() stops them all
+                for _ in range(workers):
+                    self._fork()
+                for worker in self._workers:
+                    worker[2].start()
+        except BaseException:
+            self.close()
+            raise
 
     def _fork(self) -> None:
         read, write = os.pipe()
@@ -78,11 +86,13 @@ class TaskPool:
                 stream.flush()        # nothing buffered is written twice
             except (OSError, ValueError):
                 pass
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:                                        # the worker
             code = 1
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is this process's to handle
+                die_with_parent(parent)                        # however this process ends
                 os.close(read)
                 for _, other, _, _ in self._workers:
                     os.close(other)

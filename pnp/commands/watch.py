@@ -14,6 +14,7 @@ Three small parts, each testable alone:
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from pathlib import Path
@@ -143,18 +144,18 @@ def command(game, paper, lang, out_dir, debounce):
     """Build GAME's kit, then rebuild it whenever a file in the game's folder or in templates/ changes.
 
     Problems are printed as pnp build prints them and the watch goes on; each successful build prints
-    a one-line summary. Stop with Ctrl-C.
+    a one-line summary. Stop with Ctrl-C (exit status 130, as for any command stopped by it).
     """
     from pnp.components import BuildOptions
     from pnp.gamedata import resolve_game_dir
 
     folder = resolve_game_dir(game)
     options = BuildOptions(paper=paper, lang=lang)
-    rebuild(game, out_dir, options)
-    click.echo(f"Watching {display_path(folder)} and {display_path(TEMPLATES_DIR)} (Ctrl-C stops).")
-    changes = Changes(ignore_under=[out_dir])
     try:
+        rebuild(game, out_dir, options)
+        click.echo(f"Watching {display_path(folder)} and {display_path(TEMPLATES_DIR)} (Ctrl-C stops).")
         watch_loop([folder, Path(TEMPLATES_DIR)], lambda paths: rebuild(game, out_dir, options, changed=paths),
-                   changes, debounce)
+                   Changes(ignore_under=[out_dir]), debounce)
     except KeyboardInterrupt:
-        click.echo("Stopped.")
+        click.echo("pnp watch: stopped", err=True)
+        sys.exit(130)

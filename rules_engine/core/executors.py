@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import signal
 from typing import Callable, Sequence
+
+from rules_engine.processes import die_with_parent, sigint_deferred
 
 
 def play_batch_by_name(engine_name: str, rules, batch, job) -> list:
@@ -51,7 +54,8 @@ class LocalExecutor:
             context = multiprocessing.get_context("fork")
         except ValueError:  # pragma: no cover - platforms without fork
             context = multiprocessing.get_context()
-        pool = context.Pool(self.jobs, initializer=_init_worker, initargs=(engine_name, rules, job))
+        with sigint_deferred():       # Ctrl-C once the pool exists, so that it is stopped (see processes)
+            pool = context.Pool(self.jobs, initializer=_init_worker, initargs=(engine_name, rules, job, os.getpid()))
         try:
             results = []
             for batch, part in zip(batches, pool.imap(_worker, batches)):
@@ -70,10 +74,11 @@ class LocalExecutor:
 _WORKER = None
 
 
-def _init_worker(engine_name, rules, job):
+def _init_worker(engine_name, rules, job, parent):
     global _WORKER
     # Ctrl-C reaches the whole process group: the parent stops the pool, so workers ignore it
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
     _WORKER = (engine_name, rules, job)
 
 
