@@ -30,7 +30,7 @@ EXIT_INTERRUPTED = 130
 MAX_EPOCH = 253402300799
 
 #: Subcommand modules, in the order ``pnp --help`` lists them.
-COMMAND_MODULES = ["validate", "build", "scenario", "simulate", "balance", "export", "preview", "watch", "serve"]
+COMMAND_MODULES = ["new", "validate", "build", "scenario", "simulate", "balance", "export", "preview", "watch", "serve"]
 
 
 class PnpGroup(click.Group):

@@ -59,12 +59,14 @@ class ConfinedLoader(jinja2.FileSystemLoader):
 
     def __init__(self, roots, encoding: str = "utf-8"):
         super().__init__([str(r) for r in roots], encoding=encoding, followlinks=False)
-        self.real_roots = [Path(os.path.realpath(r)) for r in roots]
 
     def get_source(self, environment, template):
         source, filename, uptodate = super().get_source(environment, template)
         real = Path(os.path.realpath(filename))
-        if not any(real.is_relative_to(root) for root in self.real_roots):
+        # the roots' real paths now, as the search path is read now: a relative root (a game named by a
+        # relative path) is the folder of the current working directory, which may have changed since
+        real_roots = [Path(os.path.realpath(r)) for r in self.searchpath]
+        if not any(real.is_relative_to(root) for root in real_roots):
             raise jinja2.TemplateNotFound(
                 template, f"{template}: the file is a link that leads outside the template folder")
         return source, filename, uptodate

@@ -1,9 +1,9 @@
 """The worked example of docs/data-format.md ("A new game, from an empty folder to a kit") is followed
-as a designer would: its files are taken from the page itself, so the page cannot drift from what pnp
-accepts."""
+as a designer would: the commands and files are taken from the page itself, so the page cannot drift
+from what pnp accepts."""
 
 import re
-import textwrap
+import shlex
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -20,7 +20,9 @@ def example_blocks() -> list[str]:
     text = DOC.read_text(encoding="utf-8")
     assert SECTION in text, "the worked example is gone from docs/data-format.md"
     section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
-    return [textwrap.dedent(body) for body in re.findall(r"```\w*\n(.*?)```", section, re.S)]
+    # each block without the indentation of its list item (its fence's), keeping its own
+    return ["".join(line[len(indent):] + "\n" for line in body.splitlines())
+            for indent, body in re.findall(r"^( *)```\w*\n(.*?)^ *```", section, re.S | re.M)]
 
 
 def page_texts(pdf: Path) -> list[str]:
@@ -28,50 +30,84 @@ def page_texts(pdf: Path) -> list[str]:
     return [page.get_textpage().get_text_range() for page in doc]
 
 
+def run_commands(block: str) -> list:
+    """Each ``pnp ...`` line of a block, run as the designer would type it (in the current folder)."""
+    results = []
+    for line in block.splitlines():
+        args = shlex.split(line)
+        assert args[0] == "pnp", line
+        results.append(CliRunner().invoke(main, args[1:]))
+    return results
+
+
 @pytest.fixture
-def lantern_fair(tmp_path):
-    game_yaml, cards_csv, layout_yaml = example_blocks()
-    root = tmp_path / "lantern_fair"
-    root.mkdir()
-    (root / "game.yaml").write_text(game_yaml)
-    (root / "lanterns.csv").write_text(cards_csv)
-    return root, layout_yaml
+def tutorial(tmp_path, monkeypatch):
+    """The steps' blocks, in a fresh working folder holding step 1's starter game."""
+    monkeypatch.chdir(tmp_path)
+    new, build, fields, cards, region = example_blocks()
+    (made,) = run_commands(new)
+    assert made.exit_code == 0, made.output
+    return tmp_path / "lantern_fair", build, fields, cards, region
 
 
-def test_steps_1_to_3_validate_and_build_the_cards(lantern_fair, tmp_path):
-    root, _ = lantern_fair
-    result = CliRunner().invoke(main, ["validate", str(root)])
-    assert result.exit_code == 0, result.output
-    assert result.output.startswith("Lantern Fair: 4 cards (2 different), components cards: valid")
-    out = tmp_path / "kit"
-    result = CliRunner().invoke(main, ["build", str(root), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    # step 3 names these files
-    assert {"cards-fronts.pdf", "cards-backs.pdf", "cards-duplex.pdf", "kit.pdf"} <= {p.name for p in out.iterdir()}
-    (fronts,) = page_texts(out / "cards-fronts.pdf")
+def _write_cards(root, fields, cards):
+    game = root / "game.yaml"
+    text = game.read_text()
+    assert text.count("    fields:\n") == 1
+    game.write_text(text.replace("    fields:\n", "    fields:\n" + fields))
+    (root / "cards.csv").write_text(cards)
+
+
+def test_steps_1_and_2_the_starter_validates_and_builds(tutorial):
+    root, build, _, _, _ = tutorial
+    assert {p.name for p in root.iterdir()} == {"game.yaml", "cards.csv", "icons", "templates", "rulebook.yaml",
+                                              "tokens.yaml", "box.yaml"}
+    validated, built = run_commands(build)
+    assert validated.exit_code == 0, validated.output
+    # step 2 quotes this summary
+    assert validated.output == ("Lantern Fair: 9 cards (4 different), components instructions, score, cards, "
+                                "tokens, rulebook, box: valid\n")
+    assert built.exit_code == 0, built.output
+    out = root.parent / "lantern_kit"
+    assert {"cards-fronts.pdf", "cards-backs.pdf", "tokens.pdf", "rulebook.pdf", "kit.pdf"} <= \
+        {p.name for p in out.iterdir()}
+
+
+def test_step_3s_cards_validate_and_print_every_field(tutorial):
+    root, build, fields, cards, _ = tutorial
+    _write_cards(root, fields, cards)
+    validated, built = run_commands(build)
+    assert validated.exit_code == 0, validated.output
+    assert validated.output.startswith("Lantern Fair: 4 cards (2 different), components instructions, score, cards")
+    assert built.exit_code == 0, built.output
+    (fronts,) = page_texts(root.parent / "lantern_kit" / "cards-fronts.pdf")
     assert fronts.count("Paper Moon") == 3 and fronts.count("Dragon Eye") == 1
     assert fronts.count("Folded by the river.") == 3
     assert fronts.count("\u22121") == 3 and fronts.count("\u22123") == 1      # price, signed by its field
+    assert fronts.count("Bright:") == 1 and "**" not in fronts and "[spark]" not in fronts
 
 
-def test_step_2s_typo_is_reported_with_row_and_column(lantern_fair):
-    root, _ = lantern_fair
-    csv = root / "lanterns.csv"
-    csv.write_text(csv.read_text().replace("paper-moon,Paper Moon,3,2,1,", "paper-moon,Paper Moon,3,2,lots,"))
-    result = CliRunner().invoke(main, ["validate", str(root)])
+def test_step_3s_mistakes_are_reported_with_row_and_column(tutorial):
+    root, _, fields, cards, _ = tutorial
+    _write_cards(root, fields, cards.replace("paper-moon,Paper Moon,3,2,1,", "paper-moon,Paper Moon,3,2,lots,")
+                 .replace("returns 1 [spark]", "returns 1 [sprak]"))
+    result = CliRunner().invoke(main, ["validate", "lantern_fair"])
     assert result.exit_code == 2
-    assert "lanterns.csv:2:5: card 'paper-moon': price:" in result.output, result.output
+    assert result.output.splitlines() == [
+        "lantern_fair/cards.csv:2:5: card 'paper-moon': price: expected an integer, got 'lots'",
+        # step 4 quotes this one
+        "lantern_fair/cards.csv:3:7: card 'dragon-eye': text: unknown icon [sprak]; did you mean [spark]?",
+        "2 problems found; nothing was written."]
 
 
-def test_step_6s_layout_prints_the_price_tag(lantern_fair, tmp_path):
-    root, layout_yaml = lantern_fair
-    (root / "templates" / "layouts").mkdir(parents=True)
-    (root / "templates" / "layouts" / "fair.yaml").write_text(layout_yaml)
-    game = root / "game.yaml"
-    game.write_text(game.read_text().replace("    size: poker\n", "    size: poker\n    layout: fair\n"))
-    out = tmp_path / "kit"
-    result = CliRunner().invoke(main, ["build", str(root), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    (fronts,) = page_texts(out / "cards-fronts.pdf")
-    # the new price-tag region prints the signed price once more on every card, below the flavour
+def test_step_6s_region_prints_the_price_tag(tutorial):
+    root, build, fields, cards, region = tutorial
+    _write_cards(root, fields, cards)
+    layout = root / "templates" / "layouts" / "starter.yaml"
+    assert layout.read_text().startswith("# ") and "extends: classic\n" in layout.read_text()
+    layout.write_text(layout.read_text() + region)
+    validated, built = run_commands(build)
+    assert validated.exit_code == 0 and built.exit_code == 0, validated.output + built.output
+    (fronts,) = page_texts(root.parent / "lantern_kit" / "cards-fronts.pdf")
+    # the new price-tag region prints the signed price once more on every card
     assert fronts.count("\u22121") == 6 and fronts.count("\u22123") == 2
