@@ -162,3 +162,26 @@ def test_two_games_of_one_relative_name_in_two_working_folders(tmp_path, monkeyp
         assert run("new", "game").exit_code == 0
         result = run("validate", "game")
         assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("failure", [OSError(28, "No space left on device"), KeyboardInterrupt()])
+def test_a_failed_write_leaves_nothing_behind(tmp_path, monkeypatch, failure):
+    from pathlib import Path
+
+    real = Path.write_bytes
+    calls = []
+
+    def failing(self, data):
+        calls.append(self)
+        if len(calls) == 3:
+            raise failure
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", failing)
+    result = run("new", tmp_path / "g")
+    assert len(calls) == 3 and list(tmp_path.iterdir()) == []
+    if isinstance(failure, OSError):
+        assert result.exit_code == 2
+        assert result.output == f"error: cannot write {tmp_path / 'g'}: No space left on device\n"
+    else:
+        assert result.exit_code == 130 and result.output == "pnp new: interrupted\n"

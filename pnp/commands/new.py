@@ -99,9 +99,11 @@ def write_new_game(folder: Path, title: str, players: tuple[int, int]) -> list[s
         if folder.is_dir():
             folder.rmdir()            # empty (checked above); a file appearing meanwhile makes this fail
         os.rename(staging, folder)
-    except OSError as exc:
+    except BaseException as exc:     # a full disk, Ctrl-C: the half-written copy goes, FOLDER stays as it was
         shutil.rmtree(staging, ignore_errors=True)
-        raise UserError(f"cannot write {display_path(folder)}: {exc.strerror or exc}") from None
+        if isinstance(exc, OSError):
+            raise UserError(f"cannot write {display_path(folder)}: {exc.strerror or exc}") from None
+        raise
     return list(files)
 
 
