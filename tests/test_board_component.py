@@ -4,6 +4,7 @@ track spaces; a single-sheet board; a double-sided piece folded or duplex; stand
 tiles put together reproduce the board; problems name game.yaml's entry."""
 
 import math
+from collections import Counter
 import shutil
 import textwrap
 from pathlib import Path
@@ -16,7 +17,7 @@ from pnp.components import BuildOptions, game_components
 from pnp.components.board import piece_pages, pieces, config_of, tiling
 from pnp.errors import DataError, Problems
 from pnp.gamedata import load_game
-from pnp.layout.geometry import Page, apply, flatten
+from pnp.layout.geometry import Page, apply, extent, flatten
 from pnp.layout.tiling import plan_tiles, tile_pages
 from rasterize import raster
 from test_tiling_raster import compose, mismatch
@@ -31,7 +32,7 @@ BOARD = textwrap.dedent("""\
       - {name: ground, kind: box, rect: [0, 0, 420, 300], fill: palette.ground}
       - {name: score, kind: track, rect: [0, 0, 420, 300], numbers: "range(0, 50)", path: around,
          style: small, highlight_every: 5, stroke: palette.ink}
-      - {name: title, kind: text, rect: [100, 240, 220, 20], text: title, style: big}
+      - {name: title, kind: text, rect: [100, 240, 100, 20], text: title, style: big}
       - {name: slot, kind: box, for: "range(4)", rect: [60, 40, 63, 88], offset: [80, 0], stroke: palette.ink,
          keep_whole: true}
       - {name: slot-cost, kind: circle, for: "[5, 4, 3, 2]", at: [91.5, 140], offset: [80, 0], r: 5,
@@ -122,8 +123,14 @@ def test_board_regions_from_the_layout(game):
     assert costs == ["5", "4", "3", "2"]
     cells = [e.markup for e in els if e.role == "table:cell"]
     assert cells == ["p", "n", "2", "6", "3", "7"]
-    # seams must keep off the slots, and off the track spaces where they can
-    assert len(piece.keep) == 4 and len(piece.soft) == 50
+    # what seams must keep off: every track space, the keep_whole slots, and every text (the title, the
+    # circles' numbers, the table's cells); the circles, the ground and the table's rules may be crossed
+    kept = Counter(k.region.split("[")[0] for k in piece.keep)
+    assert kept == {"score": 50, "slot": 4, "slot-cost": 4, "title": 1, "table": 6}
+    assert [k.part for k in piece.keep if k.region == "score"] == [f"space {n}" for n in range(50)]
+    assert [k.rect for k in piece.keep if k.region == "score"] == [s.rect for s in spaces]
+    assert {type(e).__name__ for e in els if any(e.role.startswith(r) for r in ("slot-cost", "table"))
+            and extent(e) in {k.rect for k in piece.keep}} == {"Text"}
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
@@ -135,9 +142,9 @@ def test_large_board_tiles_with_seams_off_kept_features(game, paper):
     plan = tiling(piece, config_of(spec), paper)
     assert plan.cut == () and plan.hex_cuts == 0          # no kept region and no track space cut
     for x in plan.xs[1:-1]:
-        assert not any(k.x + 1e-6 < x < k.right - 1e-6 for k in piece.keep + piece.soft)
+        assert not any(k.rect.x + 0.01 < x < k.rect.right - 0.01 for k in piece.keep)
     for y in plan.ys[1:-1]:
-        assert not any(k.y + 1e-6 < y < k.top - 1e-6 for k in piece.keep + piece.soft)
+        assert not any(k.rect.y + 0.01 < y < k.rect.top - 0.01 for k in piece.keep)
     assert pages[0].label == "Main board assembly"
     assert [p.label for p in pages[1:]] == [f"Main board {t.label}" for t in plan.tiles]
 
@@ -251,3 +258,83 @@ def test_a_board_track_round_an_edge_that_cannot_close_is_an_error_at_its_line(t
     assert result.exit_code == 2, result.output
     assert f"{layout}:4: layout 'ring', region 'score': {message}\n" in result.output, result.output
     assert "Traceback" not in result.output
+
+
+HARBOUR = textwrap.dedent("""\
+    size: [420, 300]
+    regions:
+      - {name: ground, kind: box, rect: [0, 0, 420, 300], fill: "'#e8dcc0'"}
+      - {name: score, kind: track, rect: [0, 0, 420, 300], numbers: "range(0, 50)", path: around}
+      - {name: title, kind: text, rect: TITLE, text: "'Harbour'", style: {font: serif-semibold, size: 20, min_size: 8}}
+    """)
+
+
+def harbour(tmp_path, title="[150, 240, 100, 20]", entry="{kind: board, id: harbour, layout: harbour}", extra=""):
+    """The starfall test game with a 420 x 300 mm board: a 50-space track round its edge and a title."""
+    root = shutil.copytree(Path(__file__).parent / "games" / "starfall", tmp_path / "starfall")
+    layout = root / "templates" / "layouts" / "harbour.yaml"
+    layout.write_text(HARBOUR.replace("TITLE", title) + extra)
+    game_yaml = root / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("  - cards\n", f"  - cards\n  - {entry}\n", 1))
+    return root, layout
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_seams_take_more_tiles_rather_than_cut_a_text(tmp_path, paper):
+    """On Letter the fewest sheets (2 x 2 landscape) would put a seam through the title: every seam position
+    a 2-column tiling allows lies on it. The tiler takes 3 x 2 sheets, its seams on the lines between spaces."""
+    root, _ = harbour(tmp_path)
+    game = load_game(root)
+    spec = entry(game, "harbour")
+    [piece] = pieces(game, spec)
+    plan = tiling(piece, config_of(spec), paper)
+    sheets = {"letter": 6, "a4": 4}[paper]        # A4's wider sheet lets a seam run right of the title
+    assert plan.sheets == sheets and plan.cut == () and plan.whole_sheets == sheets
+    title = next(k.rect for k in piece.keep if k.region == "title")
+    assert all(x <= title.x - 0.01 or x >= title.right + 0.01 for x in plan.xs[1:-1])
+    cw = 420 / 16                                   # 16 spaces along the top of a 50-space ring on 420 x 300
+    assert all(abs(x / cw - round(x / cw)) < 1e-6 for x in plan.xs)
+    if paper == "letter":                         # without more tiles: 4 sheets, the title cut
+        cuts = plan_tiles(420, 300, paper, avoid=piece.keep)
+        assert cuts.sheets == 4 and [k.region for k in cuts.cut] == ["title"]
+
+
+def test_a_cap_on_the_tiles_that_forces_a_cut_is_an_error_at_the_region(tmp_path):
+    root, layout = harbour(tmp_path, entry="{kind: board, id: harbour, layout: harbour, tiles: {max: 4}}")
+    result = CliRunner().invoke(main, ["validate", str(root)])
+    assert result.exit_code == 2, result.output
+    assert (f"{layout}:5: layout 'harbour', region 'title': it (100.0 x 20.0 mm at [150.0, 240.0]) is cut by the "
+            f"seam between tiles A1 and A2 (x = 210.0 mm) on Letter (board 'harbour', piece 'Harbour'); keeping every "
+            f"text, icon, track space and keep_whole region whole takes 6 sheets on Letter, and tiles: {{max: 4}} "
+            f"allows 4; move it off the seam, or let seams cross it with keep_whole: false\n") in result.output
+    assert "A4" not in result.output and "Traceback" not in result.output      # 4 sheets do on A4
+    root, _ = harbour(tmp_path / "six", entry="{kind: board, id: harbour, layout: harbour, tiles: {max: 6}}")
+    assert CliRunner().invoke(main, ["validate", str(root)]).exit_code == 0
+
+
+def test_a_text_wider_than_any_tile_is_an_error_unless_seams_may_cross_it(tmp_path):
+    root, layout = harbour(tmp_path, title="[20, 240, 380, 20]")
+    result = CliRunner().invoke(main, ["validate", str(root)])
+    assert result.exit_code == 2, result.output
+    assert (f"{layout}:5: layout 'harbour', region 'title': it (380.0 x 20.0 mm at [20.0, 240.0]) is cut by the "
+            f"seam between tiles A1 and A2 (x = 210.0 mm) on Letter (board 'harbour', piece 'Harbour'); no tiling "
+            f"on Letter keeps every text, icon, track space and keep_whole region whole (region 'title' is larger "
+            f"than a tile can show); move it off the seam, or let seams cross it with keep_whole: false\n"
+            ) in result.output
+    # only the title is named: the seams still keep off every track space
+    assert result.output.count("is cut by the seam") == 2 and "space" not in result.output.split("keeps every")[0]
+    root, _ = harbour(tmp_path / "crossed", title="[20, 240, 380, 20], keep_whole: false")
+    result = CliRunner().invoke(main, ["validate", str(root)])
+    assert result.exit_code == 0, result.output
+    game = load_game(root)
+    [piece] = pieces(game, entry(game, "harbour"))
+    assert [k.region for k in piece.keep] == ["score"] * 50
+
+
+def test_track_spaces_are_never_left_to_the_seams(tmp_path):
+    root, layout = harbour(tmp_path, extra="  - {name: rounds, kind: track, rect: [60, 60, 300, 30], "
+                                           "numbers: 'range(1, 9)', keep_whole: false}\n")
+    result = CliRunner().invoke(main, ["validate", str(root)])
+    assert result.exit_code == 2, result.output
+    assert (f"{layout}:6: layout 'harbour', region 'rounds': keep_whole: false: a track's spaces are never cut by "
+            f"a tile seam (a marker must sit on a whole space) (board 'harbour')\n") in result.output

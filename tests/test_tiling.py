@@ -1,6 +1,8 @@
 """Tiling a board across sheets: seam choice, regions and strips, marks inside the margin, labels,
 feature and hex avoidance (exact cases and Hypothesis properties)."""
 
+import math
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -8,8 +10,8 @@ from hypothesis import strategies as st
 from pnp.draw.text import fit
 from pnp.layout.geometry import Box, Circle, Group, Line, Polygon, Rect, Text, Transform, extent, flatten
 from pnp.layout.hexgrid import HexGrid, rectangle
-from pnp.layout.tiling import (TileLabels, choose_seams, plan_hex_tiles, plan_tiles, row_name, tile_pages,
-                               tiles_needed)
+from pnp.layout.tiling import (Keep, TileLabels, choose_seams, crossings, plan_hex_tiles, plan_tiles, row_name,
+                               tile_pages, tiles_needed)
 from pnp.units import PAPERS, PRINTER_MARGIN
 
 from geometry_samples import sample_board
@@ -123,6 +125,62 @@ def test_a_feature_no_seam_can_miss_is_reported():
     wide = Rect(100, 100, 200, 20)           # wider than any tile: some vertical seam must cut it
     plan = plan_tiles(480, 420, "letter", avoid=[wide])
     assert plan.sheets == 6 and plan.cut == (wide,)
+
+
+def test_more_tiles_keep_a_feature_whole_that_the_fewest_would_cut():
+    label = Keep(Rect(200, 50, 80, 20), "label")
+    # 2 landscape sheets: the only seam positions (236.6 to 253.4) all run through the label
+    fewest = plan_tiles(480, 180, "letter", avoid=[label])
+    assert fewest.sheets == 2 and fewest.landscape and fewest.cut == (label,) and fewest.whole_sheets == 3
+    [crossing] = crossings(fewest, [label])
+    assert (crossing.feature, crossing.axis, round(crossing.at, 2), crossing.tiles) == (label, "x", 245.0, ("A1", "A2"))
+    # allowed more sheets, a third tile: the seams nearest equal tiles, both clear of it
+    plan = plan_tiles(480, 180, "letter", avoid=[label], max_sheets=math.inf)
+    assert plan.sheets == 3 and plan.cut == () and crossings(plan, [label]) == []
+    assert rounded(plan.xs) == (0.0, 166.67, 323.33, 480.0) and plan.whole_sheets == 3
+    landscape = plan_tiles(480, 180, "letter", avoid=[label], max_sheets=math.inf, orientation="landscape")
+    assert landscape.landscape and rounded(landscape.xs) == (0.0, 166.67, 323.33, 480.0)
+    # a cap below what it takes: the fewest sheets, the cut named, and how many sheets would keep it whole
+    capped = plan_tiles(480, 180, "letter", avoid=[label], max_sheets=2)
+    assert capped.sheets == 2 and capped.cut == (label,) and capped.whole_sheets == 3
+
+
+def test_a_feature_no_tile_can_hold_is_the_only_one_cut():
+    """The long one is given up; the small ones beside it are still kept whole."""
+    wide = Keep(Rect(20, 100, 440, 10), "banner")
+    small = [Keep(Rect(x, 20, 12, 12), f"coin{i}") for i, x in enumerate(range(150, 330, 20))]
+    plan = plan_tiles(480, 180, "letter", avoid=[wide, *small], max_sheets=math.inf)
+    assert plan.cut == (wide,) and plan.whole_sheets is None
+    assert {c.feature for c in crossings(plan, [wide, *small])} == {wide}
+
+
+@st.composite
+def scattered(draw):
+    paper = draw(papers)
+    w, h = draw(st.floats(150, 900)), draw(st.floats(150, 700))
+    features = [Keep(Rect(draw(st.floats(0, w - 5)), draw(st.floats(0, h - 5)), draw(st.floats(1, 60)),
+                          draw(st.floats(1, 60))), f"f{i}") for i in range(draw(st.integers(0, 12)))]
+    return paper, w, h, features, draw(st.sampled_from([None, 4, 9, math.inf]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(scattered())
+def test_the_plan_names_exactly_the_features_its_seams_cross(case):
+    paper, w, h, features, most = case
+    plan = plan_tiles(w, h, paper, avoid=features, max_sheets=most)
+    cut = crossings(plan, features)
+    assert {c.feature for c in cut} == set(plan.cut)
+    for c in cut:
+        r = c.feature.rect
+        if c.axis == "x":
+            assert r.x + 1e-6 < c.at < r.right - 1e-6 and c.at in plan.xs[1:-1]
+        else:
+            assert r.y + 1e-6 < c.at < r.top - 1e-6 and c.at in plan.ys[1:-1]
+    if most is not None and plan.whole_sheets is not None and plan.whole_sheets <= most:
+        assert plan.cut == ()                     # a plan that keeps them all whole fits the cap: it is the one
+    if most is not None and plan.cut:
+        fewest = plan_tiles(w, h, paper, avoid=features)
+        assert plan.sheets <= max(most, fewest.sheets)
 
 
 def test_choose_seams_reports_no_solution_and_respects_limits():

@@ -11,7 +11,7 @@ from pnp.components import BuildOptions, game_components
 from pnp.components.board import config_of, piece_pages, pieces, tiling
 from pnp.components.dice import dice_faces
 from pnp.gamedata import load_game
-from pnp.layout.geometry import apply
+from pnp.layout.geometry import Icon, Text, apply, extent
 
 GAME = DATA_DIR / "shadow_kingdoms_of_valeria"
 
@@ -34,16 +34,32 @@ def deep(elements):
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_game_board_tiles_on_nine_sheets_cutting_no_space(game, paper):
+    """Print review defect 5: the seams cut score spaces 25, 30, 60 and 65 and split the footnote. Now
+    they run on the lines between spaces, and off every text, icon and kept region, on both papers."""
     [board] = pieces(game, entry(game, "board"))
-    assert board.size == (720, 500)
+    assert board.size == (690, 500)
     plan = tiling(board, config_of(entry(game, "board")), paper)
-    assert plan.sheets == 9 and plan.cut == ()
-    # the vertical seams run between score-track spaces too; the horizontal ones cut only spaces of the
-    # track's side columns (no position between them fits both sheet sizes)
-    assert [round(x, 2) for x in plan.xs] == [0, 240, 480, 720]
-    cut_spaces = [r for r in board.soft if any(r.y + 1e-6 < y < r.top - 1e-6 for y in plan.ys[1:-1])
-                  or any(r.x + 1e-6 < x < r.right - 1e-6 for x in plan.xs[1:-1])]
-    assert len(cut_spaces) <= 4 and all(r.x < 1 or r.right > 719 for r in cut_spaces)
+    assert plan.sheets == 9 and plan.cut == () and plan.whole_sheets == 9
+    assert [round(x, 2) for x in plan.xs] == [0, 250.91, 470.45, 690]
+    assert [round(y, 2) for y in plan.ys] == [500, 333.33, 166.67, 0]
+    spaces = [e.rect for e in board.front if e.role == "score:space"]
+    assert len(spaces) == 70
+    edges_x = {round(r.x, 2) for r in spaces} | {round(r.right, 2) for r in spaces}
+    edges_y = {round(r.y, 2) for r in spaces} | {round(r.top, 2) for r in spaces}
+    assert {round(x, 2) for x in plan.xs} <= edges_x and {round(y, 2) for y in plan.ys} <= edges_y
+    for r in spaces:                              # each space lies on one tile's core
+        assert sum(1 for t in plan.tiles if t.core.inset(-0.01).contains(r)) >= 1
+    for number in (25, 30, 60, 65):
+        r = spaces[number]
+        assert not any(r.y + 0.01 < y < r.top - 0.01 for y in plan.ys[1:-1])
+    # every text and icon keeps 2 mm or more off every seam it runs beside (the clearance the tiler aims at)
+    for e in board.front:
+        if isinstance(e, (Text, Icon)) and not e.role.startswith("score"):
+            r = extent(e)
+            assert all(x <= r.x - 2 or x >= r.right + 2 for x in plan.xs[1:-1]), e.role
+            assert all(y <= r.y - 2 or y >= r.top + 2 for y in plan.ys[1:-1]), e.role
+    note = next(e for e in board.front if e.role == "note")
+    assert sum(1 for t in plan.tiles if t.core.contains(note.rect)) == 1
     labels = [e.markup for e in board.front if e.role == "score:number"]
     assert labels == [str(n) for n in range(70)]
     shrines = [e.markup for e in board.front if e.role == "shrine-name"]

@@ -20,6 +20,7 @@ The component only wires data to those layouts: the drawing is the generic geome
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,11 +36,12 @@ from pnp.layout.doublesided import double_sided_pages, duplex, fold
 from pnp.layout.geometry import Icon, Page, Rect, Style, Text, flatten
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.regions import RegionError, place
-from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, plan_tiles, tile_pages
+from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, crossings, plan_tiles, tile_pages
 from pnp.markup import Safe, escape
 from pnp.paths import excerpt
 from pnp.placeholders import PRINTED_MARK
 from pnp.schema import Field
+from pnp.units import PAPERS
 from pnp.yamlsrc import line_of, load_yaml
 from rules_engine.model import WHOLE_PLACEHOLDER
 
@@ -59,6 +61,9 @@ SCHEMA = {
     "turn": Field("str", default="side", choices=("side", "top"), doc="how a double-sided piece turns over"),
     "overlap": Field("length", default=DEFAULT_OVERLAP, min=0, max=40, doc="glue strips of tiled pieces"),
     "orientation": Field("str", default="auto", choices=("auto", "portrait", "landscape")),
+    "tiles": Field("map", default={}, schema={
+        "max": Field("int", min=1, max=400, doc="the most sheets a tiled piece may take (default: as many as "
+                                                 "keeping every kept region whole takes)")}),
 }
 
 LABEL = Style(font="sans-bold", size=7.0, min_size=5.0, max_lines=1, colour="#3a3a3a")
@@ -80,8 +85,7 @@ class Piece:
     size: tuple
     front: tuple
     back: tuple | None
-    keep: tuple               # rectangles no seam may cut (regions marked keep_whole)
-    soft: tuple = ()          # rectangles seams avoid where they can (track spaces)
+    keep: tuple               # Keep per element no seam may cut (texts, icons, track spaces, keep_whole regions)
 
 
 def config_of(spec) -> dict:
@@ -154,9 +158,8 @@ def _pieces(game, spec, _config) -> tuple:
             context = {**base, "item": item, "piece": item, "index": i}
             name = compiled(config["name"])(**context) if config["name"] else _title(game, spec, config)
             keep: list = []
-            soft: list = []
             w, h = front.size
-            els = _placed(front, evaluate(front, {**context, "side": "front"}), w, h, spec, keep=keep, soft=soft)
+            els = _placed(front, evaluate(front, {**context, "side": "front"}), w, h, spec, keep=keep)
             back_els = None
             if back is not None:
                 if tuple(back.size) != tuple(front.size):
@@ -164,7 +167,7 @@ def _pieces(game, spec, _config) -> tuple:
                                      f"{w:g} x {h:g} mm")
                 back_els = tuple(_placed(back, evaluate(back, {**context, "side": "back"}), w, h, spec))
             for _ in range(config["copies"]):
-                out.append(Piece(escape(name), (w, h), tuple(els), back_els, tuple(keep), tuple(soft)))
+                out.append(Piece(escape(name), (w, h), tuple(els), back_els, tuple(keep)))
         return tuple(out)
     except templating.TEMPLATE_ERRORS as exc:
         raise DataError([_problem(where, exc)]) from None
@@ -228,6 +231,9 @@ def piece_pages(piece: Piece, config: dict, options: BuildOptions, words: dict) 
             page.add(Text(Rect(ds.front.x, ds.front.y - 6.5, ds.front.w, 5), piece.name, LABEL, role="piece-label"))
         return pages, "double" if ds.mode == "duplex" else "fold", 0
     plan = tiling(piece, config, options.paper)
+    cut = seam_problems(piece, plan, config, options.paper, "")
+    if cut:                                     # validation says where (a build validates first)
+        raise ValueError(f"{len(cut)} element(s) cut by the tile seams (pnp validate says which)")
     labels = TileLabels(**_tile_words(words)) if plan.sheets > 1 else TileLabels(tile="{title}")
     pages = tile_pages(plan, piece.front, piece.name, labels)
     if plan.sheets == 1:
@@ -236,10 +242,61 @@ def piece_pages(piece: Piece, config: dict, options: BuildOptions, words: dict) 
 
 
 def tiling(piece: Piece, config: dict, paper: str):
-    """The piece's tiling: seams off every kept region, and off the track spaces where they can be."""
+    """The piece's tiling: seams off every kept element (texts, icons, track spaces, ``keep_whole``
+    regions), with more tiles than the fewest where that is what it takes (up to ``tiles: {max: N}``
+    sheets). It may still cut some: :func:`seam_problems` says which."""
     w, h = piece.size
     return plan_tiles(w, h, paper, overlap=config["overlap"], orientation=config["orientation"], avoid=piece.keep,
-                      keepout_x=[(r.x, r.right) for r in piece.soft], keepout_y=[(r.y, r.top) for r in piece.soft])
+                      max_sheets=max_tiles(config))
+
+
+def max_tiles(config: dict) -> float:
+    return (config.get("tiles") or {}).get("max") or math.inf
+
+
+PAPER_NAMES = {"letter": "Letter", "a4": "A4"}
+
+
+def seam_problems(piece: Piece, plan, config: dict, paper: str, board: str) -> list[tuple]:
+    """(region, message) for every kept element a seam of ``plan`` runs through (and, region None, for a
+    piece that needs more sheets than ``tiles: {max: N}`` allows): the geometric check that nothing but
+    glue strips and marks crosses a tile seam unless its region allows it (``keep_whole: false``)."""
+    named = PAPER_NAMES.get(paper, paper)
+    most = max_tiles(config)
+    out = []
+    if plan.sheets > most:
+        out.append((None, f"on {named} the piece takes at least {plan.sheets} sheets; tiles: {{max: {most}}} "
+                          f"allows {most}"))
+    cut = crossings(plan, piece.keep)
+    if not cut:
+        return out
+    if plan.whole_sheets is None:
+        too_big = [k for k in piece.keep if _larger_than_any_tile(k.rect, plan, paper)]
+        why = f"no tiling on {named} keeps every text, icon, track space and keep_whole region whole"
+        if too_big:
+            names = ", ".join(dict.fromkeys(f"'{k.region}'" for k in too_big))
+            why += f" (region {names} is larger than a tile can show)" if len(too_big) == 1 else \
+                f" (regions {names} are larger than a tile can show)"
+    elif plan.whole_sheets > most:
+        why = (f"keeping every text, icon, track space and keep_whole region whole takes {plan.whole_sheets} "
+               f"sheets on {named}, and tiles: {{max: {most:g}}} allows {most:g}")
+    else:
+        why = ""
+    for c in cut:
+        keep, r = c.feature, c.feature.rect
+        seam = f"x = {c.at:.1f} mm" if c.axis == "x" else f"y = {c.at:.1f} mm"
+        fix = "move it off the seam" + ("" if keep.part else ", or let seams cross it with keep_whole: false")
+        out.append((keep.region, f"{keep.part or 'it'} ({r.w:.1f} x {r.h:.1f} mm at [{r.x:.1f}, {r.y:.1f}]) is cut "
+                                 f"by the seam between tiles {c.tiles[0]} and {c.tiles[1]} ({seam}) on {named} "
+                                 f"(board '{board}', piece '{piece.name}'); {why + '; ' if why else ''}{fix}"))
+    return out
+
+
+def _larger_than_any_tile(r, plan, paper: str) -> bool:
+    """Whether ``r`` fits no tile's core in either orientation of the sheet (so no seams can miss it)."""
+    pw, ph = sorted(PAPERS[paper])
+    room = 2 * (plan.margin + plan.band)
+    return all(r.w > w - room or r.h > h - room for w, h in ((pw, ph), (ph, pw)))
 
 
 def _tile_words(words: dict) -> dict:
@@ -297,20 +354,30 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
         problems.error(game.root / "game.yaml", spec.line, f"board '{spec.id}'",
                        f"unknown icon {excerpt(name)} (layout '{config['layout']}'"
                        f"{', back ' + repr(config['back']) if config['back'] else ''})")
+    front, _ = _layouts(game, spec, config, problems)
+    distinct = list({(p.size, p.keep, p.back is None): p for p in all_pieces}.values())
     for paper in ("letter", "a4"):
-        for piece in all_pieces[:1] if len({p.size for p in all_pieces}) == 1 else all_pieces:
+        for piece in distinct:
             try:
-                fits(piece, config, paper)
+                plan = fits(piece, config, paper)
             except ValueError as exc:
                 problems.error(game.root / "game.yaml", spec.line, f"board '{spec.id}'", f"{exc} on {paper}")
+                continue
+            for region, message in seam_problems(piece, plan, config, paper, spec.id) if plan else ():
+                if region is None:
+                    problems.error(game.root / "game.yaml", spec.line, f"board '{spec.id}'", message)
+                else:
+                    problems.error(*region_where(front, region), f"layout '{front.name}', region '{region}'",
+                                   message)
 
 
-def fits(piece: Piece, config: dict, paper: str) -> None:
-    """Raise ValueError when the piece cannot be printed on ``paper`` as configured (no pages made)."""
+def fits(piece: Piece, config: dict, paper: str):
+    """The tiling of a one-sided piece (None for a double-sided one); ValueError when the piece cannot be
+    printed on ``paper`` as configured (no pages made)."""
     w, h = piece.size
     if piece.back is None:
-        tiling(piece, config, paper)
-    elif config["print"] == "fold":
+        return tiling(piece, config, paper)
+    if config["print"] == "fold":
         fold(w, h, paper, config["turn"])
     else:
         try:

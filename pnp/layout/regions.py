@@ -15,6 +15,7 @@ import math
 
 from pnp.layout.colour import tint
 from pnp.layout.geometry import Box, Circle, Icon, Line, Picture, Rect, Style, Text, extent
+from pnp.layout.tiling import Keep
 from pnp.layout.track import around_problem
 from pnp.markup import escape, plain_text
 
@@ -40,12 +41,13 @@ def style_of(region: dict) -> Style:
 
 
 def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: float = 0.0,
-          keep: list | None = None, soft: list | None = None) -> list:
+          keep: list | None = None) -> list:
     """Elements of the evaluated ``regions`` on a ``w`` x ``h`` piece. ``content`` gives what the
     card-bound kinds draw: ``pips`` (int), ``stats`` ((name, icon, label) per badge), ``emblem`` (icon
-    name or None), ``art`` (an object with path, fit, focus, or None). The extents of regions marked
-    ``keep_whole`` are appended to ``keep`` (a board's seams must avoid them), every track space to
-    ``soft`` (its seams avoid them where they can)."""
+    name or None), ``art`` (an object with path, fit, focus, or None).
+
+    ``keep`` (a board's): gets a :class:`~pnp.layout.tiling.Keep` for every element a tile seam must not
+    cut (see :func:`kept`)."""
     sx, sy = w / size[0], h / size[1]
     rects = {}
 
@@ -117,15 +119,32 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
                 els.append(Text(Rect(x * sx - side / 2, y * sy - side / 2, side, side), str(region["text"]),
                                 style_of(region), role=f"{role}:text"))
         elif kind == "track":
+            if keep is not None and region.get("keep_whole") is False:
+                raise RegionError(region["name"], "keep_whole: false: a track's spaces are never cut by a tile "
+                                                  "seam (a marker must sit on a whole space)")
             try:
-                els += track_elements(region, area, role, soft)
+                els += track_elements(region, area, role)
             except ValueError as exc:
                 raise RegionError(region["name"], str(exc)) from None
         elif kind == "table":
             els += table_elements(region, area, role)
-        if region.get("keep_whole") and keep is not None:
-            keep += [r for r in (extent(e) for e in els[start:]) if r is not None]
+        if keep is not None:
+            keep += kept(region, els[start:])
     return els
+
+
+def kept(region: dict, elements) -> list:
+    """What of a region's ``elements`` no tile seam may cut, as :class:`~pnp.layout.tiling.Keep`: every
+    element with ``keep_whole: true``; none with ``keep_whole: false``; by default the texts and icons
+    (what a seam would make unreadable) and, always, a track's spaces (a marker sits on a whole space)."""
+    name, whole = region["name"], region.get("keep_whole")
+    if region["kind"] == "track":
+        # the space itself, not its outline's half width: a seam may run on the line two spaces share
+        return [Keep(e.rect, name, f"space {n.markup}") for e, n in zip(elements[::2], elements[1::2])]
+    if whole is False:
+        return []
+    return [Keep(r, name) for r in (extent(e) for e in elements if whole or isinstance(e, (Text, Icon)))
+            if r is not None]
 
 
 def track_cells(path: str, area: Rect, n: int, columns: int | None = None) -> list[Rect]:
@@ -156,7 +175,7 @@ def track_cells(path: str, area: Rect, n: int, columns: int | None = None) -> li
     return cells
 
 
-def track_elements(region: dict, area: Rect, role: str, soft: list | None = None) -> list:
+def track_elements(region: dict, area: Rect, role: str) -> list:
     """A track's numbered spaces (see :func:`track_cells`); every ``highlight_every``-th number tinted."""
     numbers = list(region.get("numbers") or ())
     cells = track_cells(region.get("path", "row"), area, len(numbers), region.get("columns"))
@@ -170,8 +189,6 @@ def track_elements(region: dict, area: Rect, role: str, soft: list | None = None
         els.append(Box(cell, fill=highlight if lit else fill, stroke=region.get("stroke") or "#1f1a17",
                        width=region.get("width", 0.3), role=f"{role}:space"))
         els.append(Text(cell.inset(min(0.8, cell.w / 8)), escape(number), style, role=f"{role}:number"))
-        if soft is not None:
-            soft.append(cell)
     return els
 
 

@@ -19,10 +19,14 @@ numbered from the left (1, 2, ...), so tiles are named A1, A2, ..., B1, ...:
   margin for a ruler. The bands are cut away once the board is glued.
 * **Paper**: portrait or landscape, whichever needs fewer sheets (then whichever cuts fewer features).
 * **Seams avoid small features**: the caller lists rectangles (board frame) no seam should cut
-  through (a shrine, a track space, a label). Seams may move anywhere the sheet size allows, and the
-  tiler picks, for each axis, positions closest to equal tiles that keep ``clearance`` mm away from
-  every feature, else positions that merely miss them; when no solution exists with that many sheets
-  it says which features its seams cut (:attr:`TilePlan.cut`) rather than use more paper.
+  through (a shrine, a track space, a label), plain or as :class:`Keep` (a rectangle and the region it
+  belongs to). Seams may move anywhere the sheet size allows, and the tiler picks, for each axis,
+  positions closest to equal tiles that keep ``clearance`` mm away from every feature, else positions
+  that merely miss them. When no seams miss them with the fewest sheets, the tiler uses **more tiles**
+  along that axis, up to ``max_sheets`` sheets in all (the default, None, never adds tiles); when even
+  that cannot keep them whole, it cuts what it must with the fewest sheets and says which features
+  (:attr:`TilePlan.cut`, :func:`crossings`) and how many sheets would keep them whole
+  (:attr:`TilePlan.whole_sheets`).
 * **Hex maps** (:func:`plan_hex_tiles`): seams also keep out of the middles of hexes, running where
   neighbouring hex columns (or rows) interlock (see :func:`pnp.layout.hexgrid.seam_keepouts`).
 
@@ -92,6 +96,32 @@ def tile_label(row: int, col: int) -> str:
 
 
 @dataclass(frozen=True)
+class Keep:
+    """A rectangle (board frame) no seam may cut, and what it is: the layout region it belongs to and,
+    for a track, which space."""
+
+    rect: Rect
+    region: str = ""
+    part: str = ""
+
+
+def _rect(feature) -> Rect:
+    return feature.rect if isinstance(feature, Keep) else feature
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """A kept feature a seam runs through: the feature, the seam (``"x"``: a vertical seam at ``x = at``;
+    ``"y"``: a horizontal one at ``y = at``, board frame) and the two tiles it parts (for a vertical
+    seam, the tiles of the rows the feature spans: their labels, left then right)."""
+
+    feature: object
+    axis: str
+    at: float
+    tiles: tuple
+
+
+@dataclass(frozen=True)
 class AlignMark:
     """An alignment crosshair's centre in the board frame, shared by the two tiles of a seam."""
 
@@ -149,8 +179,10 @@ class TilePlan:
     xs: tuple                 # column boundaries, left to right: 0 ... board_w
     ys: tuple                 # row boundaries, top to bottom: board_h ... 0
     tiles: tuple              # reading order: A1, A2, ..., B1, ...
-    cut: tuple = ()           # avoided rectangles some seam still cuts (no way round them)
+    cut: tuple = ()           # avoided features some seam still cuts (no way round them within max_sheets)
     hex_cuts: int = 0         # seams that run through hex middles (hex-aware plans)
+    whole_sheets: int | None = None   # sheets the fewest tiles cutting no avoided feature take (None: no such
+                                      # tiling); == sheets when nothing is cut
 
     @property
     def cols(self) -> int:
@@ -262,29 +294,59 @@ def _cuts(bounds, keepouts) -> int:
     return sum(1 for a, b in keepouts for s in bounds[1:-1] if a + EPS < s < b - EPS)
 
 
-def _axis(length, usable, overlap, hard, soft, clearance):
-    """(bounds, hard keepouts cut, soft keepouts cut) along one axis, trying the strictest first."""
-    count = tiles_needed(length, usable, overlap)
-    padded = [(a - clearance, b + clearance) for a, b in hard]
-    for keep in (padded + soft, hard + soft, padded, hard, soft, []):
-        bounds = choose_seams(length, usable, overlap, count, keep)
+def _axis(length, usable, overlap, hard, soft, clearance, most: int = 0):
+    """(bounds, hard keepouts cut, soft keepouts cut) along one axis: the fewest tiles whose seams miss
+    every ``hard`` keep-out (``clearance`` mm clear if they can, and off the ``soft`` ones where they
+    can), trying up to ``most`` tiles. Failing that, the same without the keep-outs longer than a tile
+    after the first can show (no seams miss those); failing that too, the fewest tiles missing as many
+    keep-outs as they can, the longest given up first (so a plan that must cut something cuts the few
+    features in the way, and a message can name them)."""
+    fewest = tiles_needed(length, usable, overlap)
+    small = [(a, b) for a, b in hard if b - a <= usable - overlap + EPS]
+    for keeping in ([hard, small] if len(small) < len(hard) else [hard]):
+        padded = [(a - clearance, b + clearance) for a, b in keeping]
+        for count in range(fewest, max(fewest, most) + 1):
+            for keep in (padded + soft, keeping + soft, padded, keeping):
+                bounds = choose_seams(length, usable, overlap, count, keep)
+                if bounds is not None:
+                    return bounds, _cuts(bounds, hard), _cuts(bounds, soft)
+            if (count + 1) * max(overlap, 5.0) > length:     # no more tiles fit: each needs its minimum core
+                break
+    shortest = sorted(hard, key=lambda iv: iv[1] - iv[0])
+    for k in range(len(shortest) - 1, 0, -1):
+        keeping = shortest[:k]
+        padded = [(a - clearance, b + clearance) for a, b in keeping]
+        for keep in (padded + soft, keeping + soft, padded, keeping):
+            bounds = choose_seams(length, usable, overlap, fewest, keep)
+            if bounds is not None:
+                return bounds, _cuts(bounds, hard), _cuts(bounds, soft)
+    for keep in (soft, []):
+        bounds = choose_seams(length, usable, overlap, fewest, keep)
         if bounds is not None:
             return bounds, _cuts(bounds, hard), _cuts(bounds, soft)
     raise ValueError(f"cannot tile {length:g} mm in tiles of {usable:g} mm with {overlap:g} mm overlap")
+
+
+def _most(length: float, overlap: float) -> int:
+    """The most tiles an axis of ``length`` mm can be cut into (each core at least its minimum)."""
+    return max(1, int(length // max(overlap, 5.0)))
 
 
 # ---------------------------------------------------------------------------------------------- plans
 
 def plan_tiles(board_w: float, board_h: float, paper=PAPERS["letter"], overlap: float = DEFAULT_OVERLAP,
                avoid=(), keepout_x=(), keepout_y=(), margin: float = PRINTER_MARGIN, band: float = DEFAULT_BAND,
-               clearance: float = DEFAULT_CLEARANCE, orientation: str = "auto") -> TilePlan:
+               clearance: float = DEFAULT_CLEARANCE, orientation: str = "auto",
+               max_sheets: int | float | None = None) -> TilePlan:
     """Tile a ``board_w`` x ``board_h`` mm board across sheets of ``paper`` ((w, h) portrait, mm, or a
     name in :data:`pnp.units.PAPERS`).
 
-    ``avoid``: rectangles (board frame) no seam should cut. ``keepout_x`` / ``keepout_y``: open
-    intervals (board frame) where vertical / horizontal seams should rather not run (softer than
-    ``avoid``: given up first). ``orientation``: ``auto`` (fewest sheets), ``portrait`` or
-    ``landscape``.
+    ``avoid``: rectangles (board frame, or :class:`Keep`) no seam should cut. ``keepout_x`` /
+    ``keepout_y``: open intervals (board frame) where vertical / horizontal seams should rather not run
+    (softer than ``avoid``: given up first). ``orientation``: ``auto`` (fewest sheets), ``portrait`` or
+    ``landscape``. ``max_sheets``: with a number (``math.inf``: as many as it takes), the plan may use
+    more tiles than the fewest, up to that many sheets, so that no seam cuts an avoided feature; then a
+    plan that cuts none is preferred to one on fewer sheets. None: the fewest sheets, always.
     """
     if isinstance(paper, str):
         paper = PAPERS[paper]
@@ -293,8 +355,9 @@ def plan_tiles(board_w: float, board_h: float, paper=PAPERS["letter"], overlap: 
         raise ValueError(f"overlap must be at least 0 and band at least {2 * CROSS_ARM:g} mm")
     if orientation not in ("auto", "portrait", "landscape"):
         raise ValueError(f"orientation must be auto, portrait or landscape, not {orientation!r}")
-    hard_x = [(r.x, r.right) for r in avoid]
-    hard_y = [(board_h - r.top, board_h - r.y) for r in avoid]      # measured down from the top
+    rects = [_rect(f) for f in avoid]
+    hard_x = [(r.x, r.right) for r in rects]
+    hard_y = [(board_h - r.top, board_h - r.y) for r in rects]      # measured down from the top
     soft_y = [(board_h - b, board_h - a) for a, b in keepout_y]
     candidates = []
     for landscape in (False, True):
@@ -305,17 +368,52 @@ def plan_tiles(board_w: float, board_h: float, paper=PAPERS["letter"], overlap: 
         if uw <= 2 * overlap or uh <= 2 * overlap:
             raise ValueError(f"a {page_w:g} x {page_h:g} mm sheet leaves no room for tiles with {overlap:g} mm "
                              f"overlap inside {margin:g} mm margins and {band:g} mm mark bands")
-        xs, hx, sx = _axis(board_w, uw, overlap, hard_x, list(keepout_x), clearance)
-        ts, hy, sy = _axis(board_h, uh, overlap, hard_y, soft_y, clearance)
-        sheets = (len(xs) - 1) * (len(ts) - 1)
-        candidates.append(((sheets, hx + hy, sx + sy, landscape), page_w, page_h, xs, ts))
-    (sheets, _, soft_cuts, landscape), page_w, page_h, xs, ts = min(candidates, key=lambda c: c[0])
+        fewest = [_axis(board_w, uw, overlap, hard_x, list(keepout_x), clearance),
+                  _axis(board_h, uh, overlap, hard_y, soft_y, clearance)]
+        options = [fewest]
+        if max_sheets is not None and fewest[0][1] + fewest[1][1]:
+            options.append([_axis(board_w, uw, overlap, hard_x, list(keepout_x), clearance, _most(board_w, overlap))
+                            if fewest[0][1] else fewest[0],
+                            _axis(board_h, uh, overlap, hard_y, soft_y, clearance, _most(board_h, overlap))
+                            if fewest[1][1] else fewest[1]])
+        for (xs, hx, sx), (ts, hy, sy) in options:
+            sheets = (len(xs) - 1) * (len(ts) - 1)
+            whole = sheets if hx + hy == 0 else None
+            if max_sheets is None:
+                key = (sheets, hx + hy, sx + sy, landscape)
+            else:        # within the cap (else the fewest sheets), then the fewest cuts, then the fewest sheets
+                key = (sheets > max_sheets, sheets if sheets > max_sheets else 0, hx + hy, sheets, sx + sy, landscape)
+            candidates.append((key, page_w, page_h, xs, ts, sx + sy, whole))
+    key, page_w, page_h, xs, ts, soft_cuts, _ = min(candidates, key=lambda c: c[0])
+    landscape = key[-1]
+    wholes = [c[6] for c in candidates if c[6] is not None]
     ys = tuple(board_h - t for t in ts)
     tiles = _tiles(xs, ys, overlap, page_w, page_h, band)
-    cut = tuple(r for r in avoid if any(r.x + EPS < x < r.right - EPS for x in xs[1:-1])
-                or any(r.y + EPS < y < r.top - EPS for y in ys[1:-1]))
+    cut = tuple(f for f in avoid if _crosses(_rect(f), xs, ys))
     return TilePlan(board_w, board_h, page_w, page_h, landscape, overlap, margin, band, tuple(xs), ys, tiles,
-                    cut, soft_cuts)
+                    cut, soft_cuts, min(wholes) if wholes else None)
+
+
+def _crosses(r: Rect, xs, ys) -> bool:
+    return any(r.x + EPS < x < r.right - EPS for x in xs[1:-1]) or any(r.y + EPS < y < r.top - EPS for y in ys[1:-1])
+
+
+def crossings(plan: TilePlan, features) -> list[Crossing]:
+    """Every seam of ``plan`` that runs through one of ``features`` (rectangles or :class:`Keep`, board
+    frame): a :class:`Crossing` per feature and seam, in the order of ``features``. A seam along a
+    feature's edge does not cross it."""
+    out = []
+    for f in features:
+        r = _rect(f)
+        rows = [i for i in range(plan.rows) if plan.ys[i + 1] < r.top - EPS and plan.ys[i] > r.y + EPS]
+        cols = [j for j in range(plan.cols) if plan.xs[j] < r.right - EPS and plan.xs[j + 1] > r.x + EPS]
+        for j, x in enumerate(plan.xs[1:-1], 1):
+            if r.x + EPS < x < r.right - EPS:
+                out.append(Crossing(f, "x", x, (tile_label(rows[0], j - 1), tile_label(rows[0], j))))
+        for i, y in enumerate(plan.ys[1:-1], 1):
+            if r.y + EPS < y < r.top - EPS:
+                out.append(Crossing(f, "y", y, (tile_label(i - 1, cols[0]), tile_label(i, cols[0]))))
+    return out
 
 
 def plan_hex_tiles(board_w: float, board_h: float, grid, hexes, paper=PAPERS["letter"], **options) -> TilePlan:
