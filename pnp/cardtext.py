@@ -37,14 +37,17 @@ def template_names(engine: str | None, lang: str) -> list[str]:
 
 @reads_files
 @lru_cache(maxsize=None)
-def _module(root, engine: str | None, lang: str):
+def _module(root, engine: str | None, lang: str, fallback: str | None = None):
+    """The ability template of ``lang``, else of ``fallback`` (the data's own language: a translation
+    without it is reported by validation, and builds only with --allow-missing)."""
     env = templating.environment(template_roots(root), trim=False, keep_trailing_newline=False)
-    return env.select_template(template_names(engine, lang)).module
+    names = template_names(engine, lang) + (template_names(engine, fallback) if fallback not in (None, lang) else [])
+    return env.select_template(names).module
 
 
 def known_kinds(game, lang: str) -> set[str]:
     """Effect kinds the language's ability template has words for."""
-    module = _module(game.root, game.engine, lang)
+    module = _module(game.root, game.engine, lang, game.source_language)
     return {name for name in dir(module) if not name.startswith("_")
             and isinstance(getattr(module, name), jinja2.runtime.Macro)}
 
@@ -54,7 +57,7 @@ def ability_text(game, card, lang: str | None = None) -> str:
     if card.ability is None or not game.engine:
         return ""
     lang = lang or game.language
-    macro = getattr(_module(game.root, game.engine, lang), card.ability.kind, None)
+    macro = getattr(_module(game.root, game.engine, lang, game.source_language), card.ability.kind, None)
     if not isinstance(macro, jinja2.runtime.Macro):
         raise jinja2.TemplateRuntimeError(f"the card-text template has no macro '{card.ability.kind}' for this "
                                           f"effect kind")
@@ -72,7 +75,8 @@ def aid_text(game, deck, lang: str | None = None) -> tuple[str, str]:
 
     lang = lang or game.language
     stem = deck.aids.get("template", "quick_reference")
-    template = game_environment(game).get_template(f"aids/{lang}/{stem}.md.j2")
+    template = game_environment(game).select_template(list(dict.fromkeys(
+        (f"aids/{lang}/{stem}.md.j2", f"aids/{game.source_language}/{stem}.md.j2"))))
     facts = getattr(engine_module(game.engine), "FACTS", {}) if game.engine else {}
     text = templating.render(template, rules=facts, game=game, deck=deck, data=game.data)
     lines = [line.strip() for line in text.splitlines() if line.strip()]

@@ -115,6 +115,7 @@ class CardField:
     sign: str | None = None
     format: str | None = None
     line: int | None = field(default=None, compare=False)   # of its icon (else its entry) in game.yaml
+    labels: tuple = ()          # (choice, printed word) in a translated kit; a choice prints as itself otherwise
 
     @property
     def badge(self) -> bool:
@@ -128,14 +129,18 @@ class CardField:
         if isinstance(value, bool):
             text = "\u2713" if value else ""
         elif isinstance(value, (list, tuple)):
-            text = ", ".join(str(v) for v in value)
+            text = ", ".join(self.label(v) for v in value)
         elif isinstance(value, int) and self.sign and value != 0:
             text = f"{SIGNS[self.sign]}{abs(value)}" if self.sign == "minus" or value > 0 else f"\u2212{abs(value)}"
         else:
-            text = str(value)
+            text = self.label(value)
         if self.format and text:
             text = self.format.replace("{value}", text)
         return text
+
+    def label(self, value) -> str:
+        """A choice (or any value) as printed: its translation in a translated kit, else itself."""
+        return dict(self.labels).get(value, str(value)) if self.labels else str(value)
 
     def schema_field(self) -> Field:
         nullable = not self.required

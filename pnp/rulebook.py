@@ -130,7 +130,8 @@ def template_dirs(game, lang: str) -> list:
 def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]:
     """[(template path, markup)] for every chapter, rendered in the sandbox with the rulebook context
     (its data escaped, see :mod:`pnp.templating`). Every chapter's problems are reported at once."""
-    dirs = tuple(template_dirs(game, lang))
+    # a chapter the language lacks is the data's own language's (validation reports it; --allow-missing)
+    dirs = tuple(dict.fromkeys(template_dirs(game, lang) + template_dirs(game, game.source_language)))
     env = templating.environment(dirs)
     out, problems = [], Problems()
     render = templating.renderer(**context)

@@ -12,8 +12,8 @@ from pnp.draw.icons import using
 from pnp import placeholders
 from pnp.errors import Problems
 from pnp.gamedata import Game, load_game
-from pnp.i18n import (check_language, check_strings, check_translation_keys, require_language, translate,
-                      translation_path)
+from pnp.i18n import translate, translation_path
+from pnp.i18n.check import check_language, check_strings, check_translation_keys
 from pnp.markup import card_markup_problems
 from pnp.paths import LANGUAGE, excerpt
 from pnp.yamlsrc import line_of
@@ -67,8 +67,7 @@ def _validate(game, problems: Problems, options, lang, component_checks=None) ->
         problems.error(*game.where("players"), "players",
                        f"--players {players}: {game.title} is for {game.players[0]} to {game.players[1]} players")
     if lang:
-        require_language(game, lang)
-        check_language(game, lang, problems)
+        check_language(game, lang, problems, allow_missing=bool(options and options.allow_missing))
         if not problems.errors:
             game = translate(game, lang)
     if not problems.errors:

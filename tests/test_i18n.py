@@ -9,7 +9,9 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.gamedata import load_game
-from pnp.i18n import check_language, expected_keys, translate
+from pnp.i18n import translate
+from pnp.i18n.catalogue import sources
+from pnp.i18n.check import check_language
 from pnp.errors import Problems
 
 
@@ -29,9 +31,9 @@ def test_spanish_has_every_key_and_fits(game):
 
 
 def test_expected_keys_cover_every_printed_name(game):
-    keys = expected_keys(game)
-    assert {f"cards.{c.id}.name" for c in game.cards} <= keys.keys()
-    assert {f"factions.{f.id}.adjective" for f in game.factions} <= keys.keys()
+    keys = {s.key for s in sources(game)}
+    assert {f"cards.{c.id}.name" for c in game.cards} <= keys
+    assert {f"factions.{f.id}.adjective" for f in game.factions} <= keys
     assert "box.pitch" in keys and "examples.hush_money" in keys
 
 
@@ -58,9 +60,12 @@ def test_missing_and_unused_keys_name_file_and_line(game_copy):
     result = CliRunner().invoke(main, ["validate", str(game_copy), "--lang", "es"])
     assert result.exit_code == 2
     out = result.output
-    cards_line = line_of(text, "cards:")
-    assert f"{path}:{cards_line}: language 'es': missing key 'cards.outlaw.name' (the original is in cards.yaml)" in out
-    assert f"{path}:{cards_line}: language 'es': missing key 'cards.langman.flavour'" in out
+    cards = game_copy / "cards.yaml"
+    outlaw, langman = (line_of(cards.read_text(), f"id: {i}") for i in ("outlaw", "langman"))
+    assert (f"{cards}:{outlaw}: card 'outlaw': name 'Outlaw' is not translated into 'es': give cards.outlaw.name "
+            f"in i18n/es.yaml") in out
+    assert f"{cards}:{langman}: card 'langman': flavour " in out
+    assert "give cards.langman.flavour in i18n/es.yaml" in out
     assert (f"{path}:{line_of(text, 'langmann')}: language 'es': unused key 'cards.langmann.name'") in out
 
 
@@ -70,11 +75,19 @@ def test_missing_strings_key_is_reported(game, tmp_path, monkeypatch):
     fake = tmp_path / "es.yaml"
     fake.write_text(es)
     real = i18n.strings_path
+    import pnp.i18n.check
     monkeypatch.setattr(i18n, "strings_path", lambda lang: fake if lang == "es" else real(lang))
+    monkeypatch.setattr(pnp.i18n.check, "strings_path", i18n.strings_path)
     problems = Problems()
     check_language(game, "es", problems)
     messages = [str(p) for p in problems]
-    assert any(m.endswith("language 'es': missing key 'token_fold_note' (in en.yaml)") for m in messages)
+    en = real("en")
+    line = line_of(en.read_text(), "token_fold_note:")
+    missing = [p for p in problems if "'token_fold_note'" in p.message]
+    assert [(p.path, p.line, p.subject) for p in missing] == [(str(en), line, "pnp's printed words")]
+    assert missing[0].message.startswith("printed word 'token_fold_note' ('Fold along the grey line with")
+    assert missing[0].message.endswith("is not translated into 'es': give strings.token_fold_note in i18n/es.yaml "
+                                       "(or token_fold_note in pnp's templates/strings/es.yaml)")
     assert any("unused key 'token_fold_notes'" in m and f"{fake}:" in m for m in messages)
 
 

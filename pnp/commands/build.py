@@ -36,7 +36,11 @@ from pnp.workers import default_jobs
               help="Build the deck for N players (games whose deck depends on the player count); "
                    "default: the full deck.")
 @click.option("--lang", default=None, metavar="LANG",
-              help="Build the kit in LANG (e.g. es); default: the language of the game's data.")
+              help="Build the kit in LANG (e.g. es); default: the language of the game's data. A printed "
+                   "string the translation lacks stops the build (see pnp validate --lang).")
+@click.option("--allow-missing", is_flag=True,
+              help="With --lang: build even when strings are untranslated (a playtest kit); they print in "
+                   "the game's own language and are listed as warnings.")
 @click.option("--bleed", type=FiniteFloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
               help="Extend card and token art this far past the trim line and add crop marks "
                    "(print services usually ask for 3).")
@@ -53,8 +57,8 @@ from pnp.workers import default_jobs
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
               help="Processes that check and draw the components side by side; the kit is the same byte "
                    "for byte with any N. Default: the CPU cores pnp may use, at most 4.")
-def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bleed, back_offset, ink_saver,
-            calibration, preset, jobs):
+def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, allow_missing, bleed, back_offset,
+            ink_saver, calibration, preset, jobs):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
     default game, see pyproject.toml [tool.pnp]).
 
@@ -63,7 +67,8 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, bl
     """
     offset = parse_offset(back_offset)
     options = BuildOptions(paper=paper, flip=flip, sleeved=sleeved, booklet_flip=booklet_flip, bleed=bleed,
-                           back_offset=offset, ink_saver=ink_saver, lang=lang, players=players)
+                           back_offset=offset, ink_saver=ink_saver, lang=lang, players=players,
+                           allow_missing=allow_missing)
     if preset:
         from pnp.exports.presets import PDF_PRESETS as presets
         from pnp.kit import build_print_shop

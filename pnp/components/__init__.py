@@ -30,6 +30,7 @@ class BuildOptions:
     back_offset: tuple = (0.0, 0.0)  # mm shift of card back pages, to correct duplex drift
     ink_saver: bool = False          # large colour fills become light tints with outlines
     players: int | None = None       # build the deck for this many players (None: the full deck)
+    allow_missing: bool = False      # --lang: untranslated words are warnings, printed in the data's language
 
     @property
     def page_size(self) -> tuple[float, float]:
@@ -110,6 +111,8 @@ class Component:
                                      # its templates) while a parallel build waits for the other files
     pieces: Callable | None = None   # (game, options) -> its CutPieces (pnp.layout.outline), for the check that
                                      # text, icons and figures keep inside every cut line (pnp.piececheck)
+    words: Callable | None = None    # (game) -> [pnp.i18n.catalogue.Source]: what its data prints that a
+                                     # translation must give (titles, captions, labels, layouts' literals)
 
 
 #: Every component kind and the module that defines it (its ``COMPONENT`` and, when it takes
@@ -175,7 +178,8 @@ def game_components(game) -> list[Component]:
             build=partial(base.build, spec=spec),
             check=partial(base.check, spec=spec) if base.check else None,
             check_files=partial(base.check_files, spec=spec) if base.check_files else None,
-            pieces=partial(base.pieces, spec=spec) if base.pieces else None))
+            pieces=partial(base.pieces, spec=spec) if base.pieces else None,
+            words=partial(base.words, spec=spec) if base.words else None))
     return out
 
 

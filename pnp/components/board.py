@@ -31,7 +31,7 @@ from pnp.cardlayout import evaluate, load_layout, compiled
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import drawable, with_game_icons
 from pnp.errors import DataError, Problems
-from pnp.i18n import strings
+from pnp.i18n import strings, word, words_function
 from pnp.layout.doublesided import double_sided_pages, duplex, fold
 from pnp.layout.geometry import Icon, Page, Rect, Style, Text, flatten
 from pnp.layout.outline import CutPiece, RectOutline
@@ -129,9 +129,11 @@ def columns(entries, *keys) -> list[list]:
 
 
 def scope(game) -> dict:
-    # facts as they are: colours stay colours; a text or label made from them is escaped when evaluated
+    """What every board, dice and standee expression sees. Facts (and ``data``) as they are: colours stay
+    colours; a text or label made from them is escaped when evaluated. ``t('key')``: a printed word in the
+    kit's language."""
     return {"facts": game.facts, "data": game.data, "title": escape(game.title), "invented": invented,
-            "mark": Safe(MARK), "columns": columns}
+            "mark": Safe(MARK), "columns": columns, "t": words_function(game)}
 
 
 def pieces(game, spec) -> list[Piece]:
@@ -209,7 +211,29 @@ def _problem(where, exc):
 
 
 def _title(game, spec, config) -> str:
+    """The entry's printed title: its ``title`` (or its id), translated (``components.<id>.title``)."""
+    return word(game, f"components.{spec.id}.title", _own_title(spec, config))
+
+
+def _own_title(spec, config) -> str:
     return config["title"] or spec.id.replace("_", " ").capitalize()
+
+
+def words(game, spec=None) -> list:
+    """What a board entry prints that a translation gives: its title, and the printed literals of its
+    ``name`` expression and of its layouts (which should say ``t('key')`` instead)."""
+    from pnp.i18n.catalogue import Source
+    from pnp.i18n.literals import expression_sources, layout_sources
+
+    config = config_of(spec)
+    where = (game.root / "game.yaml", spec.line)
+    out = [Source(f"components.{spec.id}.title", _own_title(spec, config), *where, f"board '{spec.id}'", "title")]
+    out += expression_sources(config["name"], *where, f"board '{spec.id}'", "name")
+    front, back, _ = _loaded_layouts(game, spec, spec.config_key())
+    for layout in (front, back):
+        if layout is not None:
+            out += layout_sources(layout, game.root, where)
+    return out
 
 
 def piece_pages(piece: Piece, config: dict, options: BuildOptions, words: dict) -> tuple[list[Page], str, int]:
@@ -398,4 +422,4 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
             yield CutPiece(spec.id, f"{piece.name} back", outline, piece.back, where, trimmed=True)
 
 
-COMPONENT = Component("board", build, check, weight=2, pieces=cut_pieces)
+COMPONENT = Component("board", build, check, weight=2, pieces=cut_pieces, words=words)

@@ -308,4 +308,24 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
                                name="panel's folds and cuts"), tuple(elements), (data.path, None))
 
 
-COMPONENT = Component("box", build, check, check_files=check_files, pieces=cut_pieces)
+def words(game, spec=None) -> list:
+    """What box.yaml prints that a translation gives: the pitch (``box.pitch``) and each contents line's
+    item (``box.items.<item as written>``)."""
+    from pnp.i18n.catalogue import Source
+
+    path = game.root / BOX_FILE
+    raw = load_yaml_or_report(path, Problems(), within=game.root) if path.is_file() else None
+    if not isinstance(raw, dict):
+        return []
+    out = []
+    if isinstance(raw.get("pitch"), str) and raw["pitch"].strip():
+        out.append(Source("box.pitch", raw["pitch"], path, line_of(raw, "pitch"), "box", "pitch"))
+    contents = raw.get("contents")
+    for i, item in enumerate(contents if isinstance(contents, list) else []):
+        if isinstance(item, dict) and isinstance(item.get("item"), str):
+            out.append(Source(f"box.items.{item['item']}", item["item"], path, line_of(contents, i), "box",
+                              "contents item"))
+    return out
+
+
+COMPONENT = Component("box", build, check, check_files=check_files, pieces=cut_pieces, words=words)

@@ -8,12 +8,12 @@ from pathlib import Path
 import jinja2
 
 from pnp import templating
-from pnp.cardtext import ability_text, aid_text
+from pnp.cardtext import ability_text, aid_text, template_names, template_roots
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts, icons
 from pnp.draw.text import fit
-from pnp.i18n import strings
+from pnp.i18n import strings, words_function
 from pnp.decks import image_pixels
 from pnp.cardlayout import bundled, showing, shown_fields
 from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face,
@@ -64,7 +64,7 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
         labels=labels_of(deck, card),
         values={"card": templating.data_value(card), "fields": fields, "deck": deck.id,
                 "data": templating.game_part(game, game.data),      # escaped: a text from it prints as written
-                "field": lambda name: fields.get(name, ""),
+                "field": lambda name: fields.get(name, ""), "t": words_function(game, lang),
                 "faction_name": escape(faction.name) if faction else "",
                 "category": category.id if category else ""},
     )
@@ -426,4 +426,42 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
                            back_elements(game, deck, 0.0, probe), where, trimmed=True)
 
 
-COMPONENT = Component("cards", build, check, weight=4, pieces=cut_pieces)
+def words(game, spec=None) -> list:
+    """What the card sheets print beyond the decks' data that a translation gives: the printed literals of
+    the decks' layouts (which should say ``t('key')`` instead), the card-text template of the game's
+    ability kinds and each deck's player-aid template (a file per language)."""
+    from pnp.i18n.catalogue import Source
+    from pnp.i18n.literals import layout_sources
+
+    out = []
+    for deck in game.decks:
+        layouts = deck.layout.all() if deck.layout is not None else [bundled("classic")]
+        for layout in layouts:
+            out += layout_sources(layout, game.root, game.deck_where(deck))
+    roots = [str(r) for r in template_roots(game.root)]
+    if game.engine and any(c.ability for c in game.cards):
+        names = template_names(game.engine, "{lang}")
+        out += _template(game, roots, names, "the template", "card text")
+    for deck in game.decks:
+        if deck.aid_copies:
+            stem = deck.aids.get("template", "quick_reference")
+            out += _template(game, roots, [f"aids/{{lang}}/{stem}.md.j2"], "the template", f"deck '{deck.id}' player aid")
+    return out
+
+
+def _template(game, roots, names, what, subject) -> list:
+    """A template per language as a :class:`~pnp.i18n.catalogue.Source` (none when the data's own
+    language lacks it too: its own check reports that)."""
+    from pathlib import Path
+
+    from pnp.i18n.catalogue import Source
+
+    patterns = tuple(f"{root}/{name}" for name in names for root in roots)
+    original = next((Path(p.replace("{lang}", game.source_language)) for p in patterns
+                     if Path(p.replace("{lang}", game.source_language)).is_file()), None)
+    if original is None:
+        return []
+    return [Source(f"templates/{names[0]}", patterns, original, None, subject, what, kind="template")]
+
+
+COMPONENT = Component("cards", build, check, weight=4, pieces=cut_pieces, words=words)

@@ -19,7 +19,7 @@ from pnp.components import BuildOptions, Component, Output, Part
 from pnp.components.board import scope
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
-from pnp.i18n import strings
+from pnp.i18n import strings, word
 from pnp.layout.dice import cube_net, net_grid, net_pages, sticker_pages, sticker_plan
 from pnp.layout.geometry import Rect
 from pnp.layout.outline import CutPiece, RectOutline
@@ -102,7 +102,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     dice, layout = dice_faces(game, spec)
     w, h = options.page_size
     base = spec.id.replace("_", "-")
-    title = escape(config["title"] or spec.id.replace("_", " ").capitalize())
+    title = escape(word(game, f"components.{spec.id}.title", _own_title(spec)))
     outs = []
     for k, form in enumerate(dict.fromkeys(config["forms"])):
         name = words.get(f"dice_{form}", form)
@@ -157,4 +157,20 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
                            tuple(place(face, layout.size, side, side, None)), (game.root / "game.yaml", spec.line))
 
 
-COMPONENT = Component("dice", build, check, weight=2, pieces=cut_pieces)
+def _own_title(spec) -> str:
+    return config_of(spec)["title"] or spec.id.replace("_", " ").capitalize()
+
+
+def words(game, spec=None) -> list:
+    """What a dice entry prints that a translation gives: its title, and the printed literals of its face
+    layout (which should say ``t('key')`` instead)."""
+    from pnp.i18n.catalogue import Source
+    from pnp.i18n.literals import layout_sources
+
+    where = (game.root / "game.yaml", spec.line)
+    out = [Source(f"components.{spec.id}.title", _own_title(spec), *where, f"dice '{spec.id}'", "title")]
+    layout = load_layout(config_of(spec)["face"], game.root, Problems(), *where, "face")
+    return out + (layout_sources(layout, game.root, where) if layout is not None else [])
+
+
+COMPONENT = Component("dice", build, check, weight=2, pieces=cut_pieces, words=words)

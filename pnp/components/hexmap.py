@@ -12,7 +12,7 @@ from __future__ import annotations
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
-from pnp.i18n import strings
+from pnp.i18n import strings, word
 from pnp.layout.geometry import Rect
 from pnp.layout.hexmap import MapLayout, MapStyle, MapWords, hexmap_layout
 from pnp.layout.outline import CutPiece, RectOutline
@@ -64,8 +64,20 @@ def plan(layout: MapLayout, paper: str, config: dict) -> TilePlan:
                           avoid=layout.keep, orientation=config["paper_orientation"])
 
 
-def title_of(game, config, lang) -> str:
-    return escape(config["title"]) if config["title"] else strings(game, lang).get("map", "Map")
+def title_of(game, config, lang, spec=None) -> str:
+    """The map's printed title: its ``title`` translated (``components.<id>.title``), else pnp's word."""
+    if not config["title"]:
+        return strings(game, lang).get("map", "Map")
+    return escape(word(game, f"components.{spec.id}.title", config["title"], lang) if spec else config["title"])
+
+
+def words(game, spec=None) -> list:
+    """The map's title, when the entry gives one (else it is pnp's word ``map``)."""
+    from pnp.i18n.catalogue import Source
+
+    title = (spec.config or {}).get("title") if spec is not None else None
+    return [Source(f"components.{spec.id}.title", title, game.root / "game.yaml", spec.line,
+                   f"hexmap '{spec.id}'", "title")] if title else []
 
 
 def file_name(spec) -> str:
@@ -85,7 +97,7 @@ def pages(game, options: BuildOptions, spec=None) -> tuple[list, TilePlan]:
     config = config_of(spec)
     layout = map_layout(game, config, options.lang)
     tiles = plan(layout, options.paper, config)
-    title = title_of(game, config, options.lang)
+    title = title_of(game, config, options.lang, spec)
     out = tile_pages(tiles, layout.elements, title, _labels(strings(game, options.lang), tiles.sheets))
     if tiles.sheets == 1:
         out = out[1:]                           # one sheet: no assembly map
@@ -101,7 +113,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         out, tiles = pages(game, options, spec)
     except ValueError as exc:
         raise DataError([_problem(game, spec, f"{exc} on {options.paper}")]) from None
-    title = title_of(game, config, options.lang)
+    title = title_of(game, config, options.lang, spec)
     # the bill of materials: one map, and the tiles it is printed in when it takes several sheets
     parts = [Part("map", spec.id if spec else "map", 1, title)]
     if tiles.sheets > 1:
@@ -162,4 +174,4 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
                    tuple(layout.elements), (game.map.source, None), trimmed=True)
 
 
-COMPONENT = Component("hexmap", build, check, weight=2, pieces=cut_pieces)
+COMPONENT = Component("hexmap", build, check, weight=2, pieces=cut_pieces, words=words)

@@ -80,7 +80,8 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     words = strings(game, lang)
     name = f"{lang}.md.j2"
     try:
-        template = _environment().get_template(name)
+        # pnp has no instructions page in every language: then the data's own (validation reports it)
+        template = _environment().select_template(list(dict.fromkeys((name, f"{game.source_language}.md.j2"))))
         bill = rows(entries)
         kinds = {c.name: c.kind for c in game_components(game)}
         for row in bill:
@@ -113,4 +114,14 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     return [Output("instructions.pdf", words.get("instructions", "Instructions"), pdf=buf.getvalue())]
 
 
-COMPONENT = Component("instructions", build, None, needs_kit=True, warm=warm)
+def words(game, spec=None) -> list:
+    """The instructions page is one of pnp's templates per language."""
+    from pnp.i18n.catalogue import Source
+
+    folder = TEMPLATES_DIR / "instructions"
+    return [Source("pnp's templates/instructions/{lang}.md.j2", (str(folder / "{lang}.md.j2"),),
+                   folder / f"{game.source_language}.md.j2", None, "instructions", "the instructions page",
+                   kind="template")]
+
+
+COMPONENT = Component("instructions", build, None, needs_kit=True, warm=warm, words=words)

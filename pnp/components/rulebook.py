@@ -236,4 +236,49 @@ def check_files(game, problems: Problems, spec=None) -> None:
         problems.extend(exc.problems)
 
 
-COMPONENT = Component("rulebook", build, check, check_files=check_files, weight=5)
+def words(game, spec=None) -> list:
+    """What the rulebook prints that a translation gives: each example's title (``examples.<id>``), each
+    chapter (a template per language), and the engine's transcript words (``phrases_<lang>``) when the
+    rulebook prints games the engine plays."""
+    from pnp.i18n.catalogue import Source
+    from pnp.rulebook import template_dirs
+    from pnp.yamlsrc import line_of
+
+    try:
+        cfg = load_config(game)
+    except DataError:                 # reported by its own check
+        return []
+    out = []
+    for i, ex in enumerate(cfg.get("examples") or []):
+        scenario = _raw(ex.get("_file"), game.root)
+        title = scenario.get("title") if isinstance(scenario, dict) else None
+        if isinstance(ex.get("id"), str) and isinstance(title, str):      # printed above its transcript
+            out.append(Source(f"examples.{ex['id']}", title, ex["_file"], line_of(scenario, "title"),
+                              f"example '{ex['id']}'", "title"))
+    patterns = [str(d) for d in template_dirs(game, "{lang}")]
+    for chapter in cfg.get("chapters") or []:
+        original = next((d / f"{chapter}.md.j2" for d in template_dirs(game, game.source_language)
+                         if (d / f"{chapter}.md.j2").is_file()), None)
+        if original is None:          # reported by the rulebook's own check
+            continue
+        out.append(Source(f"templates/rulebook/{{lang}}/{chapter}.md.j2",
+                          tuple(f"{d}/{chapter}.md.j2" for d in patterns), original, None,
+                          f"rulebook chapter '{chapter}'", "the chapter", kind="template"))
+    if game.engine and (cfg.get("examples") or cfg.get("battle")):
+        engine = engine_module(game.engine)
+        out.append(Source(f"rules_engine/{game.engine}/phrases_{{lang}}.py (the transcripts' words)",
+                          (f"module:{engine.__name__}.phrases_{{lang}}",), engine.__file__, None,
+                          f"engine '{game.engine}'", "the transcripts' words", kind="template"))
+    return out
+
+
+def _raw(path, root):
+    from pnp.yamlsrc import load_yaml
+
+    try:
+        return load_yaml(path, within=root) if path is not None else None
+    except DataError:
+        return None
+
+
+COMPONENT = Component("rulebook", build, check, check_files=check_files, weight=5, words=words)

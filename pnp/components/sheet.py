@@ -21,6 +21,7 @@ from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problems
+from pnp.i18n import word
 from pnp.markup import MarkupError, escape, parse
 from pnp.rulebook import flowables
 from pnp.schema import Field
@@ -52,7 +53,10 @@ def markup(game, spec, lang) -> tuple[str, object]:
     config = config_of(spec)
     lang = lang or game.language
     folder = game.root / "templates" / "sheets" / lang
-    env = templating.environment((folder,))
+    # a language without the sheet prints the data's own (validation reports it, as a warning only
+    # with --allow-missing)
+    env = templating.environment(tuple(dict.fromkeys((folder, game.root / "templates" / "sheets" /
+                                                      game.source_language))))
     name = f"{config['template']}.md.j2"
     path, line, subject = _where(game, spec)
     problems = Problems()
@@ -87,7 +91,7 @@ def render(game, spec, options: BuildOptions) -> bytes:
     buf = io.BytesIO()
     fonts.register()
     doc = BaseDocTemplate(buf, pagesize=(pt(w), pt(h)), invariant=1, initialFontName="EBGaramond-Regular",
-                          title=f"{game.title}: {title_of(spec)}", author=game.author or "",
+                          title=f"{game.title}: {title_of(spec, game)}", author=game.author or "",
                           leftMargin=pt(MARGIN), rightMargin=pt(MARGIN), topMargin=pt(MARGIN),
                           bottomMargin=pt(MARGIN))
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, leftPadding=0, rightPadding=0,
@@ -103,15 +107,36 @@ def render(game, spec, options: BuildOptions) -> bytes:
     return buf.getvalue()
 
 
-def title_of(spec) -> str:
+def title_of(spec, game=None) -> str:
+    """The sheet's printed title (``title``, else from its id), translated (``components.<id>.title``)."""
+    own = _own_title(spec)
+    return escape(word(game, f"components.{spec.id}.title", own) if game is not None else own)
+
+
+def _own_title(spec) -> str:
     config = config_of(spec)
-    return escape(config["title"]) if config["title"] else escape(spec.id.replace("_", " ").capitalize())
+    return config["title"] or spec.id.replace("_", " ").capitalize()
+
+
+def words(game, spec=None) -> list:
+    """What a sheet entry prints that a translation gives: its title, and its template in the language."""
+    from pnp.i18n.catalogue import Source
+
+    path, line, subject = _where(game, spec)
+    out = [Source(f"components.{spec.id}.title", _own_title(spec), path, line, subject, "title")]
+    name = f"{config_of(spec)['template']}.md.j2"
+    original = game.root / "templates" / "sheets" / game.source_language / name
+    if original.is_file():
+        out.append(Source(f"templates/sheets/{{lang}}/{name}",
+                          (str(game.root / "templates" / "sheets" / "{lang}" / name),), original, None, subject,
+                          "the template", kind="template"))
+    return out
 
 
 @with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     pdf = render(game, spec, options)
-    title = title_of(spec)
+    title = title_of(spec, game)
     return [Output(f"{spec.id.replace('_', '-')}.pdf", title, pdf=pdf, parts=(Part("sheet", spec.id, 1, title),))]
 
 
@@ -131,4 +156,4 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             problems.error(path, line, subject, f"takes {n} pages on {paper}, more than pages: {config['pages']}")
 
 
-COMPONENT = Component("sheet", build, check)
+COMPONENT = Component("sheet", build, check, words=words)

@@ -20,6 +20,7 @@ from pnp.errors import DataError, Problems
 from pnp.layout.geometry import Box, Icon, Picture, Rect, Style, Text
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.standee import StandeeSpec, standee_layout, standee_pages, standee_sheets
+from pnp.i18n import word
 from pnp.markup import escape
 from pnp.paths import data_path
 from pnp.schema import Field
@@ -89,9 +90,45 @@ def piece_list(game, spec) -> list[dict]:
     out = []
     for p in config["pieces"] or ():
         front = {k: p.get(k) for k in SIDE_KEYS}
-        back_given = p.get("back") or {}
+        back_given = dict(p.get("back") or {})
+        key = f"components.{spec.id}.pieces.{p['id']}"
+        front["label"] = word(game, f"{key}.label", front["label"])          # the kit's language
+        back_given["label"] = word(game, f"{key}.back.label", back_given.get("label"))
         back = {k: back_given.get(k) if back_given.get(k) is not None else front[k] for k in SIDE_KEYS}
         out.append({"id": p["id"], "count": p.get("count") or 1, "front": front, "back": back})
+    return out
+
+
+def printed_title(game, spec) -> str:
+    """The entry's printed title (``title``, else from its id), translated (``components.<id>.title``)."""
+    return word(game, f"components.{spec.id}.title", _own_title(spec))
+
+
+def _own_title(spec) -> str:
+    return config_of(spec)["title"] or spec.id.replace("_", " ").capitalize()
+
+
+def words(game, spec=None) -> list:
+    """What a standee entry prints that a translation gives: its title and each piece's labels
+    (``components.<id>.pieces.<piece>.label``, ``.back.label``), or, for pieces made by ``each``, the
+    printed literals of the ``label`` expressions (which should say ``t('key')`` instead)."""
+    from pnp.i18n.catalogue import Source
+    from pnp.i18n.literals import expression_sources
+
+    config = config_of(spec)
+    where = (game.root / "game.yaml", spec.line, f"standee '{spec.id}'")
+    out = [Source(f"components.{spec.id}.title", _own_title(spec), *where, "title")]
+    if config["each"]:
+        template = config["piece"] or {}
+        out += expression_sources(template.get("label"), *where, "piece label")
+        out += expression_sources((template.get("back") or {}).get("label"), *where, "piece back label")
+        return out
+    for p in config["pieces"] or ():
+        key = f"components.{spec.id}.pieces.{p['id']}"
+        if p.get("label"):
+            out.append(Source(f"{key}.label", p["label"], *where, f"piece '{p['id']}' label"))
+        if (p.get("back") or {}).get("label"):
+            out.append(Source(f"{key}.back.label", p["back"]["label"], *where, f"piece '{p['id']}' back label"))
     return out
 
 
@@ -143,7 +180,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
             arts[key] = (side_elements(game, p["front"], config["width"], config["height"]),
                          side_elements(game, p["back"], config["width"], config["height"]))
     w, h = options.page_size
-    title = escape(config["title"] or spec.id.replace("_", " ").capitalize())
+    title = escape(printed_title(game, spec))
     try:
         pages = standee_pages(standees, arts, w, h, label=title)
     except ValueError as exc:
@@ -189,4 +226,4 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
                            tuple(side_elements(game, p[name], w, h)), where)
 
 
-COMPONENT = Component("standee", build, check, pieces=cut_pieces)
+COMPONENT = Component("standee", build, check, pieces=cut_pieces, words=words)

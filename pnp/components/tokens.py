@@ -9,7 +9,8 @@ from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.text import fit
-from pnp.i18n import strings
+from pnp.errors import DataError
+from pnp.i18n import strings, word
 from pnp.layout.geometry import Rect, Text
 from pnp.layout.outline import CircleOutline, CutPiece, PolygonOutline, RectOutline
 from pnp.layout.tokens import ROUNDED, front_area, hexagon_points, plan, sheet_pages, token_face
@@ -23,19 +24,45 @@ DEMAND_GAMES = 200
 
 
 def faces(game, token_set, lang=None) -> dict:
+    """Each token's two faces laid out, their captions and labels in the kit's language
+    (``tokens.<id>.front.caption``, ...; ``caption: faction`` is the faction's name)."""
     result = {}
     for t in token_set.tokens:
         faction = game.faction(t.faction) if t.faction else None
         sides = []
-        for face in (t.front, t.back):
+        for side, face in (("front", t.front), ("back", t.back)):
             caption = face.caption
             if caption == "faction" and faction:
                 caption = faction.name
+            else:
+                caption = word(game, f"tokens.{t.id}.{side}.caption", caption, lang)
             caption = escape(caption) if caption else caption
+            face = replace(face, label=word(game, f"tokens.{t.id}.{side}.label", face.label, lang))
             sides.append(token_face(face, t.shape, t.size, token_set.bleed, faction.colour if faction else None,
                                     caption, t.outline))
         result[t.id] = tuple(sides)
     return result
+
+
+def words(game, spec=None) -> list:
+    """What tokens.yaml prints that a translation gives: each face's caption and label (words, not
+    numbers), as ``tokens.<id>.<front|back>.<caption|label>``."""
+    from pnp.i18n.catalogue import Source
+
+    try:
+        token_set = load_tokens(game)
+    except DataError:                # reported by the component's own checks
+        return []
+    out = []
+    for t in token_set.tokens:
+        for side, face in (("front", t.front), ("back", t.back)):
+            if face.caption and face.caption != "faction":
+                out.append(Source(f"tokens.{t.id}.{side}.caption", face.caption, token_set.path, t.line,
+                                  f"token '{t.id}'", f"{side} caption"))
+            if face.label:
+                out.append(Source(f"tokens.{t.id}.{side}.label", face.label, token_set.path, t.line,
+                                  f"token '{t.id}'", f"{side} label"))
+    return out
 
 
 @with_game_icons
@@ -152,4 +179,4 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
                            trimmed=t.shape in ("square", "rounded"))
 
 
-COMPONENT = Component("tokens", build, check, check_files=check_files, pieces=cut_pieces)
+COMPONENT = Component("tokens", build, check, check_files=check_files, pieces=cut_pieces, words=words)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError
-from pnp.i18n import strings
+from pnp.i18n import strings, word
 from pnp.layout.track import SHAPES, TrackSpec, around_problem, track_page
 from pnp.markup import escape
 from pnp.schema import Field
@@ -61,14 +61,35 @@ def track_spec(game, config: dict) -> TrackSpec:
 
 
 def titles(game, config: dict, spec_id: str, lang) -> tuple[str, str]:
+    """(title, start area's label) as printed: the data's, translated (``components.<id>.title`` and
+    ``.start_label``), or pnp's words."""
     words = strings(game, lang)
     key = config.get("title_key")
     if key:
         title = words.get(key, "Power Track")
     else:
-        title = escape(config["title"]) if config.get("title") else escape(spec_id.replace("_", " ").title())
-    start = escape(config["start_label"]) if config.get("start_label") else words.get("track_start", "Start")
+        title = escape(word(game, f"components.{spec_id}.title", default_title(config, spec_id), lang))
+    start = escape(word(game, f"components.{spec_id}.start_label", config["start_label"], lang)) \
+        if config.get("start_label") else words.get("track_start", "Start")
     return title, start
+
+
+def default_title(config: dict, spec_id: str) -> str:
+    return config.get("title") or spec_id.replace("_", " ").title()
+
+
+def words(game, spec=None) -> list:
+    """The track's title and start label, when the data gives them (or the title comes from the id)."""
+    from pnp.i18n.catalogue import Source
+
+    config = settings(game, spec)
+    if config.get("title_key") or spec is None:
+        return []
+    where = (game.root / "game.yaml", spec.line, f"track '{spec.id}'")
+    out = [Source(f"components.{spec.id}.title", default_title(config, spec.id), *where, "title")]
+    if config.get("start_label"):
+        out.append(Source(f"components.{spec.id}.start_label", config["start_label"], *where, "start_label"))
+    return out
 
 
 def layout(game, options: BuildOptions, spec=None):
@@ -126,4 +147,4 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                            f"{track.token_diameter:g} mm tokens (need {need:g} mm)")
 
 
-COMPONENT = Component("track", build, check)
+COMPONENT = Component("track", build, check, words=words)

@@ -1,0 +1,260 @@
+"""Languages: every printed word of a kit, in the language it is built in.
+
+Facts stay language-neutral in the game's files, written in the game's own ``language``; each other
+language has ``data/<game>/i18n/<lang>.yaml`` keyed by the same ids (as domdiv does), one section per
+kind of thing that prints:
+
+    title: ...
+    factions: {empire: {name: ..., adjective: ...}}
+    ranks: {commoner: {name: ..., plural: ...}}
+    categories: {instant: {name: ...}}
+    decks: {plans: {name: ..., back: {label: ..., labels: {VALUE: ...}},
+                    choices: {FIELD: {VALUE: ...}}, formats: {FIELD: "{value} ..."}}}
+    cards: {outlaw: {name: ..., flavour: ..., FIELD: ...}}       # FIELD: a text (or list) field
+    pieces: {knight: {name: ..., plural: ..., note: ...}}        # and holdings:, the same
+    tokens: {gold-1: {front: {caption: ..., label: ...}, back: {...}}}
+    components: {score: {title: ..., start_label: ...},
+                 heroes: {title: ..., pieces: {knight: {label: ..., back: {label: ...}}}}}
+    box: {pitch: ..., items: {<item as box.yaml writes it>: ...}}
+    examples: {<example id>: <title>}
+    strings: {<key>: ...}        # the game's printed words (layouts' t('key')), and pnp's overridden
+
+pnp's own words live in ``templates/strings/<lang>.yaml``; templates (card text, rulebook chapters,
+player aids, sheets, the instructions page) have a file per language. What must be translated, and
+where each original is written, is :mod:`pnp.i18n.catalogue`; :mod:`pnp.i18n.check` reports every
+printed string a language lacks at the file and line of the original. A build in a language takes each
+missing word from the game's own language (validation refuses that unless ``--allow-missing``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from difflib import get_close_matches
+from pathlib import Path
+
+from pnp import TEMPLATES_DIR
+from pnp.errors import DataError, Problem
+from pnp.markup import Safe, fill, placeholder_problems
+from pnp.yamlsrc import load_yaml
+
+#: Printed words that are filled in (:func:`pnp.markup.fill`), and the only placeholders each may use.
+#: Validation reports any other placeholder with its file and line.
+PLACEHOLDERS = {
+    "players_range": {"min", "max"},
+    "players_one": {"min"},
+    "minutes_range": {"min", "max"},
+    "ages": {"age"},
+    "box_players": {"min", "max"},
+    "box_players_one": {"min"},
+    "box_minutes": {"min", "max"},
+    "box_minutes_one": {"min"},
+    "box_ages": {"ages"},
+    "box_sheet": {"n", "total"},
+    "box_elsewhere": {"letter", "n"},
+    "box_tab_edge": {"letter", "edge", "part", "face"},
+    "booklet_sheet_front": {"n"},
+    "booklet_sheet_back": {"n"},
+}
+
+
+def strings_path(lang: str) -> Path:
+    return TEMPLATES_DIR / "strings" / f"{lang}.yaml"
+
+
+def translation_path(game, lang: str) -> Path:
+    return game.root / "i18n" / f"{lang}.yaml"
+
+
+def _mapping(path: Path, within) -> dict:
+    """A words file as a mapping; {} when it is missing, broken or not a mapping (validation says why)."""
+    if not path.is_file():
+        return {}
+    try:
+        data = load_yaml(path, within=within)
+    except DataError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _texts(mapping) -> dict:
+    return {k: v for k, v in mapping.items() if isinstance(k, str) and isinstance(v, str)} \
+        if isinstance(mapping, dict) else {}
+
+
+def pnp_words(lang: str) -> dict:
+    """pnp's own printed words in ``lang`` (``templates/strings/<lang>.yaml``; {} when pnp has none)."""
+    return _texts(_mapping(strings_path(lang), None))
+
+
+def game_file(game, lang: str) -> dict:
+    """The game's ``i18n/<lang>.yaml`` as a mapping ({} when there is none)."""
+    return _mapping(translation_path(game, lang), game.root)
+
+
+def game_words(game, lang: str) -> dict:
+    """The game's own printed words in ``lang``: the ``strings:`` of its ``i18n/<lang>.yaml``."""
+    return _texts(game_file(game, lang).get("strings"))
+
+
+def strings(game, lang: str | None = None) -> dict:
+    """pnp's printed words for ``lang``, overlaid with the game's own (``strings:`` of its i18n file).
+
+    A word the language lacks is the game's own language's (validation reports it as missing, and
+    refuses the build unless ``--allow-missing``). They are markup (bold, icons) and some are filled
+    in with numbers (:data:`PLACEHOLDERS`).
+    """
+    lang = lang or game.language
+    merged = {}
+    for each in dict.fromkeys((game.source_language, lang)):
+        merged.update(pnp_words(each))
+        merged.update(game_words(game, each))
+    return merged
+
+
+def translation(game, lang: str | None) -> dict:
+    """The game's translation file for ``lang`` ({} for the game's own language)."""
+    if not lang or lang == game.source_language:
+        return {}
+    return game_file(game, lang)
+
+
+def lookup(tr, *keys):
+    """The text at ``keys`` in a translation, or None (missing, or not text: validation reports it)."""
+    node = tr
+    for k in keys:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(k)
+    return node if isinstance(node, str) and node.strip() else None
+
+
+def word(game, key: str, original, lang: str | None = None):
+    """The translation at dotted ``key`` (``components.score.title``) into ``lang`` (default: the game's
+    language), or ``original`` when the language is the data's own or the translation lacks it."""
+    if original is None:
+        return None
+    found = lookup(translation(game, lang or game.language), *key.split("."))
+    return original if found is None else found
+
+
+def translate(game, lang: str | None):
+    """The game with every printed word of its data in ``lang`` (the same game for its own language).
+
+    Names, flavour, text fields, choice values and formats as printed, back labels, pieces and holdings;
+    what components print from their own files (tokens, titles, labels) they look up with :func:`word`.
+    Missing entries keep the original words; ``pnp validate --lang`` reports them. Facts do not change:
+    a card's ``stats`` keep their values except its text fields (prose no engine acts on).
+    """
+    if not lang or lang == game.language:
+        return game
+    tr = translation(game, lang)
+    if not tr:
+        return replace(game, language=lang)
+    factions = tuple(replace(f, name=lookup(tr, "factions", f.id, "name") or f.name,
+                             adjective=lookup(tr, "factions", f.id, "adjective") or f.adjective)
+                     for f in game.factions)
+    ranks = tuple(replace(r, name=lookup(tr, "ranks", r.id, "name") or r.name,
+                          plural=lookup(tr, "ranks", r.id, "plural") or r.plural)
+                  for r in game.ranks)
+    categories = tuple(replace(c, name=lookup(tr, "categories", c.id, "name") or c.name) for c in game.categories)
+    cards, decks = [], []
+    for d in game.decks:
+        deck_cards = tuple(_translated_card(tr, d, c) for c in d.cards)
+        cards += deck_cards
+        decks.append(replace(d, name=lookup(tr, "decks", d.id, "name") or d.name, cards=deck_cards,
+                             fields=tuple(_translated_field(tr, d, f) for f in d.fields),
+                             back=_translated_back(tr, d)))
+    pieces = tuple(_translated_kind(tr, "pieces", p, ("name", "plural", "note")) for p in game.pieces)
+    holdings = tuple(_translated_kind(tr, "holdings", h, ("name", "plural")) for h in game.holdings)
+    return replace(game, title=lookup(tr, "title") or game.title, factions=factions, ranks=ranks,
+                   cards=tuple(cards), decks=tuple(decks), categories=categories, pieces=pieces,
+                   holdings=holdings, language=lang)
+
+
+def _translated_card(tr, deck, card):
+    stats = dict(card.stats)
+    for f in deck.fields:
+        value = stats.get(f.name)
+        if f.type == "text" and isinstance(value, str):
+            stats[f.name] = lookup(tr, "cards", card.id, f.name) or value
+        elif f.type == "list" and not f.choices and value:
+            given = (tr.get("cards") or {}).get(card.id) if isinstance(tr.get("cards"), dict) else None
+            given = given.get(f.name) if isinstance(given, dict) else None
+            if isinstance(given, list) and len(given) == len(value) and all(isinstance(v, str) for v in given):
+                stats[f.name] = list(given)
+    return replace(card, name=lookup(tr, "cards", card.id, "name") or card.name,
+                   flavour=lookup(tr, "cards", card.id, "flavour") or card.flavour, stats=stats)
+
+
+def _translated_field(tr, deck, f):
+    labels = tuple((v, lookup(tr, "decks", deck.id, "choices", f.name, v) or v) for v in f.choices)
+    return replace(f, labels=labels, format=lookup(tr, "decks", deck.id, "formats", f.name) or f.format)
+
+
+def _translated_back(tr, deck):
+    back = deck.back
+    if back is None:
+        return None
+    return replace(back, label=lookup(tr, "decks", deck.id, "back", "label") or back.label,
+                   labels=tuple((v, lookup(tr, "decks", deck.id, "back", "labels", v) or text)
+                                for v, text in back.labels))
+
+
+def _translated_kind(tr, section, kind, keys):
+    return replace(kind, **{k: lookup(tr, section, kind.id, k) or getattr(kind, k) for k in keys
+                            if getattr(kind, k, None)})
+
+
+def languages(game) -> list[str]:
+    """Languages the game claims: its own, and every i18n/<lang>.yaml."""
+    found = {game.source_language}
+    folder = game.root / "i18n"
+    if folder.is_dir():
+        found |= {p.stem for p in folder.glob("*.yaml")}
+    return sorted(found)
+
+
+def require_language(game, lang: str | None) -> None:
+    """Refuse a build language the game does not claim at all (one clear problem; ``pnp validate --lang``
+    lists everything a translation must give)."""
+    if lang and lang not in languages(game):
+        raise DataError([no_translation(game, lang)])
+
+
+def no_translation(game, lang: str) -> Problem:
+    return Problem(str(translation_path(game, lang)), None, f"language '{lang}'",
+                   f"{game.title} has no translation into '{lang}' (available: {', '.join(languages(game))})")
+
+
+# ----------------------------------------------------------------------------- layouts' t('key')
+
+class UnknownWord(LookupError):
+    """``t('key')`` in a layout names a printed word nobody defines (a validation error, never a blank)."""
+
+
+def words_function(game, lang: str | None = None):
+    """``t(key, **values)`` for layout expressions: the printed word ``key`` in the build's language
+    (the game's ``strings:``, then pnp's), as markup, its ``{placeholders}`` filled with ``values``.
+
+    A key that is in neither the game's own language's words nor pnp's is an error naming the closest
+    keys; a placeholder the words use but the call does not give is an error too."""
+    words = strings(game, lang)
+
+    def t(key, **values):
+        key = str(key)
+        if key not in words:
+            close = get_close_matches(key, list(words), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise UnknownWord(f"t('{key}'): no printed word '{key}' in the game's i18n/{game.source_language}"
+                              f".yaml strings: or pnp's words{hint}")
+        text = words[key]
+        wrong = placeholder_problems(text, set(values))
+        if wrong:
+            raise UnknownWord(f"t('{key}'): {wrong[0]} (the words: {text!r})")
+        return Safe(fill(text, **values)) if values else Safe(text)
+    return t
+
+
+__all__ = ["PLACEHOLDERS", "game_file", "game_words", "languages", "lookup", "no_translation",
+           "pnp_words", "require_language", "strings", "strings_path", "translate", "translation",
+           "translation_path", "word", "words_function", "UnknownWord"]

@@ -1,0 +1,220 @@
+"""The checks of a game's languages: every printed string a language lacks, reported at the original.
+
+``pnp validate --lang es`` (and ``pnp build --lang es``) calls :func:`check_language`: each string of
+:func:`pnp.i18n.catalogue.sources` the Spanish translation does not give is a problem at the file and
+line where the original words are written, saying which key to add to which file. They are errors, or
+warnings with ``--allow-missing`` (a playtest kit then prints them in the data's own language). Every
+validate also runs :func:`check_translation_keys` (keys of each translation file that match nothing) and
+:func:`check_strings` (the printed words of the build's language: markup and placeholders).
+"""
+
+from __future__ import annotations
+
+from pnp.errors import Problems
+from pnp.i18n import (PLACEHOLDERS, languages, no_translation, pnp_words, strings_path, translation_path)
+from pnp.i18n.catalogue import Source, sources
+from pnp.i18n.literals import suggested_key
+from pnp.markup import markup_problems, placeholder_problems
+from pnp.paths import excerpt
+from pnp.yamlsrc import LineDict, line_of, load_yaml_or_report
+
+
+def check_language(game, lang: str, problems: Problems, allow_missing: bool = False) -> int:
+    """Every printed string of ``game`` (loaded in its own language) that ``lang`` lacks, reported where
+    the original is written: errors, or warnings when ``allow_missing``. Returns how many are missing.
+
+    Also: pnp's own words file for ``lang`` has no key pnp does not use, and the translation file's
+    values are of the right type (those are errors either way)."""
+    if lang == game.source_language:
+        return 0
+    report = problems.warn if allow_missing else problems.error
+    _check_pnp_file(game, lang, problems)
+    tpath = translation_path(game, lang)
+    raw = {}
+    if lang not in languages(game):
+        p = no_translation(game, lang)
+        report(p.path, p.line, p.subject, p.message + "; what a translation must give:")
+    else:
+        before = len(problems)
+        raw = load_yaml_or_report(tpath, problems, within=game.root)
+        if len(problems) > before:
+            return 0
+        if not isinstance(raw, LineDict) or not raw:
+            what = "is empty" if raw is None or raw == {} else f"is {_what(raw)}"
+            problems.error(tpath, getattr(raw, "line", None), f"language '{lang}'",
+                           f"the translation {what}; expected a mapping of translated words (title, cards, ...)")
+            return 0
+    found = dict(leaves(raw))
+    theirs = pnp_words(lang)
+    missing = 0
+    for source in sources(game):
+        if source.kind == "key":
+            if source.pnp_key is not None and source.pnp_key in theirs:
+                continue
+            if source.key in found:
+                value, line = found[source.key]
+                wrong = _wrong_value(source, value)
+                if wrong:
+                    problems.error(tpath, line, f"language '{lang}'", f"{source.key}: {wrong}")
+                continue
+        elif source.kind == "template" and _template_for(source, lang) is not None:
+            continue
+        missing += 1
+        report(source.path, source.line, source.subject, missing_message(game, source, lang))
+    if missing and allow_missing:
+        problems.warn(tpath, None, f"language '{lang}'",
+                      f"{missing} printed string{'s are' if missing != 1 else ' is'} not translated; the kit "
+                      f"prints {'them' if missing != 1 else 'it'} in '{game.source_language}' (--allow-missing)")
+    return missing
+
+
+def missing_message(game, source: Source, lang: str) -> str:
+    """What is untranslated and how to translate it."""
+    file = f"i18n/{lang}.yaml"
+    if source.kind == "literal":
+        key = suggested_key(source.text)
+        return (f"{source.what}: the literal {excerpt(source.text)} cannot be translated: write t('{key}') with "
+                f"strings: {{{key}: ...}} in i18n/{game.source_language}.yaml and {file}")
+    if source.kind == "template":
+        return f"{source.what} has no '{lang}' version: write {source.key.replace('{lang}', lang)}"
+    shown = f"{source.what} {excerpt(source.text)}" if not source.pnp_key else \
+        f"printed word {source.what} ({excerpt(source.text)})"
+    also = f" (or {source.pnp_key} in pnp's templates/strings/{lang}.yaml)" if source.pnp_key else ""
+    return f"{shown} is not translated into '{lang}': give {source.key} in {file}{also}"
+
+
+def _wrong_value(source: Source, value) -> str | None:
+    if isinstance(source.text, list):
+        if not isinstance(value, list) or len(value) != len(source.text) or \
+                not all(isinstance(v, str) and v.strip() for v in value):
+            return f"expected a list of {len(source.text)} non-empty texts, like the original"
+        return None
+    if not isinstance(value, str) or not value.strip():
+        return "must be non-empty text"
+    return None
+
+
+def _template_for(source: Source, lang: str):
+    """The file that gives a template source in ``lang``, or None."""
+    from pathlib import Path
+
+    for pattern in source.text:
+        if pattern.startswith("module:"):
+            import importlib.util
+            try:
+                if importlib.util.find_spec(pattern[7:].replace("{lang}", lang)) is not None:
+                    return pattern
+            except (ImportError, ValueError):
+                pass
+        elif Path(pattern.replace("{lang}", lang)).is_file():
+            return pattern
+    return None
+
+
+def _check_pnp_file(game, lang: str, problems: Problems) -> None:
+    """pnp's words file for ``lang`` (when pnp has one) holds no key pnp's own language does not."""
+    path = strings_path(lang)
+    if not path.is_file() or lang == game.source_language:
+        return
+    base = pnp_words(game.source_language)
+    theirs = load_yaml_or_report(path, problems)
+    for key in theirs if isinstance(theirs, dict) else {}:
+        if key not in base:
+            problems.error(path, line_of(theirs, key), f"language '{lang}'", f"unused key '{key}'")
+
+
+def check_translation_keys(game, problems: Problems) -> None:
+    """Every translation file of the game (i18n/<lang>.yaml): readable, a mapping, and no key that
+    matches nothing in the data (a misspelt card id would otherwise silently keep the original words).
+    Missing keys are reported when building or validating that language (``--lang``).
+
+    A card left out for its own problems (or a whole cards file with a syntax error) is not a reason to
+    call its translated words unused: that would be one follow-on message per word."""
+    folder = game.root / "i18n"
+    if not folder.is_dir():
+        return
+    expected = {s.key for s in sources(game) if s.kind == "key"}
+    unsure = _unsure_prefixes(game)
+    for tpath in sorted(folder.glob("*.yaml")):
+        lang = tpath.stem
+        before = len(problems)
+        raw = load_yaml_or_report(tpath, problems, within=game.root)
+        if len(problems) > before or raw is None:
+            continue
+        if not isinstance(raw, LineDict):
+            problems.error(tpath, getattr(raw, "line", None), f"language '{lang}'",
+                           f"the translation is {_what(raw)}; expected a mapping of translated words")
+            continue
+        for key, (_, line) in leaves(raw):
+            if key not in expected and not key.startswith(unsure):
+                problems.error(tpath, line, f"language '{lang}'", f"unused key {excerpt(key)}")
+
+
+def _unsure_prefixes(game) -> tuple:
+    """Key prefixes a translation may use although the loaded game lacks them: the raw ids of every
+    deck's card entries left out for their own problems, and all of ``cards.`` when a cards file cannot
+    be read at all."""
+    from pnp.decks import read_cards
+
+    loaded = {c.id for c in game.cards}
+    prefixes = []
+    for deck in game.decks:
+        raw_list, top = read_cards(deck, game.root, Problems())      # parsed once per run: cached
+        if top is None and deck.cards_file is not None:
+            return ("cards.",)
+        prefixes += [f"cards.{item['id']}." for item in raw_list
+                     if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"] not in loaded]
+    return tuple(prefixes)
+
+
+def _what(value) -> str:
+    return "a list" if isinstance(value, list) else f"{excerpt(value)}, not a mapping"
+
+
+def check_strings(game, lang: str, problems: Problems) -> None:
+    """The printed words a build in ``lang`` uses: text, valid markup, only the placeholders each may use.
+
+    Problems name the file and line the words come from (pnp's templates/strings or the game's i18n).
+    """
+    sources_ = [(strings_path(lang), None, None), (translation_path(game, lang), game.root, "strings")]
+    for path, within, section in sources_:
+        if not path.is_file():
+            continue
+        raw = load_yaml_or_report(path, problems, within=within)
+        if raw is None:
+            continue
+        words = raw.get(section) if section and isinstance(raw, dict) else raw
+        if words is None and section:
+            continue
+        if not isinstance(words, dict):
+            problems.error(path, line_of(raw, section) if section else getattr(raw, "line", None), "strings",
+                           f"{section or 'the file'}: expected a mapping of words, got {_what(words)}")
+            continue
+        for key, text in words.items():
+            where = f"{section}.{key}" if section else str(key)
+            line = line_of(words, key)
+            if not isinstance(text, str):
+                problems.error(path, line, "strings", f"{excerpt(where)}: expected text, got {_what(text)}")
+                continue
+            for message in placeholder_problems(text, PLACEHOLDERS.get(key, set())) if key in PLACEHOLDERS \
+                    else []:
+                problems.error(path, line, "strings", f"{where}: {message}")
+            for message in markup_problems(text, game.icons.names):
+                problems.error(path, line, "strings", f"{where}: {message}")
+
+
+#: Sections of a translation whose keys are words (box items as box.yaml writes them, printed words'
+#: keys), not structure: a mapping there is a value, never more keys.
+_FREE = ("box.items.", "strings.")
+
+
+def leaves(node, prefix=""):
+    """(dotted key, (value, line)) of every translated text of a translation file."""
+    if not isinstance(node, dict):
+        return
+    for k, v in node.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict) and prefix not in _FREE:
+            yield from leaves(v, key + ".")
+        else:
+            yield key, (v, line_of(node, k))
