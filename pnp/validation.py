@@ -66,8 +66,9 @@ def _validate(game, problems: Problems, options, lang, component_checks=None) ->
     if players is not None and not game.players[0] <= players <= game.players[1]:
         problems.error(*game.where("players"), "players",
                        f"--players {players}: {game.title} is for {game.players[0]} to {game.players[1]} players")
+    untranslated = 0
     if lang:
-        check_language(game, lang, problems, allow_missing=bool(options and options.allow_missing))
+        untranslated = check_language(game, lang, problems, allow_missing=bool(options and options.allow_missing))
         if not problems.errors:
             game = translate(game, lang)
     if not problems.errors:
@@ -95,7 +96,8 @@ def _validate(game, problems: Problems, options, lang, component_checks=None) ->
     factions = f"{len(game.factions)} factions, " if game.factions else ""
     summary = (f"{game.title}: {decks}{len(game.deck_for())} cards ({len(game.cards)} different), "
                f"{factions}components {', '.join(game.components)}"
-               f"{f', language {lang}' if lang else ''}: valid")
+               f"{f', language {lang}' if lang else ''}"
+               f"{f' ({untranslated} printed strings untranslated)' if untranslated else ''}: valid")
     return ValidationResult(game, summary)
 
 

@@ -145,13 +145,13 @@ def word_sources(game):
     raw = _raw(own_path)
     section = raw.get("strings") if isinstance(raw, dict) else None
     for key, text in own.items():
-        yield Source(f"strings.{key}", text, own_path, line_of(section, key), "strings", f"'{key}'")
+        yield Source(f"strings.{key}", text, own_path, line_of(section, key), "strings", f"printed word '{key}'")
     pnp_path = strings_path(src)
     pnp_raw = _raw(pnp_path)
     for key, text in pnp_words(src).items():
         if key not in own:
             yield Source(f"strings.{key}", text, pnp_path, line_of(pnp_raw, key), "pnp's printed words",
-                         f"'{key}'", pnp_key=key)
+                         f"printed word '{key}'", pnp_key=key)
 
 
 def _raw(path):

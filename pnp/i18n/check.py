@@ -77,8 +77,8 @@ def missing_message(game, source: Source, lang: str) -> str:
                 f"strings: {{{key}: ...}} in i18n/{game.source_language}.yaml and {file}")
     if source.kind == "template":
         return f"{source.what} has no '{lang}' version: write {source.key.replace('{lang}', lang)}"
-    shown = f"{source.what} {excerpt(source.text)}" if not source.pnp_key else \
-        f"printed word {source.what} ({excerpt(source.text)})"
+    shown = f"{source.what} ({excerpt(source.text)})" if source.key.startswith("strings.") else \
+        f"{source.what} {excerpt(source.text)}"
     also = f" (or {source.pnp_key} in pnp's templates/strings/{lang}.yaml)" if source.pnp_key else ""
     return f"{shown} is not translated into '{lang}': give {source.key} in {file}{also}"
 
