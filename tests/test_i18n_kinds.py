@@ -130,6 +130,19 @@ def test_allow_missing_warns_and_exits_0(copy):
     assert result.output.strip().endswith("language es (2 printed strings untranslated): valid")
 
 
+def test_a_translated_text_field_is_card_markup_checked_at_its_line(copy):
+    path = copy / "i18n" / "es.yaml"
+    path.write_text(path.read_text().replace("**+1** [sun]", "**+1 [sunn]"))
+    result = run("validate", copy, "--lang", "es")
+    assert result.exit_code == 2
+    line = line_of(path, "paper-moon:")
+    problems = [l for l in result.output.splitlines() if l.startswith(f"{display_path(path)}:{line}:")]
+    assert [p.split(": ", 2)[2] for p in problems] == [
+        "cards.paper-moon.rules: unknown icon [sunn]; did you mean [sun]?",
+        "cards.paper-moon.rules: '**' at '**+1 [sunn].' starts bold that never ends; close it with '**', or "
+        "write '\\*\\*' for literal stars"]
+
+
 def test_build_refuses_a_half_translated_kit_unless_allowed(copy, tmp_path):
     without(copy, *CASES["token caption"][0])
     out = tmp_path / "kit"
@@ -208,7 +221,7 @@ def spanish_kit(tmp_path_factory):
 def test_every_kind_prints_in_spanish(spanish_kit):
     cards = text_of(spanish_kit / "cards-fronts.pdf")
     assert "Luna de Papel" in cards and "Paper Moon" not in cards
-    assert "Enciende un farol más esta noche." in cards                    # a text field
+    assert "Enciende un farol más esta noche: +1 ." in cards               # a text field: markup, an icon
     assert "COLOR: AZUL" in cards and "COLOR: ROJO" in cards               # t('key') filled with a choice
     assert "Mercado nocturno".upper() in text_of(spanish_kit / "cards-backs.pdf").upper()   # the back's label
     board = text_of(spanish_kit / "market.pdf")

@@ -53,8 +53,7 @@ def check_language(game, lang: str, problems: Problems, allow_missing: bool = Fa
                 continue
             if source.key in found:
                 value, line = found[source.key]
-                wrong = _wrong_value(source, value)
-                if wrong:
+                for wrong in _wrong_value(source, value) or _printing_problems(game, source, value):
                     problems.error(tpath, line, f"language '{lang}'", f"{source.key}: {wrong}")
                 continue
         elif source.kind == "template" and _template_for(source, lang) is not None:
@@ -83,15 +82,29 @@ def missing_message(game, source: Source, lang: str) -> str:
     return f"{shown} is not translated into '{lang}': give {source.key} in {file}{also}"
 
 
-def _wrong_value(source: Source, value) -> str | None:
+def _wrong_value(source: Source, value) -> list[str]:
     if isinstance(source.text, list):
         if not isinstance(value, list) or len(value) != len(source.text) or \
                 not all(isinstance(v, str) and v.strip() for v in value):
-            return f"expected a list of {len(source.text)} non-empty texts, like the original"
-        return None
+            return [f"expected a list of {len(source.text)} non-empty texts, like the original"]
+        return []
     if not isinstance(value, str) or not value.strip():
-        return "must be non-empty text"
-    return None
+        return ["must be non-empty text"]
+    return []
+
+
+def _printing_problems(game, source: Source, value) -> list[str]:
+    """A translated text that cannot print as meant: card markup with problems (a text field's, as the
+    original's are checked where they are written), characters the bundled fonts lack."""
+    from pnp.draw import fonts
+    from pnp.markup import card_markup_problems
+
+    out = list(card_markup_problems(value, game.icons.names)) if source.markup else []
+    for text in value if isinstance(value, list) else [value]:
+        shown = fonts.unprintable(text)
+        if shown:
+            out.append(f"{excerpt(text)} uses characters the fonts cannot print: {shown}")
+    return out
 
 
 def _template_for(source: Source, lang: str):
