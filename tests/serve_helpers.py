@@ -70,7 +70,9 @@ factions:
   moon: {name: Luna, adjective: lunar}
 decks:
   heroes: {name: Héroes}
-  quests: {name: Misiones}
+  quests: {name: Misiones, formats: {reward: "{value} de oro"}}
+components:
+  score: {title: Puntos}
 cards:
   knight: {name: Caballero}
   rogue: {name: Pícaro}
