@@ -236,6 +236,6 @@ def test_every_kind_prints_in_spanish(spanish_kit):
     rulebook = text_of(spanish_kit / "rulebook.pdf")
     assert "CÓMO SE JUEGA" in rulebook.upper() and "Noche de Faroles".upper() in rulebook.upper()
     kit = pypdf.PdfReader(str(spanish_kit / "kit.pdf"))
-    assert [o.title for o in kit.outline] == ["Instrucciones", "Marcador de brillo", "Tablero del mercado",
-                                              "Frentes de las cartas", "Dorsos de las cartas", "Fichas",
+    assert [o.title for o in kit.outline] == ["Instrucciones", "Marcador de brillo", "Frentes de las cartas",
+                                              "Dorsos de las cartas", "Fichas", "Tablero del mercado",
                                               "Guardianes de faroles", "Reglamento"]
