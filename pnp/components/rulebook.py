@@ -265,9 +265,13 @@ def words(game, spec=None) -> list:
                           tuple(f"{d}/{chapter}.md.j2" for d in patterns), original, None,
                           f"rulebook chapter '{chapter}'", "the chapter", kind="template"))
     if game.engine and (cfg.get("examples") or cfg.get("battle")):
-        engine = engine_module(game.engine)
+        try:
+            engine = engine_module(game.engine)
+        except Exception:             # an unknown or broken engine: game.yaml's own problem, reported at its line
+            return out
         out.append(Source(f"rules_engine/{game.engine}/phrases_{{lang}}.py (the transcripts' words)",
-                          (f"module:{engine.__name__}.phrases_{{lang}}",), engine.__file__, None,
+                          (f"module:{getattr(engine, '__name__', game.engine)}.phrases_{{lang}}",),
+                          getattr(engine, "__file__", None), None,
                           f"engine '{game.engine}'", "the transcripts' words", kind="template"))
     return out
 
