@@ -116,6 +116,7 @@ class CardField:
     format: str | None = None
     line: int | None = field(default=None, compare=False)   # of its icon (else its entry) in game.yaml
     labels: tuple = ()          # (choice, printed word) in a translated kit; a choice prints as itself otherwise
+    title: str | None = None    # the field's printed name in a translated kit (a flag that is set prints it)
 
     @property
     def badge(self) -> bool:
@@ -137,6 +138,12 @@ class CardField:
         if self.format and text:
             text = self.format.replace("{value}", text)
         return text
+
+    @property
+    def printed_name(self) -> str:
+        """The field's name as printed (a flag that is set prints it): ``hidden_cost`` -> ``hidden cost``,
+        or its translation."""
+        return self.title or self.name.replace("_", " ").replace("-", " ")
 
     def label(self, value) -> str:
         """A choice (or any value) as printed: its translation in a translated kit, else itself."""

@@ -1,7 +1,7 @@
 """Every kind of printed word is translatable, and a missing translation never passes silently.
 
 tests/games/lantern_night has a Spanish translation of every word it prints: card names, a text field,
-choices, the back's label, a layout's t('key') words, the board's title and region label, token
+choices, a flag's name, the back's label, a layout's t('key') words, the board's title and region label, token
 captions, standee labels, a track's title and start label, a rulebook chapter. Each test takes one kind
 out of a copy and checks the message (the file and line of the original, the key to add), the exit
 status (2, or 0 with --allow-missing) and, for the kit, the words read back from the PDFs.
@@ -67,6 +67,9 @@ CASES = {
     "choice": (("decks", "lanterns", "choices", "colour", "red"), "game.yaml", "colour: {type: choice",
                "deck 'lanterns': field 'colour': choice 'red' is not translated into 'es': give "
                "decks.lanterns.choices.colour.red in i18n/es.yaml"),
+    "flag name": (("decks", "lanterns", "fields"), "game.yaml", "first_light: {type: bool}",
+                  "deck 'lanterns': field 'first_light': name 'first light' is not translated into 'es': give "
+                  "decks.lanterns.fields.first_light in i18n/es.yaml"),
     "back label": (("decks", "lanterns", "back"), "game.yaml", "back: {label: Night market}",
                    "deck 'lanterns': back label 'Night market' is not translated into 'es': give "
                    "decks.lanterns.back.label in i18n/es.yaml"),
@@ -223,6 +226,7 @@ def test_every_kind_prints_in_spanish(spanish_kit):
     assert "Luna de Papel" in cards and "Paper Moon" not in cards
     assert "Enciende un farol más esta noche: +1 ." in cards               # a text field: markup, an icon
     assert "COLOR: AZUL" in cards and "COLOR: ROJO" in cards               # t('key') filled with a choice
+    assert "PRIMERA LUZ" in cards                                          # a set flag's name
     assert "Mercado nocturno".upper() in text_of(spanish_kit / "cards-backs.pdf").upper()   # the back's label
     board = text_of(spanish_kit / "market.pdf")
     assert "El mercado nocturno" in board and "Puesto de faroles" in board and "Ya" in board  # region texts, label

@@ -82,7 +82,7 @@ def labels_of(deck, card) -> tuple:
             continue
         if f.type == "int" and not f.required and value == 0:
             continue
-        shown = f.name.replace("_", " ").replace("-", " ") if f.type == "bool" else f.display(value)
+        shown = f.printed_name if f.type == "bool" else f.display(value)
         if shown:
             out.append((f.name, escape(shown)))
     return tuple(out)

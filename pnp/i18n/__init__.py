@@ -8,7 +8,7 @@ kind of thing that prints:
     factions: {empire: {name: ..., adjective: ...}}
     ranks: {commoner: {name: ..., plural: ...}}
     categories: {instant: {name: ...}}
-    decks: {plans: {name: ..., back: {label: ..., labels: {VALUE: ...}},
+    decks: {plans: {name: ..., back: {label: ..., labels: {VALUE: ...}}, fields: {FLAG: ...},
                     choices: {FIELD: {VALUE: ...}}, formats: {FIELD: "{value} ..."}}}
     cards: {outlaw: {name: ..., flavour: ..., FIELD: ...}}       # FIELD: a text (or list) field
     pieces: {knight: {name: ..., plural: ..., note: ...}}        # and holdings:, the same
@@ -188,7 +188,8 @@ def _translated_card(tr, deck, card):
 
 def _translated_field(tr, deck, f):
     labels = tuple((v, lookup(tr, "decks", deck.id, "choices", f.name, v) or v) for v in f.choices)
-    return replace(f, labels=labels, format=lookup(tr, "decks", deck.id, "formats", f.name) or f.format)
+    return replace(f, labels=labels, format=lookup(tr, "decks", deck.id, "formats", f.name) or f.format,
+                   title=lookup(tr, "decks", deck.id, "fields", f.name) or f.title)
 
 
 def _translated_back(tr, deck):

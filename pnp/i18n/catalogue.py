@@ -120,6 +120,9 @@ def deck_sources(game, deck):
         if f.format:
             yield Source(f"decks.{deck.id}.formats.{f.name}", f.format, at[0], line, subject,
                          f"field '{f.name}': format")
+        if f.type == "bool":          # a flag that is set prints its name
+            yield Source(f"decks.{deck.id}.fields.{f.name}", f.printed_name, at[0], line, subject,
+                         f"field '{f.name}': name")
 
 
 def card_sources(game, deck, card):
