@@ -18,7 +18,6 @@ a card; :mod:`pnp.layout.regions` turns the evaluated regions into elements (pur
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -300,7 +299,8 @@ def compiled(expression: str):
     expr = env.compile_expression(expression, undefined_to_none=False)
 
     def run(**scope):
-        result = expr(**scope)
+        with templating.limits():
+            result = expr(**scope)
         if isinstance(result, jinja2.Undefined):
             result._fail_with_undefined_error()      # a name the card does not have: an error, not a blank
         return result
@@ -405,12 +405,7 @@ def bundled(name: str) -> Layout:
     return layout
 
 
-def _product(*lists) -> list:
-    """Every combination of the lists' items, as tuples (a row of spaces per row of a table)."""
-    return list(itertools.product(*lists))
-
-
-FUNCTIONS = {"tint": tint, "shade": shade, "readable": readable, "product": _product}
+FUNCTIONS = {"tint": tint, "shade": shade, "readable": readable, "product": templating.product}
 
 
 def evaluate(layout: Layout, context: dict, markup: bool = False) -> list[dict]:
@@ -422,22 +417,40 @@ def evaluate(layout: Layout, context: dict, markup: bool = False) -> list[dict]:
     With ``markup`` every text of ``context`` is markup already (a card's content: data escaped, card
     markup checked), so what a ``text`` or ``label`` expression gives is markup, the layout's literals
     included (``'**VP** ' ~ field('vp')``). Otherwise (a board's facts, as they are) a text an
-    expression gives is data and printed as written."""
+    expression gives is data and printed as written.
+
+    One face (or board piece) is one render for the sandbox's limits (:func:`pnp.templating.limits`);
+    a region past one is named in the error."""
+    with templating.limits():
+        return _evaluate(layout, context, markup)
+
+
+def _evaluate(layout: Layout, context: dict, markup: bool) -> list[dict]:
     scope = {**FUNCTIONS, **context, "palette": layout.palette_dict()}
     out = []
     for items in layout.regions:
-        region = dict(items)
-        if region.get("for"):
-            values = compiled(region["for"])(**scope)
-            for i, item in enumerate(list(values or ())):
-                one = _one(layout, region, {**scope, "item": item, "index": i}, markup)
-                if one is not None:
-                    out.append(_shifted(one, i))
-            continue
-        one = _one(layout, region, scope, markup)
-        if one is not None:
-            out.append(one)
+        try:
+            out += _evaluate_region(layout, dict(items), scope, markup)
+        except templating.TemplateLimit as exc:
+            if getattr(exc, "region", None) is not None:
+                raise
+            named = templating.TemplateLimit(f"region '{dict(items).get('name')}': {exc.message}")
+            named.region, named.detail = dict(items).get("name"), exc.message
+            raise named from None
     return out
+
+
+def _evaluate_region(layout: Layout, region: dict, scope: dict, markup: bool) -> list[dict]:
+    out = []
+    if region.get("for"):
+        values = compiled(region["for"])(**scope)
+        for i, item in enumerate(templating.loop_items(values)):
+            one = _one(layout, region, {**scope, "item": item, "index": i}, markup)
+            if one is not None:
+                out.append(_shifted(one, i))
+        return out
+    one = _one(layout, region, scope, markup)
+    return [one] if one is not None else []
 
 
 def _one(layout: Layout, region: dict, scope: dict, markup: bool = False) -> dict | None:

@@ -4,8 +4,15 @@ A template may come from a game folder someone downloaded, so:
 
 * it runs in Jinja2's immutable sandbox, tightened (:class:`MarkupSandbox`): no attribute starting with
   ``_``, attributes only of data and plain values (so no path can be opened), no changing the data it
-  is given, sizes kept sane (``range``, ``**``, ``*``, ``%``, padding) and at most
-  :data:`RENDER_SECONDS` of running;
+  is given;
+* every render is bounded (:class:`Budget`, the limits below): the time it runs, the steps it takes
+  (loop turns, calls, filters, tests, lookups), what it prints, and the size of every text, list and
+  number it makes. Each operation is checked *before* it runs (``'x' * n``, ``replace``, ``join``,
+  ``~``, list literals, ``sum``, ``product``...), so no single one can take long or fill the memory, and
+  the clock is read between operations: the limits hold on any thread, not only where a signal can
+  interrupt. A breach is a :class:`TemplateLimit` at the template's file and line;
+* it prints only text, numbers and lists or mappings of them (:func:`text_size`): a path (``game.root``),
+  a data object (an ``IconSet``, a ``Game``) or a Python object's ``repr`` never reaches the output;
 * it is found only inside the folders it was given (:class:`ConfinedLoader`): template names cannot
   climb out with ``..`` or an absolute path, and a symbolic link that leads outside its folder is refused;
 * it sees the data as markup that prints as written (:func:`data_value`): every text in the render
@@ -24,30 +31,52 @@ Usage::
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import functools
+import itertools
 import operator
 import os
 import re
 import signal
 import string
 import threading
+import time
 import traceback
 import weakref
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
-from jinja2.runtime import Macro
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator
+from jinja2.runtime import Macro, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from pnp.cache import reads_files
 from pnp.errors import Problem
 from pnp.markup import Safe, escape, icons_used, markup_problems
 
-#: Largest number a template may compute with ``**`` and longest text or list it may build with ``*``.
+#: Largest number a template may compute with ``**`` (digits) and with ``*`` or ``+`` (bits).
 MAX_POWER_RESULT_DIGITS = 100
+MAX_INT_BITS = 4096
+#: Largest width or count a template may pass to padding methods and filters (``center``, ``indent``...).
 MAX_REPEAT = 100_000
+#: Longest text one operation of a template may make (characters).
+MAX_TEXT = 1_000_000
+#: Most items a list, tuple or mapping a template makes may hold, nested items counted each time they
+#: appear (``[x] * 1000`` where ``x`` has 1,000 items holds a million).
+MAX_ITEMS = 100_000
+#: Most a render may print (characters; "1 MB").
+MAX_OUTPUT = 1_000_000
+#: Most steps one render may take: loop turns, calls, filters, tests and lookups, plus the items that
+#: checks and conversions walk.
+MAX_STEPS = 5_000_000
+#: Most times one region of a layout may repeat (``for:``).
+MAX_REGION_REPEATS = 10_000
+#: How long one render may run, in seconds.
+RENDER_SECONDS = 20.0
 
 
 class ConfinedLoader(jinja2.FileSystemLoader):
@@ -72,13 +101,42 @@ class ConfinedLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+class MachinePath:
+    """A path in the data as a template sees it: only its ``name`` (escaped text) and whether it is set.
+
+    Printing it is refused (:func:`text_size`): a kit shared online must not carry the builder's folders.
+    """
+
+    __slots__ = ("_path",)
+
+    def __init__(self, path: str):
+        self._path = path
+
+    @property
+    def name(self) -> str:
+        return escape(os.path.basename(self._path))
+
+    def __bool__(self) -> bool:
+        return bool(self._path)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, MachinePath) and other._path == self._path
+
+    def __hash__(self) -> int:
+        return hash(self._path)
+
+    def __repr__(self) -> str:
+        return "<a path>"
+
+
 def data_value(value, memo: dict | None = None):
     """``value`` as a template may see it: every text in it escaped (:func:`pnp.markup.escape`).
 
     Text becomes :class:`~pnp.markup.Safe` markup (so converting twice changes nothing); lists, tuples,
     sets and mappings are copied with their items converted; a dataclass instance is copied with its
     fields converted, so its methods and properties work on escaped text; a function returns converted
-    results; a path becomes its text. Anything else (numbers, None) passes unchanged.
+    results; a path becomes a :class:`MachinePath` (its name only: where the game lies on the builder's
+    computer is not the game's data). Anything else (numbers, None) passes unchanged.
     """
     memo = {} if memo is None else memo
     key = id(value)
@@ -87,7 +145,7 @@ def data_value(value, memo: dict | None = None):
     if isinstance(value, str):
         return value if isinstance(value, Safe) else escape(value)
     if isinstance(value, os.PathLike):
-        return escape(os.fspath(value))     # a template may print a path, never open one
+        return MachinePath(os.fspath(value))     # a template may not open a path, nor print one
     if isinstance(value, (int, float, type(None))) or isinstance(value, type):
         return value
     memo[key] = (value, value)        # a cycle sees the unconverted value rather than looping
@@ -126,43 +184,321 @@ def data_value(value, memo: dict | None = None):
 #: Types whose attributes (and methods) a template may use, besides dataclass instances: text, numbers,
 #: containers and Jinja2's own helpers. Anything else, such as a Path with its read_text() and
 #: unlink(), is out of reach even when some data holds one.
-SAFE_TYPES = (str, int, float, bool, type(None), list, tuple, dict, set, frozenset, range, Macro,
+SAFE_TYPES = (str, int, float, bool, type(None), list, tuple, dict, set, frozenset, range, Macro, MachinePath,
               jinja2.runtime.LoopContext, jinja2.utils.Namespace, jinja2.utils.Cycler, jinja2.utils.Joiner)
 #: Text methods and filters that take a width or count, checked against MAX_REPEAT.
 _WIDTH_METHODS = {"center", "ljust", "rjust", "zfill", "expandtabs"}
 _PERCENT_WIDTH = re.compile(r"%[-+ #0]*(\*|\d+)?(?:\.(\*|\d+))?")
+#: Text methods a template may not call (they multiply a text by a table's entries).
+_REFUSED_METHODS = {"translate", "maketrans"}
+
+
+# ----------------------------------------------------------------------------- the limits of one render
+
+class TemplateLimit(jinja2.TemplateRuntimeError):
+    """A render went past one of the limits (time, steps, output, a text or list too large)."""
+
+
+class TemplateTimeout(TemplateLimit):
+    """A template ran longer than :data:`RENDER_SECONDS`."""
+
+
+class Budget:
+    """What one render has used: steps, characters printed, and when its time is up."""
+
+    __slots__ = ("deadline", "seconds", "steps", "printed")
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+        self.steps = 0
+        self.printed = 0
+
+    def spend(self, steps: int = 1) -> None:
+        self.steps += steps
+        if self.steps > MAX_STEPS:
+            raise TemplateLimit(f"this template took more than {MAX_STEPS:,} steps (a loop without end, or "
+                                f"loops inside loops?)")
+        if time.monotonic() > self.deadline:
+            raise TemplateTimeout(f"the template ran for more than {self.seconds:g} s (a loop without end?)")
+
+    def print(self, characters: int) -> None:
+        self.printed += characters
+        if self.printed > MAX_OUTPUT:
+            raise TemplateLimit(f"this template printed more than {MAX_OUTPUT / 1e6:g} MB")
+
+
+_BUDGET: contextvars.ContextVar = contextvars.ContextVar("pnp_template_budget", default=None)
+
+
+@contextmanager
+def limits():
+    """One render's limits (:class:`Budget`) for the code inside: templates rendered and expressions
+    evaluated in it share them. Inside another ``limits()``, the outer budget goes on."""
+    if _BUDGET.get() is not None:
+        yield _BUDGET.get()
+        return
+    budget = Budget(RENDER_SECONDS)
+    token = _BUDGET.set(budget)
+    try:
+        with _deadline(RENDER_SECONDS + 5):      # the main thread's backstop, should one step run long
+            yield budget
+    finally:
+        _BUDGET.reset(token)
+
+
+def spend(steps: int = 1) -> None:
+    """Count ``steps`` against the current render's budget (none outside :func:`limits`)."""
+    budget = _BUDGET.get()
+    if budget is not None:
+        budget.spend(steps)
+
+
+def _kind(value) -> str:
+    if isinstance(value, MachinePath):
+        return "a path (where a file lies on this computer)"
+    if isinstance(value, Macro):
+        return "a macro (call it to print what it makes)"
+    if callable(value) and not isinstance(value, type):
+        return "a function"
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name} object"
+
+
+def text_size(value, limit: int = MAX_TEXT) -> int:
+    """How many characters ``str(value)`` makes (about: texts inside lists count their quotes), after
+    checking that it may be printed: text, numbers, booleans, None, and lists, tuples, sets and mappings of
+    them. Anything else (a path, a data object, a function) raises SecurityError; a result longer than
+    ``limit`` raises :class:`TemplateLimit` before any text is made."""
+    if isinstance(value, str):
+        if len(value) > limit:
+            raise TemplateLimit(f"a text of more than {limit:,} characters")
+        return len(value)
+    total, walked, stack = 0, 0, [(value, False)]
+    while stack:
+        item, inner = stack.pop()
+        walked += 1
+        if isinstance(item, str):
+            total += len(item) + (4 if inner else 0)
+        elif isinstance(item, bool) or item is None:
+            total += 5
+        elif isinstance(item, int):
+            if item.bit_length() > MAX_INT_BITS:
+                raise TemplateLimit(f"a number of more than {MAX_INT_BITS} bits")
+            total += item.bit_length() // 3 + 2
+        elif isinstance(item, (float, range)):
+            total += 24
+        elif isinstance(item, Undefined):
+            str(item)                      # a strict undefined says what is missing
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            total += 2
+            stack.extend((v, True) for v in item)
+        elif isinstance(item, dict):
+            total += 2
+            for k, v in item.items():
+                stack.append((k, True))
+                stack.append((v, True))
+        else:
+            raise jinja2.exceptions.SecurityError(f"printing {_kind(item)}; a template prints text, numbers "
+                                                  f"and lists of them")
+        if total > limit:
+            raise TemplateLimit(f"a text of more than {limit:,} characters")
+        if walked > limit:
+            raise TemplateLimit(f"a list of more than {limit:,} items")
+    spend(walked)
+    return total
+
+
+def item_count(value, limit: int = MAX_ITEMS) -> int:
+    """How many items ``value`` (a list, tuple, set or mapping) holds, nested ones counted each time they
+    appear; :class:`TemplateLimit` past ``limit``. Texts and other values count one."""
+    total, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple, set, frozenset)):
+            total += len(item)
+            stack.extend(v for v in item if isinstance(v, (list, tuple, set, frozenset, dict)))
+        elif isinstance(item, dict):
+            total += 2 * len(item)
+            stack.extend(v for v in itertools.chain(item.keys(), item.values())
+                         if isinstance(v, (list, tuple, set, frozenset, dict)))
+        if total > limit:
+            raise TemplateLimit(f"a list of more than {limit:,} items")
+    spend(1 + total // 64)
+    return total
+
+
+def _check_int(value) -> None:
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        raise TemplateLimit(f"a number of more than {MAX_INT_BITS} bits")
+
+
+def product(*lists) -> list:
+    """Every combination of the lists' items, as tuples (``product(rows, columns)``), at most
+    :data:`MAX_ITEMS` of them."""
+    lists = [list(values) for values in lists]
+    count = 1
+    for values in lists:
+        count *= len(values)
+        if count > MAX_ITEMS:
+            raise TemplateLimit(f"product() of more than {MAX_ITEMS:,} combinations")
+    spend(count)
+    return list(itertools.product(*lists))
+
+
+def loop_items(values, limit: int = MAX_REGION_REPEATS) -> list:
+    """The items of a layout's ``for:`` (a list), one step each; :class:`TemplateLimit` past ``limit``."""
+    out = []
+    for value in values or ():
+        out.append(value)
+        spend()
+        if len(out) > limit:
+            raise TemplateLimit(f"a region may repeat at most {limit:,} times")
+    return out
+
+
+def _ticking(iterable, budget: Budget):
+    for value in iterable:
+        budget.spend()
+        yield value
+
+
+# ----------------------------------------------------------------------------- the sandbox
+
+class BoundedCodeGenerator(CodeGenerator):
+    """Jinja2's code generator, making every loop turn, ``~``, list, tuple and mapping of a template go
+    through the environment's checks (``environment.pnp_*``), and counting the template's own text as it
+    is printed."""
+
+    def visit_Template(self, node, frame=None):
+        for loop in node.find_all(nodes.For):
+            loop.iter = nodes.Call(nodes.EnvironmentAttribute("pnp_loop"), [loop.iter], [], None, None,
+                                   lineno=loop.iter.lineno)
+        super().visit_Template(node, frame)
+
+    def visit_Output(self, node, frame):
+        constant = sum(len(child.data) for child in node.nodes if isinstance(child, nodes.TemplateData))
+        if constant and not (frame.require_output_check and self.has_known_extends):
+            self.writeline(f"environment.pnp_printed({constant})")
+        super().visit_Output(node, frame)
+
+    def visit_Concat(self, node, frame):
+        self.write("environment.pnp_concat((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+    def _made(self, visit, node, frame):
+        if getattr(node, "ctx", "load") != "load":
+            return visit(node, frame)
+        self.write("environment.pnp_made(")
+        visit(node, frame)
+        self.write(")")
+
+    def visit_List(self, node, frame):
+        self._made(super().visit_List, node, frame)
+
+    def visit_Tuple(self, node, frame):
+        self._made(super().visit_Tuple, node, frame)
+
+    def visit_Dict(self, node, frame):
+        self._made(super().visit_Dict, node, frame)
 
 
 class MarkupSandbox(ImmutableSandboxedEnvironment):
     """Jinja2's immutable sandbox with more limits: attributes only of data (dataclasses) and plain
-    values (:data:`SAFE_TYPES`); ``**``, ``*``, ``%``, padding methods and filters kept to sane sizes (a
-    template cannot ask for a number with a million digits or a text of a billion characters)."""
+    values (:data:`SAFE_TYPES`); every operation that makes a text, a list or a number checked against
+    the limits before it runs; steps and output counted against the render's :class:`Budget`; only text,
+    numbers and lists of them printed (a template cannot ask for a number with a million digits, a text of
+    a billion characters, or the place of a file)."""
 
-    intercepted_binops = frozenset({"**", "*", "%"})
+    intercepted_binops = frozenset({"**", "*", "%", "+"})
+    code_generator_class = BoundedCodeGenerator
 
     def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, finalize=_printed, **kwargs)
         self.globals.pop("lipsum", None)            # lipsum(10**8) would only eat memory
         for name in ("center", "indent", "format", "slice", "batch", "wordwrap", "truncate"):
             self.filters[name] = _bounded_filter(self.filters[name])
+        self.filters["sum"] = _sum
+        self.filters = {name: _guarded_filter(name, func) for name, func in self.filters.items()}
+
+    # -- what generated code calls (BoundedCodeGenerator)
+
+    def pnp_loop(self, iterable):
+        budget = _BUDGET.get()
+        return iterable if budget is None else _ticking(iterable, budget)
+
+    @staticmethod
+    def pnp_printed(characters: int) -> None:
+        budget = _BUDGET.get()
+        if budget is not None:
+            budget.print(characters)
+
+    @staticmethod
+    def pnp_concat(values):
+        total = 0
+        for value in values:
+            total += text_size(value)
+            if total > MAX_TEXT:
+                raise TemplateLimit(f"a text of more than {MAX_TEXT:,} characters")
+        return "".join(map(str, values))
+
+    @staticmethod
+    def pnp_made(value):
+        item_count(value)
+        return value
+
+    # -- the sandbox's own hooks
 
     def is_safe_attribute(self, obj, attr, value) -> bool:
         if not super().is_safe_attribute(obj, attr, value):
             return False
         return isinstance(obj, SAFE_TYPES) or (dataclasses.is_dataclass(obj) and not isinstance(obj, type))
 
+    def getattr(self, obj, attribute):
+        spend()
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj, argument):
+        spend()
+        return super().getitem(obj, argument)
+
     def wrap_str_format(self, value):
         wrapped = super().wrap_str_format(value)
         if wrapped is not None:
             _check_format(value.__self__)
+
+            def checked(*args, **kwargs):
+                _check_texts(value.__self__, *args, *kwargs.values())
+                return wrapped(*args, **kwargs)
+            return checked
         return wrapped
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (jinja2's own signature)
-        if getattr(__obj, "__name__", "") in _WIDTH_METHODS and isinstance(getattr(__obj, "__self__", None), str):
-            _check_size(*args, *kwargs.values())
+        spend()
+        text = getattr(__obj, "__self__", None)
+        if isinstance(text, str):
+            name = getattr(__obj, "__name__", "")
+            if name in _WIDTH_METHODS:
+                _check_size(*args, *kwargs.values())
+            elif name in _REFUSED_METHODS:
+                raise jinja2.exceptions.SecurityError(f"a template may not call {name}()")
+            elif name == "replace":
+                _check_replace(text, *args, **kwargs)
+            elif name == "join" and args:
+                if not isinstance(args[0], (list, tuple, set, frozenset, dict, str)):
+                    args = (loop_items(args[0], MAX_ITEMS), *args[1:])      # a generator: its items, counted
+                _check_join(text, args[0])
         return super().call(__context, __obj, *args, **kwargs)
 
+    def call_test(self, name, value, args=None, kwargs=None, context=None, eval_ctx=None):
+        spend(1 + (len(args[0]) if name == "in" and args and hasattr(args[0], "__len__") else 0))
+        return super().call_test(name, value, args, kwargs, context, eval_ctx)
+
     def call_binop(self, context, operator_name, left, right):
+        spend()
         if operator_name == "**":
             if isinstance(left, (int, float)) and isinstance(right, (int, float)) and abs(right) > 1 \
                     and abs(left) > 1 and abs(right) * len(str(int(abs(left)))) > MAX_POWER_RESULT_DIGITS:
@@ -170,13 +506,70 @@ class MarkupSandbox(ImmutableSandboxedEnvironment):
             return operator.pow(left, right)
         if operator_name == "*":
             for seq, times in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) \
-                        and len(seq) * times > MAX_REPEAT:
-                    raise jinja2.exceptions.SecurityError(f"repeating to {len(seq) * times} items is too long")
+                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and times > 0:
+                    size = len(seq) if isinstance(seq, str) else item_count(seq)
+                    if size * times > MAX_REPEAT:
+                        raise jinja2.exceptions.SecurityError(f"repeating to {size * times} items is too long")
+            if isinstance(left, int) and isinstance(right, int) \
+                    and left.bit_length() + right.bit_length() > MAX_INT_BITS:
+                raise TemplateLimit(f"a number of more than {MAX_INT_BITS} bits")
             return operator.mul(left, right)
+        if operator_name == "+":
+            if isinstance(left, str) and isinstance(right, str):
+                if len(left) + len(right) > MAX_TEXT:
+                    raise TemplateLimit(f"a text of more than {MAX_TEXT:,} characters")
+            elif isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
+                if item_count(left) + item_count(right) > MAX_ITEMS:
+                    raise TemplateLimit(f"a list of more than {MAX_ITEMS:,} items")
+            elif isinstance(left, int) and isinstance(right, int):
+                _check_int(left)
+                _check_int(right)
+            return operator.add(left, right)
         if operator_name == "%" and isinstance(left, str):
             _check_percent(left)
+            _check_texts(left, right)
         return super().call_binop(context, operator_name, left, right)
+
+
+def _printed(value):
+    """The environment's ``finalize``: what ``{{ ... }}`` prints is checked (:func:`text_size`) and
+    counted against the render's output."""
+    size = text_size(value)
+    budget = _BUDGET.get()
+    if budget is not None:
+        budget.print(size)
+    return value
+
+
+def _check_texts(*values) -> None:
+    """The values a text is made of may be printed and are not too long together."""
+    total = 0
+    for value in values:
+        total += text_size(value)
+        if total > MAX_TEXT:
+            raise TemplateLimit(f"a text of more than {MAX_TEXT:,} characters")
+
+
+def _check_replace(text, old="", new="", count=-1, *_, **__) -> None:
+    if not isinstance(text, str) or not isinstance(old, str) or not isinstance(new, str):
+        return
+    places = text.count(old) if old else len(text) + 1
+    if isinstance(count, int) and count >= 0:
+        places = min(places, count)
+    if len(text) + places * (len(new) - len(old)) > MAX_TEXT:
+        raise TemplateLimit(f"replace() would make a text of more than {MAX_TEXT:,} characters")
+
+
+def _check_join(separator, items) -> None:
+    count = len(items)
+    total = text_size(separator) * max(count - 1, 0)
+    if total > MAX_TEXT:
+        raise TemplateLimit(f"join() would make a text of more than {MAX_TEXT:,} characters")
+    if not isinstance(items, str):
+        for item in items:
+            total += text_size(item)
+            if total > MAX_TEXT:
+                raise TemplateLimit(f"join() would make a text of more than {MAX_TEXT:,} characters")
 
 
 def _check_size(*values) -> None:
@@ -215,6 +608,58 @@ def _bounded_filter(func):
     return bounded
 
 
+#: Filters that turn their value into text: the value must be printable, and not too long.
+_TEXT_FILTERS = {"string", "pprint", "e", "escape", "forceescape", "urlencode", "xmlattr", "tojson", "format",
+                 "indent", "center", "wordwrap", "truncate", "upper", "lower", "title", "capitalize", "trim",
+                 "striptags", "urlize", "wordcount", "safe", "replace"}
+
+
+def _guarded_filter(name: str, func):
+    """A filter counted as a step, its value checked when it makes text (``replace`` and ``join``: the
+    text they would make, before they make it)."""
+    at = 1 if getattr(func, "jinja_pass_arg", None) is not None else 0
+
+    @functools.wraps(func)
+    def guarded(*args, **kwargs):
+        spend()
+        value, rest = args[at], args[at + 1:]
+        if name in _TEXT_FILTERS:
+            text_size(value)
+        if name == "replace":
+            _check_replace(str(value), *rest, **kwargs)
+        elif name == "join" and kwargs.get("attribute") is None and len(rest) < 2:
+            if not isinstance(value, (list, tuple, set, frozenset, dict, str)):
+                value = loop_items(value, MAX_ITEMS)          # a generator: its items, counted
+                args = (*args[:at], value, *rest)
+            _check_join(rest[0] if rest else kwargs.get("d", ""), value)
+        return func(*args, **kwargs)
+    return guarded
+
+
+@jinja2.pass_environment
+def _sum(environment, iterable, attribute=None, start=0):
+    """Jinja2's ``sum``, in linear time when it joins lists (Python's ``sum`` copies the whole result once
+    per list), the result's size checked before it is made."""
+    if attribute is not None:
+        getter = jinja2.filters.make_attrgetter(environment, attribute)
+        iterable = map(getter, iterable)
+    if not isinstance(start, (list, tuple)):
+        return sum(iterable, start)
+    parts = [start]
+    total = item_count(start)
+    for item in iterable:
+        spend()
+        if not isinstance(item, type(start)):
+            raise TypeError(f'can only concatenate {type(start).__name__} (not "{type(item).__name__}") '
+                            f'to {type(start).__name__}')
+        total += item_count(item)
+        if total > MAX_ITEMS:
+            raise TemplateLimit(f"sum() would make a list of more than {MAX_ITEMS:,} items")
+        parts.append(item)
+    joined = list(itertools.chain.from_iterable(parts))
+    return joined if isinstance(start, list) else tuple(joined)
+
+
 @reads_files
 @lru_cache(maxsize=None)
 def environment(roots: tuple, trim: bool = True, keep_trailing_newline: bool = True) -> MarkupSandbox:
@@ -224,19 +669,10 @@ def environment(roots: tuple, trim: bool = True, keep_trailing_newline: bool = T
                          trim_blocks=trim, lstrip_blocks=trim, keep_trailing_newline=keep_trailing_newline)
 
 
-class TemplateTimeout(jinja2.TemplateRuntimeError):
-    """A template ran longer than :data:`RENDER_SECONDS`."""
-
-
-#: How long one template may run (a loop inside a loop of 100,000 steps each would take hours).
-RENDER_SECONDS = 20.0
-
-
 def render(template: jinja2.Template, **context) -> Safe:
     """``template`` rendered with ``context`` seen through :func:`data_value`: markup.
 
-    On the main thread (every pnp command), a template running longer than :data:`RENDER_SECONDS`
-    stops with :class:`TemplateTimeout`.
+    The render is bounded (:func:`limits`): past a limit it stops with :class:`TemplateLimit`.
     """
     return renderer(**context)(template)
 
@@ -251,8 +687,8 @@ def renderer(**context):
     values = {k: data_value(v, memo) for k, v in context.items()}
 
     def run(template: jinja2.Template) -> Safe:
-        with _deadline(RENDER_SECONDS):
-            return Safe(template.render(**values))
+        with limits():
+            return Safe("".join(template.generate(**values)))
     return run
 
 
@@ -281,7 +717,8 @@ def game_part(game, value):
 
 
 class _deadline:
-    """Raise TemplateTimeout in the main thread after ``seconds`` (SIGALRM); elsewhere, no limit."""
+    """Raise TemplateTimeout in the main thread after ``seconds`` (SIGALRM): the backstop should one
+    operation run long between two checks of :class:`Budget` (which hold on every thread)."""
 
     def __init__(self, seconds: float):
         self.seconds = seconds
@@ -289,7 +726,7 @@ class _deadline:
                       and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
 
     def _expired(self, signum, frame):
-        raise TemplateTimeout(f"the template ran for more than {self.seconds:g} s (a loop without end?)")
+        raise TemplateTimeout(f"the template ran for more than {self.seconds:g} s")
 
     def __enter__(self):
         if self.armed:
@@ -308,7 +745,7 @@ def call_macro(macro, *args) -> Safe:
     """A template macro called from Python, its arguments escaped as data: its markup."""
     memo = {}
     values = [data_value(a, memo) for a in args]
-    with _deadline(RENDER_SECONDS):
+    with limits():
         return Safe(macro(*values))
 
 

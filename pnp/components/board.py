@@ -153,26 +153,40 @@ def _pieces(game, spec, _config) -> tuple:
     items = [None]
     where = (game.root / "game.yaml", spec.line, f"board '{spec.id}'")
     try:
-        if config["each"]:
-            items = list(compiled(config["each"])(**base) or ())
-        out = []
-        for i, item in enumerate(items):
-            context = {**base, "item": item, "piece": item, "index": i}
-            name = compiled(config["name"])(**context) if config["name"] else _title(game, spec, config)
-            keep: list = []
-            w, h = front.size
-            els = _placed(front, evaluate(front, {**context, "side": "front"}), w, h, spec, keep=keep)
-            back_els = None
-            if back is not None:
-                if tuple(back.size) != tuple(front.size):
-                    raise ValueError(f"the back layout is {back.size[0]:g} x {back.size[1]:g} mm, the front "
-                                     f"{w:g} x {h:g} mm")
-                back_els = tuple(_placed(back, evaluate(back, {**context, "side": "back"}), w, h, spec))
-            for _ in range(config["copies"]):
-                out.append(Piece(escape(name), (w, h), tuple(els), back_els, tuple(keep)))
-        return tuple(out)
+        with templating.limits():               # every piece of the entry: one render's limits
+            return _laid_out(game, spec, config, front, back, base, items)
+    except templating.TemplateLimit as exc:
+        region = getattr(exc, "region", None)
+        if region is None:
+            raise DataError([_problem(where, exc)]) from None
+        layout = next((lay for lay in (front, back) if lay is not None and region_where(lay, region)[1]), front)
+        problems.error(*region_where(layout, region), f"layout '{layout.name}', region '{region}'",
+                       f"{exc.detail} (board '{spec.id}')")
+        raise DataError(problems.errors) from None
     except templating.TEMPLATE_ERRORS as exc:
         raise DataError([_problem(where, exc)]) from None
+
+
+def _laid_out(game, spec, config, front, back, base, items) -> tuple:
+    """The pieces of the entry, laid out (inside one render's limits: see _pieces)."""
+    if config["each"]:
+        items = templating.loop_items(compiled(config["each"])(**base))
+    out = []
+    for i, item in enumerate(items):
+        context = {**base, "item": item, "piece": item, "index": i}
+        name = compiled(config["name"])(**context) if config["name"] else _title(game, spec, config)
+        keep: list = []
+        w, h = front.size
+        els = _placed(front, evaluate(front, {**context, "side": "front"}), w, h, spec, keep=keep)
+        back_els = None
+        if back is not None:
+            if tuple(back.size) != tuple(front.size):
+                raise ValueError(f"the back layout is {back.size[0]:g} x {back.size[1]:g} mm, the front "
+                                 f"{w:g} x {h:g} mm")
+            back_els = tuple(_placed(back, evaluate(back, {**context, "side": "back"}), w, h, spec))
+        for _ in range(config["copies"]):
+            out.append(Piece(escape(name), (w, h), tuple(els), back_els, tuple(keep)))
+    return tuple(out)
 
 
 def _placed(layout, regions, w, h, spec, **kept) -> list:
