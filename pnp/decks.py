@@ -237,7 +237,15 @@ def parse_back(raw, root: Path, fields, problems: Problems, path, line, where: s
         if target.suffix.lower() not in ART_SUFFIXES or not target.is_file():
             problems.error(path, at, None, f"{where}: no PNG, JPEG or SVG file {excerpt(value)} in the game folder")
             return None
-        return target
+        from pnp.rasters import picture_problems
+
+        found = picture_problems(target)
+        for file, line_in, message in found:
+            if line_in is None:
+                problems.error(path, at, None, f"{where}: {excerpt(value)} {message}")
+            else:
+                problems.error(file, line_in, None, f"{where}: {message}")
+        return None if found else target
 
     image = picture(clean["image"], line_of(raw, "image")) if clean.get("image") else None
     images = []
@@ -620,30 +628,23 @@ def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: st
     if not target.is_file():
         problems.error(path, line, subject, f"art: no file {excerpt(value)} in the game folder")
         return None
-    if target.suffix.lower() == ".svg":
-        from pnp.svg import check_svg
-        for at, message in check_svg(target).problems:
-            problems.error(target, at, subject, f"art: {message}")
-    else:
-        size = image_pixels(target)
-        if size is None:
-            problems.error(path, line, subject, f"art: {excerpt(value)} is not a readable PNG or JPEG image")
+    from pnp.rasters import picture_problems
+
+    for file, at, message in picture_problems(target):
+        if at is None:                      # a PNG or JPEG: at the line naming it
+            problems.error(path, line, subject, f"art: {excerpt(value)} {message}")
             return None
+        problems.error(file, at, subject, f"art: {message}")
     return Art(target, clean.get("art_fit") or "cover", tuple(focus) if focus else (0.5, 0.5), line)
 
 
 def image_pixels(path: Path) -> tuple[int, int] | None:
-    """(width, height) in pixels of a PNG or JPEG file, or None when it is not one (read lazily: the
-    header only, no decompression)."""
-    from PIL import Image, UnidentifiedImageError
+    """(width, height) in pixels of a PNG or JPEG file, or None when it is not a usable one
+    (:func:`pnp.rasters.check_picture`: checked and decoded once while the file is unchanged)."""
+    from pnp.rasters import check_picture
 
-    try:
-        with Image.open(path) as im:
-            if im.format not in ("PNG", "JPEG"):
-                return None
-            return im.size
-    except (OSError, UnidentifiedImageError, Image.DecompressionBombError):
-        return None
+    why, size = check_picture(path)
+    return None if why else size
 
 
 def card_values(deck: Deck, clean: dict) -> dict:

@@ -15,8 +15,10 @@ name only after checking it, and says what is wrong as a short message (callers 
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from pnp.errors import UserError
@@ -30,6 +32,10 @@ LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?")
 PACKAGE = re.compile(r"[a-z_][a-z0-9_]{0,63}")
 
 EXCERPT = 40
+#: Longest path the data may write (characters), and longest name of one folder or file in it (bytes,
+#: the limit of most file systems).
+MAX_PATH = 1024
+MAX_NAME_BYTES = 255
 
 
 def excerpt(value, limit: int = EXCERPT) -> str:
@@ -70,6 +76,10 @@ def resolve_in(root: str | os.PathLike, value: str) -> Path:
     if "\\" in value or PureWindowsPath(value).drive:
         raise OutsidePath(f"{excerpt(value)}: write paths with '/', relative to the game folder")
     pure = PurePosixPath(value)
+    if len(value) > MAX_PATH:
+        raise OutsidePath(f"{excerpt(value)} is longer than {MAX_PATH} characters")
+    if any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES for part in pure.parts):
+        raise OutsidePath(f"{excerpt(value)} has a folder or file name longer than {MAX_NAME_BYTES} bytes")
     if pure.is_absolute():
         raise OutsidePath(f"{excerpt(value)} is an absolute path; give a path inside the game folder")
     if ".." in pure.parts:
@@ -91,6 +101,30 @@ def check_inside(root: str | os.PathLike, path: str | os.PathLike) -> str | None
     if not Path(os.path.realpath(path)).is_relative_to(real_root):
         return "is a link that leads outside the game folder; pnp reads only files inside it"
     return None
+
+
+class NotRegularFile(OSError):
+    """A path that names a FIFO, a device or a socket: reading it could wait forever or never end."""
+
+
+def open_regular(path: str | os.PathLike):
+    """``path`` opened for reading in binary, after checking (on the open file) that it is a regular
+    file; :class:`NotRegularFile` otherwise. Opening does not wait for a FIFO's writer."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file")
+        if not stat.S_ISREG(mode):
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else \
+                "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) \
+                else "not a file"
+            raise NotRegularFile(f"is {kind}, not a regular file; pnp reads only regular files")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def data_path(root, value, problems, path, line, subject, where: str) -> Path | None:

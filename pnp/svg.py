@@ -1,23 +1,37 @@
 """SVG files from a game folder (icons, token outlines, art), checked before anything draws them.
 
-An SVG is XML that may name other files (``<image href="/etc/...">``, ``<use href="other.svg#x">``),
-declare entities, or be enormous. pnp reads only SVGs that refer to nothing outside themselves: the
-file is read with a size limit, parsed without entities or network access, and refused (with the
-line) when an element points at anything but a fragment of the same file or an embedded PNG/JPEG.
+An SVG is XML that may name other files (``<image href="/etc/...">``, ``<use href="other.svg#x">``,
+``fill="url(other.svg#g)"``), declare entities, carry processing instructions, nest without end, make
+one element stand for a billion through ``<use>``, or embed a picture that unpacks to gigabytes. pnp
+reads only SVGs that refer to nothing outside themselves and stay small once expanded: the file (a
+regular file) is read with a size limit and parsed without entities or network access; it is refused,
+with the line, when it has a DOCTYPE or a processing instruction (in any encoding), when an element
+or a style points at anything but a part of the same file or embedded PNG/JPEG data, when elements
+nest more than :data:`MAX_DEPTH` deep or expand to more than :data:`MAX_ELEMENTS` through ``<use>``,
+and when an embedded picture is not a whole PNG or JPEG within :data:`pnp.rasters.MAX_PIXELS`.
 No reportlab here: drawing is :mod:`pnp.draw.pictures`.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from pnp.cache import reads_files
+from pnp.paths import NotRegularFile, open_regular
 
 MAX_BYTES = 2 * 1024 * 1024
+#: Deepest nesting of elements, ``<use>`` references followed (svglib draws by recursion).
+MAX_DEPTH = 48
+#: Most elements an SVG may draw once every ``<use>`` is expanded.
+MAX_ELEMENTS = 50_000
 _SAFE_HREF = re.compile(r"^(#[^\s]*|data:image/(png|jpe?g);base64,.*)$", re.DOTALL)
+_EMBEDDED = re.compile(r"^data:image/(png|jpe?g);base64,(.*)$", re.DOTALL)
+_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.DOTALL | re.IGNORECASE)
 _NUMBER = re.compile(r"^\s*([0-9.]+)\s*(px|pt|mm|cm|in)?\s*$")
 _UNIT_PT = {None: 0.75, "px": 0.75, "pt": 1.0, "mm": 72 / 25.4, "cm": 720 / 25.4, "in": 72.0}
 
@@ -35,20 +49,33 @@ def parse(data: bytes):
     from lxml import etree
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True,
-                             load_dtd=False, dtd_validation=False)
+                             remove_pis=False, load_dtd=False, dtd_validation=False)
     return etree.fromstring(data, parser=parser)
+
+
+class _Refused(Exception):
+    def __init__(self, line, message):
+        super().__init__(message)
+        self.line, self.message = line, message
 
 
 @reads_files
 @lru_cache(maxsize=256)
 def _check(path: str, stamp: tuple) -> SvgInfo:
-    from lxml import etree
-
-    p = Path(path)
     try:
-        data = p.read_bytes()
+        with open_regular(path) as f:
+            data = f.read(MAX_BYTES + 1)
+    except NotRegularFile as exc:
+        return SvgInfo(((None, str(exc)),))
     except OSError as exc:
         return SvgInfo(((None, f"cannot be read ({exc.strerror or exc})"),))
+    return check_svg_bytes(data)
+
+
+def check_svg_bytes(data: bytes) -> SvgInfo:
+    """The problems and aspect of an SVG file's bytes (see the module's description)."""
+    from lxml import etree
+
     if len(data) > MAX_BYTES:
         return SvgInfo(((None, f"too large: more than {MAX_BYTES // (1024 * 1024)} MB"),))
     if b"<!ENTITY" in data or b"<!DOCTYPE" in data:
@@ -57,20 +84,130 @@ def _check(path: str, stamp: tuple) -> SvgInfo:
         root = parse(data)
     except etree.XMLSyntaxError as exc:
         return SvgInfo(((exc.lineno, f"not readable SVG: {exc.msg}"),))
+    except ValueError as exc:             # lxml's own refusals (an encoding it does not know...)
+        return SvgInfo(((None, f"not readable SVG: {exc}"),))
+    tree = root.getroottree()
+    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
+        return SvgInfo(((1, "declares a DOCTYPE or entities; pnp reads plain SVG only"),))
+    for node in (*root.itersiblings(preceding=True), *root.itersiblings()):
+        if isinstance(node, etree._ProcessingInstruction):
+            return SvgInfo(((node.sourceline, "has a processing instruction (<?...?>); pnp reads plain SVG only"),))
     if not isinstance(root.tag, str) or etree.QName(root).localname != "svg":
         return SvgInfo(((getattr(root, "sourceline", None), "not an SVG file (its root is not <svg>)"),))
     problems = []
-    for el in root.iter():
+    try:
+        ids = _walk(root, problems)
+        _expanded(root, ids)
+    except _Refused as exc:
+        problems.append((exc.line, exc.message))
+    return SvgInfo(tuple(problems), _aspect(root))
+
+
+def _walk(root, problems) -> dict:
+    """Check every node (without recursion); the elements by id."""
+    from lxml import etree
+
+    ids = {}
+    stack = [(root, 1)]
+    while stack:
+        el, depth = stack.pop()
+        if isinstance(el, etree._ProcessingInstruction):
+            raise _Refused(el.sourceline, "has a processing instruction (<?...?>); pnp reads plain SVG only")
+        if isinstance(el, etree._Entity):
+            raise _Refused(el.sourceline, "uses an entity; pnp reads plain SVG only")
         if not isinstance(el.tag, str):
             continue
-        for name, value in el.attrib.items():
-            if etree.QName(name).localname == "href" and not _SAFE_HREF.match(value.strip()):
-                problems.append((el.sourceline, f"<{etree.QName(el).localname}> refers to "
-                                                f"{value.strip()[:40]!r}; an SVG may refer only to its own "
-                                                f"parts (#id) or embed PNG/JPEG data"))
-        if etree.QName(el).localname == "style" and el.text and "url(" in el.text and "url(#" not in el.text:
-            problems.append((el.sourceline, "a style refers to another file (url(...)); pnp refuses it"))
-    return SvgInfo(tuple(problems), _aspect(root))
+        if depth > MAX_DEPTH:
+            raise _Refused(el.sourceline, f"nests elements more than {MAX_DEPTH} deep")
+        name = etree.QName(el).localname
+        for attr, value in el.attrib.items():
+            local = etree.QName(attr).localname
+            if local == "id":
+                ids.setdefault(value, el)
+            if local == "href":
+                if not _SAFE_HREF.match(value.strip()):
+                    problems.append((el.sourceline, f"<{name}> refers to {value.strip()[:40]!r}; an SVG may refer "
+                                                    f"only to its own parts (#id) or embed PNG/JPEG data"))
+                else:
+                    why = _embedded_problem(value.strip())
+                    if why:
+                        problems.append((el.sourceline, f"<{name}> embeds a picture that {why}"))
+            _check_urls(value, el.sourceline, f"<{name}> {local}", problems)
+        if name == "style" and el.text:
+            if "@import" in el.text:
+                problems.append((el.sourceline, "a style imports another file (@import); pnp refuses it"))
+            _check_urls(el.text, el.sourceline, "a style", problems)
+        stack.extend((child, depth + 1) for child in el)
+    return ids
+
+
+def _check_urls(text: str, line, where: str, problems) -> None:
+    if "url(" not in text.lower():
+        return
+    for _, target in _URL.findall(text):
+        if not re.fullmatch(r"#[^\s]+", target.strip()):
+            problems.append((line, f"{where} refers to {target.strip()[:40]!r} through url(...); an SVG may refer "
+                                   f"only to its own parts (url(#id))"))
+
+
+def _embedded_problem(href: str) -> str | None:
+    from pnp.rasters import check_picture_bytes
+
+    match = _EMBEDDED.match(href)
+    if not match:
+        return None
+    try:
+        data = base64.b64decode("".join(match.group(2).split()), validate=True)
+    except (binascii.Error, ValueError):
+        return "is not base64 data"
+    why, _ = check_picture_bytes(data, "PNG" if match.group(1) == "png" else "JPEG")
+    return why
+
+
+def _expanded(root, ids) -> None:
+    """Refuse ``<use>`` references that loop, nest too deep or make too many elements."""
+    from lxml import etree
+
+    sizes: dict = {}        # element -> (elements drawn, height)
+    active: set = set()
+
+    def target(el):
+        if not isinstance(el.tag, str) or etree.QName(el).localname != "use":
+            return None
+        for attr, value in el.attrib.items():
+            if etree.QName(attr).localname == "href" and value.strip().startswith("#"):
+                return ids.get(value.strip()[1:])
+        return None
+
+    def size(el, depth):
+        if depth > MAX_DEPTH:
+            raise _Refused(el.sourceline, f"nests elements more than {MAX_DEPTH} deep once its <use> references "
+                                          f"are followed")
+        known = sizes.get(el)
+        if known is not None:
+            if depth + known[1] > MAX_DEPTH:
+                raise _Refused(el.sourceline, f"nests elements more than {MAX_DEPTH} deep once its <use> "
+                                              f"references are followed")
+            return known[0]
+        if el in active:
+            raise _Refused(el.sourceline, "a <use> refers to itself or to an element that contains it")
+        active.add(el)
+        total, height = 1, 0
+        parts = [c for c in el if isinstance(c.tag, str)]
+        ref = target(el)
+        if ref is not None:
+            parts.append(ref)
+        for part in parts:
+            total += size(part, depth + 1)
+            height = max(height, sizes[part][1] + 1)
+            if total > MAX_ELEMENTS:
+                raise _Refused(el.sourceline, f"draws more than {MAX_ELEMENTS:,} elements once its <use> "
+                                              f"references are expanded")
+        active.discard(el)
+        sizes[el] = (total, height)
+        return total
+
+    size(root, 1)
 
 
 def _length(value) -> float | None:
@@ -83,19 +220,19 @@ def _aspect(root) -> float:
     if len(box) == 4:
         try:
             w, h = float(box[2]), float(box[3])
-            if w > 0 and h > 0:
+            if 0 < w < 1e9 and 0 < h < 1e9:
                 return w / h
         except ValueError:
             pass
     w, h = _length(root.get("width")), _length(root.get("height"))
-    return w / h if w and h else 1.0
+    return w / h if w and h and w < 1e9 and h < 1e9 else 1.0
 
 
 def check_svg(path: Path) -> SvgInfo:
     """The SVG's problems (``(line, message)``) and aspect, read once while the file is unchanged."""
     try:
         st = path.stat()
-        stamp = (st.st_mtime_ns, st.st_size)
-    except OSError:
+        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+    except (OSError, ValueError):
         stamp = None
     return _check(str(path), stamp)

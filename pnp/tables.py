@@ -17,15 +17,20 @@ import zipfile
 from pathlib import Path
 
 from pnp.errors import DataError, Problem
-from pnp.paths import check_inside, excerpt
+from pnp.paths import NotRegularFile, check_inside, excerpt, open_regular
 from pnp.yamlsrc import LIMITS, LineDict, LineList, read_text
 
 #: Spreadsheet file types a deck's ``cards`` may name.
 TABLE_SUFFIXES = (".csv", ".xlsx")
 #: Separator of the items of a list cell (``knight, noble``).
 LIST_SEPARATOR = ","
-MAX_ROWS = 5000
+#: Most cards rows and columns a table may have (a 20,000-card deck fits with room to spare).
+MAX_ROWS = 50_000
 MAX_COLUMNS = 200
+#: Largest part of an xlsx archive once unpacked, and how much more than its packed size it may be
+#: (spreadsheet XML packs 5 to 30 times; a zip bomb packs thousands of times).
+MAX_PART_BYTES = 64 * 1024 * 1024
+MAX_PART_RATIO = 200
 
 
 class Cell(int):
@@ -78,6 +83,10 @@ def load_table(path: Path, within: Path | None = None) -> LineList:
 
 def _csv_rows(path: Path):
     text = read_text(path)
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise DataError([Problem(str(path), line, None, "contains a NUL character, which a CSV cell cannot "
+                                                        "hold; save the file again as plain text")])
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -86,12 +95,51 @@ def _csv_rows(path: Path):
     rows = []
     try:
         for row in reader:
-            rows.append([Text(cell) for cell in row])
+            if len(row) > MAX_COLUMNS and any(cell.strip() for cell in row[MAX_COLUMNS:]):
+                _too_wide(path, Cell(reader.line_num, MAX_COLUMNS + 1))
+            rows.append([Text(cell) for cell in row[:MAX_COLUMNS]])
             if len(rows) > MAX_ROWS + 1:
                 raise DataError([Problem(str(path), None, None, f"more than {MAX_ROWS} rows; pnp reads at most that")])
     except csv.Error as exc:
         raise DataError([Problem(str(path), reader.line_num, None, f"malformed CSV: {exc}")]) from None
     return (rows[0] if rows else []), rows[1:]
+
+
+def _too_wide(path: Path, cell: Cell):
+    raise DataError([Problem(str(path), cell, None, f"more than {MAX_COLUMNS} columns; pnp reads at most that")])
+
+
+def _check_archive(path: Path) -> None:
+    """Refuse an xlsx archive before openpyxl unpacks it: a part too large or packed too tightly (a zip
+    bomb), more than 80 MB in all, or an XML part with a DOCTYPE or entities (XXE, billion laughs),
+    whatever its encoding (defusedxml, reading each part only up to its first element)."""
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import ParseError, iterparse
+
+    def refuse(message):
+        raise DataError([Problem(str(path), None, None, message)])
+
+    with zipfile.ZipFile(path) as z:
+        parts = z.infolist()
+        if sum(i.file_size for i in parts) > 20 * LIMITS.max_bytes:
+            refuse("the workbook expands to too much data")
+        for info in parts:
+            if info.file_size > MAX_PART_BYTES or \
+                    (info.file_size > 1024 * 1024 and info.file_size > MAX_PART_RATIO * max(info.compress_size, 1)):
+                refuse(f"the workbook's part {excerpt(info.filename)} unpacks to {info.file_size / 1e6:.0f} MB "
+                       f"from {info.compress_size / 1e6:.1f} MB; pnp refuses it (a zip bomb?)")
+            if not info.filename.endswith((".xml", ".rels", ".vml")):
+                continue
+            try:
+                with z.open(info) as part:
+                    for _ in iterparse(part, events=("start",), forbid_dtd=True, forbid_entities=True,
+                                       forbid_external=True):
+                        break                 # a DOCTYPE comes before the first element
+            except DefusedXmlException:
+                refuse(f"the workbook's part {excerpt(info.filename)} declares a DOCTYPE or entities; pnp reads "
+                       f"plain workbooks only")
+            except ParseError as exc:
+                refuse(f"the workbook's part {excerpt(info.filename)} is not readable XML ({str(exc)[:60]})")
 
 
 def _xlsx_rows(path: Path):
@@ -104,24 +152,33 @@ def _xlsx_rows(path: Path):
         size = path.stat().st_size
         if size > LIMITS.max_bytes:
             raise DataError([Problem(str(path), None, None, f"too large: more than {LIMITS.max_bytes / 1e6:.0f} MB")])
-        with zipfile.ZipFile(path) as z:      # refuse a zip bomb before openpyxl inflates it
-            if sum(i.file_size for i in z.infolist()) > 20 * LIMITS.max_bytes:
-                raise DataError([Problem(str(path), None, None, "the workbook expands to too much data")])
+        with open_regular(path):
+            pass
+        _check_archive(path)           # refuse a zip bomb or entities before openpyxl reads anything
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except DataError:
         raise
     except FileNotFoundError:
         raise DataError([Problem(str(path), None, None, "file not found")]) from None
+    except NotRegularFile as exc:
+        raise DataError([Problem(str(path), None, None, str(exc))]) from None
     except Exception as exc:  # openpyxl raises many kinds for a file that is no workbook
         raise DataError([Problem(str(path), None, None, f"not a readable .xlsx workbook ({type(exc).__name__})")]) \
             from None
     try:
         sheet = book.worksheets[0]
         rows = []
-        for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
-            rows.append([_xlsx_value(v) for v in row])
+        for r, row in enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS + 1), 1):
+            if len(row) > MAX_COLUMNS and not _empty(row[MAX_COLUMNS]):
+                _too_wide(path, Cell(r, MAX_COLUMNS + 1))
+            rows.append([_xlsx_value(v) for v in row[:MAX_COLUMNS]])
             if len(rows) > MAX_ROWS + 1:
                 raise DataError([Problem(str(path), None, None, f"more than {MAX_ROWS} rows; pnp reads at most that")])
+    except DataError:
+        raise
+    except Exception as exc:  # a sheet openpyxl cannot read (it reads the rows only now)
+        raise DataError([Problem(str(path), None, None, f"not a readable .xlsx workbook ({type(exc).__name__})")]) \
+            from None
     finally:
         book.close()
     return (rows[0] if rows else []), rows[1:]
@@ -141,10 +198,12 @@ def _mappings(path: Path, header, rows) -> LineList:
     """Rows -> LineDicts keyed by the header (dotted keys nested), positions as :class:`Cell`."""
     problems = []
     names = []
+    seen = set()
     for col, name in enumerate(header, 1):
         name = str(name).strip() if name is not None else ""
-        if name and name in names:
+        if name and name in seen:
             problems.append(Problem(str(path), Cell(1, col), None, f"column {excerpt(name)} appears twice"))
+        seen.add(name)
         names.append(name)
     if not any(names):
         problems.append(Problem(str(path), 1, None, "no header row: the first row names the keys (id, name, "

@@ -181,6 +181,12 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
                     problems.error(path, line_of(item, "outline"), subject,
                                    f"outline: no SVG file {excerpt(clean['outline'])} in the game folder")
                     outline = None
+                elif outline is not None:
+                    from pnp.svg import check_svg
+
+                    for at, message in check_svg(outline).problems:
+                        problems.error(outline, at, subject, f"outline: {message}")
+                        outline = None
         elif clean.get("outline"):
             problems.error(path, line_of(item, "outline"), subject, "outline: only for shape 'outline'")
         if not {"id", "kind", "count", "shape", "size", "front", "back"} <= clean.keys():

@@ -31,7 +31,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from pnp.cache import reads_files
 from pnp.errors import DataError, Problem
-from pnp.paths import check_inside, excerpt
+from pnp.paths import NotRegularFile, check_inside, excerpt, open_regular
 
 try:
     from yaml._yaml import CParser as _CParser
@@ -45,7 +45,7 @@ class Limits:
 
     max_bytes: int = 4 * 1024 * 1024      # file size
     max_depth: int = 64                   # nesting of lists and mappings, aliases expanded
-    max_values: int = 250_000             # scalars, lists and mappings, aliases expanded
+    max_values: int = 1_000_000           # scalars, lists and mappings, each counted once, aliases expanded
 
 
 LIMITS = Limits()
@@ -164,6 +164,12 @@ def compose(text: str, limits: Limits = LIMITS):
             else:                   # stream and document events
                 continue
             values, height = sizes[id(done)]
+            # each value counts once: a list or mapping just closed adds itself (its items were counted
+            # as they came); an alias adds everything it stands for
+            total += values if isinstance(event, AliasEvent) else 1
+            if total > limits.max_values:
+                raise _TooBig(event.start_mark, f"holds more than {limits.max_values:,} values once its aliases "
+                                                f"are expanded")
             if not stack:
                 root = done
                 continue
@@ -173,10 +179,6 @@ def compose(text: str, limits: Limits = LIMITS):
                                                 f"once its aliases are expanded")
             frame[1] += values
             frame[2] = max(frame[2], height + 1)
-            total += values
-            if total > limits.max_values:
-                raise _TooBig(event.start_mark, f"holds more than {limits.max_values:,} values once its aliases "
-                                                f"are expanded")
             parent = frame[0]
             if isinstance(parent, SequenceNode):
                 parent.value.append(done)
@@ -298,8 +300,10 @@ def parse_yaml(text: str, path: str | Path = "<input>", limits: Limits = LIMITS)
 def read_text(path: Path, limits: Limits = LIMITS) -> str:
     """A data file's text (UTF-8, a byte order mark allowed); DataError for what cannot be read."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             data = f.read(limits.max_bytes + 1)
+    except NotRegularFile as exc:
+        raise DataError([Problem(str(path), None, None, str(exc))]) from None
     except FileNotFoundError:
         raise DataError([Problem(str(path), None, None, "file not found")]) from None
     except IsADirectoryError:

@@ -159,7 +159,7 @@ def test_unreadable_file(tmp_path, monkeypatch):
 
     def refuse(*args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied")
-    monkeypatch.setattr("builtins.open", refuse)
+    monkeypatch.setattr("os.open", refuse)
     with pytest.raises(DataError) as info:
         read_text(path)
     assert str(info.value.problems[0]) == f"{path}: cannot be read (permission denied)"

@@ -338,7 +338,7 @@ def test_alias_bomb_in_a_translation_is_refused_quickly(game_copy):
     result = run("validate", str(game_copy), "--lang", "es")
     assert time.perf_counter() - started < 20
     assert result.exit_code == 2
-    assert f"{path}:6: holds more than 250,000 values once its aliases are expanded; pnp refuses it" \
+    assert f"{path}:7: holds more than 1,000,000 values once its aliases are expanded; pnp refuses it" \
         in result.output
 
 

@@ -160,6 +160,12 @@ def _check_pieces(game, spec, items, problems) -> None:
                 if file is not None and not file.is_file():
                     problems.error(path, line, subject, f"piece '{p['id']}' {name}: no file '{side['art']}' "
                                                         "in the game folder")
+                elif file is not None:
+                    from pnp.rasters import picture_problems
+
+                    for where, at, message in picture_problems(file):
+                        problems.error(where if at is not None else path, at if at is not None else line, subject,
+                                       f"piece '{p['id']}' {name}: {message}")
     if not items:
         problems.error(path, line, subject, "give 'pieces' (a list) or 'each' with 'piece'")
 

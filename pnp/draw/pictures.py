@@ -116,10 +116,24 @@ def _svg_form(c, path: str, drawing, colour, outline: bool, stroke_width: float)
         # renderPDF sets its default font (Helvetica) before drawing anything: name the canvas's own,
         # bundled and embedded, so no PDF refers to a font it does not carry (print shops refuse those)
         drawing.initialFontName = fonts.INITIAL_FONT
-        renderPDF.draw(drawing, c, 0, 0)
+        _renderer()().draw(renderPDF.renderScaledDrawing(drawing), c, 0, 0)
         c.endForm()
         forms.add(name)
     return name
+
+
+@lru_cache(maxsize=1)
+def _renderer():
+    """reportlab's PDF renderer, drawing a picture embedded in an SVG as an image object: its own way
+    (inline image data) puts bytes where reportlab expects text and fails."""
+    from reportlab.graphics import renderPDF
+
+    class Renderer(renderPDF._PDFRenderer):
+        def drawImage(self, image):
+            if image.path is not None and hasattr(image.path, "mode"):      # a decoded picture (svglib)
+                self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height,
+                                       mask="auto")
+    return Renderer
 
 
 def placement(src_w: float, src_h: float, box: tuple, fit: str, focus: tuple = (0.5, 0.5)) -> tuple:
