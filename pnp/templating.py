@@ -80,25 +80,49 @@ RENDER_SECONDS = 20.0
 
 
 class ConfinedLoader(jinja2.FileSystemLoader):
-    """A FileSystemLoader that refuses a template whose real path (links followed) leaves its folder.
+    """A FileSystemLoader that reads templates only from inside their folder's home: pnp's own
+    ``templates/``, or the game folder a ``<game>/templates/...`` folder belongs to.
 
     FileSystemLoader already refuses ``..`` in template names and keeps absolute names under the
-    search path; this adds the check on symbolic links.
+    search path; this adds the check on symbolic links, on the way *to* each search folder as well as
+    to each file: a ``templates/`` or ``templates/rulebook/en`` that is itself a link to a folder outside
+    the game is refused (its real path, not only the files' real paths relative to it, must stay home).
+    Links that stay inside are fine, as for data files.
     """
 
     def __init__(self, roots, encoding: str = "utf-8"):
         super().__init__([str(r) for r in roots], encoding=encoding, followlinks=False)
 
     def get_source(self, environment, template):
+        # real paths now, as the search path is read now: a relative root (a game named by a relative
+        # path) is the folder of the current working directory, which may have changed since
+        homes = [(Path(r), Path(os.path.realpath(_home(Path(r))))) for r in self.searchpath]
+        for root, home in homes:
+            if not Path(os.path.realpath(root)).is_relative_to(home):
+                shown = root.relative_to(_home(root)).as_posix() if root.is_relative_to(_home(root)) else root.name
+                raise jinja2.TemplateNotFound(
+                    template, f"{template}: the template folder {shown} is a link that leads outside the "
+                              f"game folder")
         source, filename, uptodate = super().get_source(environment, template)
         real = Path(os.path.realpath(filename))
-        # the roots' real paths now, as the search path is read now: a relative root (a game named by a
-        # relative path) is the folder of the current working directory, which may have changed since
-        real_roots = [Path(os.path.realpath(r)) for r in self.searchpath]
-        if not any(real.is_relative_to(root) for root in real_roots):
+        if not any(real.is_relative_to(home) for _, home in homes):
             raise jinja2.TemplateNotFound(
                 template, f"{template}: the file is a link that leads outside the template folder")
         return source, filename, uptodate
+
+
+def _home(root: Path) -> Path:
+    """The folder a template folder belongs to: pnp's own templates folder, else the game folder (the
+    one holding the ``templates`` folder on its way), else the folder itself."""
+    from pnp import TEMPLATES_DIR
+
+    if Path(root).is_relative_to(TEMPLATES_DIR):
+        return Path(TEMPLATES_DIR)
+    parts = Path(root).parts
+    if "templates" in parts:
+        index = len(parts) - 1 - parts[::-1].index("templates")
+        return Path(*parts[:index]) if index else Path(root)
+    return Path(root)
 
 
 class MachinePath:

@@ -233,3 +233,30 @@ def test_no_bundled_kit_names_the_folder_it_was_built_in(tmp_path, game):
     seen = machine_text(out)
     for needle in ("builder-home-7f3a9c", "kit-out-5e1d"):
         assert needle.encode() not in seen, needle
+
+
+# ----------------------------------------------------------------------------- template folders really inside
+
+@pytest.mark.parametrize("linked", ["templates", "templates/rulebook", "templates/rulebook/en"])
+def test_a_template_folder_that_is_a_link_out_of_the_game_is_refused(game_copy, tmp_path, linked):
+    """The audit's case: a chapter found in an outside folder was printed into rulebook.pdf."""
+    outside = tmp_path / "elsewhere"
+    shutil.copytree(game_copy / linked, outside)
+    chapter = outside.joinpath(*Path("templates/rulebook/en").relative_to(linked).parts) / "overview.md.j2"
+    chapter.write_text("# Overview\n\nSECRET WORDS FROM OUTSIDE\n")
+    shutil.rmtree(game_copy / linked)
+    (game_copy / linked).symlink_to(outside, target_is_directory=True)
+    for command in ("validate", "build"):
+        args = [command, str(game_copy)] + (["--out", str(tmp_path / "out")] if command == "build" else [])
+        result = run(*args)
+        assert result.exit_code == 2, result.output
+        assert "is a link that leads outside the game folder" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_template_folder_linked_inside_the_game_is_fine(game_copy):
+    en = game_copy / "templates" / "rulebook" / "en"
+    shutil.move(en, game_copy / "chapters-en")
+    en.symlink_to(game_copy / "chapters-en", target_is_directory=True)
+    result = run("validate", str(game_copy))
+    assert result.exit_code == 0, result.output
