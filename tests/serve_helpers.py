@@ -111,6 +111,13 @@ class Client:
     def get(self, path: str, **kw):
         return self.request("GET", path, **kw)
 
+    def post_headers(self) -> dict:
+        """The headers a POST from the studio's page sends: the session's token, read from the page."""
+        status, _, body = self.get("/")
+        assert status == 200
+        token = body.split(b'<meta name="pnp-token" content="', 1)[1].split(b'"', 1)[0].decode()
+        return {"X-Pnp-Token": token}
+
     def json(self, path: str = "/api/game", method: str = "GET", headers=None):
         status, _, body = self.request(method, path, headers=headers)
         assert status == 200, (status, body[:300])

@@ -25,9 +25,6 @@ from pnp.serve.studio import Options, Studio
 from pnp.serve.tasks import ENGINE_GAMES
 from serve_helpers import Client, Events, running, write_game
 
-POST = {"X-Pnp-Studio": "1"}
-
-
 @pytest.fixture
 def game(tmp_path):
     return write_game(tmp_path / "studio_test")
@@ -258,18 +255,73 @@ def test_only_this_host_and_only_posts_that_say_so(server):
     srv, client = server
     assert client.get("/api/game", headers={"Host": "evil.example"})[0] == 400    # DNS rebinding
     assert client.request("POST", "/api/build?what=kit")[0] == 403                # another site's form
+    assert client.request("POST", "/api/build?what=kit", headers={"X-Pnp-Studio": "1"})[0] == 403
+    assert client.request("POST", "/api/build?what=kit", headers={"X-Pnp-Token": "guessed"})[0] == 403
+    token = client.post_headers()
+    status, _, body = client.request("POST", "/api/engine", headers={**token, "Origin": "http://evil.example"})
+    assert status == 403 and json.loads(body)["error"] == "a request from another site's page"
+    status, _, _ = client.request("POST", "/api/engine",
+                                  headers={**token, "Origin": f"http://127.0.0.1:{client.port}"})
+    assert status == 409                     # accepted (the test game has no engine to play)
     assert client.request("GET", "/api/build?what=kit")[0] == 405
+
+
+def test_on_every_address_only_this_machines_names_are_answered(game, tmp_path):
+    """--host 0.0.0.0: the Host check stays on (it was off: a rebinding page could read the game and
+    build); the machine's own names and addresses are answered, nothing else."""
+    import socket as sockets
+    import threading
+
+    from pnp.serve.app import StudioServer, bind
+
+    studio = Studio(game, Options(), tmp_path / "out")
+    sock = bind("0.0.0.0", 0)
+    server = StudioServer(studio, sock, "0.0.0.0")
+    studio.start(watch=False)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        client = Client(f"http://127.0.0.1:{sock.getsockname()[1]}/")
+        for host in ("attacker.example", "evil.example:80", "10.0.0.99"):
+            assert client.get("/api/game", headers={"Host": host})[0] == 400, host
+            assert client.get("/game/game.yaml", headers={"Host": host})[0] == 400, host
+        for host in ("localhost", "127.0.0.1", sockets.gethostname()):
+            assert client.get("/game/game.yaml", headers={"Host": host})[0] == 200, host
+        assert "*" not in server.allowed_hosts
+    finally:
+        server.stop()
+        thread.join(15)
+        studio.close()
+        sock.close()
+
+
+def test_host_0000_warns_that_the_studio_is_reachable_from_the_network(game, tmp_path):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "pnp", "serve", str(game), "--port", "0", "--host", "0.0.0.0",
+                             "--out", str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    try:
+        warning = proc.stderr.readline()
+        assert warning.startswith("warning: listening on 0.0.0.0: the studio is reachable from the network; "
+                                  "anyone who can reach this computer can open it"), warning
+        assert "at http://0.0.0.0:" in proc.stdout.readline()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)
 
 
 def test_build_and_download(server, tmp_path):
     srv, client = server
-    result = client.json("/api/build?what=kit", "POST", POST)
+    result = client.json("/api/build?what=kit", "POST", client.post_headers())
     names = [f["name"] for f in result["files"]]
     assert "kit.pdf" in names and "cards-fronts.pdf" in names and "score.pdf" in names
     status, headers, body = client.get("/download/kit.pdf")
     assert status == 200 and body[:5] == b"%PDF-" and body == (tmp_path / "out" / "kit.pdf").read_bytes()
     assert headers["content-disposition"] == 'attachment; filename="kit.pdf"'
-    result = client.json("/api/build?what=cards", "POST", POST)
+    result = client.json("/api/build?what=cards", "POST", client.post_headers())
     assert [f["name"] for f in result["files"]] == ["cards.zip"]
     import io
     import zipfile
@@ -292,7 +344,7 @@ def test_engine_figures_on_demand(tmp_path):
     with running(game, tmp_path / "out", engine_games=100) as (srv, client):
         data = client.json()
         assert data["engine"]["available"] and data["engine"]["figures"] is None
-        figures = client.json("/api/engine", "POST", POST)
+        figures = client.json("/api/engine", "POST", client.post_headers())
         assert (figures["games"], figures["seed"]) == (100, 0)
         cli = CliRunner().invoke(main, ["simulate", str(game), "--games", "100", "--seed", "0", "--players",
                                         str(figures["players"]), "--bots", ",".join(figures["bots"])])
@@ -305,7 +357,7 @@ def test_a_game_without_an_engine_says_so(server):
     srv, client = server
     engine = client.json()["engine"]
     assert engine == {"available": False, "reason": "Studio Test has no rules engine.", "figures": None}
-    status, _, body = client.request("POST", "/api/engine", headers=POST)
+    status, _, body = client.request("POST", "/api/engine", headers=client.post_headers())
     assert status == 409 and json.loads(body)["error"] == "Studio Test has no rules engine."
 
 
@@ -479,3 +531,26 @@ def test_an_edit_of_the_games_own_layout_redraws_its_decks_cards(game, tmp_path)
     import io
     middle = PILImage.open(io.BytesIO(body)).convert("RGB").getpixel((150, 380))    # paper, under the text box
     assert max(abs(a - b) for a, b in zip(middle, (0xd0, 0xf0, 0xff))) <= 2, middle
+
+
+def test_a_looping_layout_does_not_hang_the_studio(game, tmp_path, monkeypatch):
+    """The studio renders on its worker thread, where no signal reaches: the render's limits, read
+    between steps, stop a looping expression there too; the page shows the problem and the studio goes
+    on with the next edit."""
+    from pnp import templating
+
+    monkeypatch.setattr(templating, "RENDER_SECONDS", 0.3)
+    monkeypatch.setattr(templating, "MAX_STEPS", 10**12)
+    yaml = game / "game.yaml"
+    looping = ("    layout: {extends: classic, regions: [{name: slow, kind: text, rect: [5, 5, 20, 5], "
+               "text: \"range(100000)|select('in', range(100000)|list)|list|length\"}]}\n")
+    yaml.write_text(yaml.read_text().replace("    cards: heroes.yaml\n", "    cards: heroes.yaml\n" + looping, 1))
+    with running(game, tmp_path / "out") as (srv, client):
+        started = time.monotonic()
+        data = client.wait_for(lambda d: d["checked"], timeout=120)
+        assert any("ran for more than 0.3 s" in p["text"] for p in data["problems"]), data["problems"]
+        assert time.monotonic() - started < 100
+        assert client.get("/")[0] == 200
+        yaml.write_text(yaml.read_text().replace(looping, "", 1))
+        data = client.wait_for(lambda d: d["checked"] and not d["errors"], timeout=60)
+        assert {c["id"] for c in data["cards"]} >= {"knight", "rogue", "squire"}

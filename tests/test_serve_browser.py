@@ -179,3 +179,10 @@ def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
         browser.save_screenshot(str(folder / "7-spanish-a4.png"))
         severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
         assert severe == []
+
+        # a build button's POST carries the session's token from the page: the studio takes the request
+        # (and answers that the data has a problem to fix), where a POST without it is refused
+        build_status = browser.find_element(By.ID, "build-status")
+        browser.find_element(By.CSS_SELECTOR, '[data-build="kit"]').click()
+        wait.until(lambda d: "problem" in build_status.text)
+        assert "token" not in build_status.text

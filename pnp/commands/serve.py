@@ -47,8 +47,9 @@ def command(game, port, host, paper, lang, out_dir, open_browser):
     sock = bind(host, port)
     server = StudioServer(studio, sock, host)
     if not is_loopback(host):
-        click.echo(f"warning: listening on {host}: others on the network can open the studio and read the "
-                   f"game's files", err=True)
+        click.echo(f"warning: listening on {host}: the studio is reachable from the network; anyone who can "
+                   f"reach this computer can open it, read the game's files and build (there is no password)",
+                   err=True)
     studio.start()
     click.echo(f"pnp studio for {display_path(studio.root)} at {server.url} (Ctrl-C stops)")
     if open_browser:

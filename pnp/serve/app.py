@@ -20,16 +20,23 @@ What it answers, and nothing else (every other path is a 404):
 View options come as query parameters: ``paper`` (letter, a4), ``lang`` (a language code, empty for
 the game's own) and ``bleed`` (mm, 0 to 10). Paths under ``/game/`` go through
 :func:`pnp.paths.resolve_in`: absolute paths, ``..`` (also when percent-encoded: the server decodes
-before routing) and links leading out are answered 404, as are hidden files. POST requests must carry
-the header ``X-Pnp-Studio: 1``, which a page of another site cannot send without the server's leave,
-and the Host header must name this server (no DNS rebinding).
+before routing) and links leading out are answered 404, as are hidden files.
+
+Every request's Host header must name this server, on every address it listens on (no DNS
+rebinding): ``localhost`` and the loopback addresses; the address given to ``--host``; with ``0.0.0.0``
+or ``::``, the machine's own names and addresses only (:func:`own_names`). POST requests (the ones that
+change something: a build, an engine run) must carry the session's token, ``X-Pnp-Token``, which the
+page gets inside ``/`` and which a page of another site can neither read nor guess; and when they name
+an ``Origin``, it must be this server's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import mimetypes
+import secrets
 import socket
 from functools import partial
 from importlib import resources
@@ -64,7 +71,7 @@ GAME_FILE_TYPES = {".yaml": "text/plain", ".yml": "text/plain", ".csv": "text/pl
                    ".md": "text/plain", ".j2": "text/plain", ".json": "text/plain", ".svg": "text/plain",
                    ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 GAME_FILE_LIMIT = 8 * 2**20
-POST_HEADER = "x-pnp-studio"
+TOKEN_HEADER = "x-pnp-token"
 
 
 def static_files() -> dict[str, tuple[bytes, str]]:
@@ -107,15 +114,19 @@ def png(image, cache: str) -> Response:
     return Response(image.png, media_type="image/png", headers={"Cache-Control": cache})
 
 
-def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")) -> Starlette:
+def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]"), token: str | None = None) -> Starlette:
+    """The studio's application; ``token``: the session's secret every POST must send (made here when
+    not given)."""
     statics = static_files()
+    token = token or secrets.token_urlsafe(32)
+    page = statics["index.html"][0].replace(
+        b"<head>", b'<head>\n<meta name="pnp-token" content="' + token.encode() + b'">', 1)
 
     async def on_worker(func, priority=URGENT):
         return await asyncio.wrap_future(studio.run(func, priority))
 
     async def index(request):
-        body, media = statics["index.html"]
-        return Response(body, media_type=media, headers={"Cache-Control": "no-cache"})
+        return Response(page, media_type=statics["index.html"][1], headers={"Cache-Control": "no-store"})
 
     async def static(request):
         found = statics.get(request.path_params["name"])
@@ -177,8 +188,12 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
 
     def guarded(handler):
         async def run(request):
-            if request.headers.get(POST_HEADER) != "1":
-                return JSONResponse({"error": f"send the header {POST_HEADER}: 1"}, status_code=403)
+            sent = request.headers.get(TOKEN_HEADER, "")
+            if not hmac.compare_digest(sent.encode(), token.encode()):
+                return JSONResponse({"error": "send the studio's token (X-Pnp-Token, from its page)"}, status_code=403)
+            origin = request.headers.get("origin")
+            if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
+                return JSONResponse({"error": "a request from another site's page"}, status_code=403)
             return await handler(request)
         return run
 
@@ -330,10 +345,13 @@ class StudioServer:
 
         allowed = ["127.0.0.1", "localhost", "[::1]", "::1"]
         if not is_loopback(host):
-            allowed = ["*"] if ip_address_any(host) else allowed + [host, sock.getsockname()[0]]
+            allowed = sorted(set(allowed) | own_names()) if ip_address_any(host) else \
+                allowed + [host, sock.getsockname()[0]]
+        self.allowed_hosts = allowed
+        self.token = secrets.token_urlsafe(32)          # this session's: the page gets it, other sites cannot
         self.studio = studio
         self.sock = sock
-        config = uvicorn.Config(create_app(studio, allowed), log_level="warning", access_log=False,
+        config = uvicorn.Config(create_app(studio, allowed, self.token), log_level="warning", access_log=False,
                                 lifespan="off", timeout_graceful_shutdown=3)
         studio_ref = studio
 
@@ -365,3 +383,29 @@ def ip_address_any(host: str) -> bool:
         return ip_address(host.strip("[]")).is_unspecified
     except ValueError:
         return False
+
+
+def own_names() -> set:
+    """The names and addresses of this machine, as a Host header may give them when the studio listens
+    on every address (``0.0.0.0`` or ``::``): its host names, and every address they and the network
+    interfaces have (psutil when installed; else those the host names resolve to)."""
+    names = {"localhost", "127.0.0.1", "::1", "[::1]"}
+    for name in {socket.gethostname(), socket.getfqdn()}:
+        if not name:
+            continue
+        names.add(name.lower())
+        try:
+            for info in socket.getaddrinfo(name, None):
+                names.add(info[4][0])
+        except OSError:
+            pass
+    try:
+        import psutil
+
+        for addresses in psutil.net_if_addrs().values():
+            for address in addresses:
+                if address.family in (socket.AF_INET, socket.AF_INET6):
+                    names.add(address.address.split("%")[0])
+    except ImportError:
+        pass
+    return names | {f"[{n}]" for n in names if ":" in n and not n.startswith("[")}

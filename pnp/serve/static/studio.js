@@ -88,6 +88,13 @@ function describeState(data) {
 
 // ---------------------------------------------------------------- loading
 
+// The session's token, which every POST sends (the server puts it in the page; another site's page
+// cannot read it).
+function postHeaders() {
+  const meta = document.querySelector('meta[name="pnp-token"]');
+  return { "X-Pnp-Token": meta ? meta.content : "" };
+}
+
 async function load() {
   if (state.loading) { state.again = true; return; }
   state.loading = true;
@@ -382,7 +389,7 @@ async function runEngine() {
   button.disabled = true;
   $("engine-status").textContent = "playing…";
   try {
-    const response = await fetch("/api/engine", { method: "POST", headers: { "X-Pnp-Studio": "1" } });
+    const response = await fetch("/api/engine", { method: "POST", headers: postHeaders() });
     const result = await response.json();
     if (!response.ok) throw new Error(result.error);
     await load();
@@ -411,7 +418,7 @@ async function build(what, button) {
   for (const b of document.querySelectorAll("[data-build]")) b.disabled = true;
   status.textContent = `building ${what}…`;
   try {
-    const response = await fetch(`/api/build?${optionQuery({ what })}`, { method: "POST", headers: { "X-Pnp-Studio": "1" } });
+    const response = await fetch(`/api/build?${optionQuery({ what })}`, { method: "POST", headers: postHeaders() });
     const result = await response.json();
     if (!response.ok) throw new Error(result.error);
     status.textContent = `built ${result.files.length} file${result.files.length === 1 ? "" : "s"}`;
