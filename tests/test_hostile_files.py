@@ -389,3 +389,13 @@ def test_a_20000_card_deck_validates(starfall, kind):
     result = run("validate", str(starfall))
     assert result.exit_code == 0, result.output[-2000:]
     assert f"{CARDS + 7} cards" in result.output
+
+
+def test_a_data_file_that_is_a_link_loop_is_a_validation_error(starfall):
+    """It was an internal error (exit 70): resolving the path to print it raised on the loop."""
+    stars = starfall / "stars.yaml"
+    stars.unlink()
+    stars.symlink_to(stars.name)
+    result = run("validate", str(starfall))
+    assert result.exit_code == 2, result.output
+    assert f"{stars}: cannot be read (Too many levels of symbolic links)" in result.output
