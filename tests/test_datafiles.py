@@ -241,8 +241,10 @@ def test_facts_without_an_engine_points_to_data(folder):
 
 def test_a_data_file_with_too_many_rows_is_refused(folder):
     write(folder, components="")
-    (folder / "crew.csv").write_text("name\n" + "x\n" * 5002)
-    with pytest.raises(DataError, match="more than 5000 rows"):
+    from pnp.tables import MAX_ROWS
+
+    (folder / "crew.csv").write_text("name\n" + "x\n" * (MAX_ROWS + 2))
+    with pytest.raises(DataError, match=f"more than {MAX_ROWS} rows"):
         load_game(folder)
 
 
