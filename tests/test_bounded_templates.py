@@ -177,9 +177,8 @@ def test_a_board_region_over_a_product_of_ranges_is_refused(valeria):
     result = run("validate", str(valeria))
     assert time.perf_counter() - started < 30
     assert result.exit_code == 2, result.output
-    game_yaml = valeria / "game.yaml"
-    assert (f"{game_yaml}:{line_of(game_yaml, 'id: campaign_maps')}: board 'campaign_maps': region 'down': "
-            f"product() of more than 100,000 combinations") in result.output
+    assert (f"{layout}:{line_of(layout, 'product(range(1000), range(1000))')}: layout 'campaign_map', region "
+            f"'down': product() of more than 100,000 combinations (board 'campaign_maps')") in result.output
 
 
 def test_a_card_region_making_a_huge_text_is_refused(valeria):
