@@ -17,7 +17,7 @@ from pnp.components import BuildOptions, game_components
 from pnp.components.board import piece_pages, pieces, config_of, tiling
 from pnp.errors import DataError, Problems
 from pnp.gamedata import load_game
-from pnp.layout.geometry import Page, apply, extent, flatten
+from pnp.layout.geometry import Page, Rect, apply, extent, flatten
 from pnp.layout.tiling import plan_tiles, tile_pages
 from rasterize import raster
 from test_tiling_raster import compose, mismatch
@@ -338,3 +338,48 @@ def test_track_spaces_are_never_left_to_the_seams(tmp_path):
     assert result.exit_code == 2, result.output
     assert (f"{layout}:6: layout 'harbour', region 'rounds': keep_whole: false: a track's spaces are never cut by "
             f"a tile seam (a marker must sit on a whole space) (board 'harbour')\n") in result.output
+
+
+def test_small_boards_share_a_sheet(game_copy):
+    """Four 100 x 80 mm player boards: one landscape Letter sheet, two by two, each with its cut line and
+    its name above it; a board alone on its sheet stays centred with crop marks as before."""
+    (game_copy / "templates" / "layouts").mkdir(parents=True, exist_ok=True)
+    (game_copy / "templates" / "layouts" / "aid.yaml").write_text(textwrap.dedent("""\
+        size: [100, 80]
+        regions:
+          - {name: ground, kind: box, rect: [0, 0, 100, 80], fill: "item.colour"}
+          - {name: name, kind: text, rect: [10, 30, 80, 20], text: "item.name", style: {font: sans-bold, size: 14}}
+        """))
+    write_game(game_copy, textwrap.dedent("""\
+        - kind: board
+          id: aids
+          layout: aid
+          each: "[{'name': 'Red', 'colour': '#9b2d2d'}, {'name': 'Blue', 'colour': '#2d5a9b'},
+                  {'name': 'Green', 'colour': '#3f7a4a'}, {'name': 'Gold', 'colour': '#a8832a'}]"
+          name: "item.name ~ ' aid'"
+        - {kind: board, id: one, layout: aid, each: "[{'name': 'Solo', 'colour': '#777777'}]", name: item.name}
+        """))
+    game = load_game(game_copy)
+    built = {c.name: c.build(game, BuildOptions()) for c in game_components(game)}
+    [aids] = built["aids"]
+    assert len(aids.pages) == 1 and aids.sheets == 1 and [(p.kind, p.count) for p in aids.parts] == [("board", 4)]
+    page = aids.pages[0]
+    assert (round(page.width, 2), round(page.height, 2)) == (279.4, 215.9)            # landscape: 4 fit, portrait 2
+    groups = [e for e in page.elements if e.role.startswith("piece:")]
+    assert [(round(g.dx, 2), round(g.dy, 2)) for g in groups] == [(8, 121.9), (113, 121.9), (8, 30.9), (113, 30.9)]
+    assert all(g.clip.rounded() == (0, 0, 100, 80) for g in groups)
+    cuts = [e.rect.rounded() for e in page.elements if e.role == "cut"]
+    assert cuts == [(7.88, 121.78, 100.25, 80.25), (112.88, 121.78, 100.25, 80.25), (7.88, 30.78, 100.25, 80.25),
+                    (112.88, 30.78, 100.25, 80.25)]
+    names = [(e.markup, e.rect.rounded()) for e in page.elements if e.role == "piece-label"]
+    assert names == [("Red aid", (8, 202.9, 100, 4.5)), ("Blue aid", (113, 202.9, 100, 4.5)),
+                     ("Green aid", (8, 111.9, 100, 4.5)), ("Gold aid", (113, 111.9, 100, 4.5))]
+    # every piece keeps the printer margin, and pieces keep their gap
+    rects = [Rect(g.dx, g.dy, 100, 80) for g in groups]
+    assert all(r.x >= 6 and r.y >= 6 and r.right <= 279.4 - 6 and r.top + 6 <= 215.9 - 6 for r in rects)
+    assert round(rects[1].x - rects[0].right, 2) == 5 and round(rects[0].y - (rects[2].top + 6), 2) == 5
+    # one board alone: its one page, centred, as a one-sheet tiled piece is
+    [one] = built["one"]
+    assert len(one.pages) == 1 and any(e.role == "crop" for e in flatten(one.pages[0].elements))
+    a4 = next(c for c in game_components(game) if c.name == "aids").build(game, BuildOptions(paper="a4"))[0]
+    assert len(a4.pages) == 1 and len([e for e in a4.pages[0].elements if e.role == "cut"]) == 4

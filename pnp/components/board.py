@@ -35,6 +35,7 @@ from pnp.i18n import strings, word, words_function
 from pnp.layout.doublesided import double_sided_pages, duplex, fold
 from pnp.layout.geometry import Icon, Page, Rect, Style, Text, flatten
 from pnp.layout.outline import CutPiece, RectOutline
+from pnp.layout.packing import pack_pieces, piece_sheet_pages
 from pnp.layout.regions import RegionError, place
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, crossings, plan_tiles, tile_pages
 from pnp.markup import Safe, escape
@@ -358,15 +359,24 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     title = escape(_title(game, spec, config))
     all_pieces = pieces(game, spec)
     pages, sides, tiles, sheets = [], "single", 0, 0
-    for piece in all_pieces:
-        try:
+    try:
+        small = [p for p in all_pieces if p.back is None and tiling(p, config, options.paper).sheets == 1]
+        packing = pack_pieces([p.size for p in small], *options.page_size) if len(small) > 1 else None
+        if packing is not None and max(packing.per_sheet()) > 1:
+            pages = piece_sheet_pages([(p.name, p.front) for p in small], packing, LABEL, label=title)
+            sheets = len(pages)
+        else:
+            small = []
+        for piece in all_pieces:
+            if any(piece is p for p in small):
+                continue
             ps, sides, n = piece_pages(piece, config, options, words)
-        except ValueError as exc:
-            raise DataError([_problem((game.root / "game.yaml", spec.line, f"board '{spec.id}'"),
-                                      f"{exc} on {options.paper}")]) from None
-        pages += ps
-        tiles += n
-        sheets += len(ps) if sides != "double" else len(ps) // 2
+            pages += ps
+            tiles += n
+            sheets += len(ps) if sides != "double" else len(ps) // 2
+    except ValueError as exc:
+        raise DataError([_problem((game.root / "game.yaml", spec.line, f"board '{spec.id}'"),
+                                  f"{exc} on {options.paper}")]) from None
     parts = [Part(config["part"], spec.id, len(all_pieces), title)]
     if tiles:
         parts.append(Part("tile", f"{spec.id}-tiles", tiles, words.get("part_tiles", "tiles")))

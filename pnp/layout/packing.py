@@ -1,16 +1,19 @@
-"""Packing rectangles of mixed sizes onto as few sheets as they fit (standees, cube nets, ...).
+"""Packing rectangles of mixed sizes onto as few sheets as they fit (standees, cube nets, small boards).
 
 Shelf packing, first fit by decreasing height: the tallest items go first, each into the first shelf
 (of any sheet) with room across and height enough, else into a new shelf below the last one of the
 first sheet with height to spare, else onto a new sheet. Shelves start at the top of ``area``; the
 items of a shelf sit on its bottom line, left-aligned. Plain data in mm.
+
+:func:`pack_pieces` and :func:`piece_sheet_pages` put flat pieces smaller than a sheet (player boards,
+small maps) several to a sheet, each with its cut line and its name.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.layout.geometry import Rect
+from pnp.layout.geometry import Box, Group, Page, Rect, Text
 
 EPS = 1e-9
 
@@ -58,3 +61,71 @@ def shelf_pack(items, area: Rect, gap: float = 0.0) -> list[Packed]:
             placed = (len(sheets) - 1, Rect(area.x, area.top - h, w, h))
         out.append((i, Packed(key, *placed)))
     return [p for _, p in sorted(out, key=lambda t: t[0])]
+
+
+# ---------------------------------------------------------------------------------------------- pieces
+
+#: Sheets of small pieces (boards smaller than a sheet): how far from the sheet's edges, how far apart,
+#: and the band above each piece for its name.
+PIECE_MARGIN = 8.0
+PIECE_GAP = 5.0
+NAME_BAND = 6.0
+CUT_INK = "#2b2b2b"
+CUT_WIDTH = 0.25
+
+
+@dataclass(frozen=True)
+class PieceSheets:
+    """Where small pieces go: the sheet as printed (landscape when wider), and each piece's rectangle on
+    its sheet (in the pieces' order; the name band above it not included)."""
+
+    page_w: float
+    page_h: float
+    placed: tuple             # Packed per piece: key = its index, rect = the piece itself
+
+    @property
+    def sheets(self) -> int:
+        return max((p.sheet for p in self.placed), default=-1) + 1
+
+    def per_sheet(self) -> list[int]:
+        return [sum(1 for p in self.placed if p.sheet == s) for s in range(self.sheets)]
+
+
+def pack_pieces(sizes, paper_w: float, paper_h: float, margin: float = PIECE_MARGIN, gap: float = PIECE_GAP,
+                band: float = NAME_BAND) -> PieceSheets:
+    """Pieces of ``sizes`` ((w, h) mm each) shelf-packed onto as few sheets as they fit, each with a name
+    band ``band`` mm tall above it, ``gap`` mm apart and ``margin`` mm from the sheet's edges; the sheet
+    portrait or landscape, whichever takes fewer sheets (portrait on a tie). ValueError when a piece fits
+    neither way."""
+    pw, ph = sorted((paper_w, paper_h))
+    best = None
+    for page_w, page_h in ((pw, ph), (ph, pw)):
+        area = Rect(margin, margin, page_w - 2 * margin, page_h - 2 * margin)
+        try:
+            packed = shelf_pack([(i, w, h + band) for i, (w, h) in enumerate(sizes)], area, gap)
+        except ValueError:
+            continue
+        placed = tuple(Packed(p.key, p.sheet, Rect(p.rect.x, p.rect.y, p.rect.w, p.rect.h - band)) for p in packed)
+        found = PieceSheets(page_w, page_h, placed)
+        if best is None or found.sheets < best.sheets:
+            best = found
+    if best is None:
+        w, h = max(sizes, key=lambda s: s[0] * s[1])
+        raise ValueError(f"a {w:g} x {h:g} mm piece does not fit a {pw:g} x {ph:g} mm sheet with its name")
+    return best
+
+
+def piece_sheet_pages(pieces, packing: PieceSheets, name_style, label: str = "Pieces") -> list:
+    """The pages of ``packing``: ``pieces`` are (name markup, elements in the piece's frame) in the order
+    packed; each piece clipped to its rectangle, its cut line drawn just outside it (cutting on the
+    line's inner edge leaves no ink), its name in the band above."""
+    pages = [Page(packing.page_w, packing.page_h, label=f"{label} {s + 1}") for s in range(packing.sheets)]
+    half = CUT_WIDTH / 2
+    for p in packing.placed:
+        name, elements = pieces[p.key]
+        r = p.rect
+        page = pages[p.sheet]
+        page.add(Group(tuple(elements), r.x, r.y, clip=Rect(0.0, 0.0, r.w, r.h), role=f"piece:{p.key}"))
+        page.add(Box(r.inset(-half), stroke=CUT_INK, width=CUT_WIDTH, role="cut"))
+        page.add(Text(Rect(r.x, r.top + 1.0, r.w, NAME_BAND - 1.5), name, name_style, role="piece-label"))
+    return pages
