@@ -140,3 +140,45 @@ def test_spanish_examples_are_engine_transcripts_in_spanish(game, spanish_kit):
     rulebook = text_of(spanish_kit / "rulebook.pdf")
     for line in lines:
         assert " ".join(line.replace("*", "").split()) in rulebook
+
+
+@pytest.mark.parametrize("name, missing", [
+    ("behind_the_throne", "box: contents item 'rulebook' is not translated into 'es': give box.items.rulebook in "
+                          "i18n/es.yaml"),
+    ("shadow_kingdoms_of_valeria", "layout 'player_board', region 'camp-head': text: the literal 'Camp' cannot be "
+                                   "translated: write t('camp') with strings: {camp: ...} in i18n/en.yaml and "
+                                   "i18n/es.yaml"),
+    ("shadow_queen", "map holding 'stronghold': name 'The Stronghold' is not translated into 'es': give "
+                     "map.holdings.stronghold in i18n/es.yaml"),
+])
+def test_games_that_do_not_claim_spanish_say_what_is_missing(name, missing):
+    """Only Shadow Throne has a Spanish edition; the others claim English alone, and --lang es lists
+    everything a Spanish translation would have to give instead of passing half English."""
+    result = CliRunner().invoke(main, ["validate", name, "--lang", "es"])
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if "placeholder" not in line]
+    assert lines[0].endswith(f"language 'es': {load_game(name).title} has no translation into 'es' (available: en); "
+                             f"what a translation must give:")
+    assert any(line.endswith(missing) for line in lines), result.output
+    assert not any("warning" in line for line in lines)
+
+
+def test_map_holdings_print_in_the_kit_language(tmp_path):
+    """The names a hex map file gives its holdings are printed words too (``map.holdings.<id>``)."""
+    import shutil
+
+    from pnp.components.hexmap import config_of, map_layout
+    from pnp.gamedata import DATA_DIR
+    from pnp.layout.geometry import Text, flatten
+
+    game_dir = tmp_path / "shadow_queen"
+    shutil.copytree(DATA_DIR / "shadow_queen", game_dir)
+    (game_dir / "i18n" / "es.yaml").write_text("map:\n  holdings: {stronghold: La Fortaleza}\n")
+    game = load_game(game_dir)
+    names = {el.markup for el in flatten(map_layout(translate(game, "es"), config_of(None), "es").elements)
+             if isinstance(el, Text) and el.role == "holding-name"}
+    assert "La Fortaleza" in names and "The Stronghold" not in names and "West Pen" in names
+    problems = Problems()
+    check_language(game, "es", problems, allow_missing=True)
+    assert not any("map.holdings.stronghold" in p.message for p in problems)
+    assert any(p.message.startswith("name 'West Pen' is not translated into 'es'") for p in problems)

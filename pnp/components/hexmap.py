@@ -46,17 +46,19 @@ def map_layout(game, config: dict, lang=None) -> MapLayout:
     names = {k.id: escape(k.name) for k in (*game.pieces, *game.holdings)}
     style = MapStyle(size=config["size"], orientation=config["orientation"], ids=config["ids"],
                      starts=config["starts"])
-    hexmap = _escaped(game.map)
+    hexmap = _escaped(game.map, game, lang)
     return hexmap_layout(hexmap, colours, names, style, MapWords(bridge_site=words.get("map_bridge_site",
                                                                                        "bridge site")))
 
 
-def _escaped(hexmap):
-    """The map with its printed words (hex ids, holding names) escaped for markup."""
+def _escaped(hexmap, game, lang):
+    """The map with its printed words (hex ids, holding names in the kit's language, ``map.holdings.<id>``)
+    escaped for markup."""
     from dataclasses import replace
 
     return replace(hexmap, hexes=tuple(replace(h, id=escape(h.id)) for h in hexmap.hexes),
-                   holdings=tuple(replace(h, name=escape(h.name)) for h in hexmap.holdings))
+                   holdings=tuple(replace(h, name=escape(word(game, f"map.holdings.{h.id}", h.name, lang)))
+                                  for h in hexmap.holdings))
 
 
 def plan(layout: MapLayout, paper: str, config: dict) -> TilePlan:
@@ -72,12 +74,28 @@ def title_of(game, config, lang, spec=None) -> str:
 
 
 def words(game, spec=None) -> list:
-    """The map's title, when the entry gives one (else it is pnp's word ``map``)."""
+    """The map's title, when the entry gives one (else it is pnp's word ``map``), and the names of the
+    holdings its map file places."""
     from pnp.i18n.catalogue import Source
 
     title = (spec.config or {}).get("title") if spec is not None else None
-    return [Source(f"components.{spec.id}.title", title, game.root / "game.yaml", spec.line,
-                   f"hexmap '{spec.id}'", "title")] if title else []
+    out = [Source(f"components.{spec.id}.title", title, game.root / "game.yaml", spec.line,
+                  f"hexmap '{spec.id}'", "title")] if title else []
+    if game.map is not None:                  # the holdings' names the map file prints
+        raw = _raw_holdings(game.map.source, game.root)
+        for i, h in enumerate(game.map.holdings):
+            line = line_of(raw, i) if isinstance(raw, list) and i < len(raw) else None
+            out.append(Source(f"map.holdings.{h.id}", h.name, game.map.source, line, f"map holding '{h.id}'",
+                              "name"))
+    return out
+
+
+def _raw_holdings(path, root):
+    try:
+        raw = load_yaml(path, within=root)
+    except DataError:                         # the map's own check reports it
+        return None
+    return raw.get("holdings") if isinstance(raw, dict) else None
 
 
 def file_name(spec) -> str:

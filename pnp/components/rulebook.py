@@ -269,10 +269,10 @@ def words(game, spec=None) -> list:
             engine = engine_module(game.engine)
         except Exception:             # an unknown or broken engine: game.yaml's own problem, reported at its line
             return out
-        out.append(Source(f"rules_engine/{game.engine}/phrases_{{lang}}.py (the transcripts' words)",
+        out.append(Source(f"rules_engine/{game.engine}/phrases_{{lang}}.py",
                           (f"module:{getattr(engine, '__name__', game.engine)}.phrases_{{lang}}",),
                           getattr(engine, "__file__", None), None,
-                          f"engine '{game.engine}'", "the transcripts' words", kind="template"))
+                          f"engine '{game.engine}'", "the examples' transcript wording", kind="template"))
     return out
 
 
