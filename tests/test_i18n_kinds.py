@@ -119,6 +119,18 @@ def test_each_missing_kind_is_an_error_at_the_original(copy, kind):
     assert result.output.strip().endswith("1 problem found; nothing was written.")
 
 
+def test_a_token_kind_without_a_printed_word_prints_its_id_and_needs_one(copy):
+    for lang in ("en", "es"):
+        path = copy / "i18n" / f"{lang}.yaml"
+        path.write_text("".join(l for l in path.read_text().splitlines(True) if "tokens_oil" not in l))
+    assert run("validate", copy).exit_code == 0
+    result = run("validate", copy, "--lang", "es")
+    assert result.exit_code == 2
+    assert [l for l in result.output.splitlines() if "is not translated" in l] == [
+        _where(copy, "tokens.yaml", "id: oil") + "token kind 'oil': printed word 'tokens_oil' ('oil') is not "
+                                                 "translated into 'es': give strings.tokens_oil in i18n/es.yaml"]
+
+
 def test_allow_missing_warns_and_exits_0(copy):
     without(copy, *CASES["token caption"][0])
     without(copy, *CASES["text field"][0])

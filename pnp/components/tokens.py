@@ -46,7 +46,8 @@ def faces(game, token_set, lang=None) -> dict:
 
 def words(game, spec=None) -> list:
     """What tokens.yaml prints that a translation gives: each face's caption and label (words, not
-    numbers), as ``tokens.<id>.<front|back>.<caption|label>``."""
+    numbers), as ``tokens.<id>.<front|back>.<caption|label>``, and the name of each kind the game has no
+    printed word ``tokens_<kind>`` for (its id prints)."""
     from pnp.i18n.catalogue import Source
 
     try:
@@ -54,6 +55,15 @@ def words(game, spec=None) -> list:
     except DataError:                # reported by the component's own checks
         return []
     out = []
+    # a kind without a printed word tokens_<kind> prints its id (the bill of materials, the rulebook's list)
+    named = set(strings(game, game.source_language))
+    first = {}
+    for t in token_set.tokens:
+        first.setdefault(t.kind, t)
+    for kind in token_set.kinds:
+        if f"tokens_{kind}" not in named and kind in first:
+            out.append(Source(f"strings.tokens_{kind}", kind, token_set.path, first[kind].line,
+                              f"token kind '{kind}'", f"printed word 'tokens_{kind}'"))
     for t in token_set.tokens:
         for side, face in (("front", t.front), ("back", t.back)):
             if face.caption and face.caption != "faction":
