@@ -12,6 +12,7 @@ kind of thing that prints:
                     choices: {FIELD: {VALUE: ...}}, formats: {FIELD: "{value} ..."}}}
     cards: {outlaw: {name: ..., flavour: ..., FIELD: ...}}       # FIELD: a text (or list) field
     pieces: {knight: {name: ..., plural: ..., note: ...}}        # and holdings:, the same
+    map: {holdings: {stronghold: ...}}                           # names the hex map file gives
     tokens: {gold-1: {front: {caption: ..., label: ...}, back: {...}}}
     components: {score: {title: ..., start_label: ...},
                  heroes: {title: ..., pieces: {knight: {label: ..., back: {label: ...}}}}}
