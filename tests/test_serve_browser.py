@@ -165,7 +165,12 @@ def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
         assert "lang=es" in browser.current_url
         assert browser.find_element(By.CSS_SELECTOR, "#deck-heroes > h3").text.startswith("Héroes")
         score = 'img[alt="score.pdf page 1"]'
-        wait.until(lambda d: loaded(d.find_element(By.CSS_SELECTOR, score)))
+
+        def score_page(d):            # in Spanish, another image (its title translated): it loads when in view
+            img = d.find_element(By.CSS_SELECTOR, score)
+            d.execute_script("arguments[0].scrollIntoView()", img)
+            return loaded(img)
+        wait.until(score_page)
         letter = browser.execute_script("return arguments[0].naturalWidth", browser.find_element(By.CSS_SELECTOR, score))
         Select(browser.find_element(By.ID, "paper")).select_by_value("a4")
 
