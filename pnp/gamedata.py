@@ -14,6 +14,7 @@ from pnp import DATA_DIR, default_game
 from pnp import placeholders
 from pnp.errors import Problems, UserError
 from pnp.icons import BUILTIN, IconSet, load_icons
+from pnp.look import PLAIN as PLAIN_LOOK, SCHEMA as LOOK_SCHEMA, Look, load_look
 from pnp.datafiles import empty as empty_data, load_data
 from pnp.facts import load_facts
 from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
@@ -50,6 +51,8 @@ GAME_SCHEMA = Schema("game", {
     "icons": Field("dict", nullable=True, doc="names for icons: {name: icon} or {name: {icon, colour}}"),
     "palette": Field("dict", default={}, items=Field("colour"),
                      doc="colours that replace the layouts' palette entries of the same name"),
+    "look": Field("map", default={}, schema=LOOK_SCHEMA,
+                  doc="the emblem, cover art and colours of the rulebook cover, the designed backs and the box"),
     "decks": Field("list", items=Field("map", schema=DECK_SCHEMA), doc="the game's decks"),
     "facts": Field("list", default=[], items=Field("str", blank=False),
                    doc="files of rule facts the engine reads (tables, boards, maps), in the game folder"),
@@ -125,6 +128,7 @@ class Game:
     pieces: tuple = ()                    # rules_engine.board.PieceKind, in game.yaml's order
     holdings: tuple = ()                  # rules_engine.board.HoldingKind
     map: object = None                    # rules_engine.board.HexMap of the file game.yaml's map names
+    look: Look = PLAIN_LOOK               # look: the emblem, cover art and colours of the cover, backs and box
     component_specs: tuple = field(default=(), hash=False, compare=False)   # ComponentSpec per entry
     facts: dict = field(default_factory=dict, hash=False, compare=False)         # facts files' data, by key
     data: dict = field(default_factory=empty_data, hash=False, compare=False)    # data files, by name
@@ -290,6 +294,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         Rank(r["id"], r["name"], r.get("plural") or r["name"].lower() + "s", r["pips"])
         for r in _unique(meta, raw_game, "ranks", ("id", "name", "pips"), problems, game_path, lines)
     )
+    look = load_look(root, meta.get("look"), raw_game.get("look"), icon_set, problems, game_path)
     for f in factions:
         why = icon_set.problem(f.emblem)
         if why:
@@ -344,7 +349,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         categories=categories, factions=factions, ranks=ranks, cards=cards, decks=decks,
         components=tuple(c.id for c in specs), component_specs=specs, sources=sources, icons=icon_set,
         power_track=meta.get("power_track") or {}, facts=facts, data=data, placeholders=marks, pieces=pieces,
-        holdings=holdings, map=hexmap,
+        holdings=holdings, map=hexmap, look=look,
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines,
     )
     if engine and not problems.errors:

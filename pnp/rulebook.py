@@ -25,6 +25,7 @@ from pnp.draw import fonts, icons
 from pnp.draw.flowables import MeasuringCanvas, RichText, Rule, painting
 from pnp.draw.text import fit, natural_widths, paint_lines, wrap
 from pnp.errors import DataError, Problem, Problems, display_path
+from pnp.layout.colour import readable
 from pnp.layout.geometry import Style
 from pnp.markup import (Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, escape,
                         escaped_at, fill, parse, plain_text)
@@ -277,7 +278,8 @@ def xml_escape(text: str) -> str:
 
 
 class Cover(RichText):
-    """The cover's content: title, emblems, player count, time, age — drawn to fill the frame."""
+    """The cover's content: title, emblems (or game.yaml's ``look.art``), player count, time, age — drawn to
+    fill the frame, in ``look.palette``'s accent and ink when it gives them."""
 
     def __init__(self, game, subtitle, facts):
         super().__init__("", BODY)
@@ -294,23 +296,37 @@ class Cover(RichText):
         c, w, h = self.canv, self.width, self.height
         if not painting(c):
             return
-        title = Style(font="serif-semibold", size=34, leading=1.0, colour=ACCENT, upper=True, tracking=2.5)
+        look = self.game.look
+        accent, ink = look.colour("accent", ACCENT), look.colour("ink", INK)
+        # a light accent (made for the dark backs and box) darkened just enough to read on the paper
+        title = Style(font="serif-semibold", size=34, leading=1.0, colour=readable(accent, "#ffffff", 3.0),
+                      upper=True, tracking=2.5)
         y = h * 0.80
         for word in self.game.title.split():
             f = fit(escape(word), replace(title, min_size=18), w / 2.8346, 20)
             paint_lines(c, f.lines, title, f.size, 0, w, y)
             y -= f.size * 1.05
-        sub = Style(font="serif-italic", size=14, colour=INK)
+        sub = Style(font="serif-italic", size=14, colour=ink)
         # below the title however many lines it takes (a long title pushes the subtitle down)
         paint_lines(c, wrap(self.subtitle, sub, 14, w), sub, 14, 0, w, min(h * 0.62, y - 8))
-        emblems = [(f.emblem, f.colour) for f in self.game.factions] or [("crown", ACCENT)]
-        n = len(emblems)
-        for i, (emblem, colour) in enumerate(emblems):
-            cx = w * (i + 1) / (n + 1)
-            c.setFillColor(HexColor(colour))
-            c.circle(cx, h * 0.42, 26, stroke=0, fill=1)
-            icons.draw(c, emblem, cx, h * 0.42, 30, "#ffffff")
-        facts = Style(font="sans-bold", size=9, colour=INK, upper=True, tracking=1.2)
+        if look.art is not None:        # the cover art between the subtitle and the facts
+            from pnp.draw.pictures import draw_picture
+
+            draw_picture(c, str(look.art), (w * 0.1, h * 0.27, w * 0.8, h * 0.3), "contain")
+        else:
+            # the look's emblem as the designed backs show it (accent on the back's colour); else each
+            # faction's in white on its colour
+            own = dict(look.palette)
+            sign = own.get("accent", "#ffffff") if "back" in own else "#ffffff"
+            emblems = [(look.emblem, own.get("back", accent), sign)] if look.emblem else \
+                [(f.emblem, f.colour, "#ffffff") for f in self.game.factions] or [("crown", accent, "#ffffff")]
+            n = len(emblems)
+            for i, (emblem, colour, sign) in enumerate(emblems):
+                cx = w * (i + 1) / (n + 1)
+                c.setFillColor(HexColor(colour))
+                c.circle(cx, h * 0.42, 26, stroke=0, fill=1)
+                icons.draw(c, emblem, cx, h * 0.42, 30, sign)
+        facts = Style(font="sans-bold", size=9, colour=ink, upper=True, tracking=1.2)
         paint_lines(c, wrap("  \u00b7  ".join(self.facts), facts, 9, w), facts, 9, 0, w, h * 0.2)
 
 
@@ -334,7 +350,7 @@ class RulebookDoc(BaseDocTemplate):
     def _cover_page(self, c, doc):
         w, h = self.pagesize
         c.saveState()
-        c.setStrokeColor(HexColor(ACCENT))
+        c.setStrokeColor(HexColor(self.game.look.colour("accent", ACCENT)))
         c.setLineWidth(1.2)
         c.rect(pt(6), pt(6), w - pt(12), h - pt(12), stroke=1, fill=0)
         c.setLineWidth(0.4)

@@ -10,7 +10,8 @@ from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.errors import DataError, Problems, UserError
 from pnp.i18n import strings, translation
-from pnp.layout.box import STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout, decorate
+from pnp.layout.box import (LID_GOLD, STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout,
+                            decorate)
 from pnp.layout.geometry import Text, flatten
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.markup import escape, fill, plain_text
@@ -204,7 +205,11 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
                 continue
         lines.append(f"{count} {escape(items.get(item, item))}")
     # the title, pitch and items are data (escaped); the printed words are markup
-    return BoxContent(title=escape(game.title), title_lines=data.title_lines, emblems=tuple((f.emblem, f.colour) for f in game.factions),
+    look = game.look
+    emblems = ((look.emblem, look.colour("accent", LID_GOLD)),) if look.emblem else \
+        tuple((f.emblem, f.colour) for f in game.factions)
+    return BoxContent(title=escape(game.title), title_lines=data.title_lines, emblems=emblems,
+                      colours=look.palette, art=str(look.art) if look.art else None,
                       facts=tuple(facts), pitch=escape(tr.get("pitch") or data.pitch),
                       contents_heading=words["box_contents"], contents=tuple(lines))
 

@@ -35,6 +35,12 @@ def palette(deck) -> dict:
     return layout_of(deck).palette_dict()
 
 
+def back_palette(game, deck) -> dict:
+    """The designed back's colours: the deck's palette, with game.yaml's ``look.palette`` ``back`` and
+    ``accent`` over it."""
+    return {**palette(deck), **{k: v for k, v in game.look.palette if k in ("back", "accent")}}
+
+
 def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
     deck = game.deck_of(card)
     faction = game.faction(card.faction) if card.faction else None
@@ -145,8 +151,9 @@ def card_key(card, key: str):
 
 def back_elements(game, deck, bleed: float = 0.0, card=None, size_mm=None) -> tuple:
     """The back of ``card`` (None: the deck's own back, which player aids show too): a picture from the
-    data, or the designed back (the game's title round the factions' emblems; with several decks or a
-    label from the data, the label or the deck's name below the emblems). ``size_mm`` lays it out at
+    data, or the designed back (the game's title round its emblem, ``look.emblem``, else the factions'; with
+    several decks or a label from the data, the label or the deck's name below the emblems; coloured by
+    the deck's palette, ``look.palette``'s ``back`` and ``accent`` over it). ``size_mm`` lays it out at
     another size than the deck's (a print service's product)."""
     w, h = size_mm or (deck.width, deck.height)
     back = deck.back
@@ -158,8 +165,9 @@ def back_elements(game, deck, bleed: float = 0.0, card=None, size_mm=None) -> tu
         return (Picture(str(image), Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), back.fit,
                         role="back-image"),)
     subtitle = escape(label) if label else escape(deck.name) if game.several_decks else None
-    emblems = (emblem,) if emblem else tuple(f.emblem for f in game.factions)
-    return tuple(card_back(escape(game.title), emblems, w, h, bleed, subtitle=subtitle, palette=palette(deck)))
+    emblems = (emblem,) if emblem else game.look.emblems(game.factions)
+    return tuple(card_back(escape(game.title), emblems, w, h, bleed, subtitle=subtitle,
+                           palette=back_palette(game, deck)))
 
 
 def back_margin(game, deck, card=None) -> tuple | None:
@@ -230,7 +238,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         sheets = card_sheets(faces, back_elements(game, deck, options.bleed), deck.width, deck.height, w, h,
                              options.flip, labels, bleed=options.bleed, back_offset=options.back_offset,
                              name=name, card_backs=per_card, margins=margins,
-                             margin_fill=palette(deck).get("back", PLAIN["back"]))
+                             margin_fill=back_palette(game, deck).get("back", PLAIN["back"]))
         fronts += sheets.fronts
         backs += sheets.backs
         if options.bleed:

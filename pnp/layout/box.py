@@ -26,7 +26,7 @@ import math
 
 from dataclasses import dataclass, field, replace
 
-from pnp.layout.geometry import Box, Circle, Icon, Line, Page, Rect, Style, Text
+from pnp.layout.geometry import Box, Circle, Icon, Line, Page, Picture, Rect, Style, Text
 from pnp.markup import fill
 from pnp.units import PRINTER_MARGIN
 
@@ -43,6 +43,8 @@ LID_FILL = "#2a2130"        # the card backs' colour, so the box matches the dec
 LID_GOLD = "#c9a54a"
 BASE_FILL = "#f7f0e1"       # the card faces' parchment
 INK = "#1f1a17"
+#: The box's colours by the names game.yaml's look.palette gives them.
+BOX_COLOURS = {"back": LID_FILL, "accent": LID_GOLD, "paper": BASE_FILL, "ink": INK}
 
 #: Kept clear around every piece, inside the printer margin: cut lines and bleed stay off the edge.
 SHEET_MARGIN = PRINTER_MARGIN + 2.0
@@ -584,6 +586,21 @@ class BoxContent:
     contents_heading: str
     contents: tuple          # lines: "54 character cards", ...
     title_lines: int = 1     # lines the title may take on the lid top and sides
+    colours: tuple = ()      # (name, colour) of game.yaml's look.palette: back, accent, paper, ink
+    art: str | None = None   # look.art: a picture on the lid (and a tuck box's front) instead of the emblems
+
+    def colour(self, name: str) -> str:
+        """A colour of the box: the look's, else pnp's (the card backs' dark lid, gold, parchment, ink)."""
+        return dict(self.colours).get(name) or BOX_COLOURS[name]
+
+    def fill(self, fill: str | None) -> str | None:
+        """A face's fill in the look's colours (the lid's dark, the base's parchment)."""
+        return self.colour("back") if fill == LID_FILL else self.colour("paper") if fill == BASE_FILL else fill
+
+    def styled(self, style: Style, name: str = "accent") -> Style:
+        """``style`` in the look's colour ``name`` when the look gives one (else unchanged)."""
+        given = dict(self.colours).get(name)
+        return replace(style, colour=given) if given else style
 
 
 @dataclass(frozen=True)
@@ -640,21 +657,24 @@ def decorate(face: Face, rect: Rect, content: BoxContent) -> list:
 def _tuck_front(r: Rect, content: BoxContent) -> list:
     """A standing box's front: the title high up (below the thumb notch), emblems, facts stacked."""
     inner = Rect(r.x + SAFE, r.y + SAFE, r.w - 2 * SAFE, r.h - SAFE - 10.0)   # below the thumb notch
-    els = [Box(inner, stroke=LID_GOLD, width=0.45, radius=2.0, role="decor")]
+    gold = content.colour("accent")
+    els = [Box(inner, stroke=gold, width=0.45, radius=2.0, role="decor")]
     body = inner.inset(3.0)
     title_h = min(22.0, body.h * 0.28)
     title_top = body.top
     els.append(Text(Rect(body.x, title_top - title_h, body.w, title_h), content.title,
-                    replace(TITLE_TOP, max_lines=2, leading=1.05), role="lid-title"))
+                    replace(content.styled(TITLE_TOP), max_lines=2, leading=1.05), role="lid-title"))
     n_facts = len(content.facts)
     facts_h = 4.5 * n_facts
     for i, fact in enumerate(content.facts):
-        els.append(Text(Rect(body.x, body.y + facts_h - 4.5 * (i + 1), body.w, 4.2), fact, FACT_STYLE,
-                        role="lid-fact"))
+        els.append(Text(Rect(body.x, body.y + facts_h - 4.5 * (i + 1), body.w, 4.2), fact,
+                        content.styled(FACT_STYLE), role="lid-fact"))
     band = Rect(body.x, body.y + facts_h + 2.0, body.w, title_top - title_h - 2.0 - (body.y + facts_h + 2.0))
-    emblems = content.emblems or (("crown", LID_GOLD),)
+    emblems = content.emblems or (("crown", gold),)
     n = len(emblems)
-    if band.h > 6:
+    if band.h > 6 and content.art:
+        els.append(Picture(content.art, band.inset(1.0), "contain", role="lid-art"))
+    elif band.h > 6:
         size = min(band.h * 0.8, band.w / (1.3 * n), 22.0)
         for i, (emblem, colour) in enumerate(emblems):
             cx = band.cx + (i - (n - 1) / 2) * size * 1.3
@@ -664,51 +684,59 @@ def _tuck_front(r: Rect, content: BoxContent) -> list:
 
 def _lid_top(r: Rect, content: BoxContent) -> list:
     inner = r.inset(SAFE)
-    els = [Box(inner, stroke=LID_GOLD, width=0.45, radius=2.0, role="decor"),
-           Box(inner.inset(1.4), stroke=LID_GOLD, width=0.2, radius=1.5, role="decor")]
+    gold = content.colour("accent")
+    els = [Box(inner, stroke=gold, width=0.45, radius=2.0, role="decor"),
+           Box(inner.inset(1.4), stroke=gold, width=0.2, radius=1.5, role="decor")]
     body = inner.inset(4.0)
     title_h = min(13.0, body.h * 0.24)
+    title = content.styled(TITLE_TOP)
     els.append(Text(Rect(body.x, body.top - title_h, body.w, title_h), content.title,
-                    replace(TITLE_TOP, max_lines=content.title_lines, leading=1.0) if content.title_lines > 1
-                    else TITLE_TOP, role="lid-title"))
+                    replace(title, max_lines=content.title_lines, leading=1.0) if content.title_lines > 1
+                    else title, role="lid-title"))
     facts_h = min(6.0, body.h * 0.14)
     if content.facts:
         # one line with the same separator between facts, so they are evenly spaced whatever their lengths
-        els.append(Text(Rect(body.x, body.y, body.w, facts_h), FACT_SEPARATOR.join(content.facts), FACT_STYLE,
-                        role="lid-fact"))
+        els.append(Text(Rect(body.x, body.y, body.w, facts_h), FACT_SEPARATOR.join(content.facts),
+                        content.styled(FACT_STYLE), role="lid-fact"))
         els.append(Line(body.x + 6, body.y + facts_h + 1.8, body.right - 6, body.y + facts_h + 1.8,
-                        LID_GOLD, 0.2, role="decor"))
+                        gold, 0.2, role="decor"))
     # the factions' emblems, each on a parchment disc ringed in its colour, in a gentle arc
     band = Rect(body.x, body.y + facts_h + 3.0, body.w, body.h - title_h - facts_h - 5.0)
     n = len(content.emblems)
-    if n and band.h > 4:
+    if content.art and band.h > 4:
+        els.append(Picture(content.art, band.inset(1.0), "contain", role="lid-art"))
+    elif n and band.h > 4:
         r_disc = min(band.h / 2 - 0.5, band.w / (2.6 * n), 11.0)
         pitch = r_disc * 2.6
         for i, (emblem, colour) in enumerate(content.emblems):
             cx = band.cx + (i - (n - 1) / 2) * pitch
             lift = 0.0 if n < 3 else (band.h / 2 - r_disc) * 0.6 * (1 - abs(i - (n - 1) / 2) / ((n - 1) / 2))
             cy = band.cy - (band.h / 2 - r_disc) * 0.3 + lift
-            els.append(Circle(cx, cy, r_disc, fill=BASE_FILL, stroke=colour, width=0.8, role="emblem-disc"))
+            els.append(Circle(cx, cy, r_disc, fill=content.colour("paper"), stroke=colour, width=0.8,
+                              role="emblem-disc"))
             els.append(Icon(emblem, cx, cy, r_disc * 1.15, colour, role="emblem"))
     return els
 
 
 def _lid_side(r: Rect, content: BoxContent) -> list:
     inner = r.inset(SAFE)
-    els = [Line(inner.x, inner.top, inner.right, inner.top, LID_GOLD, 0.3, role="decor"),
-           Line(inner.x, inner.y, inner.right, inner.y, LID_GOLD, 0.3, role="decor")]
+    gold = content.colour("accent")
+    els = [Line(inner.x, inner.top, inner.right, inner.top, gold, 0.3, role="decor"),
+           Line(inner.x, inner.y, inner.right, inner.y, gold, 0.3, role="decor")]
     h = min(12.0, inner.h - 2.0)
     # 8 mm clear at each end: join letters sit there
-    style = replace(TITLE_SIDE, max_lines=content.title_lines, leading=1.0) if content.title_lines > 1 else TITLE_SIDE
+    side = content.styled(TITLE_SIDE)
+    style = replace(side, max_lines=content.title_lines, leading=1.0) if content.title_lines > 1 else side
     els.append(Text(Rect(r.x + 8.0, inner.cy - h / 2, r.w - 16.0, h), content.title, style, role="side-title"))
     return els
 
 
 def _base_bottom(r: Rect, content: BoxContent) -> list:
     body = r.inset(SAFE + 1.5)
-    els = [Box(r.inset(SAFE), stroke=INK, width=0.3, radius=1.5, role="decor")]
+    els = [Box(r.inset(SAFE), stroke=content.colour("ink"), width=0.3, radius=1.5, role="decor")]
     head_h = min(8.0, body.h * 0.16)
-    els.append(Text(Rect(body.x, body.top - head_h, body.w, head_h), content.title, HEADING_STYLE, role="base-title"))
+    els.append(Text(Rect(body.x, body.top - head_h, body.w, head_h), content.title, content.styled(HEADING_STYLE, "ink"),
+                    role="base-title"))
     lines = max(1, len(content.contents))
     list_h = min(body.h * 0.4, 3.6 * lines + 1.0)
     label_h = 4.0
@@ -717,7 +745,8 @@ def _base_bottom(r: Rect, content: BoxContent) -> list:
     els.append(Text(Rect(body.x, pitch_bottom, body.w, pitch_top - pitch_bottom), content.pitch, PITCH_STYLE,
                     role="pitch"))
     rule_y = body.y + list_h + label_h + 1.5
-    els.append(Line(body.x + body.w * 0.3, rule_y, body.right - body.w * 0.3, rule_y, INK, 0.2, role="decor"))
+    els.append(Line(body.x + body.w * 0.3, rule_y, body.right - body.w * 0.3, rule_y, content.colour("ink"), 0.2,
+                    role="decor"))
     els.append(Text(Rect(body.x, body.y + list_h, body.w, label_h), content.contents_heading, CONTENTS_HEAD_STYLE,
                     role="contents-heading"))
     els.append(Text(Rect(body.x, body.y, body.w, list_h), "\n".join(content.contents), CONTENTS_STYLE,
@@ -742,8 +771,8 @@ def piece_elements(pl: Placement, content: BoxContent, labels: BoxLabels, bleed:
         if f.fill and bleed > 0:
             for s in SIDES:
                 if piece.edge_kind(f.name, s) == "cut":
-                    fills.append(Box(_bleed_strip(r, s, bleed), fill=f.fill, role="bleed"))
-        fills.append(Box(r, fill=f.fill, role=f"panel:{f.name}"))
+                    fills.append(Box(_bleed_strip(r, s, bleed), fill=content.fill(f.fill), role="bleed"))
+        fills.append(Box(r, fill=content.fill(f.fill), role=f"panel:{f.name}"))
         if f.notch and piece.edge_kind(f.name, "n") == "cut":  # the notch is cut away: unprinted paper
             fills.append(Circle(r.cx, r.top, min(f.notch, r.w / 2) / 2, fill="#ffffff", role="notch"))
         deco.extend(decorate(f, r, content))
