@@ -2,7 +2,8 @@
 layout, SVG icons as emblem, badge, inline and on tokens, art in each fit mode, backs varying by a card
 key, two decks of different sizes, one from CSV, a 0-based track and one round the page's edge,
 hexagon and SVG-outline tokens, a rulebook without an engine, card text with bold and icons in both
-decks) validates and builds on Letter and A4."""
+decks, a tiled board whose seams keep off its words, small boards sharing a sheet) validates and builds on
+Letter and A4."""
 
 from pathlib import Path
 
@@ -12,13 +13,17 @@ from click.testing import CliRunner
 
 from pnp.cli import main
 from pnp.components import BuildOptions, game_components
+from pnp.components.board import config_of, pieces, tiling
 from pnp.gamedata import load_game
 from pnp.layout.geometry import Icon, Picture, Polygon, flatten
+from pnp.layout.tiling import crossings
 
 STARFALL = Path(__file__).parent / "games" / "starfall"
 PAGES = {"instructions.pdf": 1, "score.pdf": 1, "tide.pdf": 1, "cards-fronts.pdf": 2, "cards-backs.pdf": 2,
-         "cards-duplex.pdf": 4, "tokens.pdf": 1, "rulebook.pdf": 4, "rulebook-imposed.pdf": 2, "box.pdf": 1,
-         "kit.pdf": 11}
+         "cards-duplex.pdf": 4, "charts.pdf": 1, "tokens.pdf": 1, "rulebook.pdf": 4, "rulebook-imposed.pdf": 2,
+         "box.pdf": 1}
+#: the observatory's assembly map and tiles (2 x 2 landscape on Letter, 3 x 1 portrait on A4), and the kit
+TILED = {"letter": {"observatory.pdf": 5, "kit.pdf": 17}, "a4": {"observatory.pdf": 4, "kit.pdf": 16}}
 
 
 def test_starfall_validates():
@@ -26,7 +31,7 @@ def test_starfall_validates():
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == (
         "Starfall: 2 decks, 12 cards (8 different), 2 factions, components instructions, score, tide, cards, "
-        "tokens, rulebook, box: valid")
+        "observatory, charts, tokens, rulebook, box: valid")
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
@@ -34,7 +39,7 @@ def test_starfall_builds_every_page(tmp_path, paper):
     out = tmp_path / paper
     result = CliRunner().invoke(main, ["build", str(STARFALL), "--paper", paper, "--out", str(out)])
     assert result.exit_code == 0, result.output
-    for name, pages in PAGES.items():
+    for name, pages in {**PAGES, **TILED[paper]}.items():
         doc = pdfium.PdfDocument(str(out / name))
         assert len(doc) == pages, name
         for i in range(len(doc)):           # no blank page: every page carries drawing in several colours
@@ -67,3 +72,21 @@ def test_starfall_uses_every_feature():
     rules = [e.markup for e in fronts if e.role == "ability"]
     assert "**Kindle:** gain 1 [light] and 1 [wish]." in rules
     assert "**Dark:** no one gains [light] this turn.\n**Then** each player gains 1 [wish]." in rules
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_starfall_boards_keep_every_word_whole_and_share_sheets(paper):
+    """The observatory's seams run on the lines between hours, clear of every text, icon, lookout and the
+    table; the four star charts print on one sheet."""
+    game = load_game(STARFALL)
+    spec = next(s for s in game.component_specs if s.id == "observatory")
+    [board] = pieces(game, spec)
+    plan = tiling(board, config_of(spec), paper)
+    assert plan.cut == () and crossings(plan, board.keep) == []
+    assert {k.region.split("[")[0] for k in board.keep} == {"hours", "title", "lookout", "lantern", "lantern-name",
+                                                            "wishes"}
+    assert 180.0 in plan.xs and (paper == "a4" or 130.0 in plan.ys)
+    charts = next(c for c in game_components(game) if c.name == "charts").build(game, BuildOptions(paper=paper))[0]
+    assert len(charts.pages) == 1 and [p.count for p in charts.parts] == [4]
+    assert [e.markup for e in charts.pages[0].elements if e.role == "piece-label"] == \
+        ["Dawn star chart", "Dawn star chart", "Dusk star chart", "Dusk star chart"]
