@@ -70,8 +70,9 @@ REGION_SCHEMA = {
     "r": Field("number", min=0, max=500), "numbers": Field("str", doc="track: an expression giving the numbers"),
     "path": Field("str", choices=("around", "row", "column")), "highlight": Field("str"),
     "highlight_every": Field("int", min=0, max=100), "rows": Field("str", doc="table: an expression giving rows"),
-    "header": Field("bool"), "keep_whole": Field("bool", doc="boards: true, no tile seam may cut any of it; false, seams may "
-                                                          "cross its texts and icons too"),
+    "header": Field("bool"),
+    "keep_whole": Field("bool", doc="boards: true, no tile seam may cut any of it; false, seams may cross its texts "
+                                    "and icons too"),
 }
 
 LAYOUT_SCHEMA = {

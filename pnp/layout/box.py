@@ -735,8 +735,8 @@ def _base_bottom(r: Rect, content: BoxContent) -> list:
     body = r.inset(SAFE + 1.5)
     els = [Box(r.inset(SAFE), stroke=content.colour("ink"), width=0.3, radius=1.5, role="decor")]
     head_h = min(8.0, body.h * 0.16)
-    els.append(Text(Rect(body.x, body.top - head_h, body.w, head_h), content.title, content.styled(HEADING_STYLE, "ink"),
-                    role="base-title"))
+    els.append(Text(Rect(body.x, body.top - head_h, body.w, head_h), content.title,
+                    content.styled(HEADING_STYLE, "ink"), role="base-title"))
     lines = max(1, len(content.contents))
     list_h = min(body.h * 0.4, 3.6 * lines + 1.0)
     label_h = 4.0
