@@ -11,10 +11,13 @@ it was or whole and new: see :mod:`pnp.output`) has run by then.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib
 import os
+import signal
 import sys
+import threading
 import traceback
 
 import click
@@ -33,12 +36,53 @@ MAX_EPOCH = 253402300799
 COMMAND_MODULES = ["new", "validate", "build", "scenario", "simulate", "balance", "export", "preview", "watch", "serve"]
 
 
+class _Sigint:
+    """Ctrl-C during a command: KeyboardInterrupt, as Python's own handler raises it, remembered. Python
+    swallows an exception raised inside a finalizer or a weakref callback (printing "Exception ignored"),
+    so a Ctrl-C that lands there would otherwise be lost and the command end with status 0 as if nothing
+    happened; remembered, it still ends the command with 130 (and nothing is printed for it)."""
+
+    def __init__(self):
+        self.seen = False
+
+    def __call__(self, signum, frame):
+        self.seen = True
+        raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def installed(self):
+        if threading.current_thread() is not threading.main_thread() \
+                or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            yield
+            return
+        hook = sys.unraisablehook
+
+        def quiet(unraisable):
+            if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+                hook(unraisable)
+        signal.signal(signal.SIGINT, self)
+        sys.unraisablehook = quiet
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            sys.unraisablehook = hook
+
+
 class PnpGroup(click.Group):
     def invoke(self, ctx):
+        sigint = _Sigint()
+        with sigint.installed():
+            return self._invoke(ctx, sigint)
+
+    def _invoke(self, ctx, sigint):
         debug = ctx.params.get("debug") or os.environ.get("PNP_DEBUG", "") not in ("", "0")
         try:
             check_environment()
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            if sigint.seen:
+                raise KeyboardInterrupt
+            return result
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except KeyboardInterrupt as exc:

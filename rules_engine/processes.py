@@ -24,20 +24,28 @@ _PR_SET_PDEATHSIG = 1
 @contextmanager
 def sigint_deferred(note: str = ""):
     """Run the block to its end even if Ctrl-C comes meanwhile; then raise the KeyboardInterrupt it would
-    have raised (with ``note`` as its text). Only the main thread receives signals; elsewhere, or with
-    Ctrl-C ignored or handled by someone else, the block runs as it would anyway."""
-    if threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    have raised (with ``note`` as its text), or call the handler that was there. Only the main thread
+    receives signals; elsewhere, or with Ctrl-C ignored, the block runs as it would anyway."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
         yield
         return
     caught = []
-    signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    signal.signal(signal.SIGINT, lambda number, frame: caught.append(frame))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    if caught:
+        signal.signal(signal.SIGINT, previous)
+    if not caught:
+        return
+    if previous is signal.default_int_handler:
         raise KeyboardInterrupt(note) if note else KeyboardInterrupt
+    try:
+        previous(signal.SIGINT, caught[0])
+    except KeyboardInterrupt as exc:
+        if note and not str(exc):
+            raise KeyboardInterrupt(note) from None
+        raise
 
 
 def die_with_parent(parent: int) -> None:

@@ -3,7 +3,8 @@
 
 ``python tests/interrupted_pnp.py MARKER POINT ARGS...`` runs ``pnp ARGS...``; when the run reaches
 POINT it creates the file MARKER and waits half a second (Ctrl-C, sent then, lands at that point), then
-goes on. POINT is ``load`` (a game was just loaded: every command is under way), ``staged`` (the new
+goes on. POINT is ``load`` (a game was just loaded: every command is under way), ``finalizer`` (the
+same, inside an object's ``__del__``, where Python swallows a KeyboardInterrupt), ``staged`` (the new
 files are written beside the output folder, before the swap) or ``swap`` (inside the swap, where
 Ctrl-C must wait until the swap is done).
 """
@@ -33,10 +34,23 @@ def at(function):
 
 MARKER, POINT = sys.argv[1], sys.argv[2]
 sys.argv = ["pnp", *sys.argv[3:]]
-if POINT == "load":
+class Finalized:
+    def __del__(self):
+        pause()
+
+
+def in_finalizer(function):
+    def run(*args, **kwargs):
+        result = function(*args, **kwargs)
+        Finalized()         # collected at once: Ctrl-C lands in its __del__
+        return result
+    return run
+
+
+if POINT in ("load", "finalizer"):
     import pnp.gamedata
 
-    pnp.gamedata.load_game = at(pnp.gamedata.load_game)
+    pnp.gamedata.load_game = (at if POINT == "load" else in_finalizer)(pnp.gamedata.load_game)
 else:
     import pnp.output
 

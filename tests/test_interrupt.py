@@ -74,6 +74,13 @@ def test_ctrl_c_in_any_command_is_one_line_and_exit_130(tmp_path, command, args)
     assert not out.exists() and no_temporary_files(tmp_path)
 
 
+def test_ctrl_c_that_python_swallows_still_ends_the_command(tmp_path):
+    """A KeyboardInterrupt raised inside a finalizer is only printed by Python ("Exception ignored"), and
+    the command would go on to exit 0."""
+    code, stdout, err = interrupt(tmp_path, "finalizer", "validate")
+    assert (code, err.splitlines()) == (130, ["pnp validate: interrupted"])
+
+
 @pytest.mark.slow
 def test_ctrl_c_before_the_swap_leaves_the_old_kit(tmp_path):
     out = tmp_path / "out"

@@ -14,6 +14,8 @@ Three small parts, each testable alone:
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
 import threading
 import time
@@ -151,11 +153,33 @@ def command(game, paper, lang, out_dir, debounce):
 
     folder = resolve_game_dir(game)
     options = BuildOptions(paper=paper, lang=lang)
+    stop = threading.Event()
     try:
-        rebuild(game, out_dir, options)
-        click.echo(f"Watching {display_path(folder)} and {display_path(TEMPLATES_DIR)} (Ctrl-C stops).")
-        watch_loop([folder, Path(TEMPLATES_DIR)], lambda paths: rebuild(game, out_dir, options, changed=paths),
-                   Changes(ignore_under=[out_dir]), debounce)
+        with _stopped_by_ctrl_c(stop):
+            rebuild(game, out_dir, options)
+            click.echo(f"Watching {display_path(folder)} and {display_path(TEMPLATES_DIR)} (Ctrl-C stops).")
+            watch_loop([folder, Path(TEMPLATES_DIR)], lambda paths: rebuild(game, out_dir, options, changed=paths),
+                       Changes(ignore_under=[out_dir]), debounce, stop=stop)
     except KeyboardInterrupt:
-        click.echo("pnp watch: stopped", err=True)
-        sys.exit(130)
+        pass
+    click.echo("pnp watch: stopped", err=True)
+    sys.exit(130)
+
+
+@contextlib.contextmanager
+def _stopped_by_ctrl_c(stop: threading.Event):
+    """Ctrl-C sets ``stop`` as well as raising KeyboardInterrupt: the loop ends even when Python swallows
+    the exception (raised inside a finalizer, it is only printed)."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield
+        return
+
+    def handler(signum, frame):
+        stop.set()
+        previous(signum, frame)
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
