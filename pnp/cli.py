@@ -32,6 +32,8 @@ EXIT_INTERRUPTED = 130
 #: The latest date a PDF can carry: 9999-12-31.
 MAX_EPOCH = 253402300799
 
+#: Commands that run until Ctrl-C and end normally with it (status 0; the others end with 130).
+RUN_UNTIL_CTRL_C = {"serve"}
 #: Subcommand modules, in the order ``pnp --help`` lists them.
 COMMAND_MODULES = ["new", "validate", "build", "scenario", "simulate", "balance", "export", "preview", "watch", "serve"]
 
@@ -80,7 +82,7 @@ class PnpGroup(click.Group):
         try:
             check_environment()
             result = super().invoke(ctx)
-            if sigint.seen:
+            if sigint.seen and ctx.invoked_subcommand not in RUN_UNTIL_CTRL_C:
                 raise KeyboardInterrupt
             return result
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
