@@ -18,6 +18,9 @@ a card; :mod:`pnp.layout.regions` turns the evaluated regions into elements (pur
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -28,7 +31,7 @@ from pnp import TEMPLATES_DIR, templating
 from pnp.cache import reads_files
 from pnp.errors import Problems
 from pnp.layout.colour import readable, shade, tint
-from pnp.markup import Safe, escape
+from pnp.markup import Safe, closest_icon, escape, markup_problems, plain_text
 from pnp.paths import SAFE_NAME, excerpt
 from pnp.schema import Field, check, entry, subkey
 from pnp.units import MIN_TEXT_PT
@@ -104,9 +107,21 @@ class Layout:
     styles: tuple = ()           # (name, style mapping as tuple of items)
     regions: tuple = ()          # each a tuple of (key, value) items, in drawing order
     source: str = ""
+    lines: tuple = field(default=(), compare=False)   # ((region, key or None), (file, line, layout)): who wrote it where
 
     def palette_dict(self) -> dict:
         return dict(self.palette)
+
+    def where(self, region: str, key: str | None = None) -> tuple:
+        """(file, line) where ``region`` (a repeated region's copy ``name[2]`` is its region) writes ``key``,
+        else where the region is written (a layout it extends may have written it)."""
+        return self.written(region, key)[:2]
+
+    def written(self, region: str, key: str | None = None) -> tuple:
+        """(file, line, layout name) of :meth:`where`: the layout in the ``extends`` chain that wrote it."""
+        base = region.split("[", 1)[0]
+        lines = dict(self.lines)
+        return lines.get((base, key)) or lines.get((base, None)) or (self.source, None, self.name)
 
     def style(self, name) -> dict:
         return dict(dict(self.styles).get(name, ()))
@@ -175,6 +190,7 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
         if parent is None:
             return None
     regions = [dict(r) for r in parent.regions] if parent else []
+    lines = dict(parent.lines) if parent else {}
     raw_regions = raw.get("regions") if isinstance(raw, dict) else None
     for i, region in enumerate(clean.get("regions") or []):
         rline = line_of(raw_regions, i)
@@ -182,6 +198,12 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
         names = [r["name"] for r in regions]
         if "name" not in region:
             continue
+        written = raw_regions[i] if isinstance(raw_regions, list) and i < len(raw_regions) else None
+        if not region.get("remove"):
+            lines[(region["name"], None)] = (str(path), rline, name)
+            for key, v in region.items():
+                if v is not None:
+                    lines[(region["name"], key)] = (str(path), line_of(written, key) or rline, name)
         if region["name"] in names:
             k = names.index(region["name"])
             if region.get("remove"):
@@ -222,8 +244,28 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
         size = (63.0, 88.0)
     if len(problems.errors) > before:
         return None
+    _check_areas(regions, problems, lines)
+    if len(problems.errors) > before:
+        return None
     return Layout(name, size, tuple(palette.items()), tuple((k, tuple(v.items())) for k, v in styles.items()),
-                  tuple(tuple(r.items()) for r in regions), str(path))
+                  tuple(tuple(r.items()) for r in regions), str(path), tuple(lines.items()))
+
+
+def _check_areas(regions, problems, lines) -> None:
+    """A region drawn ``in`` another (an emblem, the badges) names a region with a ``rect`` before it:
+    otherwise it would have nowhere to go and draw nothing."""
+    before = {}
+    for region in regions:
+        area = region.get("in")
+        if area is not None and "rect" not in before.get(area, {}):
+            path, line, _ = lines.get((region.get("name"), "in")) or lines.get((region.get("name"), None)) or \
+                (None, None, None)
+            known = [n for n, r in before.items() if "rect" in r]
+            close = difflib.get_close_matches(area, known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else f" (regions with a rect before it: {', '.join(known) or 'none'})"
+            why = "has no rect" if area in before else "is not a region before it"
+            problems.error(path, line, f"region '{region.get('name')}'", f"in: '{area}' {why}{hint}")
+        before[region.get("name")] = region
 
 
 def _check_region(region, problems, path, raw_regions, where) -> None:
@@ -294,10 +336,72 @@ def _is_colour(value: str) -> bool:
     return len(value) == 7 and value.startswith("#")
 
 
+class UnknownName(jinja2.UndefinedError):
+    """An expression read a name, attribute or key that does not exist (:class:`LayoutUndefined` raises
+    it with what was read from, so the message can name the closest one that exists)."""
+
+    def __init__(self, owner, name, message=""):
+        super().__init__(message)
+        self.owner, self.name = owner, name
+
+
+class LayoutUndefined(jinja2.StrictUndefined):
+    """Jinja's strict undefined value, raising :class:`UnknownName` (with the object and the name it was
+    read as) instead of a message in Jinja's words."""
+
+    __slots__ = ()
+
+    def __init__(self, hint=None, obj=jinja2.utils.missing, name=None, exc=jinja2.UndefinedError):
+        super().__init__(hint, obj, name, lambda message: UnknownName(obj, name, message))
+
+
+class UnknownField(jinja2.UndefinedError):
+    """``field('x')``, ``fields.x`` or ``card.stats.x`` of a field the deck does not declare."""
+
+
+class FieldValues(dict):
+    """A card's fields by name (as printed, or as data in ``card.stats``): reading a field its deck does
+    not declare is an error naming the deck and the closest field, never a blank."""
+
+    deck: str = ""
+
+    def __missing__(self, key):
+        close = difflib.get_close_matches(str(key), [str(k) for k in self], n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else \
+            f" (its fields: {', '.join(map(str, self)) or 'none'})"
+        raise UnknownField(f"field {excerpt(key)} does not exist in deck '{self.deck}'{hint}")
+
+    @classmethod
+    def of(cls, deck: str, values) -> "FieldValues":
+        out = cls(values)
+        out.deck = deck
+        return out
+
+    def __reduce__(self):
+        return (FieldValues.of, (self.deck, dict(self)))
+
+
+class LayoutError(jinja2.TemplateRuntimeError):
+    """A region that cannot be drawn for a piece, in pnp's words: which layout, which region and key, and
+    where the layout writes it."""
+
+    def __init__(self, layout: "Layout", region: str, key: str | None, text: str):
+        self.layout, self.region, self.key, self.text = layout, region, key, text
+        path, line, name = layout.written(region, key)
+        at = f" ({Path(path).name}{f':{line}' if line else ''})" if path else ""
+        super().__init__(f"layout '{name}', region '{region.split('[', 1)[0]}'{at}: {key + ': ' if key else ''}"
+                         f"{text}")
+
+
+@lru_cache(maxsize=1)
+def _environment():
+    """pnp's template sandbox, undefined names raising :class:`UnknownName`."""
+    return templating.environment((TEMPLATES_DIR / "layouts",)).overlay(undefined=LayoutUndefined)
+
+
 @lru_cache(maxsize=1024)
 def compiled(expression: str):
-    env = templating.environment((TEMPLATES_DIR / "layouts",))
-    expr = env.compile_expression(expression, undefined_to_none=False)
+    expr = _environment().compile_expression(expression, undefined_to_none=False)
 
     def run(**scope):
         with templating.limits():
@@ -409,7 +513,7 @@ def bundled(name: str) -> Layout:
 FUNCTIONS = {"tint": tint, "shade": shade, "readable": readable, "product": templating.product}
 
 
-def evaluate(layout: Layout, context: dict, markup: bool = False) -> list[dict]:
+def evaluate(layout: Layout, context: dict, markup: bool = False, icons=None, report=None) -> list[dict]:
     """The regions of ``layout`` kept for a card (their ``when`` true), every expression evaluated in
     the sandbox over ``context``. A region with ``for`` comes out once per item of its list, ``item``
     and ``index`` in scope, moved by ``offset`` per step (wrapping every ``columns`` items: then
@@ -421,54 +525,201 @@ def evaluate(layout: Layout, context: dict, markup: bool = False) -> list[dict]:
     expression gives is data and printed as written.
 
     One face (or board piece) is one render for the sandbox's limits (:func:`pnp.templating.limits`);
-    a region past one is named in the error."""
+    a region past one is named in the error (with ``report``, reported, and the rest of the piece left).
+
+    Nothing is left out silently: an expression that fails, reads a name that does not exist or gives a
+    value of the wrong kind (a colour that is none, an icon region without an icon, a list where a text
+    goes) raises :class:`LayoutError`; with ``report(region, key, message)`` it is reported instead and
+    the region left out. With ``icons`` (the names the game has) an icon an expression names, in an icon
+    region or in a text's markup, must be one of them."""
     with templating.limits():
-        return _evaluate(layout, context, markup)
+        return _evaluate(layout, context, markup, icons, report)
 
 
-def _evaluate(layout: Layout, context: dict, markup: bool) -> list[dict]:
+def _evaluate(layout: Layout, context: dict, markup: bool, icons, report) -> list[dict]:
     scope = {**FUNCTIONS, **context, "palette": layout.palette_dict()}
     out = []
     for items in layout.regions:
+        region = dict(items)
         try:
-            out += _evaluate_region(layout, dict(items), scope, markup)
+            out += _evaluate_region(layout, region, scope, markup, icons)
+        except _Wrong as exc:
+            if report is None:
+                raise LayoutError(layout, region["name"], exc.key, exc.text) from None
+            report(region["name"], exc.key, exc.text)
         except templating.TemplateLimit as exc:
             if getattr(exc, "region", None) is not None:
                 raise
-            named = templating.TemplateLimit(f"region '{dict(items).get('name')}': {exc.message}")
-            named.region, named.detail = dict(items).get("name"), exc.message
+            if report is not None:          # the piece's budget is spent: its other regions are not tried
+                report(region["name"], None, exc.message)
+                break
+            named = templating.TemplateLimit(f"region '{region.get('name')}': {exc.message}")
+            named.region, named.detail = region.get("name"), exc.message
             raise named from None
     return out
 
 
-def _evaluate_region(layout: Layout, region: dict, scope: dict, markup: bool) -> list[dict]:
-    out = []
+def _evaluate_region(layout: Layout, region: dict, scope: dict, markup: bool, icons) -> list[dict]:
     if region.get("for"):
-        values = compiled(region["for"])(**scope)
+        values = _value(layout, region, "for", scope)
+        if not isinstance(values, (list, tuple, range)):
+            raise _Wrong("for", f"gives {_kind(values)}; give a list (one copy of the region per item)")
+        out = []
         for i, item in enumerate(templating.loop_items(values)):
-            one = _one(layout, region, {**scope, "item": item, "index": i}, markup)
+            one = _one(layout, region, {**scope, "item": item, "index": i}, markup, icons)
             if one is not None:
                 out.append(_shifted(one, i))
         return out
-    one = _one(layout, region, scope, markup)
+    one = _one(layout, region, scope, markup, icons)
     return [one] if one is not None else []
 
 
-def _one(layout: Layout, region: dict, scope: dict, markup: bool = False) -> dict | None:
+class RegionProblems:
+    """The problems of layout regions met while every card is checked, each reported once per region
+    (with the layout file's line), with how many cards have it and one of them: a mistake in a layout is
+    one message, not one per card."""
+
+    def __init__(self, what: str = "card"):
+        self.what = what
+        self.found: dict = {}           # (layout source, layout name, region, key, text) -> [count, first, layout]
+
+    def for_piece(self, layout: Layout, piece: str):
+        """A ``report(region, key, text)`` for :func:`evaluate`, counting ``piece`` once per problem. A
+        problem is where it is written: a region a parent layout writes is the parent's, whichever layouts
+        extending it the cards use."""
+        seen = set()
+
+        def report(region, key, text):
+            base = region.split("[", 1)[0]
+            k = (*layout.written(base, key), base, key, text)
+            if k not in seen:
+                seen.add(k)
+                self.found.setdefault(k, [0, piece])[0] += 1
+        return report
+
+    def report(self, problems) -> None:
+        for (path, line, name, region, key, text), (n, first) in self.found.items():
+            pieces = f"{self.what} '{first}'" if n == 1 else f"{n} {self.what}s, e.g. {self.what} '{first}'"
+            problems.error(path, line, f"layout '{name}', region '{region}'", f"{key + ': ' if key else ''}{text} "
+                                                                               f"({pieces})")
+
+
+class _Wrong(Exception):
+    """What is wrong with one key of a region (raised while evaluating it)."""
+
+    def __init__(self, key, text):
+        super().__init__(text)
+        self.key, self.text = key, text
+
+
+def _value(layout: Layout, region: dict, key: str, scope: dict):
+    """The value of ``region``'s expression ``key`` (a ``#rrggbb`` colour as written), its failure a
+    :class:`_Wrong` in pnp's words."""
+    value = region.get(key)
+    if not isinstance(value, str) or _is_colour(value):
+        return value
+    try:
+        return compiled(value)(**scope)
+    except UnknownName as exc:
+        raise _Wrong(key, _unknown(exc, scope)) from None
+    except (UnknownField, LayoutError) as exc:
+        raise _Wrong(key, exc.message) from None
+    except templating.TemplateLimit:
+        raise                                   # the piece's budget: see _evaluate
+    except templating.TEMPLATE_ERRORS as exc:
+        text = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        if isinstance(exc, (TypeError, ValueError, ArithmeticError, AttributeError, RecursionError)):
+            text = f"{excerpt(value)} cannot be worked out ({text})"
+        raise _Wrong(key, text) from None
+
+
+def _unknown(exc: UnknownName, scope: dict) -> str:
+    """What an :class:`UnknownName` read, in pnp's words, with the closest name that exists."""
+    owner, name = exc.owner, str(exc.name)
+
+    def closest(names, what):
+        names = [str(n) for n in names if not str(n).startswith("_")]
+        close = difflib.get_close_matches(name, names, n=1)
+        return f"; did you mean '{close[0]}'?" if close else f" ({what}: {', '.join(sorted(names)[:16]) or 'none'})"
+
+    if owner is jinja2.utils.missing:
+        return f"no value '{name}' in a layout{closest(scope, 'a layout sees')}"
+    if owner is scope.get("palette"):
+        return f"no colour '{name}' in the palette{closest(owner, 'it has')}"
+    if isinstance(owner, dict):
+        return f"no key {excerpt(name)} in {excerpt(owner)}{closest(owner, 'it has')}"
+    if dataclasses.is_dataclass(owner):
+        kind = type(owner).__name__.lower()
+        return f"a {kind} has no '{name}'{closest([f.name for f in dataclasses.fields(owner)], 'it has')}"
+    return f"{_kind(owner)} has no '{name}'"
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "nothing (none)"
+    kind = {str: "a text", int: "a number", float: "a number", bool: "true/false", list: "a list",
+            tuple: "a list", dict: "a mapping"}.get(type(value)) or \
+        next((k for t, k in ((str, "a text"), (dict, "a mapping"), (list, "a list")) if isinstance(value, t)),
+             type(value).__name__)
+    return f"{kind} {excerpt(value)}" if kind in ("a text", "a number", "a list", "a mapping") else kind
+
+
+#: Keys whose value is a colour.
+COLOUR_KEYS = ("fill", "stroke", "colour", "highlight")
+
+
+def _one(layout: Layout, region: dict, scope: dict, markup: bool = False, icons=None) -> dict | None:
     region = dict(region)
     when = region.get("when")
-    if when and not compiled(when)(**scope):
+    if when and not _value(layout, region, "when", scope):
         return None
     for key in EXPRESSIONS[1:]:
-        value = region.get(key)
-        if isinstance(value, str) and not _is_colour(value):
-            result = compiled(value)(**scope)
-            if key in ("text", "label") and isinstance(result, str) and not isinstance(result, Safe):
-                result = Safe(result) if markup else escape(result)
-            region[key] = result
+        if key not in region:
+            continue
+        result = _value(layout, region, key, scope)
+        if key in ("text", "label") and isinstance(result, str) and not isinstance(result, Safe):
+            result = Safe(result) if markup else escape(result)
+        region[key] = _checked(region, key, result, icons)
     if isinstance(region.get("style"), str):
         region["style"] = layout.style(region["style"])
     return region
+
+
+def _checked(region: dict, key: str, value, icons):
+    """``value`` of ``region``'s ``key`` as drawing takes it, or a :class:`_Wrong` saying why it cannot be."""
+    if key in COLOUR_KEYS:
+        if isinstance(value, Safe):                 # a colour from escaped data: the text as written
+            value = plain_text(value)
+        if value is not None and not (isinstance(value, str) and _HEX.fullmatch(value)):
+            raise _Wrong(key, f"gives {_kind(value)}, which is not a colour ('#rrggbb')")
+        return value
+    if key == "icon":
+        value = plain_text(value) if isinstance(value, Safe) else value
+        if value is None or value == "":
+            raise _Wrong(key, f"gives {_kind(value)}: an icon region needs an icon's name (to leave the region "
+                              f"out, give it a when:)")
+        if not isinstance(value, str):
+            raise _Wrong(key, f"gives {_kind(value)}, not an icon's name")
+        if icons is not None and value not in icons:
+            raise _Wrong(key, f"gives {excerpt(value)}, which is not an icon; {closest_icon(value, icons, False)}")
+        return value
+    if key in ("text", "label"):
+        if isinstance(value, (bool, list, tuple, dict, set)):
+            raise _Wrong(key, f"gives {_kind(value)}; a {'text region' if key == 'text' else 'label'} prints a text or "
+                              f"a number")
+        if key == "text" and icons is not None and isinstance(value, str):
+            wrong = markup_problems(value, icons)
+            if wrong:
+                raise _Wrong(key, wrong[0])
+        return value
+    if key == "numbers" and not isinstance(value, (list, tuple, range)):
+        raise _Wrong(key, f"gives {_kind(value)}; give a list of numbers")
+    if key == "rows" and not (isinstance(value, (list, tuple)) and all(isinstance(r, (list, tuple)) for r in value)):
+        raise _Wrong(key, f"gives {_kind(value)}; give a list of rows, each a list of cells")
+    return value
+
+
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 def _shifted(region: dict, index: int) -> dict:

@@ -309,12 +309,13 @@ def _icon_problem(name: str, arg: str | None, icons) -> str | None:
     return f"unknown icon [{_short(name, 30)}]; {closest_icon(name, icons)}"
 
 
-def closest_icon(name: str, icons) -> str:
-    """'did you mean [x]?' for the known icon nearest ``name``, else the list of known icons."""
-    known = sorted(set(icons) | INLINE_ONLY)
+def closest_icon(name: str, icons, inline: bool = True) -> str:
+    """'did you mean [x]?' for the known icon nearest ``name`` (``'x'`` unless ``inline``), else the list
+    of known icons."""
+    known = sorted((set(icons) | INLINE_ONLY) if inline else set(icons))
     close = difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.6)
     if close:
-        return f"did you mean [{close[0]}]?"
+        return f"did you mean [{close[0]}]?" if inline else f"did you mean '{close[0]}'?"
     return f"known icons: {', '.join(known)}"
 
 

@@ -170,8 +170,9 @@ def test_an_unknown_key_of_a_row_names_the_row_and_the_closest_key(folder):
     result = run_validate(folder)
     line = line_of(folder / "game.yaml", "crew_boards")
     assert result.exit_code == 2
-    assert (f"game.yaml:{line}: board 'crew_boards': a row of data.crew (crew.csv:2) has no 'seatz'; did you "
-            "mean 'seats'? (it has: name, colour, seats, note, bonus)") in result.output
+    assert (f"game.yaml:{line}: board 'crew_boards': layout 'crewboard', region 'label' (crewboard.yaml:4): text: "
+            "a row of data.crew (crew.csv:2) has no 'seatz'; did you mean 'seats'? (it has: name, colour, seats, "
+            "note, bonus)") in result.output
 
 
 def test_an_unknown_key_of_a_yaml_entry_names_its_line(folder):

@@ -177,7 +177,10 @@ def test_an_expression_naming_nothing_is_reported_for_the_card(tmp_path):
     root = write_game(tmp_path / "g", plain=PLAIN.replace("text: name, style: title", "text: nmae, style: title"))
     result = CliRunner().invoke(main, ["validate", str(root)])
     assert result.exit_code == 2
-    assert "card 'crab': layout 'plain': undefined value: 'nmae' is undefined" in result.output
+    # once for the region, though two layouts (plain, and the pear layout extending it) use it
+    assert (f"{root / 'templates' / 'layouts' / 'plain.yaml'}:9: layout 'plain', region 'title': text: no value "
+            f"'nmae' in a layout; did you mean 'name'? (2 cards, e.g. card 'crab')\n") in result.output
+    assert result.output.count("nmae") == 1
 
 
 def test_text_regions_are_checked_for_fit(tmp_path):

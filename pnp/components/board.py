@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from pnp import templating
 from pnp.cache import reads_files
@@ -43,7 +42,6 @@ from pnp.paths import excerpt
 from pnp.placeholders import PRINTED_MARK
 from pnp.schema import Field
 from pnp.units import PAPERS
-from pnp.yamlsrc import line_of, load_yaml
 from rules_engine.model import WHOLE_PLACEHOLDER
 
 #: The small sign printed next to a value the data marks as invented (``placeholder``).
@@ -203,19 +201,9 @@ def _placed(layout, regions, w, h, spec, **kept) -> list:
 
 
 def region_where(layout, name: str) -> tuple:
-    """(path, line) of the region ``name`` (a repeated one's copies, ``name[2]``, are its own) in the
-    layout's file; the file without a line when the region comes from a layout it extends."""
-    base = name.split("[", 1)[0]
-    path = Path(layout.source)
-    try:
-        raw = load_yaml(path)
-    except (DataError, OSError):
-        return path, None
-    regions = raw.get("regions") if isinstance(raw, dict) else None
-    for i, region in enumerate(regions if isinstance(regions, list) else ()):
-        if isinstance(region, dict) and region.get("name") == base:
-            return path, line_of(regions, i)
-    return path, None
+    """(path, line) of the region ``name`` (a repeated one's copies, ``name[2]``, are its own): where the
+    layout, or a layout it extends, writes it."""
+    return layout.where(name)
 
 
 def _problem(where, exc):

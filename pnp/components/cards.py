@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import weakref
+from dataclasses import replace
 from pathlib import Path
 
 import jinja2
@@ -15,10 +16,11 @@ from pnp.draw import fonts, icons
 from pnp.draw.text import fit
 from pnp.i18n import strings, words_function
 from pnp.decks import image_pixels
-from pnp.cardlayout import bundled, showing, shown_fields
+from pnp.cardlayout import FieldValues, RegionProblems, bundled, evaluate, showing, shown_fields
 from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face,
-                              card_sheets, offset_backs_clearance, single_card_pages, stat_slots)
+                              card_sheets, face_scope, offset_backs_clearance, single_card_pages, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
+from pnp.layout.regions import RegionError
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import card_markup, escape, markup_problems, plain_text
@@ -48,8 +50,10 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
     category = game.category_of(card)
     neutral = layout_of(deck, card).palette_dict().get("neutral", PLAIN["neutral"])
     colour = faction.colour if faction else category.colour if category else neutral
-    fields = {f.name: card_markup(f.display(card.stats.get(f.name))) if f.type == "text" else
-              escape(f.display(card.stats.get(f.name))) for f in deck.fields}
+    fields = FieldValues.of(deck.id, {f.name: card_markup(f.display(card.stats.get(f.name))) if f.type == "text" else
+                                      escape(f.display(card.stats.get(f.name))) for f in deck.fields})
+    data = templating.data_value(card)
+    data = replace(data, stats=FieldValues.of(deck.id, data.stats))     # a field the deck lacks is an error
     watermark = card.stats.get(deck.watermark) if deck.watermark else None
     # names and other values print as written (escaped); flavour and text fields are card markup, checked
     # when the cards were loaded; the ability text is the template's markup
@@ -68,9 +72,9 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
         art=deck.art.get(card.id),
         texts=tuple((f.name, fields[f.name]) for f in deck.fields if f.type == "text" and fields[f.name]),
         labels=labels_of(deck, card),
-        values={"card": templating.data_value(card), "fields": fields, "deck": deck.id,
+        values={"card": data, "fields": fields, "deck": deck.id,
                 "data": templating.game_part(game, game.data),      # escaped: a text from it prints as written
-                "field": lambda name: fields.get(name, ""), "t": words_function(game, lang),
+                "field": fields.__getitem__, "t": words_function(game, lang),
                 "faction_name": escape(faction.name) if faction else "",
                 "category": category.id if category else ""},
     )
@@ -278,7 +282,8 @@ def _check_texts(elements, problems, path, line, subject, what: str = "", icons=
 def unprinted_fields(game, deck, layout) -> list:
     """The fields of ``deck`` that no region of ``layout`` prints: not named by a region
     (:func:`pnp.cardlayout.shown_fields`), nor printed by a generic one (``badges``, the ``rules`` box, the
-    ``type_line``, the ``watermark``), nor on the back (its ``by`` key)."""
+    ``type_line``, the ``watermark``), nor on the back (its ``by`` key), nor shown by the look it chooses
+    (the key the deck's layouts are chosen by)."""
     shown = shown_fields(layout)
     if shown is None:                # a region reaches fields by a computed name: it may print any
         return []
@@ -286,6 +291,8 @@ def unprinted_fields(game, deck, layout) -> list:
     printed = set(shown)
     if deck.back is not None and deck.back.by:
         printed.add(deck.back.by)
+    if deck.layout is not None and deck.layout.by:      # the look its value chooses shows it
+        printed.add(deck.layout.by)
     if deck.watermark and "watermark" in names:
         printed.add(deck.watermark)
     for f in deck.fields:
@@ -375,18 +382,30 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     lang = options.lang if options else None
     bleed = options.bleed if options else 0.0
     for deck in game.decks:
+        regions = RegionProblems()
         for card in deck.cards:
             path, line = game.source(card)
+            mark = printed_mark(game, card, 1)
+            try:
+                content = face_content(game, card, lang, mark)
+            except templating.TEMPLATE_ERRORS as exc:            # its ability text's template
+                problems.append(templating.template_problem(exc, subject=f"card '{card.id}'"))
+                continue
+            # every region of its layout evaluated: a problem is reported once per region, for all cards
+            layout = layout_of(deck, card)
+            report, wrong = regions.for_piece(layout, card.id), []
+            evaluate(layout, face_scope(content, layout), markup=True, icons=game.icons.names,
+                     report=lambda *problem: (wrong.append(problem), report(*problem)))
+            if wrong:
+                continue
             try:
                 # the face of its first copy as the build prints it (the build then reuses it)
-                face = laid_out_face(game, deck, card, lang, printed_mark(game, card, 1), (deck.width, deck.height),
-                                     bleed)
-            except templating.TEMPLATE_ERRORS as exc:
-                layout = layout_of(deck, card)
-                problems.error(layout.source, None, f"card '{card.id}'",
-                               f"layout '{layout.name}': {templating.template_problem(exc).message}")
+                face = laid_out_face(game, deck, card, lang, mark, (deck.width, deck.height), bleed)
+            except RegionError as exc:
+                report(exc.region, None, str(exc))
                 continue
             _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons)
+        regions.report(problems)
         check_art_dpi(game, deck, problems)
         check_unprinted_fields(game, deck, problems)
         at = game.deck_where(deck) if game.several_decks else game.where("player_aid")

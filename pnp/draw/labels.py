@@ -141,7 +141,7 @@ def glyph_mask(text: str, font_file: str, cx: float, cy: float, fs: float, width
     """The glyphs of ``text`` set as :func:`pnp.draw.icons._label` sets them (font size ``fs``, centred
     on (cx, cy) points from the raster's centre, y up, the baseline 0.36 x ``fs`` below) as a Pillow mask
     the size of the icon's raster."""
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
     mask = Image.new("L", (width, height), 0)
     font = _font(font_file, round(fs * SCALE, 2))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from pnp.layout.colour import shade, tint
 from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text, Transform
 from pnp.layout.regions import place
 from pnp.markup import Safe, escape
@@ -124,8 +123,12 @@ def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0, layo
     from pnp.cardlayout import bundled, evaluate
 
     layout = layout or bundled("classic")
-    context = {**face_context(content), **generic_values(content, layout)}
-    return place(evaluate(layout, context, markup=True), layout.size, w, h, content, bleed)
+    return place(evaluate(layout, face_scope(content, layout), markup=True), layout.size, w, h, content, bleed)
+
+
+def face_scope(content: FaceContent, layout) -> dict:
+    """Everything ``layout``'s expressions see of a face: :func:`face_context` and :func:`generic_values`."""
+    return {**face_context(content), **generic_values(content, layout)}
 
 
 def _with(style: Style, **changes) -> Style:
