@@ -551,7 +551,7 @@ def _evaluate(layout: Layout, context: dict, markup: bool, icons, report) -> lis
             if getattr(exc, "region", None) is not None:
                 raise
             if report is not None:          # the piece's budget is spent: its other regions are not tried
-                report(region["name"], None, exc.message)
+                report(region["name"], getattr(exc, "key", None), exc.message)
                 break
             named = templating.TemplateLimit(f"region '{region.get('name')}': {exc.message}")
             named.region, named.detail = region.get("name"), exc.message
@@ -624,7 +624,8 @@ def _value(layout: Layout, region: dict, key: str, scope: dict):
         raise _Wrong(key, _unknown(exc, scope)) from None
     except (UnknownField, LayoutError) as exc:
         raise _Wrong(key, exc.message) from None
-    except templating.TemplateLimit:
+    except templating.TemplateLimit as exc:
+        exc.key = key
         raise                                   # the piece's budget: see _evaluate
     except templating.TEMPLATE_ERRORS as exc:
         text = getattr(exc, "message", None) or str(exc) or type(exc).__name__

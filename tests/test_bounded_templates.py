@@ -191,8 +191,9 @@ def test_a_card_region_making_a_huge_text_is_refused(valeria):
     result = run("validate", str(valeria))
     assert time.perf_counter() - started < 30
     assert result.exit_code == 2, result.output
-    assert (f"{layout}: card 'first_blood': layout 'valeria': region 'award-note': join() would make a text of more "
-            f"than 1,000,000 characters") in result.output
+    # once for the region, at its line, for the 15 award cards it is drawn on
+    assert (f"{layout}:{line_of(layout, 'award-note')}: layout 'valeria', region 'award-note': text: join() would "
+            f"make a text of more than 1,000,000 characters (15 cards, e.g. card ") in result.output
 
 
 # ----------------------------------------------------------------------------- no machine paths in a kit
