@@ -18,7 +18,7 @@ from pnp.layout.colour import contrast
 from pnp.layout.geometry import Box, Icon, Page, Rect
 from pnp.units import MM_PER_INCH
 
-from tests.rasterize import raster
+from rasterize import raster
 
 DPI = 1200
 STARFALL = Path(__file__).parent / "games" / "starfall"

@@ -14,7 +14,7 @@ from pnp.layout.cards import FaceContent, card_face
 from pnp.layout.geometry import flatten
 from pnp.markup import plain_text
 
-from tests.test_decks import write_game
+from test_decks import write_game
 
 
 def face(game, card_id):

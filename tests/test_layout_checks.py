@@ -11,7 +11,7 @@ from pnp.components.cards import face_content, layout_of
 from pnp.gamedata import load_game
 from pnp.layout.cards import face_scope
 
-from tests.test_card_markup import GAME, OMENS, write_game
+from test_card_markup import GAME, OMENS, write_game
 
 #: Twenty cards in the CSV deck 'current'.
 CURRENT = "id,name,copies,text\n" + "".join(f"c{i},Current {i},1,Lower the tide by {i % 3 + 1} [wave].\n"

@@ -2,6 +2,7 @@
 messages as one process, and failures, crashes and Ctrl-C in a worker end the build as they would
 without one."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -102,7 +103,9 @@ def test_waiting_for_workers_the_build_compiles_the_instructions_template_once(m
     parallel._warm()
     assert warmed == [game]           # what the pool runs while a worker is busy: the kit pages' warm-up
 
+    from pnp import templating
     instructions._environment.cache_clear()
+    templating.environment.cache_clear()    # a build earlier in the run left the template compiled there
     env, compiled = instructions._environment(), []
     monkeypatch.setattr(env, "compile", lambda *a, _c=env.compile, **k: compiled.append(a[1:2]) or _c(*a, **k))
     instructions.warm(game, options)
@@ -218,7 +221,8 @@ def test_ctrl_c_stops_every_process_without_a_traceback_or_output(tmp_path):
     proc.send_signal(signal.SIGINT)
     for pid in _processes_with(str(out)):
         if pid != proc.pid:   # Ctrl-C in a terminal reaches the whole process group, workers too
-            os.kill(pid, signal.SIGINT)
+            with contextlib.suppress(ProcessLookupError):     # a worker may have ended meanwhile
+                os.kill(pid, signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode != 0
     assert b"Traceback" not in err
