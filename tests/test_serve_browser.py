@@ -163,7 +163,8 @@ def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
         Select(browser.find_element(By.ID, "lang")).select_by_value("es")
         wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '.tile[data-id="squire"] .name').text == "Escudero")
         assert "lang=es" in browser.current_url
-        assert browser.find_element(By.CSS_SELECTOR, "#deck-heroes > h3").text.startswith("Héroes")
+        # the decks are drawn again for the new language: read the heading once it is the new one
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#deck-heroes > h3").text.startswith("Héroes"))
         score = 'img[alt="score.pdf page 1"]'
 
         def score_page(d):            # in Spanish, another image (its title translated): it loads when in view
