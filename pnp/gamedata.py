@@ -40,8 +40,12 @@ BOARD_KEYS = ("map", "pieces", "holdings")
 
 GAME_SCHEMA = Schema("game", {
     "title": Field("str", required=True, blank=False),
-    "author": Field("str", default=""),
-    "publisher": Field("str", default=""),
+    "author": Field("str", default="", doc="the game's designer (credits, the PDFs' author)"),
+    "publisher": Field("str", default="", doc="its publisher (credits)"),
+    "artist": Field("str", default="", doc="who made the kit's art (credits)"),
+    "credits": Field("list", default=[], items=Field("map", schema={
+        "role": Field("str", required=True, blank=False), "name": Field("str", required=True, blank=False)}),
+        doc="further credits printed on the rulebook and the box: {role, name}"),
     "players": Field("map", required=True, schema=_range(20)),
     "minutes": Field("map", schema=_range(1440)),
     "ages": Field("int", min=0, max=99),
@@ -132,6 +136,8 @@ class Game:
     component_specs: tuple = field(default=(), hash=False, compare=False)   # ComponentSpec per entry
     facts: dict = field(default_factory=dict, hash=False, compare=False)         # facts files' data, by key
     data: dict = field(default_factory=empty_data, hash=False, compare=False)    # data files, by name
+    artist: str = ""                      # who made the kit's art
+    credits: tuple = ()                   # (role, name) per further credit, in game.yaml's order
     placeholders: dict = field(default_factory=dict, hash=False, compare=False)  # file -> placeholder marks
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
     meta_lines: dict = field(default_factory=dict, hash=False, compare=False)  # game.yaml key -> line
@@ -341,7 +347,8 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     players, minutes = meta.get("players") or {}, meta.get("minutes") or {}
     result = Game(
         root=root, id=name, title=meta.get("title") or name, author=meta.get("author") or "",
-        publisher=meta.get("publisher") or "",
+        publisher=meta.get("publisher") or "", artist=meta.get("artist") or "",
+        credits=tuple((c["role"], c["name"]) for c in meta.get("credits") or () if c.get("role") and c.get("name")),
         players=(players.get("min", 1), players.get("max", 1)),
         minutes=(minutes["min"], minutes["max"]) if {"min", "max"} <= minutes.keys() else None,
         ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",

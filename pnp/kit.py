@@ -86,6 +86,9 @@ def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict |
     files[KIT_FILE] = merge([(o.title, o.pdf) for o in outputs if o.in_kit], game.title, game.author)
     pages[KIT_FILE] = sum(pages[o.filename] for o in outputs if o.in_kit)
     bill = manifest(game.title, options.paper, kit_entries(components, built), {c.name: c.kind for c in components})
+    if any(c.kind == "box" for c in components):
+        from pnp.components.box import manifest_entry
+        bill["box"] = manifest_entry(game, options.lang)
     files[MANIFEST_FILE] = to_json(bill)
     return BuildResult(game, write_atomically(out_dir, files), pages, sheets=bill["sheets"]["total"])
 
@@ -249,8 +252,9 @@ def kit_entries(components, built, describing: str | None = None, own_pages: int
             page += own_pages
             continue
         for out in built.get(component.name, []):
-            n = pages_of(out) if out.in_kit else 0
-            entries.append(entry_of(component.name, out, page if n else 0, page + n - 1 if n else 0, n))
+            own = pages_of(out)
+            n = own if out.in_kit else 0
+            entries.append(entry_of(component.name, out, page if n else 0, page + n - 1 if n else 0, n, own))
             page += n
     return entries
 

@@ -27,10 +27,11 @@ def sheets_of(out, pages: int) -> int:
     return pages if out.sheets is None else out.sheets
 
 
-def entry_of(component, out, first: int, last: int, pages: int) -> KitEntry:
-    """A kit entry carrying what the manifest needs of one output."""
+def entry_of(component, out, first: int, last: int, pages: int, own_pages: int | None = None) -> KitEntry:
+    """A kit entry carrying what the manifest needs of one output: ``pages`` in the kit (0 beside it) and
+    ``own_pages``, the file's own (the same for a file in the kit)."""
     return KitEntry(out.filename, out.title, first, last, component, sheets_of(out, pages), out.sides,
-                    tuple(out.parts))
+                    tuple(out.parts), pages if own_pages is None else own_pages)
 
 
 def rows(entries) -> list[dict]:
@@ -44,7 +45,7 @@ def rows(entries) -> list[dict]:
         row = out[index[e.component]]
         if not row["title"] and e.first and e.filename:      # the first file of the kit names the row
             row["title"] = e.title
-        row["files"].append({"file": e.filename, "pages": e.last - e.first + 1 if e.first else 0,
+        row["files"].append({"file": e.filename, "pages": e.pages or (e.last - e.first + 1 if e.first else 0),
                              "sheets": e.sheets, "sides": e.sides, "in_kit": bool(e.first)})
         row["sheets"] += e.sheets
         if e.sheets and e.sides not in row["sides"]:

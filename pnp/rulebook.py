@@ -21,6 +21,7 @@ from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp import TEMPLATES_DIR, templating
+from pnp.credits import credit_lines
 from pnp.draw import fonts, icons
 from pnp.draw.flowables import MeasuringCanvas, RichText, Rule, painting
 from pnp.draw.text import fit, natural_widths, paint_lines, wrap
@@ -281,9 +282,9 @@ class Cover(RichText):
     """The cover's content: title, emblems (or game.yaml's ``look.art``), player count, time, age — drawn to
     fill the frame, in ``look.palette``'s accent and ink when it gives them."""
 
-    def __init__(self, game, subtitle, facts):
+    def __init__(self, game, subtitle, facts, credits=()):
         super().__init__("", BODY)
-        self.game, self.subtitle, self.facts = game, subtitle, facts
+        self.game, self.subtitle, self.facts, self.credits = game, subtitle, facts, tuple(credits)
 
     def wrap(self, avail_width, avail_height):
         self.width, self.height = avail_width, avail_height - 1
@@ -328,6 +329,13 @@ class Cover(RichText):
                 icons.draw(c, emblem, cx, h * 0.42, 30, sign)
         facts = Style(font="sans-bold", size=9, colour=ink, upper=True, tracking=1.2)
         paint_lines(c, wrap("  \u00b7  ".join(self.facts), facts, 9, w), facts, 9, 0, w, h * 0.2)
+        # the credits below, small: design, art, publisher and the game's further credits
+        credit = Style(font="sans", size=7.5, colour=INK, leading=1.35)
+        y = h * 0.2 - 24
+        for line in self.credits:
+            lines = wrap(line, credit, 7.5, w)
+            paint_lines(c, lines, credit, 7.5, 0, w, y)
+            y -= 7.5 * 1.35 * len(lines)
 
 
 class RulebookDoc(BaseDocTemplate):
@@ -444,7 +452,7 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
         facts.append(fill(words.get("ages", "Ages {age}+"), age=game.ages))
     toc = _toc()[0]
     extra = {
-        "cover": lambda arg: [Cover(game, words.get("rules_of_play", "Rules of Play"), facts),
+        "cover": lambda arg: [Cover(game, words.get("rules_of_play", "Rules of Play"), facts, credit_lines(game, words)),
                               NextPageTemplate("body"), PageBreak()],
         "toc": _once(toc),
         "pagebreak": lambda arg: [PageBreak()],

@@ -131,6 +131,11 @@ def printed_texts(game, lang: str | None = None):
         return default
 
     yield (*where("title", None, "title", game.where("title")), None, "title", game.title, every)
+    for key in ("author", "publisher", "artist"):
+        if getattr(game, key, ""):
+            yield (*game.where(key), None, key, getattr(game, key), ("sans",))
+    for role, name in getattr(game, "credits", ()):
+        yield (*where("credits", None, role, game.where("credits")), None, "credits", f"{role}: {name}", ("sans",))
     for f in game.factions:
         at = where("factions", f.id, "name", game.where("factions", f.id))
         yield (*at, f"faction '{f.id}'", "name", f.name, every)

@@ -92,6 +92,7 @@ class KitEntry:
     sheets: int = 0                  # sheets of paper (see Output.sheets)
     sides: str = "single"
     parts: tuple = ()                # Part per kind of piece
+    pages: int = 0                   # the file's own pages (a file beside the kit has them too)
 
 
 @dataclass(frozen=True)

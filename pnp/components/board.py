@@ -41,7 +41,7 @@ from pnp.markup import Safe, escape
 from pnp.paths import excerpt
 from pnp.placeholders import PRINTED_MARK
 from pnp.schema import Field
-from pnp.units import PAPERS
+from pnp.units import PAPERS, PRINTER_MARGIN
 from rules_engine.model import WHOLE_PLACEHOLDER
 
 #: The small sign printed next to a value the data marks as invented (``placeholder``).
@@ -254,8 +254,9 @@ def piece_pages(piece: Piece, config: dict, options: BuildOptions, words: dict) 
         if ds is None:
             ds = duplex(w, h, options.paper, options.flip, config["turn"], options.back_offset)
         pages = double_sided_pages(ds, piece.front, piece.back, label=piece.name)
-        for page in pages:
-            page.add(Text(Rect(ds.front.x, ds.front.y - 6.5, ds.front.w, 5), piece.name, LABEL, role="piece-label"))
+        label = label_rect(ds)
+        for page in pages if label is not None else ():
+            page.add(Text(label, piece.name, LABEL, role="piece-label"))
         return pages, "double" if ds.mode == "duplex" else "fold", 0
     plan = tiling(piece, config, options.paper)
     cut = seam_problems(piece, plan, config, options.paper, "")
@@ -266,6 +267,20 @@ def piece_pages(piece: Piece, config: dict, options: BuildOptions, words: dict) 
     if plan.sheets == 1:
         pages = pages[1:]                       # one sheet: no assembly map
     return pages, "single", plan.sheets if plan.sheets > 1 else 0
+
+
+def label_rect(ds) -> Rect | None:
+    """Where a double-sided piece's name is printed on its sheet: below what is printed of the piece (both
+    halves of a fold), else above it, inside the printer's margin; None when neither has room (the
+    piece's own art names it)."""
+    printed = [ds.front] + ([ds.back] if ds.mode == "fold" else [])
+    x0, y0 = min(r.x for r in printed), min(r.y for r in printed)
+    x1, top = max(r.right for r in printed), max(r.top for r in printed)
+    if y0 - 6.5 >= PRINTER_MARGIN:
+        return Rect(x0, y0 - 6.5, x1 - x0, 5)
+    if top + 6.5 <= ds.page_h - PRINTER_MARGIN:
+        return Rect(x0, top + 1.5, x1 - x0, 5)
+    return None
 
 
 def tiling(piece: Piece, config: dict, paper: str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnp.credits import credit_lines
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
@@ -52,8 +53,10 @@ SCHEMA = {
     "pitch": Field("str", default=""),
     "title_lines": Field("int", default=1, min=1, max=3, doc="lines the title may take on the lid and sides"),
     "contents": Field("list", default=[], items=Field("map", schema={
-        "count": Field("any", required=True, doc="a number, 'cards' or 'tokens'"),
+        "count": Field("any", required=True, doc="a number, 'cards', 'aids', 'tokens' or 'deck:<deck id>'"),
         "item": Field("str", required=True),
+        "in_box": Field("bool", nullable=True, doc="whether the box holds it (default: yes for cards, aids and "
+                                                   "tokens, which the box is sized for; no for a number)"),
     })),
 }
 
@@ -72,7 +75,7 @@ class BoxData:
     spec_params: dict
     sleeves: dict            # name -> Sleeve
     pitch: str
-    contents: tuple          # (count, item, line)
+    contents: tuple          # (count, item, line, in the box?)
     lines: dict              # top-level key -> line
     title_lines: int = 1     # a long title may wrap on the lid and the sides
 
@@ -131,7 +134,8 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
                            f"got {excerpt(count)}")
             continue
         if "item" in item:
-            contents.append((count, item["item"], line))
+            in_box = item.get("in_box")
+            contents.append((count, item["item"], line, (not number) if in_box is None else in_box))
     sleeves = {name: Sleeve(name, s["thickness"], s.get("oversize") or 0.0)
                for name, s in (top.get("sleeves") or {}).items() if "thickness" in s}
     result = BoxData(str(path), style, params,
@@ -178,18 +182,13 @@ def words_for(game, lang) -> dict:
     return strings(game, lang)
 
 
-def content(game, data: BoxData, lang=None) -> BoxContent:
-    words = words_for(game, lang)
-    facts = [_range(words, "box_players", game.players)]
-    if game.minutes:
-        facts.append(_range(words, "box_minutes", game.minutes))
-    if game.ages:
-        facts.append(fill(words["box_ages"], ages=game.ages))
+def listed(game, data: BoxData, lang=None) -> list[tuple[int, str, bool]]:
+    """box.yaml's contents as (how many, what, whether the box holds it), counts worked out from the
+    data (cards, a deck, aids, tokens) and names in ``lang``; lines with nothing to count are left out."""
     tokens = token_count(game)
-    tr = translation(game, lang or game.language).get("box") or {}
-    items = tr.get("items") or {}
-    lines = []
-    for count, item, _ in data.contents:
+    items = (translation(game, lang or game.language).get("box") or {}).get("items") or {}
+    out = []
+    for count, item, _, in_box in data.contents:
         if count == "cards":
             count = len(game.deck_for())
         elif isinstance(count, str) and count.startswith("deck:"):
@@ -203,7 +202,34 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
             count = game.aid_count
             if not count:
                 continue
-        lines.append(f"{count} {escape(items.get(item, item))}")
+        out.append((count, items.get(item, item), in_box))
+    return out
+
+
+def manifest_entry(game, lang=None) -> dict | None:
+    """What the box holds and what travels beside it, for manifest.json (None without a valid box)."""
+    try:
+        data = load_box(game)
+    except DataError:
+        return None
+    if data is None:
+        return None
+    both = listed(game, data, lang)
+    return {"holds": [{"count": n, "item": item} for n, item, inside in both if inside],
+            "beside": [{"count": n, "item": item} for n, item, inside in both if not inside]}
+
+
+def content(game, data: BoxData, lang=None) -> BoxContent:
+    words = words_for(game, lang)
+    facts = [_range(words, "box_players", game.players)]
+    if game.minutes:
+        facts.append(_range(words, "box_minutes", game.minutes))
+    if game.ages:
+        facts.append(fill(words["box_ages"], ages=game.ages))
+    tr = translation(game, lang or game.language).get("box") or {}
+    lines, beside = [], []
+    for count, item, in_box in listed(game, data, lang):
+        (lines if in_box else beside).append(f"{count} {escape(item)}")
     # the title, pitch and items are data (escaped); the printed words are markup
     look = game.look
     emblems = ((look.emblem, look.colour("accent", LID_GOLD)),) if look.emblem else \
@@ -211,7 +237,8 @@ def content(game, data: BoxData, lang=None) -> BoxContent:
     return BoxContent(title=escape(game.title), title_lines=data.title_lines, emblems=emblems,
                       colours=look.palette, art=str(look.art) if look.art else None,
                       facts=tuple(facts), pitch=escape(tr.get("pitch") or data.pitch),
-                      contents_heading=words["box_contents"], contents=tuple(lines))
+                      contents_heading=words["box_contents"], contents=tuple(lines), beside=tuple(beside),
+                      beside_heading=words["box_beside"], credits=tuple(credit_lines(game, words)))
 
 
 def labels(game, lang=None) -> BoxLabels:

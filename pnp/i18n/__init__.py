@@ -55,6 +55,10 @@ PLACEHOLDERS = {
     "box_tab_edge": {"letter", "edge", "part", "face"},
     "booklet_sheet_front": {"n"},
     "booklet_sheet_back": {"n"},
+    "credits_design": {"name"},
+    "credits_art": {"name"},
+    "credits_publisher": {"name"},
+    "credits_role": {"role", "name"},
 }
 
 
@@ -167,9 +171,10 @@ def translate(game, lang: str | None):
                              back=_translated_back(tr, d)))
     pieces = tuple(_translated_kind(tr, "pieces", p, ("name", "plural", "note")) for p in game.pieces)
     holdings = tuple(_translated_kind(tr, "holdings", h, ("name", "plural")) for h in game.holdings)
+    credits = tuple((lookup(tr, "credits", role) or role, name) for role, name in getattr(game, "credits", ()))
     return replace(game, title=lookup(tr, "title") or game.title, factions=factions, ranks=ranks,
                    cards=tuple(cards), decks=tuple(decks), categories=categories, pieces=pieces,
-                   holdings=holdings, language=lang)
+                   holdings=holdings, language=lang, credits=credits)
 
 
 def _translated_card(tr, deck, card):

@@ -584,10 +584,13 @@ class BoxContent:
     facts: tuple             # short lines for the lid top: players, minutes, ages
     pitch: str
     contents_heading: str
-    contents: tuple          # lines: "54 character cards", ...
+    contents: tuple          # lines: "54 character cards", ... (what the box holds)
     title_lines: int = 1     # lines the title may take on the lid top and sides
     colours: tuple = ()      # (name, colour) of game.yaml's look.palette: back, accent, paper, ink
     art: str | None = None   # look.art: a picture on the lid (and a tuck box's front) instead of the emblems
+    beside: tuple = ()       # lines: what the kit has that travels beside the box ("1 rulebook")
+    beside_heading: str = ""
+    credits: tuple = ()      # lines: design, art, publisher, further credits (pnp.credits)
 
     def colour(self, name: str) -> str:
         """A colour of the box: the look's, else pnp's (the card backs' dark lid, gold, parchment, ink)."""
@@ -632,6 +635,7 @@ HEADING_STYLE = Style(font="serif-semibold", size=13, min_size=8, max_lines=1, t
 PITCH_STYLE = Style(font="serif-italic", size=9.0, min_size=6.0, leading=1.15, colour="#3b322b")
 CONTENTS_HEAD_STYLE = Style(font="sans-bold", size=6.5, min_size=5.0, max_lines=1, upper=True, tracking=1.0)
 CONTENTS_STYLE = Style(font="sans", size=8.0, min_size=5.5, leading=1.3)
+CREDITS_STYLE = Style(font="sans", size=6.5, min_size=6.0, leading=1.25, colour=LID_GOLD)
 NOTE_STYLE = Style(font="sans", size=7.5, min_size=5.0, max_lines=2, align="left", valign="bottom",
                    colour=NOTE_INK, leading=1.2)
 GLUE_STYLE = Style(font="sans", size=6.0, min_size=4.0, max_lines=1, colour="#6b6b6b")
@@ -645,10 +649,12 @@ def decorate(face: Face, rect: Rect, content: BoxContent) -> list:
     """The printed elements of a face placed at ``rect`` (sheet coordinates)."""
     if face.decor == "lid-top":
         return _lid_top(rect, content)
+    if face.decor == "lid-side" and face.side == "back" and content.credits:
+        return _lid_back(rect, content)
     if face.decor == "lid-side":
         return _lid_side(rect, content)
-    if face.decor == "base-bottom":
-        return _base_bottom(rect, content)
+    if face.decor == "base-bottom":     # a tuck box has no lid: its back carries the credits
+        return _base_bottom(rect, content, credits=face.part != "base")
     if face.decor == "tuck-front":
         return _tuck_front(rect, content)
     return []
@@ -731,26 +737,54 @@ def _lid_side(r: Rect, content: BoxContent) -> list:
     return els
 
 
-def _base_bottom(r: Rect, content: BoxContent) -> list:
+def _lid_back(r: Rect, content: BoxContent) -> list:
+    """The lid's back wall: the title as on the other walls, smaller and higher, and the credits below it."""
+    inner = r.inset(SAFE)
+    gold = content.colour("accent")
+    els = [Line(inner.x, inner.top, inner.right, inner.top, gold, 0.3, role="decor"),
+           Line(inner.x, inner.y, inner.right, inner.y, gold, 0.3, role="decor")]
+    credits_h = min(inner.h * 0.5, 2.9 * len(content.credits) + 0.6)
+    title_h = min(9.0, inner.h - credits_h - 3.0)
+    els.append(Text(Rect(r.x + 8.0, inner.top - 1.0 - title_h, r.w - 16.0, title_h), content.title,
+                    replace(content.styled(TITLE_SIDE), size=13), role="side-title"))
+    els.append(Text(Rect(r.x + 8.0, inner.y + 1.0, r.w - 16.0, credits_h), "\n".join(content.credits),
+                    content.styled(CREDITS_STYLE), role="credits"))
+    return els
+
+
+def _base_bottom(r: Rect, content: BoxContent, credits: bool = False) -> list:
+    """The base's bottom: the title, the pitch, then what the box holds and (when the kit has more than
+    it holds) what travels beside it, each list under its own heading; with ``credits``, the credits at
+    the foot."""
     body = r.inset(SAFE + 1.5)
     els = [Box(r.inset(SAFE), stroke=content.colour("ink"), width=0.3, radius=1.5, role="decor")]
+    if credits and content.credits:
+        credits_h = 2.9 * len(content.credits) + 0.6
+        els.append(Text(Rect(body.x, body.y, body.w, credits_h), "\n".join(content.credits),
+                        replace(CREDITS_STYLE, colour=content.colour("ink")), role="credits"))
+        body = Rect(body.x, body.y + credits_h + 2.0, body.w, body.h - credits_h - 2.0)
     head_h = min(8.0, body.h * 0.16)
     els.append(Text(Rect(body.x, body.top - head_h, body.w, head_h), content.title,
                     content.styled(HEADING_STYLE, "ink"), role="base-title"))
-    lines = max(1, len(content.contents))
-    list_h = min(body.h * 0.4, 3.6 * lines + 1.0)
     label_h = 4.0
+    blocks = [(content.contents_heading, content.contents, "contents")]
+    if content.beside:
+        blocks.append((content.beside_heading, content.beside, "beside"))
+    wanted = [3.6 * max(1, len(lines)) + 1.0 for _, lines, _ in blocks]
+    scale = min(1.0, body.h * 0.5 / (sum(wanted) + label_h * (len(blocks) - 1)))
+    y = body.y
+    for (heading, lines, role), h in reversed(list(zip(blocks, wanted))):
+        h *= scale
+        els.append(Text(Rect(body.x, y, body.w, h), "\n".join(lines), CONTENTS_STYLE, role=role))
+        els.append(Text(Rect(body.x, y + h, body.w, label_h), heading, CONTENTS_HEAD_STYLE, role=f"{role}-heading"))
+        y += h + label_h
     pitch_top = body.top - head_h - 1.5
-    pitch_bottom = body.y + list_h + label_h + 3.0
+    pitch_bottom = y + 4.0
     els.append(Text(Rect(body.x, pitch_bottom, body.w, pitch_top - pitch_bottom), content.pitch, PITCH_STYLE,
                     role="pitch"))
-    rule_y = body.y + list_h + label_h + 1.5
+    rule_y = y + 1.8
     els.append(Line(body.x + body.w * 0.3, rule_y, body.right - body.w * 0.3, rule_y, content.colour("ink"), 0.2,
                     role="decor"))
-    els.append(Text(Rect(body.x, body.y + list_h, body.w, label_h), content.contents_heading, CONTENTS_HEAD_STYLE,
-                    role="contents-heading"))
-    els.append(Text(Rect(body.x, body.y, body.w, list_h), "\n".join(content.contents), CONTENTS_STYLE,
-                    role="contents"))
     return els
 
 

@@ -9,8 +9,9 @@ exactly behind its front. Cut lines are pink, the fold line grey.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from pnp.layout.colour import contrast
 from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Picture, Polygon, Rect, Style, Text
 from pnp.units import PRINTER_MARGIN
 
@@ -135,6 +136,15 @@ def shape_element(shape: str, rect: Rect, grow: float = 0.0, role: str = "", out
     return Box(rect.inset(-grow), role=role, **paint)
 
 
+def caption_style(background: str | None):
+    """The caption's style on ``background``: white, or the dark ink where white would not stand out."""
+    if background and background.startswith("#") and contrast("#ffffff", background) < contrast(DARK_CAPTION, background):
+        return replace(CAPTION_STYLE, colour=DARK_CAPTION)
+    return CAPTION_STYLE
+
+
+#: A caption on a light token is printed in this ink.
+DARK_CAPTION = "#1f1a17"
 #: How far a caption's ink keeps inside the token's cut line (mm): the check asks for 1 mm.
 CAPTION_MARGIN = 1.2
 #: Where a caption sits: its box's middle, below the token's centre (fraction of the size), and height.
@@ -178,7 +188,8 @@ def token_face(face, shape: str, size: float, bleed: float, colour: str | None, 
         across = half_width("circle" if shape == "outline" else shape, size, size * CAPTION_DROP + CAPTION_INK)
         w = min(size * 0.8, 2 * (across - CAPTION_MARGIN))
         h = size * CAPTION_HEIGHT
-        els.append(Text(Rect(c - w / 2, middle - h / 2, w, h), caption, CAPTION_STYLE, role="token-caption"))
+        els.append(Text(Rect(c - w / 2, middle - h / 2, w, h), caption, caption_style(background),
+                        role="token-caption"))
     return els
 
 
