@@ -28,6 +28,7 @@ SCHEMA = {
     "orientation": Field("str", nullable=True, choices=("flat", "pointy"), doc="default: the map's"),
     "ids": Field("bool", default=True, doc="print each hex's id small"),
     "starts": Field("bool", default=True, doc="print which piece starts on each starting hex"),
+    "legend": Field("bool", default=True, doc="a legend along the top: each terrain and the bridge-site mark"),
     "overlap": Field("length", default=DEFAULT_OVERLAP, min=0, max=30, doc="glue strip width"),
     "paper_orientation": Field("str", default="auto", choices=("auto", "portrait", "landscape"),
                                doc="auto: whichever needs fewer sheets"),
@@ -45,10 +46,10 @@ def map_layout(game, config: dict, lang=None) -> MapLayout:
     colours = {f.id: f.colour for f in game.factions}
     names = {k.id: escape(k.name) for k in (*game.pieces, *game.holdings)}
     style = MapStyle(size=config["size"], orientation=config["orientation"], ids=config["ids"],
-                     starts=config["starts"])
+                     starts=config["starts"], legend=config["legend"])
     hexmap = _escaped(game.map, game, lang)
-    return hexmap_layout(hexmap, colours, names, style, MapWords(bridge_site=words.get("map_bridge_site",
-                                                                                       "bridge site")))
+    return hexmap_layout(hexmap, colours, names, style, MapWords(bridge_site=words.get("map_bridge_site", "bridge site"),
+                                                                 legend=words.get("map_legend", "Legend")))
 
 
 def _escaped(hexmap, game, lang):
@@ -58,7 +59,9 @@ def _escaped(hexmap, game, lang):
 
     return replace(hexmap, hexes=tuple(replace(h, id=escape(h.id)) for h in hexmap.hexes),
                    holdings=tuple(replace(h, name=escape(word(game, f"map.holdings.{h.id}", h.name, lang)))
-                                  for h in hexmap.holdings))
+                                  for h in hexmap.holdings),
+                   terrains=tuple(replace(t, name=escape(word(game, f"map.terrains.{t.id}", t.name, lang)))
+                                  for t in hexmap.terrains))
 
 
 def plan(layout: MapLayout, paper: str, config: dict) -> TilePlan:
@@ -74,8 +77,8 @@ def title_of(game, config, lang, spec=None) -> str:
 
 
 def words(game, spec=None) -> list:
-    """The map's title, when the entry gives one (else it is pnp's word ``map``), and the names of the
-    holdings its map file places."""
+    """The map's title, when the entry gives one (else it is pnp's word ``map``), the names of the
+    holdings its map file places and (with the legend) of its terrains."""
     from pnp.i18n.catalogue import Source
 
     title = (spec.config or {}).get("title") if spec is not None else None
@@ -87,6 +90,10 @@ def words(game, spec=None) -> list:
             line = line_of(raw, i) if isinstance(raw, list) and i < len(raw) else None
             out.append(Source(f"map.holdings.{h.id}", h.name, game.map.source, line, f"map holding '{h.id}'",
                               "name"))
+        if config_of(spec).get("legend"):      # the legend prints the terrains' names
+            for t in game.map.terrains:
+                out.append(Source(f"map.terrains.{t.id}", t.name, game.map.source, None, f"map terrain '{t.id}'",
+                                  "name"))
     return out
 
 

@@ -38,6 +38,7 @@ class MapWords:
     """Words printed on the map (English defaults; the component passes translations)."""
 
     bridge_site: str = "bridge site"
+    legend: str = "Legend"
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class MapStyle:
     river_width: float = 1.6         # a river edge's stroke, mm
     rim_width: float = 1.4           # each side's rim along the map's outer edge, mm
     icon_scale: float = 0.42         # a terrain icon's size as a fraction of the hex size
+    legend: bool = True              # a band along the top: each terrain and the bridge-site mark named
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,9 @@ def hexmap_layout(hexmap, colours: dict | None = None, names: dict | None = None
     grid, hexes = map_grid(hexmap, style)
     bounds = grid.bounds(hexes)
     width, height = bounds.right + style.margin, bounds.top + style.margin
+    legend = _legend(hexmap, grid, words, width, height, style) if style.legend else []
+    if legend:
+        height += LEGEND_HEIGHT
     s = grid.size
     terrains = {t.id: t for t in hexmap.terrains}
     els: list = [Box(Rect(0, 0, width, height), fill=PAPER, role="map-paper")]
@@ -126,8 +131,51 @@ def hexmap_layout(hexmap, colours: dict | None = None, names: dict | None = None
     for a, b in hexmap.river_edges:     # over the outlines: a river edge reads as water, not a border
         (x1, y1), (x2, y2) = grid.edge_segment(a, b)
         els.append(Line(x1, y1, x2, y2, barrier, style.river_width, role="river-edge"))
-    els += _bridge_sites(hexmap, grid, words)
+    els += _bridge_sites(hexmap, grid, words, style.ids)
+    for part in legend:
+        if isinstance(part, Rect):
+            keep.append(part)
+        else:
+            els.append(part)
     return MapLayout(width, height, grid, hexes, tuple(els), tuple(keep), where)
+
+
+#: The legend band above the hexes: its height (mm), and how its words are set.
+LEGEND_HEIGHT = 12.0
+LEGEND_STYLE = Style(font="sans-bold", size=7.0, min_size=6.0, max_lines=1, align="left", colour="#1f1a17")
+LEGEND_HEAD = Style(font="sans-black", size=7.0, min_size=6.0, max_lines=1, align="left", upper=True,
+                    tracking=0.8, colour="#1f1a17")
+
+
+def _legend(hexmap, grid: HexGrid, words: MapWords, width: float, top: float, style: MapStyle) -> list:
+    """A row along the top of the map, above the hexes: a small hex of each terrain (with its icon) and
+    its name, then the bridge-site mark; each entry also as a rectangle seams keep off (:class:`Rect`)."""
+    from pnp.layout.tokens import hexagon_points
+
+    y0 = top + 1.0
+    cy = y0 + LEGEND_HEIGHT / 2 - 0.5
+    swatch = 8.0
+    entries = [(t.name, t) for t in hexmap.terrains] + ([(words.bridge_site, None)] if hexmap.bridge_sites else [])
+    if not entries:
+        return []
+    out = [Text(Rect(style.margin, y0, 22.0, LEGEND_HEIGHT - 2.0), words.legend, LEGEND_HEAD, role="legend-head")]
+    pitch = (width - 2 * style.margin - 24.0) / len(entries)
+    for i, (name, terrain) in enumerate(entries):
+        x = style.margin + 24.0 + i * pitch
+        cx = x + swatch / 2
+        if terrain is not None:
+            points = tuple((px, py) for px, py in hexagon_points(cx, cy, swatch * 0.87))
+            if grid.orientation == "flat":     # the map's own hexes: flat-topped
+                points = tuple((cx + (py - cy), cy - (px - cx)) for px, py in points)
+            out.append(Polygon(points, fill=terrain.colour, stroke=OUTLINE_INK, width=0.25, role="legend-swatch"))
+            if getattr(terrain, "icon", None):
+                out.append(Icon(terrain.icon, cx, cy, swatch * 0.55, opacity=0.55, role="legend-icon"))
+        else:
+            out.append(Circle(cx, cy, swatch * 0.4, stroke=SITE_INK, width=0.5, dash=(1.2, 0.8), role="legend-swatch"))
+        label = Rect(x + swatch + 1.5, cy - 2.5, pitch - swatch - 2.5, 5.0)
+        out.append(Text(label, name, LEGEND_STYLE, role="legend-label"))
+        out.append(Rect(x - 0.5, y0, pitch, LEGEND_HEIGHT - 1.0))
+    return out
 
 
 def _rims(hexmap, grid: HexGrid, colours: dict, style: MapStyle) -> list:
@@ -151,7 +199,7 @@ def _rims(hexmap, grid: HexGrid, colours: dict, style: MapStyle) -> list:
     return out
 
 
-def _bridge_sites(hexmap, grid: HexGrid, words: MapWords) -> list:
+def _bridge_sites(hexmap, grid: HexGrid, words: MapWords, ids: bool = True) -> list:
     """A dashed ring on a hex bridge site (the bridge stands on the hex), a dashed bar across an edge
     site (a short span), each labelled."""
     out = []
@@ -160,15 +208,22 @@ def _bridge_sites(hexmap, grid: HexGrid, words: MapWords) -> list:
         if len(site) == 2 and isinstance(site[0], (tuple, list)):
             (x1, y1), (x2, y2) = grid.edge_segment(*site)
             mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-            # a bar across the edge: perpendicular to it, a third of a hex long
+            # a bar across the edge: perpendicular to it, a sixth of a hex into each hex, but only a stub
+            # into a hex whose id is printed just inside this edge (its top edge): the bar would cross it
             dx, dy = x2 - x1, y2 - y1
             length = (dx * dx + dy * dy) ** 0.5
-            px, py = -dy / length * s / 6, dx / length * s / 6
-            out.append(Line(mx - px, my - py, mx + px, my + py, SITE_INK, 1.2, dash=(1.2, 0.8), role="bridge-site"))
+            ux, uy = -dy / length, dx / length
+            reach = []
+            for sign in (1, -1):
+                into = next(h for h in site if sign * ((grid.centre(h)[0] - mx) * ux + (grid.centre(h)[1] - my) * uy) > 0)
+                top_edge = abs(my - (grid.centre(into)[1] + s / 2)) < 1e-6
+                reach.append(0.0 if ids and top_edge else s / 6)
+            out.append(Line(mx - ux * reach[1], my - uy * reach[1], mx + ux * reach[0], my + uy * reach[0], SITE_INK,
+                            1.2, dash=(1.2, 0.8), role="bridge-site"))
             out.append(Circle(mx, my, 1.0, fill=SITE_INK, role="bridge-site"))
         else:
             cx, cy = grid.centre(site)
-            out.append(Circle(cx, cy, 0.34 * s, stroke=SITE_INK, width=0.6, dash=(1.5, 1.0), role="bridge-site"))
+            out.append(Circle(cx, cy, 0.28 * s, stroke=SITE_INK, width=0.6, dash=(1.5, 1.0), role="bridge-site"))
             out.append(Text(Rect(cx - 0.4 * s, cy - 0.09 * s, 0.8 * s, 0.18 * s), words.bridge_site, SITE_STYLE,
                             role="bridge-site-label"))
     return out
