@@ -124,7 +124,7 @@ def test_spanish_kit_prints_spanish_everywhere(spanish_kit):
     assert "kit para imprimir y jugar" in text_of(spanish_kit / "kit.pdf")
     assert "MARCADOR DE PODER" in text_of(spanish_kit / "power-track.pdf").upper()
     box = text_of(spanish_kit / "box.pdf")
-    assert "cartas de personaje" in box and "Contenido".upper() in box.upper()
+    assert "cartas de personaje" in box and "En esta caja".upper() in box.upper()
 
 
 def test_spanish_examples_are_engine_transcripts_in_spanish(game, spanish_kit):
@@ -135,7 +135,7 @@ def test_spanish_examples_are_engine_transcripts_in_spanish(game, spanish_kit):
     es = translate(game, "es")
     lines = engine_examples(es, load_config(es), "es")["convert_and_embolden"]
     assert lines[0] == "**Ejemplo: una oleada, dos habilidades a la vez**"
-    assert "Pastor de los Perdidos (Ben) convierte a Forajido (Ana) a la facción Iglesia." in lines
+    assert "Pastor de los Perdidos (Ben) convierte a Forajido (Ana) a la Iglesia." in lines
     assert phrases(engine_module("shadow_throne"), "es")["wave_start"] == "-- Oleada {wave} --"
     rulebook = text_of(spanish_kit / "rulebook.pdf")
     for line in lines:

@@ -177,13 +177,15 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
     if subtitle is not None:
         top_words, bottom_words = title.upper(), subtitle.upper()
     style = Style(font="serif-semibold", size=15, min_size=8, max_lines=1, colour=gold, tracking=2.0)
+    side = FRAME_INSET + 1.4 + 1.6          # the lettering keeps inside the inner frame
     if subtitle is not None:   # the whole title above the ring: a long one takes two lines
-        els.append(Text(Rect(6 * sx, h - 27 * sy, w - 12 * sx, 16 * sy), top_words, replace(style, max_lines=2),
+        els.append(Text(Rect(side, h - 27 * sy, w - 2 * side, 16 * sy), top_words, replace(style, max_lines=2),
                         role="back-title"))
     else:
-        els.append(Text(Rect(6 * sx, h - 24 * sy, w - 12 * sx, 10 * sy), top_words, style, role="back-title"))
+        els.append(Text(Rect(side, h - 24 * sy, w - 2 * side, 10 * sy), top_words, style, role="back-title"))
     if bottom_words:
-        els.append(Text(Rect(6 * sx, 14 * sy, w - 12 * sx, 10 * sy), bottom_words, style, role="back-title"))
+        els.append(Text(Rect(side, 14 * sy, w - 2 * side, 10 * sy), bottom_words,
+                        replace(style, max_lines=2, leading=1.05) if subtitle is not None else style, role="back-title"))
     cx, cy, r = w / 2, h / 2, 17 * min(sx, sy)
     els.append(Circle(cx, cy, r, stroke=gold, width=0.5))
     els.append(Circle(cx, cy, r - 1.4 * min(sx, sy), stroke=gold, width=0.2))

@@ -11,7 +11,9 @@ SPANISH = {
     "_pick": "{player} toma {card}",
     "_reward_item": "{card} {amount}",
     "_dead": " (muerto: la mitad)",
-    "_the_faction": "{faction}",
+    # the article each faction's name takes (and its contraction after "a"), by faction id
+    "_the_faction": {"empire": "el {faction}", "rebels": "los {faction}", "church": "la {faction}"},
+    "_to_faction": {"empire": "al {faction}", "rebels": "a los {faction}", "church": "a la {faction}"},
     "_none": "nada",
     "_step_list_word": "paso",
     "game_start": "Empieza una partida de {players} jugadores. Cada uno tiene {gold} de oro; "
@@ -21,29 +23,29 @@ SPANISH = {
     "battle_start": "== Batalla {battle} ==",
     "kept_card": "{player} empieza con {card} en la mano, guardada de la batalla anterior.",
     "carried": "{character} sigue en el campo desde la batalla anterior y cuenta como jugado antes de la "
-               "oleada 1.",
+               "primera oleada.",
     "deal": "Se baraja el mazo y cada jugador recibe un grupo de {size} cartas. Cada uno toma una y pasa "
             "el resto a la izquierda hasta agotar los grupos.",
     "draft_round": "Elección {round}: {picks}.",
     "hand": "Mano de {player}: {cards}.",
     "wave_start": "-- Oleada {wave} --",
     "wave_empty": "-- Oleada {wave} -- Nadie juega un personaje.",
-    "pay": "{player} revela {card} y paga {amount} de oro (le quedan {gold}).",
-    "pay_hush": "{player} revela {card} y paga {amount} de oro, 1 de ellos de Oro por Silencio (le quedan {gold}).",
+    "pay": "{player} revela {card} y paga {amount} de oro (ahora tiene {gold}).",
+    "pay_hush": "{player} revela {card} y paga {amount} de oro, Oro por Silencio incluido (ahora tiene {gold}).",
     "collect": "{player} revela {card} y cobra {amount} de oro (ahora tiene {gold}).",
     "collect_hush": "{player} revela {card}; el Oro por Silencio reduce su ingreso a {amount} de oro "
                     "(ahora tiene {gold}).",
-    "play_free": "{player} revela {card}, que no cuesta nada ({gold} de oro).",
+    "play_free": "{player} revela {card}, que no cuesta nada (tiene {gold} de oro).",
     "poor": "{player} revela {card} pero no puede pagar {need} de oro con solo {had}: la carta se pone boca "
             "abajo y queda fuera de la batalla, y {player} cobra 1 de oro (ahora tiene {gold}).",
-    "extra_pay": "{player} añade {card} a la oleada como carta extra de {source} y paga {amount} de oro, "
-                 "sin Oro por Silencio (le quedan {gold}).",
-    "extra_collect": "{player} añade {card} a la oleada como carta extra de {source} y cobra {amount} de oro "
+    "extra_pay": "{player} añade {card} a la oleada gracias a {source} y paga {amount} de oro, "
+                 "sin Oro por Silencio (ahora tiene {gold}).",
+    "extra_collect": "{player} añade {card} a la oleada gracias a {source} y cobra {amount} de oro "
                      "(ahora tiene {gold}).",
-    "extra_play_free": "{player} añade {card} a la oleada como carta extra de {source}, sin coste "
-                       "({gold} de oro).",
-    "extra_none": "{player} no añade carta extra por {source}.",
-    "extra_refused": "{player} no puede añadir {card} por {source}: {reason}.",
+    "extra_play_free": "{player} añade {card} a la oleada gracias a {source}, sin coste "
+                       "(tiene {gold} de oro).",
+    "extra_none": "{player} no aprovecha {source} para añadir otra carta.",
+    "extra_refused": "{player} no puede añadir {card} con {source}: {reason}.",
     "_extra_refused_blocked": "su habilidad no se produce",
     "_extra_refused_dead": "murió antes de su paso",
     "_extra_refused_unaffordable": "no puede pagar la carta",
@@ -53,19 +55,19 @@ SPANISH = {
     "_blocked_suppressed": "está anulada",
     "kill": "{source} mata a {targets}.",
     "kill_none": "{source} no encuentra a nadie a quien matar.",
-    "convert": "{source} convierte a {targets} a la facción {faction}.",
-    "convert_bonus": "{source} convierte a {targets} a la facción {faction}, cada uno con +{amount} de poder.",
+    "convert": "{source} convierte a {targets} {to_faction}.",
+    "convert_bonus": "{source} convierte a {targets} {to_faction}, cada uno con +{amount} de poder.",
     "convert_none": "{source} no encuentra a nadie a quien convertir.",
     "embolden": "{source} da +{amount} de poder a {targets}.",
     "embolden_none": "{source} no encuentra a nadie a quien inspirar.",
-    "boost": "{source} obtiene +{amount} de poder: a su dueño le quedaron {gold} de oro tras pagarlo.",
-    "nothing_condition": "{source} no obtiene poder extra: a su dueño le quedaron {gold} de oro tras pagarlo.",
+    "boost": "{source} obtiene +{amount} de poder: su dueño se quedó con {gold} de oro tras pagarlo.",
+    "nothing_condition": "{source} no obtiene poder extra: su dueño se quedó con {gold} de oro tras pagarlo.",
     "nothing_no_next_wave": "{source} se jugó en la última oleada, así que su habilidad no tiene oleada "
                             "a la que afectar.",
     "schedule": "{source} dará +{amount} de poder a cada personaje {faction_adjective} de la oleada siguiente.",
     "suppress": "{source} anula las habilidades de {steps} de {targets}.",
     "suppress_none": "{source} no encuentra habilidades que anular.",
-    "stay": "{source} se quedará en el campo para la próxima batalla salvo que gane la facción {faction}.",
+    "stay": "{source} seguirá en el campo en la próxima batalla, salvo que la victoria sea para {the_faction}.",
     "death_influence": "{character} muere y {player} gana {amount} de influencia al instante "
                        "(ahora tiene {influence}).",
     "power_track": "Marcador de Poder: {power}.",
@@ -76,7 +78,7 @@ SPANISH = {
     "_rewards_gold": "+{amount} de oro de consolación ({items})",
     "_rewards_nothing": "sin recompensa",
     "stays": "{character} se queda en el campo para la próxima batalla.",
-    "game_over": "{players} alcanzó {goal} de influencia: la partida ha terminado.",
+    "game_over": "Fin de la partida: la influencia de {players} llega a {goal}.",
     "winner": "{player} gana con {influence} de influencia.",
     "winner_gold": "{player} gana: empate a {influence} de influencia, pero con más oro ({gold}).",
     "no_winner": "{players} empatan en influencia ({influence}) y en oro: el reino queda en ruinas y nadie gana.",

@@ -24,6 +24,7 @@ ENGLISH = {
     "_reward_item": "{card} {amount}",
     "_dead": " (dead: half)",
     "_the_faction": "the {faction}",
+    "_to_faction": "to the {faction}",
     "_none": "nothing",
     "_step_list_word": "step",
     "game_start": "A game for {players} players begins. Each player has {gold} gold; "
@@ -99,6 +100,16 @@ def join(items: Sequence[str], phrases: dict = ENGLISH) -> str:
     return core_transcript.join(items, phrases)
 
 
+def faction_form(phrases: dict, key: str, faction: str, namer: Namer) -> str:
+    """A faction's name as the table's ``key`` form wants it: one pattern for every faction (``"the
+    {faction}"``), or one per faction id where a language's article or contraction depends on the name
+    (Spanish: ``el Imperio``, ``los Rebeldes``, ``al Imperio``)."""
+    form = phrases.get(key, "{faction}")
+    if isinstance(form, dict):
+        form = form.get(faction, "{faction}")
+    return form.format(faction=namer.faction(faction))
+
+
 def format_event(event, namer: Namer, phrases: dict = ENGLISH) -> str | None:
     """One event as a sentence, or None when the table has no phrase for it."""
     template = phrases.get(event.type)
@@ -122,8 +133,10 @@ def format_event(event, namer: Namer, phrases: dict = ENGLISH) -> str | None:
         elif key == "faction":
             fields[key] = namer.faction(value)
             fields["faction_adjective"] = namer.adjective(value)
+            fields["the_faction"] = faction_form(phrases, "_the_faction", value, namer)
+            fields["to_faction"] = faction_form(phrases, "_to_faction", value, namer)
         elif key == "factions":
-            fields[key] = join([phrases["_the_faction"].format(faction=namer.faction(f)) for f in value], phrases)
+            fields[key] = join([faction_form(phrases, "_the_faction", f, namer) for f in value], phrases)
         elif key in ("source", "character"):
             fields[key] = character(value)
         elif key == "targets":
