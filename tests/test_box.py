@@ -386,7 +386,10 @@ def test_lid_and_base_carry_the_game_facts(game):
     for t in lid.find("side-title"):
         assert any(r.contains(t.rect) for name, r in panels(lid).items() if name != "lid-top")
     contents = base.find("contents")[0].markup.split("\n")
-    assert contents == ["54 character cards", "5 quick-reference cards", "132 tokens", "1 power track", "1 rulebook"]
+    assert contents == ["54 character cards", "5 quick-reference cards", "132 tokens"]
+    # what the box is not sized for travels beside it, and the box says so
+    assert base.find("beside")[0].markup.split("\n") == ["1 power track", "1 rulebook"]
+    assert [t.markup for t in base.find("beside-heading")] == ["Beside the box"]
     assert panels(base)["base-bottom"].contains(base.find("pitch")[0].rect)
 
 
@@ -396,8 +399,8 @@ def test_contents_leave_tokens_out_without_tokens_yaml(game_copy):
     text.write_text(text.read_text().replace("tokens, ", "").replace("rulebook, ", ""))
     g = load_game(game_copy)
     base = layout(g).pages[1]
-    assert base.find("contents")[0].markup.split("\n") == ["54 character cards", "5 quick-reference cards",
-                                                          "1 power track", "1 rulebook"]
+    assert base.find("contents")[0].markup.split("\n") == ["54 character cards", "5 quick-reference cards"]
+    assert base.find("beside")[0].markup.split("\n") == ["1 power track", "1 rulebook"]
 
 
 def test_every_box_text_fits_and_validation_is_clean(game):

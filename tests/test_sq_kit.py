@@ -51,7 +51,7 @@ def test_the_kit_builds_every_component(tmp_path, paper):
     assert pages["shadows-reference.pdf"] == pages["kingdom-reference.pdf"] == 1
     assert pages["rulebook.pdf"] == 12 and pages["rulebook-imposed.pdf"] == 6
     assert pages["box.pdf"] == 2
-    assert pages["standees.pdf"] == {"letter": 3, "a4": 2}[paper]       # 36 standees
+    assert pages["standees.pdf"] == 2                   # 36 standees, their feet 11 mm (they stand on one hex)
     assert pages["kit.pdf"] == sum(n for name, n in pages.items()
                                    if name not in ("kit.pdf", "cards-duplex.pdf", "rulebook.pdf"))
     # the bill of materials: the map and its tiles, every piece as a counter and as a standee, the sheets
@@ -69,7 +69,7 @@ def test_validate_counts_every_placeholder_by_file():
     counts = {line.split(": warning: ")[0].rsplit("/", 1)[-1]: int(line.split(": warning: ")[1].split()[0])
               for line in result.output.splitlines() if "placeholder" in line and ": warning: " in line}
     # every card's copies, both dice numbers, every marker count, the whole map
-    assert counts == {"shadow_cards.yaml": 11, "kingdom_cards.yaml": 13, "dice.yaml": 2, "tokens.yaml": 10,
+    assert counts == {"shadow_cards.yaml": 11, "kingdom_cards.yaml": 13, "dice.yaml": 2, "tokens.yaml": 11,
                       "map.yaml": 1}
 
 
@@ -100,7 +100,7 @@ def test_the_counters_match_the_pieces_and_holdings_of_game_yaml():
     assert kinds == {"counter", "holding_tile", "marker"}
     markers = {t.id for t in tokens.values() if t.kind == "marker"}
     assert {"taint", "possession", "patrol-orders", "marching-orders", "special-orders", "bridge", "path", "altar",
-            "build", "cave-1-2"} == markers
+            "build", "cave-1-2", "cave-3-4"} == markers
 
 
 def test_the_die_comes_from_dice_yaml_and_the_option_overrides_it(tmp_path):

@@ -276,10 +276,11 @@ def label_rect(ds) -> Rect | None:
     printed = [ds.front] + ([ds.back] if ds.mode == "fold" else [])
     x0, y0 = min(r.x for r in printed), min(r.y for r in printed)
     x1, top = max(r.right for r in printed), max(r.top for r in printed)
-    if y0 - 6.5 >= PRINTER_MARGIN:
-        return Rect(x0, y0 - 6.5, x1 - x0, 5)
-    if top + 6.5 <= ds.page_h - PRINTER_MARGIN:
-        return Rect(x0, top + 1.5, x1 - x0, 5)
+    clear = 3.0                 # past the art's bleed (2 mm on a back)
+    if y0 - clear - 5 >= PRINTER_MARGIN:
+        return Rect(x0, y0 - clear - 5, x1 - x0, 5)
+    if top + clear + 5 <= ds.page_h - PRINTER_MARGIN:
+        return Rect(x0, top + clear, x1 - x0, 5)
     return None
 
 
