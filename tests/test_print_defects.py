@@ -297,7 +297,7 @@ def test_10_a_credit_without_a_name_is_an_error_at_its_line(game_copy):
     line = next(i for i, l in enumerate(path.read_text().splitlines(), 1) if "{role: Story}" in l)
     result = CliRunner().invoke(main, ["validate", str(game_copy)])
     assert result.exit_code == 2
-    assert f"game.yaml:{line}: credits[1].name: required key is missing" in result.output
+    assert f"game.yaml:{line}: 1st credit: name: required key is missing" in result.output
 
 
 # 11 -----------------------------------------------------------------------------------------------------
