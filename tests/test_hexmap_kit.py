@@ -12,7 +12,7 @@ from pnp.draw.icons import using
 from pnp.gamedata import load_game
 from pnp.layout.geometry import Circle, Group, Line, Page, Polygon, Text
 from pnp.layout.hexgrid import seam_keepouts
-from pnp.layout.hexmap import MapStyle, hexmap_layout
+from pnp.layout.hexmap import LEGEND_HEIGHT, MapStyle, hexmap_layout
 from pnp.markup import escape, plain_text
 from rasterize import raster
 from test_tiling_raster import compose, mismatch
@@ -38,7 +38,8 @@ def test_every_hex_is_filled_with_its_terrain_at_its_grid_place():
     # the map's frame: 4 mm of paper round the outermost corners, origin bottom-left
     b = lay.grid.bounds(lay.hexes)
     assert (round(b.x, 2), round(b.y, 2)) == (4.0, 4.0)
-    assert (round(lay.width, 2), round(lay.height, 2)) == (round(b.right + 4, 2), round(b.top + 4, 2))
+    # (and the legend's band above the hexes)
+    assert (round(lay.width, 2), round(lay.height, 2)) == (round(b.right + 4, 2), round(b.top + 4 + LEGEND_HEIGHT, 2))
     # 25 mm flat-top hexes: 13 columns 1.5 radii apart plus one hex, 11 rows plus half a row
     r = 25 / 3 ** 0.5
     assert round(b.w, 2) == round(12 * 1.5 * r + 2 * r, 2)
@@ -157,7 +158,7 @@ def test_data_text_on_the_map_is_escaped():
 def test_layout_is_plain_data_and_groups_nothing():
     lay = hexmap_layout(HEXMAP)
     assert not any(isinstance(e, Group) for e in lay.elements)
-    assert all(isinstance(e, (Polygon, Line, Circle, Text)) or e.role.startswith(("terrain:", "map-paper"))
+    assert all(isinstance(e, (Polygon, Line, Circle, Text)) or e.role.startswith(("terrain:", "map-paper", "legend-"))
                for e in lay.elements)
 
 

@@ -110,7 +110,9 @@ def test_every_card_text_is_generated_from_its_effect(game):
     assert texts["clan_chief"] == ("**At the end:** 1 VP for every Orc troop icon on your completed plans, "
                                    "up to 10 VP.")
     assert texts["three_gems"] == "**Claim with** at least 3 Gems."
-    assert texts["battle_line"].endswith("X X X / o o o / o o o.")
+    # the shape itself is drawn on the card (tests/test_print_defects.py)
+    assert texts["battle_line"] == ("**Claim with** conquest markers on your map in the shape drawn above, turned, "
+                                    "flipped or moved as you like.")
 
 
 def test_an_effect_worded_for_another_deck_is_an_error(copy):

@@ -140,41 +140,46 @@ def hexmap_layout(hexmap, colours: dict | None = None, names: dict | None = None
     return MapLayout(width, height, grid, hexes, tuple(els), tuple(keep), where)
 
 
-#: The legend band above the hexes: its height (mm), and how its words are set.
-LEGEND_HEIGHT = 12.0
+#: The legend above the hexes: its height (mm), an entry's width, and how its words are set.
+LEGEND_HEIGHT = 16.0
+LEGEND_PITCH = 32.0
 LEGEND_STYLE = Style(font="sans-bold", size=7.0, min_size=6.0, max_lines=1, align="left", colour="#1f1a17")
 LEGEND_HEAD = Style(font="sans-black", size=7.0, min_size=6.0, max_lines=1, align="left", upper=True,
                     tracking=0.8, colour="#1f1a17")
 
 
 def _legend(hexmap, grid: HexGrid, words: MapWords, width: float, top: float, style: MapStyle) -> list:
-    """A row along the top of the map, above the hexes: a small hex of each terrain (with its icon) and
-    its name, then the bridge-site mark; each entry also as a rectangle seams keep off (:class:`Rect`)."""
+    """A compact block at the top left of the map, above the hexes: a small hex of each terrain (with its
+    icon) and its name, then the bridge-site mark, in two rows; and the block's rectangle (a
+    :class:`Rect`), which seams keep off like a holding's."""
     from pnp.layout.tokens import hexagon_points
 
-    y0 = top + 1.0
-    cy = y0 + LEGEND_HEIGHT / 2 - 0.5
-    swatch = 8.0
     entries = [(t.name, t) for t in hexmap.terrains] + ([(words.bridge_site, None)] if hexmap.bridge_sites else [])
     if not entries:
         return []
-    out = [Text(Rect(style.margin, y0, 22.0, LEGEND_HEIGHT - 2.0), words.legend, LEGEND_HEAD, role="legend-head")]
-    pitch = (width - 2 * style.margin - 24.0) / len(entries)
+    y0 = top + 1.0
+    swatch = 5.5
+    head_w = 20.0
+    columns = (len(entries) + 1) // 2
+    block = Rect(style.margin, y0, min(width - 2 * style.margin, head_w + columns * LEGEND_PITCH), LEGEND_HEIGHT - 2.0)
+    out = [Text(Rect(block.x, block.y, head_w - 2.0, block.h), words.legend, LEGEND_HEAD, role="legend-head")]
     for i, (name, terrain) in enumerate(entries):
-        x = style.margin + 24.0 + i * pitch
+        x = block.x + head_w + (i // 2) * LEGEND_PITCH
+        cy = block.top - 3.5 - (i % 2) * 7.0
         cx = x + swatch / 2
         if terrain is not None:
-            points = tuple((px, py) for px, py in hexagon_points(cx, cy, swatch * 0.87))
+            points = tuple(hexagon_points(cx, cy, swatch * 0.87))
             if grid.orientation == "flat":     # the map's own hexes: flat-topped
                 points = tuple((cx + (py - cy), cy - (px - cx)) for px, py in points)
             out.append(Polygon(points, fill=terrain.colour, stroke=OUTLINE_INK, width=0.25, role="legend-swatch"))
             if getattr(terrain, "icon", None):
-                out.append(Icon(terrain.icon, cx, cy, swatch * 0.55, opacity=0.55, role="legend-icon"))
+                out.append(Icon(terrain.icon, cx, cy, swatch * 0.6, opacity=0.55, role="legend-icon"))
         else:
-            out.append(Circle(cx, cy, swatch * 0.4, stroke=SITE_INK, width=0.5, dash=(1.2, 0.8), role="legend-swatch"))
-        label = Rect(x + swatch + 1.5, cy - 2.5, pitch - swatch - 2.5, 5.0)
-        out.append(Text(label, name, LEGEND_STYLE, role="legend-label"))
-        out.append(Rect(x - 0.5, y0, pitch, LEGEND_HEIGHT - 1.0))
+            out.append(Circle(cx, cy, swatch * 0.42, stroke=SITE_INK, width=0.45, dash=(1.0, 0.7),
+                              role="legend-swatch"))
+        out.append(Text(Rect(x + swatch + 1.5, cy - 2.5, LEGEND_PITCH - swatch - 3.0, 5.0), name, LEGEND_STYLE,
+                        role="legend-label"))
+    out.append(block)
     return out
 
 
