@@ -92,8 +92,8 @@ def words(game, spec=None) -> list:
                               "name"))
         if config_of(spec).get("legend"):      # the legend prints the terrains' names
             for t in game.map.terrains:
-                out.append(Source(f"map.terrains.{t.id}", t.name, game.map.source, None, f"map terrain '{t.id}'",
-                                  "name"))
+                out.append(Source(f"map.terrains.{t.id}", t.name, game.map.source, _terrain_line(game, t.id),
+                                  f"map terrain '{t.id}'", "name"))
     return out
 
 
