@@ -452,7 +452,8 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
         facts.append(fill(words.get("ages", "Ages {age}+"), age=game.ages))
     toc = _toc()[0]
     extra = {
-        "cover": lambda arg: [Cover(game, words.get("rules_of_play", "Rules of Play"), facts, credit_lines(game, words)),
+        "cover": lambda arg: [Cover(game, words.get("rules_of_play", "Rules of Play"), facts,
+                                    credit_lines(game, words)),
                               NextPageTemplate("body"), PageBreak()],
         "toc": _once(toc),
         "pagebreak": lambda arg: [PageBreak()],

@@ -126,7 +126,8 @@ def test_6_captions_keep_1_mm_inside_the_cut_circle(queen, token, size):
         for piece in (p for p in cut_pieces(queen) if p.name.startswith(f"token '{token}' ")):
             assert piece.outline.r == size / 2
             caption = [c for c in clearances(piece, ink) if isinstance(c.element, Text)]
-            assert caption and all(c.distance >= 1.0 for c in caption), [(c.element.markup, c.distance) for c in caption]
+            assert caption and all(c.distance >= 1.0 for c in caption), \
+                [(c.element.markup, c.distance) for c in caption]
 
 
 # 7 ------------------------------------------------------------------------------------------------------

@@ -48,8 +48,8 @@ def map_layout(game, config: dict, lang=None) -> MapLayout:
     style = MapStyle(size=config["size"], orientation=config["orientation"], ids=config["ids"],
                      starts=config["starts"], legend=config["legend"])
     hexmap = _escaped(game.map, game, lang)
-    return hexmap_layout(hexmap, colours, names, style, MapWords(bridge_site=words.get("map_bridge_site", "bridge site"),
-                                                                 legend=words.get("map_legend", "Legend")))
+    map_words = MapWords(bridge_site=words.get("map_bridge_site", "bridge site"), legend=words.get("map_legend", "Legend"))
+    return hexmap_layout(hexmap, colours, names, style, map_words)
 
 
 def _escaped(hexmap, game, lang):

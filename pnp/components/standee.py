@@ -228,7 +228,8 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
     where = (game.root / "game.yaml", spec.line)
     for p in piece_list(game, spec):
         for name in ("front", "back"):
-            yield CutPiece(spec.id, f"piece '{p['id']}' {name}", RectOutline(Rect(0.0, 0.0, w, h), name="figure's edge"),
+            yield CutPiece(spec.id, f"piece '{p['id']}' {name}",
+                           RectOutline(Rect(0.0, 0.0, w, h), name="figure's edge"),
                            tuple(side_elements(game, p[name], w, h)), where)
 
 

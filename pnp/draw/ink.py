@@ -9,7 +9,6 @@ drawn (``contain`` keeps its proportions inside its box).
 
 from __future__ import annotations
 
-import io
 import math
 
 from pnp.draw import icons, text

@@ -185,7 +185,8 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
         els.append(Text(Rect(side, h - 24 * sy, w - 2 * side, 10 * sy), top_words, style, role="back-title"))
     if bottom_words:
         els.append(Text(Rect(side, 14 * sy, w - 2 * side, 10 * sy), bottom_words,
-                        replace(style, max_lines=2, leading=1.05) if subtitle is not None else style, role="back-title"))
+                        replace(style, max_lines=2, leading=1.05) if subtitle is not None else style,
+                        role="back-title"))
     cx, cy, r = w / 2, h / 2, 17 * min(sx, sy)
     els.append(Circle(cx, cy, r, stroke=gold, width=0.5))
     els.append(Circle(cx, cy, r - 1.4 * min(sx, sy), stroke=gold, width=0.2))

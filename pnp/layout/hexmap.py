@@ -220,7 +220,8 @@ def _bridge_sites(hexmap, grid: HexGrid, words: MapWords, ids: bool = True) -> l
             ux, uy = -dy / length, dx / length
             reach = []
             for sign in (1, -1):
-                into = next(h for h in site if sign * ((grid.centre(h)[0] - mx) * ux + (grid.centre(h)[1] - my) * uy) > 0)
+                into = next(h for h in site
+                            if sign * ((grid.centre(h)[0] - mx) * ux + (grid.centre(h)[1] - my) * uy) > 0)
                 top_edge = abs(my - (grid.centre(into)[1] + s / 2)) < 1e-6
                 reach.append(0.0 if ids and top_edge else s / 6)
             out.append(Line(mx - ux * reach[1], my - uy * reach[1], mx + ux * reach[0], my + uy * reach[0], SITE_INK,

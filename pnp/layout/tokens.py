@@ -138,7 +138,8 @@ def shape_element(shape: str, rect: Rect, grow: float = 0.0, role: str = "", out
 
 def caption_style(background: str | None):
     """The caption's style on ``background``: white, or the dark ink where white would not stand out."""
-    if background and background.startswith("#") and contrast("#ffffff", background) < contrast(DARK_CAPTION, background):
+    if background and background.startswith("#") and \
+            contrast("#ffffff", background) < contrast(DARK_CAPTION, background):
         return replace(CAPTION_STYLE, colour=DARK_CAPTION)
     return CAPTION_STYLE
 
