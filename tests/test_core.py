@@ -198,3 +198,83 @@ def test_valeria_has_nothing_to_determinize():
         checked += 1
         state.apply_actions({q: bots[q].act(state, q, rng) for q in state.to_move()})
     assert checked == 30
+
+
+#: Games with hidden cards and their player counts, for the search bot's blindness test.
+SEARCH_HIDDEN = {"shadow_throne": 4, "behind_the_throne": 4, "shadow_queen": 2}
+
+
+@pytest.mark.parametrize("name", SEARCH_HIDDEN)
+def test_the_search_bot_does_not_see_hidden_cards(name):
+    """The same decision, with the same generator, in two games that look the same to the seat to move
+    but whose hidden cards (other hands, the deck's order) lie otherwise: the search bot decides from
+    what its seat knows, not from where the real game's hidden cards are."""
+    from rules_engine import engine_module
+
+    engine = engine_module(load_game(name).engine)
+    rules = RULES.get(name) or engine.rules_for(load_game(name))
+    players = SEARCH_HIDDEN[name]
+    state = engine.ENGINE.new_state(rules, players)
+    search = make_bot(engine.BOTS, "search:16")
+    bots = [make_bot(engine.BOTS, "random")] * players
+    rng = random.Random(11)
+    compared = moved = 0
+    differed = False
+    while not state.is_over and compared < 6:
+        if state.is_chance():
+            state.sample_chance(rng)
+            continue
+        p = state.to_move()[0]
+        if len(state.legal_actions(p)) > 1 and moved % 3 == 0:
+            other = state.determinize(p, random.Random(moved))
+            assert other.information_state(p) == state.information_state(p)
+            differed = differed or other.all_cards() != state.all_cards()
+            assert search.act(other, p, random.Random(compared)) == search.act(state, p, random.Random(compared))
+            compared += 1
+        moved += 1
+        state.apply_actions({q: bots[q].act(state, q, rng) for q in state.to_move()})
+    assert compared == 6 and differed
+
+
+def test_the_greedy_rollout_loop_plays_the_generic_loops_moves():
+    """Shadow Throne's rollout policy plays its rollouts in a loop of its own (``play_out``): the same
+    moves and returns as the search bot's generic loop with the policy's ``act``, for every horizon."""
+    from rules_engine.core.search import SearchBot
+
+    rollout = st.BOTS["search"]().rollout
+    generic = SearchBot(horizon=20)
+    generic.rollout = type("Act", (), {"act": rollout.act})()      # the same policy without play_out
+    rng = random.Random(5)
+    state = new("shadow_throne")
+    bots = [make_bot(st.BOTS, "random")] * 4
+    checked = 0
+    while not state.is_over:
+        if state.is_chance():
+            state.sample_chance(rng)
+            continue
+        for horizon in (0, 3, 20, 1000):
+            generic.horizon = horizon
+            a, b = state.clone(), state.clone()
+            seed = checked * 7 + horizon
+            assert rollout.play_out(a, random.Random(seed), horizon) == generic._rollout(b, random.Random(seed))
+            assert a.information_state(0) == b.information_state(0) and a.all_cards() == b.all_cards()
+            checked += 1
+        state.apply_actions({q: bots[q].act(state, q, rng) for q in state.to_move()})
+    assert checked > 40
+
+
+@pytest.mark.parametrize("package", ["shadow_throne", "behind_the_throne", "valeria", "shadow_queen"])
+def test_an_engine_state_imports_no_bots(package):
+    """The state modules are below the bots: an engine passes its heuristic to the search bot
+    (``registry(own, rollout=...)``) instead of its state importing the bots, at the top or in a function."""
+    import ast
+    import importlib.util
+
+    path = importlib.util.find_spec(f"rules_engine.{package}.state").origin
+    names = []
+    for node in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
+        if isinstance(node, ast.ImportFrom):
+            names.append(node.module or "")
+        elif isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+    assert names and not [n for n in names if n.split(".")[-1] == "bots"]

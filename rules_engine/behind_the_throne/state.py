@@ -728,11 +728,14 @@ class GameState(State):
         """A clone with the deck shuffled again; a top card ``player`` has seen stays on top."""
         new = self.clone()
         deck = new.deck
+        # the deck is sorted first: from its real order, nothing reaches the sample
         if new.peeked is not None and player == new.active:
             top = deck.pop()
+            deck.sort()
             shuffle(deck, rng.random)
             deck.append(top)
         else:
+            deck.sort()
             shuffle(deck, rng.random)
             if new.peeked is not None:
                 new.peeked = deck[-1]

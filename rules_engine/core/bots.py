@@ -8,6 +8,8 @@ play loop, so a game is reproducible from its seed.
 Bots are named in ``--bots`` as ``NAME`` or ``NAME:ARG`` (``search:400``: a search bot with a budget of
 400 simulations per decision). Every engine gets the core bots (``random``, ``search``) and adds its
 own (``greedy``, ``cautious``) in its ``BOTS`` mapping: name -> factory taking the optional argument.
+An engine with a cheap heuristic gives it to the search bot as its rollout policy
+(``registry(own, rollout=...)``): the state modules never import their bots.
 """
 
 from __future__ import annotations
@@ -40,10 +42,11 @@ def split_spec(spec: str) -> tuple[str, str | None]:
     return name.strip(), (arg.strip() if sep else None)
 
 
-def search_factory(arg=None):
+def search_factory(arg=None, rollout=None):
+    """``search`` / ``search:N`` with the engine's ``rollout`` policy (None: the state's random moves)."""
     from rules_engine.core.search import SearchBot
 
-    return SearchBot.from_spec(arg)
+    return SearchBot.from_spec(arg, rollout=rollout)
 
 
 def _no_arg(cls, name, arg):
@@ -68,12 +71,13 @@ def make_bot(registry: Mapping[str, Callable], spec: str):
     return bot
 
 
-def registry(own: Mapping[str, Callable]) -> dict[str, Callable]:
+def registry(own: Mapping[str, Callable], rollout: Bot | None = None) -> dict[str, Callable]:
     """An engine's bots: ``random`` (the core's unless the engine gives its own), the engine's own, and
-    ``search``. A class in ``own`` takes no argument."""
+    ``search``, whose rollouts play ``rollout`` (a bot: the engine's cheap heuristic; None: the state's
+    random moves). A class in ``own`` takes no argument."""
     merged = {"random": lambda arg=None: _no_arg(RandomBot, "random", arg)}
     for name, factory in own.items():
         merged[name] = (lambda f, n: (lambda arg=None: _no_arg(f, n, arg)))(factory, name) \
             if isinstance(factory, type) else factory
-    merged.setdefault("search", search_factory)
+    merged.setdefault("search", lambda arg=None: search_factory(arg, rollout))
     return merged

@@ -12,10 +12,12 @@ from each seat's own node against the same state, then applied together (decoupl
 
 In a node the action is chosen by UCB1 among the actions legal in this determinization, each
 action's exploration term counting the visits in which it was available. One new node is added per
-simulation; from there the game is played on with the engine's rollout moves
-(``State.rollout_action`` when the engine has a cheap heuristic, else ``State.random_action``) for at
-most ``horizon`` decisions, then scored with ``State.evaluate()`` when the engine has one (an
-estimate of the returns), or to the end otherwise. The bot plays the action visited most.
+simulation; from there the game is played on with the engine's rollout policy (a bot the engine
+passes in, ``registry(own, rollout=...)``: its cheap heuristic; without one ``State.random_action``)
+for at most ``horizon`` decisions, then scored with ``State.evaluate()`` when the engine has one (an
+estimate of the returns), or to the end otherwise. A policy may play the rollout in a loop of its own
+(``play_out(state, rng, horizon)``), which must play exactly the moves of the loop here
+(``tests/test_core.py`` compares them). The bot plays the action visited most.
 
 Randomness: the bot seeds its own generator with one number drawn from the game's generator, so a
 game with a search bot is still reproducible from its seed.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import partial
 
 from rules_engine.core.bots import Bot
 
@@ -48,25 +51,26 @@ class SearchBot(Bot):
     fast = False
 
     def __init__(self, simulations: int = DEFAULT_SIMULATIONS, horizon: int = DEFAULT_HORIZON,
-                 exploration: float = EXPLORATION):
+                 exploration: float = EXPLORATION, rollout: Bot | None = None):
         if simulations < 1:
             raise ValueError("a search bot needs a budget of at least 1 simulation (search:400)")
         self.simulations = simulations
         self.horizon = horizon
         self.exploration = exploration
+        self.rollout = rollout
 
     @classmethod
-    def from_spec(cls, arg: str | None = None) -> "SearchBot":
-        """``search`` or ``search:N`` (N simulations per decision)."""
+    def from_spec(cls, arg: str | None = None, rollout: Bot | None = None) -> "SearchBot":
+        """``search`` or ``search:N`` (N simulations per decision), with the engine's ``rollout`` policy."""
         if arg is None:
-            return cls()
+            return cls(rollout=rollout)
         try:
             simulations = int(arg)
         except ValueError:
             raise ValueError(f"search:{arg}: the budget is a whole number of simulations, e.g. search:400") from None
         if not 1 <= simulations <= 1_000_000:
             raise ValueError(f"search:{arg}: the budget must be between 1 and 1000000 simulations")
-        return cls(simulations)
+        return cls(simulations, rollout=rollout)
 
     # ------------------------------------------------------------------ deciding
 
@@ -142,8 +146,15 @@ class SearchBot(Bot):
         return best
 
     def _rollout(self, state, rng):
+        rollout = self.rollout
+        if rollout is None:
+            policy = state.random_action
+        else:
+            play_out = getattr(rollout, "play_out", None)
+            if play_out is not None:
+                return play_out(state, rng, self.horizon)
+            policy = partial(rollout.act, state)
         evaluate = getattr(state, "evaluate", None)
-        policy = getattr(state, "rollout_action", None) or state.random_action
         steps = 0
         while not state.is_over:
             if state.is_chance():

@@ -17,24 +17,11 @@ from __future__ import annotations
 
 from rules_engine.core.bots import Bot, registry
 from rules_engine.shadow_queen.state import (ACT, DEFEND, DISCARD, END_ACTION, FINISH, MOVE, NO_DEFENCE_ACTION,
-                                             PASS_ACTION, PIECE, PLAY, Action)
+                                             PASS_ACTION, PIECE, PLAY, Action, material)
 
 #: What playing a card of each kind is worth to the greedy bot (before the situation adds or takes).
 CARD_VALUE = {"possess": 10, "taint": 9, "bless": 9, "attack": 8, "rescue": 6, "orders": 7, "banish": 3,
               "construct": 5, "lure": 5, "steal": 4, "restore": 3, "sabotage": 2, "defend": 6}
-
-
-def material(state) -> float:
-    """The first side's lead: pieces it controls, holdings, and the other side's essential pieces lost."""
-    r = state.rules
-    score = 0.0
-    for p, s in enumerate(state.pos):
-        if s < 0:
-            score += 1.5 if r.piece_side[p] == 1 else -(3.0 if r.essential[p] else 1.0)
-        elif state.possessed[p]:
-            score += 2.0
-    score += 2.0 * (state.controlled(0) - state.controlled(1))
-    return score
 
 
 #: The greedy bot's guess that the other side holds a defend card when it holds any card.

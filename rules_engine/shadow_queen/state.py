@@ -250,7 +250,6 @@ class GameState(State):
 
     def evaluate(self) -> list[float]:
         """Estimated returns before the end (for the search bot): pieces and holdings held."""
-        from rules_engine.shadow_queen.bots import material
         score = material(self)
         x = max(-1.0, min(1.0, score / 20.0))
         return [0.5 + x / 2, 0.5 - x / 2]
@@ -1207,7 +1206,7 @@ class GameState(State):
         o = 1 - player
         hidden = [c for c in new.hand[o] if r.card_deck[r.card_of[c]] == o]
         known = [c for c in new.hand[o] if r.card_deck[r.card_of[c]] != o]
-        pool = new.deck[o] + hidden
+        pool = sorted(new.deck[o] + hidden)     # from where the real cards lie, nothing reaches the sample
         rng.shuffle(pool)
         new.hand[o] = known + pool[:len(hidden)]
         new.deck[o] = pool[len(hidden):]
@@ -1250,3 +1249,17 @@ class GameState(State):
         cards += [o.card for o in self.orders if o is not None]
         cards += [b[1] for b in self.builds]
         return cards
+
+
+def material(state) -> float:
+    """The first side's lead: pieces it controls, holdings, and the other side's essential pieces lost
+    (the search bot's estimate before the end, and the greedy bot's)."""
+    r = state.rules
+    score = 0.0
+    for p, s in enumerate(state.pos):
+        if s < 0:
+            score += 1.5 if r.piece_side[p] == 1 else -(3.0 if r.essential[p] else 1.0)
+        elif state.possessed[p]:
+            score += 2.0
+    score += 2.0 * (state.controlled(0) - state.controlled(1))
+    return score

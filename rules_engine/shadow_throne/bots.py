@@ -22,7 +22,7 @@ from rules_engine.core.bots import Bot, registry
 from rules_engine.core.bots import make_bot as core_make_bot
 from rules_engine.core.bots import RandomBot as CoreRandomBot
 from rules_engine.shadow_throne.effects import WAVES_NEXT, WAVES_THIS_AND_EARLIER
-from rules_engine.shadow_throne.state import DRAFT, EXTRA, PLAY, random_play
+from rules_engine.shadow_throne.state import DEAL, DRAFT, EXTRA, KEEP, OVER, PLAY, random_play
 
 
 class PhaseBot(Bot):
@@ -63,32 +63,55 @@ class RandomBot(PhaseBot, CoreRandomBot):
 
 GOLD_VALUE = 0.4        # influence a gold piece is worth to the greedy bot
 
+#: What an ability adds to a card's printed value for drafting and keeping (0.3 for the others).
+ABILITY_BONUS = {"extra_play": 1.5, "kill": 0.8, "convert": 1.0, "embolden": 0.8, "conditional_power": 0.6,
+                 "suppress": 0.6, "stays_after_loss": 0.5, "on_death_influence": 0.5}
+
+_VALUES = (None, None)      # (rules, printed value per physical card) of the last rules looked up
+
+
+def card_values(rules) -> tuple:
+    """The greedy bot's printed value of every physical card, worked out once per rules (found by
+    identity: a game's rules object is the same for all its decisions)."""
+    global _VALUES
+    if _VALUES[0] is rules:
+        return _VALUES[1]
+    values = []
+    for card in range(len(rules.kind)):
+        ability = rules.ability[card]
+        bonus = 0.0
+        if ability is not None:
+            bonus = ABILITY_BONUS.get(ability.kind, 0.3)
+        values.append(rules.influence[card] + 0.25 * rules.power[card] + GOLD_VALUE * rules.delta[card]
+                      + 0.3 * GOLD_VALUE * rules.consolation[card] + bonus)
+    _VALUES = (rules, tuple(values))
+    return _VALUES[1]
+
 
 class GreedyBot(PhaseBot):
+    """Plays to win (see the module docstring). The battle estimate of each card is worked out with
+    the seat's characters and the scale of the waves left taken once per decision, and each faction's
+    strongest rival from the top two totals: the same numbers, in the same order, as summing card by
+    card, so the same decisions for the same seed."""
+
     name = "greedy"
 
     # --- static values --------------------------------------------------------------------------
 
     def _value(self, rules, card):
-        ability = rules.ability[card]
-        bonus = 0.0
-        if ability is not None:
-            bonus = {"extra_play": 1.5, "kill": 0.8, "convert": 1.0, "embolden": 0.8,
-                     "conditional_power": 0.6, "suppress": 0.6, "stays_after_loss": 0.5,
-                     "on_death_influence": 0.5}.get(ability.kind, 0.3)
-        return (rules.influence[card] + 0.25 * rules.power[card] + GOLD_VALUE * rules.delta[card]
-                + 0.3 * GOLD_VALUE * rules.consolation[card] + bonus)
+        return card_values(rules)[card]
 
     def draft(self, state, p, rng=None):
         rules = state.rules
+        values, faction = card_values(rules), rules.faction
         held = [0] * len(rules.factions)
         for c in state.hands[p]:
-            held[rules.faction[c]] += 1
-        return max(state.pools[p], key=lambda c: (self._value(rules, c) + 0.15 * held[rules.faction[c]], -c))
+            held[faction[c]] += 1
+        return max(state.pools[p], key=lambda c: (values[c] + 0.15 * held[faction[c]], -c))
 
     def keep(self, state, p, rng=None):
-        rules = state.rules
-        return max(state.hands[p], key=lambda c: (self._value(rules, c), -c))
+        values = card_values(state.rules)
+        return max(state.hands[p], key=lambda c: (values[c], -c))
 
     # --- battle play --------------------------------------------------------------------------------
 
@@ -120,65 +143,194 @@ class GreedyBot(PhaseBot):
             return power + (max(extra) if extra else 0)
         return power + 1
 
-    def _expected(self, state, p, power, extra_char=None):
-        """Influence-equivalent the seat expects from its characters in the battle."""
+    @staticmethod
+    def _scale(state) -> float:
+        waves_left = state.rules.waves - state.wave - (1 if state.phase != "extra" else 0)
+        return 2.0 + 3.0 * max(waves_left, 0)
+
+    @staticmethod
+    def _mine(state, p) -> list:
+        """The seat's characters in the battle: (faction, influence if its faction wins, consolation)."""
         rules = state.rules
-        waves_left = rules.waves - state.wave - (1 if state.phase != "extra" else 0)
-        scale = 2.0 + 3.0 * max(waves_left, 0)
-        chance = []
-        for f, total in enumerate(power):
-            best_other = max(t for g, t in enumerate(power) if g != f)
-            chance.append(0.5 + 0.5 * math.tanh((total - best_other + 0.5) / scale))
+        r_influence, r_consolation = rules.influence, rules.consolation
+        return [(ch.faction, r_influence[ch.card] // 2 if ch.dead else r_influence[ch.card], r_consolation[ch.card])
+                for ch in state.chars if ch.owner == p]
+
+    @staticmethod
+    def _chances(power, scale) -> list:
+        """Each faction's chance of winning the battle with the totals ``power``: ``0.5 + 0.5 tanh((its
+        total - the best other total + 0.5) / scale)``."""
+        top = max(power)
+        first = power.index(top)
+        second = max(power[:first] + power[first + 1:])
+        tanh = math.tanh
+        return [0.5 + 0.5 * tanh((total - (second if f == first else top) + 0.5) / scale)
+                for f, total in enumerate(power)]
+
+    @staticmethod
+    def _sum(chance, mine) -> float:
+        """What the characters ``mine`` are expected to bring with these chances (summed in order)."""
         value = 0.0
-        mine = [(ch.card, ch.faction, ch.dead) for ch in state.chars if ch.owner == p]
-        if extra_char is not None:
-            mine.append(extra_char)
-        for card, faction, dead in mine:
+        for faction, influence, consolation in mine:
             win = chance[faction]
-            influence = rules.influence[card] // 2 if dead else rules.influence[card]
-            value += win * influence + (1 - win) * GOLD_VALUE * rules.consolation[card]
+            value += win * influence + (1 - win) * GOLD_VALUE * consolation
         return value
 
-    def _score(self, state, p, card, hush):
+    def _estimate(self, power, scale, mine, extra=None) -> float:
+        """Influence-equivalent expected from the characters ``mine`` (and ``extra``, one more
+        ``(faction, influence, consolation)``) with the factions' totals ``power``."""
+        chance = self._chances(power, scale)
+        value = self._sum(chance, mine)
+        if extra is not None:
+            faction, influence, consolation = extra
+            win = chance[faction]
+            value += win * influence + (1 - win) * GOLD_VALUE * consolation
+        return value
+
+    def _expected(self, state, p, power, extra_char=None):
+        """Influence-equivalent the seat expects from its characters in the battle (``extra_char``:
+        ``(card, faction, dead)`` of one more)."""
+        extra = None
+        if extra_char is not None:
+            rules = state.rules
+            card, faction, dead = extra_char
+            extra = (faction, rules.influence[card] // 2 if dead else rules.influence[card],
+                     rules.consolation[card])
+        return self._estimate(power, self._scale(state), self._mine(state, p), extra)
+
+    def _score(self, state, p, card, hush, scale=None, mine=None, seen=None):
+        """What playing ``card`` is worth: the battle estimate with it in, plus the gold it brings or
+        costs. ``seen`` keeps, per (faction, power added), the chances and what ``mine`` brings with
+        them, for the other cards of one decision (the card's own share is added last, as before)."""
         rules = state.rules
         change = rules.delta[card] - hush
         gold_after = state.gold[p] + change
-        power = list(state.power)
         faction = rules.faction[card]
-        power[faction] += self._effective_power(state, p, card, gold_after)
+        added = self._effective_power(state, p, card, gold_after)
         # the gold the seat needs to afford its best remaining card is worth a little more
         need = GOLD_VALUE * (1.3 if gold_after < 3 else 1.0)
-        return self._expected(state, p, power, (card, faction, False)) + need * change
+        if mine is None:
+            scale, mine = self._scale(state), self._mine(state, p)
+        key = (faction, added)
+        known = seen.get(key) if seen is not None else None
+        if known is None:
+            power = list(state.power)
+            power[faction] += added
+            chance = self._chances(power, scale)
+            known = (chance, self._sum(chance, mine))
+            if seen is not None:
+                seen[key] = known
+        chance, value = known
+        win = chance[faction]
+        value += win * rules.influence[card] + (1 - win) * GOLD_VALUE * rules.consolation[card]
+        return value + need * change
 
     def play(self, state, p, rng=None):
         rules = state.rules
         hand = state.hands[p]
         have, last = state.gold[p], state.last_factions[p]
+        r_faction, r_delta = rules.faction, rules.delta
         best, best_score = None, None
+        scale = mine = None
+        seen = {}
         for c in hand:
-            hush = (last >> rules.faction[c]) & 1
-            if have + rules.delta[c] - hush < 0:
+            hush = (last >> r_faction[c]) & 1
+            if have + r_delta[c] - hush < 0:
                 continue
-            score = self._score(state, p, c, hush)
+            if mine is None:
+                scale, mine = self._scale(state), self._mine(state, p)
+            score = self._score(state, p, c, hush, scale, mine, seen)
             if best_score is None or score > best_score or (score == best_score and c < best):
                 best, best_score = c, score
         if best is None:
             # nothing affordable: any card is turned face down for 1 gold; give up the least valuable
-            best = min(hand, key=lambda c: (self._value(rules, c), c))
+            values = card_values(rules)
+            best = min(hand, key=lambda c: (values[c], c))
         return best
 
     def extra(self, state, p, options, rng=None):
-        base = self._expected(state, p, state.power)
+        scale, mine = self._scale(state), self._mine(state, p)
+        base = self._estimate(state.power, scale, mine)
         best, best_score = None, 0.0
+        seen = {}
         for c in options:
-            score = self._score(state, p, c, 0) - base
+            score = self._score(state, p, c, 0, scale, mine, seen) - base
             if score > best_score:
                 best, best_score = c, score
         return best
 
 
-#: The engine's bots (name -> factory), the core's ``search`` included.
-BOTS = registry({"random": RandomBot, "greedy": GreedyBot})
+class GreedyRollout(Bot):
+    """The search bot's rollout policy: the greedy bot's move, and one time in five a random one.
+
+    ``play_out`` plays a rollout in a loop of its own, with the phase methods and the state's
+    list-based moves: the same moves, drawn from the generator in the same order, as the search bot's
+    generic loop with ``act`` (``tests/test_core.py`` compares them)."""
+
+    name = "greedy rollout"
+    RANDOM_SHARE = 0.2
+
+    def __init__(self):
+        self.greedy = GreedyBot()
+
+    def act(self, state, p, rng):
+        if rng.random() < self.RANDOM_SHARE:
+            return state.random_action(p, rng)
+        return self.greedy.act(state, p, rng)
+
+    def play_out(self, state, rng, horizon):
+        greedy, rnd, share = self.greedy, rng.random, self.RANDOM_SHARE
+        seats = range(state.n)
+        steps = 0
+        while True:
+            phase = state.phase
+            if phase == OVER:
+                return state.returns()
+            if phase == DEAL:
+                state.sample_chance(rng)
+                continue
+            if steps >= horizon:
+                return state.evaluate()
+            if phase == PLAY:
+                state.apply_play([random_play(state, p, rng) if rnd() < share else greedy.play(state, p, rng)
+                                  for p in seats])
+            elif phase == DRAFT:
+                picks = []
+                for p in seats:
+                    if rnd() < share:
+                        pool = state.pools[p]
+                        picks.append(pool[int(rnd() * len(pool))])
+                    else:
+                        picks.append(greedy.draft(state, p, rng))
+                state.apply_draft(picks)
+            elif phase == EXTRA:
+                actions = {}
+                for p in sorted(state.extra_pending):
+                    options = state.extra_options(state.extra_pending[p])
+                    if rnd() < share:
+                        choices = [None] + options
+                        actions[p] = choices[int(rnd() * len(choices))]
+                    else:
+                        actions[p] = greedy.extra(state, p, options, rng)
+                state.apply_extra(actions)
+            elif phase == KEEP:
+                keeps = []
+                for p in seats:
+                    hand = state.hands[p]
+                    if not hand:
+                        keeps.append(None)
+                    elif rnd() < share:
+                        keeps.append(hand[int(rnd() * len(hand))])
+                    else:
+                        keeps.append(greedy.keep(state, p, rng))
+                state.apply_keep(keeps)
+            else:
+                raise ValueError(f"phase {phase!r}: nothing to play out")
+            steps += 1
+
+
+#: The engine's bots (name -> factory), the core's ``search`` included (its rollouts: greedy moves).
+BOTS = registry({"random": RandomBot, "greedy": GreedyBot}, rollout=GreedyRollout())
 
 
 def make_bot(spec: str):

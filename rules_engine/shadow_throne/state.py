@@ -68,8 +68,12 @@ class Character:
 
     def copy(self) -> "Character":
         new = Character.__new__(Character)
-        for name in Character.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.card, new.owner, new.wave, new.original, new.faction, new.base = (
+            self.card, self.owner, self.wave, self.original, self.faction, self.base)
+        new.played, new.dead, new.converted, new.bonus, new.boost, new.blocked = (
+            self.played, self.dead, self.converted, self.bonus, self.boost, self.blocked)
+        new.step, new.extra, new.used, new.stays, new.gold_after, new.converted_at = (
+            self.step, self.extra, self.used, self.stays, self.gold_after, self.converted_at)
         return new
 
     def strength(self) -> int:
@@ -267,16 +271,6 @@ class GameState(State):
         """Estimated returns before the end, for the search bot: a softmax of influence plus a little
         for gold (gold breaks ties and buys characters)."""
         return softmax_returns([i + 0.3 * g for i, g in zip(self.influence, self.gold)], 2.5)
-
-    def rollout_action(self, p: int, rng):
-        """The search bot's rollout policy: the greedy bot's move, and now and then a random one."""
-        if rng.random() < 0.2:
-            return self.random_action(p, rng)
-        global _GREEDY
-        if _GREEDY is None:
-            from rules_engine.shadow_throne.bots import GreedyBot
-            _GREEDY = GreedyBot()
-        return _GREEDY.act(self, p, rng)
 
     # ------------------------------------------------------------------ chance: the deal
 
@@ -795,33 +789,37 @@ class GameState(State):
         memo = {}
 
         def ch(c):
-            copy = memo.get(id(c))
+            copy = memo.get(c)
             if copy is None:
-                copy = memo[id(c)] = c.copy()
+                copy = memo[c] = c.copy()
             return copy
 
         new._auto_chance = None
         new.events = None
         new.check = False
         new.violations = []
-        new.gold, new.influence, new.power = list(self.gold), list(self.influence), list(self.power)
-        new.hands = [list(h) for h in self.hands]
-        new.played = [list(cards) for cards in self.played]
-        new.pools = [list(pool) for pool in self.pools]
-        new.deck, new.discard, new._dealt = list(self.deck), list(self.discard), list(self._dealt)
-        new.carry = [ch(c) for c in self.carry]
-        new.chars = [ch(c) for c in self.chars]
-        new.face_down = [ch(c) for c in self.face_down]
-        new.wave_chars = [ch(c) for c in self.wave_chars]
-        new.pending = [(wave, ch(source)) for wave, source in self.pending]
-        new.extra_pending = {p: ch(source) for p, source in self.extra_pending.items()}
-        new.last_factions = list(self.last_factions)
-        new.faction_wins = list(self.faction_wins)
-        new.battle_winners = list(self.battle_winners)
+        new.gold, new.influence, new.power = self.gold[:], self.influence[:], self.power[:]
+        new.hands = [h[:] for h in self.hands]
+        new.played = [cards[:] for cards in self.played]
+        new.pools = [pool[:] for pool in self.pools]
+        new.deck, new.discard, new._dealt = self.deck[:], self.discard[:], self._dealt[:]
+        # the battle's characters first (a character is in one of these lists, or in none)
+        chars = [c.copy() for c in self.chars]
+        new.chars = chars
+        memo.update(zip(self.chars, chars))
+        new.face_down = [c.copy() for c in self.face_down]
+        new.carry = [ch(c) for c in self.carry] if self.carry else []
+        new.wave_chars = [ch(c) for c in self.wave_chars] if self.wave_chars else []
+        new.pending = [(wave, ch(source)) for wave, source in self.pending] if self.pending else []
+        new.extra_pending = {p: ch(source) for p, source in self.extra_pending.items()} if self.extra_pending else {}
+        new.last_factions = self.last_factions[:]
+        new.faction_wins = self.faction_wins[:]
+        new.battle_winners = self.battle_winners[:]
         new.peak = dict(self.peak)
         new._refused = set(self._refused)
-        new._influence_seen = list(self._influence_seen)
+        new._influence_seen = self._influence_seen[:]
         if self.last_result is not None:
+            memo.update(zip(self.face_down, new.face_down))
             new.last_result = dict(self.last_result, characters=[ch(c) for c in self.last_result["characters"]])
         return new
 
@@ -848,6 +846,7 @@ class GameState(State):
         for q in others:
             hidden.extend(new.hands[q])
             hidden.extend(new.pools[q])
+        hidden.sort()       # from where the real game's hidden cards lie, nothing reaches the sample
         shuffle(hidden, rng.random)
         for q in others:
             size = len(new.hands[q])
@@ -877,9 +876,6 @@ class GameState(State):
         cards.extend(self.discard)
         cards.extend(self._dealt)
         return cards
-
-
-_GREEDY = None
 
 
 def random_play(state, p, rng):

@@ -847,5 +847,13 @@ _QUICK_HANDLERS = {**_HANDLERS, MOVE: _quick_move}
 #: The same as a tuple indexed by phase (the phases without a handler go to plan_bot_action).
 _QUICK_BY_PHASE = tuple(_QUICK_HANDLERS.get(phase, plan_bot_action) for phase in range(len(PHASE_NAMES)))
 
-#: Bot name -> factory: ``random``, ``planner``, ``quick`` and the core's ``search``.
-BOTS = registry({"planner": PlannerBot, "quick": QuickBot})
+class PlanRollout(Bot):
+    """The search bot's rollout policy: the planner's moves."""
+
+    name = "planner rollout"
+    act = staticmethod(plan_bot_action)
+
+
+#: Bot name -> factory: ``random``, ``planner``, ``quick`` and the core's ``search`` (its rollouts: the
+#: planner's moves).
+BOTS = registry({"planner": PlannerBot, "quick": QuickBot}, rollout=PlanRollout())

@@ -401,10 +401,6 @@ class GameState(State):
         actions = self._legal()
         return actions[int(rng.random() * len(actions))]
 
-    def rollout_action(self, player, rng):
-        from rules_engine.valeria.bots import plan_bot_action
-        return plan_bot_action(self, player, rng)
-
     # ------------------------------------------------------------------ copies and information
 
     def clone(self) -> "GameState":
