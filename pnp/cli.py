@@ -35,7 +35,8 @@ MAX_EPOCH = 253402300799
 #: Commands that run until Ctrl-C and end normally with it (status 0; the others end with 130).
 RUN_UNTIL_CTRL_C = {"serve"}
 #: Subcommand modules, in the order ``pnp --help`` lists them.
-COMMAND_MODULES = ["new", "validate", "build", "scenario", "simulate", "balance", "export", "preview", "watch", "serve"]
+COMMAND_MODULES = ["new", "validate", "build", "scenario", "simulate", "balance", "lab", "replay", "export", "preview",
+                   "watch", "serve"]
 
 
 class _Sigint:

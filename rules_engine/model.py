@@ -15,7 +15,9 @@ WHOLE_PLACEHOLDER = "*"
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter an effect kind accepts (checked by ``pnp validate``)."""
+    """One parameter an effect kind accepts (checked by ``pnp validate``), a card key the rules read, or a
+    game option an engine declares in ``OPTIONS`` (its tunable parameters: ``rule`` names the rule the
+    option changes, for ``pnp lab`` and docs/engine.md)."""
 
     type: str                      # int, str, bool, list (of ints), steps (a list of the engine's STEPS)
     required: bool = False
@@ -24,6 +26,7 @@ class Param:
     min: int | None = None
     max: int | None = None
     doc: str = ""
+    rule: str = ""                 # options: the rule of the game the parameter changes
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,8 @@ def test_two_player_transcript_uses_the_smaller_deck():
 
 
 @pytest.mark.parametrize("args, message", [
-    (("-o", "goal=20"), "Behind the Throne has no option 'goal'; options: none"),
+    (("-o", "goal=20"), "Behind the Throne has no option 'goal'; options: max_stacks (stacks a player may keep), "
+                        "turn_limit (turns after which a game stops (a safety net))"),
     (("--goal", 20), "Behind the Throne has no option 'goal'"),
     (("--players", "2..x"), "--players: expected a number or a range like 2..5"),
     (("--players", "5..2"), "--players: the range 5..2 is empty"),

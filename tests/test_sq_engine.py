@@ -153,7 +153,7 @@ def test_the_report_is_the_same_whatever_runs_the_games():
     two = sq.simulate(RULES, games=4, seed=5, bots=("greedy", "random"), turn_limit=40, check=True, jobs=2)
     assert one == two and one["invariants"] == {"checked": True, "broken": 0, "examples": []}
     assert one["games"] == 4 and sum(w["wins"] for w in one["wins"].values()) + one["undecided"]["games"] == 4
-    assert set(one["endings"]) == {"enthralled", "banished", "turn_limit"}
+    assert set(one["endings"]) == {"enthralled", "banished", "held", "turn_limit"}
     assert {c["side"] for c in one["cards"]} == {"Shadows", "Kingdom"} and len(one["cards"]) == 24
 
 

@@ -50,10 +50,14 @@ def report_json(report: dict) -> bytes:
                    "bot makes the skill ladder. [default: the engine's default bots]")
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="A game option of the engine (repeatable).")
+@click.option("--variant", "variant_file", type=click.Path(dir_okay=False), default=None,
+              help="A variant file: a YAML overlay of card changes and engine parameters to play instead of "
+                   "the game as its data says (docs/engine.md, \"Balance lab\").")
 @executor_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/balance", show_default=True,
               help="Folder report.json and report.html are written to.")
-def command(game, players_text, games, seed, bots, option_pairs, jobs, executor, scheduler, workers, out_dir):
+def command(game, players_text, games, seed, bots, option_pairs, variant_file, jobs, executor, scheduler, workers,
+            out_dir):
     """Play seeded games of GAME with bots and write a balance report: win rates by seat, side, bot and
     card with 95% confidence intervals and the games behind each, game length, how games end and the
     game's component demand. Outliers (a seat or card whose interval excludes the average) are named
@@ -71,7 +75,13 @@ def command(game, players_text, games, seed, bots, option_pairs, jobs, executor,
         raise UserError(f"{game.title} has no rules engine to play")
     engine = engine_module(game.engine)
     bot_names = bot_list(bots, engine.BOTS) if bots is not None else list(engine.DEFAULT_BOTS)
-    options = game_options(option_pairs, None, engine, game.title)
+    variant = None
+    if variant_file:
+        from pnp.variants import apply, load_variant
+
+        variant = load_variant(variant_file, game, engine)
+        game = apply(game, variant, engine)
+    options = {**(variant.parameters if variant else {}), **game_options(option_pairs, None, engine, game.title)}
     counts = player_counts(players_text, game.players, engine.PLAYERS, game.title)
     if len(counts) != 1:
         raise UserError("--players: a balance report is for one player count")
@@ -92,6 +102,8 @@ def command(game, players_text, games, seed, bots, option_pairs, jobs, executor,
         raise UserError(f"{where}: {exc}") from None
     report = balance_report(engine.ENGINE, results, game=game.id, seed=seed, players=players, bots=bot_names,
                             rules=rules, options=options, card_names={c.id: c.name for c in game.cards})
+    if variant is not None:
+        report["variant"] = {"name": variant.name, "changes": variant.describe(), **variant.content()}
     page = render_html(report, game.title, {f.id: f.name for f in game.factions}).encode()
     try:
         out.mkdir(parents=True, exist_ok=True)

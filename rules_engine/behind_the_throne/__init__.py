@@ -30,8 +30,14 @@ FACTS = {"row_limit": ROW_LIMIT, "max_stacks": MAX_STACKS, "stack_limit": STACK_
          "scoring_size": SCORING_SIZE}
 #: Bots used when none are named.
 DEFAULT_BOTS = ("random",)
-#: Game options of play_game / simulate (none: every number is fixed by the rules).
-OPTIONS = {}
+#: Game options of play_game / simulate (``pnp simulate -o max_stacks=4``): the tunable parameters.
+OPTIONS = {
+    "max_stacks": Param("int", default=MAX_STACKS, min=1, max=9, doc="stacks a player may keep",
+                        rule="Collecting: a player holding more stacks than this discards whole stacks down to it"),
+    "turn_limit": Param("int", default=TURN_LIMIT, min=1, max=100000,
+                        doc="turns after which a game stops (a safety net)",
+                        rule="Interpretation 13: a game still running after this many turns is scored at once"),
+}
 
 #: The card keys the rules read, per deck (checked by ``pnp validate``).
 CARD_KEYS = {"cards": {"value": Param("int", doc="a character's value; the End of Game card has none")}}

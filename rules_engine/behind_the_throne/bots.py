@@ -50,7 +50,7 @@ def worth_table(rules) -> list[list[float]]:
     return [[_stack_worth(v, c) for c in range(STACK_LIMIT + 1)] for v in rules.value]
 
 
-def collect_gain(table, counts: dict, kinds) -> float:
+def collect_gain(table, counts: dict, kinds, max_stacks: int = MAX_STACKS) -> float:
     """What collecting ``kinds`` adds to a holding of ``counts`` (kind -> cards): cards past five are
     discarded, and over five stacks the least valuable stacks go."""
     added = {}
@@ -63,7 +63,7 @@ def collect_gain(table, counts: dict, kinds) -> float:
         if not c:
             new += 1
         gain += table[k][min(STACK_LIMIT, c + a)] - table[k][c]
-    extra = len(counts) + new - MAX_STACKS
+    extra = len(counts) + new - max_stacks
     if extra > 0:
         worths = [table[k][min(STACK_LIMIT, c + added.get(k, 0))] for k, c in counts.items()]
         worths.extend(table[k][a] for k, a in added.items() if k not in counts)
@@ -99,7 +99,8 @@ class CautiousBot(Bot):
         return {k: len(s) for k, s in state.stacks[p].items()}
 
     def gain(self, state, p, kinds, counts=None) -> float:
-        return collect_gain(self.table(state.rules), counts if counts is not None else self.counts(state, p), kinds)
+        return collect_gain(self.table(state.rules), counts if counts is not None else self.counts(state, p), kinds,
+                            state.max_stacks)
 
     @staticmethod
     def leading(state, p) -> bool:
@@ -178,7 +179,7 @@ class CautiousBot(Bot):
             if k == rules.end_kind:
                 worth += n * (END_STAKE if leading else -END_STAKE)
             elif value[k] - drop <= last:
-                worth += n * collect_gain(table, counts, kinds + [k])
+                worth += n * collect_gain(table, counts, kinds + [k], state.max_stacks)
         return worth / total
 
     @staticmethod

@@ -35,7 +35,7 @@ def check_state(state) -> list[str]:
         problems.append("the deck's card counts are out of step with the deck")
     choosing = {p for p, _ in state.placements} if state.phase == "discard" else set()
     for p, stacks in enumerate(state.stacks):
-        if len(stacks) > MAX_STACKS and p not in choosing:
+        if len(stacks) > state.max_stacks and p not in choosing:
             problems.append(f"seat {p} holds {len(stacks)} stacks")
         for kind, stack in stacks.items():
             if not stack or len(stack) > STACK_LIMIT:

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Callable, NamedTuple, Sequence
 
 from rules_engine.behind_the_throne.bots import BOTS
-from rules_engine.behind_the_throne.rules import TURN_LIMIT, Rules
+from rules_engine.behind_the_throne.rules import MAX_STACKS, TURN_LIMIT, Rules
 from rules_engine.behind_the_throne.state import ENDINGS, OVER, REASONS, GameState
 from rules_engine.core import play as core_play
 from rules_engine.core import runs
@@ -29,33 +29,37 @@ seat_bots = runs.seat_bots
 
 
 def new_state(rules: Rules, players: int, *, record: bool = False, check: bool = False,
-              max_turns: int = TURN_LIMIT) -> GameState:
-    """A new game waiting for its first shuffle (the core play loop resolves it)."""
-    return GameState(rules, players, None, record=record, check=check, max_turns=max_turns)
+              max_turns: int = TURN_LIMIT, turn_limit: int | None = None, max_stacks: int = MAX_STACKS) -> GameState:
+    """A new game waiting for its first shuffle (the core play loop resolves it); ``turn_limit`` and
+    ``max_stacks`` are the options of ``OPTIONS`` (``max_turns`` the older name of the first)."""
+    return GameState(rules, players, None, record=record, check=check,
+                     max_turns=turn_limit if turn_limit is not None else max_turns, max_stacks=max_stacks)
 
 
 def fast_play(state: GameState, bots, rng) -> GameState:
     """The play loop without the core's generality (one seat decides at a time): the same game as the
     core loop (``tests/test_core.py`` compares them)."""
+    decisions = core_play.start_record(state, state.n)
     while state.phase != OVER:
         if state._pending is not None:
             state.sample_chance(rng)
             continue
         p = state.chooser if state.chooser is not None else state.active
+        decisions[p] += 1
         state.step(bots[p].act(state, p, rng))
     return state
 
 
 def play_game(rules: Rules, bots, seed, *, players: int | None = None, record: bool = False,
-              check: bool = False, max_turns: int = TURN_LIMIT, generic: bool = False) -> GameState:
+              check: bool = False, max_turns: int = TURN_LIMIT, generic: bool = False, **options) -> GameState:
     """Play one whole game with the given bots (one per seat, objects or names); return the final state."""
     return core_play.play_game(ENGINE, rules, bots, seed, players=players, record=record, check=check,
-                               generic=generic, max_turns=max_turns)
+                               generic=generic, max_turns=max_turns, **options)
 
 
-def recorded_game(rules: Rules, *, seed: int, players: int, bots: Sequence[str], check: bool = False):
+def recorded_game(rules: Rules, *, seed: int, players: int, bots: Sequence[str], check: bool = False, **options):
     """Game 0 of a run seeded with ``seed``, with events: ``(seat bot names, final state)``."""
-    return core_play.recorded_game(ENGINE, rules, seed=seed, players=players, bots=bots, check=check)
+    return core_play.recorded_game(ENGINE, rules, seed=seed, players=players, bots=bots, check=check, **options)
 
 
 class GameResult(NamedTuple):
@@ -104,16 +108,24 @@ def balance_figures(results, rules=None) -> dict:
 
 
 #: What the core needs to play Behind the Throne with bots.
+def game_metrics(result: GameResult, rules=None) -> dict:
+    """Behind the Throne's own per-game metrics (``pnp lab``): the winning score, shared victories."""
+    return {"top_score": max(result.scores, default=0), "shared": 1.0 if len(result.winners) > 1 else 0.0}
+
+
 ENGINE = Engine("behind_the_throne", new_state, _result, BOTS, PLAYERS, fast_play=fast_play,
-                card_usage="owned", length_unit="turns", figures=balance_figures)
+                card_usage="owned", length_unit="turns", figures=balance_figures, timeouts=("turn_limit",),
+                progress="score", metrics=game_metrics,
+                metric_labels={"top_score": ("winning score", "count"), "shared": ("shared victories", "rate")},
+                headline=("win_seat_1", "top_score", "length"))
 
 
 def run_games(rules: Rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
               jobs: int = 1, check: bool = False, progress: Callable[[int], None] | None = None,
-              chunk: int = 250, executor=None) -> list[GameResult]:
+              chunk: int = 250, executor=None, **options) -> list[GameResult]:
     """Play ``games`` games and return one :class:`GameResult` per game, in game order."""
     return runs.run_games(ENGINE, rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs, check=check,
-                          progress=progress, chunk=chunk, executor=executor)
+                          progress=progress, chunk=chunk, executor=executor, options=options)
 
 
 percentile = runs.percentile
@@ -164,10 +176,10 @@ def summarize(results: Sequence[GameResult], *, players: int, seed: int, bots: S
 
 
 def simulate(rules: Rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
-             jobs: int = 1, check: bool = False, progress=None, executor=None) -> dict:
+             jobs: int = 1, check: bool = False, progress=None, executor=None, **options) -> dict:
     """Run games and summarize them (see :func:`run_games` and :func:`summarize`)."""
     results = run_games(rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs, check=check,
-                        progress=progress, executor=executor)
+                        progress=progress, executor=executor, **options)
     return summarize(results, players=players, seed=seed, bots=bots, checked=check)
 
 

@@ -69,7 +69,8 @@ class GameState(State):
     shuffle waits for the caller (:meth:`is_chance`)."""
 
     def __init__(self, rules: Rules, players: int, seed=None, *, record: bool = False, check: bool = False,
-                 max_turns: int = TURN_LIMIT, rng: random.Random | None = None, _start: bool = True):
+                 max_turns: int = TURN_LIMIT, max_stacks: int = MAX_STACKS, rng: random.Random | None = None,
+                 _start: bool = True):
         if not 1 <= players <= rules.max_players():
             raise ValueError(f"{players} players: the engine plays 1 to {rules.max_players()}")
         self.rules = rules
@@ -96,6 +97,7 @@ class GameState(State):
         self.changed = set()                      # seats whose stacks changed this turn
         self.phase = TURN
         self.max_turns = max_turns
+        self.max_stacks = max_stacks              # the most stacks a player keeps (an option, MAX_STACKS)
         self.over_reason = None
         self.scores = None
         self.winners = ()
@@ -471,6 +473,10 @@ class GameState(State):
             out.extend(Action(SWAP, k, q) for k in (shields or sorted(stacks)))
         return out
 
+    def progress(self):
+        """The points each player would score now: what lead changes and comebacks are counted on."""
+        return [self.score(p) for p in range(self.n)]
+
     def score(self, p: int) -> int:
         value = self.rules.value
         return sum(value[k] for k, stack in self.stacks[p].items() if len(stack) >= SCORING_SIZE)
@@ -646,7 +652,7 @@ class GameState(State):
                 self._place(p, cards)
                 self.placements[i] = (p, None)
         for p, _ in self.placements:
-            if len(self.stacks[p]) > MAX_STACKS:
+            if len(self.stacks[p]) > self.max_stacks:
                 self.phase = DISCARD
                 self.chooser = p
                 return
@@ -667,6 +673,7 @@ class GameState(State):
         if self.events is not None:
             for q in sorted(self.changed):
                 self._rec("stacks", player=q, stacks=self.stack_counts(q))
+        self.mark_progress()
         self.active = (self.active + 1) % self.n
         self._start_turn()
 
@@ -675,6 +682,8 @@ class GameState(State):
         self.over_reason = reason
         self.chooser = None
         self.scores = [self.score(p) for p in range(self.n)]
+        if reason != TURN_LIMIT_REACHED:       # (at the turn limit the last turn's end is marked already)
+            self.mark_progress()
         best = max(self.scores)
         self.winners = tuple(p for p, s in enumerate(self.scores) if s == best)
         self.winner = self.winners[0] if len(self.winners) == 1 else None
@@ -701,6 +710,7 @@ class GameState(State):
         new = GameState.__new__(GameState)
         new.__dict__.update(self.__dict__)
         new._auto_chance = None
+        new.trace = None
         new.events = None
         new.check = False
         new.violations = []

@@ -1,7 +1,9 @@
 """Where a run's batches of games are played: here, in local worker processes, or on a Dask cluster.
 
 An executor has ``run(engine_name, rules, batches, job, progress) -> [batch results]``, results in batch
-order whatever order they finish in. A batch is a range of game indexes; ``job`` is ``(seed, players,
+order whatever order they finish in; ``batch_function(engine_name, rules, batch, job)`` (default: play the
+batch's games, :func:`play_batch_by_name`) is what a worker runs, and ``done(index, result)`` (optional)
+hears of each batch as it finishes (``pnp lab`` stores it at once, so an interrupted sweep resumes). A batch is a range of game indexes; ``job`` is ``(seed, players,
 bots, check, options)``. Every game is seeded from ``(seed, index)`` alone, so any executor gives the
 same results, and a batch that is played twice (a retried batch of a dead worker) is counted once:
 its result is stored at its own place in the list.
@@ -31,9 +33,9 @@ def play_batch_by_name(engine_name: str, rules, batch, job) -> list:
     from rules_engine import engine_module
     from rules_engine.core.play import play_batch
 
-    seed, players, bots, check, options = job
+    seed, players, bots, check, options, *extra = job     # extra: (experience,) asks for experience metrics
     engine = engine_module(engine_name).ENGINE
-    return play_batch(engine, rules, batch, seed, players, bots, check, options)
+    return play_batch(engine, rules, batch, seed, players, bots, check, options, *extra)
 
 
 class LocalExecutor:
@@ -42,11 +44,14 @@ class LocalExecutor:
     def __init__(self, jobs: int = 1):
         self.jobs = max(1, int(jobs))
 
-    def run(self, engine_name: str, rules, batches: Sequence, job, progress: Callable | None = None) -> list:
+    def run(self, engine_name: str, rules, batches: Sequence, job, progress: Callable | None = None,
+            batch_function: Callable = play_batch_by_name, done: Callable | None = None) -> list:
         if self.jobs <= 1 or len(batches) <= 1:
             results = []
-            for batch in batches:
-                results.append(play_batch_by_name(engine_name, rules, batch, job))
+            for i, batch in enumerate(batches):
+                results.append(batch_function(engine_name, rules, batch, job))
+                if done:
+                    done(i, results[-1])
                 if progress:
                     progress(len(batch))
             return results
@@ -55,11 +60,14 @@ class LocalExecutor:
         except ValueError:  # pragma: no cover - platforms without fork
             context = multiprocessing.get_context()
         with sigint_deferred():       # Ctrl-C once the pool exists, so that it is stopped (see processes)
-            pool = context.Pool(self.jobs, initializer=_init_worker, initargs=(engine_name, rules, job, os.getpid()))
+            pool = context.Pool(self.jobs, initializer=_init_worker,
+                                initargs=(engine_name, rules, job, os.getpid(), batch_function))
         try:
             results = []
-            for batch, part in zip(batches, pool.imap(_worker, batches)):
+            for i, (batch, part) in enumerate(zip(batches, pool.imap(_worker, batches))):
                 results.append(part)
+                if done:
+                    done(i, part)
                 if progress:
                     progress(len(batch))
         except BaseException:
@@ -74,17 +82,17 @@ class LocalExecutor:
 _WORKER = None
 
 
-def _init_worker(engine_name, rules, job, parent):
+def _init_worker(engine_name, rules, job, parent, batch_function=play_batch_by_name):
     global _WORKER
     # Ctrl-C reaches the whole process group: the parent stops the pool, so workers ignore it
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
-    _WORKER = (engine_name, rules, job)
+    _WORKER = (engine_name, rules, job, batch_function)
 
 
 def _worker(batch):
-    engine_name, rules, job = _WORKER
-    return play_batch_by_name(engine_name, rules, batch, job)
+    engine_name, rules, job, batch_function = _WORKER
+    return batch_function(engine_name, rules, batch, job)
 
 
 class DaskExecutor:
@@ -111,7 +119,7 @@ class DaskExecutor:
         return Client(cluster), cluster
 
     def run(self, engine_name: str, rules, batches: Sequence, job, progress: Callable | None = None,
-            batch_function: Callable = play_batch_by_name) -> list:
+            batch_function: Callable = play_batch_by_name, done: Callable | None = None) -> list:
         from dask.distributed import as_completed
 
         client, cluster = self.client()
@@ -124,6 +132,8 @@ class DaskExecutor:
                 i = where[future.key]
                 if results[i] is None:        # a batch is counted once, whatever ran it
                     results[i] = future.result()
+                    if done:
+                        done(i, results[i])
                     if progress:
                         progress(len(batches[i]))
             return results

@@ -30,6 +30,12 @@ class Engine:
     "owned") and ``length`` (in ``length_unit``); ``figures(results, rules)`` (optional) gives the game's own
     figures: ``sides`` (win rates of factions or sides, as ``[{side, wins, games, win_rate, ci_low,
     ci_high}]``) and ``components`` (component demand, name -> value).
+
+    For experience metrics and ``pnp lab`` (:mod:`rules_engine.core.experience`, :mod:`rules_engine.core.metrics`):
+    ``timeouts`` are the endings that are safety stops (a turn limit); ``progress`` names the measure
+    ``State.progress()`` reports (``influence``); ``metrics(result, rules)`` (optional) gives the
+    engine's own per-game metrics, id -> number, described by ``metric_labels`` (id -> ``(label, kind)``,
+    kind ``rate`` or ``count``); ``headline`` names the metrics ``pnp lab`` looks at by default.
     """
 
     name: str
@@ -42,6 +48,11 @@ class Engine:
     card_usage: str = "played"
     length_unit: str = "turns"
     figures: Callable | None = None
+    timeouts: tuple = ()
+    progress: str = ""
+    metrics: Callable | None = None
+    metric_labels: Mapping[str, tuple] = field(default_factory=dict)
+    headline: tuple = ()
 
     def make_bot(self, spec: str):
         return core_bots.make_bot(self.bots, spec)
@@ -55,15 +66,27 @@ class Engine:
         return derive_seed(self.name, seed, index)
 
 
+def start_record(state, players: int):
+    """Give a state the play loop's record: decisions per seat and the progress trace (see
+    :mod:`rules_engine.core.experience`); returns the decisions list to count in."""
+    state.decisions = [0] * players
+    state.trace = []
+    return state.decisions
+
+
 def play(state, bots: Sequence, rng: random.Random):
     """Play ``state`` to the end: chance with ``rng``, each seat's decisions by ``bots[seat]``."""
+    decisions = start_record(state, len(bots))
     while True:
         movers = state.to_move()
         if movers:
             if len(movers) == 1:
                 p = movers[0]
+                decisions[p] += 1
                 state.step_action(bots[p].act(state, p, rng))
             else:
+                for p in movers:
+                    decisions[p] += 1
                 state.step_actions({p: bots[p].act(state, p, rng) for p in movers})
         elif state.is_chance():
             state.sample_chance(rng)
@@ -87,16 +110,20 @@ def play_game(engine: Engine, rules, bots: Sequence, seed, *, players: int | Non
 
 
 def play_batch(engine: Engine, rules, indexes, seed: int, players: int, bot_specs: Sequence[str], check: bool,
-               options: Mapping) -> list:
+               options: Mapping, experience: bool = False) -> list:
     """Play the games with the given indexes of a run (the unit of work of a worker): game ``i`` is
-    seeded from ``(seed, i)`` alone and its seats get ``seat_bots(bot_specs, players, i)``."""
+    seeded from ``(seed, i)`` alone and its seats get ``seat_bots(bot_specs, players, i)``. With
+    ``experience`` each game gives ``(result, Experience)``."""
+    from rules_engine.core.experience import experience as experience_of
+
     cache = {spec: engine.make_bot(spec) for spec in set(bot_specs)}
     out = []
     for index in indexes:
         names = seat_bots(bot_specs, players, index)
         state = play_game(engine, rules, [cache[n] for n in names], engine.game_seed(seed, index), players=players,
                           check=check, **options)
-        out.append(engine.result(state, names))
+        result = engine.result(state, names)
+        out.append((result, experience_of(engine, state, result)) if experience else result)
     return out
 
 

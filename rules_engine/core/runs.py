@@ -44,8 +44,9 @@ SEARCH_CHUNK = 8
 
 def run_games(engine, rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
               jobs: int = 1, check: bool = False, progress: Callable[[int], None] | None = None, chunk: int = 250,
-              executor=None, options: Mapping | None = None) -> list:
-    """Play games ``0 .. games-1`` of a run and return ``engine.result`` of each, in game order.
+              executor=None, options: Mapping | None = None, experience: bool = False) -> list:
+    """Play games ``0 .. games-1`` of a run and return ``engine.result`` of each, in game order (with
+    ``experience``: ``(result, Experience)`` pairs, :mod:`rules_engine.core.experience`).
 
     Game ``i`` depends on ``(seed, i)`` only, so the results are the same whatever runs them:
     ``executor`` (see :mod:`rules_engine.core.executors`) or, by default, ``jobs`` local processes.
@@ -59,7 +60,7 @@ def run_games(engine, rules, *, games: int, seed: int = 0, players: int = 4, bot
         chunk = min(chunk, SEARCH_CHUNK)       # search games are slow: small batches keep every worker busy
     batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
     executor = executor or LocalExecutor(jobs)
-    job = (seed, players, bots, check, dict(options or {}))
+    job = (seed, players, bots, check, dict(options or {})) + ((True,) if experience else ())
     parts = executor.run(engine.name, rules, batches, job, progress)
     return [result for part in parts for result in part]
 

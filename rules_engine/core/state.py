@@ -41,6 +41,11 @@ class State:
 
     n: int = 0
     _auto_chance: random.Random | None = None
+    #: The play loop's record of this game (:mod:`rules_engine.core.experience`): each seat's decisions,
+    #: and the progress measure at the end of every unit of length. None outside a play loop; a clone
+    #: sets ``trace`` to None so that searches leave no mark in it.
+    decisions: list | None = None
+    trace: list | None = None
 
     # ------------------------------------------------------------------ decisions (engine)
 
@@ -137,6 +142,17 @@ class State:
         if rng is not None:
             while self.is_chance():
                 self.sample_chance(rng)
+
+    def progress(self) -> Sequence[float]:
+        """Each seat's progress measure now (the engine's score, influence, pieces taken): what lead
+        changes, comebacks and stalls are counted on. Engines without one report none."""
+        return ()
+
+    def mark_progress(self) -> None:
+        """Note the progress measure at the end of a unit of length (a battle, a turn, a round); the
+        engine calls it, and it does nothing outside a play loop or in a clone."""
+        if self.trace is not None:
+            self.trace.append(tuple(self.progress()))
 
     def current_player(self) -> int | None:
         """The one seat to move, or None (nobody, several at once, or a chance node)."""

@@ -24,9 +24,10 @@ PLAYERS = (2, 2)
 
 
 def new_state(rules: Rules, players: int = 2, *, record: bool = False, check: bool = False,
-              turn_limit: int = TURN_LIMIT, die: int | None = None) -> GameState:
-    """A new game at its first chance event (the first side's draw)."""
-    return GameState(rules, players, None, record=record, check=check, turn_limit=turn_limit, die=die)
+              turn_limit: int = TURN_LIMIT, die: int | None = None, **variant) -> GameState:
+    """A new game at its first chance event (the first side's draw); ``variant``: the other options of
+    ``OPTIONS`` (the draft's open points)."""
+    return GameState(rules, players, None, record=record, check=check, turn_limit=turn_limit, die=die, **variant)
 
 
 class GameResult(NamedTuple):
@@ -79,8 +80,29 @@ def balance_figures(results, rules=None) -> dict:
 
 
 #: What the core needs to play Shadow Queen with bots.
+def game_metrics(result: GameResult, rules=None) -> dict:
+    """Shadow Queen's own per-game metrics (``pnp lab``): wins by side, and victories before the limit."""
+    names = rules.sides if rules is not None else ("shadows", "kingdom")
+    out = {f"win_{side}": 1.0 if s in result.winners else 0.0 for s, side in enumerate(names)}
+    out["victory"] = 1.0 if result.winners and result.reason != TURN_LIMIT_REACHED else 0.0
+    return out
+
+
+def metric_labels(rules=None) -> dict:
+    sides = rules.sides if rules is not None else ("shadows", "kingdom")
+    names = rules.side_names if rules is not None else ("Shadows", "Kingdom")
+    labels = {f"win_{side}": (f"{name} win rate", "rate") for side, name in zip(sides, names)}
+    labels["victory"] = ("games won before the turn limit", "rate")
+    return labels
+
+
+def headline(rules=None) -> tuple:
+    return ("victory",) + tuple(k for k in metric_labels(rules) if k != "victory")
+
+
 ENGINE = Engine("shadow_queen", new_state, _result, BOTS, PLAYERS, card_usage="played", length_unit="turns",
-                figures=balance_figures)
+                figures=balance_figures, timeouts=(TURN_LIMIT_REACHED,), progress="pieces taken and holdings held",
+                metrics=game_metrics, metric_labels=metric_labels, headline=headline)
 
 
 def derive_seed(seed: int, index: int) -> int:
@@ -91,26 +113,26 @@ seat_bots = runs.seat_bots
 
 
 def play_game(rules: Rules, bots, seed, *, players: int | None = None, record: bool = False, check: bool = False,
-              turn_limit: int = TURN_LIMIT, die: int | None = None, generic: bool = False) -> GameState:
+              turn_limit: int = TURN_LIMIT, die: int | None = None, generic: bool = False, **variant) -> GameState:
     """One whole game with a bot per seat (objects or names); returns the final state."""
     return core_play.play_game(ENGINE, rules, bots, seed, players=players or 2, record=record, check=check,
-                               generic=generic, turn_limit=turn_limit, die=die)
+                               generic=generic, turn_limit=turn_limit, die=die, **variant)
 
 
 def recorded_game(rules: Rules, *, seed: int, players: int = 2, bots: Sequence[str], check: bool = False,
-                  turn_limit: int = TURN_LIMIT, die: int | None = None):
+                  turn_limit: int = TURN_LIMIT, die: int | None = None, **variant):
     """Game 0 of a run seeded with ``seed``, with events: ``(seat bot names, final state)``."""
     return core_play.recorded_game(ENGINE, rules, seed=seed, players=players, bots=bots, check=check,
-                                   turn_limit=turn_limit, die=die)
+                                   turn_limit=turn_limit, die=die, **variant)
 
 
 def run_games(rules: Rules, *, games: int, seed: int = 0, players: int = 2, bots: Sequence[str] = ("random",),
               jobs: int = 1, check: bool = False, progress: Callable[[int], None] | None = None, chunk: int = 250,
-              executor=None, turn_limit: int = TURN_LIMIT, die: int | None = None) -> list[GameResult]:
+              executor=None, turn_limit: int = TURN_LIMIT, die: int | None = None, **variant) -> list[GameResult]:
     """Play ``games`` games; one :class:`GameResult` each, in game order."""
     return runs.run_games(ENGINE, rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs,
                           check=check, progress=progress, chunk=chunk, executor=executor,
-                          options={"turn_limit": turn_limit, "die": die})
+                          options={"turn_limit": turn_limit, "die": die, **variant})
 
 
 def summarize(results: Sequence[GameResult], *, rules: Rules, seed: int, bots: Sequence[str], checked: bool = False,
@@ -170,14 +192,15 @@ def summarize(results: Sequence[GameResult], *, rules: Rules, seed: int, bots: S
 
 def simulate(rules: Rules, *, games: int, seed: int = 0, players: int = 2, bots: Sequence[str] = ("random",),
              jobs: int = 1, check: bool = False, progress=None, executor=None, turn_limit: int = TURN_LIMIT,
-             die: int | None = None) -> dict:
+             die: int | None = None, **variant) -> dict:
     """Run games and summarize them (see :func:`run_games` and :func:`summarize`)."""
     results = run_games(rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs, check=check,
-                        progress=progress, executor=executor, turn_limit=turn_limit, die=die)
+                        progress=progress, executor=executor, turn_limit=turn_limit, die=die, **variant)
     return summarize(results, rules=rules, seed=seed, bots=bots, checked=check, turn_limit=turn_limit)
 
 
 ENDING_WORDS = {"enthralled": "every Kingdom piece possessed or gone", "banished": "the Shadows and their taint gone",
+                "held": "a side held the holdings it needed",
                 "turn_limit": "stopped at the turn limit"}
 
 

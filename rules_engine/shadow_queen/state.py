@@ -35,8 +35,14 @@ MOVE, PLAY, FINISH, PASS, END, DEFEND_WITH, NO_DEFENCE, DISCARD_CARD = (
     "move", "play", "finish", "pass", "end", "defend", "no_defence", "discard")
 
 #: How a game ends.
-ENTHRALLED, BANISHED, TURN_LIMIT_REACHED = "enthralled", "banished", "turn_limit"
-REASONS = (ENTHRALLED, BANISHED, TURN_LIMIT_REACHED)
+ENTHRALLED, BANISHED, HELD, TURN_LIMIT_REACHED = "enthralled", "banished", "held", "turn_limit"
+REASONS = (ENTHRALLED, BANISHED, HELD, TURN_LIMIT_REACHED)
+
+#: The draft's open points as game options, with the values that play the draft as the rulings read it
+#: (``OPTIONS`` in the package documents each): cards drawn and kept per holding, the bear's patience,
+#: and the victory conditions (0: every piece, as written; a number: that many; holdings_to_win 0: off).
+VARIANT_DEFAULTS = {"draws_per_holding": 1, "hand_per_holding": 1, "cave_limit": CAVE_TURNS, "enthral_to_win": 0,
+                    "banish_to_win": 0, "kingdom_goal": "shadows", "holdings_to_win": 0}
 
 #: How a piece leaves the board.
 KILLED, DROWNED, EATEN, FREED = "killed", "drowned", "eaten", "freed"
@@ -97,13 +103,19 @@ class GameState(State):
 
     def __init__(self, rules: Rules, players: int = 2, seed=None, *, record: bool = False, check: bool = False,
                  turn_limit: int = TURN_LIMIT, die: int | None = None, rng: random.Random | None = None,
-                 _start: bool = True):
+                 _start: bool = True, **variant):
         if players != 2:
             raise ValueError(f"{players} players: Shadow Queen is played by 2")
         self.rules = rules
         self._auto_chance = rng if rng is not None else (random.Random(seed) if seed is not None else None)
         self.turn_limit = turn_limit
         self.die = die or rules.die_sides          # None: the game's die (dice.yaml)
+        # the draft's open points as options (docs/engine.md, "Tunable parameters"); defaults: the rulings
+        unknown = set(variant) - set(VARIANT_DEFAULTS)
+        if unknown:
+            raise TypeError(f"unknown Shadow Queen option(s): {', '.join(sorted(unknown))}")
+        for name, default in VARIANT_DEFAULTS.items():
+            setattr(self, name, variant.get(name, default) if variant.get(name) is not None else default)
         r = rules
         npieces = len(r.piece_kind)
         self.pos = list(r.start)
@@ -149,14 +161,15 @@ class GameState(State):
     @classmethod
     def setup(cls, rules: Rules, *, first: int = 0, seed=None, record: bool = False, check: bool = False,
               positions=None, hands=((), ()), possessed=(), control=None, altars=(), bridges=(), paths=(),
-              orders=(), cave_turns=None, turn_limit: int = TURN_LIMIT, die: int | None = None, rng=None, used=((), ())):
+              orders=(), cave_turns=None, turn_limit: int = TURN_LIMIT, die: int | None = None, rng=None, used=((), ()),
+              **variant):
         """A state at the start of ``first``'s turn, with the position given (scenarios).
 
         ``positions``: every piece's space (-1: off the board); ``hands``: physical cards per seat (taken
         from the decks); ``orders``: ``(piece, card, order, dest)``; ``control``: per holding, its side.
         """
         state = cls(rules, 2, seed, record=record, check=check, turn_limit=turn_limit, die=die, rng=rng,
-                    _start=False)
+                    _start=False, **variant)
         r = rules
         if positions is not None:
             state.pos = list(positions)
@@ -247,6 +260,14 @@ class GameState(State):
     @property
     def winners(self) -> tuple:
         return (self.winner,) if self.winner is not None else ()
+
+    def progress(self):
+        """Per side, what it has taken towards its goal: the other side's pieces it possessed or removed
+        (the Shadows) or the Shadows removed (the Kingdom), plus the holdings it controls."""
+        r, pos = self.rules, self.pos
+        taken = sum(1 for p in r.pieces_of[1] if pos[p] < 0 or self.possessed[p])
+        banished = sum(1 for p in r.pieces_of[0] if pos[p] < 0 and r.essential[p])
+        return (taken + self.controlled(0), banished + self.controlled(1))
 
     def evaluate(self) -> list[float]:
         """Estimated returns before the end (for the search bot): pieces and holdings held."""
@@ -1074,7 +1095,7 @@ class GameState(State):
 
     def _end_turn(self) -> None:
         self.current = -1
-        if len(self.hand[self.active]) > self.controlled(self.active):
+        if len(self.hand[self.active]) > self.controlled(self.active) * self.hand_per_holding:
             self.phase = DISCARD
             return
         self._upkeep()
@@ -1085,7 +1106,7 @@ class GameState(State):
         self.deck[r.card_deck[r.card_of[c]]].append(c)     # RULING: discards are shuffled back at once
         if self.events is not None:
             self._rec("discard", side=self.active, card=r.card_id(c))
-        if len(self.hand[self.active]) <= self.controlled(self.active):
+        if len(self.hand[self.active]) <= self.controlled(self.active) * self.hand_per_holding:
             self._upkeep()
 
     def _upkeep(self) -> None:
@@ -1098,7 +1119,7 @@ class GameState(State):
                 continue
             if r.cave[s]:
                 self.cave_turns[p] += 1
-                if self.cave_turns[p] > CAVE_TURNS:
+                if self.cave_turns[p] > self.cave_limit:
                     self._remove(p, EATEN)           # eaten by a bear
             else:
                 self.cave_turns[p] = 0
@@ -1116,9 +1137,13 @@ class GameState(State):
         self._check_win()
         if self.phase == OVER:
             return
+        if self.holdings_to_win and self.controlled(me) >= self.holdings_to_win:
+            self._over(me, HELD)             # option holdings_to_win: checked as the side's turn ends
+            return
         if self.turn >= self.turn_limit:
             self._over(None, TURN_LIMIT_REACHED)
             return
+        self.mark_progress()
         self.active = 1 - me
         self.turn += 1
         self._begin_turn()
@@ -1128,7 +1153,7 @@ class GameState(State):
         self.current = -1
         if self.events is not None:
             self._rec("turn_start", side=self.active, holdings=self.controlled(self.active))
-        self.draws_left = min(self.controlled(self.active), len(self.deck[self.active]))
+        self.draws_left = min(self.controlled(self.active) * self.draws_per_holding, len(self.deck[self.active]))
         self.phase = DRAW if self.draws_left > 0 else PIECE
 
     # -- winning
@@ -1138,16 +1163,25 @@ class GameState(State):
             return
         r = self.rules
         pos = self.pos
-        # the first side wins when every piece of the second is gone or possessed
-        if all(pos[p] < 0 or self.possessed[p] for p in r.pieces_of[1]):
+        # the first side wins when every piece of the second is gone or possessed (or, with the option
+        # enthral_to_win, that many of them)
+        taken = sum(1 for p in r.pieces_of[1] if pos[p] < 0 or self.possessed[p])
+        if taken >= (self.enthral_to_win or len(r.pieces_of[1])):
             self._over(0, ENTHRALLED)
             return
-        # the second wins when no essential piece of the first is left and no holding of its is tainted
-        if (not any(pos[p] >= 0 for p in r.pieces_of[0] if r.essential[p])
-                and not any(self.control[h] == 0 and r.holding_side[h] == 1 for h in range(len(r.holdings)))):
-            self._over(1, BANISHED)
+        # the second wins when no essential piece of the first is left (option kingdom_goal 'all': no piece
+        # of the first side at all; option banish_to_win: that many essential pieces gone) and no holding of
+        # its is tainted
+        tainted = any(self.control[h] == 0 and r.holding_side[h] == 1 for h in range(len(r.holdings)))
+        if not tainted:
+            counted = [p for p in r.pieces_of[0] if r.essential[p] or self.kingdom_goal == "all"]
+            gone = sum(1 for p in counted if pos[p] < 0)
+            if gone >= (self.banish_to_win or len(counted)):
+                self._over(1, BANISHED)
+                return
 
     def _over(self, winner, reason) -> None:
+        self.mark_progress()
         self.phase = OVER
         self.winner = winner
         self.over_reason = reason
@@ -1182,6 +1216,7 @@ class GameState(State):
         new.check = False
         new.violations = []
         new._auto_chance = None
+        new.trace = None
         return new
 
     def information_state(self, player: int):

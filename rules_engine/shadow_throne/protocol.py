@@ -11,7 +11,7 @@ from __future__ import annotations
 from rules_engine.core import runs
 from rules_engine.model import Param
 from rules_engine.protocol import Spec
-from rules_engine.shadow_throne.rules import GOAL, WAVES, Rules
+from rules_engine.shadow_throne.rules import GOAL, MAX_BATTLES, START_GOLD, WAVES, Rules
 from rules_engine.shadow_throne.scenario import (Play, Scenario, ScenarioPlayer, check_scenario,
                                                  scenario_transcript)
 from rules_engine.core import play as core_play
@@ -33,7 +33,15 @@ CARD_KEYS = {"cards": {
 }}
 
 #: Game options of ``play_game`` / ``simulate`` / ``recorded_game`` (``pnp simulate -o goal=20``).
-OPTIONS = {"goal": Param("int", default=GOAL, min=1, max=99, doc="influence that ends the game")}
+OPTIONS = {
+    "goal": Param("int", default=GOAL, min=1, max=99, doc="influence that ends the game",
+                  rule="Game end: the game ends after the battle in which a player reaches this much influence"),
+    "start_gold": Param("int", default=START_GOLD, min=0, max=30, doc="gold each player starts with",
+                        rule="Setup: every player starts with this much gold"),
+    "battle_limit": Param("int", default=MAX_BATTLES, min=1, max=1000,
+                          doc="battles after which a game stops (a safety net)",
+                          rule="Interpretation 15: a game still running after this many battles ends at once"),
+}
 
 SCENARIO_SCHEMA = {
     "title": Spec("str", default="", doc="shown above the transcript"),
@@ -109,9 +117,10 @@ def scenario_lines(outcome, cards, factions=None) -> list[str]:
     return ([outcome.scenario.title] if outcome.scenario.title else []) + lines
 
 
-def recorded_game(rules: Rules, *, seed: int, players: int, bots, check: bool = False, goal: int = GOAL):
+def recorded_game(rules: Rules, *, seed: int, players: int, bots, check: bool = False, goal: int = GOAL, **options):
     """Game 0 of a run seeded with ``seed``, with events: ``(seat bot names, final state)``."""
-    return core_play.recorded_game(ENGINE, rules, seed=seed, players=players, bots=bots, check=check, goal=goal)
+    return core_play.recorded_game(ENGINE, rules, seed=seed, players=players, bots=bots, check=check, goal=goal,
+                                   **options)
 
 
 def _percent(count, whole) -> str:

@@ -17,6 +17,8 @@ STEPS = (1, 2, 3)
 WAVES = 4
 POOL_SIZE = 6
 START_GOLD = 3
+#: A game still running after this many battles stops (a safety net; never reached in practice).
+MAX_BATTLES = 100
 GOAL = 15
 FACTIONS = ("empire", "rebels", "church")
 

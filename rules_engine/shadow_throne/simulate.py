@@ -14,7 +14,7 @@ from rules_engine.core import play as core_play
 from rules_engine.core import runs
 from rules_engine.core.play import Engine
 from rules_engine.shadow_throne.bots import BOTS
-from rules_engine.shadow_throne.rules import GOAL, Rules
+from rules_engine.shadow_throne.rules import GOAL, MAX_BATTLES, Rules
 from rules_engine.shadow_throne.state import DRAFT, EXTRA, KEEP, PLAY, REASONS, GameState
 
 #: Token kinds counted by :func:`token_demand`, as named in reports.
@@ -33,25 +33,39 @@ seat_bots = runs.seat_bots
 
 
 def new_state(rules: Rules, players: int, *, record: bool = False, check: bool = False, goal: int = GOAL,
-              max_battles: int = 100) -> GameState:
-    """A new game waiting for its first deal (the core play loop resolves it)."""
-    return GameState(rules, players, None, goal=goal, record=record, check=check, max_battles=max_battles)
+              max_battles: int = MAX_BATTLES, battle_limit: int | None = None,
+              start_gold: int | None = None) -> GameState:
+    """A new game waiting for its first deal (the core play loop resolves it); ``battle_limit`` and
+    ``start_gold`` are the options of ``OPTIONS`` (``max_battles`` the older name of the first)."""
+    state = GameState(rules, players, None, goal=goal, record=record, check=check,
+                      max_battles=battle_limit if battle_limit is not None else max_battles)
+    if start_gold is not None:
+        state.gold = [start_gold] * players
+    return state
 
 
 def fast_play(state: GameState, bots, rng) -> GameState:
     """The play loop with the bots' phase methods and the state's list-based moves: the same game as
     the core loop (``tests/test_core.py`` compares them), about a third faster."""
     seats = range(state.n)
+    decisions = core_play.start_record(state, state.n)
     while True:
         phase = state.phase
-        if phase == PLAY:
-            state.apply_play([bots[p].play(state, p, rng) for p in seats])
-        elif phase == DRAFT:
-            state.apply_draft([bots[p].draft(state, p, rng) for p in seats])
+        if phase == PLAY or phase == DRAFT:
+            for p in seats:
+                decisions[p] += 1
+            if phase == PLAY:
+                state.apply_play([bots[p].play(state, p, rng) for p in seats])
+            else:
+                state.apply_draft([bots[p].draft(state, p, rng) for p in seats])
         elif phase == EXTRA:
+            for p in state.extra_pending:
+                decisions[p] += 1
             state.apply_extra({p: bots[p].extra(state, p, state.extra_options(source), rng)
                                for p, source in sorted(state.extra_pending.items())})
         elif phase == KEEP:
+            for p in seats:
+                decisions[p] += bool(state.hands[p])
             state.apply_keep([bots[p].keep(state, p, rng) if state.hands[p] else None for p in seats])
         elif state.is_chance():
             state.sample_chance(rng)
@@ -60,10 +74,11 @@ def fast_play(state: GameState, bots, rng) -> GameState:
 
 
 def play_game(rules: Rules, bots, seed, *, players: int | None = None, goal: int = GOAL,
-              record: bool = False, check: bool = False, max_battles: int = 100, generic: bool = False) -> GameState:
+              record: bool = False, check: bool = False, max_battles: int = MAX_BATTLES, generic: bool = False,
+              **options) -> GameState:
     """Play one whole game with the given bots (one per seat, objects or names); return the final state."""
     return core_play.play_game(ENGINE, rules, bots, seed, players=players, record=record, check=check,
-                               generic=generic, goal=goal, max_battles=max_battles)
+                               generic=generic, goal=goal, max_battles=max_battles, **options)
 
 
 class GameResult(NamedTuple):
@@ -123,14 +138,32 @@ def balance_figures(results, rules=None) -> dict:
 
 _FACTIONS = ("empire", "rebels", "church")
 
+def game_metrics(result: GameResult, rules=None) -> dict:
+    """Shadow Throne's own per-game metrics (``pnp lab``): each faction's share of the battles won."""
+    names = rules.factions if rules is not None else _FACTIONS
+    battles = result.battles or 1
+    return {f"share_{f}": round(result.faction_wins[i] / battles, 6) for i, f in enumerate(names)}
+
+
+def metric_labels(rules=None) -> dict:
+    names = rules.factions if rules is not None else _FACTIONS
+    return {f"share_{f}": (f"{f.capitalize()} battle share", "rate") for f in names}
+
+
+def headline(rules=None) -> tuple:
+    return tuple(metric_labels(rules))
+
+
 #: What the core needs to play Shadow Throne with bots.
 ENGINE = Engine("shadow_throne", new_state, _result, BOTS, PLAYERS, fast_play=fast_play, options={"goal": GOAL},
-                card_usage="played", length_unit="battles", figures=balance_figures)
+                card_usage="played", length_unit="battles", figures=balance_figures, timeouts=("battle_limit",),
+                progress="influence", metrics=game_metrics, metric_labels=metric_labels, headline=headline)
 
 
 def run_games(cards, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
               goal: int = GOAL, jobs: int = 1, check: bool = False, factions=None,
-              progress: Callable[[int], None] | None = None, chunk: int = 250, executor=None) -> list[GameResult]:
+              progress: Callable[[int], None] | None = None, chunk: int = 250, executor=None,
+              **options) -> list[GameResult]:
     """Play ``games`` games and return one :class:`GameResult` per game, in game order.
 
     ``cards`` are :class:`~rules_engine.model.Card` objects (or a compiled :class:`Rules`); ``jobs``
@@ -139,7 +172,7 @@ def run_games(cards, *, games: int, seed: int = 0, players: int = 4, bots: Seque
     """
     rules = cards if isinstance(cards, Rules) else Rules(cards, factions)
     return runs.run_games(ENGINE, rules, games=games, seed=seed, players=players, bots=bots, jobs=jobs, check=check,
-                          progress=progress, chunk=chunk, executor=executor, options={"goal": goal})
+                          progress=progress, chunk=chunk, executor=executor, options={"goal": goal, **options})
 
 
 percentile = runs.percentile
@@ -198,11 +231,11 @@ def summarize(results: Sequence[GameResult], *, factions: Sequence[str], players
 
 def simulate(cards, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
              goal: int = GOAL, jobs: int = 1, check: bool = False, factions=None, progress=None,
-             executor=None) -> dict:
+             executor=None, **options) -> dict:
     """Run games and summarize them (see :func:`run_games` and :func:`summarize`)."""
     rules = cards if isinstance(cards, Rules) else Rules(cards, factions)
     results = run_games(rules, games=games, seed=seed, players=players, bots=bots, goal=goal, jobs=jobs,
-                        check=check, progress=progress, executor=executor)
+                        check=check, progress=progress, executor=executor, **options)
     return summarize(results, factions=rules.factions, players=players, seed=seed, bots=bots, goal=goal,
                      checked=check)
 

@@ -30,7 +30,7 @@ from rules_engine.core.state import IllegalAction, State, shuffle, weighted_kind
 from rules_engine.shadow_throne.effects import apply_effects
 from rules_engine.shadow_throne.events import Event, ref
 from rules_engine.shadow_throne.invariants import check_state
-from rules_engine.shadow_throne.rules import GOAL, Rules
+from rules_engine.shadow_throne.rules import GOAL, MAX_BATTLES, Rules
 
 DEAL, DRAFT, PLAY, EXTRA, KEEP, OVER = "deal", "draft", "play", "extra", "keep", "over"
 
@@ -94,7 +94,7 @@ class GameState(State):
     """
 
     def __init__(self, rules: Rules, players: int, seed=None, *, goal: int = GOAL, record: bool = False,
-                 check: bool = False, max_battles: int = 100, rng: random.Random | None = None,
+                 check: bool = False, max_battles: int = MAX_BATTLES, rng: random.Random | None = None,
                  _start: bool = True):
         if players < 1 or (_start and players * rules.pool_size > rules.ncards):
             raise ValueError(f"{players} players: the deck deals pools to 1..{rules.max_players()} players")
@@ -696,6 +696,7 @@ class GameState(State):
         self.face_down = []
         self._peaks()
         self._checkpoint("resolution")
+        self.mark_progress()
         top = max(self.influence)
         if top >= self.goal:
             self._game_over(GOAL_REACHED)
@@ -781,11 +782,16 @@ class GameState(State):
 
     # ------------------------------------------------------------------ copies and hidden information
 
+    def progress(self):
+        """Influence: what the game is won by (lead changes and comebacks are counted on it)."""
+        return self.influence
+
     def clone(self) -> "GameState":
         """An independent copy (characters copied once each, shared between the lists that hold
         them); it records no events, checks nothing and deals no battle by itself."""
         new = GameState.__new__(GameState)
         new.__dict__.update(self.__dict__)
+        new.trace = None
         memo = {}
 
         def ch(c):

@@ -41,8 +41,15 @@ FACTS = {"shrines": SHRINES, "locations": len(SHRINES) + 1, "difficulties": DIFF
 #: Bots used when none are named.
 DEFAULT_BOTS = ("planner",)
 #: Game options of play_game / simulate (``pnp simulate -o adversary_vp=30``).
-OPTIONS = {"adversary_vp": Param("int", min=0, max=200,
-                                 doc="solo: the Adversary's starting score (the difficulty; default 10)")}
+OPTIONS = {
+    "adversary_vp": Param("int", min=0, max=200, doc="solo: the Adversary's starting score (the difficulty; default 10)",
+                          rule="Solo setup: the Adversary's score tracker starts here (setup.yaml's solo start when "
+                               "not given)"),
+    "end_plans": Param("int", min=1, max=20, doc="completed plans that trigger the end (default: setup.yaml's, 7)",
+                       rule="Game end: the round in which a player completes this many Battle Plans is the last"),
+    "turn_limit": Param("int", default=TURN_LIMIT, min=1, max=100000, doc="turns after which a game stops (a safety net)",
+                        rule="Interpretation 22: a game still running after this many turns is scored at once"),
+}
 
 __all__ = [
     "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA",

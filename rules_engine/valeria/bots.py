@@ -238,7 +238,7 @@ def _own_die_value(state, p, d, want) -> float:
 
 def _lateness(state) -> float:
     """How far the game has gone, 0 to 1, by the plans completed."""
-    return min(1.0, sum(len(q.completed) for q in state.players) / (state.n * state.rules.end_plans))
+    return min(1.0, sum(len(q.completed) for q in state.players) / (state.n * state.end_plans))
 
 
 class _Tables:

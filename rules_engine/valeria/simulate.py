@@ -34,10 +34,10 @@ seat_bots = runs.seat_bots
 
 
 def new_state(rules: Rules, players: int, *, record: bool = False, check: bool = False,
-              adversary_vp: int | None = None, turn_limit: int = TURN_LIMIT) -> GameState:
+              adversary_vp: int | None = None, turn_limit: int = TURN_LIMIT, end_plans: int | None = None) -> GameState:
     """A new game at its first chance event (the setup's draws); the play loop resolves it."""
     return GameState(rules, players, None, record=record, check=check, adversary_vp=adversary_vp,
-                     turn_limit=turn_limit)
+                     turn_limit=turn_limit, end_plans=end_plans)
 
 
 def fast_play(state: GameState, bots, rng) -> GameState:
@@ -46,12 +46,14 @@ def fast_play(state: GameState, bots, rng) -> GameState:
     chance = state.chance
     acts = [bot.act for bot in bots]      # bound once per game
     step = state.step
+    decisions = core_play.start_record(state, state.n)
     while state.phase != OVER:
         if chance:
             state.sample_chance(rng)
             chance = state.chance
             continue
         p = state.cur
+        decisions[p] += 1
         step(acts[p](state, p, rng))
         chance = state.chance
     return state
@@ -110,8 +112,16 @@ def balance_figures(results, rules=None) -> dict:
 
 
 #: What the core needs to play Valeria with bots.
+def game_metrics(result: GameResult, rules=None) -> dict:
+    """Valeria's own per-game metrics (``pnp lab``): the best score, battles fought."""
+    return {"top_score": max(result.scores, default=0), "battles": result.battles}
+
+
 ENGINE = Engine("valeria", new_state, _result, BOTS, PLAYERS, fast_play=fast_play, card_usage="owned",
-                length_unit="rounds", figures=balance_figures)
+                length_unit="rounds", figures=balance_figures, timeouts=("turn_limit",), progress="score",
+                metrics=game_metrics,
+                metric_labels={"top_score": ("best score", "count"), "battles": ("battles per game", "count")},
+                headline=("win_seat_1", "top_score", "length"))
 
 
 def play_game(rules: Rules, bots, seed, *, players: int | None = None, record: bool = False, check: bool = False,

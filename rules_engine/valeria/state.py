@@ -58,7 +58,8 @@ class GameState(State):
     """
 
     def __init__(self, rules: Rules, players: int, seed=None, *, record: bool = False, check: bool = False,
-                 adversary_vp: int | None = None, turn_limit: int = TURN_LIMIT, _start: bool = True):
+                 adversary_vp: int | None = None, turn_limit: int = TURN_LIMIT, end_plans: int | None = None,
+                 _start: bool = True):
         if not 1 <= players <= rules.max_players():
             raise ValueError(f"Shadow Kingdoms of Valeria is for 1 to {rules.max_players()} players, not {players}")
         self.rules = rules
@@ -89,6 +90,7 @@ class GameState(State):
         self.round = 1
         self.turns = 0
         self.turn_limit = turn_limit
+        self.end_plans = end_plans or rules.end_plans     # plans that end the game (an option; setup.yaml's)
         self.end_triggered = False
         self.final_turn = False            # solo: the player's 7th plan, the Adversary moves once more
         self.adversary = rules.solo_start_shrine if self.solo else -1
@@ -188,6 +190,10 @@ class GameState(State):
             return [0.0] * self.n
         share = 1.0 / len(self.winners)
         return [share if p in self.winners else 0.0 for p in range(self.n)]
+
+    def progress(self):
+        """Each player's score track (the Adversary's is not a seat's)."""
+        return [pl.score for pl in self.players]
 
     def estimate(self, p: int) -> int:
         """A seat's score if the game ended now (end-game champions and dice counted)."""
@@ -408,6 +414,7 @@ class GameState(State):
         d = new.__dict__
         d.update(self.__dict__)
         new._auto_chance = None
+        new.trace = None
         new.events = None
         new.record = False
         new.check = False
@@ -663,6 +670,7 @@ class GameState(State):
             return
         self.cur = (self.cur + 1) % self.n
         if self.cur == self.first:
+            self.mark_progress()
             self.round += 1
         self._begin_turn()
 
@@ -1361,7 +1369,7 @@ class GameState(State):
         if self.record:
             self._rec("battle_end", player=p, card=r.plan_id(card), plans=len(pl.completed))
         self.ctx = {}
-        if len(pl.completed) >= r.end_plans and not self.end_triggered:
+        if len(pl.completed) >= self.end_plans and not self.end_triggered:
             self.end_triggered = True
             if self.solo:
                 self.final_turn = True
@@ -1464,6 +1472,7 @@ class GameState(State):
                           dice=dice_vp, score=pl.score)
         self.bonus_vp = bonus
         self.scores = [pl.score for pl in self.players]
+        self.mark_progress()
         if self.solo:
             empty = sum(1 for m in self.award_markers if not m)
             claimed = sum(1 for m in self.award_markers if 0 in m)
