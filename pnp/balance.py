@@ -101,6 +101,11 @@ def _pct(x) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _replays(outlier: dict) -> str:
+    linked = outlier.get("links") or {}
+    return "; ".join(f"{which} game {g['game']} ({g['seed']})" for which, g in linked.items())
+
+
 def _table(headers, rows) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
@@ -118,6 +123,40 @@ h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid 
 table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
 td:first-child,th:first-child{text-align:left}img{max-width:100%}.note{color:#555;font-size:.9em}"""
+
+
+def _distribution_chart(dist: dict, title: str, xlabel: str) -> str:
+    xs = [float(k) for k in dist]
+    fig = Figure(figsize=(3.7, 2.4))
+    ax = fig.add_subplot()
+    width = 0.8 * min([b - a for a, b in zip(xs, xs[1:])] or [1.0])
+    ax.bar(xs, list(dist.values()), color=BAR, width=width)
+    ax.set_xlabel(xlabel, fontsize=8)
+    ax.set_ylabel("games", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.set_title(title, fontsize=9)
+    return _png(fig)
+
+
+def _experience(xp: dict, report: dict) -> list[str]:
+    """The experience metrics: their means with 95% intervals, and distributions of the counts."""
+    parts = ["<h2>Experience</h2>",
+             f"<p class=\"note\">Counted on the engine's progress measure ({html.escape(xp['progress'])}): the lead "
+             f"changes hands when another seat becomes the only leader; a comeback is a game whose winner trailed "
+             f"at the half; a stall is a {html.escape(report['length']['unit'].rstrip('s'))} in which nobody's "
+             f"progress moved.</p>"]
+    rows = []
+    for key, m in xp["metrics"].items():
+        rate = key in ("comeback", "timeout")
+        show = _pct if rate else (lambda x: f"{x:.2f}")
+        rows.append([m["label"], show(m["mean"]), f"{show(m['ci_low'])} - {show(m['ci_high'])}"])
+    for s, m in enumerate(xp["decisions_by_seat"]):
+        rows.append([f"decisions of seat {s + 1}", f"{m['mean']:.2f}", f"{m['ci_low']:.2f} - {m['ci_high']:.2f}"])
+    parts.append(_table(["metric", "mean", "95% interval"], rows))
+    for key in ("lead_changes", "stalls", "decisions"):
+        m = xp["metrics"][key]
+        parts.append(_img(_distribution_chart(m["distribution"], m["label"], m["label"]), m["label"]))
+    return parts
 
 
 def render_html(report: dict, title: str, side_names: dict | None = None) -> str:
@@ -166,6 +205,8 @@ def render_html(report: dict, title: str, side_names: dict | None = None) -> str
     endings = report["endings"]
     parts.append("<h2>How games end</h2>")
     parts.append(_img(_bars_chart(list(endings), list(endings.values()), "How games end", "games"), "how games end"))
+    if report.get("experience"):
+        parts += _experience(report["experience"], report)
     components = report["components"]
     if components:
         parts.append("<h2>Component demand and the game's own figures</h2>")
@@ -175,9 +216,11 @@ def render_html(report: dict, title: str, side_names: dict | None = None) -> str
     found = report["outliers"]
     parts.append("<h2>Outliers</h2>")
     if found:
-        parts.append(_table(["kind", "name", "win rate", "95% interval", "games"],
+        parts.append(_table(["kind", "name", "win rate", "95% interval", "games", "games to replay (seed)"],
                             [[o["kind"], o["name"], _pct(o["win_rate"]), f"{_pct(o['ci_low'])} - {_pct(o['ci_high'])}",
-                              o["games"]] for o in found]))
+                              o["games"], _replays(o)] for o in found]))
+        parts.append("<p class=\"note\">Replay a game with <code>pnp replay GAME --seed SEED --bots BOTS</code> "
+                     "(the seat bots in order, as report.json lists them), or open it in the studio.</p>")
     else:
         parts.append("<p>None: every seat's and card's interval contains the average.</p>")
     parts.append("</body></html>\n")

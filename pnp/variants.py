@@ -2,20 +2,20 @@
 
 A variant file changes what a designer would change between two playtests, and nothing else::
 
-    name: King Kyros costs one more          # optional: the label reports show (default: the file's name)
-    game: shadow_throne                      # optional: the game it is written for
+    name: The knight costs one more          # optional: the label reports show (default: the file's name)
+    game: my_game                            # optional: the game it is written for
     parameters:                              # the engine's tunable parameters (its OPTIONS)
       goal: 12
     cards:                                   # by card id: 'remove', or the keys to change
-      king-kyros: {cost: 6}
-      outlaw: remove
+      knight: {cost: 6}
+      thief: remove
     add:                                     # new cards, written as in the deck's cards file
-      - {deck: cards, id: spy, name: Spy, copies: 1, faction: empire, rank: commoner, ...}
+      - {deck: cards, id: spy, name: Spy, copies: 1, cost: 2, ...}
 
 Every key is checked against the game: card ids and parameter names must exist (the closest name is
 suggested), values are checked with the deck's card schema and the engine's declared parameters,
 abilities with the engine's effect kinds; every problem of the file is reported at once with its line
-(``variants/x.yaml:7: cards.king-kyros: cost: expected a whole number, got 'six'``), exit status 2.
+(``variants/x.yaml:7: cards.knight.cost: expected an integer, got 'six'``), exit status 2.
 
 :func:`apply` makes the varied game (frozen objects, like the loaded one); the engine never sees the
 file. :class:`Variant` is also what ``pnp lab`` makes by itself (one per card for an ablation, one per
@@ -80,7 +80,7 @@ class Variant:
         return json.dumps(self.content(), sort_keys=True, separators=(",", ":"), default=str)
 
     def describe(self) -> str:
-        """The changes in a few words (``goal=12; king-kyros cost=6; outlaw removed``)."""
+        """The changes in a few words (``goal=12; knight cost=6; thief removed``)."""
         parts = [f"{k}={v}" for k, v in sorted(self.parameters.items())]
         parts += [f"{c} " + ", ".join(f"{k}={v}" for k, v in sorted(ch.items())) for c, ch in sorted(self.changes.items())]
         parts += [f"{c} removed" for c in sorted(self.remove)]

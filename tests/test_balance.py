@@ -56,8 +56,21 @@ def test_report_json_keys_figures_and_outliers(tmp_path):
     named = [o["name"] for o in report["outliers"] if o["kind"] == "card"]
     assert named and f"card {named[0]}" in result.output
     html = (tmp_path / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 7 and "<script" not in html and "http" not in html
+    assert html.count("data:image/png;base64,") == 10 and "<script" not in html and "http" not in html
     assert "Empire" in html and "King Kyros" in html
+    # experience metrics: means with intervals and distributions over the 120 games
+    xp = report["experience"]
+    assert xp["progress"] == "influence" and xp["games"] == 120
+    for m in xp["metrics"].values():
+        assert m["ci_low"] <= m["mean"] <= m["ci_high"] and sum(m["distribution"].values()) == 120
+    assert xp["metrics"]["timeout"]["mean"] == 0 and xp["metrics"]["stalls"]["mean"] == 0   # influence every battle
+    assert len(xp["decisions_by_seat"]) == 4 and sum(e["games"] for e in xp["endings"].values()) == 120
+    assert "Experience (by influence): lead changes" in result.output
+    # every game has a seed; an outlier links a typical and an extreme game
+    games = report["replay"]["games"]
+    assert [g["game"] for g in games] == list(range(120)) and len({g["seed"] for g in games}) == 120
+    linked = report["outliers"][0]["links"]
+    assert set(linked) == {"typical", "extreme"} and linked["extreme"] in games
 
 
 def test_behind_the_throne_report(tmp_path):
@@ -67,7 +80,7 @@ def test_behind_the_throne_report(tmp_path):
     assert report["players"] == 3 and report["card_usage"] == "owned" and report["sides"] == []
     assert report["length"]["unit"] == "turns" and report["endings"] == {"end_card": 60}
     html = (tmp_path / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 6                      # no sides chart
+    assert html.count("data:image/png;base64,") == 9                      # no sides chart
 
 
 def test_outliers_are_intervals_that_exclude_the_average():

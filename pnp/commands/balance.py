@@ -92,16 +92,19 @@ def command(game, players_text, games, seed, bots, option_pairs, variant_file, j
     show_bar = sys.stderr.isatty()
     try:
         with click.progressbar(length=games, label="Playing", file=sys.stderr) if show_bar else _NoBar() as bar:
-            results = run_games(engine.ENGINE, rules, games=games, seed=seed, players=players, bots=bot_names,
-                                progress=bar.update if show_bar else None, executor=runner, options=options)
+            played = run_games(engine.ENGINE, rules, games=games, seed=seed, players=players, bots=bot_names,
+                               progress=bar.update if show_bar else None, executor=runner, options=options,
+                               experience=True)
     except KeyboardInterrupt:
         click.echo("pnp balance: interrupted; no report", err=True)
         sys.exit(130)
     except (OSError, RuntimeError, TimeoutError) as exc:
         where = f"--scheduler {scheduler}" if scheduler else f"--executor {executor or 'local'}"
         raise UserError(f"{where}: {exc}") from None
+    results = [r for r, _ in played]
     report = balance_report(engine.ENGINE, results, game=game.id, seed=seed, players=players, bots=bot_names,
-                            rules=rules, options=options, card_names={c.id: c.name for c in game.cards})
+                            rules=rules, options=options, card_names={c.id: c.name for c in game.cards},
+                            experiences=[x for _, x in played])
     if variant is not None:
         report["variant"] = {"name": variant.name, "changes": variant.describe(), **variant.content()}
     page = render_html(report, game.title, {f.id: f.name for f in game.factions}).encode()

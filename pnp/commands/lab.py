@@ -123,6 +123,8 @@ class Lab:
             _write(self.out / "report.html", page.encode())
         except OSError as exc:
             raise UserError(f"--out {self.out}: cannot write the report: {exc.strerror or exc}") from None
+
+    def wrote(self) -> None:
         click.echo(f"Wrote {self.out / 'report.json'} and {self.out / 'report.html'}")
 
     def write_variant(self, variant, slug: str) -> str:
@@ -245,6 +247,7 @@ def compare(game, variant_files, metric_names, players_text, bots, games, seed, 
         click.echo(f"{r['name']} ({r['changes']}):")
         for line in r["verdicts"]:
             click.echo(f"  {line}")
+    lab.wrote()
 
 
 # ---------------------------------------------------------------------------------------------- ablate
@@ -256,9 +259,9 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "variant"
 
 
-def _ablation(card, change, base):
+def _ablation(card, change, base, deck=None):
     """The variant that applies ``change`` to ``card`` on top of ``base``, or None when the card has no
-    such value. ``change``: ``remove`` or ``(key, delta)``."""
+    such value or the change leaves the range its deck allows. ``change``: ``remove`` or ``(key, delta)``."""
     from pnp.variants import Variant
 
     if change == "remove":
@@ -271,6 +274,11 @@ def _ablation(card, change, base):
     if key == "copies" and new < 1:
         return replace(base, name=f"{card.id} removed ({key}{delta:+d})",
                        remove=tuple(sorted(set(base.remove) | {card.id})), path=None)
+    spec = deck.field(key).schema_field() if deck is not None and deck.field(key) is not None else None
+    if spec is not None and (spec.min is not None and new < spec.min or spec.max is not None and new > spec.max):
+        return None
+    if key == "copies" and new > 99:
+        return None
     changes = {**base.changes, card.id: {**base.changes.get(card.id, {}), key: new}}
     return Variant(name=f"{card.id} {key}{delta:+d}", parameters=base.parameters, remove=base.remove,
                    changes=changes, add=base.add)
@@ -316,7 +324,7 @@ def ablate(game, each, change_text, deck_ids, base_file, metric_names, players_t
                             f"{', '.join(sorted(f.name for d in lab.game.decks for f in d.fields if f.type == 'int'))}")
     variants, skipped = [], []
     for card in cards:
-        v = _ablation(card, change, base)
+        v = _ablation(card, change, base, lab.game.deck_of(card))
         (variants.append((card, v)) if v is not None else skipped.append(card.id))
     if not variants:
         raise UserError(f"--change {change_text}: no card has that value to change")
@@ -343,7 +351,8 @@ def ablate(game, each, change_text, deck_ids, base_file, metric_names, players_t
     report = lab.header("ablate")
     report.update({"metrics": {m: catalog[m] for m in shown}, "shown": shown, "comparisons": family,
                    "change": change_text, "each": each,
-                   "base": {"name": base.name, "changes": base.describe(), "means": analysis.means(base_rows, shown)},
+                   "base": {"name": base.name, "changes": base.describe(),
+                            "means": analysis.means(base_rows, {m: catalog[m] for m in shown})},
                    "rows": out, "skipped": skipped})
     lab.write(report, ablate_html(report, lab.game.title))
     info = catalog[first]
@@ -352,7 +361,8 @@ def ablate(game, each, change_text, deck_ids, base_file, metric_names, players_t
     for r in out:
         click.echo(f"  {r['name']}: {r['verdicts'][0]}")
     if skipped:
-        click.echo(f"Not changed (no such value): {', '.join(skipped)}")
+        click.echo(f"Not changed (no such value, or it would leave its range): {', '.join(skipped)}")
+    lab.wrote()
 
 
 # ---------------------------------------------------------------------------------------------- tune
@@ -462,7 +472,7 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
                 if t["low"] > t["high"]:
                     raise UserError(f"--target {t['metric']}: the band is empty; write the smaller value first")
         for values, rows in zip(todo, results):
-            means = analysis.means(rows, [t["metric"] for t in targets])
+            means = analysis.means(rows, {t["metric"]: catalog[t["metric"]] for t in targets})
             points_done[values] = {"rows": rows, "means": means, "meets": _meets(means, targets)}
         if len(params) != 1:
             break
@@ -482,6 +492,7 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
     click.echo(f"{lab.game.title}: {ranges}, {len(points_out)} values, {games} games each on the same seeds")
     for line in report["verdicts"]:
         click.echo(line)
+    lab.wrote()
 
 
 def _meets(means, targets) -> str:
@@ -593,9 +604,9 @@ def ladder(game, rungs, players_text, games, seed, out_dir, cache_dir, no_cache,
         luck = sum(s / lab.players for s in seats) / len(rows) * (sum(value(r["metrics"], "decided") for r in rows)
                                                                    / len(rows))
         pairs.append({"stronger": stronger, "weaker": weaker,
-                      "stronger_rate": mean_interval([value(r["metrics"], f"win_{stronger}") for r in rows]),
-                      "weaker_rate": mean_interval([value(r["metrics"], f"win_{weaker}") for r in rows]),
-                      "stronger_wins": mean_interval(won), "luck": round(luck, 6)})
+                      "stronger_rate": mean_interval([value(r["metrics"], f"win_{stronger}") for r in rows], True),
+                      "weaker_rate": mean_interval([value(r["metrics"], f"win_{weaker}") for r in rows], True),
+                      "stronger_wins": mean_interval(won, True), "luck": round(luck, 6)})
     verdicts = []
     for p in pairs:
         s = p["stronger_wins"]
@@ -617,3 +628,4 @@ def ladder(game, rungs, players_text, games, seed, out_dir, cache_dir, no_cache,
     for stronger, weaker, played, elapsed in timings:
         if played:
             click.echo(f"  {stronger} vs {weaker}: {played} games in {elapsed:.1f} s ({elapsed / played:.3f} s a game)")
+    lab.wrote()

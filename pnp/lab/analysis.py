@@ -28,7 +28,10 @@ def endings(*row_lists) -> list[str]:
 
 
 def means(rows, metrics) -> dict:
-    return {m: mean_interval(column(rows, m)) for m in metrics}
+    """Per metric (a catalog: id -> info, or ids of counts) its mean with a 95 % interval (Wilson's for
+    rates)."""
+    kinds = metrics if isinstance(metrics, dict) else {}
+    return {m: mean_interval(column(rows, m), share=kinds.get(m, {}).get("kind") == RATE) for m in metrics}
 
 
 def effects(base_rows, rows, metrics) -> dict:

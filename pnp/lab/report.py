@@ -155,7 +155,8 @@ def ablate_html(report, title) -> str:
                      + [f"{first['holm_p']:.3g}", _games_cell(r)])
     parts.append(_table(head, table))
     if report.get("skipped"):
-        parts.append(f"<p class=\"note\">Not changed: {e(', '.join(report['skipped']))} (no such value).</p>")
+        parts.append(f"<p class=\"note\">Not changed: {e(', '.join(report['skipped']))} (no such value, or it "
+                     f"would leave its range).</p>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
 

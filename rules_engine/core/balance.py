@@ -27,9 +27,45 @@ def _interval(wins: float, trials: int) -> dict:
     return {"win_rate": rate(wins, trials), "ci_low": low, "ci_high": high}
 
 
+#: Experience metrics that are shares of games.
+RATES = ("comeback", "timeout")
+
+
+def experience_section(engine, experiences: Sequence, results: Sequence) -> dict:
+    """The experience metrics of a run (:mod:`rules_engine.core.experience`): per metric its mean with a
+    95 % interval and its distribution (value -> games)."""
+    from rules_engine.core.stats import mean_interval
+
+    n = len(experiences)
+    columns = {
+        "lead_changes": ("lead changes per game", [x.lead_changes for x in experiences]),
+        "comeback": ("games whose winner trailed at the half", [int(x.comeback) for x in experiences]),
+        "stalls": (f"{engine.length_unit} without progress per game", [x.stalls for x in experiences]),
+        "decisions": ("decisions per seat and game", [round(sum(x.decisions) / len(x.decisions), 1)
+                                                      if x.decisions else 0 for x in experiences]),
+        "timeout": ("games stopped by a safety limit", [int(x.timeout) for x in experiences]),
+    }
+    out = {"progress": engine.progress or "none declared", "games": n, "metrics": {}}
+    for key, (label, values) in columns.items():
+        dist = Counter(values)
+        if key in RATES:            # a share of games: Wilson's interval, like every rate of the report
+            low, high = wilson(sum(values), n)
+            summary = {"mean": rate(sum(values), n), "ci_low": low, "ci_high": high, "n": n}
+        else:
+            summary = mean_interval(values)
+        out["metrics"][key] = {"label": label, **summary, "distribution": {f"{k:g}": dist[k] for k in sorted(dist)}}
+    seats = len(experiences[0].decisions) if experiences else 0
+    out["decisions_by_seat"] = [mean_interval([x.decisions[s] for x in experiences]) for s in range(seats)]
+    out["endings"] = {reason: {"games": c, "share": rate(c, n), "ci_low": wilson(c, n)[0], "ci_high": wilson(c, n)[1]}
+                      for reason, c in sorted(Counter(x.ending for x in experiences).items())}
+    return out
+
+
 def balance_report(engine, results: Sequence, *, game: str, seed: int, players: int, bots: Sequence[str],
-                   rules=None, options: dict | None = None, card_names: dict | None = None) -> dict:
-    """The report of a run (see the module docstring for what each figure means)."""
+                   rules=None, options: dict | None = None, card_names: dict | None = None,
+                   experiences: Sequence | None = None) -> dict:
+    """The report of a run (see the module docstring for what each figure means); ``experiences`` (one
+    per game, :mod:`rules_engine.core.experience`) add the experience metrics."""
     games = len(results)
     seat_wins = [0.0] * players
     bot_wins, bot_seats = defaultdict(float), Counter()
@@ -89,7 +125,50 @@ def balance_report(engine, results: Sequence, *, game: str, seed: int, players: 
     report["sides"] = figures.get("sides", [])
     report["components"] = figures.get("components", {})
     report["outliers"] = outliers(report)
+    if experiences is not None:
+        report["experience"] = experience_section(engine, experiences, results)
+    report["replay"] = {"rule": f"game i of this run is played from seed derive_seed('{engine.name}', {seed}, i), "
+                                f"its seats' bots rotated i seats (pnp replay GAME --seed SEED --bots BOTS)",
+                        "listed": min(games, LISTED_GAMES),
+                        "games": [_game_entry(engine, seed, i, r) for i, r in enumerate(results[:LISTED_GAMES])]}
+    link_outliers(engine, seed, report, results)
     return report
+
+
+#: Games listed with their seed in a report (a larger run states the rule that gives every game's seed).
+LISTED_GAMES = 10_000
+
+
+def _game_entry(engine, seed: int, index: int, r) -> dict:
+    return {"game": index, "seed": engine.game_seed(seed, index), "bots": list(r.bots),
+            "winners": [w + 1 for w in r.winners], "length": r.length, "ending": r.reason}
+
+
+def link_outliers(engine, seed: int, report: dict, results: Sequence) -> None:
+    """Give each outlier a typical and an extreme game to replay: for a seat or card above the average,
+    games it won (typical: the length closest to the median of those games; extreme: the shortest);
+    below the average, games it lost (extreme: the longest)."""
+    for o in report["outliers"]:
+        high = o["win_rate"] > report["average"]
+        picked = []
+        for i, r in enumerate(results):
+            if o["kind"] == "seat":
+                seats = [int(o["name"].split()[-1]) - 1]
+            else:
+                seats = [s for s in range(len(r.bots)) if r.cards and o["name"] in r.cards[s]]
+            if not seats:
+                continue
+            won = any(s in r.winners for s in seats)
+            if won == high:
+                picked.append(i)
+        if not picked:
+            continue
+        lengths = sorted(results[i].length for i in picked)
+        median = lengths[(len(lengths) - 1) // 2]
+        typical = min(picked, key=lambda i: (abs(results[i].length - median), i))
+        extreme = min(picked, key=lambda i: ((results[i].length if high else -results[i].length), i))
+        o["links"] = {"typical": _game_entry(engine, seed, typical, results[typical]),
+                      "extreme": _game_entry(engine, seed, extreme, results[extreme])}
 
 
 def outliers(report: dict) -> list[dict]:
@@ -125,6 +204,18 @@ def summary_lines(report: dict, title: str, limit: int = 8) -> list[str]:
     lines.append(f"Length: mean {length['mean']:.1f} {length['unit']} (median {length['median']}, "
                  f"90th percentile {length['p90']}, max {length['max']})")
     lines.append("Endings: " + ", ".join(f"{k} {v}" for k, v in report["endings"].items()))
+    xp = report.get("experience")
+    if xp:
+        m = xp["metrics"]
+
+        def mi(key, pct=False):
+            e = m[key]
+            f = _pct if pct else (lambda x: f"{x:.2f}")
+            return f"{f(e['mean'])} [{f(e['ci_low'])}-{f(e['ci_high'])}]"
+
+        lines.append(f"Experience (by {xp['progress']}): lead changes {mi('lead_changes')} a game, comebacks "
+                     f"{mi('comeback', True)}, stalls {mi('stalls')} {report['length']['unit']}, decisions per seat "
+                     f"{mi('decisions')}, stopped by a limit {mi('timeout', True)}")
     found = report["outliers"]
     if not found:
         lines.append("Outliers: none (every seat's and card's 95% interval contains the average)")

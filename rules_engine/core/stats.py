@@ -57,8 +57,14 @@ def normal_p(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def mean_interval(values) -> dict:
-    """The mean of ``values`` with its 95 % interval (t): ``{mean, ci_low, ci_high, n}``."""
+def mean_interval(values, share: bool = False) -> dict:
+    """The mean of ``values`` with its 95 % interval: ``{mean, ci_low, ci_high, n}``; t, or Wilson's when
+    ``share`` (values between 0 and 1 that are shares of a game, like a win: the interval stays in [0, 1]
+    and is not zero wide when every game came out alike)."""
+    if share:
+        n = len(values)
+        low, high = wilson(math.fsum(values), n)
+        return {"mean": round(math.fsum(values) / n, 6) if n else 0.0, "ci_low": low, "ci_high": high, "n": n}
     m, var, n = _mean_var(values)
     half = t975(n - 1) * math.sqrt(var / n) if n > 1 else 0.0
     return {"mean": round(m, 6), "ci_low": round(m - half, 6), "ci_high": round(m + half, 6), "n": n}

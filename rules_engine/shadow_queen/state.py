@@ -1245,6 +1245,8 @@ class GameState(State):
         rng.shuffle(pool)
         new.hand[o] = known + pool[:len(hidden)]
         new.deck[o] = pool[len(hidden):]
+        if new.phase == ACT:             # the piece's choices were worked out with the hands as they were
+            new._acts = new.act_actions()
         return new
 
     # ------------------------------------------------------------------ names, events, checks

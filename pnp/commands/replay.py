@@ -1,0 +1,73 @@
+"""``pnp replay GAME --seed S``: play again one game of a report, from its seed, and print its transcript.
+
+Every game ``pnp balance`` and ``pnp lab`` report has a seed (report.json lists it with the bots of its
+seats, in seat order); the same seed, seats and variant play the same game, move for move."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from pnp.commands.simulate import SEAT_NAMES, bot_list, game_options, player_counts
+from pnp.errors import UserError
+
+
+def replayed(game_name, seed, players_text, bots, variant_file, option_pairs, check=False):
+    """``(game, engine, seat bots, final state)`` of the game with that seed, seats and variant."""
+    from pnp.gamedata import load_game
+    from rules_engine import engine_module
+
+    game = load_game(game_name)
+    if not game.engine:
+        raise UserError(f"{game.title} has no rules engine to play")
+    engine = engine_module(game.engine)
+    variant = None
+    if variant_file:
+        from pnp.variants import apply, load_variant
+
+        variant = load_variant(variant_file, game, engine)
+        game = apply(game, variant, engine)
+    options = {**(variant.parameters if variant else {}), **game_options(option_pairs, None, engine, game.title)}
+    counts = player_counts(players_text, game.players, engine.PLAYERS, game.title)
+    if len(counts) != 1:
+        raise UserError("--players: a game has one player count")
+    players = counts[0]
+    names = bot_list(bots, engine.BOTS) if bots is not None else list(engine.DEFAULT_BOTS)
+    if len(names) > players:
+        raise UserError(f"--bots: {len(names)} bots for {players} seats; give one per seat, in seat order")
+    seats = [names[i % len(names)] for i in range(players)]
+    rules = engine.rules_for(game)
+    state = engine.play_game(rules, seats, seed, players=players, record=True, check=check, **options)
+    return game, engine, seats, state
+
+
+@click.command("replay")
+@click.argument("game")
+@click.option("--seed", type=int, required=True, help="The game's seed, as a report lists it.")
+@click.option("--players", "players_text", default=None, metavar="N",
+              help="Players. [default: 4, within the game's player range]")
+@click.option("--bots", default=None, help="The bot of each seat, in seat order, comma-separated (a shorter list "
+                                           "repeats), as the report lists them. [default: the engine's default bots]")
+@click.option("--variant", "variant_file", type=click.Path(dir_okay=False), default=None,
+              help="The variant file the game was played with.")
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="A game option of the engine (repeatable).")
+@click.option("--check", is_flag=True, help="Check the invariants at every step.")
+@click.option("--json", "as_json", is_flag=True, help="Print the seats and the structured events as JSON.")
+def command(game, seed, players_text, bots, variant_file, option_pairs, check, as_json):
+    """Play again the game of GAME with seed SEED (a game of a balance or lab report) and print what
+    happened, event by event. The studio (pnp serve) steps through the same game on the table."""
+    game, engine, seats, state = replayed(game, seed, players_text, bots, variant_file, option_pairs, check)
+    names = list(SEAT_NAMES[:len(seats)])
+    if as_json:
+        click.echo(json.dumps({"seed": seed, "seats": [{"name": n, "bot": b} for n, b in zip(names, seats)],
+                               "events": [e.as_dict() for e in state.events], "violations": state.violations},
+                              indent=2))
+        return
+    click.echo(f"{game.title}, game seed {seed}. Seats: "
+               + ", ".join(f"{n} ({b} bot)" for n, b in zip(names, seats)) + ".")
+    for line in engine.transcript_lines(state.events, game.cards, game.factions, names):
+        click.echo(line)
+    for violation in state.violations:
+        click.echo(f"INVARIANT BROKEN: {violation}", err=True)
