@@ -11,7 +11,7 @@ import pytest
 
 from pnp.gamedata import load_game
 from pnp.scenario import run_scenario_file
-from rules_engine.shadow_queen import GameState, rules_for, scenario_from_data
+from rules_engine.shadow_queen import GameState, rules_for, scenario_from_data, scenario_lines
 from rules_engine.shadow_queen.scenario import _setup
 from rules_engine.shadow_queen.state import ACT, DEFEND, MOVE, PASS_ACTION, PIECE, PLAY, Action
 
@@ -378,17 +378,30 @@ def test_bless_lifts_taint_and_ends_possession():
     assert "village-mill" in res["players"]["Aldric"]["holdings"] and res["players"]["Aldric"]["possessed"] == 0
 
 
-def test_prayer_needs_an_altar_in_a_kingdom_holding_and_the_kingdom_builds_altars_in_its_own():
+def test_the_kingdom_builds_altars_in_shadow_holdings_as_written_and_prays_once_it_holds_them():
     out = play("kingdom_altar")
     assert out.result["altars"] == ["village-mill"]
     assert out.result["players"]["Aldric"]["used"] == ["kingdom-build-altar", "prayer"]
+    assert "village-mill" in out.result["players"]["Aldric"]["holdings"]
+    # in a village the Kingdom holds, the Peasant cannot start an altar
+    state = position(first="kingdom", pieces={"shadow": ["0101"], "peasant": ["0808"]},
+                     players=["Morgana", {"name": "Aldric", "hand": ["kingdom-build-altar"]}])
+    state.apply(Action(MOVE, state.pos.index(S["0808"]), dest=S["0808"]))
+    assert state.phase != ACT or not [a for a in state.legal_actions() if a.verb == PLAY]
 
 
-def test_ruling_a_rescued_thrall_is_freed_and_a_possessed_peasant_goes_home():
+def test_ruling_a_rescued_piece_may_go_to_the_nearest_kingdom_holding():
+    """The draft: a successful rescue lets the player move the Thralls or Peasants to the nearest land
+    the Kingdom controls. The Thrall is brought to the nearest village and stays a Thrall; the Peasant is
+    freed of the possession and left where it stands."""
     out = play("rescue")
-    assert [(e["kind"], e["fate"]) for e in kinds(out, "removed")] == [("thrall", "freed")]
-    assert kinds(out, "rescued")[0]["at"] == "0808"
+    assert kinds(out, "removed") == []
+    rescued = kinds(out, "rescued")
+    assert [(e["kind"], e["at"], e["freed"], e["moved"]) for e in rescued] == [
+        ("thrall", "0808", False, True), ("peasant", "0607", True, False)]
     assert out.result["players"]["Aldric"]["possessed"] == 0
+    lines = scenario_lines(out, GAME.cards, GAME.factions)
+    assert "The Thrall is rescued and goes to 0808." in lines
 
 
 def test_orders_are_delivered_by_a_messenger_next_to_the_soldier_and_patrols_head_for_their_goal():
@@ -474,3 +487,33 @@ def test_a_defence_is_offered_only_to_the_attacked_side_with_a_defend_card():
     state.apply_action(next(a for a in state.legal_actions() if a.verb == PLAY))
     assert state.phase == DEFEND and state.to_move() == [1]
     assert {a.verb for a in state.legal_actions(1)} == {"defend", "no_defence"}
+
+
+def test_a_refused_play_names_the_rule_that_refuses_it():
+    far = refused(first="kingdom", pieces={"shadow": ["0708", "0711"], "soldier": ["0709"]},
+                  players=["Morgana", {"name": "Aldric", "hand": ["kingdom-attack"]}],
+                  turns=[[{"move": "0709"}, {"play": "kingdom-attack", "target": "0711"}]])
+    assert far[0][0] == "turns[1][2]" and far[0][1].startswith(
+        "kingdom-attack cannot target 0711: an attack needs an enemy piece within reach, not in a cave, never one "
+        "of your own (ruling 5); possible now: ")
+    priest_card = refused(first="kingdom", pieces={"shadow": ["0708"], "soldier": ["0709"]},
+                          players=["Morgana", {"name": "Aldric", "hand": ["kingdom-attack", "banish"]}],
+                          turns=[[{"move": "0709"}, {"play": "banish"}]])
+    assert priest_card[0][1].startswith("the Soldier cannot play banish now: only a Priest plays Banish (the card's "
+                                        "played_by)")
+    elsewhere = refused(first="kingdom", pieces={"shadow": ["0101"], "thrall": ["0708"], "soldier": ["0709"]},
+                        players=["Morgana", {"name": "Aldric", "hand": ["rescue"]}],
+                        turns=[[{"move": "0709"}, {"play": "rescue", "target": "0708", "to": "0111"}]])
+    assert "rescue cannot bring its target to 0111: a rescue takes a Thrall or a possessed Peasant within reach, " \
+           "not in a cave; it may bring the piece only to the nearest holding your side controls (ruling 20)" \
+           in elsewhere[0][1]
+
+
+def test_the_kingdom_wins_with_familiars_on_the_board_unless_every_trace_must_go():
+    """The Goal line names the Shadows and their taint; the opening says every trace of the Queen's
+    forces. The engine reads the Goal line; the option kingdom_goal: all reads the opening."""
+    default = play("kingdom_win")
+    assert default.result["winner"] == "Aldric" and default.result["reason"] == "banished"
+    assert any(p["kind"] == "familiar" and p["at"] for p in default.result["pieces"])
+    traces = play("kingdom_goal_all")
+    assert traces.result["game_over"] is False and traces.result["winner"] is None

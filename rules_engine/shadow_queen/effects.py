@@ -92,9 +92,9 @@ EFFECTS = {
         "rescue",
         {"reach": _reach(1, "hexes from the rescuing piece to the target"),
          "trait": Param("str", default="rescuable", doc="the pieces that can be rescued carry this trait")},
-        "Roll as for an attack against an enemy or possessed piece with the trait; if the rescue wins, an "
-        "enemy piece is freed (it leaves the board) and a possessed piece is freed and moved to the "
-        "nearest holding of the player's.",
+        "Roll as for an attack against an enemy or possessed piece with the trait; if the rescue wins, a "
+        "possessed piece is freed of the possession, and the rescued piece goes to the nearest holding of "
+        "the player's when the player said so as the card was played.",
         needs_step=False),
     "orders": EffectKind(
         "orders",

@@ -1,7 +1,7 @@
 """Invariants every Shadow Queen state keeps; checked after every action when ``check=True``.
 
 * **pieces are conserved**: every piece is on the board or has left it once, for a reason (killed,
-  drowned, eaten, freed); a piece on the board has no fate and one that left has no space;
+  drowned, eaten); a piece on the board has no fate and one that left has no space;
 * **one piece a hex** outside holdings (a holding takes any number), and the occupancy table agrees
   with the pieces' places; no piece stands on a river hex without a bridge;
 * **cards are conserved**: every card of both decks is in exactly one place (a deck, a hand, out of

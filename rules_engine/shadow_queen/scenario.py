@@ -46,6 +46,11 @@ SCENARIO_SCHEMA = {
     "title": Spec("str", default="", doc="shown above the transcript"),
     "seed": Spec("int", default=0, min=0, doc="draws and dice the file does not give"),
     "turn_limit": Spec("int", default=TURN_LIMIT, min=1, max=10000),
+    "rules": Spec("map", default={}, doc="the draft's open points set otherwise (the engine's options)", schema={
+        "draws_per_holding": Spec("int", min=0, max=5), "hand_per_holding": Spec("int", min=0, max=5),
+        "cave_limit": Spec("int", min=1, max=50), "enthral_to_win": Spec("int", min=0, max=18),
+        "banish_to_win": Spec("int", min=0, max=18), "kingdom_goal": Spec("str", choices=("shadows", "all")),
+        "holdings_to_win": Spec("int", min=0, max=8)}),
     "first": Spec("str", nullable=True, doc="the side (faction id) whose turn comes first"),
     "players": Spec("list", required=True, doc="one per side, in the factions' order", items=Spec(
         "map", shorthand="name", doc="a player name or a mapping with 'name' (and 'hand')", schema={
@@ -106,6 +111,7 @@ class Scenario:
     seed: int = 0
     turn_limit: int = TURN_LIMIT
     title: str = ""
+    rules: tuple = ()             # ((option, value), ...): the engine's options the file sets
 
 
 @dataclass
@@ -310,7 +316,8 @@ def scenario_from_data(rules: Rules, data: dict, players=(2, 2)):
                         bridges=tuple(bridges), paths=tuple(paths), orders=tuple(orders),
                         cave_turns=tuple(cave_turns), dice=tuple(data.get("dice") or ()), first=first,
                         seed=data.get("seed") or 0, turn_limit=data.get("turn_limit") or TURN_LIMIT,
-                        title=data.get("title") or "")
+                        title=data.get("title") or "",
+                        rules=tuple((k, v) for k, v in sorted((data.get("rules") or {}).items()) if v is not None))
     try:
         _play(rules, scenario, record=False, check=False)
     except _Refused as refused:
@@ -407,7 +414,7 @@ def _setup(rules: Rules, scenario: Scenario, record: bool, check: bool) -> tuple
                             positions=scenario.positions, hands=hands, possessed=scenario.possessed,
                             control=scenario.control, altars=scenario.altars, bridges=scenario.bridges,
                             paths=scenario.paths, orders=orders, cave_turns=dict(scenario.cave_turns),
-                            turn_limit=scenario.turn_limit, used=used)
+                            turn_limit=scenario.turn_limit, used=used, **dict(scenario.rules))
     script.resolve(state, "players")
     return state, script
 
@@ -560,18 +567,20 @@ def _action(state: GameState, d, names, where) -> Action | None:
     # play
     k = look(rd.card, d["play"], f"{where}.play")
     if state.phase != ACT:
-        refuse(f"{who} plays a card only with the piece just moved")
+        refuse(f"{who} plays a card only with the piece just moved (ruling 8)")
     options = [a for a in legal if a.verb == PLAY and r.card_of[a.card] == k]
     if not options:
-        refuse(f"the {r.piece_name(state.current)} cannot play {d['play']} now")
+        refuse(f"the {r.piece_name(state.current)} cannot play {d['play']} now: {why_not(state, k)}")
     if d.get("target") is not None:
         options = [a for a in options if _target_name(state, a) in _names_of(d["target"])]
         if not options:
-            refuse(f"{d['play']} cannot target {d['target']}")
+            refuse(f"{d['play']} cannot target {d['target']}: {RULE_OF_KIND[r.card_kind[k]]}")
     if d.get("to") is not None:
         options = [a for a in options if a.dest >= 0 and r.hex_id[a.dest] == d["to"]]
         if not options:
-            refuse(f"{d['play']} cannot bring its target to {d['to']}")
+            refuse(f"{d['play']} cannot bring its target to {d['to']}: {RULE_OF_KIND[r.card_kind[k]]}")
+    elif r.card_kind[k] == "rescue":
+        options = [a for a in options if a.dest < 0]       # no to: the rescued piece stays where it is
     if d.get("toward") is not None:
         options = [a for a in options if a.dest >= 0 and
                    (describe(state, a).endswith(f"toward: {d['toward']}}}"))]
@@ -580,6 +589,45 @@ def _action(state: GameState, d, names, where) -> Action | None:
     if len(options) > 1:
         refuse(f"{d['play']} can be played in several ways here: say which with target, to or toward")
     return options[0]
+
+
+#: What each kind of card asks for, with the ruling of docs/engine.md ("Shadow Queen") it rests on: the
+#: reason a refused play gives.
+RULE_OF_KIND = {
+    "possess": "Possess takes a piece of the other side within reach that is not possessed, in a holding only "
+               "when the card's holding condition holds (ruling 16)",
+    "taint": "Taint is played in a holding the other side controls, by a piece standing in it",
+    "attack": "an attack needs an enemy piece within reach, not in a cave, never one of your own (ruling 5)",
+    "defend": "Defend answers an attack, played by a fighter next to the target (ruling 3)",
+    "restore": "Sacrifice and Prayer need an altar in a holding your side controls and a used card of your deck "
+               "(rulings 14 and 22)",
+    "lure": "Lure takes an enemy piece within reach that can come nearer; Soldiers under special orders are "
+            "immune (ruling 12)",
+    "steal": "Steal takes a card from the other side's hand (ruling 17)",
+    "construct": "a build needs its place: a bridge next to a bridge site, a path in a forest, an altar in a "
+                 "holding of the side the card names (rulings 13 and 14)",
+    "sabotage": "Sabotage takes a bridge, path or altar within reach (ruling 15)",
+    "banish": "Banish needs a piece the other side controls within reach (ruling 18)",
+    "bless": "Bless needs the Priest in a tainted holding, or a possessed piece within reach (ruling 19)",
+    "rescue": "a rescue takes a Thrall or a possessed Peasant within reach, not in a cave; it may bring the piece "
+              "only to the nearest holding your side controls (ruling 20)",
+    "orders": "orders go to a Soldier without orders within reach of the Messenger; a patrol heads for a holding "
+              "or Shadow piece within its range (ruling 21)",
+}
+
+
+def why_not(state, k) -> str:
+    """Why the piece just moved cannot play card ``k`` now, naming the rule that refuses it."""
+    r = state.rules
+    p = state.current
+    if r.piece_kind[p] not in r.card_players[k]:
+        kinds = " or ".join(f"a {r.kinds[i].name}" for i in sorted(r.card_players[k])) or "no piece"
+        return f"only {kinds} plays {r.cards[k].name} (the card's played_by)"
+    if state.in_cave(p):
+        return "a piece in a cave plays no card (ruling 11)"
+    if not any(r.card_of[c] == k for c in state.hand[state.active]):
+        return f"{r.side_names[state.active]} hold no {r.cards[k].name}"
+    return RULE_OF_KIND.get(r.card_kind[k], "the card's condition is not met")
 
 
 def _names_of(ref) -> set:

@@ -45,8 +45,8 @@ VARIANT_DEFAULTS = {"draws_per_holding": 1, "hand_per_holding": 1, "cave_limit":
                     "banish_to_win": 0, "kingdom_goal": "shadows", "holdings_to_win": 0}
 
 #: How a piece leaves the board.
-KILLED, DROWNED, EATEN, FREED = "killed", "drowned", "eaten", "freed"
-FATES = (KILLED, DROWNED, EATEN, FREED)
+KILLED, DROWNED, EATEN = "killed", "drowned", "eaten"
+FATES = (KILLED, DROWNED, EATEN)
 
 
 class Action(NamedTuple):
@@ -535,6 +535,11 @@ class GameState(State):
                     if self.in_cave(t) or params.get("trait", "rescuable") not in r.traits[t]:
                         continue
                     if self.enemy(me, t) or (self.possessed[t] and r.piece_side[t] == me):
+                        # RULING 20: the rescuer may bring the rescued piece to the nearest holding it
+                        # controls (named when the card is played), or leave it where it stands
+                        home = self._rescue_home(t)
+                        if home >= 0 and home != pos[t]:
+                            out.append(Action(PLAY, p, c, t, home))
                         out.append(Action(PLAY, p, c, t))
                 else:  # lure
                     if not self.enemy(me, t) or self._lure_immune(t):
@@ -879,7 +884,7 @@ class GameState(State):
             self._cancel_orders(p, "action")        # orders end when the piece takes an action
         if kind in ("attack", "rescue"):
             self._use_card(c)
-            self._start_fight(kind, p, t)
+            self._start_fight(kind, p, t, a.dest)
             return
         if kind == "construct":
             self.hand[me].remove(c)
@@ -934,6 +939,8 @@ class GameState(State):
             data = {"target": t, "target_kind": r.kinds[r.piece_kind[t]].id, "target_at": r.hex_id[self.pos[t]]}
             if kind == "lure":
                 data["to"] = r.hex_id[dest]
+            if kind == "rescue" and dest >= 0:
+                data["home"] = r.hex_id[dest]
             if kind == "orders":
                 data["orders"] = True
             if kind == "orders" and dest >= 0:
@@ -1019,10 +1026,20 @@ class GameState(State):
                 n += 1
         return n
 
-    def _start_fight(self, kind: str, p: int, t: int) -> None:
+    def _rescue_home(self, t: int) -> int:
+        """The space of the holding nearest to piece ``t`` that the active side controls (ties: the holding
+        listed first), or -1 when it controls none."""
+        r = self.rules
+        mine = [h for h in range(len(r.holdings)) if self.control[h] == self.active]
+        if not mine:
+            return -1
+        s = self.pos[t]
+        return r.holding_space[min(mine, key=lambda h: (r.dist[s][r.holding_space[h]], h))]
+
+    def _start_fight(self, kind: str, p: int, t: int, dest: int = -1) -> None:
         me = self.active
         self.fight = {"kind": kind, "attacker": p, "target": t, "att_dice": self._fighters(me, t),
-                      "def_dice": 0, "att_roll": None, "def_roll": None, "defender": -1}
+                      "def_dice": 0, "att_roll": None, "def_roll": None, "defender": -1, "dest": dest}
         if self.defend_actions():
             self.phase = DEFEND
         else:
@@ -1076,17 +1093,16 @@ class GameState(State):
         if att > dfn:
             if f["kind"] == "attack":
                 self._remove(t, KILLED)
-            elif r.piece_side[t] != me:
-                self._remove(t, FREED)              # RULING: a rescued Thrall is freed: it leaves the board
             else:
+                # RULING 20: a rescued Peasant is freed of the possession; a rescued Thrall stays the
+                # Shadows'; either goes to the holding named when the card was played, if one was
+                freed = self.possessed[t] and r.piece_side[t] == me
                 self.possessed[t] = False
-                mine = [h for h in range(len(r.holdings)) if self.control[h] == me]
-                if mine:
-                    s = self.pos[t]
-                    h = min(mine, key=lambda h: (r.dist[s][r.holding_space[h]], h))
-                    self._place(t, r.holding_space[h])
+                if f["dest"] >= 0:
+                    self._place(t, f["dest"])
                 if self.events is not None:
-                    self._rec("rescued", piece=t, kind=r.kinds[r.piece_kind[t]].id, at=r.hex_id[self.pos[t]])
+                    self._rec("rescued", piece=t, kind=r.kinds[r.piece_kind[t]].id, at=r.hex_id[self.pos[t]],
+                              freed=freed, moved=f["dest"] >= 0)
         elif att < dfn:
             self._remove(p, KILLED)                  # RULING: a lower attack roll costs the attacker
         self._done()

@@ -27,10 +27,10 @@ ENGLISH = {
     "_toward_holding": ", heading for {holding}",
     "_toward_piece": ", heading for the {kind} at {at}",
     "_lured_to": ", which comes to {to}",
+    "_rescue_home": ", to bring it to {home}",
     "_fate_killed": "killed",
     "_fate_drowned": "drowned",
     "_fate_eaten": "eaten by a bear",
-    "_fate_freed": "freed and leaves the board",
     "_result_win": "the attack wins",
     "_result_tie": "a tie: every piece stays",
     "_result_loss": "the attack fails",
@@ -52,7 +52,10 @@ ENGLISH = {
     "roll": "{side} roll {dice} {dice_word} for the {role}: {total}.",
     "fight": "Attack {attack} against defence {defence}: {result_text}.",
     "removed": "The {kind} at {at} ({side}) is {fate_text}.",
-    "rescued": "The {kind} is freed from possession and goes to {at}.",
+    "rescued": "The {kind} is rescued{freed_text}{where_text}.",
+    "_rescued_freed": ", freed from possession,",
+    "_rescued_moved": " and goes to {at}",
+    "_rescued_stays": " and stays at {at}",
     "banished": "The {kind} is sent to {holding}.",
     "built": "The {kind} finishes the {item} at {place}.",
     "build_abandoned": "The {item} begun by the {kind} is left unfinished.",
@@ -135,6 +138,9 @@ def format_event(event, namer: Namer, phrases: dict = ENGLISH) -> str | None:
         fields["result_text"] = phrases[f"_result_{data['result']}"]
     if kind == "removed":
         fields["fate_text"] = phrases[f"_fate_{data['fate']}"]
+    if kind == "rescued":
+        fields["freed_text"] = phrases["_rescued_freed"] if data.get("freed") else ""
+        fields["where_text"] = phrases["_rescued_moved" if data.get("moved") else "_rescued_stays"].format(at=data["at"])
     if kind == "orders_end":
         fields["reason_text"] = phrases[f"_orders_{data['reason']}"]
     if kind == "game_over":
@@ -152,6 +158,8 @@ def _target_text(data, namer, phrases) -> str:
         text = phrases[key].format(target=namer.piece(data["target_kind"]), target_at=data.get("target_at", ""))
         if "to" in data:
             text += phrases["_lured_to"].format(to=data["to"])
+        if "home" in data:
+            text += phrases["_rescue_home"].format(home=data["home"])
         if "toward_holding" in data:
             text += phrases["_toward_holding"].format(holding=namer.holding(data["toward_holding"]))
         if "toward_kind" in data:
