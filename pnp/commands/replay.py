@@ -57,7 +57,7 @@ def replayed(game_name, seed, players_text, bots, variant_file, option_pairs, ch
 @click.option("--json", "as_json", is_flag=True, help="Print the seats and the structured events as JSON.")
 def command(game, seed, players_text, bots, variant_file, option_pairs, check, as_json):
     """Play again the game of GAME with seed SEED (a game of a balance or lab report) and print what
-    happened, event by event. The studio (pnp serve) steps through the same game on the table."""
+    happened, event by event."""
     game, engine, seats, state = replayed(game, seed, players_text, bots, variant_file, option_pairs, check)
     names = list(SEAT_NAMES[:len(seats)])
     if as_json:
