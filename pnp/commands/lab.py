@@ -206,8 +206,8 @@ def command(ctx, game):
 @click.pass_obj
 def compare(game, variant_files, metric_names, players_text, bots, games, seed, out_dir, cache_dir, no_cache, jobs,
             executor, scheduler, workers):
-    """Compare variants with a base on the same games: BASE (a variant file, or 'base' for the game as
-    its data says) and one or more VARIANT files."""
+    """Compare variants with a base on the same games. BASE VARIANT... are variant files, the first the
+    base ('base' stands for the game as its data says)."""
     from pnp.lab import analysis
     from pnp.lab.report import compare_html
 
