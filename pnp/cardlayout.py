@@ -30,7 +30,7 @@ import jinja2
 from pnp import TEMPLATES_DIR, templating
 from pnp.cache import reads_files
 from pnp.errors import Problems
-from pnp.layout.colour import readable, shade, tint
+from pnp.layout.colour import readable, shade, tint, tint_to
 from pnp.markup import Safe, closest_icon, escape, markup_problems, plain_text
 from pnp.paths import SAFE_NAME, excerpt
 from pnp.schema import Field, check, entry, subkey
@@ -510,7 +510,7 @@ def bundled(name: str) -> Layout:
     return layout
 
 
-FUNCTIONS = {"tint": tint, "shade": shade, "readable": readable, "product": templating.product}
+FUNCTIONS = {"tint": tint, "shade": shade, "readable": readable, "tint_to": tint_to, "product": templating.product}
 
 
 def evaluate(layout: Layout, context: dict, markup: bool = False, icons=None, report=None) -> list[dict]:
@@ -559,6 +559,11 @@ def _evaluate(layout: Layout, context: dict, markup: bool, icons, report) -> lis
     return out
 
 
+#: The kind of a region left out by its ``when:`` that only keeps its place (its ``rect``) for regions
+#: drawn ``in:`` it; it draws nothing.
+AREA = "area"
+
+
 def _evaluate_region(layout: Layout, region: dict, scope: dict, markup: bool, icons) -> list[dict]:
     if region.get("for"):
         values = _value(layout, region, "for", scope)
@@ -571,6 +576,10 @@ def _evaluate_region(layout: Layout, region: dict, scope: dict, markup: bool, ic
                 out.append(_shifted(one, i))
         return out
     one = _one(layout, region, scope, markup, icons)
+    if one is None and "rect" in region:
+        # left out by its when:, it still has its place: a region drawn in: it (the badges in the art
+        # window) is drawn there, not silently dropped
+        return [{"name": region["name"], "kind": AREA, "rect": region["rect"]}]
     return [one] if one is not None else []
 
 

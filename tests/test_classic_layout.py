@@ -2,16 +2,22 @@
 the text fields), the type line (the rank, then choices, lists, flags, plain numbers); a layout extending
 it that shows a field itself takes it out of those; a field no region prints is a warning."""
 
+from dataclasses import replace
+from types import SimpleNamespace
+
 import pytest
+import yaml
 from click.testing import CliRunner
 
-from pnp.cardlayout import bundled, fields_named
+from pnp.cardlayout import bundled, fields_named, load_layout
 from pnp.cli import main
 from pnp.components import cards as cards_component
 from pnp.draw.text import fit
+from pnp.errors import Problems
 from pnp.gamedata import load_game
 from pnp.layout.cards import FaceContent, card_face
-from pnp.layout.geometry import flatten
+from pnp.layout.colour import PALE_CONTRAST, contrast, readable, tint, tint_to
+from pnp.layout.geometry import Box, Picture, flatten
 from pnp.markup import plain_text
 
 from test_decks import write_game
@@ -141,3 +147,95 @@ def test_face_content_keeps_text_fields_and_labels(heroes):
     assert content.texts == () and [n for n, _ in content.labels] == ["guild", "tags", "loyal"]
     rogue = cards_component.face_content(game, game.card("rogue"))
     assert rogue.texts == (("motto", "Never twice"),)
+
+
+# The art window. A card with art and no rules text gets the tall window (the art down to the flavour
+# line), so a third of its face is not left empty; the badges stay where they are on every card, because
+# the window a when: leaves out still gives its place to the regions drawn in: it.
+
+ART = SimpleNamespace(path="/game/art/ember.png", fit="cover", focus=(0.5, 0.5))
+STATS = (("might", "shield", "3"), ("cost", "coin", "2"))
+
+
+def plain_card(**changes):
+    return replace(FaceContent("Ember", "", 0, "#8a1c1c", "crown", STATS, None, "", "Warm hands."), **changes)
+
+
+def badges_at(els):
+    return [(e.role, round(e.cx, 2), round(e.cy, 2), round(e.size, 2)) for e in els if e.role.startswith("stat:")]
+
+
+#: The badges down the art window's left edge, 4 mm under its top (67.2 mm) and 8 mm apart.
+BADGES = [("stat:might", 10.6, 63.2, 7.2), ("stat:cost", 10.6, 55.2, 7.2)]
+
+
+def test_art_without_rules_text_fills_the_tall_window_and_the_badges_keep_their_place():
+    els = list(flatten(card_face(plain_card(art=ART), 63, 88)))
+    (art,) = [e for e in els if isinstance(e, Picture)]
+    assert art.role == "art" and art.rect.rounded() == (5.0, 17.6, 53.0, 49.6)
+    assert badges_at(els) == BADGES
+    assert one(els, "flavour").rect.rounded() == (7.0, 6.6, 49.0, 10.4)        # under the window
+    assert not [e for e in els if e.role == "emblem"]                          # the art replaces it
+
+
+def test_art_with_rules_text_keeps_the_window_above_the_rules_box():
+    els = list(flatten(card_face(plain_card(art=ART, ability="Burn [coin]."), 63, 88)))
+    (art,) = [e for e in els if isinstance(e, Picture)]
+    assert art.rect.rounded() == (5.0, 32.6, 53.0, 34.6)
+    assert badges_at(els) == BADGES
+    assert one(els, "ability-box").rect.rounded() == (4.6, 13.0, 53.8, 18.6)
+    assert one(els, "flavour").rect.rounded() == (6.0, 4.0, 51.0, 8.6)
+
+
+def test_the_emblem_fills_the_window_it_has_pale_but_seen():
+    paper = bundled("classic").palette_dict()["paper"]
+    tall = one(list(flatten(card_face(plain_card(), 63, 88))), "emblem")
+    # the tall window [5, 17.6, 53, 49.6]: centred 4 mm right of its middle, 0.74 of its height
+    assert (tall.name, round(tall.cx, 2), round(tall.cy, 2), round(tall.size, 2)) == ("crown", 35.5, 42.4, 36.7)
+    short = one(list(flatten(card_face(plain_card(ability="Burn [coin]."), 63, 88))), "emblem")
+    # the window above the rules box [5, 32.6, 53, 34.6]: 5.5 mm right of its middle, 0.78 of its height
+    assert (round(short.cx, 2), round(short.cy, 2), round(short.size, 2)) == (37.0, 49.9, 26.99)
+    assert tall.colour == short.colour == tint_to("#8a1c1c", paper)
+    assert contrast(tall.colour, paper) >= PALE_CONTRAST
+    # a watermark takes the window: no emblem under it
+    marked = list(flatten(card_face(plain_card(watermark="7"), 63, 88)))
+    assert [e.role for e in marked if e.role in ("emblem", "watermark")] == ["watermark"]
+
+
+@pytest.mark.parametrize("colour,background", [("#8a1c1c", "#f7f0e1"), ("#2f6b3f", "#f7f0e1"),
+                                               ("#c9a54a", "#ffffff"), ("#1f1a17", "#f7f0e1")])
+def test_tint_to_is_the_palest_tint_that_reaches_the_contrast(colour, background):
+    pale = tint_to(colour, background)
+    steps = [tint(colour, k / 20) for k in range(21)]
+    assert pale in steps and contrast(pale, background) >= PALE_CONTRAST
+    paler = steps[steps.index(pale) + 1:]
+    assert all(contrast(c, background) < PALE_CONTRAST for c in paler)
+
+
+def test_tint_to_darkens_a_colour_too_pale_to_reach_it():
+    pale = tint_to("#f0e0a0", "#ffffff")          # even untinted it is 1.2:1 on white
+    assert contrast("#f0e0a0", "#ffffff") < PALE_CONTRAST <= contrast(pale, "#ffffff")
+    assert pale == readable("#f0e0a0", "#ffffff", PALE_CONTRAST)
+
+
+WINDOW = """\
+size: [63, 88]
+regions:
+  - {name: window, kind: box, rect: [5, 40, 53, 30], fill: "#dddddd", when: art}
+  - {name: badges, kind: badges, in: window, x: 9, size: 6, top: 3, step: 7}
+  - {name: sign, kind: emblem, in: window, scale: 0.5}
+"""
+
+
+def test_a_region_left_out_by_its_when_still_gives_its_place_to_regions_drawn_in_it():
+    problems = Problems()
+    layout = load_layout(yaml.safe_load(WINDOW), None, problems, "game.yaml", 1, "layout")
+    assert not problems.errors
+    els = list(flatten(card_face(plain_card(), 63, 88, 0.0, layout)))
+    assert [e for e in els if isinstance(e, Box)] == []                        # the window itself is not drawn
+    assert badges_at(els) == [("stat:might", 9.0, 67.0, 6.0), ("stat:cost", 9.0, 60.0, 6.0)]
+    sign = one(els, "sign")
+    assert (round(sign.cx, 2), round(sign.cy, 2), round(sign.size, 2)) == (31.5, 55.0, 15.0)
+    with_art = list(flatten(card_face(plain_card(art=ART), 63, 88, 0.0, layout)))
+    assert [e.rect.rounded() for e in with_art if isinstance(e, Box)] == [(5.0, 40.0, 53.0, 30.0)]
+    assert badges_at(with_art) == badges_at(els)

@@ -114,9 +114,10 @@ def test_low_resolution_art_is_a_warning_naming_card_file_and_dpi(lanterns):
     result = run("validate", lanterns)
     assert result.exit_code == 0, result.output
     line = line_in(lanterns / "lights.yaml", "id: ember")
-    # cover: the 100 px height fills the 34.6 mm area (73 dpi); contain: the 400 px width spans 53 mm
-    assert (f"lights.yaml:{line}: warning: card 'ember': art wide.png prints at 73 dpi (400 x 100 px on "
-            f"53.0 x 34.6 mm); print shops ask for 300") in result.output
+    # the art area its layout gives it: classic's tall window on a card without rules text (49.6 mm)
+    # cover: the 100 px height fills the 49.6 mm area (51 dpi); contain: the 400 px width spans 53 mm
+    assert (f"lights.yaml:{line}: warning: card 'ember': art wide.png prints at 51 dpi (400 x 100 px on "
+            f"53.0 x 49.6 mm); print shops ask for 300") in result.output
     assert "card 'glow': art wide.png prints at 192 dpi" in result.output
     assert "card 'spark'" not in result.output                     # vectors have no resolution to lose
     assert round(effective_dpi((400, 100), (53.0, 34.6), "contain")) == 192

@@ -341,15 +341,22 @@ class _ValueCard:
         self.copies = 1
 
 
-def check_art_dpi(game, deck, problems) -> None:
-    """Warn when a card's PNG or JPEG art prints below :data:`ART_DPI` at its size on the card."""
-    area = art_area(deck.width, deck.height)
+def check_art_dpi(game, deck, problems, lang=None, bleed: float = 0.0) -> None:
+    """Warn when a card's PNG or JPEG art prints below :data:`ART_DPI` at its size on the card (the art
+    area its layout gives it: the classic layout's is taller on a card without rules text)."""
     for card_id, art in deck.art.items():
         if art.path.suffix.lower() == ".svg":
             continue
         pixels = image_pixels(art.path)
         if pixels is None:
             continue
+        card = game.card(card_id)
+        area = art_area(deck.width, deck.height)
+        try:
+            face = laid_out_face(game, deck, card, lang, printed_mark(game, card, 1), (deck.width, deck.height), bleed)
+            area = next((e.rect for e in flatten(face) if isinstance(e, Picture) and e.path == str(art.path)), area)
+        except (templating.TEMPLATE_ERRORS + (RegionError,)):
+            pass                                 # its layout's problem is reported for its region
         dpi = effective_dpi(pixels, (area.w, area.h), art.fit)
         if dpi < ART_DPI:
             path, line = game.sources.get(card_id, (deck.cards_file, None))
@@ -406,7 +413,7 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                 continue
             _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons)
         regions.report(problems)
-        check_art_dpi(game, deck, problems)
+        check_art_dpi(game, deck, problems, lang, bleed)
         check_unprinted_fields(game, deck, problems)
         at = game.deck_where(deck) if game.several_decks else game.where("player_aid")
         try:

@@ -48,3 +48,19 @@ def readable(colour: str, background: str, ratio: float = SMALL_TEXT_CONTRAST) -
         if contrast(candidate, background) >= ratio:
             return candidate
     return "#000000"
+
+
+#: A pale picture behind the content (a card's faction emblem in its art window) stands out from the
+#: paper by this much: visible at a glance, yet clearly behind the text (the classic layout's emblems
+#: were 1.14 to 1.32:1 and the Church's sun all but vanished).
+PALE_CONTRAST = 2.0
+
+
+def tint_to(colour: str, background: str, ratio: float = PALE_CONTRAST) -> str:
+    """The palest tint of ``colour`` (mixed with white, in steps of 1/20) that reaches ``ratio`` against
+    ``background``; ``colour`` itself, shaded towards black as :func:`readable` does, when no tint does."""
+    for k in range(20, -1, -1):
+        candidate = tint(colour, k / 20)
+        if contrast(candidate, background) >= ratio:
+            return candidate
+    return readable(colour, background, ratio)
