@@ -106,7 +106,8 @@ def command(game, players_text, games, seed, bots, option_pairs, variant_file, j
                             rules=rules, options=options, card_names={c.id: c.name for c in game.cards},
                             experiences=[x for _, x in played])
     if variant is not None:
-        report["variant"] = {"name": variant.name, "changes": variant.describe(), **variant.content()}
+        report["variant"] = {"name": variant.name, "file": variant_file, "changes": variant.describe(),
+                             **variant.content()}
     page = render_html(report, game.title, {f.id: f.name for f in game.factions}).encode()
     try:
         out.mkdir(parents=True, exist_ok=True)

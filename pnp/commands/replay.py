@@ -13,8 +13,9 @@ from pnp.commands.simulate import SEAT_NAMES, bot_list, game_options, player_cou
 from pnp.errors import UserError
 
 
-def replayed(game_name, seed, players_text, bots, variant_file, option_pairs, check=False):
-    """``(game, engine, seat bots, final state)`` of the game with that seed, seats and variant."""
+def table(game_name, players_text, bots, variant_file, option_pairs, options=None):
+    """``(game, engine, seat bots, rules, options)``: a game's table as a report names it (UserError for a
+    bad player count, bot, variant or option)."""
     from pnp.gamedata import load_game
     from rules_engine import engine_module
 
@@ -28,7 +29,8 @@ def replayed(game_name, seed, players_text, bots, variant_file, option_pairs, ch
 
         variant = load_variant(variant_file, game, engine)
         game = apply(game, variant, engine)
-    options = {**(variant.parameters if variant else {}), **game_options(option_pairs, None, engine, game.title)}
+    options = {**(variant.parameters if variant else {}), **(options or {}),
+               **game_options(option_pairs, None, engine, game.title)}
     counts = player_counts(players_text, game.players, engine.PLAYERS, game.title)
     if len(counts) != 1:
         raise UserError("--players: a game has one player count")
@@ -37,8 +39,13 @@ def replayed(game_name, seed, players_text, bots, variant_file, option_pairs, ch
     if len(names) > players:
         raise UserError(f"--bots: {len(names)} bots for {players} seats; give one per seat, in seat order")
     seats = [names[i % len(names)] for i in range(players)]
-    rules = engine.rules_for(game)
-    state = engine.play_game(rules, seats, seed, players=players, record=True, check=check, **options)
+    return game, engine, seats, engine.rules_for(game), options
+
+
+def replayed(game_name, seed, players_text, bots, variant_file, option_pairs, check=False):
+    """``(game, engine, seat bots, final state)`` of the game with that seed, seats and variant."""
+    game, engine, seats, rules, options = table(game_name, players_text, bots, variant_file, option_pairs)
+    state = engine.play_game(rules, seats, seed, players=len(seats), record=True, check=check, **options)
     return game, engine, seats, state
 
 

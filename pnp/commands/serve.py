@@ -23,7 +23,10 @@ from pnp.units import PAPERS
               help="Folder the page's build buttons write to: the kit's PDFs, card images in OUT/cards, TTS "
                    "sheets in OUT/tts (as pnp build and pnp export write them).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default web browser.")
-def command(game, port, host, paper, lang, out_dir, open_browser):
+@click.option("--report", "reports", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="A report.json of pnp balance or pnp lab whose games the replay page (/replay) offers "
+                   "(repeatable).")
+def command(game, port, host, paper, lang, out_dir, open_browser, reports):
     """Show GAME in a live studio in the web browser and keep it current as its files change.
 
     The page shows every card of every deck, grouped by deck and faction or category with copies
@@ -31,7 +34,9 @@ def command(game, port, host, paper, lang, out_dir, open_browser):
     and the file and line it comes from); every other component's pages; the problems, with file and
     line, at the top, in place of the pictures they break; toggles for the trim line, bleed, safe zone,
     paper and language; the engine's seeded 1,000-game summary on demand; and buttons that build the
-    kit, the card images and the Tabletop Simulator sheets into --out, with download links.
+    kit, the card images and the Tabletop Simulator sheets into --out, with download links. Its replay page
+    (/replay) steps through any game of the --report files (or any seed with bots that do not search):
+    the transcript, scores, hands and the board after each step.
 
     Editing any file of the game folder (or pnp's templates/) updates the open page within a second or
     two, drawing again only what changed. The server listens on 127.0.0.1 (this computer only), serves
@@ -44,8 +49,12 @@ def command(game, port, host, paper, lang, out_dir, open_browser):
 
     check_language(lang)
     studio = Studio(game, Options(paper=paper, lang=lang), out_dir)
+    if reports:
+        from pnp.serve.replay import reported_games
+
+        reported_games(reports)                   # a file that is no report: one line, before the server starts
     sock = bind(host, port)
-    server = StudioServer(studio, sock, host)
+    server = StudioServer(studio, sock, host, reports)
     if not is_loopback(host):
         click.echo(f"warning: listening on {host}: the studio is reachable from the network; anyone who can "
                    f"reach this computer can open it, read the game's files and build (there is no password)",

@@ -15,6 +15,10 @@ What it answers, and nothing else (every other path is a 404):
 ``/api/build`` (POST)          build the kit (``?what=kit``), card images (``cards``) or TTS sheets (``tts``)
 ``/download/<name>``           a file the studio built (looked up by name among those it built)
 ``/game/<path>``               a file of the game folder, as text or picture (the page's source viewer)
+``/replay``                    the replay page (``static/replay.html``): a reported game step by step
+``/api/replays``               JSON: the games the ``--report`` files name (label, seed, seats' bots, variant)
+``/api/replay``                JSON: one game's steps (``?game=K`` of that list, or ``?seed=S&players=N&bots=``;
+                               ``&from=N`` pages on): each step's transcript lines and the table after it
 =============================  ==========================================================================
 
 View options come as query parameters: ``paper`` (letter, a4), ``lang`` (a language code, empty for
@@ -114,10 +118,15 @@ def png(image, cache: str) -> Response:
     return Response(image.png, media_type="image/png", headers={"Cache-Control": cache})
 
 
-def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]"), token: str | None = None) -> Starlette:
+def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]"), token: str | None = None,
+               reports=()) -> Starlette:
     """The studio's application; ``token``: the session's secret every POST must send (made here when
-    not given)."""
+    not given); ``reports``: report.json files of ``pnp balance`` or ``pnp lab`` whose games the replay
+    page offers."""
+    from pnp.serve.replay import PAGE, Replays
+
     statics = static_files()
+    replays = Replays(studio.root, reports, version=lambda: studio.version)
     token = token or secrets.token_urlsafe(32)
     page = statics["index.html"][0].replace(
         b"<head>", b'<head>\n<meta name="pnp-token" content="' + token.encode() + b'">', 1)
@@ -241,8 +250,38 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
         return Response(data, media_type=media, headers={"Content-Security-Policy": FILE_POLICY,
                                                         "Cache-Control": "no-cache"})
 
+    async def replay_page(request):
+        return Response(statics["replay.html"][0], media_type=statics["replay.html"][1],
+                        headers={"Cache-Control": "no-store"})
+
+    async def replay_list(request):
+        try:
+            games = await asyncio.to_thread(replays.listed)
+        except UserError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409)
+        return JSONResponse({"games": games}, headers={"Cache-Control": "no-store"})
+
+    async def replay(request):
+        q = request.query_params
+        try:
+            start = int(q.get("from", 0))
+            count = int(q.get("count", PAGE))
+        except ValueError:
+            return bad_request("from and count: whole numbers")
+        if start < 0 or not 1 <= count <= PAGE:
+            return bad_request(f"from: 0 or more; count: 1 to {PAGE}")
+        try:
+            spec = await asyncio.to_thread(replays.spec, q)
+            data = await asyncio.to_thread(replays.steps, spec, start, count)
+        except UserError as exc:
+            return bad_request(str(exc))
+        return JSONResponse(data, headers={"Cache-Control": "no-store"})
+
     routes = [
         Route("/", index),
+        Route("/replay", replay_page),
+        Route("/api/replays", replay_list),
+        Route("/api/replay", replay),
         Route("/static/{name}", static),
         Route("/api/game", game),
         Route("/api/cards/{key}.png", card_png),
@@ -340,7 +379,7 @@ class StudioServer:
     """uvicorn running the studio's app on a bound socket; :meth:`run` returns after Ctrl-C (or
     :meth:`stop`), once open pages' event streams have been closed."""
 
-    def __init__(self, studio: Studio, sock: socket.socket, host: str):
+    def __init__(self, studio: Studio, sock: socket.socket, host: str, reports=()):
         import uvicorn
 
         allowed = ["127.0.0.1", "localhost", "[::1]", "::1"]
@@ -351,7 +390,7 @@ class StudioServer:
         self.token = secrets.token_urlsafe(32)          # this session's: the page gets it, other sites cannot
         self.studio = studio
         self.sock = sock
-        config = uvicorn.Config(create_app(studio, allowed, self.token), log_level="warning", access_log=False,
+        config = uvicorn.Config(create_app(studio, allowed, self.token, reports), log_level="warning", access_log=False,
                                 lifespan="off", timeout_graceful_shutdown=3)
         studio_ref = studio
 

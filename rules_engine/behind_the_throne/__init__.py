@@ -23,6 +23,7 @@ from rules_engine.behind_the_throne.simulate import (ENGINE, PLAYERS, GameResult
 from rules_engine.behind_the_throne.state import Action, GameState, IllegalAction
 from rules_engine.behind_the_throne.transcript import ENGLISH, Namer, format_event, transcript_lines
 from rules_engine.behind_the_throne.validate import validate_game
+from rules_engine.behind_the_throne.view import table_view
 from rules_engine.model import Param
 
 #: The numbers the rules play with, for printed material (rulebook, quick reference) to quote.
@@ -46,6 +47,7 @@ __all__ = [
     "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA",
     "rules_for", "validate_game",
     "scenario_from_data", "run_scenario", "scenario_lines", "transcript_lines", "play_game", "recorded_game",
+    "table_view",
     "simulate", "report_lines",
     "Action", "CATEGORIES", "CautiousBot", "Decision", "ENGLISH", "Event", "GameResult", "GameState",
     "IllegalAction", "Namer", "RandomBot", "Rules", "Scenario", "ScenarioError", "ScenarioOutcome",

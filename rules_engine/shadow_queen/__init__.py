@@ -24,6 +24,7 @@ from rules_engine.shadow_queen.simulate import (ENGINE, PLAYERS, GameResult, der
 from rules_engine.shadow_queen.state import Action, GameState, IllegalAction
 from rules_engine.shadow_queen.transcript import ENGLISH, format_event, transcript_lines
 from rules_engine.shadow_queen.validate import validate_game
+from rules_engine.shadow_queen.view import table_view
 
 #: The numbers the rules play with, for printed material (rulebook, reference sheets) to quote.
 FACTS = {"die_sides": DIE_SIDES, "cave_turns": CAVE_TURNS, "build_turns": 2, "turn_limit": TURN_LIMIT,
@@ -65,7 +66,7 @@ CARD_KEYS = {deck: {"played_by": Param("list", required=True, doc="the kinds of 
 __all__ = [
     "CARD_KEYS", "FACTS_SCHEMA", "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA",
     "PIECE_TRAITS", "rules_for", "validate_game", "scenario_from_data", "run_scenario", "scenario_lines",
-    "transcript_lines", "play_game", "recorded_game", "simulate", "report_lines",
+    "transcript_lines", "table_view", "play_game", "recorded_game", "simulate", "report_lines",
     "Action", "CAVE_TURNS", "DIE_SIDES", "ENGLISH", "Event", "GameResult", "GameState", "GreedyBot",
     "IllegalAction", "Rules", "Scenario", "ScenarioError", "ScenarioOutcome", "ScenarioPlayer", "TURN_LIMIT",
     "derive_seed", "describe", "format_event", "run_games", "scenario_result", "seat_bots", "summarize",

@@ -29,6 +29,7 @@ from rules_engine.shadow_throne.simulate import (ENGINE, PLAYERS, GameResult, de
 from rules_engine.shadow_throne.state import Character, GameState, IllegalAction
 from rules_engine.shadow_throne.transcript import ENGLISH, Namer, format_event, transcript_lines
 from rules_engine.shadow_throne.validate import validate_game
+from rules_engine.shadow_throne.view import table_view
 
 #: The numbers the rules play with, for printed material (rulebook, quick reference) to quote.
 FACTS = {"goal": GOAL, "waves": WAVES, "pool": POOL_SIZE, "start_gold": START_GOLD, "steps": STEPS,
@@ -43,4 +44,5 @@ __all__ = [
     "ScenarioError", "ScenarioOutcome", "ScenarioPlayer", "WAVES", "check_scenario", "derive_seed",
     "format_event", "make_bot", "play_game", "run_games", "run_scenario", "scenario_result",
     "scenario_transcript", "seat_bots", "simulate", "summarize", "token_demand", "transcript_lines", "validate_game",
+    "table_view",
 ]

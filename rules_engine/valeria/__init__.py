@@ -24,6 +24,7 @@ from rules_engine.valeria.simulate import (DIFFICULTIES, ENGINE, PLAYERS, GameRe
 from rules_engine.valeria.state import ENDINGS, Event, GameState, IllegalAction
 from rules_engine.valeria.transcript import ENGLISH, action_words, describe_action, transcript_lines
 from rules_engine.valeria.validate import validate_game
+from rules_engine.valeria.view import table_view
 
 #: The card keys the rules read, per deck (checked by ``pnp validate``).
 CARD_KEYS = {
@@ -54,7 +55,7 @@ OPTIONS = {
 __all__ = [
     "CARD_KEYS", "ENGINE", "PLAYERS", "FACTS", "EFFECTS", "BOTS", "DEFAULT_BOTS", "OPTIONS", "SCENARIO_SCHEMA",
     "FACTS_SCHEMA", "check_facts", "rules_for", "validate_game", "scenario_from_data", "run_scenario",
-    "scenario_lines", "transcript_lines", "play_game", "recorded_game", "simulate", "report_lines",
+    "scenario_lines", "transcript_lines", "table_view", "play_game", "recorded_game", "simulate", "report_lines",
     "DIFFICULTIES", "ENDINGS", "ENGLISH", "Event", "GameResult", "GameState", "IllegalAction", "PlannerBot",
     "Rules", "Scenario", "ScenarioError", "ScenarioOutcome", "TURN_LIMIT", "action_words", "derive_seed",
     "describe_action", "parse_die", "plan_bot_action", "run_games", "scenario_result", "seat_bots", "summarize",
