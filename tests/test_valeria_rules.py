@@ -239,6 +239,26 @@ def test_wild_ability_gems_and_magic_change_the_dice():
     assert battle["dice_strength"] == 16 and battle["strength"] == 13
 
 
+def test_magic_raises_or_lowers_any_troop_die_by_one():
+    """Magic changes a die of the battle or one kept in the troop spaces, up or down, within 1..6."""
+    outcome = play("magic_lower")
+    changes = [(e.data["how"], e.data["die"], e.data["to"]) for e in events(outcome, "change_die")]
+    assert changes == [("down", die(4, 5), die(4, 4)), ("up_kept", die(0, 3), die(0, 4))]
+    battle = events(outcome, "battle")[0].data
+    assert battle["dice_strength"] == 4 + 1 + 4
+    assert outcome.result["players"]["David"]["magic"] == 0
+    # a die at 1 cannot go lower, nor one at 6 higher; without magic nothing changes a die but gems
+    state = GameState(RULES, 2, seed=1)
+    pl = state.players[state.cur]
+    state.battle_dice = [die(2, 1), die(4, 6)]
+    pl.dice, pl.magic, pl.gems = [die(3, 1), die(1, 6)], 1, 0
+    legal = set(state._l_boost())
+    assert {("down", die(4, 6)), ("up", die(2, 1)), ("up_kept", die(3, 1)), ("down_kept", die(1, 6))} <= legal
+    assert not legal & {("down", die(2, 1)), ("up", die(4, 6)), ("down_kept", die(3, 1)), ("up_kept", die(1, 6))}
+    pl.magic = 0
+    assert state._l_boost() == [("done",)]
+
+
 def test_the_battle_example_with_champion_rewards_and_a_chain_bonus():
     outcome = play("battle_chain")
     res = outcome.result

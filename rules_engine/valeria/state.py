@@ -1168,11 +1168,16 @@ class GameState(State):
         dice = sorted(set(self.battle_dice))
         out = [DONE]
         # RULING: gems flip any die on the plan (a flip that lowers it can still serve an Oracle or a
-        # Shaman); magic only raises a die, since lowering one can never help
+        # Shaman); magic changes any troop die of the player by 1, up or down, within 1..6: a die on the
+        # plan ("up", "down") or one left in the troop spaces for later battles ("up_kept", "down_kept")
         if pl.gems:
             out.extend(("flip", d) for d in dice)
         if pl.magic:
             out.extend(("up", d) for d in dice if d % 6 < 5)
+            out.extend(("down", d) for d in dice if d % 6 > 0)
+            kept = sorted(set(pl.dice))
+            out.extend(("up_kept", d) for d in kept if d % 6 < 5)
+            out.extend(("down_kept", d) for d in kept if d % 6 > 0)
         return out
 
     def _a_boost(self, action):
@@ -1183,13 +1188,13 @@ class GameState(State):
         p = self.cur
         pl = self.players[p]
         d = action[1]
-        dice = self.battle_dice
+        dice = pl.dice if verb.endswith("_kept") else self.battle_dice
         k = dice.index(d)
         if verb == "flip":
             new = d - d % 6 + (5 - d % 6)
             self._spend_gem(p, "flip")
         else:
-            new = d + 1
+            new = d + 1 if verb.startswith("up") else d - 1
             pl.magic -= 1
         dice[k] = new
         if self.record:

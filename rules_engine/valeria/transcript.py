@@ -62,7 +62,7 @@ ENGLISH = {
     "reserve_bonus": "{player} pays {price} Gold for the slot's bonus ({bonus}).",
     "battle_plan": "{player} fights {card}{price}.",
     "battle_dice": "{player} sends {dice} into battle{wilds}.",
-    "change_die": "{player} {how} {die} to {to}.",
+    "change_die": "{player} {how} {die}{where} to {to}.",
     "battle": "Strength {dice_strength}{bonuses}{cap}: {strength} is worth {vp} VP.",
     "unlock": "{player} lifts a conquest marker, unlocking {unlocks}.",
     "skirmish": "{player} places it on the {area} area ({bonus}): {vp} VP.",
@@ -145,7 +145,9 @@ def format_event(event, namer: Namer, phrases: dict) -> str | None:
             extras.append(f"{d['wild_gems']} Gem{'s' if d['wild_gems'] > 1 else ''} as Wild")
         f["wilds"] = f", using {join(extras, phrases)}" if extras else ""
     elif kind == "change_die":
-        f["how"] = "flips" if d["how"] == "flip" else "raises"
+        f["how"] = {"flip": "flips", "up": "raises", "down": "lowers", "up_kept": "raises",
+                    "down_kept": "lowers"}[d["how"]]
+        f["where"] = " in the troop spaces" if d["how"].endswith("_kept") else ""
         f["die"] = die_words(d["die"], phrases)
         f["to"] = str(d["to"] % 6 + 1)
     elif kind == "battle":
@@ -241,7 +243,7 @@ def action_words(state, action) -> dict | str:
         return {"plan": r.plan_id(state.line[action[1]])}
     if verb == "dice":
         return {"dice": [die_id(d) for d in action[1]]}
-    if verb in ("flip", "up"):
+    if verb in ("flip", "up", "down", "up_kept", "down_kept"):
         return {verb: die_id(action[1])}
     if verb == "circle":
         return {"circle": r.circles[action[1]].id}
