@@ -36,17 +36,21 @@ _WIDTH = 2
 MAX_TASKS = 2048
 
 
+def available_cores() -> int:
+    """The CPU cores this process may run on (its affinity where the system says, else all of them)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
 def default_jobs() -> int:
     """Processes a build may use: the CPU cores this process may run on (at most 4); 1 without fork, or
     when this process runs other threads (a forked copy of a threaded process can hang on a lock one of
     them held)."""
     if not hasattr(os, "fork") or threading.active_count() > 1:
         return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 4))
+    return min(available_cores(), 4)
 
 
 class WorkerError(RuntimeError):

@@ -123,19 +123,6 @@ def test_a_local_dask_cluster_gives_the_same_report_as_jobs_2(tmp_path):
     assert (local / "report.json").read_bytes() == (dask / "report.json").read_bytes()
 
 
-def test_an_unreachable_scheduler_is_one_message_naming_it(tmp_path, monkeypatch):
-    import socket
-
-    with socket.socket() as sock:               # a port nobody listens on
-        sock.bind(("127.0.0.1", 0))
-        address = f"tcp://127.0.0.1:{sock.getsockname()[1]}"
-    monkeypatch.setattr(DaskExecutor, "CONNECT_TIMEOUT", "1s")
-    result = run("shadow_throne", "--games", 5, "--scheduler", address, "--out", tmp_path)
-    assert result.exit_code == 2, result.output
-    assert result.output.startswith(f"error: --scheduler {address}: Timed out") and "Traceback" not in result.output
-    assert not (tmp_path / "report.json").exists()
-
-
 def _dies_once(engine_name, rules, batch, job, marker=None):
     """A batch that kills its worker process the first time batch 1 runs (as a machine that dies)."""
     if batch.start == 250 and not os.path.exists(marker):

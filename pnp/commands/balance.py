@@ -98,9 +98,12 @@ def command(game, players_text, games, seed, bots, option_pairs, variant_file, j
     except KeyboardInterrupt:
         click.echo("pnp balance: interrupted; no report", err=True)
         sys.exit(130)
-    except (OSError, RuntimeError, TimeoutError) as exc:
-        where = f"--scheduler {scheduler}" if scheduler else f"--executor {executor or 'local'}"
-        raise UserError(f"{where}: {exc}") from None
+    except RuntimeError as exc:
+        from rules_engine.core.executors import DaskError
+
+        if not isinstance(exc, DaskError):
+            raise
+        raise UserError(f"--executor dask: {exc}") from None
     results = [r for r, _ in played]
     report = balance_report(engine.ENGINE, results, game=game.id, seed=seed, players=players, bots=bot_names,
                             rules=rules, options=options, card_names={c.id: c.name for c in game.cards},

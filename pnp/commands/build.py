@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from pnp.commands.params import FiniteFloatRange
+from pnp.commands.params import FiniteFloatRange, within_cores
 from pnp.commands.progress import progress_bar
 from pnp.components import BuildOptions
 from pnp.errors import UserError, display_path
@@ -54,9 +54,10 @@ from pnp.workers import default_jobs
               help="Write only a print service's files: drivethrucards = one CMYK PDF/X-1a file per deck, "
                    "one card side per page at trim + 1/8 in bleed, face then back (needs Ghostscript's "
                    "CMYK profile or PNP_CMYK_PROFILE; see docs/printing.md).")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N", callback=within_cores,
               help="Processes that check and draw the components side by side; the kit is the same byte "
-                   "for byte with any N. Default: the CPU cores pnp may use, at most 4.")
+                   "for byte with any N (more than the CPU cores pnp may use counts as those). Default: those "
+                   "cores, at most 4.")
 def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, allow_missing, bleed, back_offset,
             ink_saver, calibration, preset, jobs):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's

@@ -11,7 +11,9 @@ import sys
 import click
 
 from pnp import default_game
+from pnp.commands.params import within_cores
 from pnp.errors import UserError
+from pnp.paths import excerpt
 from pnp.gamedata import load_game
 from rules_engine import engine_module
 from rules_engine.core.bots import make_bot
@@ -62,16 +64,18 @@ def player_counts(text: str | None, game_range: tuple, engine_range: tuple, titl
 def executor_options(command):
     """The options that say where games run: ``--jobs``, ``--executor``, ``--scheduler``, ``--workers``."""
     options = [
-        click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-                     help="Local worker processes (the local executor)."),
+        click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, callback=within_cores,
+                     help="Local worker processes (the local executor); more than the CPU cores pnp may use "
+                          "counts as those."),
         click.option("--executor", type=click.Choice(["local", "dask"]), default=None,
                      help="Where the games run: 'local' (this machine, --jobs processes) or 'dask' (a Dask cluster: "
                           "the one at --scheduler, else a local cluster of --workers processes). "
                           "[default: local, or dask with --scheduler]"),
         click.option("--scheduler", metavar="ADDRESS", default=None,
                      help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --executor dask)."),
-        click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
-                     help="Worker processes of the local Dask cluster started when no --scheduler is given."),
+        click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, callback=within_cores,
+                     help="Worker processes of the local Dask cluster started when no --scheduler is given "
+                          "(at most the CPU cores pnp may use)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -80,16 +84,20 @@ def executor_options(command):
 
 def make_executor(kind: str | None, scheduler: str | None, workers: int, jobs: int):
     """The executor for the options (``None``: the engine's default, ``jobs`` local processes)."""
-    if kind == "local" and scheduler:
+    if kind == "local" and scheduler is not None:
         raise UserError("--scheduler names a Dask scheduler: use it with --executor dask (or alone)")
-    if kind == "dask" or scheduler:
-        try:
-            import dask.distributed  # noqa: F401
-        except ImportError:
-            raise UserError("--executor dask needs Dask: pip install 'pnp[dask]'") from None
+    if kind == "dask" or scheduler is not None:
+        import importlib.util
+
+        # found, not imported: the executor imports it while Ctrl-C is held back from the threads it starts
+        if importlib.util.find_spec("distributed") is None:
+            raise UserError("--executor dask needs Dask: pip install 'pnp[dask]'")
         from rules_engine.core.executors import DaskExecutor
 
-        return DaskExecutor(scheduler, workers=workers)
+        try:
+            return DaskExecutor(scheduler, workers=workers)
+        except ValueError as exc:
+            raise UserError(f"--scheduler {excerpt(scheduler)}: {exc}") from None
     from rules_engine.core.executors import LocalExecutor
 
     return LocalExecutor(jobs)
@@ -173,9 +181,12 @@ def command(game, game_option, players_text, games, seed, bots, option_pairs, jo
     except KeyboardInterrupt:
         click.echo("pnp simulate: interrupted; no report", err=True)
         sys.exit(130)
-    except (OSError, RuntimeError, TimeoutError) as exc:
-        where = f"--scheduler {scheduler}" if scheduler else f"--executor {executor or 'local'}"
-        raise UserError(f"{where}: {exc}") from None
+    except RuntimeError as exc:
+        from rules_engine.core.executors import DaskError
+
+        if not isinstance(exc, DaskError):
+            raise
+        raise UserError(f"--executor dask: {exc}") from None
 
 
 def _run(engine, game, rules, counts, games, seed, bot_names, runner, check, options, as_json, transcript):
