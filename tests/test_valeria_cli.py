@@ -27,7 +27,8 @@ def test_scenario_json_shape():
     result = run("scenario", EXAMPLES / "battle_chain.yaml", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert list(data) == ["players", "scores", "shrines", "line", "rows", "round", "game_over", "winners", "winner"]
+    assert list(data) == ["players", "scores", "shrines", "line", "rows", "round", "first_player", "awards",
+                          "award_markers", "gems", "bag", "decks", "rolls_left", "game_over", "winners", "winner"]
     kira = data["players"]["Kira"]
     assert list(kira) == ["score", "influence", "gold", "magic", "gems", "dice", "where", "reserved", "completed",
                           "champions", "unlocked", "areas"]

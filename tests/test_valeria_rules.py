@@ -361,6 +361,36 @@ def test_refill_at_the_player_count_and_champions_go_under_their_decks():
             ["elite_guard", "thief", "sentry"], ["adept", "brute", "scout"], ["king_slayer", "hoarder", "seer"]][t]
 
 
+def test_a_scenario_fixes_a_refills_dice_and_the_rounds_first_player():
+    """``rolls`` are the dice the bag gives next (a refill, from the Gem shrine clockwise); ``first_player``
+    starts every round while ``first`` only says whose turn the file begins with; --json shows the awards,
+    their markers, the gem supply, the bag and the decks."""
+    import yaml
+
+    outcome = play("rolls_first_player")
+    res = outcome.result
+    rolls = yaml.safe_load((SCENARIOS / "valeria_rolls_first_player.yaml").read_text())["rolls"]
+    refilled = [d for shrine in ("gem", "magic", "champions") for d in res["shrines"][shrine]]
+    assert refilled == rolls[:9] and res["shrines"]["gold"] == ["skeleton 1", "gargoyle 2"]
+    assert res["round"] == 2 and res["first_player"] == "Kira" and res["rolls_left"] == []
+    on_board = [d.split()[0] for ds in res["shrines"].values() for d in ds] + ["skeleton", "gargoyle"]
+    assert res["bag"] == {t: 7 - on_board.count(t) for t in ("goblin", "orc", "skeleton", "gargoyle", "gnoll")}
+    assert res["gems"] == 7 and len(res["awards"]) == 3 and res["award_markers"] == {}
+    state = outcome.state
+    assert res["decks"] == {"plans": len(state.plan_unseen), "instant": len(state.champ_unseen[0]),
+                            "ongoing": len(state.champ_unseen[1]), "endgame": len(state.champ_unseen[2])}
+    # without first_player the file's first player starts the rounds: David's round is not over
+    data = yaml.safe_load((SCENARIOS / "valeria_rolls_first_player.yaml").read_text())
+    del data["first_player"]
+    data.pop("game")
+    alone = run_scenario(RULES, scenario_from_data(RULES, data, players=(2, 5))[0]).result
+    assert alone["round"] == 1 and alone["first_player"] == "David"
+    # a die the bag cannot give is refused, named
+    data["rolls"] = ["gnoll 1"] * 8
+    assert scenario_from_data(RULES, data, players=(2, 5)) == (None, [("rolls", "the bag holds no gnoll die to "
+                                                                                 "draw next")])
+
+
 def test_with_nowhere_to_go_the_shrines_are_refilled():
     outcome = play("no_move")
     assert [e.data["forced"] for e in events(outcome, "refill")] == [True]

@@ -23,7 +23,7 @@ from rules_engine.protocol import Spec
 from rules_engine.valeria.effects import TROOPS
 from rules_engine.valeria.facts import SHRINES
 from rules_engine.valeria.rules import Rules, die
-from rules_engine.valeria.state import GameState
+from rules_engine.valeria.state import FixedDieMissing, GameState
 from rules_engine.valeria.transcript import ENGLISH, SHRINE_WORDS, action_words, describe_action, transcript_lines
 
 _DIE = re.compile(r"\s*([a-z]+)\s+([1-6])\s*")
@@ -51,6 +51,10 @@ SCENARIO_SCHEMA = {
         "map", shorthand="name", doc="a player name or a mapping with 'name' and the player's position",
         schema=PLAYER_SCHEMA)),
     "first": Spec("str", nullable=True, doc="whose turn it is (default: the first player)"),
+    "first_player": Spec("str", nullable=True, doc="the round's first player, whose turn starts each round "
+                                                    "(default: the player whose turn it is)"),
+    "rolls": Spec("list", default=[], items=Spec("str"),
+                  doc="the dice the bag gives next, in order, as a refill draws them (e.g. orc 5)"),
     "shrines": Spec("dict", default={}, items=Spec("list", items=Spec("str")),
                     doc="shrine -> its dice; shrines not named are filled from the seed"),
     "line": Spec("list", default=[], items=Spec("str"), doc="the face-up plans, from the 5-Gold space"),
@@ -122,6 +126,8 @@ def scenario_from_data(rules: Rules, data: dict, players: tuple | None = None):
     except _Refused as refused:
         add((refused.where, refused.message))
         return None, problems
+    except FixedDieMissing as exc:         # a die of ``rolls`` the bag cannot give, at the first turn
+        return None, [("rolls", str(exc))]
     try:
         _play(rules, scenario, record=False, check=False)
     except _Refused as refused:
@@ -312,10 +318,21 @@ def _setup(rules: Rules, scenario: Scenario, record: bool, check: bool) -> GameS
     first = data.get("first")
     if first is not None and first not in names:
         raise _Refused("first", f"unknown player {first!r}; players: {', '.join(names)}")
-    state.first = state.cur = names.index(first) if first else 0
+    state.cur = names.index(first) if first else 0
+    leader = data.get("first_player")
+    if leader is not None and leader not in names:
+        raise _Refused("first_player", f"unknown player {leader!r}; players: {', '.join(names)}")
+    state.first = names.index(leader) if leader else state.cur
     if state.chance:
         state._prune()
         state.sample_pending(rng)         # fills what the file leaves out (before the turn starts)
+    rolls = []
+    for i, text in enumerate(data.get("rolls") or []):
+        d = parse_die(text)
+        if d is None:
+            raise _Refused(f"rolls[{i + 1}]", f"{text!r} is not a die; write a troop and a face, e.g. orc 5")
+        rolls.append(d)
+    state.fixed_dice = tuple(rolls)
     state.events = [] if record else None
     state.record = record
     state.check = check
@@ -333,11 +350,14 @@ AREA_INDEX = {"top-left": 0, "top": 1, "top-right": 2, "left": 3, "centre": 4, "
 
 
 def _play(rules: Rules, scenario: Scenario, *, record: bool, check: bool) -> GameState:
-    state = _setup(rules, scenario, record, check)
     names = [p.name for p in scenario.players]
-    return replay_turns(state, scenario.turns, turn=lambda s: s.turns, seat=lambda s: names[s.cur],
-                        play=lambda s, decision, where, _: s.step(_action(s, decision, where)),
-                        possible=_possible)
+    try:
+        state = _setup(rules, scenario, record, check)
+        return replay_turns(state, scenario.turns, turn=lambda s: s.turns, seat=lambda s: names[s.cur],
+                            play=lambda s, decision, where, _: s.step(_action(s, decision, where)),
+                            possible=_possible)
+    except FixedDieMissing as exc:    # a die of ``rolls`` the bag cannot give
+        raise _Refused("rolls", str(exc)) from None
 
 
 def _normal(value):
@@ -420,6 +440,15 @@ def scenario_result(state: GameState, names) -> dict:
         "rows": {t: [r.champion_id(c) if c >= 0 else None for c in state.rows[i]]
                  for i, t in enumerate(("instant", "ongoing", "endgame"))},
         "round": state.round,
+        "first_player": names[state.first],
+        "awards": [r.award_id(c) if c >= 0 else None for c in state.awards],
+        "award_markers": {r.award_id(c): [names[p] for p in state.award_markers[i]]
+                          for i, c in enumerate(state.awards) if c >= 0 and state.award_markers[i]},
+        "gems": state.gem_supply,
+        "bag": {t: state.bag[i] for i, t in enumerate(TROOPS)},
+        "decks": {"plans": len(state.plan_unseen),
+                  **{t: len(state.champ_unseen[i]) for i, t in enumerate(("instant", "ongoing", "endgame"))}},
+        "rolls_left": [die_id(d) for d in state.fixed_dice],
         "game_over": over,
         "winners": winners,
         "winner": winners[0] if len(winners) == 1 else None,

@@ -24,6 +24,7 @@ from rules_engine.core.search import softmax_returns
 from rules_engine.core.state import IllegalAction, State, weighted_kinds
 from rules_engine.valeria import scoring
 from rules_engine.valeria.player import PlayerState
+from rules_engine.valeria.effects import TROOPS
 from rules_engine.valeria.rules import (CAMP, CHAMPIONS, GEM, GOLD, MAGIC, NB, NT, TACTICS, TURN_LIMIT, Rules,
                                         troop_of)
 
@@ -47,6 +48,10 @@ class Event(NamedTuple):
 
     def as_dict(self) -> dict:
         return {"type": self.type, "round": self.round, **self.data}
+
+
+class FixedDieMissing(Exception):
+    """A scenario's next die (``rolls``) is of a troop type the bag no longer holds."""
 
 
 class GameState(State):
@@ -117,6 +122,7 @@ class GameState(State):
         self.bot_memo = None               # a bot's scratch note for its next decision (not game state)
         self.move_list = None              # the move decision's locations, worked out once (see _t_move)
         self._auto_chance = random.Random(seed) if seed is not None else None
+        self.fixed_dice = ()               # a scenario's dice for the next draws from the bag (``rolls``)
         if _start:
             self._setup()
             self._run()
@@ -266,6 +272,17 @@ class GameState(State):
                 # the commonest event, resolved here as _resolve would (then the same pruning)
                 bag = self.bag
                 total = sum(bag)
+                if self.fixed_dice:        # a scenario's rolls: the die it names, if the bag holds one
+                    d = self.fixed_dice[0]
+                    if not bag[d // 6]:
+                        raise FixedDieMissing(f"the bag holds no {TROOPS[d // 6]} die to draw next")
+                    self.fixed_dice = self.fixed_dice[1:]
+                    del chance[0]
+                    bag[d // 6] -= 1
+                    self.shrines[req[1]].append(d)
+                    if chance and (chance[0][0] != "die" or total == 1):
+                        self._prune()
+                    continue
                 x = rand() * total
                 t = 0
                 while x >= bag[t]:
