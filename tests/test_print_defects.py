@@ -215,6 +215,24 @@ def test_8_instructions_say_how_to_print_every_file(tmp_path):
     for sheet in ("Shadows reference", "Kingdom reference"):
         row = next(line for line in text.splitlines() if sheet in line)
         assert "Print once, on one side, and keep it at hand" in row, row
+    # the cut instruction and the decks' sentence are two sentences, with a space between them
+    flat = " ".join(text.split())
+    assert "Cut along the grey lines. The cards come in 2 decks, each on its own sheets" in flat
+
+
+def test_instructions_keep_a_space_before_the_decks_sentence_in_every_language():
+    from jinja2 import Environment
+
+    from pnp.components.instructions import TEMPLATES_DIR
+
+    for lang, cut, decks in (("en", "Cut along the grey lines.", "The cards come in"),
+                             ("es", "Recorta por las líneas grises.", "Las cartas forman")):
+        source = (TEMPLATES_DIR / "instructions" / f"{lang}.md.j2").read_text()
+        start, end = source.index("{% if bleed %}"), source.index(decks)
+        snippet = source[start:end] + decks + "{% endif %}"
+        env = Environment(trim_blocks=True, lstrip_blocks=True)
+        out = env.from_string(snippet).render(bleed="", game={"decks": [1, 2]})
+        assert f"{cut} {decks}" in " ".join(out.split()), (lang, out)
 
 
 def test_8_bridge_sites_leave_the_hex_ids_clear_and_the_map_has_a_legend(queen):
