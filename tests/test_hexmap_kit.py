@@ -12,7 +12,7 @@ from pnp.draw.icons import using
 from pnp.gamedata import load_game
 from pnp.layout.geometry import Circle, Group, Line, Page, Polygon, Text
 from pnp.layout.hexgrid import seam_keepouts
-from pnp.layout.hexmap import LEGEND_HEIGHT, MapStyle, hexmap_layout
+from pnp.layout.hexmap import MapStyle, hexmap_layout, legend_height
 from pnp.markup import escape, plain_text
 from rasterize import raster
 from test_tiling_raster import compose, mismatch
@@ -38,8 +38,9 @@ def test_every_hex_is_filled_with_its_terrain_at_its_grid_place():
     # the map's frame: 4 mm of paper round the outermost corners, origin bottom-left
     b = lay.grid.bounds(lay.hexes)
     assert (round(b.x, 2), round(b.y, 2)) == (4.0, 4.0)
-    # (and the legend's band above the hexes)
-    assert (round(lay.width, 2), round(lay.height, 2)) == (round(b.right + 4, 2), round(b.top + 4 + LEGEND_HEIGHT, 2))
+    # (and the legend's band above the hexes: three rows for four terrains, two bridge-site marks and the
+    # river edge; no side rims without colours)
+    assert (round(lay.width, 2), round(lay.height, 2)) == (round(b.right + 4, 2), round(b.top + 4 + legend_height(3), 2))
     # 25 mm flat-top hexes: 13 columns 1.5 radii apart plus one hex, 11 rows plus half a row
     r = 25 / 3 ** 0.5
     assert round(b.w, 2) == round(12 * 1.5 * r + 2 * r, 2)

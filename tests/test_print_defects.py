@@ -251,9 +251,49 @@ def test_8_bridge_sites_leave_the_hex_ids_clear_and_the_map_has_a_legend(queen):
                 ink = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
                 assert not box.overlaps(ink), (t.markup, box, ink)
     names = [e.markup for e in els if e.role == "legend-label"]
-    assert names == [t.name for t in queen.map.terrains] + ["bridge site"]
+    assert names == [t.name for t in queen.map.terrains] + ["Bridge site", "Edge bridge site", "River edge",
+                                                           "Shadow half", "Kingdom half"]
     hexes_top = max(y for h in layout.hexes for _, y in layout.grid.corners(h))
     assert all(extent(e).y >= hexes_top for e in els if e.role.startswith("legend"))
+
+
+def test_8_the_map_legend_names_every_mark_the_map_draws_in_its_colours_and_no_seam_cuts_it(queen):
+    """Each kind of line or ring the map draws (river edges, the bridge sites on a hex and on an edge, each
+    side's rim) has a legend entry drawn with the same colour and stroke, its name inside the legend's
+    block, and the block lies on one tile on Letter and A4."""
+    from pnp.components.hexmap import config_of, map_layout, plan
+    from pnp.draw.ink import text_ink
+    from pnp.layout.geometry import Line
+    from pnp.units import PAPERS
+
+    with using(queen.icons):
+        layout = map_layout(queen, config_of(None))
+    els = list(flatten(layout.elements))
+    labels = [e for e in els if e.role == "legend-label"]
+    swatches = [e for e in els if e.role == "legend-swatch"]
+    block = next(r for r in layout.keep if r.y > max(y for h in layout.hexes for _, y in layout.grid.corners(h)))
+
+    def swatch_of(label):          # the swatch parts on the label's row, just left of it
+        return [s for s in swatches if abs(extent(s).y + extent(s).h / 2 - (label.rect.y + label.rect.h / 2)) < 0.01
+                and 0 < label.rect.x - extent(s).right < 5.0]
+
+    drawn = {"River edge": [e for e in els if e.role == "river-edge"],
+             "Shadow half": [e for e in els if e.role == "rim:shadows"],
+             "Kingdom half": [e for e in els if e.role == "rim:kingdom"]}
+    for name, marks in drawn.items():
+        label = next(t for t in labels if t.markup == name)
+        line = next(s for s in swatch_of(label) if isinstance(s, Line))
+        assert marks and {(m.colour, m.width) for m in marks} == {(line.colour, line.width)}, name
+    edge = swatch_of(next(t for t in labels if t.markup == "Edge bridge site"))
+    site_marks = [e for e in els if e.role == "bridge-site" and isinstance(e, Line)]
+    assert {(m.colour, m.width, m.dash) for m in site_marks} <= {(s.colour, s.width, s.dash) for s in edge
+                                                                  if isinstance(s, Line)}
+    for label in labels:            # every name's ink inside the block and its own column
+        xs, ys = zip(*text_ink(label))
+        assert block.x <= min(xs) and max(xs) <= label.rect.right and max(xs) <= block.right, label.markup
+        assert block.y <= min(ys) and max(ys) <= block.top, label.markup
+    for paper in ("letter", "a4"):
+        assert plan(layout, PAPERS[paper], config_of(None)).cut == ()
 
 
 # 9 ------------------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ SCHEMA = {
     "orientation": Field("str", nullable=True, choices=("flat", "pointy"), doc="default: the map's"),
     "ids": Field("bool", default=True, doc="print each hex's id small"),
     "starts": Field("bool", default=True, doc="print which piece starts on each starting hex"),
-    "legend": Field("bool", default=True, doc="a legend along the top: each terrain and the bridge-site mark"),
+    "legend": Field("bool", default=True, doc="a legend along the top: terrains, bridge sites, river edges, sides"),
     "overlap": Field("length", default=DEFAULT_OVERLAP, min=0, max=30, doc="glue strip width"),
     "paper_orientation": Field("str", default="auto", choices=("auto", "portrait", "landscape"),
                                doc="auto: whichever needs fewer sheets"),
@@ -48,8 +48,11 @@ def map_layout(game, config: dict, lang=None) -> MapLayout:
     style = MapStyle(size=config["size"], orientation=config["orientation"], ids=config["ids"],
                      starts=config["starts"], legend=config["legend"])
     hexmap = _escaped(game.map, game, lang)
-    map_words = MapWords(bridge_site=words.get("map_bridge_site", "bridge site"), legend=words.get("map_legend", "Legend"))
-    return hexmap_layout(hexmap, colours, names, style, map_words)
+    defaults = MapWords()
+    map_words = MapWords(**{k: words.get(f"map_{k}", getattr(defaults, k)) for k in
+                            ("bridge_site", "legend", "edge_bridge_site", "river_edge", "side_half")})
+    sides = {f.id: escape(word(game, f"factions.{f.id}.adjective", f.adjective, lang)) for f in game.factions}
+    return hexmap_layout(hexmap, colours, names, style, map_words, sides)
 
 
 def _escaped(hexmap, game, lang):

@@ -39,6 +39,9 @@ class MapWords:
 
     bridge_site: str = "bridge site"
     legend: str = "Legend"
+    edge_bridge_site: str = "edge bridge site"     # a bridge site on a river edge (the legend's name)
+    river_edge: str = "river edge"
+    side_half: str = "{side} half"                 # a side's rim, {side} its adjective ("Shadow half")
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ class MapStyle:
     river_width: float = 1.6         # a river edge's stroke, mm
     rim_width: float = 1.4           # each side's rim along the map's outer edge, mm
     icon_scale: float = 0.42         # a terrain icon's size as a fraction of the hex size
-    legend: bool = True              # a band along the top: each terrain and the bridge-site mark named
+    legend: bool = True              # a band along the top naming the terrains, bridge sites, river edges, sides
 
 
 @dataclass(frozen=True)
@@ -79,19 +82,20 @@ def map_grid(hexmap, style: MapStyle = MapStyle()) -> tuple[HexGrid, tuple]:
 
 
 def hexmap_layout(hexmap, colours: dict | None = None, names: dict | None = None, style: MapStyle = MapStyle(),
-                  words: MapWords = MapWords()) -> MapLayout:
+                  words: MapWords = MapWords(), sides: dict | None = None) -> MapLayout:
     """Lay out ``hexmap`` (a :class:`rules_engine.board.HexMap`).
 
     ``colours``: side (faction id) -> colour for the side rims and holding rings; ``names``: printed
-    names of holding kinds and piece kinds, by id (default: the ids). Text is data and must arrive
-    escaped (the component escapes it)."""
+    names of holding kinds and piece kinds, by id (default: the ids); ``sides``: side -> the adjective
+    the legend names its half with (default: the id). Text is data and must arrive escaped (the
+    component escapes it)."""
     colours, names = colours or {}, names or {}
     grid, hexes = map_grid(hexmap, style)
     bounds = grid.bounds(hexes)
     width, height = bounds.right + style.margin, bounds.top + style.margin
-    legend = _legend(hexmap, grid, words, width, height, style) if style.legend else []
-    if legend:
-        height += LEGEND_HEIGHT
+    legend, band = ([], 0.0) if not style.legend else _legend(hexmap, grid, words, width, height, style, colours,
+                                                               sides or {})
+    height += band
     s = grid.size
     terrains = {t.id: t for t in hexmap.terrains}
     els: list = [Box(Rect(0, 0, width, height), fill=PAPER, role="map-paper")]
@@ -140,47 +144,82 @@ def hexmap_layout(hexmap, colours: dict | None = None, names: dict | None = None
     return MapLayout(width, height, grid, hexes, tuple(els), tuple(keep), where)
 
 
-#: The legend above the hexes: its height (mm), an entry's width, and how its words are set.
-LEGEND_HEIGHT = 16.0
-LEGEND_PITCH = 32.0
+#: The legend above the hexes: a row's height (mm), an entry's width, and how its words are set.
+LEGEND_ROW = 7.0
+LEGEND_PITCH = 34.0
 LEGEND_STYLE = Style(font="sans-bold", size=7.0, min_size=6.0, max_lines=1, align="left", colour="#1f1a17")
 LEGEND_HEAD = Style(font="sans-black", size=7.0, min_size=6.0, max_lines=1, align="left", upper=True,
                     tracking=0.8, colour="#1f1a17")
 
 
-def _legend(hexmap, grid: HexGrid, words: MapWords, width: float, top: float, style: MapStyle) -> list:
-    """A compact block at the top left of the map, above the hexes: a small hex of each terrain (with its
-    icon) and its name, then the bridge-site mark, in two rows; and the block's rectangle (a
-    :class:`Rect`), which seams keep off like a holding's."""
+def legend_height(rows: int) -> float:
+    """The band the legend adds above the hexes for ``rows`` rows of entries (mm)."""
+    return 2.0 + LEGEND_ROW * rows
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _legend(hexmap, grid: HexGrid, words: MapWords, width: float, top: float, style: MapStyle,
+            colours: dict, sides: dict) -> tuple[list, float]:
+    """A compact block at the top left of the map, above the hexes, naming everything the map draws
+    that its own words do not: a small hex of each terrain (with its icon), the bridge-site marks (on a
+    hex, on an edge), a river edge and each side's rim; two rows, or three when there are more than six
+    entries. Returns its parts with the block's rectangle (a :class:`Rect`, which seams keep off like a
+    holding's), and the height of the band it adds."""
     from pnp.layout.tokens import hexagon_points
 
-    entries = [(t.name, t) for t in hexmap.terrains] + ([(words.bridge_site, None)] if hexmap.bridge_sites else [])
+    edge_sites = [s for s in hexmap.bridge_sites if len(s) == 2 and isinstance(s[0], (tuple, list))]
+    entries = [(t.name, "terrain", t) for t in hexmap.terrains]
+    if len(edge_sites) < len(hexmap.bridge_sites):
+        entries.append((_capital(words.bridge_site), "site", None))
+    if edge_sites:
+        entries.append((_capital(words.edge_bridge_site), "edge-site", None))
+    if hexmap.river_edges:
+        entries.append((_capital(words.river_edge), "river", None))
+    for side in getattr(hexmap, "sides", ()) or ():
+        if colours.get(side) and any(h.side == side for h in hexmap.hexes):
+            entries.append((_capital(words.side_half.format(side=sides.get(side, side))), "side", colours[side]))
     if not entries:
-        return []
-    y0 = top + 1.0
+        return [], 0.0
+    rows = 2 if len(entries) <= 6 else 3
+    band = legend_height(rows)
     swatch = 5.5
     head_w = 20.0
-    columns = (len(entries) + 1) // 2
-    block = Rect(style.margin, y0, min(width - 2 * style.margin, head_w + columns * LEGEND_PITCH), LEGEND_HEIGHT - 2.0)
-    out = [Text(Rect(block.x, block.y, head_w - 2.0, block.h), words.legend, LEGEND_HEAD, role="legend-head")]
-    for i, (name, terrain) in enumerate(entries):
-        x = block.x + head_w + (i // 2) * LEGEND_PITCH
-        cy = block.top - 3.5 - (i % 2) * 7.0
+    columns = -(-len(entries) // rows)
+    block = Rect(style.margin, top + 1.0, min(width - 2 * style.margin, head_w + columns * LEGEND_PITCH), band - 2.0)
+    out = [Text(Rect(block.x, block.top - LEGEND_ROW, head_w - 2.0, LEGEND_ROW), words.legend, LEGEND_HEAD,
+                role="legend-head")]
+    barrier = next((t.colour for t in hexmap.terrains if t.barrier), "#4a7fb8")
+    for i, (name, kind, what) in enumerate(entries):
+        x = block.x + head_w + (i // rows) * LEGEND_PITCH
+        cy = block.top - 3.5 - (i % rows) * LEGEND_ROW
         cx = x + swatch / 2
-        if terrain is not None:
+        half = swatch / 2
+        if kind == "terrain":
             points = tuple(hexagon_points(cx, cy, swatch * 0.87))
             if grid.orientation == "flat":     # the map's own hexes: flat-topped
                 points = tuple((cx + (py - cy), cy - (px - cx)) for px, py in points)
-            out.append(Polygon(points, fill=terrain.colour, stroke=OUTLINE_INK, width=0.25, role="legend-swatch"))
-            if getattr(terrain, "icon", None):
-                out.append(Icon(terrain.icon, cx, cy, swatch * 0.6, opacity=0.55, role="legend-icon"))
-        else:
+            out.append(Polygon(points, fill=what.colour, stroke=OUTLINE_INK, width=0.25, role="legend-swatch"))
+            if getattr(what, "icon", None):
+                out.append(Icon(what.icon, cx, cy, swatch * 0.6, opacity=0.55, role="legend-icon"))
+        elif kind == "site":
             out.append(Circle(cx, cy, swatch * 0.42, stroke=SITE_INK, width=0.45, dash=(1.0, 0.7),
                               role="legend-swatch"))
+        elif kind == "edge-site":                 # as on the map: a dashed bar with a dot across a river edge
+            out.append(Line(cx - half, cy, cx + half, cy, barrier, style.river_width, role="legend-swatch"))
+            out.append(Line(cx, cy - half * 0.8, cx, cy + half * 0.8, SITE_INK, 1.2, dash=(1.2, 0.8),
+                            role="legend-swatch"))
+            out.append(Circle(cx, cy, 1.0, fill=SITE_INK, role="legend-swatch"))
+        elif kind == "river":
+            out.append(Line(cx - half, cy, cx + half, cy, barrier, style.river_width, role="legend-swatch"))
+        else:                                     # a side's rim, as along the map's edge
+            out.append(Line(cx - half, cy, cx + half, cy, what, style.rim_width, role="legend-swatch"))
         out.append(Text(Rect(x + swatch + 1.5, cy - 2.5, LEGEND_PITCH - swatch - 3.0, 5.0), name, LEGEND_STYLE,
                         role="legend-label"))
     out.append(block)
-    return out
+    return out, band
 
 
 def _rims(hexmap, grid: HexGrid, colours: dict, style: MapStyle) -> list:
