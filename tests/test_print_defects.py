@@ -29,6 +29,23 @@ def queen():
     return load_game(QUEEN)
 
 
+@pytest.fixture(scope="module")
+def spanish_kit(tmp_path_factory):
+    """Shadow Throne's kit built in Spanish (the default game), once for the tests that read it."""
+    out = tmp_path_factory.mktemp("es")
+    result = CliRunner().invoke(main, ["build", "--lang", "es", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def pdf_text(path) -> str:
+    """A PDF's text with its whitespace (line ends, hyphen-free breaks) folded to single spaces."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(path))
+    return " ".join(" ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc))).split())
+
+
 def board_piece(game, spec_id, index=0):
     from pnp.components.board import pieces
 
@@ -314,7 +331,7 @@ def test_9_a4_campaign_maps_print_their_name_outside_the_piece(tmp_path):
 
 
 # 10 -----------------------------------------------------------------------------------------------------
-def test_10_credits_print_on_the_rulebook_cover_and_the_box(tmp_path):
+def test_10_credits_print_on_the_rulebook_cover_and_the_box(tmp_path, spanish_kit):
     from pnp.components.box import layout
 
     game = load_game(THRONE)
@@ -327,9 +344,7 @@ def test_10_credits_print_on_the_rulebook_cover_and_the_box(tmp_path):
     import pypdfium2 as pdfium
     cover = pdfium.PdfDocument(str(tmp_path / "rulebook.pdf"))[0].get_textpage().get_text_range()
     assert all(line in cover for line in lines)
-    es = CliRunner().invoke(main, ["build", "--lang", "es", "--out", str(tmp_path / "es")])
-    assert es.exit_code == 0, es.output
-    cover = pdfium.PdfDocument(str(tmp_path / "es" / "rulebook.pdf"))[0].get_textpage().get_text_range()
+    cover = pdfium.PdfDocument(str(spanish_kit / "rulebook.pdf"))[0].get_textpage().get_text_range()
     assert "Diseño: Teale Fristoe" in cover and "Arte de la edición original: Jesse Parrotti" in cover
     # manifest.json: a file beside the kit has its own pages, not 0
     manifest = json.loads((tmp_path / "manifest.json").read_text())
@@ -393,3 +408,20 @@ def test_11_spanish_card_texts_and_printed_words():
     from pathlib import Path
     instructions = (Path(__file__).resolve().parents[1] / "templates" / "instructions" / "es.md.j2").read_text()
     assert "da lo mismo" not in instructions
+
+
+def test_11_spanish_kit_reads_without_calques(spanish_kit):
+    """The Spanish kit's own words, as printed: factions win (not 'el mayor poder'), ties among them (not
+    'los empates ganan todos'), the instructions in plain Spanish."""
+    rulebook = pdf_text(spanish_kit / "rulebook.pdf")
+    assert "Gana la facción con más poder; si hay empate, ganan todas las empatadas." in rulebook
+    assert "Los personajes de las facciones ganadoras dan influencia" in rulebook
+    assert "gana quien tenga más influencia y, si hay empate, más oro." in rulebook
+    assert "los empates ganan todos" not in rulebook and "Gana el mayor poder" not in rulebook
+    cards = pdf_text(spanish_kit / "cards-fronts.pdf")
+    assert cards.count("Gana la facción con más ; si hay empate, ganan todas las empatadas.") == 5   # the aids
+    assert "empatados" not in cards and "Gana quien tenga más ;" not in cards
+    instructions = pdf_text(spanish_kit / "instructions.pdf")
+    assert "con una cizalla de papel, las cartas se cortan mucho más deprisa" in instructions
+    assert "También puedes usar fundas." in instructions
+    assert "acelera mucho las cartas" not in instructions and "sirven fundas" not in instructions
