@@ -150,8 +150,8 @@ def test_6_captions_keep_1_mm_inside_the_cut_circle(queen, token, size):
 # 7 ------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game_id, holds, beside", [
     (THRONE, ["54 character cards", "5 quick-reference cards", "132 tokens"], ["1 power track", "1 rulebook"]),
-    (VALERIA, ["48 Battle Plan cards", "61 Champion cards", "15 Award cards", "81 tokens"],
-     ["1 game board in 9 tiles", "5 player boards", "5 campaign maps", "5 Warden standees", "1 rulebook"]),
+    (VALERIA, ["48 Battle Plan cards", "61 Champion cards", "15 Award cards", "81 tokens", "5 Warden standees"],
+     ["1 game board in 9 tiles", "5 player boards", "5 campaign maps", "1 rulebook"]),
     (QUEEN, ["68 action cards (two decks)", "90 counters, markers and holding tiles"],
      ["1 map in tiles", "36 standees", "2 reference sheets", "1 rulebook"]),
     ("behind_the_throne", ["82 cards"], ["1 rulebook"]),
