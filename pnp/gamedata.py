@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 from pathlib import Path
 
 from pnp import DATA_DIR, default_game
@@ -106,6 +107,14 @@ class Category:
     colour: str
 
 
+class Span(NamedTuple):
+    """A range as game.yaml writes it (``players: {min: 2, max: 4}``): ``.min`` and ``.max`` (templates
+    write ``game.players.min``), and a pair (``lo, hi = game.players``)."""
+
+    min: int
+    max: int
+
+
 @dataclass(frozen=True)
 class Game:
     """A loaded game. ``cards`` holds every distinct card of every deck; ``deck(id)`` gives one deck."""
@@ -115,8 +124,8 @@ class Game:
     title: str
     author: str
     publisher: str
-    players: tuple
-    minutes: tuple | None
+    players: Span
+    minutes: Span | None
     ages: int | None
     engine: str | None
     language: str
@@ -349,8 +358,8 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         root=root, id=name, title=meta.get("title") or name, author=meta.get("author") or "",
         publisher=meta.get("publisher") or "", artist=meta.get("artist") or "",
         credits=tuple((c["role"], c["name"]) for c in meta.get("credits") or () if c.get("role") and c.get("name")),
-        players=(players.get("min", 1), players.get("max", 1)),
-        minutes=(minutes["min"], minutes["max"]) if {"min", "max"} <= minutes.keys() else None,
+        players=Span(players.get("min", 1), players.get("max", 1)),
+        minutes=Span(minutes["min"], minutes["max"]) if {"min", "max"} <= minutes.keys() else None,
         ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",
         source_language=meta.get("language") or "en",
         categories=categories, factions=factions, ranks=ranks, cards=cards, decks=decks,

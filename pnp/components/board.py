@@ -36,7 +36,7 @@ from pnp.layout.geometry import Icon, Page, Rect, Style, Text, flatten
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.packing import pack_pieces, piece_sheet_pages
 from pnp.layout.regions import RegionError, place
-from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, crossings, plan_tiles, tile_pages
+from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, crossings, plan_tiles, tile_pages, tile_words
 from pnp.markup import Safe, escape
 from pnp.paths import excerpt
 from pnp.placeholders import PRINTED_MARK
@@ -343,13 +343,7 @@ def _larger_than_any_tile(r, plan, paper: str) -> bool:
 
 
 def _tile_words(words: dict) -> dict:
-    out = {}
-    for key in ("tile", "glue", "assembly"):
-        if words.get(f"board_{key}"):
-            out[key] = words[f"board_{key}"]
-    if words.get("board_how"):
-        out["how"] = tuple(words["board_how"])
-    return out
+    return tile_words(words)
 
 
 def file_name(spec) -> str:

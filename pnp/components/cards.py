@@ -435,7 +435,12 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             for el in flatten(back_elements(game, deck, 0.0, probe)):
                 if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
                     where = game.deck_where(deck) if game.several_decks or deck.back else game.where("title")
-                    problems.error(*where, "card back", f"{el.role} {el.markup!r} does not fit")
+                    subject = f"deck '{deck.id}': back" + (f" of '{value}'" if value is not None else "")
+                    words = f" (the words of i18n/{lang}.yaml)" if lang and lang != game.source_language else ""
+                    problems.error(*where, subject, f"{plain_text(el.markup)!r}{words} does not fit the "
+                                   f"{deck.width:g} x {deck.height:g} mm designed back even at "
+                                   f"{el.style.min_size:g} pt ({el.rect.w:.1f} mm across inside its frame): "
+                                   f"shorten it")
 
 
 def cut_pieces(game, options: BuildOptions | None = None, spec=None):

@@ -83,7 +83,7 @@ def _dice_faces(game, spec, _config) -> tuple:
         raise DataError(problems) from None
 
 
-def _form_pages(form, dice, layout, config, w, h, title):
+def _form_pages(form, dice, layout, config, w, h, title, glue="glue"):
     if form == "stickers":
         plan = sticker_plan(w, h, config["die_size"], config["sticker"])
         s = plan.sticker
@@ -92,7 +92,7 @@ def _form_pages(form, dice, layout, config, w, h, title):
     net = cube_net(config["edge"], config["tab"], handed=config["handed"])
     e = config["edge"]
     arts = [[place(face, layout.size, e, e, None) for face in faces] for _, faces in dice]
-    return net_pages(arts, net, w, h, label=title)
+    return net_pages(arts, net, w, h, glue=glue, label=title)
 
 
 @with_game_icons
@@ -107,7 +107,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     for k, form in enumerate(dict.fromkeys(config["forms"])):
         name = words.get(f"dice_{form}", form)
         try:
-            pages = _form_pages(form, dice, layout, config, w, h, f"{title}: {name}")
+            pages = _form_pages(form, dice, layout, config, w, h, f"{title}: {name}", words.get("dice_glue", "glue"))
         except ValueError as exc:
             problems = Problems()
             problems.error(game.root / "game.yaml", spec.line, f"dice '{spec.id}'", f"{exc} on {options.paper}")

@@ -16,7 +16,7 @@ from pnp.i18n import strings, word
 from pnp.layout.geometry import Rect
 from pnp.layout.hexmap import MapLayout, MapStyle, MapWords, hexmap_layout
 from pnp.layout.outline import CutPiece, RectOutline
-from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, TilePlan, plan_hex_tiles, tile_pages
+from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, TilePlan, plan_hex_tiles, tile_pages, tile_words
 from pnp.markup import escape
 from pnp.schema import Field
 from pnp.yamlsrc import line_of, load_yaml
@@ -115,10 +115,7 @@ def file_name(spec) -> str:
 def _labels(words: dict, sheets: int) -> TileLabels:
     if sheets == 1:
         return TileLabels(tile="{title}")
-    given = {k: words[f"board_{k}"] for k in ("tile", "glue", "assembly") if words.get(f"board_{k}")}
-    if words.get("board_how"):
-        given["how"] = tuple(words["board_how"])
-    return TileLabels(**given)
+    return TileLabels(**tile_words(words))
 
 
 def pages(game, options: BuildOptions, spec=None) -> tuple[list, TilePlan]:

@@ -17,7 +17,7 @@ from pnp.layout.regions import place
 from pnp.markup import Safe, escape
 from pnp.layout.sheet import (CROP_LENGTH, CROP_OFFSET, Grid, back_slots, crop_marks, cut_lines, fit_grid,
                               margin_cut_lines)
-from pnp.units import PRINTER_MARGIN
+from pnp.units import MIN_TEXT_PT, PRINTER_MARGIN
 
 #: The colours backs and aids use when no layout gives a palette (plain: the look is the layout's).
 PLAIN = {"paper": "#ffffff", "ink": "#222222", "neutral": "#666666", "back": "#333333", "accent": "#bbbbbb"}
@@ -176,7 +176,8 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
     bottom_words = " ".join(words[max(1, len(words) // 2):])
     if subtitle is not None:
         top_words, bottom_words = title.upper(), subtitle.upper()
-    style = Style(font="serif-semibold", size=15, min_size=8, max_lines=1, colour=gold, tracking=2.0)
+    # down to pnp's smallest printed text: inside the frames a mini card's back has 26 mm for a word
+    style = Style(font="serif-semibold", size=15, min_size=MIN_TEXT_PT, max_lines=1, colour=gold, tracking=2.0)
     side = FRAME_INSET + 1.4 + 1.6          # the lettering keeps inside the inner frame
     if subtitle is not None:   # the whole title above the ring: a long one takes two lines
         els.append(Text(Rect(side, h - 27 * sy, w - 2 * side, 16 * sy), top_words, replace(style, max_lines=2),

@@ -81,6 +81,21 @@ class TileLabels:
     )
 
 
+#: pnp's printed words (``templates/strings/<lang>.yaml``) for :class:`TileLabels`: ``tile``, ``glue``,
+#: ``assembly``, and the assembly steps ``board_how_1``, ``board_how_2``, ...
+TILE_WORDS = ("tile", "glue", "assembly")
+
+
+def tile_words(words: dict) -> dict:
+    """:class:`TileLabels`' fields from a kit's printed words (``board_tile``, ``board_glue``,
+    ``board_assembly``, ``board_how_1`` ...); a field the words lack keeps its English default."""
+    out = {key: words[f"board_{key}"] for key in TILE_WORDS if words.get(f"board_{key}")}
+    how = [words[f"board_how_{n}"] for n in range(1, 10) if words.get(f"board_how_{n}")]
+    if how:
+        out["how"] = tuple(how)
+    return out
+
+
 def row_name(i: int) -> str:
     """Row letters as in a spreadsheet: A ... Z, AA, AB, ..."""
     name = ""
