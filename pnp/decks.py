@@ -18,7 +18,7 @@ from typing import Any
 
 from pnp.errors import Problems
 from pnp.markup import placeholder_problems
-from pnp.paths import SAFE_NAME_TEXT, data_path, excerpt, name_problem
+from pnp.paths import SAFE_NAME_TEXT, case_twins, data_path, excerpt, name_problem, portability_problem
 from pnp.schema import Field, check, entry, subkey
 from pnp.tables import coerce, guess, is_table, load_table
 from pnp.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
@@ -264,6 +264,11 @@ def parse_back(raw, root: Path, fields, problems: Problems, path, line, where: s
         if name_problem(str(value)):
             problems.error(path, line, None, f"{where}: the value {excerpt(value)} names an exported back image; "
                                              f"use {SAFE_NAME_TEXT}")
+    values = list(dict.fromkeys(str(v) for v in [v for v, _ in images] + list(clean.get("labels") or {})
+                                + list(clean.get("emblems") or {})))
+    for value, twin in case_twins(values).items():
+        problems.error(path, line, None, f"{where}: the values {excerpt(twin)} and {excerpt(value)} differ only in "
+                                         f"case; their exported back images would be one file on Windows and macOS")
     return Back(image, clean.get("fit") or "cover", by, tuple(images),
                 tuple((str(k), v) for k, v in (clean.get("labels") or {}).items()),
                 tuple((str(k), v) for k, v in (clean.get("emblems") or {}).items()),
@@ -305,9 +310,11 @@ class Deck:
 
     def copies_for(self, card: Card, players: int | None = None) -> int:
         """Copies of ``card`` for ``players`` (the deck's ``max_copies_by_players`` caps them)."""
-        caps = {int(k): v for k, v in (self.rules.get("max_copies_by_players") or {}).items()}
-        if players is not None and players in caps:
-            return min(card.copies, caps[players])
+        caps = self.rules.get("max_copies_by_players")
+        cap = caps.get(players) if isinstance(caps, dict) and players is not None else None
+        # a key that is no player count, a cap that is no count: validation reports them at their line
+        if isinstance(cap, int) and not isinstance(cap, bool):
+            return min(card.copies, cap)
         return card.copies
 
     def physical(self, players: int | None = None) -> list[Card]:
@@ -439,6 +446,15 @@ def _new_form(meta, raw, root, problems, path) -> tuple:
             problems.error(path, line, None, f"{entry('decks', d, i, named=False)}: id: duplicate deck id '{d['id']}' "
                                              f"(first at line {seen[d['id']]})")
             continue
+        twin = case_twins([*seen, d["id"]]).get(d["id"])
+        if twin is not None:         # a deck's id names its folder of exported images
+            problems.error(path, line_of(item, "id") or line, None,
+                           f"{where}: id: differs from deck '{twin}' (line {seen[twin]}) only in case; their folders "
+                           f"of exported images would be one on Windows and macOS")
+        why = portability_problem(d["id"])
+        if why:
+            problems.error(path, line_of(item, "id") or line, None, f"{where}: id: {why}; it names the deck's folder "
+                                                                    f"of exported images")
         seen[d["id"]] = line
         size = parse_size(d.get("size", "poker"), problems, path, line_of(item, "size") or line, subkey(where, 'size'))
         fields = _fields(item.get("fields"), d.get("fields") or {}, problems, path, subkey(where, 'fields'))

@@ -21,7 +21,7 @@ from pnp.facts import load_facts
 from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
                        Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
 from pnp.markup import card_markup_problems
-from pnp.paths import excerpt
+from pnp.paths import case_twins, excerpt
 from pnp.renames import Schema
 from pnp.schema import Field, check, entry, subkey
 from pnp.yamlsrc import line_of, load_yaml_or_report
@@ -333,6 +333,12 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         cards = _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art, icon_set)
         loaded.append(replace(deck, name=deck.name or meta.get("title") or "", cards=tuple(cards), art=art))
     decks = tuple(loaded)
+    for cid, twin in case_twins(sources).items():      # card ids name exported images: <id>-<copy>.png
+        (path, line), (first_path, first_line) = sources[cid], sources[twin]
+        first = f"line {first_line}" if first_path == path else f"{Path(first_path).name}:{first_line}"
+        problems.error(path, line, f"card {excerpt(cid)}", f"id: differs from card '{twin}' ({first}) only in "
+                                                            f"case; their exported images would be one file on "
+                                                            f"Windows and macOS")
     cards = tuple(c for d in decks for c in d.cards)
     _check_categories(cards, categories, effects, sources, problems)
     if mod is not None:

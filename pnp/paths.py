@@ -9,6 +9,8 @@ name only after checking it, and says what is wrong as a short message (callers 
   game folder;
 * :data:`SAFE_NAME` / :func:`name_problem`: an id or name that becomes part of a file name (card ids in
   exported images, template and chapter names, languages) is a plain word;
+* :func:`portability_problem` / :func:`case_twins`: names that Windows cannot make (``CON``, a trailing
+  dot) and names that differ only in case (one file on Windows and macOS);
 * :func:`output_path`: every file written stays directly inside the output folder;
 * :func:`excerpt`: a value quoted in a message is cut short, so a message never prints a whole file.
 """
@@ -31,6 +33,11 @@ LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?")
 #: Python package names (rules engines are imported by name).
 PACKAGE = re.compile(r"[a-z_][a-z0-9_]{0,63}")
 
+#: Names Windows keeps for devices, whatever the case and whatever follows a dot (``con.png``, ``Nul.txt``):
+#: no file or folder can be called so there.
+WINDOWS_RESERVED = frozenset(["con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
+                              *(f"lpt{i}" for i in range(1, 10))])
+
 EXCERPT = 40
 #: Longest path the data may write (characters), and longest name of one folder or file in it (bytes,
 #: the limit of most file systems).
@@ -51,6 +58,29 @@ def name_problem(value, what: str = "id", pattern: re.Pattern = SAFE_NAME, rule:
     if isinstance(value, str) and pattern.fullmatch(value):
         return None
     return f"{excerpt(value)} is not a usable {what} ({rule})"
+
+
+def portability_problem(name: str) -> str | None:
+    """Why a file or folder called ``name`` cannot be made on Windows (a device name such as ``CON``; a
+    name that ends in a dot or a space, which Windows drops), or None."""
+    if name.split(".", 1)[0].rstrip(" ").lower() in WINDOWS_RESERVED:
+        return f"{excerpt(name)} is a device name on Windows (CON, PRN, AUX, NUL, COM1-9, LPT1-9): no file or folder " \
+               f"can have it there"
+    if name not in (".", "..") and name.endswith((".", " ")):
+        return f"{excerpt(name)} ends in {'a dot' if name.endswith('.') else 'a space'}, which Windows drops from " \
+               f"file names"
+    return None
+
+
+def case_twins(names) -> dict:
+    """Of ``names`` (in order), each one that differs from an earlier one only in case -> that earlier one:
+    their files would be one file on Windows and macOS, whose file systems ignore case."""
+    first, twins = {}, {}
+    for name in names:
+        other = first.setdefault(name.casefold(), name)
+        if other != name:
+            twins[name] = other
+    return twins
 
 
 def check_language(lang: str | None) -> None:
@@ -84,6 +114,10 @@ def resolve_in(root: str | os.PathLike, value: str) -> Path:
         raise OutsidePath(f"{excerpt(value)} is an absolute path; give a path inside the game folder")
     if ".." in pure.parts:
         raise OutsidePath(f"{excerpt(value)} leaves the game folder ('..'); give a path inside it")
+    for part in pure.parts:
+        why = portability_problem(part)
+        if why:                 # a game folder shared from Linux must open on Windows too
+            raise OutsidePath(f"{excerpt(value)}: {why}")
     base = Path(root)
     target = base.joinpath(*pure.parts)
     real_root = Path(os.path.realpath(base))

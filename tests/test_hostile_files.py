@@ -226,6 +226,31 @@ def test_a_file_name_longer_than_the_file_system_allows_is_a_validation_error(st
     assert "has a folder or file name longer than 255 bytes" in result.output
 
 
+@pytest.mark.parametrize("value, messages", [
+    ("{two: 5}", ["deck.max_copies_by_players: 'two' is not a player count"]),
+    ("{2: {a: 1}}", ["deck.max_copies_by_players.2: expected an integer, got a mapping"]),
+    ("{two: 5, 3: [1]}", ["deck.max_copies_by_players.3: expected an integer, got a list",
+                          "deck.max_copies_by_players: 'two' is not a player count"]),
+])
+def test_a_mapping_where_a_count_is_expected_is_reported_at_its_line(tmp_path, value, messages):
+    """A mapping or list where max_copies_by_players wants a player count and a count: the problems at
+    game.yaml's line, exit 2 (the summary line counted the cards with it and crashed, exit 70)."""
+    from pnp import DATA_DIR
+
+    game = tmp_path / "behind_the_throne"
+    shutil.copytree(DATA_DIR / "behind_the_throne", game)
+    text = (game / "game.yaml").read_text()
+    assert "  max_copies_by_players: {2: 5, 3: 7}\n" in text
+    (game / "game.yaml").write_text(text.replace("{2: 5, 3: 7}", value, 1))
+    line = text[:text.index("max_copies_by_players: {")].count("\n") + 1
+    for command in ("validate", "build"):
+        result = run(command, str(game), *(["--out", str(tmp_path / "kit")] if command == "build" else []))
+        assert result.exit_code == 2, result.output
+        assert [f"{game / 'game.yaml'}:{line}: {m}" for m in messages] == \
+            [x for x in result.output.splitlines() if ":" in x and "max_copies" in x]
+    assert not (tmp_path / "kit").exists()
+
+
 # ----------------------------------------------------------------------------- CSV
 
 def test_a_nul_in_a_csv_cell_is_refused(starfall):
