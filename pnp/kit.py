@@ -56,7 +56,7 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
                                component_checks=parallel.checks if parallel else None)
         if problems.errors:
             raise DataError(problems.errors)
-        with using(result.game.icons):      # the game's icons, wherever a page names one
+        with using(result.game.icons, result.game.language):      # the game's icons, wherever a page names one
             built = _build(result.game, out_dir, options, progress, parallel.built if parallel else {})
     built.warnings = problems.warnings
     return built
@@ -132,7 +132,7 @@ class _Parallel:
         if self.game is None:               # a worker: the game as validation sees it
             self.game = translate(self.base, self.checking.lang) if self.checking.lang else self.base
         component, game, problems = self.tasks[i], self.game, Problems()
-        with using(game.icons):
+        with using(game.icons, game.language):
             if component.check:
                 component.check(game, problems, self.checking)
             if problems.errors:
@@ -162,7 +162,7 @@ class _Parallel:
 
     def _warm(self) -> None:
         """While workers finish: what the kit-describing components can do ahead (``Component.warm``)."""
-        with using(self.game.icons):
+        with using(self.game.icons, self.game.language):
             for component in game_components(self.game):
                 if component.needs_kit and component.warm:
                     component.warm(self.game, self.options)
@@ -279,7 +279,7 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
         raise DataError(problems.errors)
     game = result.game
     files = {}
-    with using(game.icons):
+    with using(game.icons, game.language):
         for deck in game.decks:
             product = product_for(preset, deck.width, deck.height)
             trim, bleed = product.trim_mm, product.bleed_mm

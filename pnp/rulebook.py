@@ -23,8 +23,11 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from pnp import TEMPLATES_DIR, templating
 from pnp.credits import credit_lines
 from pnp.draw import fonts, icons
-from pnp.draw.flowables import MeasuringCanvas, RichText, Rule, painting
-from pnp.draw.text import fit, natural_widths, paint_lines, wrap
+from pnp import typography
+from pnp.draw.flowables import (FigureRow, KeepWithNext, MeasuringCanvas, RichText, Rule, keep_with_next,
+                                painting)
+from pnp.draw.text import fit, line_width, natural_widths, paint_lines, wrap
+from pnp.layout.typeset import bullet_list, leads_in, numbered_list
 from pnp.errors import DataError, Problem, Problems, display_path
 from pnp.layout.colour import readable
 from pnp.layout.geometry import Style
@@ -38,11 +41,15 @@ from pnp.yamlsrc import line_of, load_yaml
 INK = "#1f1a17"
 ACCENT = "#6b1d2a"
 MARGIN = dict(inner=12.0, outer=12.0, top=13.0, bottom=15.0)
+#: The cover's double frame: its outer line this far inside the page's edges (mm), the inner 1.5 mm further.
+COVER_FRAME = 6.0
 
 CONFIG_SCHEMA = {
     "pages": Field("int", nullable=True, min=4, max=64,
-                   doc="booklet pages, notes pages padding up to it; default: the smallest multiple of 4 "
+                   doc="booklet pages, padding pages up to it; default: the smallest multiple of 4 "
                        "that holds the chapters"),
+    "notes": Field("bool", default=False,
+                   doc="padding pages are ruled Notes pages; without it they are left blank"),
     "chapters": Field("list", required=True, items=Field("id")),
     "examples": Field("list", default=[], items=Field("map", schema={
         "id": Field("id", required=True),
@@ -56,12 +63,13 @@ CONFIG_SCHEMA = {
     }),
 }
 
-BODY = Style(font="serif", size=9.4, leading=1.26, align="left")
+BODY = Style(font="serif", size=9.4, leading=1.26, align="left", hyphenate=True)
 H1 = Style(font="serif-semibold", size=17, leading=1.1, align="left", colour=ACCENT)
 H2 = Style(font="serif-semibold", size=12, leading=1.15, align="left", colour=INK)
 H3 = Style(font="sans-bold", size=7.6, leading=1.3, align="left", colour=ACCENT, upper=True, tracking=0.7)
-EXAMPLE = Style(font="sans", size=7.3, leading=1.3, align="left", colour="#2b2622")
-CELL = Style(font="sans", size=7.0, leading=1.2, align="left")
+EXAMPLE = Style(font="sans", size=7.3, leading=1.3, align="left", colour="#2b2622", hyphenate=True)
+CELL = Style(font="sans", size=7.0, leading=1.2, align="left", hyphenate=True)
+CAPTION = Style(font="sans", size=6.8, leading=1.25, align="center", colour="#4a423b", hyphenate=True)
 CELL_HEAD = Style(font="sans-bold", size=6.8, leading=1.2, align="left", colour="#ffffff", upper=True,
                   tracking=0.3)
 
@@ -158,9 +166,26 @@ def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]
             continue
         templating.markup_problems_in(markup, template.filename, f"chapter '{chapter}'", problems,
                                       game.icons.names)
+        _figure_lines(markup, template.filename, f"chapter '{chapter}'", problems)
         out.append((template.filename, markup))
     problems.raise_if_errors()
     return out
+
+
+def _figure_lines(markup: str, template_file, subject: str, problems: Problems) -> None:
+    """A figure placeholder inside a line of text would print as words: each figure call stands on a
+    line of its own (reported at the template line that writes it)."""
+    for line in markup.splitlines():
+        at = line.find("!figure ")
+        if at > 0 and line[:at].strip():
+            try:
+                source = open(template_file, encoding="utf-8").read().splitlines()
+            except (OSError, TypeError):
+                source = []
+            before = line[:at].strip()[-20:]
+            number = next((i for i, text in enumerate(source, 1) if "figure." in text and before[-8:] in text), None)
+            problems.error(template_file, number, subject, "a figure goes on a line of its own, not inside a "
+                                                            f"paragraph (after {before!r})")
 
 
 # ----------------------------------------------------------------------------- flowables
@@ -173,8 +198,9 @@ def _heading(node: Heading):
     unlisted = text.endswith("{-}") and not escaped_at(text, len(text) - 3)
     if unlisted:  # "# Contents {-}": a heading left out of the table of contents
         text = text[:-3].rstrip()
-    flow = RichText(text, style, before, after, keep_with_next=True, toc_level=node.level - 1)
-    flow.plain = plain_text(text)       # outline and contents entries: the words, no markup
+    flow = RichText(text, style, before, after, keep_with_next=True, toc_level=node.level - 1, kind="heading")
+    # outline and contents entries: the words, no markup, with the language's quotes
+    flow.plain = typography.quotes(plain_text(text))
     flow.unlisted = unlisted
     return flow
 
@@ -228,27 +254,66 @@ def _column_widths(node: TableBlock, width):
 
 def _example(node: Example):
     flows = [RichText(line, EXAMPLE, 0, 0, background="#efe6d2") for line in node.lines]
+    if len(flows) > 1 and node.lines[0].startswith("**"):
+        flows[0].keep_next = True       # a box's title line stays with the box
     return flows
 
 
-def flowables(nodes, width, extra: dict):
-    """Block nodes -> platypus flowables. ``extra`` handles directives (toc, notes, cover, ...)."""
+def _list(node: ListBlock) -> list:
+    """A list's items, hanging from a bullet sized to the text or from their numbers."""
+    if node.ordered:
+        labels = [f"**{k + 1}.**" for k in range(len(node.items))]
+        widest = max(line_width(line, BODY, BODY.size) for label in labels
+                     for line in (wrap(label, BODY, BODY.size, 1e6) or ()))
+        marker = numbered_list(BODY.size, widest)
+    else:
+        labels, marker = [None] * len(node.items), bullet_list(BODY.size)
+    out = [RichText(item, BODY, 0, 2.5, bullet=label, marker=marker, kind="item")
+           for item, label in zip(node.items, labels)]
+    out[-1].space_after = 6
+    return out
+
+
+def _figure_rows(nodes) -> list:
+    """``nodes`` with every run of ``!figure`` directives on consecutive lines made one list: a row of
+    figures."""
     out = []
     for node in nodes:
+        if isinstance(node, Directive) and node.name == "figure":
+            if out and isinstance(out[-1], list) and out[-1][-1].line + 1 == node.line:
+                out[-1].append(node)
+                continue
+            out.append([node])
+        else:
+            out.append(node)
+    return out
+
+
+def flowables(nodes, width, extra: dict, figures=None):
+    """Block nodes -> platypus flowables. ``extra`` handles directives (toc, notes, cover, ...);
+    ``figures`` (:class:`pnp.figures.Figures`) holds the drawings ``!figure N`` lines stand for."""
+    out = []
+    for node in _figure_rows(nodes):
+        if isinstance(node, list):
+            drawings = []
+            for d in node:
+                n = int(d.arg) if d.arg.isdigit() else -1
+                if figures is None or not 0 <= n < len(figures.drawings):
+                    raise MarkupError(d.line, f"!figure {d.arg[:20]}: write figures with figure.card(...) and the "
+                                              f"like; this line names none")
+                if figures.drawings[n].kind != "placed":
+                    drawings.append(figures.drawings[n])
+            if drawings:
+                out.append(FigureRow(drawings, CAPTION))
+            continue
         if isinstance(node, Heading):
             if node.level == 1:
                 out.append(CondPageBreak(pt(60)))
             out.append(_heading(node))
         elif isinstance(node, Paragraph):
-            out.append(RichText(node.text, BODY, 0, 5))
+            out.append(RichText(node.text, BODY, 0, 5, keep_with_next=leads_in(node.text), kind="body"))
         elif isinstance(node, ListBlock):
-            # the hanging indent holds the widest number of the list ("12." needs more than "9.")
-            indent = 6 + 5 * len(str(len(node.items))) if node.ordered else 9
-            for k, item in enumerate(node.items):
-                bullet = f"**{k + 1}.**" if node.ordered else "[pip]"
-                out.append(RichText(item, BODY, 0, 2.5, indent=indent, bullet=bullet))
-            if out and isinstance(out[-1], RichText):
-                out[-1].space_after = 6
+            out.extend(_list(node))
         elif isinstance(node, TableBlock):
             out.append(_table(node, width))
         elif isinstance(node, Example):
@@ -267,7 +332,7 @@ def flowables(nodes, width, extra: dict):
                 raise MarkupError(exc.line or node.line, exc.message) from None
         else:  # pragma: no cover
             raise TypeError(node)
-    return out
+    return keep_with_next(out)
 
 
 # ----------------------------------------------------------------------------- the document
@@ -352,17 +417,21 @@ class RulebookDoc(BaseDocTemplate):
         self.addPageTemplates([
             PageTemplate("cover", [frame], onPage=self._cover_page),
             PageTemplate("body", [frame], onPage=self._body_page),
+            PageTemplate("blank", [frame]),
         ])
         self._headings = 0
+        self.placed = None          # [(page, kind, lines, markup)] of every flowable set, when asked
+        self._record = None
 
     def _cover_page(self, c, doc):
         w, h = self.pagesize
         c.saveState()
         c.setStrokeColor(HexColor(self.game.look.colour("accent", ACCENT)))
         c.setLineWidth(1.2)
-        c.rect(pt(6), pt(6), w - pt(12), h - pt(12), stroke=1, fill=0)
+        c.rect(pt(COVER_FRAME), pt(COVER_FRAME), w - pt(2 * COVER_FRAME), h - pt(2 * COVER_FRAME), stroke=1, fill=0)
         c.setLineWidth(0.4)
-        c.rect(pt(7.5), pt(7.5), w - pt(15), h - pt(15), stroke=1, fill=0)
+        inner = COVER_FRAME + 1.5
+        c.rect(pt(inner), pt(inner), w - pt(2 * inner), h - pt(2 * inner), stroke=1, fill=0)
         c.restoreState()
 
     def _body_page(self, c, doc):
@@ -381,11 +450,21 @@ class RulebookDoc(BaseDocTemplate):
         c.restoreState()
 
     def beforeDocument(self):
+        if self._record is not None:    # the last pass's placements are the ones kept
+            self._record.clear()
+            self.placed = self._record
         self._headings = 0  # every multiBuild pass must produce the same bookmark keys
         self.toc_log = []   # the contents entries of this pass
         self._outline_level = -1
 
     def afterFlowable(self, flowable):
+        if isinstance(flowable, KeepWithNext):     # a heading kept with what follows it
+            self.afterFlowable(flowable.first)
+            self.afterFlowable(flowable.second)
+            return
+        if self.placed is not None:
+            self.placed.append((self.page, getattr(flowable, "kind", type(flowable).__name__),
+                                len(getattr(flowable, "_lines", None) or ()), getattr(flowable, "markup", "")))
         level = getattr(flowable, "toc_level", None)
         if level is None or level > 1:
             return
@@ -417,9 +496,29 @@ def _toc():
     return [toc]
 
 
-def _notes(count, title):
+class BlankPage(Spacer):
+    """A padding page: as tall as the page's frame (so each one takes a page of its own), drawing nothing."""
+
+    kind = "blank"
+
+    def __init__(self, frame_height: float):
+        super().__init__(1, frame_height - 0.5)
+
+    def split(self, avail_width, avail_height):
+        return []
+
+
+def _notes(count, title, ruled: bool, frame_height: float = 0.0):
+    """The ``!notes`` handler: ``count`` padding pages, ruled Notes pages when rulebook.yaml asks for
+    them (``notes: true``), else blank pages without header or number."""
     def handler(arg):
         out = []
+        if not ruled:
+            if count:
+                out += [NextPageTemplate("blank"), PageBreakIfNotEmpty()]
+                out += [BlankPage(frame_height) for _ in range(count)]
+                out += [NextPageTemplate("body"), PageBreakIfNotEmpty()]
+            return out
         for _ in range(count):
             out.append(PageBreakIfNotEmpty())     # a notes page right after the cover needs no extra break
             out.append(_heading(Heading(1, f"{title} {{-}}")))
@@ -429,7 +528,8 @@ def _notes(count, title):
 
 
 def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: dict,
-                   seed: list | None = None, measure: bool = False) -> tuple[bytes, int, list]:
+                   seed: list | None = None, measure: bool = False, placed: list | None = None,
+                   figures=None) -> tuple[bytes, int, list]:
     """The booklet in reading order: (pdf, pages, contents entries).
 
     ``seed``: the contents entries (level, text, page, key) expected, when known (the same booklet
@@ -438,9 +538,11 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
     entries are guessed from the headings with page 0: the contents then take their final lines, so
     the pages and entries are right after one pass. ``measure`` stops after that one pass, on a canvas
     that paints and writes nothing (the PDF is empty): enough to know the length and the entries.
+    ``placed``, a list, receives (page, kind, lines, markup) of every flowable as it was set.
     """
     buf = io.BytesIO()
     doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"))
+    doc._record = placed
     if game.players[0] == game.players[1]:
         facts = [fill(words.get("players_one", "{min} players"), min=game.players[0])]
     else:
@@ -456,8 +558,8 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
                                     credit_lines(game, words)),
                               NextPageTemplate("body"), PageBreak()],
         "toc": _once(toc),
-        "pagebreak": lambda arg: [PageBreak()],
-        "notes": _notes(notes, words.get("notes", "Notes")),
+        "pagebreak": lambda arg: [PageBreakIfNotEmpty()],    # a new page, unless this one is still empty
+        "notes": _notes(notes, words.get("notes", "Notes"), bool(cfg.get("notes")), doc.height),
         "space": lambda arg: [Spacer(1, pt(_space(arg)))],
     }
     story = []
@@ -466,14 +568,15 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
     for (name, markup), (_, given) in zip(with_notes_point(chapters), chapters):
         try:
             parsed = parse(markup)
-            story.extend(flowables(parsed, doc.width, extra))
+            story.extend(flowables(parsed, doc.width, extra, figures))
             nodes.extend(parsed)
         except MarkupError as exc:
             # the line in the chapter as written (the padding point is a line pnp put before it)
             added = markup.count("\n") - given.count("\n")
             problems.error(name, exc.line - added if exc.line else exc.line, "rulebook", exc.message)
     problems.raise_if_errors()
-    toc.addEntries(seed if seed is not None else [entry for entry, _ in contents_entries(nodes, notes)])
+    headed = notes if cfg.get("notes") else 0
+    toc.addEntries(seed if seed is not None else [entry for entry, _ in contents_entries(nodes, headed)])
     try:
         if measure:
             toc.beforeBuild()           # as multiBuild does: the contents show the seeded entries
@@ -497,7 +600,8 @@ def with_notes_point(chapters):
 
 def contents_entries(nodes, notes: int) -> list:
     """[((level, text, page 0, key), after the notes?)] for the listed headings of ``nodes``, as
-    :meth:`RulebookDoc.afterFlowable` will record them (keys count every heading of levels 1-2)."""
+    :meth:`RulebookDoc.afterFlowable` will record them (keys count every heading of levels 1-2;
+    ``notes``: the headed Notes pages at the padding point)."""
     entries, count, after = [], 0, False
     for node in nodes:
         if isinstance(node, Directive) and node.name == "notes":
@@ -513,13 +617,15 @@ def contents_entries(nodes, notes: int) -> list:
     return entries
 
 
-def shifted_entries(entries, guess, notes: int) -> list:
+def shifted_entries(entries, guess, notes: int, headed: int | None = None) -> list:
     """The contents ``entries`` of the unpadded booklet as they will be with ``notes`` pages of padding:
-    entries after the notes point move ``notes`` pages on, and their keys ``notes`` headings on."""
+    entries after the notes point move ``notes`` pages on, and their keys ``headed`` headings on (the
+    padding pages that carry a Notes heading; default: all of them)."""
+    headed = notes if headed is None else headed
     out = []
     for (level, text, page, key), (_, after) in zip(entries, guess):
         if after:
-            page, key = page + notes, f"h{int(key[1:]) + notes}"
+            page, key = page + notes, f"h{int(key[1:]) + headed}"
         out.append((level, text, page, key))
     return out
 

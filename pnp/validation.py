@@ -48,7 +48,7 @@ def validate_game(game_arg, problems: Problems, options=None, component_checks=N
     game = load_game(game_arg, problems, strict=False)
     if game is None:
         return ValidationResult(None, "")
-    with using(game.icons):
+    with using(game.icons, lang or game.language):
         return _validate(game, problems, options, lang, component_checks)
 
 

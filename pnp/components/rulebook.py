@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from functools import lru_cache
 
+import jinja2
+
+from pnp import templating
 from pnp.cache import reads_files
 from pnp.cardtext import ability_text
 from pnp.components import BuildOptions, Component, Output, Part
@@ -14,6 +18,7 @@ from pnp.draw.pdf import render
 from pnp.draw.merge import impose as merge_impose
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problem, Problems
+from pnp.figures import Figures
 from pnp.i18n import strings, translation
 from pnp.layout.imposition import padded, print_order, side_marks
 from pnp.markup import Safe, escape, fill, parse
@@ -47,12 +52,171 @@ def _transcript(engine, events, game, names, lang):
     return engine.transcript_lines(events, game.cards, game.factions, names, table)
 
 
-def engine_examples(game, cfg, lang=None) -> dict:
-    """Each configured scenario, played by the engine, as transcript lines."""
+@dataclass(frozen=True)
+class EngineExample:
+    """An example played by the rules engine, ready to print: its ``title``, the start position drawn
+    (``start``: figure lines) and told (``setup``), the numbered ``steps`` and the ``outcome``, each a
+    sentence in the kit's language made from the engine's structured events by the game's event
+    templates (``templates/events/<lang>.j2``); ``markup`` is all of it as a rulebook prints it. Iterating
+    gives the engine's transcript lines (``lines``), as chapters written before prose examples read it."""
+
+    id: str
+    title: str
+    start: str
+    setup: str
+    steps: tuple
+    outcome: tuple
+    lines: tuple
+    markup: str
+
+    def __iter__(self):
+        return iter(self.lines)
+
+
+def event_templates(game, lang: str):
+    """(module, file) of the game's event wording for ``lang`` (``templates/events/<lang>.j2``: one macro
+    per event type), or (None, None) when the game has none."""
+    from pnp.cardtext import template_roots
+
+    env = templating.environment(template_roots(game.root), trim=False, keep_trailing_newline=False)
+    try:
+        template = env.get_template(f"events/{lang}.j2")
+    except jinja2.TemplateNotFound:
+        return None, None
+    return template.module, template.filename
+
+
+def _namer(game, names, position_names=None) -> dict:
+    """What event templates call to name things: cards, players, factions, piece kinds and holdings by
+    id, escaped; lists joined in the kit's words (``n.list(items, 'and')``)."""
+    cards = {c.id: c.name for c in game.cards}
+    factions = {f.id: f for f in game.factions}
+    pieces = {k.id: k.name for k in game.pieces}
+    holdings = dict((position_names or {}).get("holdings") or {})
+    holdings.update({h.id: h.name for h in getattr(game.map, "holdings", ()) or ()})
+
+    def join(items, word="and"):
+        items = [str(i) for i in items]
+        if len(items) < 2:
+            return Safe(items[0] if items else "")
+        sep = "; " if any("," in i for i in items) else ", "
+        return Safe(sep.join(items[:-1]) + f" {word} " + items[-1])
+
+    return {
+        "card": lambda cid: escape(cards.get(cid, cid)),
+        "player": lambda seat: escape(names[seat] if 0 <= seat < len(names) else f"{seat + 1}"),
+        "faction": lambda fid: escape(factions[fid].name if fid in factions else fid),
+        "adjective": lambda fid: escape(factions[fid].adjective if fid in factions else fid),
+        "side": lambda seat: escape(game.factions[seat].name if 0 <= seat < len(game.factions) else str(seat)),
+        "piece": lambda kind: escape(pieces.get(kind, kind)),
+        "holding": lambda hid: escape(holdings.get(hid, hid)),
+        "list": join,
+        "cards": lambda ids, word="and": join([escape(cards.get(c, c)) for c in ids], word),
+    }
+
+
+def _sentences(game, module, events, names, template_file, lang) -> tuple[str, list, list, list]:
+    """(setup, steps, outcome, problems): every event said by its macro, grouped as the template's
+    ``outcome`` and ``quiet`` lists say; an event type without a macro (and not quiet) is a problem."""
+    quiet = set(getattr(module, "quiet", ()) or ())
+    outcome_types = set(getattr(module, "outcome", ()) or ())
+    events = _merged(events, set(getattr(module, "merge", ()) or ()))
+    start = next((e for e in events if e.type == "scenario_start"), None)
+    namer = _namer(game, names, start.data.get("names") if start else None)
+    setup, steps, outcome, missing = "", [], [], []
+    for e in events:
+        if e.type in quiet:
+            continue
+        macro = getattr(module, e.type, None)
+        if not isinstance(macro, jinja2.runtime.Macro):
+            if e.type not in missing:
+                missing.append(e.type)
+            continue
+        data = {"type": e.type, **{k: v for k, v in e._asdict().items() if k not in ("type", "data")}, **e.data}
+        text = " ".join(templating.call_macro(macro, data, namer, game.facts).split())
+        if not text:
+            continue
+        if e.type == "scenario_start":
+            setup = Safe(text)
+        elif e.type in outcome_types:
+            outcome.append(Safe(text))
+        else:
+            steps.append(Safe(text))
+    problems = [Problem(str(template_file), None, "events", f"no macro for the engine's event '{t}' (add one, "
+                                                                f"or list it in quiet)") for t in missing]
+    return setup, steps, outcome, problems
+
+
+def _merged(events, types: set) -> list:
+    """``events`` with each run of events of a type in ``types`` that differ only in their ``card`` made
+    one event with ``cards`` (the list): four cards drawn are one step, not four."""
+    out = []
+    for e in events:
+        last = out[-1] if out else None
+        if (e.type in types and last is not None and last.type == e.type and "card" in e.data
+                and {k: v for k, v in e.data.items() if k not in ("card", "cards")}
+                == {k: v for k, v in last.data.items() if k not in ("card", "cards")}):
+            cards = last.data.get("cards") or [last.data["card"]]
+            out[-1] = last._replace(data={**last.data, "cards": [*cards, e.data["card"]]})
+        else:
+            out.append(e._replace(data={**e.data, "cards": [e.data["card"]]}) if e.type in types and "card" in e.data
+                       else e)
+    return out
+
+
+def _start_figures(game, figures, position: dict, names, words, events) -> str:
+    """Figure lines showing a scenario's start position: the map round the hexes the example plays on
+    with every piece there, then each player's hand, cards in play, stacks and dice."""
+    rows = []
+    if position.get("pieces") and game.map is not None:
+        spots = []
+        for e in events:
+            for key in ("start", "to", "at", "target_at"):
+                value = e.data.get(key)
+                if isinstance(value, str) and value not in spots:
+                    spots.append(value)
+        pieces: dict = {}
+        for p in position["pieces"]:
+            pieces.setdefault(p["at"], []).append(p["kind"])
+        around = spots or list(pieces)[:1]
+        near = {h: k for h, k in pieces.items()}
+        rows.append(figures.map(around=around, radius=1.3, pieces=near, highlight=position.get("bridges") or (),
+                                scale=0.8, caption=Safe(words.get("example_map", "The position at the start"))))
+
+    def caption(key, default, seat):
+        return Safe(fill(words.get(key, default), player=names[seat] if seat < len(names) else str(seat + 1)))
+
+    row = []
+    for key, word, default in (("hands", "example_hand", "{player}’s hand"),
+                               ("tableau", "example_tableau", "{player}’s cards in play")):
+        for seat, cards in sorted((position.get(key) or {}).items()):
+            if cards:
+                row.append(figures.hand(cards, scale=0.34, caption=caption(word, default, seat)))
+    for seat, stacks in sorted((position.get("stacks") or {}).items()):
+        if stacks:
+            listed = ", ".join(f"{escape(game.card(c).name) if hasattr(game, 'card') else c} ×{n}"
+                               for c, n in stacks.items())
+            row.append(figures.hand(list(stacks), scale=0.28,
+                                    caption=Safe(caption("example_stacks", "{player}’s stacks", seat) + f": {listed}")))
+    for seat, dice in sorted((position.get("dice") or {}).items()):
+        for d in dice:
+            kind, _, face = str(d).partition(" ")
+            row.append(figures.die(kind, int(face) if face.isdigit() else 1, scale=0.7))
+    if row:
+        rows.append("\n".join(row))
+    return Safe("\n\n".join(r for r in rows if r))
+
+
+def engine_examples(game, cfg, lang=None, figures=None) -> dict:
+    """Each configured scenario, played by the engine: an :class:`EngineExample` (prose from the game's
+    event templates when it has them; the engine's transcript lines always)."""
     engine = engine_module(game.engine)
-    titles = translation(game, lang or game.language).get("examples")
+    lang = lang or game.language
+    titles = translation(game, lang).get("examples")
     titles = titles if isinstance(titles, dict) else {}
-    out = {}
+    module, template_file = event_templates(game, lang)
+    words = strings(game, lang)
+    out, problems = {}, []
     for ex in cfg.get("examples") or []:
         _, scenario = load_scenario(ex["_file"], game=game)
         outcome = play_scenario(game, scenario, ex["_file"])
@@ -60,8 +224,29 @@ def engine_examples(game, cfg, lang=None) -> dict:
         names = [p.name for p in scenario.players]
         lines = _transcript(engine, events, game, names, lang)
         title = titles.get(ex["id"]) if isinstance(titles.get(ex["id"]), str) else scenario.title
-        # the title line is markup (bold) around data; the transcript lines are data, escaped when printed
-        out[ex["id"]] = ([Safe(f"**{escape(title)}**")] if title else []) + lines
+        head = [Safe(f"**{escape(title)}**")] if title else []
+        setup, steps, said, start = "", [], [], ""
+        if module is not None:
+            setup, steps, said, found = _sentences(game, module, outcome.events, names, template_file, lang)
+            problems += found
+            first = next((e for e in outcome.events if e.type == "scenario_start"), None)
+            position = (first.data.get("position") if first else None) or {}
+            if figures is not None and position:
+                start = _start_figures(game, figures, position, names, words, outcome.events)
+        parts = [f"### {escape(title)}"] if title else []
+        if setup:
+            parts.append(setup)
+        if start:
+            parts.append(start)
+        if steps:
+            parts.append("\n".join(f"{k}. {s}" for k, s in enumerate(steps, 1)))
+        parts += list(said)
+        markup = Safe("\n\n".join(parts)) if module is not None else Safe(
+            "\n".join(f"> {line}" for line in [*head, *(escape(x) for x in lines)]))
+        out[ex["id"]] = EngineExample(ex["id"], escape(title or ""), start, setup, tuple(steps), tuple(said),
+                                      tuple(head + list(lines)), markup)
+    if problems:
+        raise DataError(problems)
     return out
 
 
@@ -84,9 +269,10 @@ def engine_battle(game, cfg, lang=None) -> list[str]:
     return _transcript(engine, events, game, PLAYER_NAMES[:players], lang)
 
 
-def context(game, cfg, lang) -> dict:
-    """What chapters see: the game, its cards and tokens, printed words, and (with an engine) its rule
-    facts, played examples and battle."""
+def context(game, cfg, lang, figures=None) -> dict:
+    """What chapters see: the game, its cards and tokens, printed words, figures drawn by pnp (``figure``,
+    :mod:`pnp.figures`) and (with an engine) its rule facts, played examples and battle."""
+    figures = figures if figures is not None else Figures(game, lang)
     engine = engine_module(game.engine) if game.engine else None
     tokens = load_tokens(game)
     words = strings(game, lang)
@@ -133,10 +319,11 @@ def context(game, cfg, lang) -> dict:
         "cards": game.cards,
         "category_name": lambda card: (game.category_of(card).name if game.category_of(card) else ""),
         "copies_for": game.copies_for,
-        "examples": engine_examples(game, cfg, lang) if engine else {},
+        "examples": engine_examples(game, cfg, lang, figures) if engine else {},
         "battle": engine_battle(game, cfg, lang) if engine else [],
         "battle_seed": b.get("seed", 1),
         "words": {k: Safe(v) for k, v in strings(game, lang).items()},   # printed words are markup
+        "figure": figures.namespace(),
     }
 
 
@@ -146,11 +333,16 @@ def context(game, cfg, lang) -> dict:
 def booklet(game, paper: str, lang: str):
     """(reading-order PDF, pages, content pages) for a paper size; cached for validate + build."""
     cfg = load_config(game)
-    chapters = chapter_markup(game, cfg, context(game, cfg, lang), lang)
+    figures = Figures(game, lang)
+    try:
+        chapters = chapter_markup(game, cfg, context(game, cfg, lang, figures), lang)
+    except DataError as exc:
+        raise DataError(list(figures.problems) + list(exc.problems)) from None
+    figures.problems.raise_if_errors()
     words = strings(game, lang)
     size = half_sheet(paper)
     # one layout pass to learn the length, then the booklet padded to its pages with the contents known
-    _, pages, entries = render_booklet(game, cfg, chapters, size, lang, 0, words, measure=True)
+    _, pages, entries = render_booklet(game, cfg, chapters, size, lang, 0, words, measure=True, figures=figures)
     content = pages
     # the data may fix the length; otherwise the smallest booklet that holds the chapters
     target = cfg.get("pages") or padded(pages)
@@ -158,11 +350,12 @@ def booklet(game, paper: str, lang: str):
         raise DataError([_problem(cfg, f"the rulebook needs {pages} pages on {paper} paper, more than the "
                                        f"{target} rulebook.yaml allows")])
     notes = target - pages
-    guess = contents_entries([n for _, m in with_notes_point(chapters) for n in parse(m)], notes)
-    seed = shifted_entries(entries, guess, notes) if len(guess) == len(entries) else None
-    pdf, pages, _ = render_booklet(game, cfg, chapters, size, lang, notes, words, seed)
+    headed = notes if cfg.get("notes") else 0      # padding pages with a Notes heading
+    guess = contents_entries([n for _, m in with_notes_point(chapters) for n in parse(m)], headed)
+    seed = shifted_entries(entries, guess, notes, headed) if len(guess) == len(entries) else None
+    pdf, pages, _ = render_booklet(game, cfg, chapters, size, lang, notes, words, seed, figures=figures)
     if pages != target:
-        raise DataError([_problem(cfg, f"padding with notes pages gave {pages} pages, not {target}")])
+        raise DataError([_problem(cfg, f"padding with {notes} pages gave {pages} pages, not {target}")])
     return pdf, pages, content
 
 

@@ -2,17 +2,22 @@
 
 :class:`RichText` wraps text with :mod:`pnp.draw.text` so rulebook paragraphs use the same markup and
 icons as card faces. It splits between lines across pages and never leaves a single line behind or
-ahead (no widows or orphans).
+ahead (no widows or orphans); list items hang from their bullet or number by the numbers of
+:mod:`pnp.layout.typeset`. :class:`KeepWithNext` holds a heading (or a lead-in ending with a colon)
+together with the first lines of what follows, so no heading ends a page.
 """
 
 from __future__ import annotations
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus.flowables import UseUpSpace
 
+from pnp.draw import icons
 from pnp.draw import text as rich
 from pnp.layout.geometry import Style
+from pnp.layout.typeset import KEEP_LINES, ListGeometry
 
 
 class MeasuringCanvas(Canvas):
@@ -33,19 +38,25 @@ def painting(c) -> bool:
 class RichText(Flowable):
     """A paragraph of pnp markup at a fixed size, with optional bullet/number in a hanging indent."""
 
+    kind = "text"
+
     def __init__(self, markup: str, style: Style, space_before=0.0, space_after=0.0, indent=0.0,
-                 bullet: str | None = None, lines=None, keep_with_next=False, toc_level=None, background=None):
+                 bullet: str | None = None, lines=None, keep_with_next=False, toc_level=None, background=None,
+                 marker: ListGeometry | None = None, kind: str | None = None):
         super().__init__()
         self.markup = markup
         self.style = style
         self.space_before = space_before
         self.space_after = space_after
-        self.indent = indent
-        self.bullet = bullet
+        self.indent = marker.indent if marker is not None else indent
+        self.bullet = bullet            # markup set in the hanging indent (a list's number)
+        self.marker = marker            # a bullet drawn in the hanging indent
         self._lines = lines
-        self.keepWithNext = keep_with_next
+        self.keep_next = keep_with_next  # grouped with what follows by keep_with_next() (not platypus)
         self.toc_level = toc_level
         self.background = background
+        if kind:
+            self.kind = kind
         self._width = None
 
     # platypus asks these for spacing between flowables
@@ -87,9 +98,11 @@ class RichText(Flowable):
             return []          # keep short paragraphs whole; never leave one line at a page foot
         fit = min(fit, n - 2)  # and never carry one line alone to the next page
         head = RichText(self.markup, self.style, self.space_before, 0, self.indent, self.bullet,
-                        lines[:fit], background=self.background)
+                        lines[:fit], background=self.background, marker=self.marker, kind=self.kind)
         tail = RichText(self.markup, self.style, 0, self.space_after, self.indent, None, lines[fit:],
-                        background=self.background)
+                        background=self.background, kind=self.kind)
+        if self.marker is not None:
+            tail.indent = self.indent
         head._width = tail._width = avail_width
         return [head, tail]
 
@@ -104,10 +117,89 @@ class RichText(Flowable):
             c.rect(-2, -1.5, self.width + 4, self.height + 1.5, stroke=0, fill=1)
         first = self.height - size * 0.95 - (self.lead - size) / 2
         if self.bullet is not None:
-            # a bullet is one unbreakable token: wrapped at any width so a wide one ("12.") is never dropped
+            # a number is one unbreakable token: wrapped at any width so a wide one ("12.") is never dropped
             rich.paint_lines(c, rich.wrap(self.bullet, self.style, size, 1e6) or (), self.style, size,
                              0, self.indent, first)
+        if self.marker is not None and self.marker.bullet_size:
+            m = self.marker     # the pip icon's diamond is 0.84 of the size it is drawn at
+            icons.draw(c, "pip", m.bullet_cx, first + m.bullet_raise, m.bullet_size / 0.84, self.style.colour)
         rich.paint_lines(c, lines, self.style, size, self.indent, self.width - self.indent, first)
+
+
+def lines_of(flowable) -> int:
+    """How many lines of text a flowable starts with (a picture or table counts as many as it needs)."""
+    lines = getattr(flowable, "_lines", None)
+    return len(lines) if lines is not None else KEEP_LINES
+
+
+class KeepWithNext(Flowable):
+    """A heading (or a lead-in) and the flowable after it, set so that the heading is never the last
+    thing on a page: when both do not fit, the next one is split with at least :data:`KEEP_LINES` of
+    its lines beside the heading, or the pair moves on to the next page."""
+
+    def __init__(self, first, second):
+        super().__init__()
+        self.first, self.second = first, second
+        self.kind = "group"
+
+    def getSpaceBefore(self):
+        return self.first.getSpaceBefore()
+
+    def getSpaceAfter(self):
+        return self.second.getSpaceAfter()
+
+    def _gap(self):
+        return self.first.getSpaceAfter() + self.second.getSpaceBefore()
+
+    def wrap(self, avail_width, avail_height):
+        canv = getattr(self, "canv", None)
+        _, h1 = self.first.wrapOn(canv, avail_width, avail_height)
+        _, h2 = self.second.wrapOn(canv, avail_width, max(0.0, avail_height - h1 - self._gap()))
+        self._h1, self._h2 = h1, h2
+        self.width, self.height = avail_width, h1 + self._gap() + h2
+        return self.width, self.height
+
+    def split(self, avail_width, avail_height):
+        canv = getattr(self, "canv", None)
+        _, h1 = self.first.wrapOn(canv, avail_width, avail_height)
+        room = avail_height - h1 - self._gap()
+        if room <= 0:
+            return []
+        parts = self.second.splitOn(canv, avail_width, room)
+        if len(parts) < 2 or not isinstance(parts[0], Flowable) or getattr(parts[0], "isAction", 0):
+            return []
+        head = parts[0]
+        _, hh = head.wrapOn(canv, avail_width, room)
+        if hh > room + 0.01 or (isinstance(head, RichText) and len(head._lines or ()) < KEEP_LINES):
+            return []
+        return [self.first, *parts]
+
+    def drawOn(self, canvas, x, y, _sW=0):
+        # the pair as the frame placed it: the first on top, the second below with the gap between
+        self.first.drawOn(canvas, x, y + self.height - self._h1, _sW)
+        self.second.drawOn(canvas, x, y, _sW)
+
+    def draw(self):  # pragma: no cover - drawOn does the work
+        pass
+
+
+def keep_with_next(flows: list) -> list:
+    """``flows`` with every flowable marked ``keep_next`` grouped with the one after it (chains group
+    from the end: a chapter heading, a section heading and its first paragraph stay together)."""
+    out = []
+    for f in reversed(flows):
+        if getattr(f, "keep_next", False) and out and _content(out[-1]):
+            out[-1] = KeepWithNext(f, out[-1])
+        else:
+            out.append(f)
+    out.reverse()
+    return out
+
+
+def _content(f) -> bool:
+    """Whether a flowable is content a heading can be kept with: not a page break or a space, nor an
+    indexing flowable (the contents), which a multi-pass build must find at the top of the story."""
+    return not getattr(f, "isAction", 0) and not isinstance(f, (Spacer, UseUpSpace)) and not f.isIndexing()
 
 
 class Rule(Flowable):
@@ -125,3 +217,72 @@ class Rule(Flowable):
         self.canv.setStrokeColor(HexColor(self.colour))
         self.canv.setLineWidth(self.line_width)
         self.canv.line(0, 0, self.width, 0)
+
+
+class FigureRow(Flowable):
+    """Figures drawn by pnp (:mod:`pnp.figures`) side by side, centred in the column, each scaled down
+    if the row is wider than the column, each with its caption set below it."""
+
+    kind = "figure"
+
+    def __init__(self, drawings, caption_style: Style, gap_mm: float = 5.0, space_before=4.0, space_after=7.0):
+        super().__init__()
+        self.drawings = list(drawings)
+        self.caption_style = caption_style
+        self.gap = gap_mm
+        self.space_before, self.space_after = space_before, space_after
+        self._captions = None
+
+    def getSpaceBefore(self):
+        return self.space_before
+
+    def getSpaceAfter(self):
+        return self.space_after
+
+    def scales(self, avail_mm: float) -> list[float]:
+        """Each drawing's scale: its own, all shrunk alike when the row would be wider than ``avail_mm``."""
+        own = [d.scale for d in self.drawings]
+        width = sum(d.width * s for d, s in zip(self.drawings, own)) + self.gap * (len(own) - 1)
+        k = min(1.0, avail_mm / width) if width else 1.0
+        return [s * k for s in own]
+
+    def wrap(self, avail_width, avail_height):
+        from pnp.units import PT_PER_MM as MM
+
+        avail_mm = avail_width / MM
+        self._scales = self.scales(avail_mm)
+        cap = self.caption_style
+        self._captions = []
+        caption_h = 0.0
+        for d, s in zip(self.drawings, self._scales):
+            lines = rich.wrap(d.caption, cap, cap.size, max(d.width * s * MM, 40 * MM)) if d.caption else ()
+            self._captions.append(lines or ())
+            caption_h = max(caption_h, len(lines or ()) * cap.size * cap.leading)
+        self._caption_h = caption_h + (2.5 if caption_h else 0.0)
+        self._art_h = max(d.height * s for d, s in zip(self.drawings, self._scales)) * MM
+        self.width = avail_width
+        self.height = self._art_h + self._caption_h
+        return self.width, self.height
+
+    def draw(self):
+        from pnp.draw.paint import paint
+        from pnp.figures import placed_elements
+        from pnp.units import PT_PER_MM as MM
+
+        c = self.canv
+        if not painting(c):
+            return
+        widths = [d.width * s * MM for d, s in zip(self.drawings, self._scales)]
+        total = sum(widths) + self.gap * MM * (len(widths) - 1)
+        x = (self.width - total) / 2
+        cap = self.caption_style
+        for d, s, w, lines in zip(self.drawings, self._scales, widths, self._captions):
+            h = d.height * s * MM
+            c.saveState()
+            c.translate(x, self._caption_h + (self._art_h - h))
+            paint(c, placed_elements(d, s))
+            c.restoreState()
+            if lines:
+                cw = max(w, 40 * MM)
+                rich.paint_lines(c, lines, cap, cap.size, x + (w - cw) / 2, cw, self._caption_h - cap.size - 1.5)
+            x += w + self.gap * MM

@@ -18,6 +18,7 @@ from contextvars import ContextVar
 
 from reportlab.lib.colors import HexColor, white
 
+from pnp import typography
 from pnp.draw import fonts
 from pnp.draw.labels import OUTLINE, LabelInk, label_ink
 from pnp.draw.pictures import draw_picture
@@ -370,21 +371,27 @@ _FORM_LABELS: ContextVar = ContextVar("pnp_icon_form_labels", default=None)
 
 
 @contextmanager
-def using(icon_set: IconSet | None):
-    """Draw with ``icon_set`` (a game's icons) inside the block; the built-in icons otherwise."""
+def using(icon_set: IconSet | None, lang: str | None = None):
+    """Draw with ``icon_set`` (a game's icons) inside the block; the built-in icons otherwise. With
+    ``lang``, texts are set in that language's typography too (quotes, hyphenation:
+    :mod:`pnp.typography`)."""
     token = _ACTIVE.set(icon_set or BUILTIN)
     try:
-        yield
+        if lang:
+            with typography.language(lang):
+                yield
+        else:
+            yield
     finally:
         _ACTIVE.reset(token)
 
 
 def with_game_icons(func):
-    """Decorate ``func(game, ...)`` to run with ``game``'s icons active (component builds and checks, so
-    a direct call lays out and measures text as a build does)."""
+    """Decorate ``func(game, ...)`` to run with ``game``'s icons and language active (component builds
+    and checks, so a direct call lays out and measures text as a build does)."""
     @functools.wraps(func)
     def wrapper(game, *args, **kwargs):
-        with using(getattr(game, "icons", None)):
+        with using(getattr(game, "icons", None), getattr(game, "language", None)):
             return func(game, *args, **kwargs)
     return wrapper
 

@@ -2,7 +2,9 @@
 
 Markup (parsed by :func:`pnp.markup.inline_atoms`): ``**bold**``, ``*italic*``, inline icons
 ``[power]`` / ``[pips:2]`` / ``[step:1]`` (see :mod:`pnp.draw.icons`), ``\\n`` for a line break and
-``\\*`` for a literal star. Text that does not fit at the style's size is shrunk in quarter-point steps
+``\\*`` for a literal star. Quotes become the active language's (:mod:`pnp.typography`); a style with
+``hyphenate`` breaks long words at the language's hyphenation points rather than leave a line short;
+:func:`fit` avoids a last line of one word where a different break or a slightly smaller size can. Text that does not fit at the style's size is shrunk in quarter-point steps
 down to ``min_size``; :func:`fit` reports when even that is not enough, which :mod:`pnp.validation`
 turns into an error instead of letting text overflow on paper. Validation also reports unknown icons
 (:func:`pnp.markup.markup_problems`); should one reach drawing, it prints as the text it was written as.
@@ -15,6 +17,7 @@ from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
 
+from pnp import typography
 from pnp.draw import fonts, icons
 from pnp.layout.geometry import Rect, Style
 from pnp.markup import Atom, inline_atoms, pips_count
@@ -25,15 +28,16 @@ CAP_CENTRE = 0.33      # baseline to the optical middle of capitals, as a fracti
 
 
 def parse(markup: str, upper: bool = False) -> tuple:
-    """Markup -> words (tuples of atoms) with ``None`` marking forced line breaks. An icon this module
-    cannot draw (reported by validation) becomes the text it was written as."""
-    return _parsed(markup, upper, icons.active())
+    """Markup -> words (tuples of atoms) with ``None`` marking forced line breaks, quotes typographic in
+    the active language. An icon this module cannot draw (reported by validation) becomes the text it
+    was written as."""
+    return _parsed(markup, upper, icons.active(), typography.active())
 
 
 @lru_cache(maxsize=8192)
-def _parsed(markup: str, upper: bool, icon_set) -> tuple:
+def _parsed(markup: str, upper: bool, icon_set, lang: str) -> tuple:
     # cached: a rulebook sets the same paragraphs on every layout pass, cards check then print their text
-    words = inline_atoms(markup, upper)
+    words = inline_atoms(typography.quotes(markup, lang), upper)
     words = [w if w is None or all(_drawable(a) for a in w) else [a if _drawable(a) else _as_text(a) for a in w]
              for w in words]
     return tuple(None if w is None else tuple(w) for w in _keep_together(words))
@@ -98,36 +102,74 @@ class Fitted:
 
 def _wrap(words, style, size, width):
     space = fonts.width(" ", fonts.font_name(style.font), size)
+    # a line left shorter than this by a long word is filled with a hyphenated part of it
+    zone = max(2.5 * size, 0.12 * width)
     lines, line, used = [], [], 0.0
-    for word in words:
+    pending = list(words)
+    pending.reverse()
+    while pending:
+        word = pending.pop()
         if word is None:
             lines.append(tuple(line))
             line, used = [], 0.0
             continue
         w = _word_width(word, style, size)
-        if w > width + 0.01:
-            return None
         extra = w if not line else space + w
-        if line and used + extra > width + 0.01:
-            lines.append(tuple(line))
-            line, used = [tuple(word)], w
-        else:
+        if used + extra <= width + 0.01:
             line.append(tuple(word))
             used += extra
+            continue
+        free = width - used - (space if line else 0.0)
+        if style.hyphenate and (free > zone or w > width + 0.01):
+            parts = _hyphenated(word, style, size, free)
+            if parts is not None:
+                line.append(parts[0])
+                pending.append(parts[1])
+                lines.append(tuple(line))
+                line, used = [], 0.0
+                continue
+        if w > width + 0.01:
+            return None
+        lines.append(tuple(line))
+        line, used = [tuple(word)], w
     if line:
         lines.append(tuple(line))
     return tuple(lines)
+
+
+def _hyphenated(word, style, size, room: float):
+    """(head with a hyphen, rest) of a one-atom text ``word`` broken at its last hyphenation point whose
+    head fits in ``room`` points; None when it has none."""
+    if len(word) != 1 or word[0].kind != "text":
+        return None
+    atom = word[0]
+    for p in reversed(typography.hyphen_points(atom.text)):
+        head = Atom("text", atom.text[:p] + "-", atom.bold, atom.italic)
+        if _atom_width(head, style, size) <= room + 0.01:
+            return (head,), (Atom("text", atom.text[p:], atom.bold, atom.italic),)
+    return None
+
+
+def _runt(words, lines) -> bool:
+    """Whether the last line of the text's last paragraph is one word of a paragraph of four or more
+    words set on two or more lines."""
+    tail = []
+    for w in reversed(words):
+        if w is None:
+            break
+        tail.append(w)
+    return len(tail) >= 4 and len(lines) >= 2 and len(lines[-1]) == 1 and bool(lines[-2])
 
 
 def fit(markup: str, style: Style, w_mm: float, h_mm: float) -> Fitted:
     """Largest size (quarter-point steps, from style.size down to style.min_size) at which the text fits
     (inline icons measured in the active icon set). No text is set below :data:`pnp.units.MIN_TEXT_PT`,
     whatever its style asks."""
-    return _fit(markup, style, w_mm, h_mm, icons.active())
+    return _fit(markup, style, w_mm, h_mm, icons.active(), typography.active())
 
 
 @lru_cache(maxsize=4096)
-def _fit(markup: str, style: Style, w_mm: float, h_mm: float, icon_set) -> Fitted:
+def _fit(markup: str, style: Style, w_mm: float, h_mm: float, icon_set, lang: str = "en") -> Fitted:
     words = parse(markup, style.upper)
     width, height = pt(w_mm), pt(h_mm)
     size = max(style.size, MIN_TEXT_PT)
@@ -145,9 +187,42 @@ def _fit(markup: str, style: Style, w_mm: float, h_mm: float, icon_set) -> Fitte
             elif block > height + 0.01:
                 reason = f"needs {n} lines ({block / 2.8346:.1f} mm), box is {h_mm:.1f} mm tall"
             else:
+                if _runt(words, lines):
+                    lines, size, block = _without_runt(words, style, size, smallest, width, height, lines)
                 return Fitted(True, size, lines, width, block)
         size = round(size - 0.25, 2)
     return Fitted(False, smallest, (), width, 0.0, reason)
+
+
+#: How much smaller than its fitted size a text may be set to keep a word from standing alone on its
+#: last line (points).
+RUNT_SHRINK = 0.5
+
+
+def _without_runt(words, style: Style, size: float, smallest: float, width: float, height: float, lines):
+    """(lines, size, block height) of a text whose last line is a single word, set again without that
+    runt when it can be: first a different break at the same size (the lines narrowed, so a word of
+    the line before joins the last one), then up to :data:`RUNT_SHRINK` points smaller. Otherwise the
+    lines as they were."""
+    n = len(lines)
+    step = width * 0.02
+    narrower = width - step
+    while narrower >= width * 0.6:
+        again = _wrap(words, style, size, narrower)
+        if again is None or len(again) > n:
+            break
+        if not _runt(words, again):
+            return again, size, size * style.leading * (len(again) - 1) + size
+        narrower -= step
+    smaller = round(size - 0.25, 2)
+    while smaller >= max(smallest, size - RUNT_SHRINK) - 1e-9:
+        again = _wrap(words, style, smaller, width)
+        if again is not None and not _runt(words, again):
+            block = smaller * style.leading * (len(again) - 1) + smaller
+            if block <= height + 0.01 and (style.max_lines is None or len(again) <= style.max_lines):
+                return again, smaller, block
+        smaller = round(smaller - 0.25, 2)
+    return lines, size, size * style.leading * (n - 1) + size
 
 
 def line_width(line, style, size) -> float:
@@ -183,11 +258,11 @@ def paint(c, rect: Rect, markup: str, style: Style) -> Fitted:
 
 def wrap(markup: str, style: Style, size: float, width_pt: float):
     """Lines of ``markup`` set at ``size`` in ``width_pt`` points (None if a word cannot fit)."""
-    return _wrapped(markup, style, size, width_pt, icons.active())
+    return _wrapped(markup, style, size, width_pt, icons.active(), typography.active())
 
 
 @lru_cache(maxsize=8192)
-def _wrapped(markup: str, style: Style, size: float, width_pt: float, icon_set):
+def _wrapped(markup: str, style: Style, size: float, width_pt: float, icon_set, lang: str = "en"):
     # cached: a booklet is laid out twice (its length, then with its contents known), paragraph by paragraph
     return _wrap(parse(markup, style.upper), style, size, width_pt)
 

@@ -188,7 +188,7 @@ def face_images(game, keys: list[str], size: tuple[int, int], bleed=0.0, lang: s
                 progress=None, size_mm=None) -> dict:
     """{face key: PIL image of exactly ``size`` pixels}; ``progress(key)`` after each one."""
     images = {}
-    with using(game.icons):
+    with using(game.icons, game.language):
         pdf = faces_pdf(game, keys, bleed, lang, size_mm)
     with Rasterizer(pdf) as pages:
         for i, key in enumerate(keys):

@@ -68,7 +68,7 @@ def shared_targets(game) -> dict:
 
 def preview(game, target: str, page: int | None = None, dpi: int = 150, options: BuildOptions | None = None,
             bleed: float = 0.0) -> Preview:
-    with using(game.icons):
+    with using(game.icons, game.language):
         return _preview(game, target, page, dpi, options or BuildOptions(), bleed)
 
 

@@ -63,6 +63,7 @@ class Style:
     max_lines: int | None = None
     tracking: float = 0.0          # extra space between letters, pt
     upper: bool = False
+    hyphenate: bool = False        # break long words at the language's hyphenation points
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.layout.geometry import Line, Page, Rect, Style, Text
+from pnp.layout.geometry import Line, Page, Rect, Style, Text, Transform
 from pnp.units import PRINTER_MARGIN
 
 #: Fold marks and sheet labels: a grey dark enough for 4.5:1 contrast on white paper (small text).
@@ -20,6 +20,12 @@ MARK_GREY = "#6b6b6b"
 FOLD_MARK_LENGTH = 5.0
 LABEL_STYLE = Style(font="sans", size=6.5, min_size=6.0, max_lines=1, align="left", valign="bottom",
                     colour=MARK_GREY)
+#: Where a sheet's label runs: up the fold, between these distances (mm) right of it. Every page keeps
+#: a wider strip free beside the fold (the cover's frame starts 6 mm in, text 12 mm), so the label is
+#: outside every page's frame.
+LABEL_STRIP = (1.2, 4.2)
+#: Length of the label's box along the fold (mm).
+LABEL_LENGTH = 45.0
 
 
 def padded(n: int) -> int:
@@ -69,12 +75,16 @@ def print_order(n_pages: int, flip: str = "short") -> list[Side]:
 
 def side_marks(page_w: float, page_h: float, label: str, margin: float = PRINTER_MARGIN) -> Page:
     """The marks of one side of a sheet holding two ``page_w`` x ``page_h`` booklet pages: dashed fold
-    marks on the centre line at the top and bottom, and ``label`` (markup, e.g. "sheet 1 front") beside
-    the lower one. Everything stays ``margin`` mm inside the sheet's edges, where home printers print."""
+    marks on the centre line at the top and bottom, and ``label`` (markup, e.g. "sheet 1 front") running
+    up the fold just right of it, above the lower mark (:data:`LABEL_STRIP`): outside every page's
+    frame and text. Everything stays ``margin`` mm inside the sheet's edges, where home printers print."""
     sheet_w = 2 * page_w
     x = page_w
     page = Page(sheet_w, page_h, label=label)
     for y0 in (margin, page_h - margin - FOLD_MARK_LENGTH):
         page.add(Line(x, y0, x, y0 + FOLD_MARK_LENGTH, MARK_GREY, 0.18, dash=(1.0, 0.7), role="fold"))
-    page.add(Text(Rect(x + 1.5, margin, page_w / 2, FOLD_MARK_LENGTH), label, LABEL_STYLE, role="sheet-label"))
+    near, far = LABEL_STRIP
+    # a quarter turn: the label's x runs up the page, its y to the left, so its foot faces the right page
+    text = Text(Rect(0.0, -far, LABEL_LENGTH, far - near), label, LABEL_STYLE, role="sheet-label-text")
+    page.add(Transform((text,), (0.0, 1.0, -1.0, 0.0, x, margin + FOLD_MARK_LENGTH + 2.0), role="sheet-label"))
     return page

@@ -71,7 +71,7 @@ def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=
     """Face key -> :class:`Face`, laid out and fingerprinted (cards in ``broken`` are not: their
     problems take their place); ``why(exc)`` words a face the data cannot draw."""
     faces = {}
-    with using(game.icons):
+    with using(game.icons, game.language):
         for key, deck in face_keys(game):
             face = Face(key, deck.id)
             if key not in broken:
@@ -103,7 +103,7 @@ def draw_faces(game, keys: list, options, dpi: int, why=str) -> dict:
 
 
 def _draw(game, keys, options, dpi: int) -> dict:
-    with using(game.icons):
+    with using(game.icons, game.language):
         pdf = faces_pdf(game, keys, options.bleed, options.lang)
     out = {}
     with Rasterizer(pdf) as pages:
@@ -150,7 +150,7 @@ def card_fields(game, card, lang=None) -> list[tuple[str, str]]:
         step = f", step {card.ability.step}" if card.ability.step is not None else ""
         out.append(("ability", f"{card.ability.kind}{step}{f' ({params})' if params else ''}"))
         try:
-            with using(game.icons):
+            with using(game.icons, game.language):
                 text = plain_text(ability_text(game, card, lang))
         except Exception:       # the template's own problem is reported by validation
             text = ""

@@ -125,7 +125,7 @@ class PageMaker:
             if entry["kind"] == "cards" and card_errors:
                 entry["error"] = "The card sheets are drawn again once the cards' problems are fixed."
                 continue
-            with using(game.icons):
+            with using(game.icons, game.language):
                 self._build(entry, done, component, lambda c=component: c.build(game, build_options), game,
                             icons, build_options, problem_json, any_errors)
             yield
@@ -139,7 +139,7 @@ class PageMaker:
             from pnp.kit import describe_kit
 
             built = {name: [r.out for r in outs] for name, outs in done.items()}
-            with using(game.icons):
+            with using(game.icons, game.language):
                 self._build(entry, done, component,
                             lambda c=component: describe_kit(game, c, components, built, build_options),
                             game, icons, build_options, problem_json)

@@ -135,7 +135,9 @@ class GameState(State):
         state.active = first
         if record and start_event:
             state._rec("scenario_start", stacks=[state.stack_counts(p) for p in range(players)],
-                       deck=len(state.deck), discard=len(state.discard))
+                       deck=len(state.deck), discard=len(state.discard),
+                       position={"stacks": {p: state.stack_counts(p) for p in range(players)},
+                                 "deck": [rules.kind_id(rules.kind_of[c]) for c in reversed(state.deck[-6:])]})
         if not state.deck:
             state._refill()
         state._start_turn()

@@ -203,7 +203,14 @@ class GameState(State):
             state.cave_turns[p] = n
         state.active = first
         if record:
-            state._rec("scenario_start", first=first, names=names_table(r))
+            # the position in the words every engine's scenario_start uses, for printed examples
+            position = {"hands": {seat: [r.card_id(c) for c in state.hand[seat]] for seat in (0, 1)},
+                        "pieces": [{"kind": r.kinds[r.piece_kind[p]].id, "at": r.hex_id[s], "side": seat_side,
+                                    "possessed": state.possessed[p]}
+                                   for p, s in enumerate(state.pos) if s >= 0
+                                   for seat_side in (r.sides[r.piece_side[p]],)],
+                        "bridges": [r.hex_id[r.at.index(r.bridge_sites[b])] for b, built in enumerate(state.bridge) if built]}
+            state._rec("scenario_start", first=first, names=names_table(r), position=position)
         state._begin_turn()
         state.settle()
         if check:

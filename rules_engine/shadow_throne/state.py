@@ -180,7 +180,12 @@ class GameState(State):
         state.deck = [c for c in range(rules.ncards) if c not in used]
         state.phase = PLAY
         if record:
-            state._rec("scenario_start", gold=list(state.gold), influence=list(state.influence))
+            # the position in the words every engine's scenario_start uses, for printed examples
+            position = {"hands": {p: [rules.card_id(c) for c in hand] for p, hand in enumerate(state.hands)},
+                        "tableau": {p: [rules.card_id(ch.card) for ch in state.chars if ch.owner == p]
+                                    for p in range(n)},
+                        "counters": {p: {"gold": state.gold[p], "influence": state.influence[p]} for p in range(n)}}
+            state._rec("scenario_start", gold=list(state.gold), influence=list(state.influence), position=position)
             for ch in state.chars:
                 state._rec("carried", character=ref(rules, ch))
         state._checkpoint("set-up")

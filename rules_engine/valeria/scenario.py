@@ -23,7 +23,7 @@ from rules_engine.protocol import Spec
 from rules_engine.valeria.effects import TROOPS
 from rules_engine.valeria.facts import SHRINES
 from rules_engine.valeria.rules import Rules, die
-from rules_engine.valeria.state import FixedDieMissing, GameState
+from rules_engine.valeria.state import Event, FixedDieMissing, GameState
 from rules_engine.valeria.transcript import ENGLISH, SHRINE_WORDS, action_words, describe_action, transcript_lines
 
 _DIE = re.compile(r"\s*([a-z]+)\s+([1-6])\s*")
@@ -353,11 +353,33 @@ def _play(rules: Rules, scenario: Scenario, *, record: bool, check: bool) -> Gam
     names = [p.name for p in scenario.players]
     try:
         state = _setup(rules, scenario, record, check)
+        if record:
+            state.events.insert(0, Event("scenario_start", state.round, {"position": start_position(state)}))
         return replay_turns(state, scenario.turns, turn=lambda s: s.turns, seat=lambda s: names[s.cur],
                             play=lambda s, decision, where, _: s.step(_action(s, decision, where)),
                             possible=_possible)
     except FixedDieMissing as exc:    # a die of ``rolls`` the bag cannot give
         raise _Refused("rolls", str(exc)) from None
+
+
+def start_position(state: GameState) -> dict:
+    """The position a scenario starts from, as plain data in the words every engine's scenario_start
+    uses (``hands``, ``tableau``, ``dice``, ``counters`` by seat; ``line``), so a rulebook can show it."""
+    from rules_engine.valeria.transcript import die_id
+
+    r = state.rules
+    counters, tableau, dice = {}, {}, {}
+    for p, pl in enumerate(state.players):
+        counters[p] = {"gold": pl.gold, "magic": pl.magic, "influence": pl.influence, "gems": pl.gems,
+                       "score": pl.score, "plans": len(pl.completed)}
+        tableau[p] = ([r.plan_id(c) for c in pl.reserved if c >= 0] + [r.champion_id(c) for c in pl.champions])
+        dice[p] = [die_id(d) for d in pl.dice]
+    position = {"counters": counters, "tableau": tableau, "dice": dice,
+                "line": [r.plan_id(c) for c in state.line if c >= 0]}
+    if state.solo:
+        position["adversary"] = {"score": state.adversary_score, "plans": len(state.adversary_plans),
+                                 "shrine": SHRINES[state.adversary]}
+    return position
 
 
 def _normal(value):

@@ -1,0 +1,467 @@
+"""Figures in rulebooks: pieces drawn by pnp itself, from the same layout code as the printed pieces.
+
+A chapter template calls ``figure.card('outlaw')``, ``figure.hand([...])``, ``figure.die('orc', 5)``,
+``figure.token('gold_1')``, ``figure.map(around='0707', pieces={...})``, ``figure.board('board',
+around=['score'], ...)``, ``figure.track(markers={...})`` or ``figure.pattern([0, 4, 8])``. Each call
+lays the piece out with its component's own code (a card's face is :func:`pnp.components.cards.laid_out_face`,
+a map excerpt is :func:`pnp.components.hexmap.map_layout` clipped round a hex), so a figure cannot drift
+from what is printed, and returns a placeholder line (``!figure N``) that the rulebook's layout turns
+into the drawing, scaled, with its caption. A figure call stands on a line of its own; figures on
+consecutive lines make a row, side by side. Templates never touch a file: they get placeholders and
+the drawings stay here.
+
+A figure naming something the game does not have is a validation problem at the template's file and
+line, with the closest name; its placeholder draws nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from dataclasses import dataclass, replace
+
+from pnp.errors import Problems
+from pnp.layout.geometry import Box, Circle, Icon, Line, Polygon, Rect, Text, Transform, scaling
+from pnp.layout.geometry import Style as _Style
+from pnp.markup import Safe, escape
+
+#: How a figure's placeholder line starts (the rulebook directive that draws it).
+DIRECTIVE = "figure"
+#: Default scales: a card at half size fits two or three across a booklet page.
+CARD_SCALE = 0.5
+MARK_INK = "#1f1a17"
+HIGHLIGHT = "#c0392b"
+OUTLINE = "#8a8178"
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A figure as layout data: ``elements`` in mm in a ``width`` x ``height`` frame (origin lower
+    left), drawn at ``scale``, with a markup ``caption`` below it (may be empty)."""
+
+    elements: tuple
+    width: float
+    height: float
+    scale: float = 1.0
+    caption: str = ""
+    kind: str = ""
+
+
+def _closest(name, names) -> str:
+    names = [str(n) for n in names]
+    found = difflib.get_close_matches(str(name), names, n=1, cutoff=0.0)
+    return f" (did you mean '{found[0]}'?)" if found else ""
+
+
+def _template_line():
+    """(file, line) of the innermost template being rendered that made this call, from the stack."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            return template.filename, template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return None, None
+
+
+def _caption(value) -> str:
+    """A caption: a template's own text is markup; a data value arrives escaped already."""
+    if value is None:
+        return ""
+    return value if isinstance(value, Safe) else str(value)
+
+
+class Figures:
+    """The figures one rulebook render asks for: ``namespace()`` is what templates see as ``figure``."""
+
+    def __init__(self, game, lang: str | None = None):
+        self.game, self.lang = game, lang or game.language
+        self.drawings: list[Drawing] = []
+        self.problems = Problems()
+        self._by_text: dict[str, int] = {}
+
+    def namespace(self) -> dict:
+        return {"card": self.card, "hand": self.hand, "die": self.die, "token": self.token, "map": self.map,
+                "board": self.board, "track": self.track, "pattern": self.pattern}
+
+    # ------------------------------------------------------------------------------------ plumbing
+
+    def _placeholder(self, drawing: Drawing) -> Safe:
+        self.drawings.append(drawing)
+        n = len(self.drawings) - 1
+        text = f"!{DIRECTIVE} {n}"
+        self._by_text[text] = n
+        return Safe(text)
+
+    def _error(self, subject: str, message: str) -> Safe:
+        path, line = _template_line()
+        self.problems.error(path, line, subject, message)
+        return Safe("")
+
+    def drawing(self, placeholder) -> Drawing | None:
+        """The drawing behind a placeholder (a figure placed on a board), or None."""
+        n = self._by_text.get(str(placeholder).strip())
+        return self.drawings[n] if n is not None else None
+
+    def _card(self, card_id):
+        by_id = {c.id: c for c in self.game.cards}
+        card = by_id.get(str(card_id))
+        if card is None:
+            return None, f"no card '{card_id}' in the game{_closest(card_id, by_id)}"
+        return card, ""
+
+    # -------------------------------------------------------------------------------------- pieces
+
+    def face(self, card) -> tuple[tuple, float, float]:
+        """A card's face elements as printed (no bleed) with its size, and a hairline round it."""
+        from pnp.components.cards import laid_out_face
+
+        deck = self.game.deck_of(card)
+        w, h = deck.width, deck.height
+        els = laid_out_face(self.game, deck, card, self.lang, "", (w, h), 0.0)
+        return tuple(els) + (Box(Rect(0, 0, w, h), stroke=OUTLINE, width=0.3, radius=3.0, role="figure-edge"),), w, h
+
+    def card(self, card_id, scale=CARD_SCALE, caption=None) -> Safe:
+        """A card's face, as printed, at ``scale``."""
+        card, problem = self._card(card_id)
+        if card is None:
+            return self._error("figure.card", problem)
+        els, w, h = self.face(card)
+        return self._placeholder(Drawing(els, w, h, float(scale), _caption(caption), "card"))
+
+    def hand(self, card_ids, scale=CARD_SCALE * 0.8, caption=None, overlap=0.25) -> Safe:
+        """A row of cards "in hand": each face as printed, overlapping by ``overlap`` of a card's width."""
+        faces = []
+        for card_id in card_ids or ():
+            card, problem = self._card(card_id)
+            if card is None:
+                return self._error("figure.hand", problem)
+            faces.append(self.face(card))
+        if not faces:
+            return self._error("figure.hand", "no cards: give a list of card ids")
+        step = max(w for _, w, _ in faces) * (1 - float(overlap))
+        els, x = [], 0.0
+        for face, w, h in faces:
+            els.append(Transform(face, (1, 0, 0, 1, x, 0), role="figure-card"))
+            x += step
+        width = x - step + faces[-1][1]
+        return self._placeholder(Drawing(tuple(els), width, max(h for _, _, h in faces), float(scale),
+                                         _caption(caption), "hand"))
+
+    def _dice(self):
+        from pnp.components.dice import config_of, dice_faces
+
+        out = []
+        for spec in getattr(self.game, "component_specs", ()):
+            if spec.kind == "dice":
+                dice, layout = dice_faces(self.game, spec)
+                out.append((spec, config_of(spec), dice, layout))
+        return out
+
+    def die_face(self, kind, face):
+        """(elements, size) of face ``face`` (1-6, in the order the data gives the faces) of the die
+        ``kind``, as its sticker prints it; or (None, problem)."""
+        from pnp.layout.regions import place
+
+        kinds = {}
+        for spec, config, dice, layout in self._dice():
+            for item, faces in dice:
+                key = item.get("id") if isinstance(item, dict) else (spec.id if item is None else str(item))
+                kinds.setdefault(str(key), (config, faces, layout))
+        if not kinds:
+            return None, "the game has no dice component"
+        found = kinds.get(str(kind))
+        if found is None:
+            return None, f"no die '{kind}'{_closest(kind, kinds)}"
+        config, faces, layout = found
+        if not isinstance(face, int) or not 1 <= face <= len(faces):
+            return None, f"face {face!r}: a die's faces are numbered 1 to {len(faces)}"
+        s = config["die_size"]
+        els = tuple(place(faces[face - 1], layout.size, s, s, None))
+        return els + (Box(Rect(0, 0, s, s), stroke=OUTLINE, width=0.3, radius=1.5, role="figure-edge"),), s
+
+    def die(self, kind, face=1, scale=1.0, caption=None) -> Safe:
+        """One face of a die, as its sticker prints it."""
+        els, s = self.die_face(kind, face)
+        if els is None:
+            return self._error("figure.die", s)
+        return self._placeholder(Drawing(els, s, s, float(scale), _caption(caption), "die"))
+
+    def token(self, token_id, side="front", scale=1.0, caption=None) -> Safe:
+        """A token's face as printed (inside its cut line), ``side`` front or back."""
+        from pnp.components.tokens import faces
+        from pnp.layout.tokens import cut_outline
+        from pnp.tokendata import load_tokens
+
+        token_set = load_tokens(self.game) if (self.game.root / "tokens.yaml").is_file() else None
+        by_id = {t.id: t for t in (token_set.tokens if token_set else ())}
+        token = by_id.get(str(token_id))
+        if token is None:
+            return self._error("figure.token", f"no token '{token_id}'{_closest(token_id, by_id)}")
+        if side not in ("front", "back"):
+            return self._error("figure.token", f"side '{side}': front or back")
+        drawn = faces(self.game, replace(token_set, tokens=(token,), bleed=0.0), self.lang)[token.id]
+        extent = token.size * 2 / 3 ** 0.5 if token.shape == "hexagon" else token.size
+        els = tuple(drawn[0 if side == "front" else 1]) + (
+            replace(cut_outline(token.shape, Rect(0, 0, extent, extent), token.outline), stroke=OUTLINE),)
+        return self._placeholder(Drawing(els, extent, extent, float(scale), _caption(caption), "token"))
+
+    # ------------------------------------------------------------------------------- map and boards
+
+    def piece_marker(self, kind, cx: float, cy: float, size: float) -> tuple:
+        """A piece of kind ``kind`` on a map or board: a disc in its side's colour with its icon."""
+        pieces = {p.id: p for p in self.game.pieces}
+        piece = pieces.get(kind)
+        colour = self.game.faction(piece.faction).colour if piece and piece.faction else MARK_INK
+        r = size / 2
+        els = [Circle(cx, cy, r, fill=colour, stroke="#ffffff", width=0.35, role=f"piece:{kind}")]
+        from pnp.draw.icons import drawable
+
+        if drawable(kind):
+            els.append(Icon(kind, cx, cy, size * 0.62, "#ffffff", role=f"piece-icon:{kind}"))
+        else:
+            name = escape((piece.name if piece else str(kind))[:1].upper())
+            els.append(Text(Rect(cx - r, cy - r * 0.6, size, r * 1.2), name,
+                            _Style(font="sans-bold", size=max(5.0, size * 1.4), colour="#ffffff"),
+                            role=f"piece-icon:{kind}"))
+        return tuple(els)
+
+    def map(self, around=None, radius=1.6, pieces=None, highlight=(), arrows=(), scale=1.0, caption=None,
+            component=None) -> Safe:
+        """An excerpt of the hex map as printed: the hexes within ``radius`` hexes of ``around`` (a hex
+        id or a list of them), with ``pieces`` ({hex: kind or [kinds]}) on it, ``highlight``-ed hexes
+        and ``arrows`` ([from, to] pairs of hexes)."""
+        from pnp.components.hexmap import config_of, map_layout
+
+        if self.game.map is None:
+            return self._error("figure.map", "the game has no map")
+        spec = next((s for s in getattr(self.game, "component_specs", ()) if s.kind == "hexmap"
+                     and (component is None or s.id == component)), None)
+        layout = map_layout(self.game, config_of(spec), self.lang)
+        where = {str(k).replace("\\", ""): v for k, v in layout.where.items()}
+        kinds = {p.id for p in self.game.pieces}
+        centres = []
+        for h in ([around] if isinstance(around, str) else list(around or ())):
+            if str(h) not in where:
+                return self._error("figure.map", f"no hex '{h}' on the map{_closest(h, where)}")
+            centres.append(where[str(h)])
+        if not centres:
+            return self._error("figure.map", "around: give a hex id or a list of them")
+        s = layout.grid.size
+        marks = []
+        for h, what in (pieces or {}).items():
+            if str(h) not in where:
+                return self._error("figure.map", f"pieces: no hex '{h}' on the map{_closest(h, where)}")
+            group = [what] if isinstance(what, str) else list(what)
+            for k, kind in enumerate(group):
+                if kind not in kinds:
+                    return self._error("figure.map", f"pieces: no piece kind '{kind}'{_closest(kind, kinds)}")
+                cx, cy = where[str(h)]
+                dx = (k - (len(group) - 1) / 2) * s * 0.34
+                marks += self.piece_marker(kind, cx + dx, cy - 0.05 * s, s * 0.42)
+        for h in highlight or ():
+            if str(h) not in where:
+                return self._error("figure.map", f"highlight: no hex '{h}' on the map{_closest(h, where)}")
+            hx = next(x for x in self.game.map.hexes if x.id == str(h))
+            marks.append(replace(layout.grid.polygon(hx.at, stroke=HIGHLIGHT, width=0.8), role="highlight"))
+        for pair in arrows or ():
+            if len(pair) != 2 or any(str(h) not in where for h in pair):
+                return self._error("figure.map", f"arrows: {list(pair)!r} is not a pair of hexes on the map")
+            marks += _arrow(where[str(pair[0])], where[str(pair[1])], s)
+        xs, ys = [c[0] for c in centres], [c[1] for c in centres]
+        reach = float(radius) * s
+        window = Rect(max(0.0, min(xs) - reach), max(0.0, min(ys) - reach), 0, 0)
+        window = Rect(window.x, window.y, min(layout.width, max(xs) + reach) - window.x,
+                      min(layout.height, max(ys) + reach) - window.y)
+        els = (Transform(layout.elements + tuple(marks), (1, 0, 0, 1, -window.x, -window.y),
+                         clip=window, role="figure-map"),
+               Box(Rect(0, 0, window.w, window.h), stroke=OUTLINE, width=0.3, role="figure-edge"))
+        return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "map"))
+
+    def _board(self, component, item):
+        from pnp.components.board import _layouts, config_of, pieces, scope
+
+        specs = {s.id: s for s in getattr(self.game, "component_specs", ()) if s.kind == "board"}
+        spec = specs.get(str(component))
+        if spec is None:
+            return None, f"no board component '{component}'{_closest(component, specs)}"
+        made = pieces(self.game, spec)
+        config = config_of(spec)
+        items = [None]
+        if config["each"]:
+            from pnp.cardlayout import compiled
+
+            items = list(compiled(config["each"])(**scope(self.game)) or ())
+        ids = [it.get("id") if isinstance(it, dict) else it for it in items]
+        if item is None:
+            index = 0
+        elif item in ids:
+            index = ids.index(item)
+        else:
+            return None, f"board '{component}': no item '{item}'{_closest(item, [i for i in ids if i])}"
+        piece = made[index * config["copies"]]
+        front, _ = _layouts(self.game, spec, config, Problems())
+        from pnp.cardlayout import evaluate
+
+        context = {**scope(self.game), "item": items[index], "piece": items[index], "index": index,
+                   "side": "front"}
+        regions = evaluate(front, context)
+        sx, sy = piece.size[0] / front.size[0], piece.size[1] / front.size[1]
+        rects = {}
+        for region in regions:
+            if "rect" in region:
+                x, y, w, h = region["rect"]
+                rects.setdefault(region["name"], Rect(x * sx, y * sy, w * sx, h * sy))
+        return (piece, rects), ""
+
+    def board(self, component, around=None, item=None, place=None, margin=3.0, scale=0.5, caption=None) -> Safe:
+        """A board piece as printed (``item``: which one of an ``each`` entry), cut to the regions
+        ``around`` (names in its layout; all of it by default) with ``margin`` mm round them, and other
+        figures ``place``-d on regions ({region: figure.die(...) or a piece kind})."""
+        found, problem = self._board(component, item)
+        if found is None:
+            return self._error("figure.board", problem)
+        piece, rects = found
+        w, h = piece.size
+        names = [around] if isinstance(around, str) else list(around or ())
+        for name in names:
+            if name not in rects:
+                return self._error("figure.board", f"board '{component}': no region '{name}'{_closest(name, rects)}")
+        marks = []
+        for name, what in (place or {}).items():
+            if name not in rects:
+                return self._error("figure.board", f"place: no region '{name}'{_closest(name, rects)}")
+            area = rects[name]
+            drawing = self.drawing(what)
+            if drawing is not None:
+                k = min(area.w / drawing.width, area.h / drawing.height) * 0.9
+                marks.append(Transform(drawing.elements, (k, 0, 0, k, area.cx - drawing.width * k / 2,
+                                                          area.cy - drawing.height * k / 2), role=f"placed:{name}"))
+                self.drawings[self._by_text[str(what).strip()]] = replace(drawing, kind="placed")
+            elif str(what) in {p.id for p in self.game.pieces}:
+                marks += self.piece_marker(str(what), area.cx, area.cy, min(area.w, area.h) * 0.8)
+            else:
+                return self._error("figure.board", f"place: '{what}' is neither a figure nor a piece kind")
+        if names:
+            x0 = max(0.0, min(rects[n].x for n in names) - margin)
+            y0 = max(0.0, min(rects[n].y for n in names) - margin)
+            x1 = min(w, max(rects[n].right for n in names) + margin)
+            y1 = min(h, max(rects[n].top for n in names) + margin)
+        else:
+            x0, y0, x1, y1 = 0.0, 0.0, w, h
+        window = Rect(x0, y0, x1 - x0, y1 - y0)
+        els = (Transform(tuple(piece.front) + tuple(marks), (1, 0, 0, 1, -x0, -y0), clip=window, role="figure-board"),
+               Box(Rect(0, 0, window.w, window.h), stroke=OUTLINE, width=0.3, role="figure-edge"))
+        return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "board"))
+
+    def track(self, markers=None, component=None, spaces=None, scale=0.5, caption=None) -> Safe:
+        """The track as printed (the game's ``track`` component, or its power track), the spaces from
+        ``spaces`` ([first, last]; all by default), with a marker in a faction's colour on a space
+        ({faction id or colour: space number})."""
+        from pnp.components import BuildOptions
+        from pnp.components.track import layout
+
+        specs = [s for s in getattr(self.game, "component_specs", ()) if s.kind == "track"
+                 and (component is None or s.id == component)]
+        if not specs:
+            return self._error("figure.track", "the game has no track component"
+                               + (f" '{component}'" if component else ""))
+        track = layout(self.game, BuildOptions(lang=self.lang), specs[0])
+        page = track.page if hasattr(track, "page") else track
+        numbered = {}
+        for e in page.find("track-number") if hasattr(page, "find") else ():
+            pass
+        spaces_found = _track_spaces(page)
+        if not spaces_found:
+            return self._error("figure.track", "the track has no numbered spaces")
+        lo, hi = (min(spaces_found), max(spaces_found)) if spaces is None else (int(spaces[0]), int(spaces[1]))
+        chosen = [r for n, r in spaces_found.items() if lo <= n <= hi]
+        if not chosen:
+            return self._error("figure.track", f"spaces {lo}..{hi}: the track numbers "
+                                                f"{min(spaces_found)} to {max(spaces_found)}")
+        factions = {f.id: f for f in self.game.factions}
+        marks = []
+        for who, n in (markers or {}).items():
+            if n not in spaces_found:
+                return self._error("figure.track", f"markers: no space {n} on the track")
+            colour = factions[who].colour if who in factions else str(who)
+            if who not in factions and not str(who).startswith("#"):
+                return self._error("figure.track", f"markers: no faction '{who}'{_closest(who, factions)}")
+            r = spaces_found[n]
+            k = sum(1 for m in marks if getattr(m, "role", "") == f"marker:{n}")
+            size = min(r.w, r.h) * 0.42
+            marks.append(Circle(r.cx + (k - 0.5) * size * 0.9 if k else r.cx, r.cy - r.h * 0.12, size / 2,
+                                fill=colour, stroke="#ffffff", width=0.35, role=f"marker:{n}"))
+            if who in factions and factions[who].emblem:
+                marks.append(Icon(factions[who].emblem, marks[-1].cx, marks[-1].cy, size * 0.7, "#ffffff",
+                                  role=f"marker-icon:{n}"))
+        del numbered
+        m = 2.0
+        window = Rect(min(r.x for r in chosen) - m, min(r.y for r in chosen) - m, 0, 0)
+        window = Rect(window.x, window.y, max(r.right for r in chosen) + m - window.x,
+                      max(r.top for r in chosen) + m - window.y)
+        els = (Transform(tuple(page.elements) + tuple(marks), (1, 0, 0, 1, -window.x, -window.y), clip=window,
+                         role="figure-track"),)
+        return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "track"))
+
+    def pattern(self, cells, columns=3, rows=3, size=6.0, colour=None, caption=None) -> Safe:
+        """A grid of ``columns`` x ``rows`` squares (numbered from the top left, row by row) with the
+        ``cells`` filled: an award's shape of markers on the 3 x 3 campaign map."""
+        cells = list(cells or ())
+        if any(not isinstance(c, int) or not 0 <= c < columns * rows for c in cells):
+            return self._error("figure.pattern", f"cells {cells!r}: numbers from 0 to {columns * rows - 1}")
+        ink = colour or (self.game.factions[0].colour if self.game.factions else MARK_INK)
+        els = []
+        for k in range(columns * rows):
+            x, y = (k % columns) * size, (rows - 1 - k // columns) * size
+            els.append(Box(Rect(x, y, size, size), fill="#f4efe4", stroke=OUTLINE, width=0.3, role="pattern-cell"))
+            if k in cells:
+                els.append(Circle(x + size / 2, y + size / 2, size * 0.32, fill=ink, role=f"pattern-mark:{k}"))
+        return self._placeholder(Drawing(tuple(els), columns * size, rows * size, 1.0, _caption(caption), "pattern"))
+
+
+def _track_spaces(page) -> dict:
+    """{number: space rectangle} of a track page (its spaces are boxes, each with its number on it)."""
+    from pnp.layout.geometry import flatten
+
+    boxes, numbers = [], []
+    for e in flatten(page.elements):
+        role = getattr(e, "role", "")
+        if isinstance(e, Box) and role.endswith("space"):
+            boxes.append(e.rect)
+        elif isinstance(e, Text) and role.endswith("number"):
+            numbers.append(e)
+    out = {}
+    for t in numbers:
+        text = str(t.markup).replace("\\", "")
+        if not text.lstrip("-").isdigit():
+            continue
+        box = next((b for b in boxes if b.contains(t.rect, 0.01) or b.overlaps(t.rect)), None)
+        if box is not None:
+            out.setdefault(int(text), box)
+    return out
+
+
+def _arrow(a: tuple, b: tuple, s: float) -> list:
+    """An arrow from hex centre ``a`` towards ``b``, stopping short of both centres."""
+    (x1, y1), (x2, y2) = a, b
+    dx, dy = x2 - x1, y2 - y1
+    d = (dx * dx + dy * dy) ** 0.5 or 1.0
+    ux, uy = dx / d, dy / d
+    sx, sy = x1 + ux * s * 0.28, y1 + uy * s * 0.28
+    ex, ey = x2 - ux * s * 0.3, y2 - uy * s * 0.3
+    head = s * 0.16
+    left = (ex - ux * head - uy * head * 0.6, ey - uy * head + ux * head * 0.6)
+    right = (ex - ux * head + uy * head * 0.6, ey - uy * head - ux * head * 0.6)
+    return [Line(sx, sy, ex - ux * head * 0.5, ey - uy * head * 0.5, HIGHLIGHT, 0.7, role="arrow"),
+            Polygon(((ex, ey), left, right), fill=HIGHLIGHT, role="arrow-head")]
+
+
+def scaled(drawing: Drawing, width_mm: float) -> float:
+    """The scale a drawing is set at in a column ``width_mm`` wide: its own, or less if it is wider."""
+    return min(drawing.scale, width_mm / drawing.width) if drawing.width else drawing.scale
+
+
+def placed_elements(drawing: Drawing, scale: float) -> tuple:
+    """The drawing's elements under ``scale`` (mm), as the rulebook paints them."""
+    return (Transform(drawing.elements, scaling(scale), role="figure"),)

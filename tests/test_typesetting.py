@@ -1,0 +1,204 @@
+"""Typesetting by the rules of the trade, measured on layout data: list indents and bullets, headings
+kept with what follows, quotes per language, hyphenation, no one-word last lines on cards, booklet
+marks outside every page's frame, padding pages only as rulebook.yaml asks."""
+
+import io
+
+import pypdf
+import pytest
+
+from pnp import typography
+from pnp.components.rulebook import context
+from pnp.draw import fonts
+from pnp.draw.icons import using
+from pnp.draw.text import fit, line_width, wrap
+from pnp.gamedata import load_game
+from pnp.i18n import strings, translate
+from pnp.layout.geometry import Rect, Style, extent
+from pnp.layout.imposition import side_marks
+from pnp.layout.typeset import BULLET_GAP, bullet_list, numbered_list
+from pnp.markup import parse
+from pnp.rulebook import (BODY, COVER_FRAME, MARGIN, chapter_markup, flowables, load_config, render_booklet)
+from pnp.units import half_sheet, pt
+
+GAMES = ["shadow_throne", "behind_the_throne", "shadow_queen", "shadow_kingdoms_of_valeria"]
+
+
+def placements(game_id: str, paper: str = "letter", lang: str = "en"):
+    """(page count, [(page, kind, lines, markup)]) of the game's booklet as laid out."""
+    from pnp.figures import Figures
+
+    game = translate(load_game(game_id), lang) if lang != "en" else load_game(game_id)
+    cfg = load_config(game)
+    with using(game.icons, lang):
+        figures = Figures(game, lang)
+        chapters = chapter_markup(game, cfg, context(game, cfg, lang, figures), lang)
+        placed = []
+        _, pages, _ = render_booklet(game, cfg, chapters, half_sheet(paper), lang, 0, strings(game, lang),
+                                     placed=placed, figures=figures)
+    return pages, placed
+
+
+# ------------------------------------------------------------------------------------------- lists
+
+def test_a_bullet_is_the_height_of_a_small_letter_and_stands_half_an_em_from_its_text():
+    g = bullet_list(BODY.size)
+    assert g.bullet_size == pytest.approx(0.42 * BODY.size)
+    assert g.gap == pytest.approx(BULLET_GAP * BODY.size)
+    assert g.bullet_cx - g.bullet_size / 2 >= 0          # inside the column
+    assert round(g.indent, 2) == round(g.bullet_cx + g.bullet_size / 2 + 0.5 * BODY.size, 2)
+
+
+def test_list_items_hang_from_their_marker_on_every_line():
+    flows = flowables(parse("- " + "word " * 80 + "\n- short"), pt(100), {})
+    first = flows[0]
+    assert first.marker is not None and first.indent == first.marker.indent
+    first.wrap(pt(100), 1000)
+    assert len(first._lines) > 3
+    for line in first._lines:                            # every line fits beside the hanging indent
+        assert line_width(line, BODY, BODY.size) <= pt(100) - first.indent + 0.01
+    head, tail = first.split(pt(100), first.lead * 2.5)
+    assert tail.indent == first.indent                   # the part on the next page hangs the same
+
+
+def test_numbers_of_a_long_list_keep_a_gap_to_their_text():
+    flows = flowables(parse("\n".join(f"{k}. item {k}" for k in range(1, 13))), pt(100), {})
+    widest = max(line_width(line, BODY, BODY.size) for line in wrap("**12.**", BODY, BODY.size, 1e6))
+    assert flows[0].indent == pytest.approx(numbered_list(BODY.size, widest).indent)
+    assert flows[0].indent - widest == pytest.approx(BULLET_GAP * BODY.size)
+
+
+# ------------------------------------------------------------------------------- keep with next
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_heading_or_lead_in_ends_a_page(game_id):
+    """Every heading, and every paragraph that ends with a colon, has at least two lines of what
+    follows it on its own page (or all of it when it is shorter)."""
+    _, placed = placements(game_id)
+    content = [p for p in placed if p[1] in ("heading", "body", "item", "text", "figure", "Table", "group")]
+    for k, (page, kind, lines, markup) in enumerate(content[:-1]):
+        if kind != "heading" and not (kind == "body" and markup.rstrip().endswith(":")):
+            continue
+        nxt = content[k + 1]
+        assert nxt[0] == page, f"{markup!r} ends page {page}"
+        if nxt[1] in ("body", "item", "text") and nxt[2]:
+            following = [p for p in content[k + 1:] if p[3] == nxt[3]]    # the same paragraph, split
+            assert nxt[2] >= min(2, sum(p[2] for p in following)), f"{markup!r}: one line after it"
+
+
+def test_spanish_lead_in_stays_with_its_list():
+    _, placed = placements("shadow_throne", "letter", "es")
+    k = next(i for i, p in enumerate(placed) if p[3].endswith("En cada oleada:"))
+    assert placed[k + 1][0] == placed[k][0] and placed[k + 1][1] == "item"
+
+
+# ------------------------------------------------------------------------------------ quotes
+
+@pytest.mark.parametrize("lang,text,expected", [
+    ("en", "Kyros' turn: the \"sheet\" and 'word'", "Kyros\u2019 turn: the \u201csheet\u201d and \u2018word\u2019"),
+    ("en", "**\"bold\"** [gold:\"x\"] \\\"raw", "**\u201cbold\u201d** [gold:\"x\"] \\\"raw"),
+    ("es", "la \"carta\" de Kyros' turno", "la \u00abcarta\u00bb de Kyros\u2019 turno"),
+    ("es", "(\"entre\")", "(\u00abentre\u00bb)"),
+])
+def test_quotes_follow_the_language_and_leave_markup_alone(lang, text, expected):
+    assert typography.quotes(text, lang) == expected
+
+
+def test_printed_english_rulebook_has_no_typewriter_apostrophes():
+    from pnp.components.rulebook import booklet
+
+    game = load_game("shadow_kingdoms_of_valeria")
+    with using(game.icons, "en"):
+        pdf, _, _ = booklet(game, "letter", "en")
+    text = " ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert "\u2019" in text and "'" not in text and '"' not in text
+
+
+# ------------------------------------------------------------------------------- hyphenation
+
+@pytest.mark.parametrize("lang,word,points", [
+    ("en", "characters", (4, 6)), ("es", "conversación", (3, 6, 8)), ("es", "Rebeldes", (2, 5)),
+    ("en", "NOBLE", ()), ("en", "gold", ()),
+])
+def test_hyphenation_points_come_from_the_dictionary(lang, word, points):
+    assert typography.hyphen_points(word, lang) == points
+
+
+def test_a_long_word_at_a_short_line_is_hyphenated_within_the_column():
+    style = Style(font="serif", size=9.4, align="left", hyphenate=True)
+    width = fonts.width("aa bb cc dd char-", fonts.font_name("serif"), 9.4) + 1
+    text = "aa bb cc dd characters influence possessed"
+    lines = wrap(text, style, 9.4, width)
+    words = [a.text for line in lines for w in line for a in w]
+    assert any(w.endswith("-") for w in words)
+    for line in lines:
+        assert line_width(line, style, 9.4) <= width + 0.01
+    # the parts put together are the words as written
+    joined = " ".join(" ".join("".join(a.text for a in w) for w in line) for line in lines).replace("- ", "")
+    assert joined == text
+
+
+def test_spanish_text_breaks_at_spanish_points():
+    style = Style(font="serif", size=9.4, align="left", hyphenate=True)
+    with typography.language("es"):
+        lines = wrap("uno dos conversación", style, 9.4, fonts.width("uno dos conver-", fonts.font_name("serif"), 9.4) + 1)
+    assert "".join(a.text for a in lines[0][-1]) == "conver-"
+
+
+# ------------------------------------------------------------------------------- card texts
+
+def test_a_card_text_does_not_end_with_one_word_when_a_break_avoids_it():
+    style = Style(font="serif", size=9.0, min_size=8.0, align="center")
+    text = "Every other Rebel character in this wave gets one power for each gold you hold"
+    # a width at which the text set plainly leaves one word alone on its last line
+    width = next(w for w in range(60, 20, -1) if len(wrap(text, style, 9.0, pt(w))[-1]) == 1)
+    loose = wrap(text, style, 9.0, pt(width))
+    fitted = fit(text, style, width, 40)
+    assert fitted.ok and len(fitted.lines[-1]) >= 2
+    assert len(fitted.lines) == len(loose)               # no extra line for it
+    assert fitted.size >= 8.5
+
+
+# -------------------------------------------------------------------------- booklet marks
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_sheet_labels_and_fold_marks_are_outside_every_pages_frame(paper):
+    w, h = half_sheet(paper)
+    marks = side_marks(w, h, "sheet 12 front")
+    # the right-hand page's cover frame and its text frame (the left page mirrors them)
+    cover = Rect(w + COVER_FRAME - 0.5, COVER_FRAME - 0.5, w - 2 * COVER_FRAME + 1, h - 2 * COVER_FRAME + 1)
+    body = Rect(w + MARGIN["inner"], MARGIN["bottom"] - 8, w - MARGIN["inner"] - MARGIN["outer"], h)
+    for label in marks.find("sheet-label"):
+        box = extent(label)
+        assert not box.overlaps(cover) and not box.overlaps(body)
+        assert box.x > w and box.right < w + COVER_FRAME - 1.0     # in the strip beside the fold
+        assert box.y >= 6.0
+    for fold in marks.find("fold"):
+        assert fold.x1 == fold.x2 == w
+
+
+# ------------------------------------------------------------------------------ padding pages
+
+def test_padding_pages_are_blank_unless_rulebook_yaml_asks_for_notes(game_copy):
+    from pnp.components.rulebook import booklet
+
+    def pages_text():
+        cached = booklet
+        while not hasattr(cached, "cache_clear"):
+            cached = cached.__wrapped__
+        cached.cache_clear()
+        game = load_game(game_copy)
+        with using(game.icons, "en"):
+            pdf, pages, content = booklet(game, "letter", "en")
+        return [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages], content
+
+    cfg = game_copy / "rulebook.yaml"
+    cfg.write_text(cfg.read_text().replace("chapters:", "pages: 16\nchapters:", 1))
+    texts, content = pages_text()
+    assert len(texts) == 16
+    blank = [i for i, t in enumerate(texts) if not t.strip()]
+    assert len(blank) == 16 - content and "Notes" not in " ".join(texts)
+    cfg.write_text(cfg.read_text().replace("pages: 16", "pages: 16\nnotes: true", 1))
+    texts, content = pages_text()
+    assert sum("Notes" in t for t in texts) == 16 - content
+    assert not any(not t.strip() for t in texts)
