@@ -304,6 +304,8 @@ def flowables(nodes, width, extra: dict, figures=None):
                 if figures.drawings[n].kind != "placed":
                     drawings.append(figures.drawings[n])
             if drawings:
+                if out and isinstance(out[-1], RichText) and out[-1].kind == "body":
+                    out[-1].keep_next = True        # the paragraph that introduces a figure stays with it
                 out.append(FigureRow(drawings, CAPTION))
             continue
         if isinstance(node, Heading):

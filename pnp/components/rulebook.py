@@ -112,6 +112,9 @@ def _namer(game, names, position_names=None) -> dict:
         "holding": lambda hid: escape(holdings.get(hid, hid)),
         "list": join,
         "cards": lambda ids, word="and": join([escape(cards.get(c, c)) for c in ids], word),
+        "factions": lambda ids, word="and": join([escape(factions[f].name if f in factions else f) for f in ids], word),
+        "players": lambda seats, word="and": join([escape(names[p] if 0 <= p < len(names) else str(p + 1))
+                                                   for p in seats], word),
     }
 
 
@@ -123,7 +126,7 @@ def _sentences(game, module, events, names, template_file, lang) -> tuple[str, l
     events = _merged(events, set(getattr(module, "merge", ()) or ()))
     start = next((e for e in events if e.type == "scenario_start"), None)
     namer = _namer(game, names, start.data.get("names") if start else None)
-    setup, steps, outcome, missing = "", [], [], []
+    setup, steps, outcome, missing, errors = "", [], [], [], []
     for e in events:
         if e.type in quiet:
             continue
@@ -133,7 +136,13 @@ def _sentences(game, module, events, names, template_file, lang) -> tuple[str, l
                 missing.append(e.type)
             continue
         data = {"type": e.type, **{k: v for k, v in e._asdict().items() if k not in ("type", "data")}, **e.data}
-        text = " ".join(templating.call_macro(macro, data, namer, game.facts).split())
+        try:
+            text = " ".join(templating.call_macro(macro, data, namer, game.facts).split())
+        except templating.TEMPLATE_ERRORS as exc:
+            problem = templating.template_problem(exc, template_file, f"event '{e.type}'")
+            if problem not in errors:
+                errors.append(problem)
+            continue
         if not text:
             continue
         if e.type == "scenario_start":
@@ -144,7 +153,7 @@ def _sentences(game, module, events, names, template_file, lang) -> tuple[str, l
             steps.append(Safe(text))
     problems = [Problem(str(template_file), None, "events", f"no macro for the engine's event '{t}' (add one, "
                                                                 f"or list it in quiet)") for t in missing]
-    return setup, steps, outcome, problems
+    return setup, steps, outcome, errors + problems
 
 
 def _merged(events, types: set) -> list:
@@ -191,7 +200,9 @@ def _start_figures(game, figures, position: dict, names, words, events) -> str:
                                ("tableau", "example_tableau", "{player}’s cards in play")):
         for seat, cards in sorted((position.get(key) or {}).items()):
             if cards:
-                row.append(figures.hand(cards, scale=0.34, caption=caption(word, default, seat)))
+                listed = ", ".join(escape(game.card(c).name) for c in cards)
+                row.append(figures.hand(cards, scale=0.3, overlap=0.5,
+                                        caption=Safe(f"{caption(word, default, seat)}: {listed}")))
     for seat, stacks in sorted((position.get("stacks") or {}).items()):
         if stacks:
             listed = ", ".join(f"{escape(game.card(c).name) if hasattr(game, 'card') else c} ×{n}"

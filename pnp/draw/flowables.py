@@ -170,7 +170,9 @@ class KeepWithNext(Flowable):
             return []
         head = parts[0]
         _, hh = head.wrapOn(canv, avail_width, room)
-        if hh > room + 0.01 or (isinstance(head, RichText) and len(head._lines or ()) < KEEP_LINES):
+        torn = (isinstance(head, RichText) and isinstance(parts[1], RichText) and parts[1].markup == head.markup
+                and len(head._lines or ()) < KEEP_LINES)      # a paragraph split with one line left here
+        if hh > room + 0.01 or torn:
             return []
         return [self.first, *parts]
 
@@ -220,8 +222,9 @@ class Rule(Flowable):
 
 
 class FigureRow(Flowable):
-    """Figures drawn by pnp (:mod:`pnp.figures`) side by side, centred in the column, each scaled down
-    if the row is wider than the column, each with its caption set below it."""
+    """Figures drawn by pnp (:mod:`pnp.figures`) side by side, centred in the column, each with its
+    caption set below it. A row wider than the column goes on over more lines; a figure wider than the
+    column alone is scaled down to fit it."""
 
     kind = "figure"
 
@@ -231,7 +234,7 @@ class FigureRow(Flowable):
         self.caption_style = caption_style
         self.gap = gap_mm
         self.space_before, self.space_after = space_before, space_after
-        self._captions = None
+        self._lines = None
 
     def getSpaceBefore(self):
         return self.space_before
@@ -239,30 +242,70 @@ class FigureRow(Flowable):
     def getSpaceAfter(self):
         return self.space_after
 
-    def scales(self, avail_mm: float) -> list[float]:
-        """Each drawing's scale: its own, all shrunk alike when the row would be wider than ``avail_mm``."""
-        own = [d.scale for d in self.drawings]
-        width = sum(d.width * s for d, s in zip(self.drawings, own)) + self.gap * (len(own) - 1)
-        k = min(1.0, avail_mm / width) if width else 1.0
-        return [s * k for s in own]
+    def layout(self, avail_mm: float) -> list[list[tuple]]:
+        """Lines of (drawing, scale): each figure at its own scale (less if alone it is wider than the
+        column), as many to a line as fit."""
+        lines, line, used = [], [], 0.0
+        for d in self.drawings:
+            s = min(d.scale, avail_mm / d.width) if d.width else d.scale
+            w = self.slot(d, s, avail_mm)
+            if line and used + self.gap + w > avail_mm + 0.01:
+                lines.append(line)
+                line, used = [], 0.0
+            used += (self.gap if line else 0.0) + w
+            line.append((d, s))
+        if line:
+            lines.append(line)
+        return lines
+
+    def slot(self, d, s: float, avail_mm: float) -> float:
+        """Width (mm) a figure takes in its row: the drawing's, or its caption's on one line if that is
+        wider (at most 45 mm, and never more than the column)."""
+        from pnp.units import PT_PER_MM as MM
+
+        w = d.width * s
+        if d.caption:
+            _, one_line = rich.natural_widths(d.caption, self.caption_style)
+            w = max(w, min(one_line / MM + 1.0, 45.0, avail_mm))
+        return w
 
     def wrap(self, avail_width, avail_height):
         from pnp.units import PT_PER_MM as MM
 
-        avail_mm = avail_width / MM
-        self._scales = self.scales(avail_mm)
         cap = self.caption_style
-        self._captions = []
-        caption_h = 0.0
-        for d, s in zip(self.drawings, self._scales):
-            lines = rich.wrap(d.caption, cap, cap.size, max(d.width * s * MM, 40 * MM)) if d.caption else ()
-            self._captions.append(lines or ())
-            caption_h = max(caption_h, len(lines or ()) * cap.size * cap.leading)
-        self._caption_h = caption_h + (2.5 if caption_h else 0.0)
-        self._art_h = max(d.height * s for d, s in zip(self.drawings, self._scales)) * MM
-        self.width = avail_width
-        self.height = self._art_h + self._caption_h
+        self._lines = []
+        total = 0.0
+        avail_mm = avail_width / MM
+        for line in self.layout(avail_mm):
+            captions, caption_h = [], 0.0
+            for d, s in line:
+                width = self.slot(d, s, avail_mm) * MM
+                lines = rich.wrap(d.caption, cap, cap.size, width) if d.caption else ()
+                captions.append(lines or ())
+                caption_h = max(caption_h, len(lines or ()) * cap.size * cap.leading)
+            caption_h += 2.5 if caption_h else 0.0
+            art_h = max(d.height * s for d, s in line) * MM
+            self._lines.append((line, captions, art_h, caption_h))
+            total += art_h + caption_h
+        total += 6.0 * (len(self._lines) - 1)
+        self.width, self.height = avail_width, total
         return self.width, self.height
+
+    def split(self, avail_width, avail_height):
+        """Between lines of figures: the lines that fit here, the rest on the next page."""
+        self.wrap(avail_width, avail_height)
+        used, fit = 0.0, 0
+        for k, (_, _, art_h, caption_h) in enumerate(self._lines):
+            used += art_h + caption_h + (6.0 if k else 0.0)
+            if used > avail_height + 0.01:
+                break
+            fit = k + 1
+        if fit == 0 or fit == len(self._lines):
+            return []
+        first = [d for line, *_ in self._lines[:fit] for d, _ in line]
+        rest = [d for line, *_ in self._lines[fit:] for d, _ in line]
+        return [FigureRow(first, self.caption_style, self.gap, self.space_before, 0.0),
+                FigureRow(rest, self.caption_style, self.gap, 0.0, self.space_after)]
 
     def draw(self):
         from pnp.draw.paint import paint
@@ -272,17 +315,21 @@ class FigureRow(Flowable):
         c = self.canv
         if not painting(c):
             return
-        widths = [d.width * s * MM for d, s in zip(self.drawings, self._scales)]
-        total = sum(widths) + self.gap * MM * (len(widths) - 1)
-        x = (self.width - total) / 2
         cap = self.caption_style
-        for d, s, w, lines in zip(self.drawings, self._scales, widths, self._captions):
-            h = d.height * s * MM
-            c.saveState()
-            c.translate(x, self._caption_h + (self._art_h - h))
-            paint(c, placed_elements(d, s))
-            c.restoreState()
-            if lines:
-                cw = max(w, 40 * MM)
-                rich.paint_lines(c, lines, cap, cap.size, x + (w - cw) / 2, cw, self._caption_h - cap.size - 1.5)
-            x += w + self.gap * MM
+        top = self.height
+        avail_mm = self.width / MM
+        for line, captions, art_h, caption_h in self._lines:
+            widths = [self.slot(d, s, avail_mm) * MM for d, s in line]
+            total = sum(widths) + self.gap * MM * (len(widths) - 1)
+            x = (self.width - total) / 2
+            base = top - art_h - caption_h
+            for (d, s), w, lines in zip(line, widths, captions):
+                h, dw = d.height * s * MM, d.width * s * MM
+                c.saveState()
+                c.translate(x + (w - dw) / 2, base + caption_h + (art_h - h))
+                paint(c, placed_elements(d, s))
+                c.restoreState()
+                if lines:
+                    rich.paint_lines(c, lines, cap, cap.size, x, w, base + caption_h - cap.size - 1.5)
+                x += w + self.gap * MM
+            top = base - 6.0

@@ -62,6 +62,9 @@ PLACEHOLDERS = {
     "credits_art": {"name"},
     "credits_publisher": {"name"},
     "credits_role": {"role", "name"},
+    "example_hand": {"player"},
+    "example_tableau": {"player"},
+    "example_stacks": {"player"},
 }
 
 
