@@ -127,19 +127,19 @@ def test_spanish_kit_prints_spanish_everywhere(spanish_kit):
     assert "cartas de personaje" in box and "En esta caja".upper() in box.upper()
 
 
-def test_spanish_examples_are_engine_transcripts_in_spanish(game, spanish_kit):
+def test_spanish_examples_are_engine_prose_in_spanish(game, spanish_kit):
     from pnp.components.rulebook import engine_examples, phrases
     from pnp.rulebook import load_config
     from rules_engine import engine_module
 
     es = translate(game, "es")
-    lines = engine_examples(es, load_config(es), "es")["convert_and_embolden"]
-    assert lines[0] == "**Ejemplo: una oleada, dos habilidades a la vez**"
-    assert "Pastor de los Perdidos (Ben) convierte a Forajido (Ana) a la Iglesia." in lines
+    example = engine_examples(es, load_config(es), "es")["convert_and_embolden"]
+    assert example.title == "Ejemplo: una oleada, dos habilidades a la vez"
+    assert "Pastor de los Perdidos (Ben) convierte a Forajido (Ana) a la Iglesia." in example  # the log
     assert phrases(engine_module("shadow_throne"), "es")["wave_start"] == "-- Oleada {wave} --"
-    rulebook = text_of(spanish_kit / "rulebook.pdf")
-    for line in lines:
-        assert " ".join(line.replace("*", "").split()) in rulebook
+    rulebook = " ".join(text_of(spanish_kit / "rulebook.pdf").replace("\u2019", "'").split())
+    for sentence in (example.setup, *example.steps, *example.outcome):
+        assert " ".join(sentence.replace("*", "").replace("\u2019", "'").split()) in rulebook, sentence
 
 
 @pytest.mark.parametrize("name, missing", [

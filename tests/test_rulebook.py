@@ -17,7 +17,7 @@ from pnp.layout.geometry import Style
 from pnp.layout.imposition import print_order
 from pnp.markup import MarkupError, parse
 from pnp.rulebook import load_config
-from pnp.scenario import run_scenario_file, scenario_lines
+from pnp.scenario import run_scenario_file, scenario_lines  # noqa: F401
 
 
 @pytest.fixture(scope="module")
@@ -41,13 +41,13 @@ def flat(text: str) -> str:
     return re.sub(r"(\w)- (\w)", r"\1\2", " ".join(text.split()))
 
 
-def test_twelve_half_letter_pages_and_six_imposed_sides(outputs):
+def test_sixteen_half_letter_pages_and_eight_imposed_sides(outputs):
     reading, imposed = outputs
     pages = pypdf.PdfReader(io.BytesIO(reading.pdf)).pages
-    assert len(pages) == 12
+    assert len(pages) == 16
     assert (round(float(pages[0].mediabox.width)), round(float(pages[0].mediabox.height))) == (396, 612)
     sheets = pypdf.PdfReader(io.BytesIO(imposed.pdf)).pages
-    assert len(sheets) == 6
+    assert len(sheets) == 8
     assert (round(float(sheets[0].mediabox.width)), round(float(sheets[0].mediabox.height))) == (792, 612)
     assert reading.in_kit is False and imposed.in_kit is True
 
@@ -63,9 +63,9 @@ def test_imposed_sides_carry_the_pages_of_the_saddle_stitch_plan(outputs):
     """Read the page numbers printed in the footers of each imposed side."""
     reading, imposed = outputs
     numbers_on = [set(map(int, re.findall(r"^(\d+)$", t, re.M))) for t in texts(imposed.pdf)]
-    _, _, content = booklet(load_game("shadow_throne"), "letter", "en")
-    blank = set(range(content, 12))            # padding pages before the quick reference: no number
-    for side, found in zip(print_order(12, "short"), numbers_on):
+    _, total, content = booklet(load_game("shadow_throne"), "letter", "en")
+    blank = set(range(content, total))         # padding pages before the quick reference: no number
+    for side, found in zip(print_order(total, "short"), numbers_on):
         # the cover (page 1) carries no number
         expected = {p for p in (side.left, side.right) if p and p != 1 and p not in blank}
         assert expected <= found, (side, found)
@@ -81,17 +81,14 @@ def test_long_edge_booklets_turn_the_back_sides(game):
     assert not turned.search(sheets[0].get_contents().get_data())
 
 
-def test_examples_are_the_engines_transcripts(game, outputs):
+def test_examples_are_told_from_the_engines_events(game, outputs):
     reading, _ = outputs
     text = flat(" ".join(texts(reading.pdf)))
     cfg = load_config(game)
     assert {e["id"] for e in cfg["examples"]} == {"convert_and_embolden", "killing", "hush_money", "poor_player"}
-    for ex in cfg["examples"]:
-        _, outcome = run_scenario_file(game.root / ex["scenario"])
-        for line in scenario_lines(game, outcome):
-            if line.startswith("-- Wave") and "No one plays" in line:
-                continue  # quiet waves are left out of printed examples
-            assert flat(line) in text, line
+    for ex in engine_examples(game, cfg).values():
+        for sentence in (ex.setup, *ex.steps, *ex.outcome):
+            assert flat(sentence) in text, sentence
 
 
 def test_the_outlaw_example_ends_in_the_church_with_one_extra_power(game):
@@ -102,8 +99,9 @@ def test_the_outlaw_example_ends_in_the_church_with_one_extra_power(game):
     (outlaw,) = [c for c in data["characters"] if c["card"] == "outlaw"]
     assert (outlaw["faction"], outlaw["original_faction"], outlaw["power"], outlaw["converted"]) == (
         "church", "rebels", 2, True)
-    assert "Queen Eletheria (Cleo) gives +1 power to Outlaw (Ana)." in engine_examples(game, load_config(game))[
-        "convert_and_embolden"]
+    example = engine_examples(game, load_config(game))["convert_and_embolden"]
+    assert "Queen Eletheria (Cleo) gives +1 power to Outlaw (Ana)." in example       # the transcript
+    assert "Cleo’s Queen Eletheria gives +1 power to Ana’s Outlaw." in example.steps
 
 
 def test_a_whole_battle_is_printed_from_a_seeded_game(game, outputs):
@@ -113,8 +111,9 @@ def test_a_whole_battle_is_printed_from_a_seeded_game(game, outputs):
     lines = engine_battle(game, load_config(game))
     assert lines[0] == "== Battle 1 =="
     assert any(line.startswith("Final power:") for line in lines)
-    for line in lines:
-        assert flat(line) in text
+    battle = engine_battle(game, load_config(game), prose=True)
+    for sentence in (*battle.steps, *battle.outcome):
+        assert flat(sentence) in text, sentence
 
 
 def test_character_tables_use_the_card_data_and_card_text(game, outputs):
@@ -145,9 +144,9 @@ def test_padding_pages_come_before_the_quick_reference(game, outputs):
     reading, _ = outputs
     pages = texts(reading.pdf)
     _, total, content = booklet(game, "letter", "en")
-    assert total == 12 and 8 < content <= 12
-    assert [i for i, t in enumerate(pages) if not t.strip()] == list(range(content - 1, 11))
-    assert "Quick reference" in pages[11]
+    assert total == 16 and 12 < content <= 16
+    assert [i for i, t in enumerate(pages) if not t.strip()] == list(range(content - 1, total - 1))
+    assert "Quick reference" in pages[total - 1]
 
 
 def test_a_rulebook_longer_than_allowed_is_a_validation_error(game_copy):

@@ -123,6 +123,8 @@ def _sentences(game, module, events, names, template_file, lang) -> tuple[str, l
     ``outcome`` and ``quiet`` lists say; an event type without a macro (and not quiet) is a problem."""
     quiet = set(getattr(module, "quiet", ()) or ())
     outcome_types = set(getattr(module, "outcome", ()) or ())
+    heads = set(getattr(module, "heads", ()) or ())          # said at the start of the next step
+    pending = ""
     events = _merged(events, set(getattr(module, "merge", ()) or ()))
     start = next((e for e in events if e.type == "scenario_start"), None)
     namer = _namer(game, names, start.data.get("names") if start else None)
@@ -147,10 +149,13 @@ def _sentences(game, module, events, names, template_file, lang) -> tuple[str, l
             continue
         if e.type == "scenario_start":
             setup = Safe(text)
+        elif e.type in heads:
+            pending = f"{pending} {text}".strip()
         elif e.type in outcome_types:
             outcome.append(Safe(text))
         else:
-            steps.append(Safe(text))
+            steps.append(Safe(f"{pending} {text}".strip()))
+            pending = ""
     problems = [Problem(str(template_file), None, "events", f"no macro for the engine's event '{t}' (add one, "
                                                                 f"or list it in quiet)") for t in missing]
     return setup, steps, outcome, errors + problems
@@ -196,12 +201,14 @@ def _start_figures(game, figures, position: dict, names, words, events) -> str:
         return Safe(fill(words.get(key, default), player=names[seat] if seat < len(names) else str(seat + 1)))
 
     row = []
+    shown = sum(len(c) for key in ("hands", "tableau") for c in (position.get(key) or {}).values())
+    scale, overlap = (0.3, 0.3) if shown <= 6 else (0.24, 0.5)      # few cards: larger, more of each seen
     for key, word, default in (("hands", "example_hand", "{player}’s hand"),
                                ("tableau", "example_tableau", "{player}’s cards in play")):
         for seat, cards in sorted((position.get(key) or {}).items()):
             if cards:
                 listed = ", ".join(escape(game.card(c).name) for c in cards)
-                row.append(figures.hand(cards, scale=0.3, overlap=0.5,
+                row.append(figures.hand(cards, scale=scale, overlap=overlap,
                                         caption=Safe(f"{caption(word, default, seat)}: {listed}")))
     for seat, stacks in sorted((position.get("stacks") or {}).items()):
         if stacks:
@@ -251,7 +258,8 @@ def engine_examples(game, cfg, lang=None, figures=None) -> dict:
             parts.append(start)
         if steps:
             parts.append("\n".join(f"{k}. {s}" for k, s in enumerate(steps, 1)))
-        parts += list(said)
+        if said:
+            parts.append(" ".join(said))          # the outcome: one paragraph
         markup = Safe("\n\n".join(parts)) if module is not None else Safe(
             "\n".join(f"> {line}" for line in [*head, *(escape(x) for x in lines)]))
         out[ex["id"]] = EngineExample(ex["id"], escape(title or ""), start, setup, tuple(steps), tuple(said),
@@ -261,9 +269,10 @@ def engine_examples(game, cfg, lang=None, figures=None) -> dict:
     return out
 
 
-def engine_battle(game, cfg, lang=None) -> list[str]:
+def engine_battle(game, cfg, lang=None, prose: bool = False):
     """An excerpt of a seeded bot game (events whose ``battle`` is the one asked for), as transcript lines;
-    [] when rulebook.yaml asks for none."""
+    [] when rulebook.yaml asks for none. With ``prose`` (and the game's event templates), an
+    :class:`EngineExample` told in sentences, which iterates as those lines."""
     b = cfg.get("battle") or {}
     if not b:
         return []
@@ -277,7 +286,21 @@ def engine_battle(game, cfg, lang=None) -> list[str]:
         raise DataError([Problem(cfg["_path"], cfg.get("_battle_line"), "battle",
                                  f"the rules engine cannot play this game: {str(exc)[:200]}")]) from None
     events = [e for e in state.events if getattr(e, "battle", None) == b.get("battle", 1)]
-    return _transcript(engine, events, game, PLAYER_NAMES[:players], lang)
+    names = list(PLAYER_NAMES[:players])
+    lines = _transcript(engine, events, game, names, lang)
+    module, template_file = event_templates(game, lang or game.language) if prose else (None, None)
+    if module is None:
+        return lines
+    setup, steps, said, problems = _sentences(game, module, events, names, template_file, lang)
+    if problems:
+        raise DataError(problems)
+    parts = [setup] if setup else []
+    if steps:
+        parts.append("\n".join(f"{k}. {s}" for k, s in enumerate(steps, 1)))
+    if said:
+        parts.append(" ".join(said))
+    return EngineExample("battle", "", "", setup, tuple(steps), tuple(said), tuple(lines),
+                         Safe("\n\n".join(parts)))
 
 
 def context(game, cfg, lang, figures=None) -> dict:
@@ -331,7 +354,7 @@ def context(game, cfg, lang, figures=None) -> dict:
         "category_name": lambda card: (game.category_of(card).name if game.category_of(card) else ""),
         "copies_for": game.copies_for,
         "examples": engine_examples(game, cfg, lang, figures) if engine else {},
-        "battle": engine_battle(game, cfg, lang) if engine else [],
+        "battle": engine_battle(game, cfg, lang, prose=True) if engine else [],
         "battle_seed": b.get("seed", 1),
         "words": {k: Safe(v) for k, v in strings(game, lang).items()},   # printed words are markup
         "figure": figures.namespace(),

@@ -260,13 +260,13 @@ class FigureRow(Flowable):
 
     def slot(self, d, s: float, avail_mm: float) -> float:
         """Width (mm) a figure takes in its row: the drawing's, or its caption's on one line if that is
-        wider (at most 45 mm, and never more than the column)."""
+        wider (at most 30 mm, and never more than the column: longer captions take more lines)."""
         from pnp.units import PT_PER_MM as MM
 
         w = d.width * s
         if d.caption:
             _, one_line = rich.natural_widths(d.caption, self.caption_style)
-            w = max(w, min(one_line / MM + 1.0, 45.0, avail_mm))
+            w = max(w, min(one_line / MM + 1.0, 30.0, avail_mm))
         return w
 
     def wrap(self, avail_width, avail_height):

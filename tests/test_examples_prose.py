@@ -1,0 +1,147 @@
+"""Engine-made examples told as prose: a start position drawn and said, numbered steps made from the
+engine's structured events by each game's event templates, then the outcome. Every event a reader
+needs is in the words (a card drawn or played, a die rolled, a score change and its reason) and
+nothing appears from nowhere (a card played from a preset hand is in the start position)."""
+
+import io
+import re
+
+import pypdf
+import pytest
+
+from pnp.components.rulebook import booklet, engine_battle, engine_examples, event_templates
+from pnp.draw.icons import using
+from pnp.errors import DataError
+from pnp.figures import Figures
+from pnp.gamedata import load_game
+from pnp.i18n import translate
+from pnp.markup import plain_text
+from pnp.rulebook import load_config
+from pnp.scenario import load_scenario, play_scenario
+
+GAMES = ["shadow_throne", "behind_the_throne", "shadow_queen", "shadow_kingdoms_of_valeria"]
+
+
+def flat(text: str) -> str:
+    text = plain_text(text) if "**" in text else text
+    text = text.replace("*", "").replace("\u2019", "'")
+    return re.sub(r"(\w)- (\w)", r"\1\2", " ".join(text.split()))
+
+
+def examples_of(game_id, lang="en"):
+    game = load_game(game_id)
+    game = translate(game, lang) if lang != game.language else game
+    with using(game.icons, lang):
+        figures = Figures(game, lang)
+        return game, engine_examples(game, load_config(game), lang, figures), figures
+
+
+def events_of(game, example_id):
+    cfg = load_config(game)
+    ex = next(e for e in cfg["examples"] if e["id"] == example_id)
+    _, scenario = load_scenario(ex["_file"], game=game)
+    return play_scenario(game, scenario, ex["_file"]).events
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_example_prints_its_start_steps_and_outcome(game_id):
+    game, examples, figures = examples_of(game_id)
+    with using(game.icons, "en"):
+        pdf, _, _ = booklet(game, "letter", "en")
+    book = flat(" ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages))
+    for ex in examples.values():
+        assert ex.setup and ex.steps, ex.id
+        assert "!figure" in ex.start, ex.id                       # the start position is drawn
+        for sentence in (ex.setup, *ex.steps, *ex.outcome):
+            assert flat(sentence) in book, sentence
+        assert not any(s.startswith("--") or s.startswith("==") for s in ex.steps)   # no log lines
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_card_an_event_names_is_in_the_examples_words(game_id):
+    game, examples, _ = examples_of(game_id)
+    names = {c.id: c.name for c in game.cards}
+    for ex in examples.values():
+        words = flat(" ".join([ex.setup, *ex.steps, *ex.outcome]))
+        for e in events_of(game, ex.id):
+            for card in [e.data.get("card"), *(e.data.get("cards") or [])]:
+                if card in names and e.type not in ("stacks",):
+                    assert flat(names[card]) in words, (ex.id, e.type, card)
+
+
+def test_shadow_queen_shows_the_preset_hand_before_a_card_is_played_from_it():
+    game, examples, figures = examples_of("shadow_queen")
+    possess = examples["possess"]
+    assert "Possess" in possess.setup and "Morgana" in possess.setup
+    # the hand is drawn too: a row of the card faces as printed
+    hands = [d for d in figures.drawings if d.kind == "hand"]
+    assert any("Possess" in d.caption for d in hands)
+    attack = examples["attack"]
+    words = " ".join(attack.steps + attack.outcome)
+    for e in events_of(game, "attack"):
+        if e.type == "roll":                                  # every die roll, with its total
+            assert f"roll {e.data['dice']} di" in words and f"{e.data['total']} in all" in words
+    assert "Attack 9 against defence 3" in words
+
+
+def test_valeria_scores_come_from_somewhere():
+    """The Adversary's score at the start is said before a step says it grew, with the reason."""
+    game, examples, _ = examples_of("shadow_kingdoms_of_valeria")
+    solo = examples["adversary_turn"]
+    assert "31 VP" in solo.setup
+    meets = next(s for s in solo.steps if "Warden" in s and "VP" in s)
+    assert "2 VP" in meets and "33 VP now" in meets
+    assert solo.steps[0].startswith("**Kira’s turn:**")
+    assert any(s.startswith("**The Adversary’s turn:**") for s in solo.steps)
+    chain = examples["battle_chain"]
+    assert "21 VP" in chain.setup
+    battle = next(s for s in chain.steps if "strength of 19" in s)
+    assert "held to 14 by the influence of 14" in battle and "9 VP" in battle
+
+
+def test_behind_the_throne_turns_are_said_with_whose_turn_it_is():
+    _, examples, _ = examples_of("behind_the_throne")
+    steps = examples["three_turns"].steps
+    assert steps[0] == "**Ana’s turn:** Ana reveals Assassin (2)."
+    assert any("destroys one of Ben’s Alchemist cards" in s for s in steps)
+    assert any("busts and discards Jester and Minstrel" in s for s in steps)
+
+
+def test_shadow_throne_spanish_examples_are_spanish_prose():
+    _, examples, _ = examples_of("shadow_throne", "es")
+    ex = examples["convert_and_embolden"]
+    assert ex.title == "Ejemplo: una oleada, dos habilidades a la vez"
+    assert "Pastor de los Perdidos de Ben convierte a Forajido de Ana" in " ".join(ex.steps)
+    assert ex.steps[0].startswith("**Oleada 1:**")
+    assert ex.outcome[0].startswith("**Resultado.**") and "la Iglesia gana la batalla" in ex.outcome[0]
+    hush = examples["hush_money"]
+    assert any("Oro por Silencio" in s for s in hush.steps)
+
+
+def test_the_seeded_battle_is_prose_too():
+    game = load_game("shadow_throne")
+    battle = engine_battle(game, load_config(game), "en", prose=True)
+    assert battle.steps[0].startswith("**Intrigue:**")
+    assert any(s.startswith("**Wave 4:**") for s in battle.steps)
+    assert any(s.startswith("Pick 6:") for s in battle.steps)
+    assert list(battle)[0] == "== Battle 1 =="                      # the engine's own transcript still
+
+
+def test_an_event_without_words_is_a_problem_at_the_event_template(game_copy):
+    path = game_copy / "templates" / "events" / "en.j2"
+    path.write_text(path.read_text().replace("{%- macro kill(e, n, facts) -%}", "{%- macro kill_x(e, n, facts) -%}"))
+    game = load_game(game_copy)
+    with pytest.raises(DataError) as err:
+        engine_examples(game, load_config(game), "en", Figures(game))
+    (problem,) = err.value.problems
+    assert problem.path.endswith("templates/events/en.j2")
+    assert problem.message == "no macro for the engine's event 'kill' (add one, or list it in quiet)"
+
+
+def test_a_game_without_event_templates_keeps_the_transcript(game_copy):
+    (game_copy / "templates" / "events" / "en.j2").unlink()
+    game = load_game(game_copy)
+    assert event_templates(game, "en") == (None, None)
+    ex = engine_examples(game, load_config(game), "en", Figures(game))["killing"]
+    assert ex.markup.startswith("> **Example: Anna Lys strikes first**")
+    assert "Cleo reveals Queen's Guard and pays 1 gold (2 left)." in list(ex)
