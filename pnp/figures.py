@@ -312,6 +312,10 @@ class Figures:
             if "rect" in region:
                 x, y, w, h = region["rect"]
                 rects.setdefault(region["name"], Rect(x * sx, y * sy, w * sx, h * sy))
+            elif "at" in region:            # a circle (r) or an icon (size) placed by its centre
+                x, y = region["at"]
+                r = float(region.get("r") or float(region.get("size") or 0) / 2)
+                rects.setdefault(region["name"], Rect((x - r) * sx, (y - r) * sy, 2 * r * sx, 2 * r * sy))
         return (piece, rects), ""
 
     def board(self, component, around=None, item=None, place=None, margin=3.0, scale=0.5, caption=None) -> Safe:

@@ -43,6 +43,8 @@ ACCENT = "#6b1d2a"
 MARGIN = dict(inner=12.0, outer=12.0, top=13.0, bottom=15.0)
 #: The cover's double frame: its outer line this far inside the page's edges (mm), the inner 1.5 mm further.
 COVER_FRAME = 6.0
+#: A chapter starts on a new page when less than this is left on the page (mm).
+CHAPTER_ROOM = 45.0
 
 CONFIG_SCHEMA = {
     "pages": Field("int", nullable=True, min=4, max=64,
@@ -310,7 +312,7 @@ def flowables(nodes, width, extra: dict, figures=None):
             continue
         if isinstance(node, Heading):
             if node.level == 1:
-                out.append(CondPageBreak(pt(60)))
+                out.append(CondPageBreak(pt(CHAPTER_ROOM)))
             out.append(_heading(node))
         elif isinstance(node, Paragraph):
             out.append(RichText(node.text, BODY, 0, 5, keep_with_next=leads_in(node.text), kind="body"))
@@ -512,20 +514,21 @@ class BlankPage(Spacer):
 
 def _notes(count, title, ruled: bool, frame_height: float = 0.0):
     """The ``!notes`` handler: ``count`` padding pages, ruled Notes pages when rulebook.yaml asks for
-    them (``notes: true``), else blank pages without header or number."""
+    them (``notes: true``), else blank pages without header or number. What follows starts on a page of
+    its own, padded or not (the last chapter, the back page, stays the back page)."""
     def handler(arg):
         out = []
         if not ruled:
             if count:
                 out += [NextPageTemplate("blank"), PageBreakIfNotEmpty()]
                 out += [BlankPage(frame_height) for _ in range(count)]
-                out += [NextPageTemplate("body"), PageBreakIfNotEmpty()]
-            return out
+                out += [NextPageTemplate("body")]
+            return out + [PageBreakIfNotEmpty()]
         for _ in range(count):
             out.append(PageBreakIfNotEmpty())     # a notes page right after the cover needs no extra break
             out.append(_heading(Heading(1, f"{title} {{-}}")))
             out.extend(Rule() for _ in range(26))
-        return out
+        return out + [PageBreakIfNotEmpty()]
     return handler
 
 

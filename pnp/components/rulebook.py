@@ -194,8 +194,8 @@ def _start_figures(game, figures, position: dict, names, words, events) -> str:
             pieces.setdefault(p["at"], []).append(p["kind"])
         around = spots or list(pieces)[:1]
         near = {h: k for h, k in pieces.items()}
-        rows.append(figures.map(around=around, radius=1.3, pieces=near, highlight=position.get("bridges") or (),
-                                scale=0.8, caption=Safe(words.get("example_map", "The position at the start"))))
+        rows.append(figures.map(around=around, radius=1.1, pieces=near, highlight=position.get("bridges") or (),
+                                scale=0.6, caption=Safe(words.get("example_map", "The position at the start"))))
 
     def caption(key, default, seat):
         return Safe(fill(words.get(key, default), player=names[seat] if seat < len(names) else str(seat + 1)))
