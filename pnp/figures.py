@@ -2,7 +2,7 @@
 
 A chapter template calls ``figure.card('outlaw')``, ``figure.hand([...])``, ``figure.die('orc', 5)``,
 ``figure.token('gold_1')``, ``figure.map(around='0707', pieces={...})``, ``figure.board('board',
-around=['score'], ...)``, ``figure.track(markers={...})`` or ``figure.pattern([0, 4, 8])``. Each call
+around=['score'], ...)``, ``figure.track(markers={...})`` or ``figure.grid([0, 4, 8])``. Each call
 lays the piece out with its component's own code (a card's face is :func:`pnp.components.cards.laid_out_face`,
 a map excerpt is :func:`pnp.components.hexmap.map_layout` clipped round a hex), so a figure cannot drift
 from what is printed, and returns a placeholder line (``!figure N``) that the rulebook's layout turns
@@ -82,7 +82,7 @@ class Figures:
 
     def namespace(self) -> dict:
         return {"card": self.card, "hand": self.hand, "die": self.die, "token": self.token, "map": self.map,
-                "board": self.board, "track": self.track, "pattern": self.pattern}
+                "board": self.board, "track": self.track, "grid": self.grid}
 
     # ------------------------------------------------------------------------------------ plumbing
 
@@ -114,11 +114,12 @@ class Figures:
 
     def face(self, card) -> tuple[tuple, float, float]:
         """A card's face elements as printed (no bleed) with its size, and a hairline round it."""
-        from pnp.components.cards import laid_out_face
+        from pnp.components.cards import laid_out_face, printed_mark
 
         deck = self.game.deck_of(card)
         w, h = deck.width, deck.height
-        els = laid_out_face(self.game, deck, card, self.lang, "", (w, h), 0.0)
+        # the face of its first copy exactly as printed (its corner mark included), laid out once for both
+        els = laid_out_face(self.game, deck, card, self.lang, printed_mark(self.game, card, 1), (w, h), 0.0)
         return tuple(els) + (Box(Rect(0, 0, w, h), stroke=OUTLINE, width=0.3, radius=3.0, role="figure-edge"),), w, h
 
     def card(self, card_id, scale=CARD_SCALE, caption=None) -> Safe:
@@ -408,20 +409,20 @@ class Figures:
                          role="figure-track"),)
         return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "track"))
 
-    def pattern(self, cells, columns=3, rows=3, size=6.0, colour=None, caption=None) -> Safe:
+    def grid(self, cells, columns=3, rows=3, size=6.0, colour=None, caption=None) -> Safe:
         """A grid of ``columns`` x ``rows`` squares (numbered from the top left, row by row) with the
         ``cells`` filled: an award's shape of markers on the 3 x 3 campaign map."""
         cells = list(cells or ())
         if any(not isinstance(c, int) or not 0 <= c < columns * rows for c in cells):
-            return self._error("figure.pattern", f"cells {cells!r}: numbers from 0 to {columns * rows - 1}")
+            return self._error("figure.grid", f"cells {cells!r}: numbers from 0 to {columns * rows - 1}")
         ink = colour or (self.game.factions[0].colour if self.game.factions else MARK_INK)
         els = []
         for k in range(columns * rows):
             x, y = (k % columns) * size, (rows - 1 - k // columns) * size
-            els.append(Box(Rect(x, y, size, size), fill="#f4efe4", stroke=OUTLINE, width=0.3, role="pattern-cell"))
+            els.append(Box(Rect(x, y, size, size), fill="#f4efe4", stroke=OUTLINE, width=0.3, role="grid-cell"))
             if k in cells:
-                els.append(Circle(x + size / 2, y + size / 2, size * 0.32, fill=ink, role=f"pattern-mark:{k}"))
-        return self._placeholder(Drawing(tuple(els), columns * size, rows * size, 1.0, _caption(caption), "pattern"))
+                els.append(Circle(x + size / 2, y + size / 2, size * 0.32, fill=ink, role=f"grid-mark:{k}"))
+        return self._placeholder(Drawing(tuple(els), columns * size, rows * size, 1.0, _caption(caption), "grid"))
 
 
 def _track_spaces(page) -> dict:

@@ -519,10 +519,10 @@ def _notes(count, title, ruled: bool, frame_height: float = 0.0):
     def handler(arg):
         out = []
         if not ruled:
-            if count:
-                out += [NextPageTemplate("blank"), PageBreakIfNotEmpty()]
+            if count:       # (a break's own next template: right after a page break it is not a second one)
+                out += [PageBreakIfNotEmpty("blank")]
                 out += [BlankPage(frame_height) for _ in range(count)]
-                out += [NextPageTemplate("body")]
+                return out + [PageBreakIfNotEmpty("body")]
             return out + [PageBreakIfNotEmpty()]
         for _ in range(count):
             out.append(PageBreakIfNotEmpty())     # a notes page right after the cover needs no extra break

@@ -25,3 +25,26 @@ def px(mm: float, dpi: float) -> int:
 def pixel(image: Image.Image, x_mm: float, y_mm: float, dpi: float) -> tuple:
     """The colour at the point (x_mm, y_mm) of a page (origin bottom-left, y up, as in layout)."""
     return image.getpixel((px(x_mm, dpi), image.height - 1 - px(y_mm, dpi)))
+
+
+def booklet_text(pdf) -> str:
+    """The words of a rulebook PDF (bytes or a path) in reading order, without the running header and
+    page number of each page (a paragraph runs on across them), words hyphenated at a line end joined,
+    typographic apostrophes read as typed ones."""
+    import io
+    import re
+
+    import pypdf
+
+    reader = pypdf.PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else str(pdf))
+    pages = []
+    for number, page in enumerate(reader.pages, 1):
+        lines = page.extract_text().splitlines()
+        if lines and "\u00b7" in lines[0] and lines[0].upper() == lines[0]:
+            lines = lines[1:]
+        # the page number, a line of its own that text extraction puts first or last
+        lines = [line for k, line in enumerate(lines)
+                 if not (line.strip() == str(number) and (k < 2 or k >= len(lines) - 2))]
+        pages.append(" ".join(lines))
+    text = " ".join(" ".join(pages).split()).replace("\u2019", "'")
+    return re.sub(r"(\w)- (\w)", r"\1\2", text)

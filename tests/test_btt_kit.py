@@ -87,10 +87,11 @@ def test_instructions_say_which_cards_to_leave_out(kit):
 def test_rulebook_prints_the_engine_example_and_the_character_table(game, kit):
     from pnp.components.rulebook import engine_examples
     from pnp.rulebook import load_config
-    book = text(kit / "rulebook.pdf")
+    from rasterize import booklet_text
+    book = booklet_text(kit / "rulebook.pdf")
     example = engine_examples(game, load_config(game))["three_turns"]
     for sentence in (example.setup, *example.steps, *example.outcome):
-        assert " ".join(sentence.replace("*", "").split()) in book, sentence
+        assert " ".join(sentence.replace("*", "").replace("\u2019", "'").split()) in book, sentence
     for card in game.cards:
         if card.ability and card.stat("value"):
             assert re.search(rf"{card.name} {card.stat('value')} (Manipulative|Protective|Prohibitive)", book)

@@ -38,8 +38,8 @@ def test_build_writes_every_component_and_the_kit(built):
     assert len(pages(built / "cards-fronts.pdf")) == 7
     assert len(pages(built / "cards-backs.pdf")) == 7
     assert len(pages(built / "tokens.pdf")) == 2
-    assert len(pages(built / "rulebook.pdf")) == 12
-    assert len(pages(built / "rulebook-imposed.pdf")) == 6
+    assert len(pages(built / "rulebook.pdf")) == 16
+    assert len(pages(built / "rulebook-imposed.pdf")) == 8
     # the kit is every component but the screen-reading rulebook, in print order
     assert len(pages(built / "kit.pdf")) == sum(len(pages(built / f)) for f in KIT_FILES)
 
@@ -49,7 +49,7 @@ def test_kit_has_an_outline_entry_per_component_in_print_order(built):
     entries = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
     assert entries[:6] == [("Instructions", 0), ("Power Track", 1), ("Card fronts", 2), ("Card backs", 9),
                            ("Tokens", 16), ("Rulebook", 18)]
-    assert entries[6][1] == 24 and len(entries) == 7
+    assert entries[6][1] == 26 and len(entries) == 7
     assert reader.metadata.title == "Shadow Throne"
     assert reader.metadata.author == "Teale Fristoe"
 
@@ -141,11 +141,11 @@ def test_manifest_lists_every_piece_and_sheet(built):
     assert tokens == {"faction": 3, "gold": 57, "influence": 36, "plus_one": 10, "dead": 13, "converted": 13}
     assert sum(tokens.values()) == 132
     assert bill["pieces"] == {"board": 1, "booklet": 1, "box": 1, "card": 59, "token": 132}
-    # card fronts and backs share 7 sheets; tokens fold (2 sheets); the 12-page booklet takes 3 sheets
+    # card fronts and backs share 7 sheets; tokens fold (2 sheets); the 16-page booklet takes 4 sheets
     assert {k: (c["sheets"], c["sides"]) for k, c in by_id.items()} == {
         "instructions": (1, ["single"]), "power_track": (1, ["single"]), "cards": (7, ["double"]),
-        "tokens": (2, ["fold"]), "rulebook": (3, ["double"]), "box": (2, ["single"])}
-    assert bill["sheets"] == {"total": 16, "single": 4, "double": 10, "fold": 2}
+        "tokens": (2, ["fold"]), "rulebook": (4, ["double"]), "box": (2, ["single"])}
+    assert bill["sheets"] == {"total": 17, "single": 4, "double": 11, "fold": 2}
     # the instructions page prints the same table
     text = " ".join(pages(built / "instructions.pdf")[0].extract_text().split())
     assert "54 cards, 5 player aids" in text and "132" not in text.split("What the kit makes")[0]

@@ -3,10 +3,8 @@ engine's structured events by each game's event templates, then the outcome. Eve
 needs is in the words (a card drawn or played, a die rolled, a score change and its reason) and
 nothing appears from nowhere (a card played from a preset hand is in the start position)."""
 
-import io
 import re
 
-import pypdf
 import pytest
 
 from pnp.components.rulebook import booklet, engine_battle, engine_examples, event_templates
@@ -18,6 +16,7 @@ from pnp.i18n import translate
 from pnp.markup import plain_text
 from pnp.rulebook import load_config
 from pnp.scenario import load_scenario, play_scenario
+from rasterize import booklet_text
 
 GAMES = ["shadow_throne", "behind_the_throne", "shadow_queen", "shadow_kingdoms_of_valeria"]
 
@@ -48,7 +47,7 @@ def test_every_example_prints_its_start_steps_and_outcome(game_id):
     game, examples, figures = examples_of(game_id)
     with using(game.icons, "en"):
         pdf, _, _ = booklet(game, "letter", "en")
-    book = flat(" ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages))
+    book = flat(booklet_text(pdf))
     for ex in examples.values():
         assert ex.setup and ex.steps, ex.id
         assert "!figure" in ex.start, ex.id                       # the start position is drawn

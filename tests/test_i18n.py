@@ -137,7 +137,8 @@ def test_spanish_examples_are_engine_prose_in_spanish(game, spanish_kit):
     assert example.title == "Ejemplo: una oleada, dos habilidades a la vez"
     assert "Pastor de los Perdidos (Ben) convierte a Forajido (Ana) a la Iglesia." in example  # the log
     assert phrases(engine_module("shadow_throne"), "es")["wave_start"] == "-- Oleada {wave} --"
-    rulebook = " ".join(text_of(spanish_kit / "rulebook.pdf").replace("\u2019", "'").split())
+    from rasterize import booklet_text
+    rulebook = booklet_text(spanish_kit / "rulebook.pdf")
     for sentence in (example.setup, *example.steps, *example.outcome):
         assert " ".join(sentence.replace("*", "").replace("\u2019", "'").split()) in rulebook, sentence
 

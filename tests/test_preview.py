@@ -34,7 +34,7 @@ def preview_size(tmp_path, *args):
     (["cards-backs.pdf", "--dpi", "30", "--paper", "a4"], A4),
     (["power_track", "--dpi", "30"], LETTER),
     (["instructions", "--dpi", "30"], LETTER),                                        # needs the whole kit
-    (["kit", "--page", "26", "--dpi", "30"], LETTER),
+    (["kit", "--page", "28", "--dpi", "30"], LETTER),
 ])
 def test_preview_sizes(tmp_path, args, mm):
     dpi = int(args[args.index("--dpi") + 1])
@@ -70,7 +70,7 @@ def test_preview_shows_the_page_asked_for(tmp_path):
     (["preview", "outlw"], "error: no card or component 'outlw' in Shadow Throne (did you mean 'outlaw'?); "
                            "components: instructions, power_track, cards, tokens, rulebook, box, kit"),
     (["preview", "nothing.pdf"], "error: no card or component 'nothing.pdf' in Shadow Throne; components:"),
-    (["preview", "rulebook", "--page", "99"], "error: --page 99: 'rulebook' (rulebook.pdf) has 12 pages"),
+    (["preview", "rulebook", "--page", "99"], "error: --page 99: 'rulebook' (rulebook.pdf) has 16 pages"),
     (["preview", "outlaw", "--page", "2"], "error: --page applies to components and files, not to the card"),
     (["preview", "outlaw", "no_game"], "error: no game 'no_game'"),
 ])

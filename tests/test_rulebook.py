@@ -82,8 +82,9 @@ def test_long_edge_booklets_turn_the_back_sides(game):
 
 
 def test_examples_are_told_from_the_engines_events(game, outputs):
+    from rasterize import booklet_text
     reading, _ = outputs
-    text = flat(" ".join(texts(reading.pdf)))
+    text = flat(booklet_text(reading.pdf))
     cfg = load_config(game)
     assert {e["id"] for e in cfg["examples"]} == {"convert_and_embolden", "killing", "hush_money", "poor_player"}
     for ex in engine_examples(game, cfg).values():
@@ -105,8 +106,9 @@ def test_the_outlaw_example_ends_in_the_church_with_one_extra_power(game):
 
 
 def test_a_whole_battle_is_printed_from_a_seeded_game(game, outputs):
+    from rasterize import booklet_text
     reading, _ = outputs
-    text = flat(" ".join(texts(reading.pdf)))
+    text = flat(booklet_text(reading.pdf))
     from pnp.components.rulebook import engine_battle
     lines = engine_battle(game, load_config(game))
     assert lines[0] == "== Battle 1 =="

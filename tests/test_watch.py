@@ -34,7 +34,7 @@ def test_rebuild_reports_problems_as_build_does_then_recovers(tmp_path, game_cop
 
     cards.write_text(good)
     assert rebuild(str(game_copy), out, BuildOptions(), echo, changed=[str(cards)]) is True
-    assert "built Shadow Throne after cards.yaml changed: 11 files, 26 pages in kit.pdf" in echo[-1]
+    assert "built Shadow Throne after cards.yaml changed: 11 files, 28 pages in kit.pdf" in echo[-1]
     assert (out / "kit.pdf").is_file()
 
 
@@ -43,9 +43,9 @@ def test_rebuild_reads_files_again_that_a_cache_holds(tmp_path, game_copy):
     echo = Echo()
     assert rebuild(str(game_copy), tmp_path / "a", BuildOptions(), echo) is True
     config = game_copy / "rulebook.yaml"
-    config.write_text(config.read_text() + "pages: 16\n")
+    config.write_text(config.read_text() + "pages: 20\n")
     assert rebuild(str(game_copy), tmp_path / "b", BuildOptions(), echo) is True
-    assert "26 pages in kit.pdf" in echo[0] and "28 pages in kit.pdf" in echo[1]   # a 16-page booklet
+    assert "28 pages in kit.pdf" in echo[0] and "30 pages in kit.pdf" in echo[1]   # a 20-page booklet
 
 
 def test_registered_caches_are_the_file_dependent_ones():

@@ -109,7 +109,7 @@ def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: floa
     if owner is None or owner() is not game:
         _FACES.update(game=weakref.ref(game), faces={})
     faces = _FACES["faces"]
-    key = (deck.id, card.id, lang, mark, size_mm, bleed, icons.active())
+    key = (deck.id, card.id, lang or game.language, mark, size_mm, bleed, icons.active())
     if key not in faces:
         faces[key] = tuple(card_face(face_content(game, card, lang, mark), *size_mm, bleed, layout_of(deck, card)))
     return faces[key]
