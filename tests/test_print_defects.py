@@ -349,7 +349,7 @@ def test_10_credits_print_on_the_rulebook_cover_and_the_box(tmp_path, spanish_ki
     # manifest.json: a file beside the kit has its own pages, not 0
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     files = {f["file"]: f for c in manifest["components"] for f in c["files"]}
-    assert files["rulebook.pdf"]["pages"] == 12 and not files["rulebook.pdf"]["in_kit"]
+    assert files["rulebook.pdf"]["pages"] == 16 and not files["rulebook.pdf"]["in_kit"]
     assert files["cards-duplex.pdf"]["pages"] == 14
     assert all(f["pages"] > 0 for f in files.values())
 
