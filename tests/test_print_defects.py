@@ -245,10 +245,14 @@ def test_instructions_keep_a_space_before_the_decks_sentence_in_every_language()
     for lang, cut, decks in (("en", "Cut along the grey lines.", "The cards come in"),
                              ("es", "Recorta por las líneas grises.", "Las cartas forman")):
         source = (TEMPLATES_DIR / "instructions" / f"{lang}.md.j2").read_text()
-        start, end = source.index("{% if bleed %}"), source.index(decks)
+        # from the card sheets' paragraph (gutterfold sheets or not) to the decks' sentence
+        start, end = source.index('{% if "cards-gutterfold.pdf" in files %}'), source.index(decks)
         snippet = source[start:end] + decks + "{% endif %}"
         env = Environment(trim_blocks=True, lstrip_blocks=True)
-        out = env.from_string(snippet).render(bleed="", game={"decks": [1, 2]})
+        entries = [{"filename": "cards-fronts.pdf", "first": 3, "last": 9},
+                   {"filename": "cards-backs.pdf", "first": 10, "last": 16}]
+        out = env.from_string(snippet).render(bleed="", cutter="", files=set(), entries=entries, flip="long",
+                                              game={"decks": [1, 2]})
         assert f"{cut} {decks}" in " ".join(out.split()), (lang, out)
 
 

@@ -47,6 +47,11 @@ from pnp.workers import default_jobs
 @click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
               help="Shift card back pages by X,Y mm to correct a printer's duplex drift "
                    "(measure it with --calibration).")
+@click.option("--cards", "card_sheets", type=click.Choice(["sheets", "gutterfold"]), default="sheets",
+              show_default=True,
+              help="How card sheets are printed: sheets = fronts and backs on separate pages (duplex, or a "
+                   "second pass); gutterfold = each card's front and back on one side of one sheet, folded on "
+                   "the gutter and glued (no duplex printer needed).")
 @click.option("--ink-saver", is_flag=True, help="Replace large colour fills with light tints and outlines.")
 @click.option("--calibration", is_flag=True,
               help="Write only calibration.pdf: a one-sheet duplex test to measure --back-offset.")
@@ -59,7 +64,7 @@ from pnp.workers import default_jobs
                    "for byte with any N (more than the CPU cores pnp may use counts as those). Default: those "
                    "cores, at most 4.")
 def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, allow_missing, bleed, back_offset,
-            ink_saver, calibration, preset, jobs):
+            card_sheets, ink_saver, calibration, preset, jobs):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
     default game, see pyproject.toml [tool.pnp]).
 
@@ -69,7 +74,7 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
     offset = parse_offset(back_offset)
     options = BuildOptions(paper=paper, flip=flip, sleeved=sleeved, booklet_flip=booklet_flip, bleed=bleed,
                            back_offset=offset, ink_saver=ink_saver, lang=lang, players=players,
-                           allow_missing=allow_missing)
+                           allow_missing=allow_missing, cards=card_sheets)
     if preset:
         from pnp.exports.presets import PDF_PRESETS as presets
         from pnp.kit import build_print_shop

@@ -31,6 +31,7 @@ class BuildOptions:
     ink_saver: bool = False          # large colour fills become light tints with outlines
     players: int | None = None       # build the deck for this many players (None: the full deck)
     allow_missing: bool = False      # --lang: untranslated words are warnings, printed in the data's language
+    cards: str = "sheets"            # sheets: fronts and backs on separate pages; gutterfold: on one sheet, folded
 
     @property
     def page_size(self) -> tuple[float, float]:

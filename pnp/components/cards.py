@@ -21,10 +21,17 @@ from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_
                               card_sheets, face_scope, offset_backs_clearance, single_card_pages, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
 from pnp.layout.regions import RegionError
+from pnp.layout.gutterfold import gutterfold_sheets, plan as gutterfold_plan
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import card_markup, escape, markup_problems, plain_text
 from pnp.placeholders import PRINTED_MARK
+
+
+#: ``pnp build --cards gutterfold``: the file of card sheets folded on their gutter, and its hint in the margin.
+GUTTERFOLD_FILE = "cards-gutterfold.pdf"
+GUTTERFOLD_HINT = ("Fold on the dashed line, printed side out; glue the blank halves together; cut along the "
+                   "marks through both layers")
 
 
 def layout_of(deck, card=None):
@@ -225,7 +232,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     """Every deck's sheets in game.yaml's order; a deck starts on a new sheet (decks of different card
     sizes never share one), each with its own back."""
     w, h = options.page_size
-    fronts, backs, single, parts = [], [], [], []
+    fronts, backs, single, parts, folded = [], [], [], [], []
     words = strings(game, options.lang)
     for deck in game.decks:
         faces, labels, cards = deck_faces(game, deck, options)
@@ -239,18 +246,28 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
             per_card = [shared.setdefault(card_key(c, deck.back.by) if c and deck.back.by else None,
                                           back_elements(game, deck, options.bleed, c)) for c in cards]
             margins = [back_margin(game, deck, c) for c in cards]
-        sheets = card_sheets(faces, back_elements(game, deck, options.bleed), deck.width, deck.height, w, h,
-                             options.flip, labels, bleed=options.bleed, back_offset=options.back_offset,
-                             name=name, card_backs=per_card, margins=margins,
-                             margin_fill=back_palette(game, deck).get("back", PLAIN["back"]))
-        fronts += sheets.fronts
-        backs += sheets.backs
+        fill = back_palette(game, deck).get("back", PLAIN["back"])
+        if options.cards == "gutterfold":
+            folded += gutterfold_sheets(faces, back_elements(game, deck, options.bleed),
+                                        gutterfold_plan(deck.width, deck.height, (w, h), options.bleed), labels,
+                                        name, per_card, margins, fill, words.get("gutterfold_hint", GUTTERFOLD_HINT),
+                                        words.get("card_gutterfold", "Cards, gutterfold"))
+        else:
+            sheets = card_sheets(faces, back_elements(game, deck, options.bleed), deck.width, deck.height, w, h,
+                                 options.flip, labels, bleed=options.bleed, back_offset=options.back_offset,
+                                 name=name, card_backs=per_card, margins=margins, margin_fill=fill)
+            fronts += sheets.fronts
+            backs += sheets.backs
         if options.bleed:
             # what print services take: every card on its own page, with its own TrimBox and BleedBox
             title = words.get("card_singles", "Cards, one per page") + (f": {deck.name}" if game.several_decks else "")
             single.append(Output(single_file(game, deck), title,
                                  single_card_pages(faces, back_elements(game, deck, options.bleed), deck.width,
                                                    deck.height, options.bleed, labels, per_card), in_kit=False))
+    if options.cards == "gutterfold":
+        # fronts and backs on one side of each sheet, folded on the gutter and glued
+        return [Output(GUTTERFOLD_FILE, words.get("card_gutterfold", "Cards, gutterfold"), folded, parts=tuple(parts),
+                       sides="fold")] + single
     return [
         Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts, parts=tuple(parts),
                sides="double"),
