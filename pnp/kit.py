@@ -81,7 +81,10 @@ def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict |
             if progress:
                 progress(component.name)
     outputs = [out for component in components for out in built[component.name]]
-    files = {out.filename: out.pdf for out in outputs}
+    files = {}
+    for out in outputs:
+        files[out.filename] = out.pdf
+        files.update(out.beside)          # cut files next to their PDF
     pages = {out.filename: out.page_count for out in outputs}
     files[KIT_FILE] = merge([(o.title, o.pdf) for o in outputs if o.in_kit], game.title, game.author)
     pages[KIT_FILE] = sum(pages[o.filename] for o in outputs if o.in_kit)

@@ -52,6 +52,10 @@ from pnp.workers import default_jobs
               help="How card sheets are printed: sheets = fronts and backs on separate pages (duplex, or a "
                    "second pass); gutterfold = each card's front and back on one side of one sheet, folded on "
                    "the gutter and glued (no duplex printer needed).")
+@click.option("--cutter", type=click.Choice(["silhouette"]), default=None,
+              help="Print-and-cut on a cutting machine: card fronts carry its registration marks, cards lie "
+                   "apart inside the area it cuts (art 1 mm past every cut line), and a cut file of every "
+                   "card's outline (SVG and DXF) goes beside cards-fronts.pdf (docs/printing.md).")
 @click.option("--ink-saver", is_flag=True, help="Replace large colour fills with light tints and outlines.")
 @click.option("--calibration", is_flag=True,
               help="Write only calibration.pdf: a one-sheet duplex test to measure --back-offset.")
@@ -64,7 +68,7 @@ from pnp.workers import default_jobs
                    "for byte with any N (more than the CPU cores pnp may use counts as those). Default: those "
                    "cores, at most 4.")
 def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, allow_missing, bleed, back_offset,
-            card_sheets, ink_saver, calibration, preset, jobs):
+            card_sheets, cutter, ink_saver, calibration, preset, jobs):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
     default game, see pyproject.toml [tool.pnp]).
 
@@ -72,9 +76,12 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
     the data has problems.
     """
     offset = parse_offset(back_offset)
+    if cutter and card_sheets == "gutterfold":
+        raise UserError("--cutter and --cards gutterfold cannot go together: a cutting machine cuts one "
+                        "printed layer; print gutterfold sheets without --cutter")
     options = BuildOptions(paper=paper, flip=flip, sleeved=sleeved, booklet_flip=booklet_flip, bleed=bleed,
                            back_offset=offset, ink_saver=ink_saver, lang=lang, players=players,
-                           allow_missing=allow_missing, cards=card_sheets)
+                           allow_missing=allow_missing, cards=card_sheets, cutter=cutter)
     if preset:
         from pnp.exports.presets import PDF_PRESETS as presets
         from pnp.kit import build_print_shop
@@ -95,6 +102,9 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
     quiet = not sys.stdout.isatty()
     for path in result.files:
         n = result.pages.get(path.name)
+        if path.suffix in (".svg", ".dxf"):     # --cutter: cut files beside their PDF
+            click.echo(f"{display_path(path)}  (cut lines)")
+            continue
         if n is None:                 # manifest.json: the bill of materials
             click.echo(f"{display_path(path)}  ({result.sheets} sheets of paper in all)")
             continue

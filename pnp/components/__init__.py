@@ -32,6 +32,7 @@ class BuildOptions:
     players: int | None = None       # build the deck for this many players (None: the full deck)
     allow_missing: bool = False      # --lang: untranslated words are warnings, printed in the data's language
     cards: str = "sheets"            # sheets: fronts and backs on separate pages; gutterfold: on one sheet, folded
+    cutter: str | None = None        # a cutting machine (pnp.layout.cutter.MACHINES): its marks, cut files beside
 
     @property
     def page_size(self) -> tuple[float, float]:
@@ -79,6 +80,7 @@ class Output:
     sheets: int | None = None
     interleave: tuple = ()           # two earlier files of the component, a page of each in turn (no pages)
     page_count: int | None = None    # known once the PDF is made
+    beside: dict = field(default_factory=dict)  # other files written next to it (file name -> bytes): cut files
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_
 from pnp.layout.geometry import Picture, Rect, Text, flatten
 from pnp.layout.regions import RegionError
 from pnp.layout.gutterfold import gutterfold_sheets, plan as gutterfold_plan
+from pnp.layout.cutter import CUT_BLEED, MACHINES, CutOutline, cut_sheets, cutter_grid, registration_marks
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import card_markup, escape, markup_problems, plain_text
@@ -230,12 +231,16 @@ def deck_parts(deck, cards, words, several: bool = True) -> list[Part]:
 @with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     """Every deck's sheets in game.yaml's order; a deck starts on a new sheet (decks of different card
-    sizes never share one), each with its own back."""
+    sizes never share one), each with its own back. With ``options.cutter`` the fronts carry the cutting
+    machine's registration marks, the cards lie apart inside the area it cuts, and cut files (SVG, DXF)
+    of the fronts' outlines go beside the PDFs."""
     w, h = options.page_size
-    fronts, backs, single, parts, folded = [], [], [], [], []
+    fronts, backs, single, parts, folded, cut_pages = [], [], [], [], [], []
     words = strings(game, options.lang)
+    machine = MACHINES[options.cutter] if options.cutter else None
+    laid = replace(options, bleed=max(options.bleed, CUT_BLEED)) if machine else options
     for deck in game.decks:
-        faces, labels, cards = deck_faces(game, deck, options)
+        faces, labels, cards = deck_faces(game, deck, laid)
         if not faces:
             continue
         parts += deck_parts(deck, cards, words, game.several_decks)
@@ -244,7 +249,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         if varies(deck):         # each card's back (or its margin) may differ: lay out one per key value
             shared = {}
             per_card = [shared.setdefault(card_key(c, deck.back.by) if c and deck.back.by else None,
-                                          back_elements(game, deck, options.bleed, c)) for c in cards]
+                                          back_elements(game, deck, laid.bleed, c)) for c in cards]
             margins = [back_margin(game, deck, c) for c in cards]
         fill = back_palette(game, deck).get("back", PLAIN["back"])
         if options.cards == "gutterfold":
@@ -253,30 +258,54 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
                                         name, per_card, margins, fill, words.get("gutterfold_hint", GUTTERFOLD_HINT),
                                         words.get("card_gutterfold", "Cards, gutterfold"))
         else:
-            sheets = card_sheets(faces, back_elements(game, deck, options.bleed), deck.width, deck.height, w, h,
-                                 options.flip, labels, bleed=options.bleed, back_offset=options.back_offset,
-                                 name=name, card_backs=per_card, margins=margins, margin_fill=fill)
+            grid = cutter_grid(machine, deck.width, deck.height, w, h, laid.bleed) if machine else None
+            sheets = card_sheets(faces, back_elements(game, deck, laid.bleed), deck.width, deck.height, w, h,
+                                 options.flip, labels, bleed=laid.bleed, back_offset=options.back_offset,
+                                 name=name, card_backs=per_card, margins=margins, margin_fill=fill, grid=grid,
+                                 crop=machine is None)
+            if machine:
+                for start, page in zip(range(0, len(faces), grid.per_sheet), sheets.fronts):
+                    page.add(*registration_marks(machine, w, h))
+                    count = min(grid.per_sheet, len(faces) - start)
+                    cut_pages.append([CutOutline(grid.slot(i).inset(laid.bleed), machine.corner, labels[start + i])
+                                      for i in range(count)])
             fronts += sheets.fronts
             backs += sheets.backs
         if options.bleed:
             # what print services take: every card on its own page, with its own TrimBox and BleedBox
             title = words.get("card_singles", "Cards, one per page") + (f": {deck.name}" if game.several_decks else "")
             single.append(Output(single_file(game, deck), title,
-                                 single_card_pages(faces, back_elements(game, deck, options.bleed), deck.width,
-                                                   deck.height, options.bleed, labels, per_card), in_kit=False))
+                                 single_card_pages(faces, back_elements(game, deck, laid.bleed), deck.width,
+                                                   deck.height, laid.bleed, labels, per_card), in_kit=False))
     if options.cards == "gutterfold":
         # fronts and backs on one side of each sheet, folded on the gutter and glued
         return [Output(GUTTERFOLD_FILE, words.get("card_gutterfold", "Cards, gutterfold"), folded, parts=tuple(parts),
                        sides="fold")] + single
+    fronts_out = Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts, parts=tuple(parts),
+                        sides="double")
+    if machine:
+        fronts_out.beside = cut_files(game, machine, w, h, cut_pages, "cards-fronts")
     return [
-        Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts, parts=tuple(parts),
-               sides="double"),
+        fronts_out,
         # printed on the reverse of the fronts' sheets
         Output("cards-backs.pdf", words.get("card_backs", "Card backs"), backs, sides="double", sheets=0),
         # for duplex printers: each front page followed by its back page
         Output("cards-duplex.pdf", words.get("card_duplex", "Cards, fronts and backs"), in_kit=False,
                interleave=("cards-fronts.pdf", "cards-backs.pdf")),
     ] + single
+
+
+def cut_files(game, machine, page_w: float, page_h: float, pages: list, stem: str) -> dict:
+    """``<stem>-cut-p<first>-<last>.svg`` and ``.dxf`` for each run of pages of ``<stem>.pdf`` that cut the
+    same outlines (one pair for every full sheet of a deck)."""
+    from pnp.exports import cutfile
+
+    files = {}
+    for sheet in cut_sheets(machine, page_w, page_h, pages):
+        name = f"{stem}-cut-{sheet.pages}"
+        files[f"{name}.svg"] = cutfile.svg(sheet, f"{game.title}: {stem}.pdf {sheet.pages}, {machine.title}")
+        files[f"{name}.dxf"] = cutfile.dxf(sheet)
+    return files
 
 
 def _check_texts(elements, problems, path, line, subject, what: str = "", icons=None) -> None:

@@ -91,6 +91,7 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
         markup = templating.render(template, game=game, entries=entries, flip=options.flip,
                                    booklet_flip=options.booklet_flip, paper=options.paper,
                                    bleed=f"{options.bleed:g}" if options.bleed else "",
+                                   cutter=options.cutter or "",
                                    files={e.filename for e in entries}, bill=bill, kinds=kinds,
                                    sheets=sum(r["sheets"] for r in bill))
     except templating.TEMPLATE_ERRORS as exc:

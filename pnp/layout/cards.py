@@ -263,7 +263,8 @@ def offset_backs_clearance(card_w: float, card_h: float, page_w: float, page_h: 
 def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: float, page_h: float,
                 flip: str = "long", labels: list | None = None, bleed: float = 0.0,
                 back_offset: tuple = (0.0, 0.0), name: str = "", card_backs: list | None = None,
-                margins: list | None = None, margin_fill: str = PLAIN["back"]) -> CardSheets:
+                margins: list | None = None, margin_fill: str = PLAIN["back"], grid: Grid | None = None,
+                crop: bool = True) -> CardSheets:
     """Fronts in a centred grid (reading order), one back page per front page in mirrored slots.
 
     Without bleed, cards abut and full-length grey cut lines run along their edges. With ``bleed`` mm
@@ -273,9 +274,11 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
     ``back_offset`` (mm, in the back page's own frame) moves everything on the back pages, to correct
     a printer's duplex drift. ``card_backs`` (one per face) gives each card its own back instead of ``back``;
     ``margins`` (one per face, elements in a frame 2 mm larger than the card) replaces the plain colour
-    that runs past each back when there is no bleed (an image back runs on instead).
+    that runs past each back when there is no bleed (an image back runs on instead). ``grid`` places the
+    cards instead of :func:`card_grid` (centred on the sheet, each slot the card and its bleed; a cutting
+    machine's, :mod:`pnp.layout.cutter`); ``crop=False`` leaves out the crop marks (a machine cuts).
     """
-    grid = card_grid(card_w, card_h, page_w, page_h, bleed)
+    grid = grid or card_grid(card_w, card_h, page_w, page_h, bleed)
     art = Rect(-bleed, -bleed, card_w + 2 * bleed, card_h + 2 * bleed)
     # turned cards: fronts a quarter turn counter-clockwise, backs the other way, so that after the
     # duplex flip each back's top lies behind its front's top
@@ -307,8 +310,9 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
             shown = card_backs[start + i] if card_backs else back
             on_back.append(_placed(tuple(shown), slot, bleed, art, -turn, role))
         if bleed:
-            _trim_and_marks(front, slots, bleed)
-            _trim_and_marks(back_page, bslots, bleed, on_back)
+            if crop:
+                _trim_and_marks(front, slots, bleed)
+                _trim_and_marks(back_page, bslots, bleed, on_back)
         else:
             front.add(*cut_lines(slots, page_w, page_h))
             # on the backs, cut lines only in the margins: over the dark backs a drifting duplex print

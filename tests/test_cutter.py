@@ -1,0 +1,202 @@
+"""Print-and-cut on a cutting machine (``pnp build --cutter silhouette``): the registration marks where the
+machine's software puts them, every card (with its bleed) inside the area it cuts, and cut files (SVG and
+DXF, read back) whose outlines are exactly the printed cards' trims (0.01 mm), for every bundled deck on
+Letter and A4."""
+
+import io
+import re
+
+import ezdxf
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.components import BuildOptions
+from pnp.components.cards import build as build_cards
+from pnp.exports.cutfile import QUARTER_BULGE, dxf, svg
+from pnp.gamedata import load_game
+from pnp.layout.cutter import (CUT_BLEED, MACHINES, CutOutline, cut_area, cut_sheets, cutter_grid,
+                               registration_marks)
+from pnp.layout.geometry import Group, Rect, Transform, apply, compose
+from pnp.units import PAPERS
+
+SILHOUETTE = MACHINES["silhouette"]
+GAMES = ["shadow_throne", "behind_the_throne", "shadow_kingdoms_of_valeria", "shadow_queen"]
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_marks_lie_where_silhouette_studio_puts_type_1_marks(paper):
+    w, h = PAPERS[paper]
+    square, tr_h, tr_v, bl_h, bl_v = (b.rect.rounded() for b in registration_marks(SILHOUETTE, w, h))
+    # a 5 mm square whose outer edges are 10 mm from the left and top edges
+    assert square == (10.0, round(h - 15, 2), 5.0, 5.0)
+    # top right: legs 20 mm long and 0.3 mm thick, their outer edges 10 mm from the right and top edges
+    assert tr_h == (round(w - 30, 2), round(h - 10.3, 2), 20.0, 0.3)
+    assert tr_v == (round(w - 10.3, 2), round(h - 30, 2), 0.3, 20.0)
+    # bottom left: the same L turned, 10 mm from the left and bottom edges
+    assert bl_h == (10.0, 10.0, 20.0, 0.3)
+    assert bl_v == (10.0, 10.0, 0.3, 20.0)
+    # pieces keep 3 mm from the marks: beside them, and beyond the bands that hold them
+    area = cut_area(SILHOUETTE, w, h)
+    assert area.rounded() == (13.0, 33.0, round(w - 26, 2), round(h - 66, 2))
+
+
+def _matrix(element):
+    """The matrix placing a card's frame on the page (a Group, or a Group round a turned Transform)."""
+    m = (1.0, 0.0, 0.0, 1.0, element.dx, element.dy)
+    if len(element.elements) == 1 and isinstance(element.elements[0], Transform):
+        m = compose(m, element.elements[0].matrix)
+    return m
+
+
+def _trim(element, card_w, card_h) -> Rect:
+    pts = [apply(_matrix(element), x, y) for x, y in ((0, 0), (card_w, 0), (0, card_h), (card_w, card_h))]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _cards(page, prefix="card:"):
+    return {e.role.split(":", 1)[1]: e for e in page.elements if isinstance(e, Group) and e.role.startswith(prefix)}
+
+
+def _svg_rects(data: bytes, page_h: float) -> list:
+    """Each path's extent (sheet frame, y up) and its arcs' radii, read from the SVG's numbers."""
+    found = []
+    for d in re.findall(rb'<path d="([^"]+)"', data):
+        text = d.decode()
+        xs, ys, radii = [], [], set()
+        x = y = None
+        for cmd, args in re.findall(r"([MHVAZ])([^MHVAZ]*)", text):
+            nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", args)]
+            if cmd == "M":
+                x, y = nums
+            elif cmd == "H":
+                x = nums[0]
+            elif cmd == "V":
+                y = nums[0]
+            elif cmd == "A":
+                radii.add((nums[0], nums[1]))
+                x, y = nums[5], nums[6]
+            else:
+                continue
+            xs.append(x)
+            ys.append(y)
+        found.append((Rect(min(xs), page_h - max(ys), max(xs) - min(xs), max(ys) - min(ys)), radii))
+    return found
+
+
+def _dxf_rects(data: bytes) -> list:
+    doc = ezdxf.read(io.StringIO(data.decode()))
+    assert doc.units == 4                               # millimetres
+    found = []
+    for pl in doc.modelspace().query("LWPOLYLINE"):
+        assert pl.dxf.layer == "cut" and pl.closed
+        pts = list(pl.get_points("xyb"))
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        found.append((Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)), [round(p[2], 6) for p in pts]))
+    return found
+
+
+def _same(a: Rect, b: Rect) -> bool:
+    return all(abs(u - v) < 0.01 for u, v in zip((a.x, a.y, a.w, a.h), (b.x, b.y, b.w, b.h)))
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("game_name", GAMES)
+def test_every_card_lies_inside_the_cut_area_and_the_cut_files_trace_it(game_name, paper):
+    game = load_game(game_name)
+    w, h = PAPERS[paper]
+    outs = {o.filename: o for o in build_cards(game, BuildOptions(paper=paper, cutter="silhouette"))}
+    fronts, backs = outs["cards-fronts.pdf"], outs["cards-backs.pdf"]
+    area = cut_area(SILHOUETTE, w, h)
+    marks = [b.rect for b in registration_marks(SILHOUETTE, w, h)]
+    decks = [d for d in game.decks if d.physical(None) or d.aid_copies]
+    page_sizes = []
+    for deck in decks:
+        grid = cutter_grid(SILHOUETTE, deck.width, deck.height, w, h, CUT_BLEED)
+        n = len(list(deck.physical(None))) + deck.aid_copies
+        page_sizes += [(deck.width, deck.height)] * -(-n // grid.per_sheet)
+    assert len(fronts.pages) == len(backs.pages) == len(page_sizes)
+    sizes = iter(page_sizes)
+    printed = []
+    for front, back in zip(fronts.pages, backs.pages):
+        card_w, card_h = next(sizes)
+        # the marks on every front, exactly; none on the backs (the machine reads the printed side)
+        assert [e.rect for e in front.find("registration")] == marks
+        assert not back.find("registration")
+        trims = [_trim(e, card_w, card_h) for e in _cards(front).values()]
+        assert trims
+        for t in trims:
+            art = t.inset(-CUT_BLEED)
+            assert area.contains(art), (t, area)
+            assert not any(art.overlaps(m) for m in marks)
+        for a in trims:          # neighbours lie apart by twice the bleed at least
+            for b in trims:
+                if a is not b:
+                    assert not a.inset(-CUT_BLEED + 1e-6).overlaps(b.inset(-CUT_BLEED + 1e-6))
+        printed.append(trims)
+    # the cut files beside the fronts: each run of pages that cuts the same shapes, every outline a trim
+    runs = {}
+    for name, data in fronts.beside.items():
+        m = re.fullmatch(r"cards-fronts-cut-p(\d+)(?:-(\d+))?\.(svg|dxf)", name)
+        assert m, name
+        runs.setdefault((int(m[1]), int(m[2] or m[1])), {})[m[3]] = data
+    covered = []
+    for (first, last), files in sorted(runs.items()):
+        covered += range(first, last + 1)
+        from_svg, from_dxf = _svg_rects(files["svg"], h), _dxf_rects(files["dxf"])
+        for number in range(first, last + 1):
+            trims = printed[number - 1]
+            assert len(from_svg) == len(from_dxf) == len(trims)
+            for t in trims:
+                assert any(_same(t, r) and radii == {(3.0, 3.0)} for r, radii in from_svg), t
+                assert any(_same(t, r) and bulges.count(round(QUARTER_BULGE, 6)) == 4 for r, bulges in from_dxf), t
+    assert covered == list(range(1, len(printed) + 1))
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_six_poker_cards_lie_turned_on_a_sheet(paper):
+    w, h = PAPERS[paper]
+    grid = cutter_grid(SILHOUETTE, 63, 88, w, h, CUT_BLEED)
+    assert (grid.cols, grid.rows, grid.item_w, grid.item_h) == (2, 3, 90.0, 65.0)
+    # centred on the sheet, so the backs' mirror image lies inside the area too
+    assert abs(grid.block.cx - w / 2) < 1e-9 and abs(grid.block.cy - h / 2) < 1e-9
+
+
+def test_a_rounded_outline_in_both_files():
+    sheet = cut_sheets(SILHOUETTE, 210, 297, [[CutOutline(Rect(20, 40, 63, 88), 3.0)]])[0]
+    assert sheet.pages == "p1"
+    text = svg(sheet, "t").decode()
+    # y down in SVG: the card's top edge (y = 128 on the sheet) is 169 mm from the sheet's top
+    assert '<path d="M23,169 H80 A3,3 0 0 1 83,172 V254 A3,3 0 0 1 80,257 H23 A3,3 0 0 1 20,254 V172 ' \
+           'A3,3 0 0 1 23,169 Z"/>' in text
+    assert 'width="210mm" height="297mm" viewBox="0 0 210 297"' in text
+    ((rect, bulges),) = _dxf_rects(dxf(sheet))
+    assert rect.rounded() == (20.0, 40.0, 63.0, 88.0)
+    assert dxf(sheet) == dxf(sheet)            # fixed dates and ids: the same bytes every time
+
+
+def test_runs_of_pages_share_a_cut_file():
+    a = [CutOutline(Rect(20, 40, 63, 88), 3.0, "x#1")]
+    b = [CutOutline(Rect(20, 40, 63, 88), 3.0, "y#1")]
+    c = [CutOutline(Rect(20, 140, 63, 88), 3.0, "z#1")]
+    assert [s.pages for s in cut_sheets(SILHOUETTE, 210, 297, [a, b, c, a])] == ["p1-2", "p3", "p4"]
+
+
+def test_cutter_and_gutterfold_are_refused_together():
+    result = CliRunner().invoke(main, ["build", "--cutter", "silhouette", "--cards", "gutterfold", "--out",
+                                       "/nonexistent/never-written"])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("--cutter and --cards gutterfold cannot go together: a cutting machine "
+                                          "cuts one printed layer; print gutterfold sheets without --cutter")
+
+
+def test_the_build_writes_the_cut_files_beside_the_fronts(tmp_path):
+    result = CliRunner().invoke(main, ["build", "shadow_throne", "--cutter", "silhouette", "--paper", "a4",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".svg", ".dxf"))
+    # 59 cards, 6 to a sheet: 9 full sheets and one of 5
+    assert names == ["cards-fronts-cut-p1-9.dxf", "cards-fronts-cut-p1-9.svg", "cards-fronts-cut-p10.dxf",
+                     "cards-fronts-cut-p10.svg"]
+    assert "cards-fronts-cut-p1-9.svg  (cut lines)" in result.output
