@@ -7,6 +7,7 @@ decides whether to stop (``load_game(..., strict=True)`` raises :class:`~pnp.err
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from pathlib import Path
@@ -36,6 +37,9 @@ KNOWN_COMPONENTS = ("instructions", "power_track", "track", "cards", "tokens", "
 def _range(most: int) -> dict:
     return {"min": Field("int", required=True, min=0, max=most), "max": Field("int", required=True, min=1, max=most)}
 
+#: The longest ``version:`` (it prints small in a corner of every card).
+VERSION_LENGTH = 16
+
 #: game.yaml's keys read by :func:`pnp.mapdata.load_board`: a game without any has no board to read.
 BOARD_KEYS = ("map", "pieces", "holdings")
 
@@ -47,6 +51,8 @@ GAME_SCHEMA = Schema("game", {
     "credits": Field("list", default=[], items=Field("map", schema={
         "role": Field("str", required=True, blank=False), "name": Field("str", required=True, blank=False)}),
         doc="further credits printed on the rulebook and the box: {role, name}"),
+    "version": Field("str", blank=False,
+                     doc="printed small on every card (default: the commit of the game folder's git repository)"),
     "players": Field("map", required=True, schema=_range(20)),
     "minutes": Field("map", schema=_range(1440)),
     "ages": Field("int", min=0, max=99),
@@ -142,6 +148,7 @@ class Game:
     holdings: tuple = ()                  # rules_engine.board.HoldingKind
     map: object = None                    # rules_engine.board.HexMap of the file game.yaml's map names
     look: Look = PLAIN_LOOK               # look: the emblem, cover art and colours of the cover, backs and box
+    version: str = ""                     # printed small on every card: game.yaml's version, else the git commit
     component_specs: tuple = field(default=(), hash=False, compare=False)   # ComponentSpec per entry
     facts: dict = field(default_factory=dict, hash=False, compare=False)         # facts files' data, by key
     data: dict = field(default_factory=empty_data, hash=False, compare=False)    # data files, by name
@@ -371,7 +378,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         categories=categories, factions=factions, ranks=ranks, cards=cards, decks=decks,
         components=tuple(c.id for c in specs), component_specs=specs, sources=sources, icons=icon_set,
         power_track=meta.get("power_track") or {}, facts=facts, data=data, placeholders=marks, pieces=pieces,
-        holdings=holdings, map=hexmap, look=look,
+        holdings=holdings, map=hexmap, look=look, version=meta.get("version") or git_commit(root),
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines,
     )
     if engine and not problems.errors:
@@ -379,6 +386,35 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     if strict:
         problems.raise_if_errors()
     return result
+
+
+def git_commit(root: Path) -> str:
+    """The short id (7 hex digits) of the commit checked out in ``root`` when it is a git repository's top
+    folder, else "". Read from ``.git`` as files: running git in a stranger's repository could run what its
+    configuration says (hooks, an fsmonitor command)."""
+    git = root / ".git"
+    try:
+        if git.is_file():                    # a worktree or submodule: "gitdir: <path>"
+            text = git.read_text(encoding="utf-8", errors="replace").strip()
+            if not text.startswith("gitdir:"):
+                return ""
+            git = (root / text[len("gitdir:"):].strip()).resolve()
+        head = (git / "HEAD").read_text(encoding="ascii", errors="replace").strip()
+        if head.startswith("ref:"):
+            ref = head[4:].strip()
+            common = git
+            if (git / "commondir").is_file():
+                common = (git / (git / "commondir").read_text(encoding="ascii").strip()).resolve()
+            path = common / ref
+            if ref.startswith("refs/") and ".." not in ref and path.is_file():
+                head = path.read_text(encoding="ascii", errors="replace").strip()
+            else:
+                packed = common / "packed-refs"
+                lines = packed.read_text(encoding="ascii", errors="replace").splitlines() if packed.is_file() else []
+                head = next((ln.split()[0] for ln in lines if ln.endswith(" " + ref)), "")
+    except OSError:
+        return ""
+    return head[:7] if re.fullmatch(r"[0-9a-f]{40}([0-9a-f]{24})?", head) else ""
 
 
 def _deck_layouts(decks, palette: dict, root, problems, path, raw) -> tuple:
@@ -571,6 +607,11 @@ def _check_meta(meta: dict, raw, problems: Problems, path) -> None:
         if {"min", "max"} <= pair.keys() and pair["min"] > pair["max"]:
             problems.error(path, line_of(raw.get(key), "min") or line_of(raw, key), None,
                            f"{key}: min {pair['min']} is more than max {pair['max']}")
+    version = meta.get("version")
+    if version and (len(version) > VERSION_LENGTH or not version.isprintable()):
+        problems.error(path, line_of(raw, "version"), None,
+                       f"version: {excerpt(version)} is longer than {VERSION_LENGTH} characters or holds a line "
+                       f"break; it prints small in a corner of every card")
     players = meta.get("players") or {}
     if players.get("min") == 0:
         problems.error(path, line_of(raw.get("players"), "min"), None, "players.min: a game needs at least 1 player")

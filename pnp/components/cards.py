@@ -77,6 +77,7 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
         flavour=card_markup(card.flavour),
         watermark="" if watermark is None else escape(deck.field(deck.watermark).display(watermark)),
         mark=mark,
+        version=escape(game.version),
         art=deck.art.get(card.id),
         texts=tuple((f.name, fields[f.name]) for f in deck.fields if f.type == "text" and fields[f.name]),
         labels=labels_of(deck, card),
@@ -151,7 +152,7 @@ def aid_elements(game, deck, lang=None, bleed: float = 0.0, size_mm=None) -> tup
         return ()
     title, body = aid_text(game, deck, lang)
     w, h = size_mm or (deck.width, deck.height)
-    return tuple(aid_face(title, body, w, h, palette(deck), bleed=bleed))
+    return tuple(aid_face(title, body, w, h, palette(deck), bleed=bleed, version=escape(game.version)))
 
 
 def card_key(card, key: str):

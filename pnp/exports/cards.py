@@ -22,6 +22,7 @@ from pnp.exports.raster import Rasterizer, png_bytes, size_px
 from pnp.output import write_atomically
 from pnp.paths import excerpt
 from pnp.layout.cards import aid_face, card_face
+from pnp.markup import escape
 from pnp.layout.geometry import Group, Page, Rect
 from pnp.validation import validate_game
 
@@ -163,7 +164,7 @@ def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None, s
                              size_mm=size_mm)
     if plain == AID:
         title, body = aid_text(game, deck, lang)
-        return aid_face(title, body, w, h, palette(deck), bleed=bleed)
+        return aid_face(title, body, w, h, palette(deck), bleed=bleed, version=escape(game.version))
     card_id, _, mark = key.partition("|")
     card = game.card(card_id)
     return card_face(face_content(game, card, lang, mark), w, h, bleed, layout_of(deck, card))

@@ -41,6 +41,7 @@ class FaceContent:
     flavour: str
     watermark: str = ""     # printed large and pale in the art area (e.g. a card's value)
     mark: str = ""          # small mark in the bottom corner (e.g. "3+": only with 3 or more players)
+    version: str = ""       # the game's version (game.yaml's version:, or its git commit), printed small
     art: object = None      # the card's picture (pnp.decks.Art), or None for the placeholder look
     values: dict = field(default_factory=dict, hash=False, compare=False)   # more for the layout: card, fields
     texts: tuple = ()       # (field name, card markup) of its text fields with a value, in the deck's order
@@ -91,7 +92,8 @@ def face_context(content: FaceContent) -> dict:
     values the caller gives (the card's fields, ...)."""
     return {"name": content.name, "rank_name": content.rank_name, "pips": content.pips, "colour": content.colour,
             "emblem": content.emblem, "step": content.step, "ability": content.ability, "flavour": content.flavour,
-            "watermark": content.watermark, "mark": content.mark, "art": content.art is not None,
+            "watermark": content.watermark, "mark": content.mark, "version": content.version,
+            "art": content.art is not None,
             "stats": tuple((name, icon, escape(label)) for name, icon, label in content.stats), **content.values}
 
 
@@ -139,18 +141,28 @@ AID_TITLE_STYLE = Style(font="serif-semibold", size=12, min_size=8, max_lines=1)
 AID_BODY_STYLE = Style(font="sans", size=7.0, min_size=4.8, align="left", valign="top", leading=1.16)
 
 
-def aid_face(title: str, body: str, w: float, h: float, palette: dict | None = None, bleed: float = 0.0) -> list:
+#: The game's version on a player aid (a card's layout places its own: the classic layout's ``version``).
+VERSION_STYLE = Style(font="sans", size=6.0, min_size=6.0, max_lines=1, align="left", valign="bottom",
+                      colour="#4a3f35")
+
+
+def aid_face(title: str, body: str, w: float, h: float, palette: dict | None = None, bleed: float = 0.0,
+             version: str = "") -> list:
     """A player-aid card: the back colour as frame, a title and dense reference text (colours from the
-    deck's layout palette: back, paper, accent)."""
+    deck's layout palette: back, paper, accent); the game's ``version`` (markup) small in the bottom-left
+    corner, inside the safe zone."""
     p = {**PLAIN, **(palette or {})}
     sx, sy = w / 63.0, h / 88.0
+    stamp = [Text(Rect(4.2 * sx, 3.2, w / 2 - 4.2 * sx, 2.4), version, VERSION_STYLE, role="version")] if version else []
+    bottom = 6.0 if version else 5.0 * sy
     return [
         Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=p["back"], role="frame"),
         Box(Rect(2.8 * sx, 2.8 * sy, w - 5.6 * sx, h - 5.6 * sy), fill=p["paper"], radius=2.2, role="panel"),
         Text(Rect(5 * sx, h - 12.5 * sy, w - 10 * sx, 8 * sy), title, AID_TITLE_STYLE, role="aid-title"),
         Line(12 * sx, h - 13.3 * sy, w - 12 * sx, h - 13.3 * sy, p["accent"], 0.35, role="rule"),
-        Text(Rect(5.2 * sx, 5.0 * sy, w - 10.4 * sx, h - 19.5 * sy), body, AID_BODY_STYLE, role="aid-body"),
-    ]
+        # above the version, when there is one
+        Text(Rect(5.2 * sx, bottom, w - 10.4 * sx, h - 14.5 * sy - bottom), body, AID_BODY_STYLE, role="aid-body"),
+    ] + stamp
 
 
 #: How far a designed back's gold frames sit inside the trim (mm): 6 mm, clear of cutting drift.
