@@ -34,7 +34,7 @@ def test_rebuild_reports_problems_as_build_does_then_recovers(tmp_path, game_cop
 
     cards.write_text(good)
     assert rebuild(str(game_copy), out, BuildOptions(), echo, changed=[str(cards)]) is True
-    assert "built Shadow Throne after cards.yaml changed: 11 files, 28 pages in kit.pdf" in echo[-1]
+    assert "built Shadow Throne after cards.yaml changed: 12 files, 28 pages in kit.pdf" in echo[-1]
     assert (out / "kit.pdf").is_file()
 
 

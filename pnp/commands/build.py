@@ -56,6 +56,9 @@ from pnp.workers import default_jobs
               help="Print-and-cut on a cutting machine: card fronts carry its registration marks, cards lie "
                    "apart inside the area it cuts (art 1 mm past every cut line), and a cut file of every "
                    "card's outline (SVG and DXF) goes beside cards-fronts.pdf (docs/printing.md).")
+@click.option("--changed-since", type=click.Path(file_okay=False), default=None, metavar="OLD_KIT_DIR",
+              help="Also write reprint.pdf: a changelog of the cards added, removed and changed since the kit "
+                   "in OLD_KIT_DIR (its cards.json), then sheets of only the cards whose drawing changed.")
 @click.option("--ink-saver", is_flag=True, help="Replace large colour fills with light tints and outlines.")
 @click.option("--calibration", is_flag=True,
               help="Write only calibration.pdf: a one-sheet duplex test to measure --back-offset.")
@@ -68,7 +71,7 @@ from pnp.workers import default_jobs
                    "for byte with any N (more than the CPU cores pnp may use counts as those). Default: those "
                    "cores, at most 4.")
 def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, allow_missing, bleed, back_offset,
-            card_sheets, cutter, ink_saver, calibration, preset, jobs):
+            card_sheets, cutter, changed_since, ink_saver, calibration, preset, jobs):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
     default game, see pyproject.toml [tool.pnp]).
 
@@ -81,7 +84,8 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
                         "printed layer; print gutterfold sheets without --cutter")
     options = BuildOptions(paper=paper, flip=flip, sleeved=sleeved, booklet_flip=booklet_flip, bleed=bleed,
                            back_offset=offset, ink_saver=ink_saver, lang=lang, players=players,
-                           allow_missing=allow_missing, cards=card_sheets, cutter=cutter)
+                           allow_missing=allow_missing, cards=card_sheets, cutter=cutter,
+                           changed_since=changed_since)
     if preset:
         from pnp.exports.presets import PDF_PRESETS as presets
         from pnp.kit import build_print_shop
@@ -104,6 +108,9 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
         n = result.pages.get(path.name)
         if path.suffix in (".svg", ".dxf"):     # --cutter: cut files beside their PDF
             click.echo(f"{display_path(path)}  (cut lines)")
+            continue
+        if path.name == "cards.json":          # what --changed-since compares a later build with (pnp.reprint)
+            click.echo(f"{display_path(path)}  (every card's drawing, for --changed-since)")
             continue
         if n is None:                 # manifest.json: the bill of materials
             click.echo(f"{display_path(path)}  ({result.sheets} sheets of paper in all)")

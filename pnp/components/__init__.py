@@ -33,6 +33,7 @@ class BuildOptions:
     allow_missing: bool = False      # --lang: untranslated words are warnings, printed in the data's language
     cards: str = "sheets"            # sheets: fronts and backs on separate pages; gutterfold: on one sheet, folded
     cutter: str | None = None        # a cutting machine (pnp.layout.cutter.MACHINES): its marks, cut files beside
+    changed_since: str | None = None  # an earlier kit's folder: reprint.pdf holds the cards changed since
 
     @property
     def page_size(self) -> tuple[float, float]:

@@ -27,7 +27,12 @@ from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import card_markup, escape, markup_problems, plain_text
 from pnp.placeholders import PRINTED_MARK
+from pnp import reprint
+from pnp.reprint import RECORD_FILE
 
+
+#: ``pnp build --changed-since OLD_KIT_DIR``: the changelog and the cards to print again.
+REPRINT_FILE = "reprint.pdf"
 
 #: ``pnp build --cards gutterfold``: the file of card sheets folded on their gutter, and its hint in the margin.
 GUTTERFOLD_FILE = "cards-gutterfold.pdf"
@@ -234,9 +239,11 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     """Every deck's sheets in game.yaml's order; a deck starts on a new sheet (decks of different card
     sizes never share one), each with its own back. With ``options.cutter`` the fronts carry the cutting
     machine's registration marks, the cards lie apart inside the area it cuts, and cut files (SVG, DXF)
-    of the fronts' outlines go beside the PDFs."""
+    of the fronts' outlines go beside the PDFs. ``cards.json`` beside them records every card's drawing
+    (:mod:`pnp.reprint`); with ``options.changed_since`` the cards changed since that kit's record are laid
+    out again in ``reprint.pdf``, after a changelog."""
     w, h = options.page_size
-    fronts, backs, single, parts, folded, cut_pages = [], [], [], [], [], []
+    fronts, backs, single, parts, folded, cut_pages, printed = [], [], [], [], [], [], []
     words = strings(game, options.lang)
     machine = MACHINES[options.cutter] if options.cutter else None
     laid = replace(options, bleed=max(options.bleed, CUT_BLEED)) if machine else options
@@ -245,47 +252,33 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         if not faces:
             continue
         parts += deck_parts(deck, cards, words, game.several_decks)
-        name = deck.name if game.several_decks else ""
-        per_card = margins = None
-        if varies(deck):         # each card's back (or its margin) may differ: lay out one per key value
-            shared = {}
-            per_card = [shared.setdefault(card_key(c, deck.back.by) if c and deck.back.by else None,
-                                          back_elements(game, deck, laid.bleed, c)) for c in cards]
-            margins = [back_margin(game, deck, c) for c in cards]
-        fill = back_palette(game, deck).get("back", PLAIN["back"])
-        if options.cards == "gutterfold":
-            folded += gutterfold_sheets(faces, back_elements(game, deck, options.bleed),
-                                        gutterfold_plan(deck.width, deck.height, (w, h), options.bleed), labels,
-                                        name, per_card, margins, fill, words.get("gutterfold_hint", GUTTERFOLD_HINT),
-                                        words.get("card_gutterfold", "Cards, gutterfold"))
-        else:
-            grid = cutter_grid(machine, deck.width, deck.height, w, h, laid.bleed) if machine else None
-            sheets = card_sheets(faces, back_elements(game, deck, laid.bleed), deck.width, deck.height, w, h,
-                                 options.flip, labels, bleed=laid.bleed, back_offset=options.back_offset,
-                                 name=name, card_backs=per_card, margins=margins, margin_fill=fill, grid=grid,
-                                 crop=machine is None)
-            if machine:
-                for start, page in zip(range(0, len(faces), grid.per_sheet), sheets.fronts):
-                    page.add(*registration_marks(machine, w, h))
-                    count = min(grid.per_sheet, len(faces) - start)
-                    cut_pages.append([CutOutline(grid.slot(i).inset(laid.bleed), machine.corner, labels[start + i])
-                                      for i in range(count)])
-            fronts += sheets.fronts
-            backs += sheets.backs
+        printed.append((deck, faces, labels, cards))
+        sheets = _deck_sheets(game, deck, options, laid, machine, faces, labels, cards, words)
+        fronts += sheets[0]
+        backs += sheets[1]
+        folded += sheets[2]
+        cut_pages += sheets[3]
         if options.bleed:
             # what print services take: every card on its own page, with its own TrimBox and BleedBox
             title = words.get("card_singles", "Cards, one per page") + (f": {deck.name}" if game.several_decks else "")
             single.append(Output(single_file(game, deck), title,
                                  single_card_pages(faces, back_elements(game, deck, laid.bleed), deck.width,
-                                                   deck.height, laid.bleed, labels, per_card), in_kit=False))
+                                                   deck.height, laid.bleed, labels, _backs(game, deck, cards, laid)),
+                                 in_kit=False))
+    record = _record(game, options, printed)
+    if options.changed_since:
+        single.append(_reprint(game, options, laid, machine, printed, record, words))
     if options.cards == "gutterfold":
         # fronts and backs on one side of each sheet, folded on the gutter and glued
-        return [Output(GUTTERFOLD_FILE, words.get("card_gutterfold", "Cards, gutterfold"), folded, parts=tuple(parts),
-                       sides="fold")] + single
+        out = Output(GUTTERFOLD_FILE, words.get("card_gutterfold", "Cards, gutterfold"), folded, parts=tuple(parts),
+                     sides="fold")
+        out.beside = {RECORD_FILE: record}
+        return [out] + single
     fronts_out = Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts, parts=tuple(parts),
                         sides="double")
     if machine:
         fronts_out.beside = cut_files(game, machine, w, h, cut_pages, "cards-fronts")
+    fronts_out.beside[RECORD_FILE] = record
     return [
         fronts_out,
         # printed on the reverse of the fronts' sheets
@@ -296,13 +289,114 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     ] + single
 
 
-def cut_files(game, machine, page_w: float, page_h: float, pages: list, stem: str) -> dict:
+def _backs(game, deck, cards, options) -> list | None:
+    """Each card's back when the deck's back varies by a card key (one layout per key value), else None."""
+    if not varies(deck):
+        return None
+    shared = {}
+    return [shared.setdefault(card_key(c, deck.back.by) if c and deck.back.by else None,
+                              back_elements(game, deck, options.bleed, c)) for c in cards]
+
+
+def _deck_sheets(game, deck, options, laid, machine, faces, labels, cards, words) -> tuple:
+    """(front pages, back pages, gutterfold pages, cut outlines per front page) of some of a deck's cards."""
+    w, h = options.page_size
+    name = deck.name if game.several_decks else ""
+    per_card = _backs(game, deck, cards, laid)
+    margins = [back_margin(game, deck, c) for c in cards] if per_card is not None else None
+    fill = back_palette(game, deck).get("back", PLAIN["back"])
+    if options.cards == "gutterfold":
+        return [], [], gutterfold_sheets(faces, back_elements(game, deck, options.bleed),
+                                         gutterfold_plan(deck.width, deck.height, (w, h), options.bleed), labels,
+                                         name, per_card, margins, fill,
+                                         words.get("gutterfold_hint", GUTTERFOLD_HINT),
+                                         words.get("card_gutterfold", "Cards, gutterfold")), []
+    grid = cutter_grid(machine, deck.width, deck.height, w, h, laid.bleed) if machine else None
+    sheets = card_sheets(faces, back_elements(game, deck, laid.bleed), deck.width, deck.height, w, h,
+                         options.flip, labels, bleed=laid.bleed, back_offset=options.back_offset,
+                         name=name, card_backs=per_card, margins=margins, margin_fill=fill, grid=grid,
+                         crop=machine is None)
+    cut_pages = []
+    if machine:
+        for start, page in zip(range(0, len(faces), grid.per_sheet), sheets.fronts):
+            page.add(*registration_marks(machine, w, h))
+            count = min(grid.per_sheet, len(faces) - start)
+            cut_pages.append([CutOutline(grid.slot(i).inset(laid.bleed), machine.corner, labels[start + i])
+                              for i in range(count)])
+    return sheets.fronts, sheets.backs, [], cut_pages
+
+
+def _record(game, options, printed) -> bytes:
+    """``cards.json``: every physical card's face and back as drawn at the deck's size without bleed."""
+    plain = replace(options, bleed=0.0)
+    entries = []
+    for deck, _, _, _ in printed:
+        faces, labels, cards = deck_faces(game, deck, plain)
+        backs = _backs(game, deck, cards, plain)
+        own = back_elements(game, deck, 0.0)
+        for i, (face, label, card) in enumerate(zip(faces, labels, cards)):
+            entries.append((deck, card, label, face, backs[i] if backs is not None else own))
+    return reprint.record(game, entries)
+
+
+def _reprint(game, options, laid, machine, printed, record: bytes, words) -> Output:
+    """``reprint.pdf``: the changelog since ``options.changed_since``'s record, then the sheets of the card
+    copies whose drawing changed (or that are new), laid out as the build lays out its cards."""
+    import json
+
+    from pnp.layout.changelog import changelog_pages
+
+    old = reprint.read_record(options.changed_since)
+    changes, wanted = reprint.compare(old, json.loads(record))
+    w, h = options.page_size
+    pages, cut_pages, numbers = [], [], []
+    count = 0
+    for deck, faces, labels, cards in printed:
+        keep = [i for i, label in enumerate(labels) if label in wanted]
+        if not keep:
+            continue
+        count += len(keep)
+        fronts, backs, folded, cuts = _deck_sheets(game, deck, options, laid, machine, [faces[i] for i in keep],
+                                                   [labels[i] for i in keep], [cards[i] for i in keep], words)
+        cut_pages += cuts
+        for front, back in zip(fronts, backs):      # a front page, then its back: for a duplex printer
+            numbers.append(len(pages) + 1)
+            pages += [front, back]
+        pages += folded
+    was = escape(old.get("version") or "")
+    now = escape(game.version)
+    title = words.get("reprint_title", "Reprint") + (f": {was} → {now}" if was and now and was != now else "")
+    again = words.get("reprint_summary", "{count} card(s) to print again, on the pages after this one.")
+    summary = (again.replace("{count}", str(count))
+               if count else words.get("reprint_nothing", "No card changed: nothing to print again."))
+    lines = []
+    for change in changes:
+        what = words.get(f"reprint_{change.kind}", change.kind.capitalize())
+        deck_name = f" ({escape(change.deck)})" if game.several_decks else ""
+        line = f"**{what}**: {escape(change.name)}{deck_name}"
+        if change.values:
+            line += " — " + ", ".join(escape(v) for v in change.values)
+        lines.append(line)
+    changelog = changelog_pages(title, summary, lines, w, h)
+    out = Output(REPRINT_FILE, words.get("reprint_title", "Reprint"), changelog + pages, in_kit=False)
+    if machine and cut_pages:
+        out.beside = cut_files(game, machine, w, h, cut_pages, "reprint", [len(changelog) + n for n in numbers])
+    return out
+
+
+def cut_files(game, machine, page_w: float, page_h: float, pages: list, stem: str,
+              numbers: list | None = None) -> dict:
     """``<stem>-cut-p<first>-<last>.svg`` and ``.dxf`` for each run of pages of ``<stem>.pdf`` that cut the
-    same outlines (one pair for every full sheet of a deck)."""
+    same outlines (one pair for every full sheet of a deck); with ``numbers`` (each page's number in the
+    PDF, when other pages come between them), one pair per page."""
     from pnp.exports import cutfile
 
     files = {}
-    for sheet in cut_sheets(machine, page_w, page_h, pages):
+    if numbers is None:
+        runs = cut_sheets(machine, page_w, page_h, pages)
+    else:
+        runs = [replace(cut_sheets(machine, page_w, page_h, [p])[0], first=n, last=n) for p, n in zip(pages, numbers)]
+    for sheet in runs:
         name = f"{stem}-cut-{sheet.pages}"
         files[f"{name}.svg"] = cutfile.svg(sheet, f"{game.title}: {stem}.pdf {sheet.pages}, {machine.title}")
         files[f"{name}.dxf"] = cutfile.dxf(sheet)

@@ -153,7 +153,8 @@ def aid_face(title: str, body: str, w: float, h: float, palette: dict | None = N
     corner, inside the safe zone."""
     p = {**PLAIN, **(palette or {})}
     sx, sy = w / 63.0, h / 88.0
-    stamp = [Text(Rect(4.2 * sx, 3.2, w / 2 - 4.2 * sx, 2.4), version, VERSION_STYLE, role="version")] if version else []
+    stamp = ([Text(Rect(4.2 * sx, 3.2, w / 2 - 4.2 * sx, 2.4), version, VERSION_STYLE, role="version")]
+             if version else [])
     bottom = 6.0 if version else 5.0 * sy
     return [
         Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=p["back"], role="frame"),
