@@ -83,8 +83,10 @@ def _validate(game, problems: Problems, options, lang, component_checks=None) ->
                 if component.check:
                     component.check(game, problems, options)
         if not problems.errors and (options is None or options.thorough):
+            from pnp.colourvision import vision_problems
             from pnp.piececheck import check_pieces
             check_pieces(game, problems, options)
+            vision_problems(game, problems)
         if game.engine and (options is None or options.thorough):
             engine = engine_module(game.engine)
             hook = getattr(engine, "validate_game", None)

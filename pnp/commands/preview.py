@@ -13,9 +13,12 @@ from pnp.units import PAPERS
 
 
 def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 100, lang: str | None = None,
-                out: str | None = None, paper: str = "letter", bleed: float = 0.0) -> list[Path]:
+                out: str | None = None, paper: str = "letter", bleed: float = 0.0,
+                vision: str | None = None) -> list[Path]:
     """Write the PNG of ``target`` (see :mod:`pnp.exports.preview`; ``back`` or ``aid`` of a game with
-    several decks: one per deck) and return the paths."""
+    several decks: one per deck) and return the paths. ``vision`` (a key of
+    :data:`pnp.colourvision.VISIONS`) shows it as a player with that colour vision sees it (or in grey),
+    named ``<stem>-<vision>.png`` by default."""
     from pnp.exports.cards import checked_game
     from pnp.exports.preview import previews, shared_targets
     from pnp.output import write_atomically
@@ -26,6 +29,11 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
         raise UserError(f"{target!r}: {game.title} has {len(many)} decks with one; name a deck to write "
                         f"{out}: {', '.join(many)}")
     results = previews(game, target, page, dpi, BuildOptions(paper=paper, lang=lang), bleed)
+    if vision:
+        from dataclasses import replace
+
+        from pnp.colourvision import simulate_png
+        results = [replace(r, png=simulate_png(r.png, vision, dpi), stem=f"{r.stem}-{vision}") for r in results]
     if out:
         path = Path(out)
         return write_atomically(path.parent, {path.name: results[0].png})
@@ -44,9 +52,12 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
 @click.option("--lang", default=None, metavar="LANG", help="Language (e.g. es); default: the game's.")
 @click.option("--bleed", type=FiniteFloatRange(0, 10), default=0.0, show_default=True, metavar="MM",
               help="For a card: show this much art past the trim line.")
+@click.option("--vision", type=click.Choice(["deutan", "protan", "tritan", "grey"]), default=None,
+              help="Show it as a player sees it with deuteranopia, protanopia or tritanopia (simulated), or "
+                   "printed in greyscale; the file name ends in -deutan, -protan, -tritan or -grey.")
 @click.option("--out", default=None, metavar="FILE.png",
               help="Where to write. Default: output/preview/CARD_ID.png or output/preview/FILE-pN.png.")
-def command(target, game, page, dpi, paper, lang, bleed, out):
+def command(target, game, page, dpi, paper, lang, bleed, vision, out):
     """Write a PNG of one card face or of one page of a component of GAME, and print its path.
 
     CARD_ID|COMPONENT is a card id from cards.yaml (or 'back', 'back-VALUE' for the back of the cards whose
@@ -56,5 +67,5 @@ def command(target, game, page, dpi, paper, lang, bleed, out):
     file); one of the kit's files (cards-backs.pdf, rulebook-imposed.pdf, ...); or 'kit'. Only what is
     needed is built (instructions and the kit need the whole kit).
     """
-    for path in preview_png(target, game, page, dpi, lang, out, paper, bleed):
+    for path in preview_png(target, game, page, dpi, lang, out, paper, bleed, vision):
         click.echo(display_path(path))
