@@ -195,6 +195,7 @@ class Back:
     label: str | None = None
     emblem: str | None = None
     line: int | None = None
+    bleed: str | None = None  # extend | mirror: the pictures are made to the trim; the bleed comes from their edges
 
     def for_value(self, value) -> tuple:
         """(image path or None, label or None, emblem or None) of the back of a card whose key is ``value``."""
@@ -208,6 +209,9 @@ class Back:
                                   [v for v, _ in self.emblems]))
 
 
+#: ``back: {bleed: ...}``: how a picture made to the card's trim gets its bleed.
+BLEED_MODES = ("extend", "mirror")
+
 BACK_SCHEMA = {
     "image": Field("str", nullable=True, doc="a picture for every card's back (PNG, JPEG or SVG)"),
     "fit": Field("str", default="cover", choices=ART_FITS),
@@ -217,6 +221,8 @@ BACK_SCHEMA = {
     "emblems": Field("dict", default={}, items=Field("str"), doc="value -> emblem icon on the designed back"),
     "label": Field("str", nullable=True, blank=False, doc="a label on the designed back"),
     "emblem": Field("str", nullable=True, doc="the designed back's emblem (default: the factions')"),
+    "bleed": Field("str", nullable=True, choices=BLEED_MODES,
+                   doc="the pictures are made to the trim: make their bleed from their edge pixels"),
 }
 
 
@@ -248,6 +254,11 @@ def parse_back(raw, root: Path, fields, problems: Problems, path, line, where: s
         return None if found else target
 
     image = picture(clean["image"], line_of(raw, "image")) if clean.get("image") else None
+    if clean.get("bleed") and any(str(v).lower().endswith(".svg") for v in
+                                  [clean.get("image") or ""] + list((clean.get("images") or {}).values())):
+        problems.error(path, line_of(raw, "bleed"), None,
+                       f"{subkey(where, 'bleed')}: {clean['bleed']} makes a bleed from a PNG or JPEG picture's edge "
+                       f"pixels; an SVG back can be drawn past the trim itself (leave bleed out)")
     images = []
     for value, file in (clean.get("images") or {}).items():
         target = picture(file, line_of(raw.get("images"), value))
@@ -272,7 +283,7 @@ def parse_back(raw, root: Path, fields, problems: Problems, path, line, where: s
     return Back(image, clean.get("fit") or "cover", by, tuple(images),
                 tuple((str(k), v) for k, v in (clean.get("labels") or {}).items()),
                 tuple((str(k), v) for k, v in (clean.get("emblems") or {}).items()),
-                clean.get("label"), clean.get("emblem"), line)
+                clean.get("label"), clean.get("emblem"), line, clean.get("bleed"))
 
 
 @dataclass(frozen=True)

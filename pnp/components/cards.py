@@ -180,8 +180,10 @@ def back_elements(game, deck, bleed: float = 0.0, card=None, size_mm=None) -> tu
         value = card_key(card, back.by) if back.by and card is not None else None
         image, label, emblem = back.for_value(value)
     if image is not None:
+        # made to the trim (back.bleed): the picture fills the card, its bleed made from its edges
+        grow = bleed if back.bleed and bleed > 0 else 0.0
         return (Picture(str(image), Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), back.fit,
-                        role="back-image"),)
+                        role="back-image", grow=grow, grow_mode=back.bleed or "extend"),)
     subtitle = escape(label) if label else escape(deck.name) if game.several_decks else None
     emblems = (emblem,) if emblem else game.look.emblems(game.factions)
     return tuple(card_back(escape(game.title), emblems, w, h, bleed, subtitle=subtitle,
@@ -506,6 +508,31 @@ def check_art_dpi(game, deck, problems, lang=None, bleed: float = 0.0) -> None:
                           f"{area.w:.1f} x {area.h:.1f} mm); print shops ask for {ART_DPI}")
 
 
+def check_back_bleed(game, problems, bleed: float) -> None:
+    """With a bleed: a warning for each back picture that has the card's own proportions (made to the trim,
+    so the bleed would cut into it) when its deck does not ask for a bleed made from its edges."""
+    for deck in game.decks:
+        back = deck.back
+        if back is None or back.bleed:
+            continue
+        pictures = dict.fromkeys([back.image] + [p for _, p in back.images])
+        w, h = deck.width, deck.height
+        for picture in pictures:
+            if picture is None or picture.suffix.lower() == ".svg":
+                continue
+            size = image_pixels(picture)
+            if not size or not size[1]:
+                continue
+            ratio = size[0] / size[1]
+            trim, full = w / h, (w + 2 * bleed) / (h + 2 * bleed)
+            if abs(ratio - trim) < abs(ratio - full) and abs(ratio - trim) <= 0.01 * trim:
+                problems.warn(game.root / "game.yaml", back.line or game.deck_where(deck)[1], f"deck '{deck.id}' back",
+                              f"{picture.name} ({size[0]} x {size[1]} px) has the proportions of the {w:g} x {h:g} mm "
+                              f"card, so it ends at the trim: drawn over the {bleed:g} mm bleed it loses about "
+                              f"{bleed:g} mm at every edge; give it bleed: extend (or mirror) to make the bleed from "
+                              f"its edges")
+
+
 def check_back_offset(game, problems, options: BuildOptions) -> None:
     """A warning when ``--back-offset`` moves card backs closer to the sheet edge than home printers
     print (5 mm): those edges would come out white."""
@@ -527,6 +554,8 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     """Every text on every face fits its box at the smallest allowed size, in fonts that have its glyphs."""
     if options is not None:
         check_back_offset(game, problems, options)
+        if options.bleed:
+            check_back_bleed(game, problems, options.bleed)
     lang = options.lang if options else None
     bleed = options.bleed if options else 0.0
     for deck in game.decks:

@@ -136,6 +136,51 @@ def _renderer():
     return Renderer
 
 
+def grown_image(path: str, inner: tuple, fit: str, focus: tuple, grow: float, mode: str):
+    """(PIL image, (gx, gy) pixels added on each side): the part of the picture that ``inner`` (x, y, w, h)
+    shows, with ``grow`` (same unit as ``inner``) more on every side made of its edge pixels, repeated
+    (``extend``) or mirrored (``mirror``)."""
+    import numpy as np
+    from PIL import Image
+
+    image = Image.open(path)
+    image = image.convert("RGBA" if "A" in image.getbands() or "transparency" in image.info else "RGB")
+    iw, ih = image.size
+    x, y, w, h = inner
+    px, py, pw, ph = placement(iw, ih, inner, fit, focus)
+    # the crop the inner box shows, in the image's pixels (its rows run from the top)
+    left, right = (x - px) / pw * iw, (x + w - px) / pw * iw
+    top, bottom = (py + ph - (y + h)) / ph * ih, (py + ph - y) / ph * ih
+    crop = image.crop(tuple(round(v) for v in (left, top, right, bottom)))
+    cw, ch = crop.size
+    gx, gy = max(1, round(grow / w * cw)), max(1, round(grow / h * ch))
+    pixels = np.asarray(crop)
+    pad = ((gy, gy), (gx, gx), (0, 0))
+    grown = np.pad(pixels, pad, mode="edge" if mode == "extend" else "symmetric")
+    return Image.fromarray(grown, crop.mode), (gx, gy), (cw, ch)
+
+
+@lru_cache(maxsize=64)
+def _grown_reader(path: str, stamp: tuple, inner: tuple, fit: str, focus: tuple, grow: float, mode: str):
+    image, pad, size = grown_image(path, inner, fit, focus, grow, mode)
+    return ImageReader(image), pad, size
+
+
+def _draw_grown(c, path, box, fit, focus, grow, mode) -> None:
+    x, y, w, h = box
+    inner = (x + grow, y + grow, w - 2 * grow, h - 2 * grow)
+    reader, (gx, gy), (cw, ch) = _grown_reader(path, _stamp(path), tuple(round(v, 4) for v in inner), fit,
+                                               tuple(focus), round(grow, 4), mode)
+    sx, sy = inner[2] / cw, inner[3] / ch          # points per pixel: the crop fills the inner box exactly
+    c.saveState()
+    p = c.beginPath()
+    p.rect(x, y, w, h)
+    c.clipPath(p, stroke=0, fill=0)
+    c.drawImage(reader, inner[0] - gx * sx, inner[1] - gy * sy, (cw + 2 * gx) * sx, (ch + 2 * gy) * sy,
+                mask="auto")
+    c.restoreState()
+
+
 def placement(src_w: float, src_h: float, box: tuple, fit: str, focus: tuple = (0.5, 0.5)) -> tuple:
     """(x, y, w, h) the picture is drawn at so that it fills ``box`` (x, y, w, h) as ``fit`` says; ``focus``
     (0..1 from the left and from the top) stays in view when ``cover`` crops."""
@@ -154,9 +199,15 @@ def placement(src_w: float, src_h: float, box: tuple, fit: str, focus: tuple = (
 
 
 def draw_picture(c, path: str, box: tuple, fit: str = "contain", focus: tuple = (0.5, 0.5),
-                 colour: str | None = None, outline: bool = False, stroke_width: float = 0.7) -> None:
-    """Draw a PNG, JPEG or SVG file into ``box`` (points), clipped to it when ``cover`` crops."""
+                 colour: str | None = None, outline: bool = False, stroke_width: float = 0.7, grow: float = 0.0,
+                 grow_mode: str = "extend") -> None:
+    """Draw a PNG, JPEG or SVG file into ``box`` (points), clipped to it when ``cover`` crops. With
+    ``grow`` (points) a PNG or JPEG drawn ``cover`` or ``fill`` fills the box less ``grow`` on every side,
+    and the band round it is its edge pixels repeated (``extend``) or mirrored (``mirror``)."""
     x, y, w, h = box
+    if grow > 0 and fit != "contain" and not path.lower().endswith(".svg") and w > 2 * grow and h > 2 * grow:
+        _draw_grown(c, path, box, fit, focus, grow, grow_mode)
+        return
     c.saveState()
     if fit == "cover":
         p = c.beginPath()

@@ -137,7 +137,9 @@ class Picture:
     """A picture file of the game folder (PNG, JPEG or SVG) drawn into ``rect``: ``fit`` is ``cover`` (crop
     to fill, keeping ``focus`` in view: 0..1 from the left and from the top), ``contain`` (all of it,
     centred) or ``fill`` (stretched). ``colour`` recolours an SVG; ``outline`` draws only its outline
-    (a cut line)."""
+    (a cut line). ``grow`` (mm) and ``grow_mode`` (``extend`` or ``mirror``): the picture fills ``rect``
+    less ``grow`` on every side (the trim), and the band round it (the bleed) is made from its edge
+    pixels, repeated or mirrored: for art made to the trim."""
 
     path: str
     rect: Rect
@@ -146,6 +148,8 @@ class Picture:
     colour: str | None = None
     outline: bool = False
     role: str = ""
+    grow: float = 0.0
+    grow_mode: str = "extend"
 
 
 @dataclass(frozen=True)
