@@ -243,7 +243,7 @@ def test_tts_deck_option(tmp_path):
     result = run("export", "tts", STARFALL, "--deck", "omens", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     index = json.loads((tmp_path / "tts.json").read_text())
-    assert [d["id"] for d in index["decks"]] == ["omens"] and names(tmp_path) == ["omens", "tts.json"]
+    assert [d["id"] for d in index["decks"]] == ["omens"] and names(tmp_path) == ["omens", "starfall.json", "tts.json"]
     assert {e["tts_card_id"] for e in index["cards"]} == {100, 101, 102, 103, 104}
 
 

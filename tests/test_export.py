@@ -65,14 +65,16 @@ def tts(tmp_path_factory):
     out = tmp_path_factory.mktemp("tts")
     result = run("export", "tts", "behind_the_throne", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert result.output == f"2 sheets of 409 x 571 px cards, back.png and tts.json in {out}\n"
+    assert result.output == (f"2 sheets of 409 x 571 px cards, back.png, tts.json and the saved object "
+                             f"behind_the_throne.json in {out}\n")
     return out
 
 
 def test_tts_sheets_and_index(tts):
     tmp_path = tts
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".pnp-export-tts.json", "back.png", "deck-1.png",
-                                                          "deck-2.png", "tts.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".pnp-export-tts.json", "back.png",
+                                                          "behind_the_throne.json", "deck-1.png", "deck-2.png",
+                                                          "tts.json"]
     index = json.loads((tmp_path / "tts.json").read_text())
     assert index["grid"] == {"columns": 10, "rows": 7}
     w, h = index["card_px"]["width"], index["card_px"]["height"]

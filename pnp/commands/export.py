@@ -102,8 +102,12 @@ def _preset(game, name, decks, lang, out_dir):
               help="Language of the card text (e.g. es); default: the game's.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/tts", show_default=True,
               help="Folder the sheets are written to.")
+@click.option("--base-url", default=None, metavar="URL",
+              help="Where the saved object finds the images: a web address where you host the folder "
+                   "(https://example.org/mygame/) or the folder on this computer (file:///home/me/mygame/); "
+                   "each image is named by it and its file name. Default: file names relative to the folder.")
 @_DECK
-def tts(game, lang, out_dir, decks):
+def tts(game, lang, out_dir, decks, base_url):
     """Tabletop Simulator deck sheets for GAME, back.png, and tts.json.
 
     Each sheet deck-N.png is a 10 x 7 grid at most 4096 px wide (409 x 571 px cells for 63 x 88 mm
@@ -115,14 +119,15 @@ def tts(game, lang, out_dir, decks):
     shows. --deck ID exports only that deck (repeat the option for several).
     """
     from pnp.exports.cards import checked_game, face_count
-    from pnp.exports.tts import export_tts
+    from pnp.exports.tts import export_tts, saved_object_file
 
     g = checked_game(game, lang)
     with progress_bar(face_count(g, lang, decks), "Rendering cards") as step:
-        result = export_tts(game, out_dir, lang=lang, progress=step, game=g, decks=decks)
+        result = export_tts(game, out_dir, lang=lang, progress=step, game=g, decks=decks, base_url=base_url)
     for warning in result.warnings:
         click.echo(str(warning), err=True)
     backs = sum(1 for d in result.decks for s in d.sheets if s.back_file)
     also = f", {backs} back sheet{'s' if backs != 1 else ''} (unique backs)" if backs else ""
     click.echo(f"{result.sheets} sheet{'s' if result.sheets != 1 else ''} of {result.cell[0]} x {result.cell[1]} px "
-               f"cards{also}, back.png and tts.json in {display_path(out_dir)}")
+               f"cards{also}, back.png, tts.json and the saved object {saved_object_file(g)} in "
+               f"{display_path(out_dir)}")

@@ -13,11 +13,13 @@ plan.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
 from dataclasses import dataclass, field
 from fractions import Fraction
+from urllib.parse import quote
 
 from PIL import Image
 
@@ -25,6 +27,7 @@ from pnp.exports.cards import (BACK, DeckCard, back_file, back_key, back_value, 
                                distinct_faces, face_images, select_decks, variant_keys)
 from pnp.exports.raster import png_bytes
 from pnp.output import write_atomically
+from pnp.paths import SAFE_NAME
 
 #: The record of the files an export wrote, so the next one removes those it no longer makes.
 RECORD = ".pnp-export-tts.json"
@@ -71,6 +74,7 @@ class TtsDeck:
     back: str                      # face key of the deck's back
     variants: list                 # face keys of its backs by value (unique backs when any)
     sheets: list = field(default_factory=list)
+    width_mm: float = 0.0          # the card's width
 
     @property
     def unique_backs(self) -> bool:
@@ -84,7 +88,7 @@ def plan(game, lang: str | None = None, decks=None) -> list[TtsDeck]:
         folder = f"{deck.id}/" if game.several_decks else ""
         cards = deck_cards(game, lang, deck)
         tts = TtsDeck(deck.id, deck.name, folder, cell_size(deck.width, deck.height), back_key(game, deck),
-                      variant_keys(game, deck))
+                      variant_keys(game, deck), width_mm=deck.width)
         for s, start in enumerate(range(0, len(cards), CARDS_PER_SHEET)):
             number += 1
             chunk = cards[start:start + CARDS_PER_SHEET]
@@ -120,10 +124,11 @@ def _sheet(cell, cells: list, images: dict) -> Image.Image:
 
 
 def export_tts(game_arg, out_dir: str | os.PathLike, lang: str | None = None, progress=None,
-               game=None, decks=None) -> TtsExport:
+               game=None, decks=None, base_url: str | None = None) -> TtsExport:
     """Sheets, backs and index; with several decks, one set of sheets and its own back per deck, in a
     folder named by the deck's id (tts.json lists the decks). ``decks``: the ids of the decks to export
-    (default: all)."""
+    (default: all). Also the saved object ``<game>.json`` (:func:`saved_object`), its images named by
+    ``base_url`` + their file name (without one: their file names, relative to the export folder)."""
     game = game or checked_game(game_arg, lang)
     files, entries, sheets, decks_index = {}, [], [], []
     planned = plan(game, lang, decks)
@@ -166,9 +171,69 @@ def export_tts(game_arg, out_dir: str | os.PathLike, lang: str | None = None, pr
     elif first.unique_backs:
         index.update(_unique_backs(first))
     files[INDEX_FILE] = (json.dumps(index, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    where = "" if not base_url else base_url if base_url.endswith("/") else base_url + "/"
+    saved = saved_object(game, planned, where)
+    files[saved_object_file(game)] = (json.dumps(saved, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     written = []
     return TtsExport(write_atomically(out_dir, files, record=RECORD, warnings=written), first.cell, len(sheets),
                      index, planned, written)
+
+
+def saved_object_file(game) -> str:
+    """``<game folder's name>.json`` (``tabletop-simulator.json`` when that name is no safe file name)."""
+    return f"{game.id}.json" if SAFE_NAME.fullmatch(game.id or "") else "tabletop-simulator.json"
+
+
+#: How far apart the decks lie on the table, in Tabletop Simulator's units (about an inch).
+DECK_SPACING = 3.0
+#: A poker card's width (mm): a deck of other cards is scaled by its width over this.
+TTS_CARD_WIDTH = 63.5
+
+
+def _guid(*parts) -> str:
+    """A fixed six-hex-digit GUID for an object (Tabletop Simulator makes its own when two clash)."""
+    return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:6]
+
+
+def _transform(x: float, scale: float) -> dict:
+    """Face down (turned 180° about z) at ``x`` on the table, long side away from the player."""
+    return {"posX": round(x, 4), "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": round(scale, 4), "scaleY": 1.0, "scaleZ": round(scale, 4)}
+
+
+def saved_object(game, planned: list, base: str) -> dict:
+    """A Tabletop Simulator saved object (for its Saved Objects folder): every deck as a ``DeckCustom`` of
+    its cards in print order, face down side by side, each sheet a ``CustomDeck`` entry (its number the
+    sheet's, ``FaceURL`` the sheet, ``BackURL`` the back or, with unique backs, the back sheet), every card
+    a ``Card`` with its ``CardID`` (sheet * 100 + cell) and name. Image addresses are ``base`` + the file's
+    name in the export folder."""
+    objects = []
+    for i, deck in enumerate(planned):
+        custom = {}
+        for sheet in deck.sheets:
+            custom[str(sheet.number)] = {
+                "FaceURL": base + quote(sheet.file), "BackURL": base + quote(sheet.back_file or f"{deck.folder}{BACK}.png"),
+                "NumWidth": COLUMNS, "NumHeight": ROWS, "BackIsHidden": False, "UniqueBack": bool(sheet.back_file),
+                "Type": 0}
+        scale = deck.width_mm / TTS_CARD_WIDTH if deck.width_mm else 1.0
+        where = _transform(i * DECK_SPACING, scale)
+        cards, ids = [], []
+        for sheet in deck.sheets:
+            for k, card in enumerate(sheet.cards):
+                card_id = sheet.number * 100 + k
+                ids.append(card_id)
+                cards.append({"Name": "Card", "GUID": _guid(game.id, deck.id, card.id, card.copy),
+                              "Transform": where, "Nickname": card.name, "Description": "", "CardID": card_id,
+                              "CustomDeck": {str(sheet.number): custom[str(sheet.number)]}})
+        if len(cards) == 1:             # Tabletop Simulator's decks hold two cards or more
+            objects.append(cards[0])
+            continue
+        objects.append({"Name": "DeckCustom", "GUID": _guid(game.id, deck.id), "Transform": where,
+                        "Nickname": deck.name or game.title, "Description": "", "DeckIDs": ids,
+                        "CustomDeck": custom, "ContainedObjects": cards})
+    return {"SaveName": game.title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
+            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
+            "VersionNumber": ""}
 
 
 def _entry(game, deck: TtsDeck, sheet: TtsSheet, i: int, card: DeckCard, back: str) -> dict:
