@@ -1,4 +1,6 @@
-"""The ``pnp`` command line. Wiring only: each subcommand lives in ``pnp/commands/<name>.py``.
+"""The ``pnp`` command line. Wiring only: each subcommand lives in ``pnp/commands/<name>.py``, imported
+when the command runs (:data:`COMMANDS`), so ``pnp --help`` or ``pnp validate`` load neither the
+drawing, the studio, the simulations nor the PDF and plotting libraries they do not use.
 
 Bad input never produces a traceback: :class:`~pnp.errors.DataError` prints every problem as
 ``file:line: subject: message`` and exits with status 2; :class:`~pnp.errors.UserError` prints one line.
@@ -34,9 +36,32 @@ MAX_EPOCH = 253402300799
 
 #: Commands that run until Ctrl-C and end normally with it (status 0; the others end with 130).
 RUN_UNTIL_CTRL_C = {"serve"}
-#: Subcommand modules, in the order ``pnp --help`` lists them.
-COMMAND_MODULES = ["new", "validate", "build", "scenario", "simulate", "balance", "lab", "replay", "export", "preview",
-                   "watch", "serve"]
+#: The subcommands: name -> the line ``pnp --help`` shows for it (the first paragraph of its help, which
+#: tests/test_startup.py compares with the command's own). Each is ``command`` in ``pnp/commands/<name>.py``,
+#: imported only when it is run or its own help is asked for.
+COMMANDS = {
+    "balance": "Play seeded games of GAME with bots and write a balance report: win rates by seat, side, bot "
+               "and card with 95% confidence intervals and the games behind each, game length, how games end "
+               "and the game's component demand.",
+    "build": "Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's "
+             "default game, see pyproject.toml [tool.pnp]).",
+    "export": "Export images: card faces as PNG for print services, Tabletop Simulator deck sheets.",
+    "lab": "Ask GAME a balance question and get an honest answer: every variant plays the same seeded games "
+           "(common random numbers), and every difference comes with its paired 95% interval.",
+    "new": "Write a small starter game into FOLDER (new or empty): game.yaml with a CSV deck whose card text "
+           "uses the game's own SVG icon, a card layout extending pnp's classic one, a rulebook chapter, tokens "
+           "and a box.",
+    "preview": "Write a PNG of one card face or of one page of a component of GAME, and print its path.",
+    "replay": "Play again the game of GAME with seed SEED (a game of a balance or lab report) and print what "
+              "happened, event by event.",
+    "scenario": "Play the scenario in FILE (a YAML file naming its game with `game:`) and print what happens.",
+    "serve": "Show GAME in a live studio in the web browser and keep it current as its files change.",
+    "simulate": "Play seeded games of GAME (a bundled game or a game folder; default: the project's default "
+                "game) with bots and report wins, game length and the game's own statistics.",
+    "validate": "Check GAME's data (a bundled game's name or a game folder; default: the project's default "
+                "game).",
+    "watch": "Build GAME's kit, then rebuild it whenever a file in the game's folder or in templates/ changes.",
+}
 
 
 class _Sigint:
@@ -73,6 +98,25 @@ class _Sigint:
 
 
 class PnpGroup(click.Group):
+    """The ``pnp`` group: subcommands from :data:`COMMANDS`, each imported when it is looked up."""
+
+    def list_commands(self, ctx):
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx, name):
+        if name not in self.commands and name in COMMANDS:
+            self.add_command(importlib.import_module(f"pnp.commands.{name}").command, name)
+        return self.commands.get(name)
+
+    def format_commands(self, ctx, formatter):
+        """The list of commands, as click writes it, from :data:`COMMANDS` (no command is imported)."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = [(name, (self.commands.get(name) or click.Command(name, help=COMMANDS[name])).get_short_help_str(limit))
+                for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def invoke(self, ctx):
         sigint = _Sigint()
         with sigint.installed():
@@ -147,34 +191,24 @@ def main(debug):
 
 
 def run() -> None:
-    """The ``pnp`` program (its console script and ``python -m pnp``): :func:`main`, then a quick exit.
-
-    Once the command has returned and its output is flushed, the process ends with the command's exit
-    status without tearing down every module and object, which takes about a tenth of a second after a
-    build. Nothing is lost: every command writes and closes its files, and stops its worker processes,
-    before it returns. Tests call :func:`main`, which returns to the caller as any click command does.
-    (:func:`pnp.program.run`, the program's entry point, tunes the process first.)"""
+    """The ``pnp`` program (its console script and ``python -m pnp``): :func:`main`, ending the process
+    as any Python program ends (so that ``python -m cProfile -m pnp build`` and coverage see the whole
+    command). Tests call :func:`main` too. (:func:`pnp.program.run`, the program's entry point, tunes
+    the process first.)"""
     try:
         main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    if code is not None and not isinstance(code, int):
-        print(code, file=sys.stderr)          # what Python does with sys.exit("message")
-        code = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):         # a reader that went away, a stream closed on purpose
-            pass
-    os._exit(code or 0)
+    finally:
+        _flush_output()
 
 
-for _name in COMMAND_MODULES:
+def _flush_output() -> None:
+    """Flush what the command wrote. A reader that went away (``pnp ... | head``) is no error: what is
+    left goes to the null device, as Python's documentation advises, so the interpreter's own flush at
+    exit has nothing to complain about."""
     try:
-        _module = importlib.import_module(f"pnp.commands.{_name}")
-    except ModuleNotFoundError as exc:  # a command still being written
-        if exc.name != f"pnp.commands.{_name}":
-            raise
-        continue
-    main.add_command(_module.command)
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):          # no file descriptor behind it (closed on purpose)
+            pass

@@ -1,50 +1,27 @@
-"""What makes `pnp` quick to start and to stop, checked as it behaves, not timed (benchmarks/ times it)."""
+"""What makes `pnp` quick to start, checked as it behaves, not timed (benchmarks/ times it): the command
+line loads a command's modules only when it runs, a command loads only the libraries it uses, and the
+process ends as any Python program does (so profilers and coverage see the whole command)."""
 
-import re
+import importlib
 import subprocess
 import sys
 
-import pytest
-from hypothesis import given, strategies as st
+import click
 
-from pnp.draw import URI_PATTERN, CompiledOnFirstUse
 from pnp import __version__
+from pnp.cli import COMMANDS, main
 from pnp.program import GC_THRESHOLD
 
-ADDRESSES = ["https://example.com/a?b=1#c", "ftp://1.2.3.4:8080/x", "HTTP://EXAMPLE.ORG", "http://bücher.de/",
-             "mailto:someone", "http://localhost:80", "http://-bad-.com", "http://[::1]/", "no address", ""]
+#: Libraries and modules that only some commands need.
+HEAVY = ("pikepdf", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "pnp.mapdata", "pnp.layout.hexmap")
 
 
 def _run(code: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
 
 
-def test_reportlab_address_pattern_is_compiled_on_first_use():
-    # a fresh interpreter, as `pnp` starts: pnp.draw is imported before reportlab.platypus. Should a
-    # reportlab upgrade change the pattern, this fails: update URI_PATTERN from paragraph.py's uri_pat
-    run = _run("import pnp.draw, reportlab.platypus.paragraph as p; print(type(p.uri_pat).__name__)")
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == "CompiledOnFirstUse"
-
-
-@pytest.mark.parametrize("text", ADDRESSES)
-def test_deferred_pattern_matches_as_the_compiled_one(text):
-    deferred, compiled = CompiledOnFirstUse(URI_PATTERN, re.IGNORECASE), re.compile(URI_PATTERN, re.IGNORECASE)
-    got, expected = deferred.match(text), compiled.match(text)
-    assert (got and (got.span(), got.groups())) == (expected and (expected.span(), expected.groups()))
-
-
-@given(st.text(max_size=40), st.sampled_from(["match", "search", "fullmatch"]))
-def test_deferred_pattern_answers_every_method_as_compiled(text, method):
-    deferred, compiled = CompiledOnFirstUse(r"(a+)(b?)\d", re.IGNORECASE), re.compile(r"(a+)(b?)\d", re.IGNORECASE)
-    got, expected = getattr(deferred, method)(text), getattr(compiled, method)(text)
-    assert (got and got.span()) == (expected and expected.span())
-    assert deferred.pattern == compiled.pattern and deferred.flags == compiled.flags
-
-
 def test_pnp_exits_with_the_command_status_and_its_output_whole():
-    # `pnp` ends the process as soon as the command is done (pnp.cli.run): the status and every line
-    # written must still come out, through a pipe too
+    # the status and every line written come out, through a pipe too
     ok = subprocess.run([sys.executable, "-m", "pnp", "--help"], capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0 and ok.stderr == ""
     assert "Commands:" in ok.stdout and ok.stdout.rstrip().splitlines()[-1].split()[0] == "watch"
@@ -72,3 +49,52 @@ def test_the_collector_is_tuned_before_pnp_is_imported():
                "pnp.program.run()")
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == [f"import at {GC_THRESHOLD}", f"pnp, version {__version__}"]
+
+
+def _loaded(code: str, names=HEAVY) -> list:
+    """The modules of ``names`` loaded after running ``code`` in a fresh interpreter."""
+    run = _run(code + f"\nimport sys\nprint(sorted(n for n in {names!r} if n in sys.modules))")
+    assert run.returncode == 0, run.stderr
+    return eval(run.stdout.strip().splitlines()[-1])
+
+
+def test_importing_the_command_line_loads_no_command():
+    assert _loaded("import pnp.cli", HEAVY + ("reportlab", "PIL", "yaml", "jinja2", "rules_engine")) == []
+    assert _loaded("import pnp.cli", tuple(f"pnp.commands.{name}" for name in COMMANDS)) == []
+
+
+def test_a_command_loads_what_it_needs_only():
+    # pnp --help lists the commands from the registry; validating a game without a board loads no PDF
+    # merging, plotting, cluster or web library and no hex-map module
+    args = "['pnp', '--help']"
+    assert _loaded(f"import sys; sys.argv = {args}\nfrom pnp.cli import main\ntry: main()\nexcept SystemExit: pass",
+                   HEAVY + ("reportlab",)) == []
+    args = "['pnp', 'validate', 'behind_the_throne']"
+    assert _loaded(f"import sys; sys.argv = {args}\nfrom pnp.cli import main\ntry: main()\nexcept SystemExit as e: "
+                   f"assert not e.code, e.code") == []
+
+
+def test_the_help_lists_each_command_with_its_own_words():
+    """The registry's line for each command is the first paragraph of the command's own help, shortened
+    as click shortens it: `pnp --help` reads as if every command had been imported."""
+    ctx = click.Context(main, info_name="pnp")
+    lazy = click.HelpFormatter(width=100)
+    main.format_commands(ctx, lazy)
+    for name in COMMANDS:
+        command = importlib.import_module(f"pnp.commands.{name}").command
+        assert command.name == name and COMMANDS[name] == command.get_short_help_str(10_000)
+    eager = click.HelpFormatter(width=100)
+    click.Group.format_commands(main, ctx, eager)          # click's own, with every command loaded
+    assert lazy.getvalue() == eager.getvalue() and "validate  Check GAME's data" in lazy.getvalue()
+
+
+def test_the_process_ends_normally_for_profilers(tmp_path):
+    # `python -m cProfile -m pnp ...` writes its profile when the program ends: no exit skips that
+    out = tmp_path / "validate.prof"
+    run = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "pnp", "validate", "behind_the_throne"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    import pstats
+
+    functions = pstats.Stats(str(out)).stats
+    assert any(path.endswith("pnp/validation.py") and name == "validate_game" for path, _, name in functions)

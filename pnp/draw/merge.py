@@ -2,7 +2,8 @@
 and the rulebook's booklet sheets are its pages placed as form XObjects.
 
 Saved with ``deterministic_id`` and dates fixed (or from SOURCE_DATE_EPOCH), so output stays
-byte-identical for the same input.
+byte-identical for the same input. pikepdf is imported by the functions that use it, so a command that
+merges nothing (``pnp validate``) does not load it.
 """
 
 from __future__ import annotations
@@ -12,15 +13,18 @@ import os
 import re
 import time
 import zlib
-
-import pikepdf
-from pikepdf import Name, OutlineItem, Page, Pdf
+from typing import TYPE_CHECKING
 
 from pnp.draw.fonts import subset_tag
 from pnp.markup import plain_text
 
+if TYPE_CHECKING:
+    from pikepdf import Pdf
+
 
 def _save(pdf: Pdf) -> bytes:
+    import pikepdf
+
     buf = io.BytesIO()
     # the streams are compressed already (reportlab's pages, fonts and forms; what impose makes, by
     # _deflate_new_streams): written as they are.
@@ -42,6 +46,8 @@ def _info(pdf: Pdf, title: str, author: str = "") -> None:
 
 
 def page_count(data: bytes) -> int:
+    from pikepdf import Pdf
+
     with Pdf.open(io.BytesIO(data)) as pdf:
         return len(pdf.pages)
 
@@ -60,6 +66,9 @@ def tag_font_subsets(data: bytes) -> bytes:
     name is reportlab's counter is returned as it is, at once (without being opened)."""
     if b"/ObjStm" not in data and not _COUNTED.search(data):
         return data
+    import pikepdf
+    from pikepdf import Name, Pdf
+
     with Pdf.open(io.BytesIO(data)) as pdf:
         changed = False
         for obj in pdf.objects:
@@ -94,6 +103,8 @@ def bookmark(title: str) -> str:
 
 def merge(parts, title: str, author: str = "") -> bytes:
     """``parts``: [(outline title, pdf bytes)] in order."""
+    from pikepdf import Name, OutlineItem, Pdf
+
     out = Pdf.new()
     sources = []
     with out.open_outline() as outline:
@@ -116,6 +127,8 @@ def merge(parts, title: str, author: str = "") -> bytes:
 def interleave(first: bytes, second: bytes, title: str, author: str = "", outline: str | None = None) -> bytes:
     """A page of ``first``, then a page of ``second``, in turn (the two have as many pages): card fronts
     and backs for a duplex printer, made from their PDFs rather than painted again."""
+    from pikepdf import Name, OutlineItem, Pdf
+
     a, b = Pdf.open(io.BytesIO(first)), Pdf.open(io.BytesIO(second))
     try:
         if len(a.pages) != len(b.pages):
@@ -138,6 +151,9 @@ def interleave(first: bytes, second: bytes, title: str, author: str = "", outlin
 def impose(reading: bytes, marks: bytes, placements, title: str) -> bytes:
     """Place booklet pages on sheets. ``marks``: one PDF page per sheet side (fold marks, labels);
     ``placements``: per side, a list of (page number, a, b, c, d, e, f) with the placement matrix in points."""
+    import pikepdf
+    from pikepdf import Name, Page, Pdf
+
     src = Pdf.open(io.BytesIO(reading))
     base = Pdf.open(io.BytesIO(marks))
     out = Pdf.new()
@@ -161,6 +177,9 @@ def impose(reading: bytes, marks: bytes, placements, title: str) -> bytes:
 def _deflate_new_streams(pdf: Pdf) -> None:
     """Compress the streams made here (pages turned into forms, placements), which pikepdf leaves as
     they are: :func:`_save` writes streams as it finds them."""
+    import pikepdf
+    from pikepdf import Name
+
     for obj in pdf.objects:
         if isinstance(obj, pikepdf.Stream) and "/Filter" not in obj:
             obj.write(zlib.compress(obj.read_raw_bytes()), filter=Name.FlateDecode)
