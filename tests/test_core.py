@@ -278,3 +278,25 @@ def test_an_engine_state_imports_no_bots(package):
         elif isinstance(node, ast.Import):
             names.extend(alias.name for alias in node.names)
     assert names and not [n for n in names if n.split(".")[-1] == "bots"]
+
+
+def test_simulation_batches_are_sized_from_games_and_jobs():
+    """A run is cut into about four batches per worker (at most 250 games each), so 50 games on two
+    processes are shared out; the games and their results do not depend on the cut."""
+    from rules_engine.core.executors import LocalExecutor
+    from rules_engine.core.runs import batch_size, run_games
+
+    assert [batch_size(50, 2), batch_size(10_000, 2), batch_size(50, 1), batch_size(3, 8), batch_size(90, 3, 8)] \
+        == [7, 250, 250, 1, 8]
+
+    class Recording(LocalExecutor):
+        def run(self, engine_name, rules, batches, job, progress=None):
+            self.batches = list(batches)
+            return LocalExecutor(1).run(engine_name, rules, batches, job, progress)
+
+    shared = Recording(2)
+    results = run_games(st.ENGINE, RULES["shadow_throne"], games=50, seed=3, executor=shared)
+    assert [len(b) for b in shared.batches] == [7] * 7 + [1]
+    assert [i for b in shared.batches for i in b] == list(range(50))
+    alone = run_games(st.ENGINE, RULES["shadow_throne"], games=50, seed=3, jobs=1)
+    assert [r.winners for r in results] == [r.winners for r in alone] and len(alone) == 50

@@ -40,6 +40,17 @@ def share(count, whole) -> float:
 
 #: Games per batch in runs with a search bot.
 SEARCH_CHUNK = 8
+#: Batches per worker when a run is shared out: a worker that is done early finds more to do, and each
+#: batch still holds enough games that sending it and its results costs little beside playing them.
+BATCHES_PER_WORKER = 4
+
+
+def batch_size(games: int, workers: int, most: int = 250) -> int:
+    """Games per batch for ``games`` shared among ``workers`` processes: about :data:`BATCHES_PER_WORKER`
+    batches each, at most ``most`` games a batch (one process: batches of ``most``, for the progress)."""
+    if workers <= 1:
+        return max(1, most)
+    return max(1, min(most, math.ceil(games / (workers * BATCHES_PER_WORKER))))
 
 
 def run_games(engine, rules, *, games: int, seed: int = 0, players: int = 4, bots: Sequence[str] = ("random",),
@@ -50,7 +61,8 @@ def run_games(engine, rules, *, games: int, seed: int = 0, players: int = 4, bot
 
     Game ``i`` depends on ``(seed, i)`` only, so the results are the same whatever runs them:
     ``executor`` (see :mod:`rules_engine.core.executors`) or, by default, ``jobs`` local processes.
-    ``progress(n)`` is called as each batch of ``n`` games is done.
+    ``progress(n)`` is called as each batch of ``n`` games is done. Batches hold at most ``chunk`` games,
+    fewer when that gives each worker several (:func:`batch_size`).
     """
     from rules_engine.core.executors import LocalExecutor
 
@@ -58,8 +70,9 @@ def run_games(engine, rules, *, games: int, seed: int = 0, players: int = 4, bot
     engine.check_bots(bots)  # unknown names fail here, before any worker starts
     if any(b.split(":")[0] == "search" for b in bots):
         chunk = min(chunk, SEARCH_CHUNK)       # search games are slow: small batches keep every worker busy
-    batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
     executor = executor or LocalExecutor(jobs)
+    chunk = batch_size(games, getattr(executor, "jobs", None) or getattr(executor, "workers", 1), chunk)
+    batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
     job = (seed, players, bots, check, dict(options or {})) + ((True,) if experience else ())
     parts = executor.run(engine.name, rules, batches, job, progress)
     return [result for part in parts for result in part]
