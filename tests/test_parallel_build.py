@@ -128,6 +128,22 @@ def test_no_fork_from_a_process_running_threads():
     assert default_jobs() >= 1
 
 
+@pytest.mark.parametrize("load, jobs", [(0.0, 2), (0.4, 2), (0.6, 1), (1.0, 1), (1.4, 1), (7.5, 1)])
+def test_the_default_jobs_are_the_free_cores(monkeypatch, load, jobs):
+    # two cores: a second process only when the other core is mostly idle (the last minute's load)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, 0.0, 0.0))
+    assert default_jobs() == jobs
+
+
+def test_the_default_jobs_without_a_load_average(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)))
+    monkeypatch.setattr(os, "getloadavg", lambda: (_ for _ in ()).throw(OSError("no load average")))
+    assert default_jobs() == 4
+    monkeypatch.setattr(os, "getloadavg", lambda: (5.2, 0.0, 0.0))
+    assert default_jobs() == 3
+
+
 def _files(folder: Path) -> dict:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 

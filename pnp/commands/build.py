@@ -69,7 +69,7 @@ from pnp.workers import default_jobs
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N", callback=within_cores,
               help="Processes that check and draw the components side by side; the kit is the same byte "
                    "for byte with any N (more than the CPU cores pnp may use counts as those). Default: those "
-                   "cores, at most 4.")
+                   "cores that are free now (the cores less the load average), at most 4.")
 def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, allow_missing, bleed, back_offset,
             card_sheets, cutter, changed_since, ink_saver, calibration, preset, jobs):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
