@@ -180,9 +180,10 @@ def test_every_command_option_and_argument_is_described():
 
     def walk(command, path):
         yield command, path
-        if isinstance(command, click.Group):
-            for name, sub in command.commands.items():
-                yield from walk(sub, [*path, name])
+        if isinstance(command, click.Group):       # (pnp's commands are loaded as they are looked up)
+            ctx = click.Context(command)
+            for name in command.list_commands(ctx):
+                yield from walk(command.get_command(ctx, name), [*path, name])
 
     seen = []
     for command, path in walk(main, ["pnp"]):
