@@ -278,6 +278,25 @@ def test_8_bridge_sites_leave_the_hex_ids_clear_and_the_map_has_a_legend(queen):
     assert all(extent(e).y >= hexes_top for e in els if e.role.startswith("legend"))
 
 
+def test_8_every_legend_name_fits_its_column_in_every_language(queen):
+    from pnp.components.hexmap import config_of, map_layout
+    from pnp.draw.ink import text_ink
+    from pnp.layout.hexmap import LEGEND_PITCH
+
+    for lang in ("en", "es"):
+        with using(queen.icons):
+            layout = map_layout(queen, config_of(None), lang)
+        labels = [e for e in flatten(layout.elements) if e.role == "legend-label"]
+        assert len(labels) == 9
+        for label in labels:
+            xs = [x for x, _ in text_ink(label)]
+            assert xs, (lang, label.markup, "prints nothing: too long for its column")
+            assert label.rect.x <= min(xs) and max(xs) <= label.rect.right <= label.rect.x + LEGEND_PITCH, \
+                (lang, label.markup)
+        if lang == "es":
+            assert "Lugar de puente (borde)" in [t.markup for t in labels]
+
+
 def test_8_the_map_legend_names_every_mark_the_map_draws_in_its_colours_and_no_seam_cuts_it(queen):
     """Each kind of line or ring the map draws (river edges, the bridge sites on a hex and on an edge, each
     side's rim) has a legend entry drawn with the same colour and stroke, its name inside the legend's
