@@ -448,3 +448,21 @@ def test_11_spanish_kit_reads_without_calques(spanish_kit):
     assert "con una cizalla de papel, las cartas se cortan mucho más deprisa" in instructions
     assert "También puedes usar fundas." in instructions
     assert "acelera mucho las cartas" not in instructions and "sirven fundas" not in instructions
+
+
+def test_8_a_map_word_too_long_for_its_place_is_an_error_at_its_line(tmp_path):
+    """A holding's name that cannot fit its disc printed nothing, silently: pnp validate says so at the
+    holding's line in the map file."""
+    import shutil
+
+    from pnp import DATA_DIR
+
+    root = tmp_path / QUEEN
+    shutil.copytree(DATA_DIR / QUEEN, root)
+    path = root / "map.yaml"
+    long = "The Most Ancient and Venerable Stronghold of the Shadow Queen Beyond the River"
+    path.write_text(path.read_text().replace("name: The Stronghold}", f"name: {long}}}"))
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if long in text)
+    result = CliRunner().invoke(main, ["validate", str(root)])
+    assert result.exit_code == 2, result.output
+    assert f"map.yaml:{line}: hexmap 'hexmap': holding-name {long!r} does not fit its" in result.output

@@ -168,7 +168,8 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
         if why:
             problems.error(game.map.source, _terrain_line(game, t.id), subject, f"terrain '{t.id}': icon: {why}")
     config = config_of(spec)
-    layout = map_layout(game, config)
+    layout = map_layout(game, config, options.lang if options else None)
+    _text_problems(game, layout, subject, where, problems)
     for paper in ("letter", "a4"):
         try:
             tiles = plan(layout, paper, config)
@@ -177,6 +178,35 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             continue
         if tiles.cut:
             problems.warn(*where, subject, f"on {paper} a seam cuts {len(tiles.cut)} holding(s)")
+
+
+def _text_problems(game, layout: MapLayout, subject: str, where: tuple, problems: Problems) -> None:
+    """Every word the map prints fits its place (a name too long for its holding's disc or its legend
+    column would print nothing): an error at the holding's or terrain's line, else at the map's entry."""
+    from pnp.draw.text import fit
+    from pnp.layout.geometry import Text, flatten
+    from pnp.markup import plain_text
+
+    raw = _raw_holdings(game.map.source, game.root)
+    holdings = {escape(h.name): line_of(raw, i) if isinstance(raw, list) and i < len(raw) else None
+                for i, h in enumerate(game.map.holdings)}
+    terrains = {escape(t.name): t.id for t in game.map.terrains}
+    reported = set()
+    for el in flatten(layout.elements):
+        if not isinstance(el, Text) or (el.role, el.markup) in reported:
+            continue
+        fitted = fit(el.markup, el.style, el.rect.w, el.rect.h)
+        if fitted.ok:
+            continue
+        reported.add((el.role, el.markup))
+        at = where
+        if el.role == "holding-name" and el.markup in holdings:
+            at = (game.map.source, holdings[el.markup])
+        elif el.role == "legend-label" and el.markup in terrains:
+            at = (game.map.source, _terrain_line(game, terrains[el.markup]))
+        problems.error(*at, subject, f"{el.role} {plain_text(el.markup)!r} does not fit its {el.rect.w:.1f} x "
+                                     f"{el.rect.h:.1f} mm place even at {el.style.min_size or el.style.size:g} pt "
+                                     f"({fitted.reason})")
 
 
 def _terrain_line(game, terrain_id: str) -> int | None:
