@@ -3,6 +3,7 @@ live updates after an edit (only the edited card drawn again), problems in place
 break, traversal refused, builds and downloads, the engine's figures, and a clean Ctrl-C."""
 
 import json
+import multiprocessing
 import os
 import re
 import shutil
@@ -311,6 +312,21 @@ def test_host_0000_warns_that_the_studio_is_reachable_from_the_network(game, tmp
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=20)
+
+
+def test_a_build_past_its_limit_is_stopped_and_the_studio_answers(server, tmp_path, monkeypatch):
+    """The build runs in a process of its own: past its time limit it is killed, the page hears why
+    (409), and the studio answers at once, its previews too (the build no longer holds its worker)."""
+    import pnp.serve.tasks
+
+    monkeypatch.setattr(pnp.serve.tasks, "BUILD_SECONDS", 0.3)
+    srv, client = server
+    started = time.monotonic()
+    status, _, body = client.request("POST", "/api/build?what=kit", headers=client.post_headers())
+    assert status == 409 and json.loads(body)["error"].startswith("the build took more than 0.3 s and was stopped")
+    assert time.monotonic() - started < 20
+    assert client.json()["title"] == "Studio Test" and not (tmp_path / "out" / "kit.pdf").exists()
+    assert [c.name for c in multiprocessing.active_children() if c.name == "pnp-studio-build"] == []
 
 
 def test_build_and_download(server, tmp_path):

@@ -59,7 +59,7 @@ from pnp.paths import LANGUAGE, OutsidePath, resolve_in
 from pnp.serve.faces import CARD_DPI
 from pnp.serve.studio import Options, Studio
 from pnp.serve.tasks import BUILDS
-from pnp.serve.worker import BUILD, URGENT
+from pnp.serve.worker import URGENT
 from pnp.units import PAPERS
 
 #: The page's own files, shipped in the package (``pnp/serve/static/``).
@@ -219,7 +219,7 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
             return bad_request(f"what: one of {', '.join(BUILDS)}")
         try:
             options = view_options(request, studio.default)
-            made = await on_worker(partial(studio.build, what, options), BUILD)
+            made = await asyncio.to_thread(studio.build, what, options)      # in a process it can stop
         except DataError as exc:
             return JSONResponse({"error": f"{len(exc.problems)} problem(s): fix them to build",
                                  "problems": [studio.problem_json(p) for p in exc.problems]}, status_code=409)

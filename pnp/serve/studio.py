@@ -124,6 +124,7 @@ class Studio:
         self._figures: dict = {}
         self._figures_lock = threading.Lock()
         self._playing = threading.Lock()
+        self._building = threading.Lock()
         self._listeners: set = set()
         self._lock = threading.Lock()
         self.worker = Worker()
@@ -454,11 +455,15 @@ class Studio:
         return dict(figures)
 
     def build(self, what: str, options: Options) -> list[dict]:
-        """Build ``what`` (kit, cards, tts) into the output folder and offer it for download (worker)."""
-        from pnp.serve.tasks import build
+        """Build ``what`` (kit, cards, tts) into the output folder and offer it for download: in a process
+        of its own, stopped past its time and memory limits or when the studio stops (any thread but
+        the worker's, which goes on drawing the page meanwhile; one build at a time)."""
+        from pnp.serve.tasks import build_in_process
 
-        version = self.version
-        made = build(what, self.root, self.out_dir, options.build_options(), version)
+        with self._building:
+            version = self.version
+            made = build_in_process(what, self.root, self.out_dir, options.build_options(), version,
+                                    cancel=self.stopping)
         with self._lock:
             for name in [n for n, d in self.downloads.items() if d.what == what]:
                 del self.downloads[name]

@@ -2,18 +2,29 @@
 
 The figures are the engine's own seeded report (``pnp simulate``'s, through the engine protocol) of
 1,000 games with its default bots and player count. Builds are ``pnp build``, ``pnp export cards``
-and ``pnp export tts`` into the output folder; exports are also offered as one zip each.
+and ``pnp export tts`` into the output folder; exports are also offered as one zip each. A build runs
+in a process of its own (:func:`build_in_process`), which the studio stops past a time and a memory
+limit, or when it stops itself: whatever the game folder holds, the studio goes on answering.
 """
 
 from __future__ import annotations
 
 import io
+import multiprocessing
+import os
+import signal
+import threading
 import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.errors import UserError
+
+#: A build in the studio is stopped after this many seconds ...
+BUILD_SECONDS = 600
+#: ... or when it needs more than this much memory (bytes of address space; where the system can say).
+BUILD_MEMORY = 4 * 1024 ** 3
 
 #: The engine's quick figures: a seeded summary of this many games.
 ENGINE_GAMES = 1000
@@ -107,3 +118,74 @@ def zip_files(folder: Path, files) -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())
     return buf.getvalue()
+
+
+def build_in_process(what: str, root: Path, out_dir: Path, build_options, version: int,
+                     seconds: float | None = None, memory: int | None = None,
+                     cancel: threading.Event | None = None) -> list[Download]:
+    """:func:`build` in a new process (started fresh, not forked from the studio's threads), stopped
+    (killed) after ``seconds`` (default :data:`BUILD_SECONDS`), when it needs more than ``memory``
+    bytes (default :data:`BUILD_MEMORY`), or when ``cancel`` is set; each ends in a UserError saying so.
+    A DataError or UserError of the build is raised here as it was raised there."""
+    seconds = BUILD_SECONDS if seconds is None else seconds
+    memory = BUILD_MEMORY if memory is None else memory
+    context = multiprocessing.get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_build_child, name="pnp-studio-build", daemon=True,
+                              args=(sender, what, root, out_dir, build_options, version, memory, os.getpid()))
+    process.start()
+    sender.close()
+    deadline = time.monotonic() + seconds
+    try:
+        while True:
+            if receiver.poll(0.05):
+                try:
+                    ok, value = receiver.recv()
+                except (EOFError, OSError):
+                    raise UserError(f"the build stopped without finishing (exit status {_exit(process)})") from None
+                if ok:
+                    return value
+                raise value
+            if not process.is_alive() and not receiver.poll(0):
+                raise UserError(f"the build stopped without finishing (exit status {_exit(process)})")
+            if time.monotonic() > deadline:
+                raise UserError(f"the build took more than {seconds:g} s and was stopped (a template, a picture "
+                                f"or a layout that takes too long?)")
+            if cancel is not None and cancel.is_set():
+                raise UserError("the studio is stopping: the build was stopped")
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join(10)
+        receiver.close()
+
+
+def _exit(process) -> str:
+    process.join(1)
+    return str(process.exitcode)
+
+
+def _build_child(sender, what, root, out_dir, build_options, version, memory, parent) -> None:
+    """In the build's process: limits, then the build; (True, downloads) or (False, error) sent back."""
+    from rules_engine.processes import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)        # the studio stops it; Ctrl-C is the studio's
+    die_with_parent(parent)
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    except (ImportError, ValueError, OSError):          # pragma: no cover - a system without the limit
+        pass
+    try:
+        outcome = (True, build(what, Path(root), Path(out_dir), build_options, version))
+    except MemoryError:
+        outcome = (False, UserError(f"the build needed more than {memory / 1024 ** 3:g} GB of memory and was "
+                                    f"stopped"))
+    except Exception as exc:  # noqa: BLE001 - sent back: the studio reports it as its own would be
+        from pnp.errors import DataError
+
+        outcome = (False, exc if isinstance(exc, (DataError, UserError)) else
+                   UserError(f"the build failed: {type(exc).__name__}: {str(exc)[:300]}"))
+    sender.send(outcome)
+    sender.close()
