@@ -639,8 +639,18 @@ def _value(layout: Layout, region: dict, key: str, scope: dict):
     except templating.TEMPLATE_ERRORS as exc:
         text = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         if isinstance(exc, (TypeError, ValueError, ArithmeticError, AttributeError, RecursionError)):
-            text = f"{excerpt(value)} cannot be worked out ({text})"
+            text = f"{excerpt(value)} cannot be worked out ({_plainly(exc, text)})"
         raise _Wrong(key, text) from None
+
+
+def _plainly(exc: BaseException, text: str) -> str:
+    """Python's words for an operation that failed, in pnp's where a layout's writer is likely to meet
+    them: a text joined with ``+`` (Jinja joins texts with ``~``), a division by zero."""
+    if isinstance(exc, TypeError) and ("can only concatenate" in text or "operand type(s) for +" in text):
+        return "+ adds numbers; join a text and a value with ~, as in 'VP ' ~ field('vp')"
+    if isinstance(exc, ZeroDivisionError):
+        return "a division by zero"
+    return text
 
 
 def _unknown(exc: UnknownName, scope: dict) -> str:

@@ -62,8 +62,14 @@ def test_the_tide_layout_is_valid(tmp_path):
     ("icon: \"'wave'\"", "icon: \"''\"", "icon: gives a text '': an icon region needs an icon's name (to leave the "
                                          "region out, give it a when:)"),
     ("\"'Tide ' ~ field('text')\"", "\"[1, 2]\"", "text: gives a list [1, 2]; a text region prints a text or a number"),
-    ("\"'Tide ' ~ field('text')\"", "\"'Tide ' + 1\"", "text: \"'Tide ' + 1\" cannot be worked out (can only "
-                                                        "concatenate str (not \"int\") to str)"),
+    ("\"'Tide ' ~ field('text')\"", "\"'Tide ' + 1\"", "text: \"'Tide ' + 1\" cannot be worked out (+ adds "
+                                                        "numbers; join a text and a value with ~, as in 'VP ' ~ "
+                                                        "field('vp'))"),
+    ("\"'Tide ' ~ field('text')\"", "\"1 + 'Tide'\"", "text: \"1 + 'Tide'\" cannot be worked out (+ adds "
+                                                       "numbers; join a text and a value with ~, as in 'VP ' ~ "
+                                                       "field('vp'))"),
+    ("\"'Tide ' ~ field('text')\"", "\"'Tide ' ~ (1 / 0)\"", "text: \"'Tide ' ~ (1 / 0)\" cannot be worked out "
+                                                              "(a division by zero)"),
 ])
 def test_a_layout_mistake_is_reported_once_for_its_region_with_its_line(tmp_path, old, new, message):
     root, path = tide(tmp_path, TIDE.replace(old, new))

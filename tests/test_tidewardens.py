@@ -103,7 +103,8 @@ def wave_pixels(png: Path, rect_mm, card_mm) -> int:
     sx, sy = image.width / card_mm[0], image.height / card_mm[1]
     x, y, w, h = rect_mm
     box = (round(x * sx), round(image.height - (y + h) * sy), round((x + w) * sx), round(image.height - y * sy))
-    return sum(1 for p in image.crop(box).getdata() if sum(abs(a - b) for a, b in zip(p, WAVE)) < 40)
+    colours = image.crop(box).getcolors(maxcolors=1 << 24)
+    return sum(n for n, p in colours if sum(abs(a - b) for a, b in zip(p, WAVE)) < 40)
 
 
 def test_card_text_prints_bold_and_the_games_own_icons_in_the_classic_rules_box(tmp_path):
