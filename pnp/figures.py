@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from pnp.errors import Problems
 from pnp.layout.geometry import Box, Circle, Icon, Line, Polygon, Rect, Text, Transform, scaling
@@ -188,23 +188,39 @@ class Figures:
             return self._error("figure.die", s)
         return self._placeholder(Drawing(els, s, s, float(scale), _caption(caption), "die"))
 
-    def token(self, token_id, side="front", scale=1.0, caption=None) -> Safe:
-        """A token's face as printed (inside its cut line), ``side`` front or back."""
-        from pnp.components.tokens import faces
-        from pnp.layout.tokens import cut_outline
+    def _tokens(self) -> dict:
+        """{id: (token set, token)} of the game's tokens.yaml (empty without one)."""
         from pnp.tokendata import load_tokens
 
         token_set = load_tokens(self.game) if (self.game.root / "tokens.yaml").is_file() else None
-        by_id = {t.id: t for t in (token_set.tokens if token_set else ())}
-        token = by_id.get(str(token_id))
-        if token is None:
+        return {t.id: (token_set, t) for t in (token_set.tokens if token_set else ())}
+
+    def token_face(self, token_set, token, side="front") -> tuple[tuple, float]:
+        """(elements, extent) of a token's face as printed, with its cut line."""
+        from pnp.components.tokens import faces
+        from pnp.layout.tokens import cut_outline
+
+        drawn = faces(self.game, replace(token_set, tokens=(token,), bleed=0.0), self.lang)[token.id]
+        extent = token.size * 2 / 3 ** 0.5 if token.shape == "hexagon" else token.size
+        cut = cut_outline(token.shape, Rect(0, 0, extent, extent), token.outline)
+        if "stroke" in {f.name for f in fields(cut)}:   # a drawn line (an SVG outline is a picture)
+            cut = replace(cut, stroke=OUTLINE)
+        return tuple(drawn[0 if side == "front" else 1]) + (cut,), extent
+
+    def token_marker(self, tokens, token_id, cx: float, cy: float, size: float):
+        """A token's front ``size`` mm across, centred on (cx, cy): a marker on a map or board."""
+        els, extent = self.token_face(*tokens[token_id])
+        k = size / extent
+        return Transform(els, (k, 0, 0, k, cx - size / 2, cy - size / 2), role=f"token:{token_id}")
+
+    def token(self, token_id, side="front", scale=1.0, caption=None) -> Safe:
+        """A token's face as printed (inside its cut line), ``side`` front or back."""
+        by_id = self._tokens()
+        if str(token_id) not in by_id:
             return self._error("figure.token", f"no token '{token_id}'{_closest(token_id, by_id)}")
         if side not in ("front", "back"):
             return self._error("figure.token", f"side '{side}': front or back")
-        drawn = faces(self.game, replace(token_set, tokens=(token,), bleed=0.0), self.lang)[token.id]
-        extent = token.size * 2 / 3 ** 0.5 if token.shape == "hexagon" else token.size
-        els = tuple(drawn[0 if side == "front" else 1]) + (
-            replace(cut_outline(token.shape, Rect(0, 0, extent, extent), token.outline), stroke=OUTLINE),)
+        els, extent = self.token_face(*by_id[str(token_id)], side)
         return self._placeholder(Drawing(els, extent, extent, float(scale), _caption(caption), "token"))
 
     # ------------------------------------------------------------------------------- map and boards
@@ -249,17 +265,23 @@ class Figures:
         if not centres:
             return self._error("figure.map", "around: give a hex id or a list of them")
         s = layout.grid.size
-        marks = []
+        tokens = self._tokens()
+        marks, spots = [], []
         for h, what in (pieces or {}).items():
             if str(h) not in where:
                 return self._error("figure.map", f"pieces: no hex '{h}' on the map{_closest(h, where)}")
             group = [what] if isinstance(what, str) else list(what)
             for k, kind in enumerate(group):
-                if kind not in kinds:
-                    return self._error("figure.map", f"pieces: no piece kind '{kind}'{_closest(kind, kinds)}")
+                if kind not in kinds and kind not in tokens:
+                    return self._error("figure.map", f"pieces: no piece kind or token '{kind}'"
+                                                     f"{_closest(kind, sorted(kinds) + sorted(tokens))}")
                 cx, cy = where[str(h)]
                 dx = (k - (len(group) - 1) / 2) * s * 0.34
-                marks += self.piece_marker(kind, cx + dx, cy - 0.05 * s, s * 0.42)
+                if kind in kinds:
+                    marks += self.piece_marker(kind, cx + dx, cy - 0.05 * s, s * 0.42)
+                else:                       # a token (a bridge, a marker) lies under the pieces
+                    marks.insert(0, self.token_marker(tokens, kind, cx + dx, cy - 0.05 * s, s * 0.5))
+                spots.append((cx + dx, cy - 0.05 * s))
         for h in highlight or ():
             if str(h) not in where:
                 return self._error("figure.map", f"highlight: no hex '{h}' on the map{_closest(h, where)}")
@@ -271,10 +293,17 @@ class Figures:
             marks += _arrow(where[str(pair[0])], where[str(pair[1])], s)
         xs, ys = [c[0] for c in centres], [c[1] for c in centres]
         reach = float(radius) * s
-        window = Rect(max(0.0, min(xs) - reach), max(0.0, min(ys) - reach), 0, 0)
-        window = Rect(window.x, window.y, min(layout.width, max(xs) + reach) - window.x,
-                      min(layout.height, max(ys) + reach) - window.y)
-        els = (Transform(layout.elements + tuple(marks), (1, 0, 0, 1, -window.x, -window.y),
+        x0, y0, x1, y1 = min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach
+        # a piece the window reaches is shown whole, with room round it
+        for cx, cy in spots:
+            if x0 - s * 0.3 < cx < x1 + s * 0.3 and y0 - s * 0.3 < cy < y1 + s * 0.3:
+                x0, y0 = min(x0, cx - s * 0.4), min(y0, cy - s * 0.4)
+                x1, y1 = max(x1, cx + s * 0.4), max(y1, cy + s * 0.4)
+        window = Rect(max(0.0, x0), max(0.0, y0), 0, 0)
+        window = Rect(window.x, window.y, min(layout.width, x1) - window.x, min(layout.height, y1) - window.y)
+        # words the window would cut (a hex number, a holding's name at its edge) are left out
+        shown = tuple(e for e in layout.elements if not isinstance(e, Text) or window.contains(e.rect, 0.3))
+        els = (Transform(shown + tuple(marks), (1, 0, 0, 1, -window.x, -window.y),
                          clip=window, role="figure-map"),
                Box(Rect(0, 0, window.w, window.h), stroke=OUTLINE, width=0.3, role="figure-edge"))
         return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "map"))
@@ -345,8 +374,12 @@ class Figures:
                 self.drawings[self._by_text[str(what).strip()]] = replace(drawing, kind="placed")
             elif str(what) in {p.id for p in self.game.pieces}:
                 marks += self.piece_marker(str(what), area.cx, area.cy, min(area.w, area.h) * 0.8)
+            elif str(what) in (tokens := self._tokens()):
+                marks.append(self.token_marker(tokens, str(what), area.cx, area.cy, min(area.w, area.h) * 0.8))
             else:
-                return self._error("figure.board", f"place: '{what}' is neither a figure nor a piece kind")
+                known = sorted({p.id for p in self.game.pieces} | set(tokens))
+                return self._error("figure.board", f"place: '{what}' is neither a figure, a piece kind nor a "
+                                                   f"token{_closest(what, known)}")
         if names:
             x0 = max(0.0, min(rects[n].x for n in names) - margin)
             y0 = max(0.0, min(rects[n].y for n in names) - margin)
@@ -373,9 +406,6 @@ class Figures:
                                + (f" '{component}'" if component else ""))
         track = layout(self.game, BuildOptions(lang=self.lang), specs[0])
         page = track.page if hasattr(track, "page") else track
-        numbered = {}
-        for e in page.find("track-number") if hasattr(page, "find") else ():
-            pass
         spaces_found = _track_spaces(page)
         if not spaces_found:
             return self._error("figure.track", "the track has no numbered spaces")
@@ -400,8 +430,7 @@ class Figures:
             if who in factions and factions[who].emblem:
                 marks.append(Icon(factions[who].emblem, marks[-1].cx, marks[-1].cy, size * 0.7, "#ffffff",
                                   role=f"marker-icon:{n}"))
-        del numbered
-        m = 2.0
+        m = 0.5     # the spaces' outline; the neighbouring rows' numbers stay outside
         window = Rect(min(r.x for r in chosen) - m, min(r.y for r in chosen) - m, 0, 0)
         window = Rect(window.x, window.y, max(r.right for r in chosen) + m - window.x,
                       max(r.top for r in chosen) + m - window.y)
@@ -448,13 +477,15 @@ def _track_spaces(page) -> dict:
 
 
 def _arrow(a: tuple, b: tuple, s: float) -> list:
-    """An arrow from hex centre ``a`` towards ``b``, stopping short of both centres."""
+    """An arrow from hex centre ``a`` towards ``b``, stopping short of both centres and set a little to
+    the right of the line between them, clear of the hex number printed on that line."""
     (x1, y1), (x2, y2) = a, b
     dx, dy = x2 - x1, y2 - y1
     d = (dx * dx + dy * dy) ** 0.5 or 1.0
     ux, uy = dx / d, dy / d
-    sx, sy = x1 + ux * s * 0.28, y1 + uy * s * 0.28
-    ex, ey = x2 - ux * s * 0.3, y2 - uy * s * 0.3
+    ox, oy = uy * s * 0.2, -ux * s * 0.2
+    sx, sy = x1 + ux * s * 0.28 + ox, y1 + uy * s * 0.28 + oy
+    ex, ey = x2 - ux * s * 0.3 + ox, y2 - uy * s * 0.3 + oy
     head = s * 0.16
     left = (ex - ux * head - uy * head * 0.6, ey - uy * head + ux * head * 0.6)
     right = (ex - ux * head + uy * head * 0.6, ey - uy * head - ux * head * 0.6)

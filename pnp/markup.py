@@ -11,7 +11,7 @@ Blocks are separated by blank lines::
     | head | head |     a table; a |---| row ends the header rows
     | cell | cell |
     > An example box: each > line is one line of the box.
-    !pagebreak  !toc  !notes  !keep  (directives)
+    !pagebreak  !toc  !notes  !spare  !keep  (directives)
 
 Inline markup is the same as on cards: ``**bold**``, ``*italic*``, ``[icon]`` / ``[icon:arg]``, a
 newline for a line break, and ``\\x`` for a literal ``x`` (any character). :func:`inline_atoms` parses it.

@@ -566,6 +566,8 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
         "pagebreak": lambda arg: [PageBreakIfNotEmpty()],    # a new page, unless this one is still empty
         "notes": _notes(notes, words.get("notes", "Notes"), bool(cfg.get("notes")), doc.height),
         "space": lambda arg: [Spacer(1, pt(_space(arg)))],
+        # the booklet takes spare content out unless it has room (pnp.components.rulebook.without_spare)
+        "spare": lambda arg: [],
     }
     story = []
     problems = Problems()

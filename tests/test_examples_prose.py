@@ -79,7 +79,8 @@ def test_shadow_queen_shows_the_preset_hand_before_a_card_is_played_from_it():
     words = " ".join(attack.steps + attack.outcome)
     for e in events_of(game, "attack"):
         if e.type == "roll":                                  # every die roll, with its total
-            assert f"roll {e.data['dice']} di" in words and f"{e.data['total']} in all" in words
+            assert re.search(rf"rolls? {e.data['dice']} di", words) and f"{e.data['total']} in all" in words
+    assert "The Kingdom rolls 1 die" in words and "The Kingdom answers: its Soldier" in words   # one side, singular
     assert "Attack 9 against defence 3" in words
 
 
@@ -96,6 +97,18 @@ def test_valeria_scores_come_from_somewhere():
     assert "21 VP" in chain.setup
     battle = next(s for s in chain.steps if "strength of 19" in s)
     assert "held to 14 by the influence of 14" in battle and "9 VP" in battle
+
+
+def test_valeria_dice_and_plans_come_from_somewhere_and_are_said_once():
+    """A die taken from a shrine and a plan reserved from the line are in the start position; a battle
+    that takes nothing from the shrines does not list them; a Gem spent for a Wild die is one step."""
+    game, examples, _ = examples_of("shadow_kingdoms_of_valeria")
+    solo = examples["adversary_turn"]
+    assert "Tactics, Goblin 2 and Orc 5" in solo.setup and "Melee at Duskmere" in solo.setup
+    assert any("takes the Goblin 2 from the Tactics shrine" in s for s in solo.steps)
+    chain = examples["battle_chain"]
+    assert "shrines" not in chain.setup and "line" not in chain.setup
+    assert sum("Gem" in s and "Wild" in s for s in chain.steps) == 1
 
 
 def test_behind_the_throne_turns_are_said_with_whose_turn_it_is():

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -138,6 +139,8 @@ def _sentences(game, module, events, names, template_file, lang) -> tuple[str, l
                 missing.append(e.type)
             continue
         data = {"type": e.type, **{k: v for k, v in e._asdict().items() if k not in ("type", "data")}, **e.data}
+        if e.type == "scenario_start":      # what the example goes on to do: say only what it uses
+            data["later"] = sorted({x.type for x in events if x is not e})
         try:
             text = " ".join(templating.call_macro(macro, data, namer, game.facts).split())
         except templating.TEMPLATE_ERRORS as exc:
@@ -194,8 +197,13 @@ def _start_figures(game, figures, position: dict, names, words, events) -> str:
             pieces.setdefault(p["at"], []).append(p["kind"])
         around = spots or list(pieces)[:1]
         near = {h: k for h, k in pieces.items()}
-        rows.append(figures.map(around=around, radius=1.1, pieces=near, highlight=position.get("bridges") or (),
-                                scale=0.6, caption=Safe(words.get("example_map", "The position at the start"))))
+        bridges = list(position.get("bridges") or ())
+        said = words.get("example_map", "The position at the start")
+        if bridges:                 # drawn as outlined hexes: the caption says what they are
+            said += "; " + fill(words.get("example_bridges", "the bridges, outlined in red: {hexes}"),
+                                hexes=", ".join(bridges))
+        rows.append(figures.map(around=around, radius=1.1, pieces=near, highlight=bridges, scale=0.6,
+                                caption=Safe(said)))
 
     def caption(key, default, seat):
         return Safe(fill(words.get(key, default), player=names[seat] if seat < len(names) else str(seat + 1)))
@@ -215,7 +223,8 @@ def _start_figures(game, figures, position: dict, names, words, events) -> str:
             listed = ", ".join(f"{escape(game.card(c).name) if hasattr(game, 'card') else c} ×{n}"
                                for c, n in stacks.items())
             row.append(figures.hand(list(stacks), scale=0.28,
-                                    caption=Safe(caption("example_stacks", "{player}’s stacks", seat) + f": {listed}")))
+                                    caption=Safe(caption("example_stacks", "{player}’s stacks", seat)
+                                                 + f": {listed}")))
     for seat, dice in sorted((position.get("dice") or {}).items()):
         for d in dice:
             kind, _, face = str(d).partition(" ")
@@ -319,6 +328,12 @@ def context(game, cfg, lang, figures=None) -> dict:
             values = " + ".join(f"{t.count} x {t.value}" for t in parts if t.value)
             name = Safe(words.get(f"tokens_{kind}", kind) + (f" ({values})" if values else ""))
             groups.append({"name": name, "count": sum(t.count for t in parts)})
+    token_list = []
+    for t in (tokens.tokens if tokens else ()):
+        detail = game.faction(t.faction).name if t.faction else t.value
+        label = words.get(f"tokens_{t.kind}", t.kind)
+        token_list.append({"id": t.id, "kind": t.kind, "value": t.value, "faction": t.faction,
+                           "name": Safe(label + (f" ({escape(str(detail))})" if detail is not None else ""))})
     rank_order = {r.id: i for i, r in enumerate(game.ranks)}
     factions = [{"faction": f, "cards": sorted((c for c in game.cards if c.faction == f.id),
                                                key=lambda c: rank_order.get(c.rank, 0))}
@@ -346,6 +361,7 @@ def context(game, cfg, lang, figures=None) -> dict:
         "deck_size": len(game.deck_for()),
         "deck_per_faction": game.decks[0].rules.get("per_faction") or len(game.deck_for()) // max(1, len(game.factions)),
         "token_groups": groups,
+        "tokens": token_list,
         "factions": factions,
         "ability": ability,
         "shown": shown,
@@ -361,6 +377,26 @@ def context(game, cfg, lang, figures=None) -> dict:
     }
 
 
+#: A ``!spare`` line: what follows it, to the end of its chapter, prints only in pages to spare.
+_SPARE = re.compile(r"^!spare[ \t]*$", re.M)
+
+
+def without_spare(chapters) -> tuple[list, list]:
+    """(chapters without what follows each ``!spare`` line, chapters with it but without the line):
+    a booklet laid out first without the spare content, then with it when it has pages to spare."""
+    short, full = [], []
+    for name, markup in chapters:
+        found = _SPARE.search(markup)
+        if found is None:
+            short.append((name, markup))
+            full.append((name, markup))
+        else:
+            # the spare part keeps its line numbers: the directive's line becomes blank
+            short.append((name, markup[:found.start()]))
+            full.append((name, markup[:found.start()] + markup[found.end():]))
+    return short, full
+
+
 @with_game_icons
 @reads_files
 @lru_cache(maxsize=8)
@@ -373,6 +409,7 @@ def booklet(game, paper: str, lang: str):
     except DataError as exc:
         raise DataError(list(figures.problems) + list(exc.problems)) from None
     figures.problems.raise_if_errors()
+    chapters, spare = without_spare(chapters)
     words = strings(game, lang)
     size = half_sheet(paper)
     # one layout pass to learn the length, then the booklet padded to its pages with the contents known
@@ -383,6 +420,11 @@ def booklet(game, paper: str, lang: str):
     if pages > target:
         raise DataError([_problem(cfg, f"the rulebook needs {pages} pages on {paper} paper, more than the "
                                        f"{target} rulebook.yaml allows")])
+    if pages < target and not cfg.get("notes") and spare != chapters:
+        # pages to spare and no Notes pages asked for: what follows !spare takes them, if it fits
+        _, more, with_spare = render_booklet(game, cfg, spare, size, lang, 0, words, measure=True, figures=figures)
+        if more <= target:
+            chapters, pages, entries, content = spare, more, with_spare, more
     notes = target - pages
     headed = notes if cfg.get("notes") else 0      # padding pages with a Notes heading
     guess = contents_entries([n for _, m in with_notes_point(chapters) for n in parse(m)], headed)

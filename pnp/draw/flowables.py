@@ -260,13 +260,15 @@ class FigureRow(Flowable):
 
     def slot(self, d, s: float, avail_mm: float) -> float:
         """Width (mm) a figure takes in its row: the drawing's, or its caption's on one line if that is
-        wider (at most 30 mm, and never more than the column: longer captions take more lines)."""
+        wider (at most 30 mm, or 60 % of the column for a figure alone in its row, and never more than
+        the column: longer captions take more lines)."""
         from pnp.units import PT_PER_MM as MM
 
         w = d.width * s
         if d.caption:
             _, one_line = rich.natural_widths(d.caption, self.caption_style)
-            w = max(w, min(one_line / MM + 1.0, 30.0, avail_mm))
+            most = 0.6 * avail_mm if len(self.drawings) == 1 else 30.0
+            w = max(w, min(one_line / MM + 1.0, most, avail_mm))
         return w
 
     def wrap(self, avail_width, avail_height):

@@ -63,6 +63,7 @@ PLACEHOLDERS = {
     "credits_publisher": {"name"},
     "credits_role": {"role", "name"},
     "example_hand": {"player"},
+    "example_bridges": {"hexes"},
     "example_tableau": {"player"},
     "example_stacks": {"player"},
 }

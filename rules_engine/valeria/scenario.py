@@ -364,7 +364,8 @@ def _play(rules: Rules, scenario: Scenario, *, record: bool, check: bool) -> Gam
 
 def start_position(state: GameState) -> dict:
     """The position a scenario starts from, as plain data in the words every engine's scenario_start
-    uses (``hands``, ``tableau``, ``dice``, ``counters`` by seat; ``line``), so a rulebook can show it."""
+    uses (``hands``, ``tableau``, ``dice``, ``counters`` by seat; ``line``; ``shrines``: the dice in
+    each), so a rulebook can show it."""
     from rules_engine.valeria.transcript import die_id
 
     r = state.rules
@@ -375,7 +376,8 @@ def start_position(state: GameState) -> dict:
         tableau[p] = ([r.plan_id(c) for c in pl.reserved if c >= 0] + [r.champion_id(c) for c in pl.champions])
         dice[p] = [die_id(d) for d in pl.dice]
     position = {"counters": counters, "tableau": tableau, "dice": dice,
-                "line": [r.plan_id(c) for c in state.line if c >= 0]}
+                "line": [r.plan_id(c) for c in state.line if c >= 0],
+                "shrines": {SHRINES[i]: [die_id(d) for d in dice_in] for i, dice_in in enumerate(state.shrines)}}
     if state.solo:
         position["adversary"] = {"score": state.adversary_score, "plans": len(state.adversary_plans),
                                  "shrine": SHRINES[state.adversary]}

@@ -1,0 +1,151 @@
+"""Rulebook figures (pnp/figures.py): each is laid out by the printed piece's own code, at the size asked;
+a designer's own game can use them; a figure naming something the game lacks is a validation error at
+the template's line with the closest name; pages to spare hold the spare content (!spare), not blanks."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.components.cards import laid_out_face, printed_mark
+from pnp.components.rulebook import booklet, without_spare
+from pnp.draw.icons import using
+from pnp.figures import Figures
+from pnp.gamedata import load_game
+from pnp.i18n import translate
+from pnp.layout.geometry import Rect, Text, Transform, flatten
+from rasterize import booklet_text
+
+STARFALL = Path(__file__).parent / "games" / "starfall"
+
+
+@pytest.fixture
+def starfall(tmp_path) -> Path:
+    dest = tmp_path / "starfall"
+    shutil.copytree(STARFALL, dest)
+    return dest
+
+
+def figures_of(game_id, lang="en"):
+    game = load_game(game_id)
+    return game, Figures(game, lang)
+
+
+def test_a_card_figure_is_the_printed_face_of_its_first_copy():
+    game, figures = figures_of("shadow_throne")
+    assert str(figures.card("outlaw", scale=0.4)) == "!figure 0"
+    drawing = figures.drawings[0]
+    deck = game.deck_of(game.card("outlaw"))
+    assert (drawing.width, drawing.height, drawing.scale) == (deck.width, deck.height, 0.4)
+    printed = laid_out_face(game, deck, game.card("outlaw"), "en", printed_mark(game, game.card("outlaw"), 1),
+                            (deck.width, deck.height), 0.0)
+    assert list(drawing.elements[:-1]) == list(printed)             # the same elements, and an edge round them
+    assert drawing.elements[-1].rect == Rect(0, 0, deck.width, deck.height)
+
+
+def test_a_track_figure_shows_the_spaces_asked_and_nothing_of_the_next_row():
+    game, figures = figures_of("shadow_throne")
+    figures.track(markers={"empire": 1, "rebels": 1, "church": 3}, spaces=[1, 5])
+    drawing = figures.drawings[0]
+    # five 38 mm spaces and half a millimetre round them for their outline
+    assert (round(drawing.width, 2), round(drawing.height, 2)) == (191.0, 39.0)
+    (group,) = drawing.elements
+    window = group.clip
+    numbers = [e for e in flatten(group.elements) if isinstance(e, Text) and e.role == "number"
+               and window.overlaps(e.rect)]
+    assert sorted(int(str(e.markup)) for e in numbers) == [1, 2, 3, 4, 5]
+    markers = {e.role for e in group.elements if getattr(e, "role", "").startswith("marker:")}
+    assert markers == {"marker:1", "marker:3"}
+
+
+def test_a_map_figure_shows_whole_pieces_and_tokens_and_cuts_no_words():
+    game, figures = figures_of("shadow_queen")
+    figures.map(around="0705", radius=1.0, pieces={"0705": "shadow", "0706": "bridge", "0806": "peasant",
+                                                   "0805": "priest"})
+    (group, edge) = figures.drawings[0].elements
+    window = group.clip
+    discs = [e for e in group.elements if getattr(e, "role", "").startswith("piece:")
+             and window.contains(Rect(e.cx, e.cy, 0, 0))]
+    assert {e.role for e in discs} >= {"piece:shadow", "piece:priest"}
+    for disc in discs:                                       # the window grew to hold each piece it reached
+        assert window.contains(Rect(disc.cx - disc.r, disc.cy - disc.r, 2 * disc.r, 2 * disc.r))
+    (bridge,) = [e for e in group.elements if isinstance(e, Transform) and e.role == "token:bridge"]
+    texts = [e for e in group.elements if isinstance(e, Text)]
+    assert texts and all(window.contains(e.rect, 0.3) for e in texts)
+    assert edge.rect == Rect(0, 0, window.w, window.h)
+
+
+def test_a_die_figure_is_its_sticker_face():
+    game, figures = figures_of("shadow_kingdoms_of_valeria")
+    figures.die("orc", 5, scale=0.8)
+    drawing = figures.drawings[0]
+    assert drawing.width == drawing.height and drawing.scale == 0.8
+    assert any(getattr(e, "markup", "") == "5" for e in flatten(drawing.elements))
+
+
+@pytest.mark.parametrize("call, message", [
+    ("figure.card('lanturn')", "figure.card: no card 'lanturn' in the game (did you mean 'lantern'?)"),
+    ("figure.hand(['lantern', 'tidewach'])", "figure.hand: no card 'tidewach' in the game (did you mean 'tidewatch'?)"),
+    ("figure.token('light-6')", "figure.token: no token 'light-6' (did you mean 'light-5'?)"),
+    ("figure.token('light-5', side='top')", "figure.token: side 'top': front or back"),
+    ("figure.board('observatori')", "figure.board: no board component 'observatori' (did you mean 'observatory'?)"),
+    ("figure.track(component='scor')", "figure.track: the game has no track component 'scor'"),
+    ("figure.track(component='score', markers={'dawm': 3})",
+     "figure.track: markers: no faction 'dawm' (did you mean 'dawn'?)"),
+    ("figure.map(around='0101')", "figure.map: the game has no map"),
+    ("figure.die('orc', 5)", "figure.die: the game has no dice component"),
+    ("figure.grid([0, 9])", "figure.grid: cells [0, 9]: numbers from 0 to 8"),
+])
+def test_a_figure_naming_what_the_game_lacks_is_an_error_at_its_template_line(starfall, call, message):
+    rules = starfall / "templates" / "rulebook" / "en" / "rules.md.j2"
+    text = rules.read_text()
+    rules.write_text(text + f"\nA figure:\n\n{{{{ {call} }}}}\n")
+    line = len((text + "\nA figure:\n\n").splitlines()) + 1
+    result = CliRunner().invoke(main, ["validate", str(starfall)])
+    assert result.exit_code == 2, result.output
+    assert f"templates/rulebook/en/rules.md.j2:{line}: {message}" in result.output, result.output
+
+
+def test_a_designers_game_prints_its_own_pieces_as_figures(starfall):
+    rules = starfall / "templates" / "rulebook" / "en" / "rules.md.j2"
+    rules.write_text(rules.read_text() + """
+## What they look like
+
+{{ figure.card('lantern', scale=0.4, caption="A bright star") }}
+{{ figure.hand(['tidewatch', 'pale-moon'], scale=0.3, caption="A hand of dim stars") }}
+{{ figure.token('comet-token', caption="The comet") }}
+
+{{ figure.track(component='score', markers={'dawn': 3, 'dusk': 5}, spaces=[0, 6], scale=0.4,
+                caption="Dawn on 3, Dusk on 5") }}
+""")
+    game = load_game(starfall)
+    with using(game.icons, "en"):
+        figures = Figures(game, "en")
+        from pnp.components.rulebook import context
+        from pnp.rulebook import chapter_markup, load_config
+
+        cfg = load_config(game)
+        chapters = chapter_markup(game, cfg, context(game, cfg, "en", figures), "en")
+    assert [d.kind for d in figures.drawings] == ["card", "hand", "token", "track"]
+    assert not list(figures.problems)
+    pdf, pages, _ = booklet(game, "letter", "en")
+    text = booklet_text(pdf)
+    assert pages == 4
+    for caption in ("A bright star", "A hand of dim stars", "The comet", "Dawn on 3, Dusk on 5"):
+        assert caption in text
+    assert "!figure" not in text and chapters
+
+
+def test_spare_content_fills_pages_the_booklet_would_pad_and_only_those():
+    chapters = [("a", "# A\n\ntext\n!spare\n## More\n\nmore"), ("b", "# B\n\nend")]
+    short, full = without_spare(chapters)
+    assert short == [("a", "# A\n\ntext\n"), ("b", "# B\n\nend")]
+    assert full == [("a", "# A\n\ntext\n\n## More\n\nmore"), ("b", "# B\n\nend")]   # same line numbers
+    # Shadow Throne on A4 has a page to spare: the tokens at actual size take it, not a blank page
+    a4 = booklet_text(booklet(translate(load_game("shadow_throne"), "es"), "a4", "es")[0])
+    assert "Las fichas, a tamaño real" in a4 and "Fichas de oro (5)" in a4
+    # on Letter the cards fill the sixteen pages: no room, so no tokens
+    letter = booklet_text(booklet(load_game("shadow_throne"), "letter", "en")[0])
+    assert "The tokens, actual size" not in letter
