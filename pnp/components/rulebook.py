@@ -200,7 +200,7 @@ def _start_figures(game, figures, position: dict, names, words, events) -> str:
         bridges = list(position.get("bridges") or ())
         said = words.get("example_map", "The position at the start")
         if bridges:                 # drawn as outlined hexes: the caption says what they are
-            said += "; " + fill(words.get("example_bridges", "the bridges, outlined in red: {hexes}"),
+            said += "; " + fill(words.get("example_bridges", "a red outline marks a bridge: {hexes}"),
                                 hexes=", ".join(bridges))
         rows.append(figures.map(around=around, radius=1.1, pieces=near, highlight=bridges, scale=0.6,
                                 caption=Safe(said)))
