@@ -91,10 +91,22 @@ def test_the_help_lists_each_command_with_its_own_words():
 def test_the_process_ends_normally_for_profilers(tmp_path):
     # `python -m cProfile -m pnp ...` writes its profile when the program ends: no exit skips that
     out = tmp_path / "validate.prof"
-    run = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "pnp", "validate", "behind_the_throne"],
-                         capture_output=True, text=True, timeout=300)
+    command = [sys.executable, "-m", "cProfile", "-o", str(out), "-m", "pnp", "validate", "behind_the_throne"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     import pstats
 
     functions = pstats.Stats(str(out)).stats
     assert any(path.endswith("pnp/validation.py") and name == "validate_game" for path, _, name in functions)
+
+
+def test_every_command_module_is_registered():
+    # a new pnp/commands/<name>.py with a `command` needs its line in pnp.cli.COMMANDS to be reachable
+    from pathlib import Path
+
+    import pnp.commands
+
+    folder = Path(pnp.commands.__file__).parent
+    modules = {p.stem for p in folder.glob("*.py") if "\n@click." in p.read_text(encoding="utf-8")
+               and "\ndef command(" in p.read_text(encoding="utf-8")}
+    assert modules == set(COMMANDS)

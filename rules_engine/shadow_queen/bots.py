@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from rules_engine.core.bots import Bot, registry
 from rules_engine.shadow_queen.state import (ACT, DEFEND, DISCARD, END_ACTION, FINISH, MOVE, NO_DEFENCE_ACTION,
-                                             PASS_ACTION, PIECE, PLAY, Action, material)
+                                             PASS_ACTION, PIECE, PLAY, Action)
 
 #: What playing a card of each kind is worth to the greedy bot (before the situation adds or takes).
 CARD_VALUE = {"possess": 10, "taint": 9, "bless": 9, "attack": 8, "rescue": 6, "orders": 7, "banish": 3,
@@ -128,12 +128,15 @@ class GreedyBot(Bot):
             return Action(MOVE, p, dest=here)       # stay to finish the build
         goals = self._goals(state, p, me) or [state.pos[p]]
         table = routes(state)
+        rows = [table[g] for g in set(goals)]       # (the nearest goal is the same whatever their order)
         cave = r.cave
-
-        def score(s):
-            near = min(table[g][s] for g in goals)
-            return (near + (3 if cave[s] else 0) + (0.5 if s == here else 0), rng.random())
-        return Action(MOVE, p, dest=min(dests, key=score))
+        rnd = rng.random
+        best = best_key = None
+        for s in dests:                              # the first least (score, draw), drawn in this order
+            key = (min([row[s] for row in rows]) + (3 if cave[s] else 0) + (0.5 if s == here else 0), rnd())
+            if best_key is None or key < best_key:
+                best, best_key = s, key
+        return Action(MOVE, p, dest=best)
 
     def _goals(self, state, p, me) -> list[int]:
         """Spaces piece ``p`` should head for."""

@@ -355,14 +355,15 @@ class GameState(State):
     def movable(self) -> list[int]:
         """Pieces the side to move may still take a go with this turn."""
         me = self.active
+        acted, possessed = self.acted, self.possessed
+        side, half = self.rules.piece_side, self.rules.half
         out = []
-        for p in range(len(self.pos)):
-            if self.pos[p] < 0 or p in self.acted:
+        for p, s in enumerate(self.pos):
+            if s < 0 or p in acted:
                 continue
-            if self.ctrl(p) == me:
+            if side[p] ^ possessed[p] == me:              # it controls the piece (ctrl)
                 out.append(p)
-            elif self.possessed[p] and self.rules.piece_side[p] == me and \
-                    self.rules.half[self.pos[p]] == me:
+            elif possessed[p] and side[p] == me and half[s] == me:
                 out.append(p)        # RULING: the owner may move its possessed piece on its own half
         return out
 

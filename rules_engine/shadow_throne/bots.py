@@ -69,6 +69,10 @@ ABILITY_BONUS = {"extra_play": 1.5, "kill": 0.8, "convert": 1.0, "embolden": 0.8
 
 _VALUES = (None, None)      # (rules, printed value per physical card) of the last rules looked up
 
+#: The greedy bot's chances per (faction totals..., scale), at most CHANCES_KEPT of them (never changed).
+_CHANCES = {}
+CHANCES_KEPT = 100_000
+
 
 def card_values(rules) -> tuple:
     """The greedy bot's printed value of every physical card, worked out once per rules (found by
@@ -159,13 +163,21 @@ class GreedyBot(PhaseBot):
     @staticmethod
     def _chances(power, scale) -> list:
         """Each faction's chance of winning the battle with the totals ``power``: ``0.5 + 0.5 tanh((its
-        total - the best other total + 0.5) / scale)``."""
-        top = max(power)
-        first = power.index(top)
-        second = max(power[:first] + power[first + 1:])
-        tanh = math.tanh
-        return [0.5 + 0.5 * tanh((total - (second if f == first else top) + 0.5) / scale)
-                for f, total in enumerate(power)]
+        total - the best other total + 0.5) / scale)``, kept per (totals, scale): the totals are small
+        whole numbers, so the same few come back all game long (and in every rollout of a search)."""
+        key = (*power, scale)
+        chance = _CHANCES.get(key)
+        if chance is None:
+            top = max(power)
+            first = power.index(top)
+            second = max(power[:first] + power[first + 1:])
+            tanh = math.tanh
+            chance = [0.5 + 0.5 * tanh((total - (second if f == first else top) + 0.5) / scale)
+                      for f, total in enumerate(power)]
+            if len(_CHANCES) >= CHANCES_KEPT:
+                _CHANCES.clear()
+            _CHANCES[key] = chance
+        return chance
 
     @staticmethod
     def _sum(chance, mine) -> float:
@@ -226,20 +238,36 @@ class GreedyBot(PhaseBot):
         return value + need * change
 
     def play(self, state, p, rng=None):
+        """The affordable card with the best :meth:`_score` (worked out here inline, in the same order)."""
         rules = state.rules
         hand = state.hands[p]
         have, last = state.gold[p], state.last_factions[p]
-        r_faction, r_delta = rules.faction, rules.delta
+        r_faction, r_delta, r_ability = rules.faction, rules.delta, rules.ability
+        r_power, r_influence, r_consolation = rules.power, rules.influence, rules.consolation
         best, best_score = None, None
-        scale = mine = None
+        mine = None
         seen = {}
         for c in hand:
-            hush = (last >> r_faction[c]) & 1
-            if have + r_delta[c] - hush < 0:
+            faction = r_faction[c]
+            change = r_delta[c] - ((last >> faction) & 1)
+            gold_after = have + change
+            if gold_after < 0:
                 continue
             if mine is None:
-                scale, mine = self._scale(state), self._mine(state, p)
-            score = self._score(state, p, c, hush, scale, mine, seen)
+                scale, mine, power = self._scale(state), self._mine(state, p), state.power
+            added = r_power[c] if r_ability[c] is None else self._effective_power(state, p, c, gold_after)
+            need = GOLD_VALUE * (1.3 if gold_after < 3 else 1.0)
+            key = (faction, added)
+            known = seen.get(key)
+            if known is None:
+                totals = list(power)
+                totals[faction] += added
+                chance = self._chances(totals, scale)
+                known = seen[key] = (chance, self._sum(chance, mine))
+            chance, value = known
+            win = chance[faction]
+            value += win * r_influence[c] + (1 - win) * GOLD_VALUE * r_consolation[c]
+            score = value + need * change
             if best_score is None or score > best_score or (score == best_score and c < best):
                 best, best_score = c, score
         if best is None:
