@@ -414,9 +414,12 @@ def test_static_files_ship_with_the_package():
     config = tomllib.loads((folder.parent.parent.parent / "pyproject.toml").read_text())
     globs = config["tool"]["setuptools"]["package-data"]["pnp.serve"]
     assert all(any(fnmatch(f"static/{name}", g) for g in globs) for name in on_disk)
-    # the page's script puts data into the page as text only
-    script = (folder / "studio.js").read_text()
-    assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "eval(" not in script
+    # the pages' scripts put data into the page as text only
+    scripts = sorted(folder.glob("*.js"))
+    assert {"dom.js", "studio.js", "replay.js"} <= {p.name for p in scripts}
+    for script in scripts:
+        text = script.read_text()
+        assert "innerHTML" not in text and "insertAdjacentHTML" not in text and "eval(" not in text, script.name
 
 
 def test_serve_help_is_complete():

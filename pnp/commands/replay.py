@@ -5,11 +5,10 @@ seats, in seat order); the same seed, seats and variant play the same game, move
 
 from __future__ import annotations
 
-import json
 
 import click
 
-from pnp.commands.simulate import SEAT_NAMES, bot_list, game_options, player_counts
+from pnp.commands.simulate import SEAT_NAMES, bot_list, game_options, player_counts, print_game
 from pnp.errors import UserError
 
 
@@ -66,15 +65,4 @@ def command(game, seed, players_text, bots, variant_file, option_pairs, check, a
     """Play again the game of GAME with seed SEED (a game of a balance or lab report) and print what
     happened, event by event."""
     game, engine, seats, state = replayed(game, seed, players_text, bots, variant_file, option_pairs, check)
-    names = list(SEAT_NAMES[:len(seats)])
-    if as_json:
-        click.echo(json.dumps({"seed": seed, "seats": [{"name": n, "bot": b} for n, b in zip(names, seats)],
-                               "events": [e.as_dict() for e in state.events], "violations": state.violations},
-                              indent=2))
-        return
-    click.echo(f"{game.title}, game seed {seed}. Seats: "
-               + ", ".join(f"{n} ({b} bot)" for n, b in zip(names, seats)) + ".")
-    for line in engine.transcript_lines(state.events, game.cards, game.factions, names):
-        click.echo(line)
-    for violation in state.violations:
-        click.echo(f"INVARIANT BROKEN: {violation}", err=True)
+    print_game(engine, game, list(SEAT_NAMES[:len(seats)]), seats, state, as_json, f"game seed {seed}", seed=seed)

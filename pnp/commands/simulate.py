@@ -199,18 +199,7 @@ def _run(engine, game, rules, counts, games, seed, bot_names, runner, check, opt
         players = counts[0]
         seats, state = engine.recorded_game(rules, seed=seed, players=players, bots=bot_names, check=check,
                                             **options)
-        names = list(SEAT_NAMES[:players])
-        if as_json:
-            click.echo(json.dumps({"seats": [{"name": n, "bot": b} for n, b in zip(names, seats)],
-                                   "events": [e.as_dict() for e in state.events],
-                                   "violations": state.violations}, indent=2))
-            return
-        click.echo(f"{game.title}, seed {seed}. Seats: "
-                   + ", ".join(f"{n} ({b} bot)" for n, b in zip(names, seats)) + ".")
-        for line in engine.transcript_lines(state.events, game.cards, game.factions, names):
-            click.echo(line)
-        for violation in state.violations:
-            click.echo(f"INVARIANT BROKEN: {violation}", err=True)
+        print_game(engine, game, list(SEAT_NAMES[:players]), seats, state, as_json, f"seed {seed}")
         return
 
     reports = []
@@ -239,3 +228,18 @@ class _NoBar:
 
     def __exit__(self, *exc):
         return False
+
+
+def print_game(engine, game, names, seats, state, as_json, heading, **fields):
+    """A played game on standard output: its seats and its transcript in the game's words (invariants
+    broken on standard error), or with ``as_json`` the seats and structured events (``fields`` first)."""
+    if as_json:
+        click.echo(json.dumps({**fields, "seats": [{"name": n, "bot": b} for n, b in zip(names, seats)],
+                               "events": [e.as_dict() for e in state.events], "violations": state.violations},
+                              indent=2))
+        return
+    click.echo(f"{game.title}, {heading}. Seats: " + ", ".join(f"{n} ({b} bot)" for n, b in zip(names, seats)) + ".")
+    for line in engine.transcript_lines(state.events, game.cards, game.factions, names):
+        click.echo(line)
+    for violation in state.violations:
+        click.echo(f"INVARIANT BROKEN: {violation}", err=True)

@@ -18,24 +18,8 @@ const state = {
   tiles: new Map(),     // card id -> tile element, reused between updates
 };
 
-const $ = (id) => document.getElementById(id);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const copies = (n) => `${n} ${n === 1 ? "copy" : "copies"}`;
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined && child !== false) node.append(child);
-  }
-  return node;
-}
 
 // ---------------------------------------------------------------- options in the address
 
