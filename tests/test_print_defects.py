@@ -496,3 +496,18 @@ def test_8_a_map_word_too_long_for_its_place_is_an_error_at_its_line(tmp_path):
     result = CliRunner().invoke(main, ["validate", str(root)])
     assert result.exit_code == 2, result.output
     assert f"map.yaml:{line}: hexmap 'hexmap': holding-name {long!r} does not fit its" in result.output
+
+
+def test_english_examples_close_an_epithet_before_the_sentence_goes_on():
+    """A card name with an epithet ("Anna Lys, Widow Maker") is an apposition: in the English examples the
+    sentence that goes on after it closes it with a comma, as the Spanish ones do."""
+    from pnp.components.rulebook import engine_battle, engine_examples
+    from pnp.rulebook import load_config
+
+    game = load_game(THRONE)
+    cfg = load_config(game)
+    told = [sentence for ex in (*engine_examples(game, cfg, "en").values(), engine_battle(game, cfg, "en", prose=True))
+            for sentence in (ex.setup, *ex.steps, *ex.outcome)]
+    text = " ".join(" ".join(told).replace("**", "").split())
+    assert "Ana plays Anna Lys, Widow Maker, and pays 3 gold" in text
+    assert not re.search(r"Widow Maker (and|but|for|in|to) ", text)
