@@ -2,6 +2,7 @@
 
 import io
 import re
+from pathlib import Path
 
 import pypdf
 import pytest
@@ -215,3 +216,15 @@ def test_icons_used_are_the_icon_atoms_of_the_markup(markup):
 
     atoms = [(a.text, a.arg) for word in inline_atoms(markup) if word for a in word if a.kind == "icon"]
     assert icons_used(markup) == atoms
+
+
+def test_no_bundled_rulebook_runs_two_lead_ins_into_one_paragraph():
+    """A line that starts with a bold lead-in ('**Poor player:** ...') right under another joins its
+    paragraph (one line break is a space in pnp markup): the bundled rulebooks separate them."""
+    root = Path(__file__).resolve().parent.parent / "data"
+    joined = []
+    for path in sorted(root.glob("*/templates/rulebook/*/*.j2")) + sorted(root.glob("*/rulebook/*.j2")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        joined += [f"{path.relative_to(root)}:{n + 2}" for n, (a, b) in enumerate(zip(lines, lines[1:]))
+                   if a.startswith("**") and b.startswith("**")]
+    assert joined == []
