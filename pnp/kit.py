@@ -18,6 +18,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from pnp import buildcache
+from pnp.buildcache import BuildCache
 from pnp.components import BuildOptions, KitEntry, game_components
 from pnp.draw.icons import using
 from pnp.draw.merge import interleave, merge, page_count, tag_font_subsets
@@ -46,23 +48,104 @@ class BuildResult:
 
 
 def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progress=None,
-              jobs: int = 1) -> BuildResult:
-    """Validate and build the kit into ``out_dir``; ``jobs`` processes share the work (see the module)."""
+              jobs: int = 1, cache: BuildCache | None = None) -> BuildResult:
+    """Validate and build the kit into ``out_dir``; ``jobs`` processes share the work (see the module).
+    With a ``cache`` (:mod:`pnp.buildcache`), what it holds for the same inputs is used instead of being
+    checked and drawn again, and what is drawn anew is kept there once the kit is written."""
     problems = Problems()
+    cache = cache if cache is not None else BuildCache(None)
     # the data and print checks of `pnp validate`; the simulated games are left to `pnp validate`
     checking = replace(options, thorough=False)
-    with _Parallel.start(game_arg, options, checking, jobs) as parallel:
+    kept = _Kept(cache, out_dir, options, checking)
+    with buildcache.using(cache), _Parallel.start(game_arg, options, checking, jobs, kept) as parallel:
         result = validate_game(game_arg, problems, checking,
-                               component_checks=parallel.checks if parallel else None)
+                               component_checks=parallel.checks if parallel else kept.checks)
         if problems.errors:
             raise DataError(problems.errors)
         with using(result.game.icons, result.game.language):      # the game's icons, wherever a page names one
-            built = _build(result.game, out_dir, options, progress, parallel.built if parallel else {})
+            prebuilt = parallel.built if parallel else {}
+            built = _build(result.game, out_dir, options, progress, {**kept.built, **prebuilt}, kept)
+    cache.store()
     built.warnings = problems.warnings
     return built
 
 
-def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict | None = None) -> BuildResult:
+class _Kept:
+    """The components the build cache holds for this build's inputs (see :mod:`pnp.buildcache`): their
+    check's problems and their files. A component not held is checked and built as always, and kept."""
+
+    def __init__(self, cache: BuildCache, out_dir, options, checking):
+        self.cache, self.out_dir, self.options, self.checking = cache, out_dir, options, checking
+        self.built: dict = {}        # component name -> its finished outputs, from the cache
+        self.fresh: dict = {}        # component name -> (key, its check's problems) for what is not held
+        self._game_key = None
+
+    def key(self, game, component) -> str | None:
+        # --changed-since reads an earlier kit's folder, outside the game folder: not kept whole
+        if not self.cache or getattr(self.options, "changed_since", None):
+            return None
+        if self._game_key is None:
+            self._game_key = buildcache.folder_digest(game.root, self.cache.files,
+                                                      skip=(self.out_dir, self.cache.folder))
+        return buildcache.digest("component", buildcache.code_digest(), self._game_key, component.name,
+                                 component.kind, repr(self.options), repr(self.checking))
+
+    def held(self, game, component) -> tuple | None:
+        """(problems, outputs) the cache holds for ``component``, or None."""
+        key = self.key(game, component)
+        found = self.cache.get(key)
+        if found is None:
+            return None
+        meta, blobs = found
+        problems = buildcache.problems_from_json(meta.get("problems"))
+        outs = buildcache.outputs_from_json(meta.get("outputs") or [], blobs)
+        if problems is None or outs is None:
+            return None
+        return problems, outs
+
+    def checks(self, game, problems: Problems) -> None:
+        """Validation's component checks, each component's from the cache when it holds it."""
+        for component in game_components(game):
+            if not component.needs_kit:
+                held = self.held(game, component)
+                if held is not None:
+                    problems.extend(held[0])
+                    self.built[component.name] = held[1]
+                    continue
+            before = len(problems)
+            if component.check:
+                component.check(game, problems, self.checking)
+            self.fresh[component.name] = (self.key(game, component), problems[before:])
+
+    def keep(self, component, outs) -> None:
+        """Keep a component built anew (its files finished), with its check's problems."""
+        key, found = self.fresh.get(component.name, (None, None))
+        if not self.cache or key is None or component.needs_kit:
+            return
+        problems = buildcache.problems_to_json(found)
+        written = buildcache.outputs_to_json(outs)
+        if problems is None or written is None or any(not p[4] for p in problems):
+            return
+        self.cache.put(key, {"kind": "component", "problems": problems, "outputs": written[0]}, written[1])
+
+
+    def described(self, game, component, entries, options) -> list:
+        """A kit-describing component's files for ``entries``, from the cache or built and kept."""
+        key = buildcache.digest("described", self.key(game, component), repr(entries))
+        found = self.cache.get(key)
+        if found is not None:
+            outs = buildcache.outputs_from_json(found[0].get("outputs") or [], found[1])
+            if outs is not None:
+                return outs
+        outs = finished(game, component.build(game, options, entries), options)
+        written = buildcache.outputs_to_json(outs)
+        if written is not None:
+            self.cache.put(key, {"kind": "described", "outputs": written[0]}, written[1])
+        return outs
+
+
+def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict | None = None,
+           kept: _Kept | None = None) -> BuildResult:
     components = game_components(game)
     built = {}
     for component in components:
@@ -71,13 +154,15 @@ def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict |
                 built[component.name] = prebuilt[component.name]
             else:
                 built[component.name] = finished(game, component.build(game, options), options)
+            if kept is not None:
+                kept.keep(component, built[component.name])
             if progress:
                 progress(component.name)
     # components that describe the kit (instructions) come last, once every other page is known;
     # their own length can shift the numbers, so they are rebuilt until it stops changing
     for component in components:
         if component.needs_kit:
-            built[component.name] = describe_kit(game, component, components, built, options)
+            built[component.name] = describe_kit(game, component, components, built, options, kept)
             if progress:
                 progress(component.name)
     outputs = [out for component in components for out in built[component.name]]
@@ -86,7 +171,9 @@ def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict |
         files[out.filename] = out.pdf
         files.update(out.beside)          # cut files next to their PDF
     pages = {out.filename: out.page_count for out in outputs}
-    files[KIT_FILE] = merge([(o.title, o.pdf) for o in outputs if o.in_kit], game.title, game.author)
+    parts = [(o.title, o.pdf) for o in outputs if o.in_kit]
+    files[KIT_FILE] = buildcache.current().combined("merge", [game.title, game.author] + [p for part in parts for p in part],
+                                                    lambda: merge(parts, game.title, game.author))
     pages[KIT_FILE] = sum(pages[o.filename] for o in outputs if o.in_kit)
     bill = manifest(game.title, options.paper, kit_entries(components, built), {c.name: c.kind for c in components})
     if any(c.kind == "box" for c in components):
@@ -103,18 +190,26 @@ class _Parallel:
     for ``--lang``); this process joins in when validation reaches the components' own checks
     (:meth:`checks`). Should validation fail before that, the workers' results are thrown away."""
 
-    def __init__(self, game, options, checking, jobs):
+    def __init__(self, game, options, checking, jobs, kept: _Kept | None = None):
         self.options, self.checking = options, checking
         self.base, self.game = game, None
+        self.kept = kept
         self.listed = [c for c in game_components(game) if not c.needs_kit]
+        # what the build cache holds is not done again (see _Kept)
+        self.held = {}
+        if kept is not None and kept.cache:
+            for c in self.listed:
+                found = kept.held(game, c)
+                if found is not None:
+                    self.held[c.name] = found
         # biggest first (kit order among equals), so the last task to finish is a small one
-        self.tasks = sorted(self.listed, key=lambda c: -c.weight)
+        self.tasks = sorted((c for c in self.listed if c.name not in self.held), key=lambda c: -c.weight)
         self.task_of = {id(c): i for i, c in enumerate(self.tasks)}
         self.built: dict = {}
         self.pool = TaskPool(len(self.tasks), self._task, workers=jobs - 1)
 
     @classmethod
-    def start(cls, game_arg, options, checking, jobs):
+    def start(cls, game_arg, options, checking, jobs, kept: _Kept | None = None):
         """A context manager: the workers at work (None: one process does it all)."""
         if jobs <= 1:
             return nullcontext()
@@ -125,25 +220,29 @@ class _Parallel:
             game = None                     # validation reports it
         if game is None or problems.errors:
             return nullcontext()
-        return cls(game, options, checking, jobs)
+        return cls(game, options, checking, jobs, kept)
 
     def _task(self, i: int):
         """Task ``i``: the component's check, then (when it passes) its files, finished.
-        Returns (problems, outputs or None, the exception its build raised or None)."""
+        Returns (problems, outputs or None, the exception its build raised or None, the build cache's
+        new entries: a worker's go back to this process, which writes them)."""
         from pnp.i18n import translate
 
         if self.game is None:               # a worker: the game as validation sees it
             self.game = translate(self.base, self.checking.lang) if self.checking.lang else self.base
         component, game, problems = self.tasks[i], self.game, Problems()
+        cache = buildcache.current()
+        before = set(cache.pending)
         with using(game.icons, game.language):
             if component.check:
                 component.check(game, problems, self.checking)
             if problems.errors:
-                return problems, None, None
+                return problems, None, None, {}
             try:
-                return problems, finished(game, component.build(game, self.options), self.options), None
+                outs = finished(game, component.build(game, self.options), self.options)
+                return problems, outs, None, {k: v for k, v in cache.pending.items() if k not in before}
             except (DataError, UserError) as exc:
-                return problems, None, exc
+                return problems, None, exc, {}
 
     def checks(self, game, problems: Problems) -> None:
         """Validation's component checks: run tasks here too, then gather every task's problems in kit
@@ -152,11 +251,19 @@ class _Parallel:
         outcomes = self.pool.outcomes(idle=self._warm)
         failed = None
         for component in self.listed:
+            if component.name in self.held:
+                found, outs = self.held[component.name]
+                problems.extend(found)
+                self.built[component.name] = outs
+                continue
             ok, value = outcomes[self.task_of[id(component)]]
             if not ok:
                 raise value
-            found, outs, exc = value
+            found, outs, exc, entries = value
             problems.extend(found)
+            if self.kept is not None:
+                self.kept.fresh[component.name] = (self.kept.key(game, component), found)
+                self.kept.cache.pending.update(entries)
             if outs is not None:
                 self.built[component.name] = outs
             failed = failed or exc
@@ -189,15 +296,16 @@ def build_calibration(game_arg, out_dir, options: BuildOptions) -> Path:
     return write_atomically(out_dir, {"calibration.pdf": data})[0]
 
 
-def describe_kit(game, component, components, built: dict, options) -> list:
+def describe_kit(game, component, components, built: dict, options, kept: _Kept | None = None) -> list:
     """Outputs of a component that describes the kit (``needs_kit``), given every other one ``built``.
 
-    Its own length shifts the page numbers it prints, so it is rebuilt until that length settles.
-    """
+    Its own length shifts the page numbers it prints, so it is rebuilt until that length settles. With
+    the build cache (``kept``), each of its builds is kept by the game's inputs and the kit's entries."""
     own_pages, outs = 1, []
     for _ in range(3):
         entries = kit_entries(components, built, component.name, own_pages)
-        outs = finished(game, component.build(game, options, entries), options)
+        outs = kept.described(game, component, entries, options) if kept is not None and kept.cache else \
+            finished(game, component.build(game, options, entries), options)
         n = sum(o.page_count for o in outs if o.in_kit)
         if n == own_pages:
             break
@@ -232,7 +340,14 @@ def rendered(game, out, options):
     """``out`` with its PDF made (layout pages painted, ink saver applied)."""
     if out.pdf is None:
         pages = [save_ink_page(p) for p in out.pages] if options.ink_saver else out.pages
-        out.pdf = render(pages, f"{game.title}: {out.title}", game.author, outline=out.title)
+        title = f"{game.title}: {out.title}"
+        cache = buildcache.current()
+        if cache:
+            icons = buildcache.icons_digest(getattr(game, "icons", None), cache.files)
+            out.pdf = cache.rendered(pages, title, game.author, out.title, icons,
+                                     lambda: tag_font_subsets(render(pages, title, game.author, outline=out.title)))
+        else:
+            out.pdf = render(pages, title, game.author, outline=out.title)
     return out
 
 
@@ -240,7 +355,9 @@ def interleaved(game, out, done: dict):
     """``out`` made of two files of its component, already made (``done``: by file name), a page of
     one then a page of the other (card fronts and backs for duplex printers)."""
     first, second = (done[name].pdf for name in out.interleave)
-    out.pdf = interleave(first, second, f"{game.title}: {out.title}", game.author, out.title)
+    title = f"{game.title}: {out.title}"
+    out.pdf = buildcache.current().combined("interleave", [first, second, title, game.author, out.title],
+                                            lambda: interleave(first, second, title, game.author, out.title))
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sys
+from pathlib import Path
 
 import click
 
@@ -70,8 +71,12 @@ from pnp.workers import default_jobs
               help="Processes that check and draw the components side by side; the kit is the same byte "
                    "for byte with any N (more than the CPU cores pnp may use counts as those). Default: those "
                    "cores that are free now (the cores less the load average), at most 4.")
+@click.option("--cache", "cache_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Keep what the build drew in DIR and draw again only what an edit changed (default: "
+                   ".pnp-cache in the --out folder). The kit is the same byte for byte as without it.")
+@click.option("--no-cache", is_flag=True, help="Check and draw everything; read and write no build cache.")
 def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, allow_missing, bleed, back_offset,
-            card_sheets, cutter, changed_since, ink_saver, calibration, preset, jobs):
+            card_sheets, cutter, changed_since, ink_saver, calibration, preset, jobs, cache_dir, no_cache):
     """Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's
     default game, see pyproject.toml [tool.pnp]).
 
@@ -100,7 +105,8 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
         click.echo(f"{display_path(path)}  (2 pages: print them on one sheet, double-sided)")
         return
     with progress_bar(_component_count(game), "Building") as step:
-        result = build_kit(game, out_dir, options, progress=step, jobs=jobs or default_jobs())
+        result = build_kit(game, out_dir, options, progress=step, jobs=jobs or default_jobs(),
+                           cache=build_cache(out_dir, cache_dir, no_cache))
     for warning in result.warnings:
         click.echo(str(warning), err=True)
     quiet = not sys.stdout.isatty()
@@ -132,6 +138,18 @@ def _component_count(game) -> int:
         return len(game_components(load_game(game)))
     except (DataError, UserError):
         return 0   # build_kit reports it
+
+
+def build_cache(out_dir, cache_dir=None, off: bool = False):
+    """The build cache of ``--cache``/``--no-cache``: ``.pnp-cache`` in the output folder by default, so
+    nothing is written outside ``--out`` unless the user names a folder."""
+    from pnp.buildcache import FOLDER, BuildCache
+
+    if off:
+        if cache_dir is not None:
+            raise UserError("--cache and --no-cache: give one of them")
+        return BuildCache(None)
+    return BuildCache(cache_dir if cache_dir is not None else Path(out_dir) / FOLDER)
 
 
 def parse_offset(text: str) -> tuple[float, float]:

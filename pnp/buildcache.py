@@ -1,0 +1,490 @@
+"""The build cache: what a build drew before, kept on disk and used again when nothing it depends on changed.
+
+A rebuild after one edit redraws only what the edit changed. Two kinds of entries, each named by a hash
+(its *key*) of everything the work depends on, so that a missed dependency cannot make a stale entry
+look current:
+
+* **a drawn file** (:meth:`BuildCache.rendered`): the PDF painted from an output's layout pages, keyed
+  by the pages themselves (the same plain, frozen elements the painter reads: every text, colour,
+  position and icon name), the bytes of every picture file they place, the game's icons (names and SVG
+  bytes), the document's title and author, and what pnp draws with (below). Whatever the data, the
+  look, a translation or a layout changes reaches the PDF only through those elements, so they are the
+  key; a card edit redraws the sheets that show the card and reuses the others. Files two PDFs are
+  merged from (card fronts and backs interleaved, kit.pdf) are keyed by the bytes of their parts.
+* **a whole component** (:meth:`BuildCache.component`): its check's warnings and its finished files
+  (the rulebook, whose pages platypus lays out and draws in one go, and every other), keyed by the
+  bytes of every file in the game folder, the build's options, the component's entry in game.yaml and
+  what pnp draws with. Any edit to the game folder makes every component's key new; the drawn-file
+  entries then spare the drawing of what did not change.
+
+"What pnp draws with" (:func:`code_digest`): pnp's version, the size and modification time of every
+file of pnp's own code, bundled templates and fonts and the rules engines, the versions of the
+libraries that write the bytes, and ``SOURCE_DATE_EPOCH`` (the documents' dates).
+
+The cache folder is ``.pnp-cache`` inside the output folder unless ``--cache DIR`` names another, so
+pnp writes nowhere else unasked; entries are stored only once the kit is written (a failed build
+leaves no folder behind). An entry is JSON metadata and the PDF bytes it names, each checked against
+its SHA-256 when read: nothing is unpickled or executed, and an entry that is damaged, foreign, too
+large or of another format is ignored (the work is done again). The folder is kept to
+:data:`MAX_BYTES`, the least recently used entries dropped first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import threading
+from dataclasses import fields
+from functools import lru_cache
+from pathlib import Path
+
+from pnp import FONTS_DIR, PROJECT_ROOT, TEMPLATES_DIR, __version__
+
+#: The default cache folder's name, inside the output folder.
+FOLDER = ".pnp-cache"
+#: What an entry's metadata says it is; another format is ignored.
+MARK = "pnp build cache"
+FORMAT = 1
+#: The cache folder's size limit: least recently used entries are dropped past it.
+MAX_BYTES = 512 << 20
+#: An entry's metadata larger than this is not pnp's.
+MAX_META_BYTES = 8 << 20
+#: Folders of a game folder whose files are no part of the game (version control, Python's caches).
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__"})
+
+
+def digest(*parts) -> str:
+    """A content hash (32 hex digits) of ``parts``, each bytes or turned into text with ``repr``."""
+    h = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        data = part if isinstance(part, bytes) else repr(part).encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def _stat_walk(root: Path) -> list:
+    out = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            out.append((os.path.relpath(path, root), st.st_size, st.st_mtime_ns))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _code_stamp() -> str:
+    import importlib.metadata as md
+
+    versions = []
+    for dist in ("reportlab", "pikepdf", "pillow", "svglib", "jinja2", "pyyaml", "pypdfium2"):
+        try:
+            versions.append((dist, md.version(dist)))
+        except md.PackageNotFoundError:
+            versions.append((dist, None))
+    trees = [Path(__file__).resolve().parent, PROJECT_ROOT / "rules_engine", TEMPLATES_DIR, FONTS_DIR]
+    return digest(__version__, versions, [(str(t), _stat_walk(t)) for t in trees])
+
+
+def code_digest() -> str:
+    """What pnp draws with (see the module). The code's stamp is taken once per process: a long-running
+    ``pnp watch`` or ``pnp serve`` runs the code it started with."""
+    return digest(_code_stamp(), os.environ.get("SOURCE_DATE_EPOCH", "").strip())
+
+
+class FileDigests:
+    """Hashes of files' bytes, read again only when a file's size, modification time or inode changes
+    (kept for the life of the process: ``pnp watch`` and ``pnp serve`` hash an unchanged file once)."""
+
+    def __init__(self):
+        self._known: dict[str, tuple] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, path) -> str:
+        path = os.fspath(path)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return "missing"
+        stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+        with self._lock:
+            known = self._known.get(path)
+        if known and known[0] == stamp:
+            return known[1]
+        try:
+            with open(path, "rb") as f:
+                value = digest(f.read())
+        except OSError:
+            return "unreadable"
+        with self._lock:
+            self._known[path] = (stamp, value)
+        return value
+
+
+def folder_digest(root, files: FileDigests, skip=()) -> str:
+    """The bytes of every file under ``root`` (not under ``skip``, nor version control's folders), with
+    their paths: any edit, new or removed file of a game folder changes it."""
+    root = Path(root).resolve()
+    skipped = {Path(p).resolve() for p in skip if p is not None}
+    entries = []
+    for folder, dirs, names in os.walk(root):
+        here = Path(folder)
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and (here / d).resolve() not in skipped)
+        for name in sorted(names):
+            path = here / name
+            entries.append((str(path.relative_to(root)), files(path)))
+    return digest(str(root), entries)
+
+
+def _pictures(elements):
+    for element in elements:
+        path = getattr(element, "path", None)
+        if isinstance(path, str) and hasattr(element, "rect"):      # a Picture
+            yield path
+        inner = getattr(element, "elements", None)
+        if isinstance(inner, (list, tuple)):
+            yield from _pictures(inner)
+
+
+def icons_digest(icon_set, files: FileDigests) -> str:
+    """The game's icons (names, aliases and the bytes of each SVG file): any page may draw any of them."""
+    return digest(repr(icon_set), *(files(path) for _, path, _ in getattr(icon_set, "files", ())))
+
+
+def pages_digest(pages, icons: str, files: FileDigests) -> str | None:
+    """The key of painting ``pages``: their size, boxes and elements, the pictures' bytes and the icons.
+    None when an element's description names an object by its address (not a description of content:
+    such pages are drawn every time rather than cached under a key that never comes again)."""
+    described = repr([(p.width, p.height, p.trim, p.bleed, p.elements) for p in pages])
+    if " at 0x" in described:
+        return None
+    pictures = sorted({path for p in pages for path in _pictures(p.elements)})
+    return digest("pages", described, icons, [(path, files(path)) for path in pictures])
+
+
+def _drawing_context() -> tuple:
+    """What the painter reads besides the pages and the icons: the language texts are set in (its quotes
+    and hyphenation, :mod:`pnp.typography`)."""
+    from pnp import typography
+
+    return ("typography", typography.active())
+
+
+class BuildCache:
+    """One cache folder (``folder`` None: the cache is off and every method finds nothing).
+
+    Lookups read the folder; new entries wait in memory (:attr:`pending`) until :meth:`store` writes
+    them, once the kit is written."""
+
+    def __init__(self, folder=None, files: FileDigests | None = None):
+        self.folder = Path(folder) if folder is not None else None
+        self.files = files or FileDigests()
+        self.pending: dict[str, tuple] = {}     # key -> (meta, [blobs])
+        self.used: set[str] = set()
+        self.hits = self.misses = 0
+
+    def __bool__(self) -> bool:
+        return self.folder is not None
+
+    # ------------------------------------------------------------------ entries
+
+    def _meta_path(self, key: str) -> Path:
+        return self.folder / f"{key}.json"
+
+    def _blob_path(self, sha: str) -> Path:
+        return self.folder / f"{sha}.pdf"
+
+    def get(self, key: str):
+        """(meta, blobs) of the entry ``key``, or None when there is none or it is not sound."""
+        if not self or key is None:
+            return None
+        if key in self.pending:
+            return self.pending[key]
+        found = self._read(key)
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+            self.used.add(key)
+        return found
+
+    def _read(self, key: str):
+        try:
+            path = self._meta_path(key)
+            if os.path.islink(path) or os.path.getsize(path) > MAX_META_BYTES:
+                return None
+            with open(path, "rb") as f:
+                meta = json.loads(f.read())
+            if not (isinstance(meta, dict) and meta.get("mark") == MARK and meta.get("format") == FORMAT
+                    and meta.get("key") == key and isinstance(meta.get("blobs"), list)):
+                return None
+            blobs = []
+            for sha in meta["blobs"]:
+                if not (isinstance(sha, str) and len(sha) == 64 and all(c in "0123456789abcdef" for c in sha)):
+                    return None
+                blob_path = self._blob_path(sha)
+                if os.path.islink(blob_path):
+                    return None
+                with open(blob_path, "rb") as f:
+                    data = f.read()
+                if hashlib.sha256(data).hexdigest() != sha:
+                    return None
+                blobs.append(data)
+            return meta, blobs
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+            return None
+
+    def put(self, key: str, meta: dict, blobs: list) -> None:
+        """Keep an entry, written by :meth:`store`."""
+        if not self or key is None:
+            return
+        meta = {**meta, "mark": MARK, "format": FORMAT, "key": key,
+                "blobs": [hashlib.sha256(b).hexdigest() for b in blobs]}
+        self.pending[key] = (meta, list(blobs))
+        self.used.add(key)
+
+    def store(self) -> None:
+        """Write the new entries, touch the ones used, and keep the folder within :data:`MAX_BYTES`.
+        The cache is a help, not a product: a folder that cannot be written is left as it is."""
+        if not self or not (self.pending or self.used):
+            return
+        try:
+            if self.folder.is_symlink() or (self.folder.exists() and not self.folder.is_dir()):
+                return
+            self.folder.mkdir(parents=True, exist_ok=True)
+            for key, (meta, blobs) in self.pending.items():
+                for sha, data in zip(meta["blobs"], blobs):
+                    target = self._blob_path(sha)
+                    if not _holds(target, data):
+                        _write(target, data)
+                _write(self._meta_path(key), json.dumps(meta, sort_keys=True).encode())
+            for key in self.used - set(self.pending):
+                _touch(self._meta_path(key))
+            self.pending.clear()
+            self._prune()
+        except OSError:
+            pass
+
+    def _prune(self) -> None:
+        entries = []
+        total = 0
+        with os.scandir(self.folder) as it:
+            for entry in it:
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                st = entry.stat(follow_symlinks=False)
+                total += st.st_size
+                if entry.name.endswith(".json"):
+                    entries.append((st.st_mtime_ns, entry.name[:-5], st.st_size))
+        if total <= MAX_BYTES:
+            return
+        live = {}
+        for _, key, _ in entries:
+            found = self._read(key)
+            live[key] = found[0]["blobs"] if found else []
+        for _, key, _ in sorted(entries):
+            if total <= MAX_BYTES // 2 or key in self.used:
+                break
+            others = {sha for k, shas in live.items() if k != key for sha in shas}
+            for sha in live.pop(key):
+                if sha not in others:
+                    total -= _unlink(self._blob_path(sha))
+            total -= _unlink(self._meta_path(key))
+
+    # ------------------------------------------------------------------ what a build keeps
+
+    def rendered(self, pages, title: str, author: str, outline, icons: str, paint):
+        """PDF bytes of ``pages`` (a component's layout pages, finished: painted and fonts tagged), from
+        the cache or made by ``paint()`` and kept."""
+        key = None
+        if self:
+            pages_key = pages_digest(pages, icons, self.files)
+            key = digest("rendered", code_digest(), title, author, outline, _drawing_context(),
+                         pages_key) if pages_key else None
+            found = self.get(key)
+            if found is not None and len(found[1]) == 1:
+                return found[1][0]
+        pdf = paint()
+        self.put(key, {"kind": "rendered"}, [pdf])
+        return pdf
+
+    def combined(self, what: str, parts, make):
+        """PDF bytes made by ``make()`` from other PDFs (merged, interleaved), keyed by ``parts``: their
+        bytes and the titles and names given with them."""
+        key = None
+        if self:
+            key = digest(what, code_digest(),
+                         [hashlib.sha256(p).hexdigest() if isinstance(p, bytes) else p for p in parts])
+            found = self.get(key)
+            if found is not None and len(found[1]) == 1:
+                return found[1][0]
+        pdf = make()
+        self.put(key, {"kind": what}, [pdf])
+        return pdf
+
+
+def _write(target: Path, data: bytes) -> None:
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        with open(tmp, "xb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a plain file holding ``data`` (a damaged one is written again)."""
+    try:
+        if path.is_symlink() or path.stat().st_size != len(data):
+            return False
+        return path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def _unlink(path: Path) -> int:
+    try:
+        size = path.stat().st_size
+        path.unlink()
+        return size
+    except OSError:
+        return 0
+
+
+# ---------------------------------------------------------------------- a component's files as JSON
+
+def outputs_to_json(outs) -> tuple[list, list] | None:
+    """(metadata, PDF bytes) of a component's finished outputs; None when one holds something this
+    cannot write down (then the component is not kept: nothing is guessed back)."""
+    from pnp.components import Output, Part
+    from pnp.markup import Safe
+
+    metas, blobs = [], []
+    for out in outs:
+        if type(out) is not Output or out.pdf is None or out.pages:
+            return None
+        meta = {}
+        for f in fields(Output):
+            value = getattr(out, f.name)
+            if f.name == "pdf":
+                meta["pdf"] = len(blobs)
+                blobs.append(value)
+            elif f.name == "pages":
+                continue
+            elif f.name == "parts":
+                if any(type(p) is not Part for p in value):
+                    return None
+                meta["parts"] = [[p.kind, p.item, p.count, str(p.name)] for p in value]
+            elif f.name == "title":
+                meta["title"] = [str(value), isinstance(value, Safe)]
+            elif f.name == "interleave":
+                meta["interleave"] = list(value)
+            elif f.name == "beside":            # files written next to it (cut files): their bytes
+                if not all(type(k) is str and type(v) is bytes for k, v in value.items()):
+                    return None
+                meta["beside"] = {}
+                for name, data in value.items():
+                    meta["beside"][name] = len(blobs)
+                    blobs.append(data)
+            elif value is None or type(value) in (str, int, float, bool):
+                meta[f.name] = value
+            else:
+                return None
+        metas.append(meta)
+    return metas, blobs
+
+
+def outputs_from_json(metas, blobs) -> list | None:
+    """The outputs :func:`outputs_to_json` wrote down, or None when the metadata is not sound."""
+    from pnp.components import Output, Part
+    from pnp.markup import Safe
+
+    names = {f.name for f in fields(Output)} - {"pages"}
+    outs = []
+    try:
+        for meta in metas:
+            if not isinstance(meta, dict) or set(meta) != names:
+                return None
+            title, safe = meta["title"]
+            kwargs = {k: v for k, v in meta.items() if k not in ("pdf", "parts", "title", "interleave", "beside")}
+            if "beside" in names:
+                kwargs["beside"] = {str(n): blobs[i] for n, i in meta["beside"].items()}
+            if not all(v is None or type(v) in (str, int, float, bool) for k, v in kwargs.items() if k != "beside"):
+                return None
+            parts = tuple(Part(str(k), str(i), int(n), str(name)) for k, i, n, name in meta["parts"])
+            out = Output(**kwargs, title=Safe(title) if safe else str(title), pdf=blobs[meta["pdf"]],
+                         parts=parts, interleave=tuple(str(n) for n in meta["interleave"]))
+            outs.append(out)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return outs
+
+
+def problems_to_json(problems) -> list | None:
+    from pnp.errors import Problem
+
+    if any(type(p) is not Problem for p in problems):
+        return None
+    return [[p.path, p.line, p.subject, p.message, p.warning] for p in problems]
+
+
+def problems_from_json(items) -> list | None:
+    from pnp.errors import Problem
+
+    try:
+        out = []
+        for path, line, subject, message, warning in items:
+            if not (path is None or isinstance(path, str)) or not (line is None or type(line) is int):
+                return None
+            if not (subject is None or isinstance(subject, str)) or not isinstance(message, str):
+                return None
+            out.append(Problem(path, line, subject, message, bool(warning)))
+        return out
+    except (TypeError, ValueError):
+        return None
+
+
+# ---------------------------------------------------------------------- the cache a build draws with
+
+_CURRENT = None
+
+
+def current() -> BuildCache:
+    """The cache of the build running in this process (one that is off when none is)."""
+    return _CURRENT if _CURRENT is not None else _OFF
+
+
+_OFF = BuildCache(None)
+
+
+class using:
+    """``with using(cache):`` drawing in the block looks in ``cache`` first (forked build workers
+    inherit it)."""
+
+    def __init__(self, cache: BuildCache | None):
+        self.cache = cache
+
+    def __enter__(self):
+        global _CURRENT
+        self.before, _CURRENT = _CURRENT, self.cache
+        return self.cache
+
+    def __exit__(self, *exc):
+        global _CURRENT
+        _CURRENT = self.before

@@ -1,0 +1,195 @@
+"""The build cache (pnp.buildcache): a build that uses it writes the same bytes as a clean build, after
+any sequence of edits to a game folder; a damaged or foreign entry is ignored; nothing is written outside
+the output folder unless asked."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp import DATA_DIR
+from pnp import cache as file_caches
+from pnp.buildcache import FOLDER, BuildCache
+from pnp.cli import main
+from pnp.components import BuildOptions
+from pnp.kit import build_kit
+
+#: Per bundled game: edits made one after the other (file, text, replacement), each a kind of input a
+#: component reads: a card's value and name, a translation, an icon's drawing, a rulebook chapter, the
+#: look in game.yaml, a token sheet, a layout.
+EDITS = {
+    "shadow_throne": [
+        ("cards.yaml", "consolation: 3", "consolation: 2"),
+        ("cards.yaml", "name: Dutiful Peasant", "name: Dutiful Farmer"),
+        ("i18n/en.yaml", None, None),
+        ("tokens.yaml", None, None),
+        ("box.yaml", None, None),
+    ],
+    "behind_the_throne": [
+        ("cards.yaml", "name: General", "name: General Staff"),
+        ("box.yaml", None, None),
+    ],
+    "shadow_kingdoms_of_valeria": [
+        ("champions.yaml", "name: Elite Guard", "name: Elite Guards"),
+        ("icons/die.svg", None, None),
+        ("templates/layouts/die_face.yaml", None, None),
+        ("i18n/en.yaml", None, None),
+    ],
+    "shadow_queen": [
+        ("shadow_cards.yaml", "name: Possess,", "name: Possession,"),
+        ("icons/taint.svg", None, None),
+        ("map.yaml", None, None),
+    ],
+}
+
+
+def kit_files(out: Path) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.is_file()}
+
+
+def copy_game(name: str, tmp_path: Path) -> Path:
+    game = tmp_path / name
+    shutil.copytree(DATA_DIR / name, game)
+    return game
+
+
+def edit(game: Path, name: str, old, new) -> None:
+    """One edit: ``old`` replaced by ``new`` once; without them a change that keeps the file's meaning
+    (an SVG's first colour, or a comment) so the data stays valid whatever the file holds."""
+    path = game / name
+    text = path.read_text(encoding="utf-8")
+    if old is not None:
+        assert old in text, (name, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    elif path.suffix == ".svg":
+        import re
+
+        colour = re.search(r"#[0-9a-fA-F]{6}\b", text)
+        changed = (text[:colour.start()] + "#123456" + text[colour.end():]) if colour else text + "\n<!-- edited -->\n"
+        path.write_text(changed, encoding="utf-8")
+    else:
+        path.write_text(text + "\n# edited\n", encoding="utf-8")
+
+
+def clean_build(game: Path, out: Path, options: BuildOptions) -> dict:
+    file_caches.clear()
+    build_kit(str(game), out, options)
+    return kit_files(out)
+
+
+def cached_build(game: Path, out: Path, options: BuildOptions, jobs: int = 1) -> tuple[dict, BuildCache]:
+    file_caches.clear()
+    cache = BuildCache(out / FOLDER)
+    build_kit(str(game), out, options, jobs=jobs, cache=cache)
+    return kit_files(out), cache
+
+
+def check_edit_sequence(name: str, tmp_path: Path, options: BuildOptions = BuildOptions(), edits=None) -> None:
+    game = copy_game(name, tmp_path)
+    out = tmp_path / "out"
+    edits = EDITS[name] if edits is None else edits
+    originals = {f: (game / f).read_bytes() for f, _, _ in edits}
+    first, cache = cached_build(game, out, options)
+    assert first == clean_build(game, tmp_path / "clean-0", options)
+    assert cache.hits == 0 and (out / FOLDER).is_dir()
+    again, cache = cached_build(game, out, options)
+    assert again == first
+    assert cache.misses == 0 and cache.hits > 0, "nothing changed: every component comes from the cache"
+    for step, (file, old, new) in enumerate(edits, 1):
+        edit(game, file, old, new)
+        rebuilt, cache = cached_build(game, out, options, jobs=1 + step % 2)
+        assert rebuilt == clean_build(game, tmp_path / f"clean-{step}", options), f"after editing {file}"
+    for file, data in originals.items():          # back where it started: the first entries serve again
+        (game / file).write_bytes(data)
+    back, cache = cached_build(game, out, options)
+    assert back == first
+    assert cache.misses == 0
+
+
+def test_a_rebuild_after_an_edit_is_byte_identical_to_a_clean_build(tmp_path):
+    check_edit_sequence("behind_the_throne", tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(EDITS))
+def test_every_bundled_game_after_a_sequence_of_edits(name, tmp_path):
+    check_edit_sequence(name, tmp_path)
+
+
+@pytest.mark.slow
+def test_translated_kit_after_an_edit_of_its_translation(tmp_path):
+    options = BuildOptions(lang="es")
+    game = copy_game("shadow_throne", tmp_path)
+    out = tmp_path / "out"
+    cached_build(game, out, options)
+    edit(game, "i18n/es.yaml", "name: Campesino Obediente", "name: Campesino Fiel")
+    rebuilt, _ = cached_build(game, out, options)
+    assert rebuilt == clean_build(game, tmp_path / "clean", options)
+
+
+def test_one_card_edit_redraws_only_what_shows_the_card(tmp_path):
+    game = copy_game("shadow_throne", tmp_path)
+    out = tmp_path / "out"
+    cached_build(game, out, BuildOptions())
+    edit(game, "cards.yaml", "consolation: 3", "consolation: 2")
+    _, cache = cached_build(game, out, BuildOptions())
+    kinds = [meta["kind"] for meta, _ in cache.pending.values()] if cache.pending else []
+    entries = [json.loads(p.read_text()) for p in (out / FOLDER).glob("*.json")]
+    assert cache.hits >= 3, "the card backs, the tokens and the box are not drawn again"
+    assert not kinds       # stored once the kit was written
+    assert len(entries) > 0
+
+
+def test_a_damaged_or_foreign_entry_is_ignored(tmp_path):
+    game = copy_game("behind_the_throne", tmp_path)
+    out = tmp_path / "out"
+    first, _ = cached_build(game, out, BuildOptions())
+    folder = out / FOLDER
+    blobs = sorted(folder.glob("*.pdf"))
+    metas = sorted(folder.glob("*.json"))
+    blobs[0].write_bytes(blobs[0].read_bytes()[:-10] + b"0123456789")     # damaged: its hash does not match
+    metas[0].write_text("{not json")
+    meta = json.loads(metas[1].read_text())
+    metas[1].write_text(json.dumps({**meta, "format": 99}))                 # another pnp's
+    meta = json.loads(metas[2].read_text())
+    metas[2].write_text(json.dumps({**meta, "blobs": ["../../etc/passwd"]}))
+    if len(metas) > 3:
+        meta = json.loads(metas[3].read_text())
+        metas[3].write_text(json.dumps({**meta, "outputs": [{"filename": 1}], "problems": "x"}))
+    again, cache = cached_build(game, out, BuildOptions())
+    assert again == first
+    assert cache.misses >= 3
+    again, cache = cached_build(game, out, BuildOptions())      # the entries were written anew
+    assert again == first and cache.misses == 0
+
+
+def test_the_cache_folder_is_inside_out_unless_named(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    result = runner.invoke(main, ["build", "behind_the_throne", "--out", "kit", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
+    assert (tmp_path / "kit" / FOLDER).is_dir()
+    result = runner.invoke(main, ["build", "behind_the_throne", "--out", "kit2", "--no-cache", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "kit2" / FOLDER).exists()
+    assert kit_files(tmp_path / "kit2") == kit_files(tmp_path / "kit")
+    result = runner.invoke(main, ["build", "behind_the_throne", "--out", "kit3", "--cache", "elsewhere", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "elsewhere").is_dir() and not (tmp_path / "kit3" / FOLDER).exists()
+    result = runner.invoke(main, ["build", "behind_the_throne", "--out", "kit3", "--cache", "x", "--no-cache"])
+    assert result.exit_code == 2
+    assert "--cache and --no-cache" in result.output
+
+
+def test_a_failed_build_writes_no_cache(tmp_path):
+    game = copy_game("behind_the_throne", tmp_path)
+    edit(game, "cards.yaml", "name: General", "nme: General")
+    result = CliRunner().invoke(main, ["build", str(game), "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert result.exit_code == 2, result.output
+    assert "nme" in result.output
+    assert not (tmp_path / "out").exists()
