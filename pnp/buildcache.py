@@ -36,6 +36,7 @@ import json
 import os
 import secrets
 import threading
+import time
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
@@ -51,6 +52,8 @@ FORMAT = 1
 MAX_BYTES = 512 << 20
 #: An entry's metadata larger than this is not pnp's.
 MAX_META_BYTES = 8 << 20
+#: A file modified less than this long ago (ns) is hashed again at its next use, whatever its stamp says.
+RACY_NS = 2_000_000_000
 #: Folders of a game folder whose files are no part of the game (version control, Python's caches).
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__"})
 
@@ -123,8 +126,9 @@ class FileDigests:
                 value = digest(f.read())
         except OSError:
             return "unreadable"
-        with self._lock:
-            self._known[path] = (stamp, value)
+        if time.time_ns() - st.st_mtime_ns > RACY_NS:      # a file written just now may change again
+            with self._lock:                                 # within the clock's tick: read it next time too
+                self._known[path] = (stamp, value)
         return value
 
 

@@ -193,3 +193,15 @@ def test_a_failed_build_writes_no_cache(tmp_path):
     assert result.exit_code == 2, result.output
     assert "nme" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_the_studio_builds_the_kit_with_the_cache(tmp_path):
+    from pnp.serve.tasks import build
+
+    game = copy_game("behind_the_throne", tmp_path)
+    first = build("kit", game, tmp_path / "out", BuildOptions(), 1)
+    assert (tmp_path / "out" / FOLDER).is_dir()
+    before = kit_files(tmp_path / "out")
+    again = build("kit", game, tmp_path / "out", BuildOptions(), 2)
+    assert [d.name for d in again] == [d.name for d in first]
+    assert kit_files(tmp_path / "out") == before

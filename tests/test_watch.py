@@ -146,5 +146,25 @@ def test_watchdog_sees_an_edit_and_the_handler_runs_once(tmp_path):
 def test_watch_help_is_complete():
     result = CliRunner().invoke(main, ["watch", "--help"])
     assert result.exit_code == 0
-    for option in ("--paper", "--lang", "--out", "--debounce"):
+    for option in ("--paper", "--lang", "--out", "--debounce", "--cache", "--no-cache"):
         assert option in result.output
+
+
+def test_rebuild_with_the_build_cache_draws_only_what_changed(tmp_path, game_copy):
+    """pnp watch's rebuilds use the build cache: the kit after an edit is the clean build's, and the
+    files the edit does not touch come from the cache."""
+    from pnp.buildcache import BuildCache
+    from pnp.kit import build_kit
+
+    echo, out = Echo(), tmp_path / "out"
+    kept = BuildCache(out / ".pnp-cache")
+    assert rebuild(str(game_copy), out, BuildOptions(), echo, build_cache=kept) is True
+    cards = game_copy / "cards.yaml"
+    cards.write_text(cards.read_text().replace("consolation: 3", "consolation: 2", 1))
+    assert rebuild(str(game_copy), out, BuildOptions(), echo, changed=[str(cards)], build_cache=kept) is True
+    cache.clear()
+    build_kit(str(game_copy), tmp_path / "clean", BuildOptions())
+    for path in (tmp_path / "clean").iterdir():
+        if path.is_file():
+            assert (out / path.name).read_bytes() == path.read_bytes(), path.name
+    assert sorted(p.name for p in (out / ".pnp-cache").glob("*.json"))

@@ -36,15 +36,16 @@ IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".bak", ".pyc")
 IGNORED_NAMES = {"4913", "__pycache__"}
 
 
-def rebuild(game_arg, out_dir, options, echo=click.echo, changed=()) -> bool:
-    """One build as ``pnp build`` does it, problems printed as it prints them. True on success."""
+def rebuild(game_arg, out_dir, options, echo=click.echo, changed=(), build_cache=None) -> bool:
+    """One build as ``pnp build`` does it, problems printed as it prints them. True on success. With
+    ``build_cache`` (:class:`pnp.buildcache.BuildCache`) only what the edit changed is drawn again."""
     from pnp import cache
     from pnp.kit import build_kit
 
     cache.clear()          # data and templates may have changed since the last build
     started = time.perf_counter()
     try:
-        result = build_kit(game_arg, out_dir, options)
+        result = build_kit(game_arg, out_dir, options, cache=_fresh(build_cache))
     except DataError as exc:
         for problem in exc.problems:
             echo(str(problem), err=True)
@@ -63,6 +64,16 @@ def rebuild(game_arg, out_dir, options, echo=click.echo, changed=()) -> bool:
     echo(f"{time.strftime('%H:%M:%S')} built {result.game.title}{why}: {len(result.files)} files, {pages} pages "
          f"in kit.pdf, in {display_path(out_dir)} ({time.perf_counter() - started:.1f} s)")
     return True
+
+
+def _fresh(build_cache):
+    """The same cache folder for another build (its file hashes kept: an unchanged file is not read
+    again), with this build's counts."""
+    if build_cache is None or not build_cache:
+        return build_cache
+    from pnp.buildcache import BuildCache
+
+    return BuildCache(build_cache.folder, build_cache.files)
 
 
 class Changes(FileSystemEventHandler):
@@ -142,7 +153,10 @@ def watch_loop(folders, on_change, changes: Changes | None = None, debounce: flo
               help="Folder the PDFs are written to.")
 @click.option("--debounce", type=FiniteFloatRange(0.05, 10), default=0.3, show_default=True, metavar="SECONDS",
               help="Wait this long after the last change before rebuilding (editors save in bursts).")
-def command(game, paper, lang, out_dir, debounce):
+@click.option("--cache", "cache_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Build cache folder (default: .pnp-cache in the --out folder); see pnp build.")
+@click.option("--no-cache", is_flag=True, help="Check and draw everything at each rebuild.")
+def command(game, paper, lang, out_dir, debounce, cache_dir, no_cache):
     """Build GAME's kit, then rebuild it whenever a file in the game's folder or in templates/ changes.
 
     Problems are printed as pnp build prints them and the watch goes on; each successful build prints
@@ -151,15 +165,19 @@ def command(game, paper, lang, out_dir, debounce):
     from pnp.components import BuildOptions
     from pnp.gamedata import resolve_game_dir
 
+    from pnp.commands.build import build_cache
+
     folder = resolve_game_dir(game)
     options = BuildOptions(paper=paper, lang=lang)
+    kept = build_cache(out_dir, cache_dir, no_cache)
     stop = threading.Event()
     try:
         with _stopped_by_ctrl_c(stop):
-            rebuild(game, out_dir, options)
+            rebuild(game, out_dir, options, build_cache=kept)
             click.echo(f"Watching {display_path(folder)} and {display_path(TEMPLATES_DIR)} (Ctrl-C stops).")
-            watch_loop([folder, Path(TEMPLATES_DIR)], lambda paths: rebuild(game, out_dir, options, changed=paths),
-                       Changes(ignore_under=[out_dir]), debounce, stop=stop)
+            watch_loop([folder, Path(TEMPLATES_DIR)],
+                       lambda paths: rebuild(game, out_dir, options, changed=paths, build_cache=kept),
+                       Changes(ignore_under=[out_dir] + ([cache_dir] if cache_dir else [])), debounce, stop=stop)
     except KeyboardInterrupt:
         pass
     click.echo("pnp watch: stopped", err=True)

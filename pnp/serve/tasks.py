@@ -91,9 +91,11 @@ def build(what: str, root: Path, out_dir: Path, build_options, version: int) -> 
     """Build ``what`` (kit, cards or tts) of the game at ``root`` into ``out_dir`` (DataError with every
     problem when the data has any; nothing is written then)."""
     if what == "kit":
+        from pnp.buildcache import FOLDER, BuildCache
         from pnp.kit import build_kit
 
-        result = build_kit(root, out_dir, build_options)
+        # the build cache in the output folder, as pnp build keeps it: only what changed is drawn again
+        result = build_kit(root, out_dir, build_options, cache=BuildCache(Path(out_dir) / FOLDER))
         return [Download(p.name, what, version, path=p) for p in result.files]
     folder = out_dir / BUILDS.get(what, "")
     if what == "cards":

@@ -1,0 +1,102 @@
+"""Time rebuilds with the build cache against a fresh build, for a bundled game copied to a temporary folder.
+
+Usage: python benchmarks/bench_cache.py [GAME] [--runs N] [--jobs N] [--edit FILE OLD NEW]
+
+Each round times, one after the other (so the machine's load falls on all alike):
+
+* a fresh ``pnp build`` (``--no-cache``), the reference;
+* ``pnp build`` with the cache after nothing changed;
+* ``pnp build`` with the cache after one card edit (``--edit``: the first occurrence of OLD in FILE
+  replaced by NEW, whose ``{i}`` is the round's number: a value the cache has not seen);
+
+as fresh processes (what ``pnp build`` costs, start-up included) and in one warm process (what
+``pnp watch`` and ``pnp serve`` pay: the caches that depend on files cleared, as watch clears them). Prints
+the median of each and its ratio to the fresh build. This is a measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+#: One card edit per game: the first occurrence of the text replaced, each round with a new number (a
+#: value the cache has never seen).
+EDITS = {
+    "shadow_throne": ("cards.yaml", "name: Dutiful Peasant", "name: Peasant {i}"),
+    "shadow_kingdoms_of_valeria": ("champions.yaml", "name: Elite Guard", "name: Guard {i}"),
+    "shadow_queen": ("shadow_cards.yaml", "name: Possess,", "name: Possess {i},"),
+    "behind_the_throne": ("cards.yaml", "name: General", "name: General {i}"),
+}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("game", nargs="?", default="shadow_throne")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--edit", nargs=3, default=None, metavar=("FILE", "OLD", "NEW"))
+    args = parser.parse_args()
+    from pnp import DATA_DIR, cache
+    from pnp.buildcache import FOLDER, BuildCache
+    from pnp.components import BuildOptions
+    from pnp.kit import build_kit
+    from pnp.workers import default_jobs
+
+    jobs = args.jobs or default_jobs()
+    file, old, new = args.edit or EDITS[args.game]
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": here}
+    times = {k: [] for k in ("fresh", "nothing", "edit", "warm fresh", "warm nothing", "warm edit")}
+    with tempfile.TemporaryDirectory() as tmp:
+        game = os.path.join(tmp, args.game)
+        shutil.copytree(DATA_DIR / args.game, game)
+        path = os.path.join(game, file)
+        text = open(path, encoding="utf-8").read()
+        assert old in text, f"{old!r} is not in {file}"
+        out, warm = os.path.join(tmp, "out"), os.path.join(tmp, "warm")
+
+        def command(*extra):
+            return [sys.executable, "-m", "pnp", "build", game, "--jobs", str(jobs), *extra]
+
+        def timed(key, args_):
+            t = time.perf_counter()
+            subprocess.run(args_, check=True, capture_output=True, env=env, cwd=here)
+            times[key].append(time.perf_counter() - t)
+
+        def warm_build(key, cached: bool):
+            cache.clear()
+            t = time.perf_counter()
+            build_kit(game, warm, BuildOptions(), jobs=jobs,
+                      cache=BuildCache(os.path.join(warm, FOLDER)) if cached else None)
+            times[key].append(time.perf_counter() - t)
+
+        subprocess.run(command("--out", out), check=True, capture_output=True, env=env, cwd=here)   # fill
+        warm_build("warm fresh", True)
+        times["warm fresh"].clear()
+        for i in range(args.runs):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text.replace(old, new.format(i=i + 1), 1))
+            timed("edit", command("--out", out))
+            warm_build("warm edit", True)
+            timed("nothing", command("--out", out))
+            warm_build("warm nothing", True)
+            timed("fresh", command("--out", os.path.join(tmp, "fresh"), "--no-cache"))
+            warm_build("warm fresh", False)
+    load = os.getloadavg()
+    print(f"{args.game}, --jobs {jobs}, {args.runs} rounds, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    for prefix in ("", "warm "):
+        base = statistics.median(times[prefix + "fresh"])
+        for key in ("fresh", "nothing", "edit"):
+            t = times[prefix + key]
+            print(f"{prefix + key:14s} median {statistics.median(t):.3f} s (min {min(t):.3f})"
+                  f"  ratio to fresh {statistics.median(t) / base:.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
