@@ -205,3 +205,19 @@ def test_the_studio_builds_the_kit_with_the_cache(tmp_path):
     again = build("kit", game, tmp_path / "out", BuildOptions(), 2)
     assert [d.name for d in again] == [d.name for d in first]
     assert kit_files(tmp_path / "out") == before
+
+
+def test_keys_hold_this_installations_file_stamps(tmp_path, monkeypatch):
+    """Another installation (or another version of pnp's code) finds none of the entries: a cache planted
+    in a game folder by a stranger is never used."""
+    from pnp import buildcache
+
+    game = copy_game("behind_the_throne", tmp_path)
+    out = tmp_path / "out"
+    first, _ = cached_build(game, out, BuildOptions())
+    stamp = buildcache._code_stamp()
+    assert len(buildcache._stat_walk(Path(buildcache.__file__).parent)) > 10
+    monkeypatch.setattr(buildcache, "_code_stamp", lambda: buildcache.digest(stamp, "another installation"))
+    again, cache = cached_build(game, out, BuildOptions())
+    assert again == first
+    assert cache.hits == 0 and cache.misses > 0
