@@ -31,7 +31,7 @@ KIT_FILES = ["instructions.pdf", "power-track.pdf", "cards-fronts.pdf", "cards-b
 
 
 def test_build_writes_every_component_and_the_kit(built):
-    names = sorted(p.name for p in built.iterdir())
+    names = sorted(p.name for p in built.iterdir() if p.is_file())
     assert names == sorted(KIT_FILES + ["kit.pdf", "rulebook.pdf", "cards-duplex.pdf", "manifest.json",
                                            "cards.json"])
     assert len(pages(built / "power-track.pdf")) == 1

@@ -86,10 +86,10 @@ def test_ctrl_c_before_the_swap_leaves_the_old_kit(tmp_path):
     out = tmp_path / "out"
     subprocess.run([sys.executable, "-m", "pnp", "build", "--out", str(out)], cwd=ROOT, env=ENV, check=True,
                    capture_output=True)
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
     code, _, err = interrupt(tmp_path, "staged", "build", "--paper", "a4", "--out", str(out))
     assert (code, err.splitlines()) == (130, ["pnp build: interrupted"])
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
     assert no_temporary_files(tmp_path)
 
 
@@ -97,10 +97,10 @@ def test_ctrl_c_inside_the_swap_finishes_it_then_says_so(tmp_path):
     out = tmp_path / "out"
     subprocess.run([sys.executable, "-m", "pnp", "build", "--out", str(out)], cwd=ROOT, env=ENV, check=True,
                    capture_output=True)
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
     code, _, err = interrupt(tmp_path, "swap", "build", "--paper", "a4", "--out", str(out))
     assert (code, err.splitlines()) == (130, ["pnp build: interrupted after the new files were in place"])
-    after = {p.name: p.read_bytes() for p in out.iterdir()}
+    after = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
     assert after.keys() == before.keys() and after["kit.pdf"] != before["kit.pdf"]      # the A4 kit, whole
     assert no_temporary_files(tmp_path)
 

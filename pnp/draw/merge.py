@@ -101,27 +101,61 @@ def bookmark(title: str) -> str:
     return str(plain_text(str(title)))
 
 
+#: Past this many pages in all, PDFs are combined by qpdf's own page handling in one go (:func:`_joined`):
+#: pikepdf's page list copies each page in a time that grows with the pages already there (a 16,000-page
+#: merge took minutes). Below it the page list is used, as it always was (the same bytes as before).
+BULK_PAGES = 1000
+
+
 def merge(parts, title: str, author: str = "") -> bytes:
     """``parts``: [(outline title, pdf bytes)] in order."""
     from pikepdf import Name, OutlineItem, Pdf
 
-    out = Pdf.new()
     sources = []
-    with out.open_outline() as outline:
-        for name, data in parts:
-            src = Pdf.open(io.BytesIO(data))
-            sources.append(src)  # keep open until saved: pages are copied lazily
-            first = len(out.pages)
-            out.pages.extend(src.pages)
-            if len(src.pages):
-                outline.root.append(OutlineItem(bookmark(name), first))
-    out.Root.PageMode = Name.UseOutlines
-    _info(out, title, author)
     try:
+        for _, data in parts:
+            sources.append(Pdf.open(io.BytesIO(data)))  # kept open until saved: pages are copied lazily
+        counts = [len(src.pages) for src in sources]
+        if sum(counts) > BULK_PAGES:
+            out = Pdf.open(io.BytesIO(_joined([data for _, data in parts])))
+            sources.append(out)
+        else:
+            out = Pdf.new()
+            for src in sources:
+                out.pages.extend(src.pages)
+        with out.open_outline() as outline:
+            first = 0
+            for (name, _), n in zip(parts, counts):
+                if n:
+                    outline.root.append(OutlineItem(bookmark(name), first))
+                first += n
+        out.Root.PageMode = Name.UseOutlines
+        _info(out, title, author)
         return _save(out)
     finally:
         for src in sources:
             src.close()
+
+
+def _joined(pdfs: list, collate: bool = False) -> bytes:
+    """The pages of ``pdfs`` in order (``collate``: a page of each in turn), by qpdf's page handling
+    (``qpdf --empty --pages ...``), which appends them all in one go. Document-level entries of the
+    parts (their outlines, their info) are left out, as :meth:`pikepdf.Pdf.pages.extend` leaves them."""
+    import tempfile
+
+    import pikepdf
+
+    with tempfile.TemporaryDirectory(prefix="pnp-merge-") as tmp:
+        names = []
+        for i, data in enumerate(pdfs):
+            names.append(os.path.join(tmp, f"{i}.pdf"))
+            with open(names[-1], "wb") as f:
+                f.write(data)
+        target = os.path.join(tmp, "out.pdf")
+        args = ["qpdf", "--empty", "--deterministic-id", "--stream-data=preserve"] + (["--collate"] if collate else [])
+        pikepdf.Job(args + ["--pages", *names, "--", target]).run()
+        with open(target, "rb") as f:
+            return f.read()
 
 
 def interleave(first: bytes, second: bytes, title: str, author: str = "", outline: str | None = None) -> bytes:
@@ -133,10 +167,13 @@ def interleave(first: bytes, second: bytes, title: str, author: str = "", outlin
     try:
         if len(a.pages) != len(b.pages):
             raise ValueError(f"cannot interleave {len(a.pages)} pages with {len(b.pages)}")
-        out = Pdf.new()
-        for front, back in zip(a.pages, b.pages):
-            out.pages.append(front)
-            out.pages.append(back)
+        if len(a.pages) + len(b.pages) > BULK_PAGES:
+            out = Pdf.open(io.BytesIO(_joined([first, second], collate=True)))
+        else:
+            out = Pdf.new()
+            for front, back in zip(a.pages, b.pages):
+                out.pages.append(front)
+                out.pages.append(back)
         if outline and len(out.pages):
             with out.open_outline() as tree:
                 tree.root.append(OutlineItem(bookmark(outline), 0))
