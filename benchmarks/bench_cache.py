@@ -11,19 +11,26 @@ Each round times, one after the other (so the machine's load falls on all alike)
 
 as fresh processes (what ``pnp build`` costs, start-up included) and in one warm process (what
 ``pnp watch`` and ``pnp serve`` pay: the caches that depend on files cleared, as watch clears them). Prints
-the median of each and its ratio to the fresh build. This is a measurement, not a test.
+the median wall and CPU time (this process's and its children's: the forked workers) of each and its
+ratio to the fresh build's. This is a measurement, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
 
 #: One card edit per game: the first occurrence of the text replaced, each round with a new number (a
 #: value the cache has never seen).
@@ -52,7 +59,9 @@ def main():
     file, old, new = args.edit or EDITS[args.game]
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = {**os.environ, "PYTHONPATH": here}
-    times = {k: [] for k in ("fresh", "nothing", "edit", "warm fresh", "warm nothing", "warm edit")}
+    keys = ("fresh", "nothing", "edit", "warm fresh", "warm nothing", "warm edit")
+    times = {k: [] for k in keys}
+    cpus = {k: [] for k in keys}
     with tempfile.TemporaryDirectory() as tmp:
         game = os.path.join(tmp, args.game)
         shutil.copytree(DATA_DIR / args.game, game)
@@ -65,20 +74,23 @@ def main():
             return [sys.executable, "-m", "pnp", "build", game, "--jobs", str(jobs), *extra]
 
         def timed(key, args_):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), _children_cpu()
             subprocess.run(args_, check=True, capture_output=True, env=env, cwd=here)
             times[key].append(time.perf_counter() - t)
+            cpus[key].append(_children_cpu() - c)
 
         def warm_build(key, cached: bool):
             cache.clear()
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time() + _children_cpu()
             build_kit(game, warm, BuildOptions(), jobs=jobs,
                       cache=BuildCache(os.path.join(warm, FOLDER)) if cached else None)
             times[key].append(time.perf_counter() - t)
+            cpus[key].append(time.process_time() + _children_cpu() - c)
 
         subprocess.run(command("--out", out), check=True, capture_output=True, env=env, cwd=here)   # fill
         warm_build("warm fresh", True)
         times["warm fresh"].clear()
+        cpus["warm fresh"].clear()
         for i in range(args.runs):
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text.replace(old, new.format(i=i + 1), 1))
@@ -92,10 +104,12 @@ def main():
     print(f"{args.game}, --jobs {jobs}, {args.runs} rounds, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     for prefix in ("", "warm "):
         base = statistics.median(times[prefix + "fresh"])
+        cpu_base = statistics.median(cpus[prefix + "fresh"])
         for key in ("fresh", "nothing", "edit"):
-            t = times[prefix + key]
-            print(f"{prefix + key:14s} median {statistics.median(t):.3f} s (min {min(t):.3f})"
-                  f"  ratio to fresh {statistics.median(t) / base:.2f}")
+            t, c = times[prefix + key], cpus[prefix + key]
+            print(f"{prefix + key:14s} wall median {statistics.median(t):.3f} s (min {min(t):.3f}), ratio "
+                  f"{statistics.median(t) / base:.2f}; CPU median {statistics.median(c):.3f} s, ratio "
+                  f"{statistics.median(c) / cpu_base:.2f}")
 
 
 if __name__ == "__main__":
