@@ -221,3 +221,37 @@ def test_keys_hold_this_installations_file_stamps(tmp_path, monkeypatch):
     again, cache = cached_build(game, out, BuildOptions())
     assert again == first
     assert cache.hits == 0 and cache.misses > 0
+
+
+def test_a_drawn_file_is_keyed_by_the_language_texts_are_set_in(tmp_path):
+    """The painter sets quotes and hyphenation in the active language (pnp.typography): the same pages in
+    another language are drawn again, not taken from the cache."""
+    from pnp import typography
+    from pnp.layout.geometry import Page, Rect, Text
+
+    cache = BuildCache(tmp_path / "cache")
+    pages = [Page(100, 100, [Text(Rect(10, 10, 80, 20), '"Quoted" words')])]
+    drawn = []
+
+    def paint(lang):
+        def run():
+            drawn.append(lang)
+            return lang.encode()
+        return run
+
+    for lang in ("en", "es", "en"):
+        with typography.language(lang):
+            assert cache.rendered(pages, "t", "a", "o", "icons", paint(lang)) == lang.encode()
+    assert drawn == ["en", "es"]
+
+
+def test_files_beside_a_pdf_come_back_from_the_cache(tmp_path):
+    """--cutter writes cut files beside their PDF (Output.beside): kept with the component's files."""
+    options = BuildOptions(cutter="silhouette")
+    game = copy_game("behind_the_throne", tmp_path)
+    out = tmp_path / "out"
+    first, _ = cached_build(game, out, options)
+    again, cache = cached_build(game, out, options)
+    assert cache.misses == 0
+    assert again == first == clean_build(game, tmp_path / "clean", options)
+    assert any(name.endswith((".svg", ".dxf")) for name in first)
