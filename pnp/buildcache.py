@@ -203,7 +203,7 @@ class BuildCache:
         return self.folder / f"{key}.json"
 
     def _blob_path(self, sha: str) -> Path:
-        return self.folder / f"{sha}.pdf"
+        return self.folder / f"{sha}.blob"
 
     def get(self, key: str):
         """(meta, blobs) of the entry ``key``, or None when there is none or it is not sound."""
@@ -440,21 +440,44 @@ def outputs_from_json(metas, blobs) -> list | None:
     return outs
 
 
-def problems_to_json(problems) -> list | None:
+def _place(path, root: Path):
+    """A problem's file as the cache writes it down: relative to the game folder or to pnp's own folder,
+    so a cache shared with a kit names no folder of the machine it was built on (None: neither)."""
+    if path is None:
+        return None
+    for base, name in ((root, "game"), (PROJECT_ROOT, "pnp")):
+        try:
+            return [name, str(Path(path).resolve().relative_to(Path(base).resolve()))]
+        except ValueError:
+            continue
+    raise ValueError(path)
+
+
+def problems_to_json(problems, root) -> list | None:
     from pnp.errors import Problem
 
     if any(type(p) is not Problem for p in problems):
         return None
-    return [[p.path, p.line, p.subject, p.message, p.warning] for p in problems]
+    try:
+        return [[_place(p.path, root), p.line, p.subject, p.message, p.warning] for p in problems]
+    except ValueError:
+        return None
 
 
-def problems_from_json(items) -> list | None:
+def problems_from_json(items, root) -> list | None:
     from pnp.errors import Problem
 
     try:
         out = []
-        for path, line, subject, message, warning in items:
-            if not (path is None or isinstance(path, str)) or not (line is None or type(line) is int):
+        for place, line, subject, message, warning in items:
+            if place is None:
+                path = None
+            else:
+                base, rel = place
+                if base not in ("game", "pnp") or not isinstance(rel, str):
+                    return None
+                path = str((Path(root) if base == "game" else PROJECT_ROOT) / rel)
+            if not (line is None or type(line) is int):
                 return None
             if not (subject is None or isinstance(subject, str)) or not isinstance(message, str):
                 return None

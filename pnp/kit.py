@@ -85,6 +85,7 @@ class _Kept:
         if not self.cache or getattr(self.options, "changed_since", None):
             return None
         if self._game_key is None:
+            self._root = game.root
             self._game_key = buildcache.folder_digest(game.root, self.cache.files,
                                                       skip=(self.out_dir, self.cache.folder))
         return buildcache.digest("component", buildcache.code_digest(), self._game_key, component.name,
@@ -97,7 +98,7 @@ class _Kept:
         if found is None:
             return None
         meta, blobs = found
-        problems = buildcache.problems_from_json(meta.get("problems"))
+        problems = buildcache.problems_from_json(meta.get("problems"), game.root)
         outs = buildcache.outputs_from_json(meta.get("outputs") or [], blobs)
         if problems is None or outs is None:
             return None
@@ -122,7 +123,7 @@ class _Kept:
         key, found = self.fresh.get(component.name, (None, None))
         if not self.cache or key is None or component.needs_kit:
             return
-        problems = buildcache.problems_to_json(found)
+        problems = buildcache.problems_to_json(found, self._root)
         written = buildcache.outputs_to_json(outs)
         if problems is None or written is None or any(not p[4] for p in problems):
             return

@@ -149,7 +149,7 @@ def test_a_damaged_or_foreign_entry_is_ignored(tmp_path):
     out = tmp_path / "out"
     first, _ = cached_build(game, out, BuildOptions())
     folder = out / FOLDER
-    blobs = sorted(folder.glob("*.pdf"))
+    blobs = sorted(folder.glob("*.blob"))
     metas = sorted(folder.glob("*.json"))
     blobs[0].write_bytes(blobs[0].read_bytes()[:-10] + b"0123456789")     # damaged: its hash does not match
     metas[0].write_text("{not json")
