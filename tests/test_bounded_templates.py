@@ -67,10 +67,10 @@ def game():
 @pytest.mark.parametrize("source, message", HOSTILE)
 def test_hostile_templates_stop_quickly_with_their_message(tmp_path, game, source, message):
     env = templating.environment((tmp_path,))
-    started = time.perf_counter()
+    started = time.process_time()        # the work done, not the wall clock (a loaded machine stretches that)
     with pytest.raises(templating.TEMPLATE_ERRORS) as info:
         templating.render(env.from_string(source), game=game)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
     assert message in templating.template_problem(info.value).message
 
 
