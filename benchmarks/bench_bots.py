@@ -16,7 +16,7 @@ import sys
 import time
 
 from pnp import DATA_DIR
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine import engine_module
 from rules_engine.core.executors import DaskExecutor, LocalExecutor
 from rules_engine.core.runs import run_games

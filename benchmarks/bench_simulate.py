@@ -20,7 +20,7 @@ import sys
 import time
 
 from pnp import DATA_DIR
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine import engine_module
 from rules_engine.core import runs
 

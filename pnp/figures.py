@@ -190,7 +190,7 @@ class Figures:
 
     def _tokens(self) -> dict:
         """{id: (token set, token)} of the game's tokens.yaml (empty without one)."""
-        from pnp.tokendata import load_tokens
+        from pnp.loading.tokendata import load_tokens
 
         token_set = load_tokens(self.game) if (self.game.root / "tokens.yaml").is_file() else None
         return {t.id: (token_set, t) for t in (token_set.tokens if token_set else ())}
@@ -319,7 +319,7 @@ class Figures:
         config = config_of(spec)
         items = [None]
         if config["each"]:
-            from pnp.cardlayout import compiled
+            from pnp.loading.cardlayout import compiled
 
             items = list(compiled(config["each"])(**scope(self.game)) or ())
         ids = [it.get("id") if isinstance(it, dict) else it for it in items]
@@ -331,7 +331,7 @@ class Figures:
             return None, f"board '{component}': no item '{item}'{_closest(item, [i for i in ids if i])}"
         piece = made[index * config["copies"]]
         front, _ = _layouts(self.game, spec, config, Problems())
-        from pnp.cardlayout import evaluate
+        from pnp.loading.cardlayout import evaluate
 
         context = {**scope(self.game), "item": items[index], "piece": items[index], "index": index,
                    "side": "front"}

@@ -25,11 +25,11 @@ from pnp.draw.icons import using
 from pnp.draw.merge import interleave, merge, page_count, tag_font_subsets
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.inksaver import save_ink_page
 from pnp.manifest import MANIFEST_FILE, entry_of, manifest, to_json
 from pnp.output import write_atomically
-from pnp.validation import validate_game
+from pnp.loading.validation import validate_game
 from pnp.workers import TaskPool
 
 KIT_FILE = "kit.pdf"
@@ -227,7 +227,7 @@ class _Parallel:
         """Task ``i``: the component's check, then (when it passes) its files, finished.
         Returns (problems, outputs or None, the exception its build raised or None, the build cache's
         new entries: a worker's go back to this process, which writes them)."""
-        from pnp.i18n import translate
+        from pnp.loading.i18n import translate
 
         if self.game is None:               # a worker: the game as validation sees it
             self.game = translate(self.base, self.checking.lang) if self.checking.lang else self.base
@@ -287,7 +287,7 @@ class _Parallel:
 
 def build_calibration(game_arg, out_dir, options: BuildOptions) -> Path:
     """Write calibration.pdf: the duplex drift test sheet for the game's paper and flip."""
-    from pnp.i18n import strings
+    from pnp.loading.i18n import strings
     from pnp.layout.calibration import calibration_pages
 
     game = load_game(game_arg)

@@ -301,7 +301,7 @@ def _icon_problem(name: str, arg: str | None, icons) -> str | None:
         return None
     if name in icons:
         return None
-    from pnp.renames import icon_hint        # an old built-in name: say how to keep it
+    from pnp.loading.renames import icon_hint        # an old built-in name: say how to keep it
 
     renamed = icon_hint(name, set(icons) | INLINE_ONLY)
     if renamed:

@@ -34,9 +34,9 @@ from pnp.layout.geometry import Style
 from pnp.markup import (Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, escape,
                         escaped_at, fill, parse, plain_text)
 from pnp.paths import data_path, excerpt
-from pnp.schema import Field, check, entry
+from pnp.loading.schema import Field, check, entry
 from pnp.units import pt
-from pnp.yamlsrc import line_of, load_yaml
+from pnp.loading.yamlsrc import line_of, load_yaml
 
 INK = "#1f1a17"
 ACCENT = "#6b1d2a"

@@ -181,7 +181,7 @@ def data_value(value, memo: dict | None = None):
     elif isinstance(value, dict):
         pairs = [(data_value(k, memo), data_value(v, memo)) for k, v in value.items()]
         same = all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(pairs, value.items()))
-        # a mapping that knows where it is written (pnp.datafiles.DataMap) keeps knowing it
+        # a mapping that knows where it is written (pnp.loading.datafiles.DataMap) keeps knowing it
         copy_with = getattr(type(value), "copy_with", None)
         result = value if same else copy_with(value, pairs) if copy_with else dict(pairs)
     elif dataclasses.is_dataclass(value):

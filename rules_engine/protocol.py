@@ -54,7 +54,7 @@ def missing_names(module) -> list[str]:
 
 @dataclass(frozen=True)
 class Spec:
-    """One value of a scenario file, in the terms of ``pnp.schema.Field`` (which ``pnp`` builds from it).
+    """One value of a scenario file, in the terms of ``pnp.loading.schema.Field`` (which ``pnp`` builds from it).
 
     ``type`` is ``int``, ``str``, ``bool``, ``list`` (of ``items``), ``map`` (keys in ``schema``),
     ``dict`` (any keys, values ``items``) or ``any``. A ``map`` with ``shorthand`` also accepts a bare

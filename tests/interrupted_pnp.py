@@ -48,9 +48,9 @@ def in_finalizer(function):
 
 
 if POINT in ("load", "finalizer"):
-    import pnp.gamedata
+    import pnp.loading.gamedata
 
-    pnp.gamedata.load_game = (at if POINT == "load" else in_finalizer)(pnp.gamedata.load_game)
+    pnp.loading.gamedata.load_game = (at if POINT == "load" else in_finalizer)(pnp.loading.gamedata.load_game)
 else:
     import pnp.output
 

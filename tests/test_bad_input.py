@@ -13,7 +13,7 @@ from pnp import DATA_DIR
 from pnp.cli import main
 from pnp.errors import DataError, UserError
 from pnp.output import OutputError, write_atomically
-from pnp.yamlsrc import read_text
+from pnp.loading.yamlsrc import read_text
 
 
 def run(*args, env=None):
@@ -243,8 +243,8 @@ def test_rulebook_example_of_the_other_game(game_copy):
 
 
 def test_an_example_naming_its_own_game_is_played_without_loading_the_game_again(monkeypatch, game_copy):
-    from pnp import scenario
-    from pnp.gamedata import load_game
+    from pnp.loading import scenario
+    from pnp.loading.gamedata import load_game
 
     game, loaded = load_game("shadow_throne"), []
     monkeypatch.setattr(scenario, "load_game", lambda folder, *a, **k: loaded.append(folder) or load_game(folder))
@@ -437,7 +437,7 @@ def test_internal_error_is_one_line_and_exit_70(monkeypatch):
 def test_a_build_parses_each_data_file_once(tmp_path, monkeypatch):
     import collections
 
-    import pnp.yamlsrc as yamlsrc
+    import pnp.loading.yamlsrc as yamlsrc
     from pnp import cache
 
     cache.clear()

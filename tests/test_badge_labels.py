@@ -13,7 +13,7 @@ from PIL import Image, ImageChops, ImageFilter
 
 from pnp.draw.icons import COIN_DIGITS, ICONS, using
 from pnp.draw.labels import INK, WHITE
-from pnp.icons import IconSet
+from pnp.loading.icons import IconSet
 from pnp.layout.colour import contrast
 from pnp.layout.geometry import Box, Icon, Page, Rect
 from pnp.units import MM_PER_INCH

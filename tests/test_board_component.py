@@ -16,7 +16,7 @@ from pnp.cli import main
 from pnp.components import BuildOptions, game_components
 from pnp.components.board import piece_pages, pieces, config_of, tiling
 from pnp.errors import DataError, Problems
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Page, Rect, apply, extent, flatten
 from pnp.layout.tiling import plan_tiles, tile_pages
 from rasterize import raster

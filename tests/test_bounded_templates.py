@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from pnp import DATA_DIR, templating
 from pnp.cli import main
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 
 #: (template, the message it stops with). Each ran for minutes or ended in a MemoryError before.
 HOSTILE = [

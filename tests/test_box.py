@@ -10,7 +10,7 @@ import pytest
 from pnp.components import BuildOptions
 from pnp.components import box as box_component
 from pnp.errors import Problems
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.box import (STYLES, BoxContent, BoxSpec, NetTooLarge, box_layout, edge_length, shared_side, split,
                             tab_geometry)
 from pnp.layout.geometry import Box, Circle, Icon, Line, Rect, Text, flatten

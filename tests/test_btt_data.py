@@ -5,9 +5,9 @@ import re
 
 from click.testing import CliRunner
 
-from pnp.cardtext import ability_text
+from pnp.loading.cardtext import ability_text
 from pnp.cli import main
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.icon_names import ICON_NAMES
 from rules_engine.behind_the_throne import EFFECTS
 

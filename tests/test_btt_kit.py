@@ -13,7 +13,7 @@ from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.components.cards import build as build_cards
 from pnp.components.cards import face_content, players_mark
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ action applies, the cheap move lists agree with ``legal_actions``, and the score
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine.behind_the_throne import GameState, play_game, rules_for
 from rules_engine.behind_the_throne.invariants import check_state
 

@@ -1,6 +1,6 @@
 """Every rule of Behind the Throne, checked on the scenario files tests/scenarios/btt_*.yaml.
 
-Each test loads a scenario through ``pnp.scenario`` (the path ``pnp scenario`` takes), plays it with the
+Each test loads a scenario through ``pnp.loading.scenario`` (the path ``pnp scenario`` takes), plays it with the
 engine and asserts on the structured outcome (the ``--json`` shape) and, where order matters, on the
 recorded events. Rules that need a position no file can set up are checked on states built directly.
 """
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.gamedata import load_game
-from pnp.scenario import run_scenario_file
+from pnp.loading.gamedata import load_game
+from pnp.loading.scenario import run_scenario_file
 from rules_engine.behind_the_throne import (Action, GameState, IllegalAction, Rules, rules_for,
                                             scenario_from_data, run_scenario)
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from pnp import PROJECT_ROOT
 from pnp.cli import main
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine.behind_the_throne import play_game, rules_for, run_games, simulate, validate_game
 from rules_engine.model import Ability
 

@@ -123,7 +123,7 @@ def test_rendered_backs_are_dark_behind_every_front(built):
 
 
 def test_layout_and_engine_import_without_reportlab():
-    code = ("import sys; import pnp.layout.cards, pnp.layout.sheet, pnp.layout.track, pnp.gamedata, "
+    code = ("import sys; import pnp.layout.cards, pnp.layout.sheet, pnp.layout.track, pnp.loading.gamedata, "
             "rules_engine.shadow_throne; "
             "bad = [m for m in sys.modules if m.startswith('reportlab')]; print(bad); assert not bad")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -2,11 +2,11 @@
 
 import pytest
 
-from pnp.cardtext import ability_text, known_kinds
+from pnp.loading.cardtext import ability_text, known_kinds
 from pnp.components.cards import build, face_content
 from pnp.components import BuildOptions
 from pnp.draw.text import fit
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.cards import card_face, stat_slots
 from pnp.layout.geometry import Rect, Text, flatten
 
@@ -90,7 +90,7 @@ def test_sheets_hold_the_whole_deck_in_data_order_then_the_player_aids(game):
 
 
 def test_player_aid_text_comes_from_the_rules_facts(game):
-    from pnp.cardtext import aid_text
+    from pnp.loading.cardtext import aid_text
     from rules_engine.shadow_throne import FACTS
 
     title, body = aid_text(game, game.deck("cards"))

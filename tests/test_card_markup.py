@@ -11,7 +11,7 @@ from pnp.cli import main
 from pnp.components.cards import face_content
 from pnp.draw.icons import using
 from pnp.draw.text import parse as atoms_of
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.markup import card_markup, card_markup_problems, plain_text
 
 WAVE = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24">'

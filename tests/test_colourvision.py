@@ -11,10 +11,10 @@ from PIL import Image
 
 from pnp import DATA_DIR
 from pnp.cli import main
-from pnp.colourvision import TOO_CLOSE, close_pairs, distance, simulate
+from pnp.loading.colourvision import TOO_CLOSE, close_pairs, distance, simulate
 from pnp.errors import Problems
-from pnp.gamedata import load_game
-from pnp.colourvision import vision_problems
+from pnp.loading.gamedata import load_game
+from pnp.loading.colourvision import vision_problems
 
 EMPIRE, REBELS, CHURCH = "#8c1c24", "#2e6a3f", "#a8761a"
 

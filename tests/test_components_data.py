@@ -12,7 +12,7 @@ from pnp.cli import main
 from pnp.components import KINDS, BuildOptions, component, game_components
 from pnp.components import tokens as tokens_component
 from pnp.components import track as track_component
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Box, Picture, Polygon, Rect, Text, flatten
 from pnp.layout.track import TrackSpec, around_positions, around_problem, track_spaces
 from pnp.units import PAPERS, PRINTER_MARGIN

@@ -14,7 +14,7 @@ import pytest
 import rules_engine.behind_the_throne as btt
 import rules_engine.shadow_throne as st
 import rules_engine.valeria as valeria
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine.core.bots import make_bot
 from rules_engine.core.play import play
 from rules_engine.core.state import State

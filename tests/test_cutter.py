@@ -14,7 +14,7 @@ from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.components.cards import build as build_cards
 from pnp.exports.cutfile import QUARTER_BULGE, dxf, svg
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.cutter import (CUT_BLEED, MACHINES, CutOutline, cut_area, cut_sheets, cutter_grid,
                                registration_marks)
 from pnp.layout.geometry import Group, Rect, Transform, apply, compose

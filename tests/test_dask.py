@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 import rules_engine.shadow_throne as st
 from pnp.cli import main
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine.core.executors import DaskError, DaskExecutor, LocalExecutor, play_batch_by_name, \
     scheduler_address
 

@@ -14,9 +14,9 @@ from pnp.cli import main
 from pnp.components.board import pieces
 from pnp.components.dice import dice_faces
 from pnp.components.standee import piece_list
-from pnp.datafiles import DataMap, MissingKey
+from pnp.loading.datafiles import DataMap, MissingKey
 from pnp.errors import DataError
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import flatten
 
 STARFALL = Path(__file__).parent / "games" / "starfall"
@@ -242,7 +242,7 @@ def test_facts_without_an_engine_points_to_data(folder):
 
 def test_a_data_file_with_too_many_rows_is_refused(folder):
     write(folder, components="")
-    from pnp.tables import MAX_ROWS
+    from pnp.loading.tables import MAX_ROWS
 
     (folder / "crew.csv").write_text("name\n" + "x\n" * (MAX_ROWS + 2))
     with pytest.raises(DataError, match=f"more than {MAX_ROWS} rows"):

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops
 
 from pnp.cli import main
-from pnp.decks import NAMED_SIZES
+from pnp.loading.decks import NAMED_SIZES
 from pnp.exports.presets import PRESETS, match_product
 from pnp.exports.raster import pixels, size_px
 from pnp.exports.tts import COLUMNS, ROWS, cell_size

@@ -9,12 +9,12 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.components import cards as cards_component
-from pnp.decks import NAMED_SIZES, CardField
+from pnp.loading.decks import NAMED_SIZES, CardField
 from pnp.errors import Problems
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.cards import stat_slots
-from pnp.tables import Cell
-from pnp.validation import validate_game
+from pnp.loading.tables import Cell
+from pnp.loading.validation import validate_game
 
 GAME = """\
 title: Two Decks

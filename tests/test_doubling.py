@@ -18,8 +18,8 @@ import pytest
 
 from pnp.draw import merge as merging
 from pnp.errors import DataError
-from pnp.tables import MAX_COLUMNS, _mappings, load_table
-from pnp.yamlsrc import LIMITS, parse_yaml
+from pnp.loading.tables import MAX_COLUMNS, _mappings, load_table
+from pnp.loading.yamlsrc import LIMITS, parse_yaml
 
 #: The largest time ratio accepted for twice the input (linear: about 2; quadratic: about 4).
 BOUND = 3.0

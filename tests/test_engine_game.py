@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine.model import Ability, Card
 from rules_engine.shadow_throne import (EFFECTS, HANDLERS, GameState, IllegalAction, Play, RandomBot, Rules,
                                         Scenario, ScenarioPlayer, play_game, run_scenario)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine.shadow_throne import Play, Rules, Scenario, ScenarioPlayer, play_game, run_scenario
 
 GAME = load_game("shadow_throne")

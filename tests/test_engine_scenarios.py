@@ -1,6 +1,6 @@
 """Every rule of Shadow Throne, checked on the scenario files in tests/scenarios/ through the engine API.
 
-Each test loads a scenario with ``pnp.scenario`` (the same path ``pnp scenario`` takes), plays it with
+Each test loads a scenario with ``pnp.loading.scenario`` (the same path ``pnp scenario`` takes), plays it with
 the engine, and asserts on the structured outcome (the ``--json`` shape) and, where the order of
 events matters, on the recorded events.
 """
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.scenario import run_scenario_file
+from pnp.loading.scenario import run_scenario_file
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -11,11 +11,11 @@ from pnp.components.rulebook import booklet, engine_battle, engine_examples, eve
 from pnp.draw.icons import using
 from pnp.errors import DataError
 from pnp.figures import Figures
-from pnp.gamedata import load_game
-from pnp.i18n import translate
+from pnp.loading.gamedata import load_game
+from pnp.loading.i18n import translate
 from pnp.markup import plain_text
 from pnp.rulebook import load_config
-from pnp.scenario import load_scenario, play_scenario
+from pnp.loading.scenario import load_scenario, play_scenario
 from rasterize import booklet_text
 
 GAMES = ["shadow_throne", "behind_the_throne", "shadow_queen", "shadow_kingdoms_of_valeria"]

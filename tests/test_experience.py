@@ -8,7 +8,7 @@ import rules_engine.behind_the_throne as btt
 import rules_engine.shadow_queen as sq
 import rules_engine.shadow_throne as st
 import rules_engine.valeria as valeria
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine.core.experience import comeback, experience, lead_changes, stalls
 
 GAMES = {"shadow_throne": (st, ["random", "greedy"], 4), "behind_the_throne": (btt, ["random", "cautious"], 4),

@@ -90,7 +90,7 @@ def test_tts_sheets_and_index(tts):
     for card in index["cards"]:
         assert card["index"] == card["row"] * 10 + card["column"] < 69
     # every copy of every card is listed once, with its name
-    from pnp.gamedata import load_game
+    from pnp.loading.gamedata import load_game
     game = load_game("behind_the_throne")
     listed = [(c["card"], c["copy"]) for c in index["cards"]]
     assert len(set(listed)) == len(listed) == len(game.deck_for())
@@ -127,7 +127,7 @@ def test_tts_export_is_reproducible(tts, tmp_path):
 
 def test_player_aids_come_after_the_deck():
     from pnp.exports.cards import deck_cards
-    from pnp.gamedata import load_game
+    from pnp.loading.gamedata import load_game
 
     cards = deck_cards(load_game("shadow_throne"))
     assert [c.stem for c in cards[-5:]] == [f"aid-{k}" for k in range(1, 6)]

@@ -13,8 +13,8 @@ from pnp.components.cards import laid_out_face, printed_mark
 from pnp.components.rulebook import booklet, without_spare
 from pnp.draw.icons import using
 from pnp.figures import Figures
-from pnp.gamedata import load_game
-from pnp.i18n import translate
+from pnp.loading.gamedata import load_game
+from pnp.loading.i18n import translate
 from pnp.layout.geometry import Rect, Text, Transform, flatten
 from rasterize import booklet_text
 

@@ -25,8 +25,8 @@ from PIL import Image
 
 from pnp import templating
 from pnp.errors import DataError
-from pnp.svg import check_svg_bytes
-from pnp.tables import load_table
+from pnp.loading.svg import check_svg_bytes
+from pnp.loading.tables import load_table
 
 LONG = int(os.environ.get("PNP_HOSTILE_FUZZ_N", 1000))
 QUICK = dict(max_examples=25, derandomize=True, deadline=None,
@@ -237,7 +237,7 @@ def hidden_root(tmp_path_factory):
 
 
 def expression_case(root: Path, source: str) -> None:
-    from pnp.cardlayout import FUNCTIONS, compiled
+    from pnp.loading.cardlayout import FUNCTIONS, compiled
     from pnp.markup import escape
 
     scope = {**FUNCTIONS, "card": templating.data_value({"name": escape("Knight"), "might": 3}),

@@ -13,7 +13,7 @@ from pnp.components import BuildOptions
 from pnp.components import cards as cards_component
 from pnp.components.cards import effective_dpi
 from pnp.draw.pictures import placement
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Picture, Transform, flatten
 
 GAME = """\

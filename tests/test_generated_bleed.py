@@ -16,7 +16,7 @@ from pnp.components import BuildOptions
 from pnp.components.cards import back_elements, check
 from pnp.draw.pictures import grown_image
 from pnp.errors import Problems
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 
 STARFALL = Path(__file__).parent / "games" / "starfall"
 BACK_LINE = "    back: {by: kind, images: {bright: art/back-bright.png}, labels: {dim: Dim stars}}"

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.components.cards import GUTTERFOLD_FILE, build as build_cards
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.doublesided import turn_matrix
 from pnp.layout.geometry import Box, Line, Rect, Transform, apply, compose, extent, flatten
 from pnp.layout.gutterfold import BACK_SPILL, GUTTER, gutterfold_sheets, plan

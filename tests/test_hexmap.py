@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from pnp.cli import main
 from pnp.errors import Problems
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.hexgrid import HexGrid, offset_to_axial
-from pnp.mapcheck import regions
+from pnp.loading.mapcheck import regions
 
 MAPS = Path(__file__).parent / "maps"
 

@@ -9,7 +9,7 @@ import pytest
 from pnp.components import BuildOptions, ComponentSpec
 from pnp.components import hexmap as component
 from pnp.draw.icons import using
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Circle, Group, Line, Page, Polygon, Text
 from pnp.layout.hexgrid import seam_keepouts
 from pnp.layout.hexmap import MapStyle, hexmap_layout, legend_height

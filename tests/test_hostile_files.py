@@ -18,9 +18,9 @@ from PIL import Image
 
 from pnp.cli import main
 from pnp.errors import DataError
-from pnp.svg import MAX_DEPTH, check_svg_bytes
-from pnp.tables import load_table
-from pnp.yamlsrc import Limits, parse_yaml
+from pnp.loading.svg import MAX_DEPTH, check_svg_bytes
+from pnp.loading.tables import load_table
+from pnp.loading.yamlsrc import Limits, parse_yaml
 
 STARFALL = Path(__file__).parent / "games" / "starfall"
 HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" '

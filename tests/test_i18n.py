@@ -8,10 +8,10 @@ from click.testing import CliRunner
 
 from pnp.cli import main
 from pnp.components import BuildOptions
-from pnp.gamedata import load_game
-from pnp.i18n import translate
-from pnp.i18n.catalogue import sources
-from pnp.i18n.check import check_language
+from pnp.loading.gamedata import load_game
+from pnp.loading.i18n import translate
+from pnp.loading.i18n.catalogue import sources
+from pnp.loading.i18n.check import check_language
 from pnp.errors import Problems
 
 
@@ -70,14 +70,14 @@ def test_missing_and_unused_keys_name_file_and_line(game_copy):
 
 
 def test_missing_strings_key_is_reported(game, tmp_path, monkeypatch):
-    import pnp.i18n as i18n
+    import pnp.loading.i18n as i18n
     es = (i18n.strings_path("es")).read_text().replace("token_fold_note:", "token_fold_notes:")
     fake = tmp_path / "es.yaml"
     fake.write_text(es)
     real = i18n.strings_path
-    import pnp.i18n.check
+    import pnp.loading.i18n.check
     monkeypatch.setattr(i18n, "strings_path", lambda lang: fake if lang == "es" else real(lang))
-    monkeypatch.setattr(pnp.i18n.check, "strings_path", i18n.strings_path)
+    monkeypatch.setattr(pnp.loading.i18n.check, "strings_path", i18n.strings_path)
     problems = Problems()
     check_language(game, "es", problems)
     messages = [str(p) for p in problems]
@@ -169,7 +169,7 @@ def test_map_holdings_print_in_the_kit_language(tmp_path):
     import shutil
 
     from pnp.components.hexmap import config_of, map_layout
-    from pnp.gamedata import DATA_DIR
+    from pnp.loading.gamedata import DATA_DIR
     from pnp.layout.geometry import Text, flatten
 
     game_dir = tmp_path / "shadow_queen"

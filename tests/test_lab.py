@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.lab.sweep import Sweep
-from pnp.variants import BASE, load_variant
+from pnp.loading.variants import BASE, load_variant
 from rules_engine import engine_module
 from rules_engine.core.executors import LocalExecutor
 

@@ -5,10 +5,10 @@ cards it affects and one of them; nothing a layout names may quietly draw nothin
 import pytest
 from click.testing import CliRunner
 
-from pnp.cardlayout import LayoutError, evaluate
+from pnp.loading.cardlayout import LayoutError, evaluate
 from pnp.cli import main
 from pnp.components.cards import face_content, layout_of
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.cards import face_scope
 
 from test_card_markup import GAME, OMENS, write_game

@@ -4,11 +4,11 @@ bundled classic layout is the bundled games' look."""
 import pytest
 from click.testing import CliRunner
 
-from pnp.cardlayout import bundled
+from pnp.loading.cardlayout import bundled
 from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.components import cards as cards_component
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Box, Icon, Line, Rect, Text, flatten
 
 GAME = """\

@@ -13,7 +13,7 @@ from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.components import box as box_component
 from pnp.components.cards import back_elements
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Box, Icon, Picture, flatten
 
 NAVY, GOLD, PAPER, INK = "#1d3557", "#e9c46a", "#f1faee", "#1d1d1b"

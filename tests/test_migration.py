@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp import PROJECT_ROOT, renames
+from pnp import PROJECT_ROOT
+from pnp.loading import renames
 from pnp.cli import main
 from pnp.layout.icon_names import ICON_NAMES
 
@@ -145,7 +146,7 @@ def test_every_renamed_icon_is_a_built_in_icon_now_and_no_old_name_is_one():
 
 
 def test_every_schema_with_a_history_exists():
-    from pnp.gamedata import GAME_SCHEMA
+    from pnp.loading.gamedata import GAME_SCHEMA
 
     schemas = {GAME_SCHEMA.name: GAME_SCHEMA}
     for name, keys in renames._table()["keys"].items():
@@ -166,7 +167,7 @@ def test_the_changelog_tells_every_rename_of_the_table():
 # ---------------------------------------------------------------- list entries are named, not indexed
 
 def test_entries_are_named_by_id_or_place():
-    from pnp.schema import entry, ordinal, subkey
+    from pnp.loading.schema import entry, ordinal, subkey
 
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]

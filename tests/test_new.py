@@ -8,7 +8,7 @@ import yaml
 from click.testing import CliRunner
 
 from pnp.cli import main
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 
 FILES = ["box.yaml", "cards.csv", "game.yaml", "icons/spark.svg", "rulebook.yaml", "templates/layouts/starter.yaml",
          "templates/rulebook/en/rules.md.j2", "tokens.yaml"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 
 from pnp import DATA_DIR, PROJECT_ROOT
-from pnp.gamedata import bundled_games
+from pnp.loading.gamedata import bundled_games
 from rules_engine import engine_module
 
 def _schema_keys(schema: dict) -> set[str]:
@@ -24,7 +24,8 @@ def vocabulary() -> set[str]:
     """pnp's own words: every key of its data format (a field has a ``type``, rulebook.yaml a ``battle``,
     a token a ``value``), the keys every card has, and the built-in icons' names. A game may use them
     too (a field named ``type``) without pnp knowing the game."""
-    from pnp import decks, gamedata, rulebook, tokendata
+    from pnp import rulebook
+    from pnp.loading import decks, gamedata, tokendata
     from pnp.layout.icon_names import ICON_NAMES
 
     words = set(ICON_NAMES) | set(decks.BUILTIN_KEYS) | {"value"}

@@ -93,7 +93,7 @@ def test_idle_work_runs_while_a_worker_is_still_busy_and_only_then():
 
 def test_waiting_for_workers_the_build_compiles_the_instructions_template_once(monkeypatch, tmp_path):
     from pnp.components import instructions
-    from pnp.gamedata import load_game
+    from pnp.loading.gamedata import load_game
     from pnp.kit import _Parallel
 
     game, options = load_game("shadow_throne"), BuildOptions()

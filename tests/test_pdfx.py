@@ -133,6 +133,6 @@ def test_faces_outside_the_safe_zone_are_warned_about_per_card(tmp_path, monkeyp
 def test_the_bundled_cards_keep_to_drivethrucards_safe_zone(dtc):
     from pnp.exports.cards import safe_zone_warnings
     from pnp.exports.presets import PDF_PRESETS
-    from pnp.gamedata import load_game
+    from pnp.loading.gamedata import load_game
 
     assert safe_zone_warnings(load_game("shadow_throne"), PDF_PRESETS["drivethrucards"]) == []

@@ -4,7 +4,7 @@ import pytest
 
 from pnp.components import BuildOptions
 from pnp.components.cards import build as build_cards
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Rect, extent
 from pnp.units import PAPERS
 from rasterize import px
@@ -161,7 +161,7 @@ def test_no_bundled_layout_sets_text_under_6_pt():
     """Every text style of every bundled layout (and every inline style of a text region) starts and
     stops shrinking at 6 pt or more: the loader refuses less (tests/test_layouts.py shows the message)."""
     from pnp import TEMPLATES_DIR
-    from pnp.cardlayout import bundled
+    from pnp.loading.cardlayout import bundled
 
     names = sorted(p.stem for p in (TEMPLATES_DIR / "layouts").glob("*.yaml"))
     assert "classic" in names

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.draw.icons import using
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.colour import contrast
 from pnp.layout.geometry import Box, Circle, Icon, Rect, Text, extent, flatten
 
@@ -106,7 +106,7 @@ def test_2_9_pattern_awards_draw_their_shape_on_a_3x3_map_and_every_award_names_
 # 3 ------------------------------------------------------------------------------------------------------
 def test_3_score_tracker_backs_show_their_owner_and_a_readable_plus_70(valeria):
     from pnp.components.tokens import faces
-    from pnp.tokendata import load_tokens
+    from pnp.loading.tokendata import load_tokens
 
     tokens = {t.id: t for t in load_tokens(valeria).tokens}
     trackers = [t for t in tokens.values() if t.kind == "score_tracker"]
@@ -201,7 +201,7 @@ def test_8_standee_feet_fit_the_hex_they_stand_on(queen):
 
 
 def test_8_cave_counters_count_to_the_bear(queen):
-    from pnp.tokendata import load_tokens
+    from pnp.loading.tokendata import load_tokens
     from rules_engine.shadow_queen.rules import CAVE_TURNS
 
     captions = [face.caption for t in load_tokens(queen).tokens if t.id.startswith("cave-")
@@ -339,7 +339,7 @@ def test_8_the_map_legend_names_every_mark_the_map_draws_in_its_colours_and_no_s
 # 9 ------------------------------------------------------------------------------------------------------
 def test_9_a4_campaign_maps_print_their_name_outside_the_piece(tmp_path):
     from pnp.components.board import config_of, label_rect, piece_pages
-    from pnp.i18n import strings
+    from pnp.loading.i18n import strings
 
     game = load_game(VALERIA)
     spec = next(s for s in game.component_specs if s.id == "campaign_maps")
@@ -400,7 +400,7 @@ def test_10_a_credit_without_a_name_is_an_error_at_its_line(game_copy):
 # 11 -----------------------------------------------------------------------------------------------------
 def test_11_spanish_engine_sentences_have_articles_and_agreement():
     from pnp.components.rulebook import engine_examples
-    from pnp.i18n import translate
+    from pnp.loading.i18n import translate
     from pnp.rulebook import load_config
 
     es = translate(load_game(THRONE), "es")
@@ -418,7 +418,7 @@ def test_11_spanish_examples_agree_and_name_every_person():
     with its number (never 'le quedan 1'), every person of a list takes its 'a', a name with an epithet
     closes it with a comma, 'X de Ana' uses the short name, and nothing is 'cobrado' at 0."""
     from pnp.components.rulebook import engine_battle, engine_examples
-    from pnp.i18n import translate
+    from pnp.loading.i18n import translate
     from pnp.rulebook import load_config
 
     es = translate(load_game(THRONE), "es")
@@ -444,8 +444,8 @@ def test_11_spanish_examples_agree_and_name_every_person():
 
 
 def test_11_spanish_card_texts_and_printed_words():
-    from pnp.cardtext import ability_text
-    from pnp.i18n import strings, translate
+    from pnp.loading.cardtext import ability_text
+    from pnp.loading.i18n import strings, translate
 
     es = translate(load_game(THRONE), "es")
     texts = {c.id: ability_text(es, c, "es") for c in es.cards}

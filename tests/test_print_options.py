@@ -11,7 +11,7 @@ from pnp.components import BuildOptions
 from pnp.components.cards import build as build_cards
 from pnp.components.tokens import build as build_tokens
 from pnp.draw.pdf import render
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.calibration import calibration_pages
 from pnp.layout.geometry import Box, Rect, Text, extent, flatten
 from pnp.layout.inksaver import save_ink

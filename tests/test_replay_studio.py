@@ -17,7 +17,7 @@ from PIL import Image
 from pnp.cli import main
 from pnp.commands.replay import replayed
 from pnp.commands.simulate import SEAT_NAMES
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.serve.app import StudioServer, bind
 from pnp.serve.studio import Studio
 from serve_helpers import Client

@@ -11,7 +11,7 @@ from pnp import DATA_DIR
 from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.components.cards import REPRINT_FILE, build as build_cards
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Group, Picture, Rect, Text, flatten
 from pnp.reprint import RECORD_FILE, Change, compare, fingerprint
 

@@ -13,12 +13,12 @@ from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.components.rulebook import booklet, build, engine_examples
 from pnp.draw.flowables import RichText
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Style
 from pnp.layout.imposition import print_order
 from pnp.markup import MarkupError, parse
 from pnp.rulebook import load_config
-from pnp.scenario import run_scenario_file, scenario_lines  # noqa: F401
+from pnp.loading.scenario import run_scenario_file, scenario_lines  # noqa: F401
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_a_whole_battle_is_printed_from_a_seeded_game(game, outputs):
 def test_character_tables_use_the_card_data_and_card_text(game, outputs):
     reading, _ = outputs
     text = flat(" ".join(texts(reading.pdf)))
-    from pnp.cardtext import ability_text
+    from pnp.loading.cardtext import ability_text
     for card in game.cards:
         assert card.name in text
         if card.ability:

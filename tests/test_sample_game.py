@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.components import BuildOptions, game_components
 from pnp.components.board import config_of, pieces, tiling
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Icon, Picture, Polygon, flatten
 from pnp.layout.tiling import crossings
 

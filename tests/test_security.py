@@ -24,11 +24,11 @@ from pnp.cli import main
 from pnp.components.rulebook import booklet
 from pnp.draw.text import parse as inline
 from pnp.errors import DataError, Problems, UserError
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.markup import Safe, escape, fill, parse, plain_text
 from pnp.output import write_atomically
 from pnp.paths import OutsidePath, excerpt, resolve_in
-from pnp.yamlsrc import parse_yaml
+from pnp.loading.yamlsrc import parse_yaml
 
 
 def run(*args):
@@ -368,7 +368,7 @@ def test_huge_data_file_is_refused_without_reading_it_all(game_copy):
 
 def test_bundled_files_are_far_below_the_limits():
     from pnp import DATA_DIR
-    from pnp.yamlsrc import LIMITS, compose
+    from pnp.loading.yamlsrc import LIMITS, compose
 
     for path in sorted(DATA_DIR.rglob("*.yaml")) + sorted(TEMPLATES_DIR.rglob("*.yaml")):
         text = path.read_text()

@@ -82,7 +82,7 @@ BUNDLED = sorted(p.name for p in DATA_DIR.iterdir() if (p / "game.yaml").is_file
 def test_every_bundled_game_lists_its_cards_by_deck(name, tmp_path):
     """Every card of every deck once, under its own deck and in the data's order, with the loader's
     copies; one face per deck drawn at its deck's size."""
-    from pnp.gamedata import load_game
+    from pnp.loading.gamedata import load_game
 
     game = load_game(DATA_DIR / name)
     with running(name, tmp_path / "out") as (srv, client):

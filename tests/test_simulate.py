@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine.shadow_throne import Rules, derive_seed, run_games, seat_bots, simulate, token_demand, validate_game
 
 GAME = load_game("shadow_throne")

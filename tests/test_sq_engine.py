@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import rules_engine.shadow_queen as sq
 from pnp.cli import main
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine import engine_module
 from rules_engine.core.bots import make_bot
 from rules_engine.core.play import play

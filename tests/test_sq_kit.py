@@ -14,8 +14,8 @@ from pnp import DATA_DIR
 from pnp.cli import main
 from pnp.components import BuildOptions, ComponentSpec
 from pnp.components import sheet
-from pnp.gamedata import load_game
-from pnp.tokendata import load_tokens
+from pnp.loading.gamedata import load_game
+from pnp.loading.tokendata import load_tokens
 import rules_engine.shadow_queen as sq
 
 

@@ -1,7 +1,7 @@
 """Every rule of the Shadow Queen draft and every ruling on its open points (docs/engine.md, "Shadow
 Queen"), checked on the scenario files tests/scenarios/sq_*.yaml and on positions set up in the tests.
 
-Files go through ``pnp.scenario`` (the path ``pnp scenario`` takes); a position that should refuse a
+Files go through ``pnp.loading.scenario`` (the path ``pnp scenario`` takes); a position that should refuse a
 move is built with the same scenario reader, so every message a user would see is checked too.
 """
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.gamedata import load_game
-from pnp.scenario import run_scenario_file
+from pnp.loading.gamedata import load_game
+from pnp.loading.scenario import run_scenario_file
 from rules_engine.shadow_queen import GameState, rules_for, scenario_from_data, scenario_lines
 from rules_engine.shadow_queen.scenario import _setup
 from rules_engine.shadow_queen.state import ACT, DEFEND, MOVE, PASS_ACTION, PIECE, PLAY, Action

@@ -3,9 +3,9 @@ draft as written stalls at the turn limit, and the suggested variant shipped wit
 by a victory with both sides winning, played by the engine with the greedy bots on the lab's seeds."""
 
 from pnp import DATA_DIR
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.lab.sweep import Sweep
-from pnp.variants import BASE, load_variant
+from pnp.loading.variants import BASE, load_variant
 from rules_engine import engine_module
 from rules_engine.core.executors import LocalExecutor
 from rules_engine.core.metrics import value

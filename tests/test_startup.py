@@ -13,7 +13,7 @@ from pnp.cli import COMMANDS, main
 from pnp.program import GC_THRESHOLD
 
 #: Libraries and modules that only some commands need.
-HEAVY = ("pikepdf", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "pnp.mapdata", "pnp.layout.hexmap")
+HEAVY = ("pikepdf", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "pnp.loading.mapdata", "pnp.layout.hexmap")
 
 
 def _run(code: str) -> subprocess.CompletedProcess:
@@ -97,7 +97,7 @@ def test_the_process_ends_normally_for_profilers(tmp_path):
     import pstats
 
     functions = pstats.Stats(str(out)).stats
-    assert any(path.endswith("pnp/validation.py") and name == "validate_game" for path, _, name in functions)
+    assert any(path.endswith("pnp/loading/validation.py") and name == "validate_game" for path, _, name in functions)
 
 
 def test_every_command_module_is_registered():

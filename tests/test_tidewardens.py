@@ -19,8 +19,8 @@ from PIL import Image
 from pnp.cli import main
 from pnp.components import BuildOptions, game_components
 from pnp.components.board import config_of, pieces, tiling
-from pnp.gamedata import load_game
-from pnp.i18n import translate
+from pnp.loading.gamedata import load_game
+from pnp.loading.i18n import translate
 from pnp.layout.geometry import Icon, Transform, flatten
 from pnp.layout.tiling import crossings
 

@@ -6,10 +6,10 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.components.tokens import build
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Rect
 from pnp.layout.tokens import front_area, pack, plan
-from pnp.tokendata import load_tokens
+from pnp.loading.tokendata import load_tokens
 from pnp.units import PAPERS, PRINTER_MARGIN
 
 

@@ -12,8 +12,8 @@ from pnp.components.rulebook import context
 from pnp.draw import fonts
 from pnp.draw.icons import using
 from pnp.draw.text import fit, line_width, wrap
-from pnp.gamedata import load_game
-from pnp.i18n import strings, translate
+from pnp.loading.gamedata import load_game
+from pnp.loading.i18n import strings, translate
 from pnp.layout.geometry import Rect, Style, extent
 from pnp.layout.imposition import side_marks
 from pnp.layout.typeset import BULLET_GAP, bullet_list, numbered_list

@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import DATA_DIR
-from pnp.cardtext import ability_text
+from pnp.loading.cardtext import ability_text
 from pnp.cli import main
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine.model import WHOLE_PLACEHOLDER
 
 GAME = "shadow_kingdoms_of_valeria"

@@ -10,7 +10,7 @@ from pnp import DATA_DIR
 from pnp.components import BuildOptions, game_components
 from pnp.components.board import config_of, piece_pages, pieces, tiling
 from pnp.components.dice import dice_faces
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Icon, Text, apply, extent
 
 GAME = DATA_DIR / "shadow_kingdoms_of_valeria"

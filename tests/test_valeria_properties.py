@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine.valeria import GameState, play_game, rules_for, run_games, scoring
 from rules_engine.valeria.invariants import check_state
 

@@ -1,5 +1,5 @@
 """Every rule of Shadow Kingdoms of Valeria, checked on the scenario files tests/scenarios/valeria_*.yaml
-(played through ``pnp.scenario``, the path ``pnp scenario`` takes) and, for positions no file sets up,
+(played through ``pnp.loading.scenario``, the path ``pnp scenario`` takes) and, for positions no file sets up,
 on states built directly. Assertions are on the structured outcome (the ``--json`` shape) and the events."""
 
 import random
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.gamedata import load_game
-from pnp.scenario import run_scenario_file
+from pnp.loading.gamedata import load_game
+from pnp.loading.scenario import run_scenario_file
 from rules_engine.valeria import GameState, IllegalAction, Rules, rules_for, scenario_from_data, run_scenario
 from rules_engine.valeria import scoring
 from rules_engine.valeria.player import PlayerState

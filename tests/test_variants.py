@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from pnp.cli import main
 from pnp.errors import DataError
-from pnp.gamedata import load_game
-from pnp.variants import BASE, Variant, apply, load_variant
+from pnp.loading.gamedata import load_game
+from pnp.loading.variants import BASE, Variant, apply, load_variant
 from rules_engine import engine_module
 
 ST = load_game("shadow_throne")

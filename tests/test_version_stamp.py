@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from pnp import DATA_DIR
 from pnp.cli import main
 from pnp.components.cards import aid_elements, laid_out_face, printed_mark
-from pnp.gamedata import git_commit, load_game
+from pnp.loading.gamedata import git_commit, load_game
 from pnp.layout.geometry import Text, flatten
 from pnp.markup import escape
 

@@ -49,7 +49,7 @@ def test_rebuild_reads_files_again_that_a_cache_holds(tmp_path, game_copy):
 
 
 def test_registered_caches_are_the_file_dependent_ones():
-    import pnp.cardtext
+    import pnp.loading.cardtext
     import pnp.components.instructions
     import pnp.components.rulebook
     import pnp.draw.labels
@@ -58,7 +58,7 @@ def test_registered_caches_are_the_file_dependent_ones():
     names = {f"{f.__module__}.{f.__name__}" for f in cache.registered()}
     # every template environment (pnp.templating.environment), the parsed YAML files, and the results
     # built from templates
-    assert {"pnp.templating.environment", "pnp.yamlsrc._load_cached", "pnp.cardtext._module",
+    assert {"pnp.templating.environment", "pnp.loading.yamlsrc._load_cached", "pnp.loading.cardtext._module",
             "pnp.components.rulebook.booklet", "pnp.draw.labels.icon_rasters", "pnp.draw.labels.label_inks"} <= names
     assert "pnp.draw.text.fit" not in names       # pure function of its arguments: stays warm
     with pytest.raises(TypeError):
@@ -66,8 +66,8 @@ def test_registered_caches_are_the_file_dependent_ones():
 
 
 def test_changed_ability_template_is_read_again_after_clear(game_copy, monkeypatch):
-    from pnp.cardtext import ability_text
-    from pnp.gamedata import load_game
+    from pnp.loading.cardtext import ability_text
+    from pnp.loading.gamedata import load_game
 
     cache.clear()
     try:

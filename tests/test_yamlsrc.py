@@ -1,7 +1,7 @@
 import pytest
 
 from pnp.errors import DataError
-from pnp.yamlsrc import parse_yaml
+from pnp.loading.yamlsrc import parse_yaml
 
 
 def test_lines_of_keys_and_items():

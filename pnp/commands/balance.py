@@ -15,7 +15,7 @@ import click
 from pnp import default_game
 from pnp.commands.simulate import bot_list, executor_options, game_options, make_executor, player_counts
 from pnp.errors import UserError
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine import engine_module
 from rules_engine.core.balance import balance_report, summary_lines
 from rules_engine.core.runs import run_games
@@ -77,7 +77,7 @@ def command(game, players_text, games, seed, bots, option_pairs, variant_file, j
     bot_names = bot_list(bots, engine.BOTS) if bots is not None else list(engine.DEFAULT_BOTS)
     variant = None
     if variant_file:
-        from pnp.variants import apply, load_variant
+        from pnp.loading.variants import apply, load_variant
 
         variant = load_variant(variant_file, game, engine)
         game = apply(game, variant, engine)

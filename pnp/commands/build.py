@@ -130,7 +130,7 @@ def _component_count(game) -> int:
     """The progress bar's length (0, no bar, when stderr is not a terminal: nothing to load then)."""
     from pnp.components import game_components
     from pnp.errors import DataError
-    from pnp.gamedata import load_game
+    from pnp.loading.gamedata import load_game
 
     if not sys.stderr.isatty():
         return 0

@@ -32,7 +32,7 @@ class Lab:
 
     def __init__(self, game_name, players_text, bots, games, seed, jobs, executor, scheduler, workers, out, cache,
                  no_cache):
-        from pnp.gamedata import load_game
+        from pnp.loading.gamedata import load_game
         from rules_engine import engine_module
 
         self.game = load_game(game_name)
@@ -51,7 +51,7 @@ class Lab:
         self.cache = None if no_cache else Path(cache) if cache else self.out / "cache"
 
     def variant(self, path):
-        from pnp.variants import BASE, load_variant
+        from pnp.loading.variants import BASE, load_variant
 
         if path in ("base", "-"):
             return BASE
@@ -262,7 +262,7 @@ def _slug(text: str) -> str:
 def _ablation(card, change, base, deck=None):
     """The variant that applies ``change`` to ``card`` on top of ``base``, or None when the card has no
     such value or the change leaves the range its deck allows. ``change``: ``remove`` or ``(key, delta)``."""
-    from pnp.variants import Variant
+    from pnp.loading.variants import Variant
 
     if change == "remove":
         return replace(base, name=f"{card.id} removed", remove=tuple(sorted(set(base.remove) | {card.id})), path=None)
@@ -303,7 +303,7 @@ def ablate(game, each, change_text, deck_ids, base_file, metric_names, players_t
     (Holm) and drawn as a forest plot."""
     from pnp.lab import analysis
     from pnp.lab.report import ablate_html
-    from pnp.variants import BASE
+    from pnp.loading.variants import BASE
 
     match = _CHANGE.match(change_text)
     if not match:
@@ -402,7 +402,7 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
 
     from pnp.lab import analysis
     from pnp.lab.report import tune_html
-    from pnp.variants import BASE, check_parameters
+    from pnp.loading.variants import BASE, check_parameters
 
     lab = _lab(game, players_text, bots, games, seed, jobs, executor, scheduler, workers, out_dir, cache_dir, no_cache)
     base = lab.variant(base_file) if base_file else BASE
@@ -581,7 +581,7 @@ def ladder(game, rungs, players_text, games, seed, out_dir, cache_dir, no_cache,
     import time
 
     from pnp.lab.report import ladder_html
-    from pnp.variants import BASE
+    from pnp.loading.variants import BASE
     from rules_engine.core.metrics import value
     from rules_engine.core.stats import mean_interval
 

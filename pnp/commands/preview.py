@@ -17,7 +17,7 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
                 vision: str | None = None) -> list[Path]:
     """Write the PNG of ``target`` (see :mod:`pnp.exports.preview`; ``back`` or ``aid`` of a game with
     several decks: one per deck) and return the paths. ``vision`` (a key of
-    :data:`pnp.colourvision.VISIONS`) shows it as a player with that colour vision sees it (or in grey),
+    :data:`pnp.loading.colourvision.VISIONS`) shows it as a player with that colour vision sees it (or in grey),
     named ``<stem>-<vision>.png`` by default."""
     from pnp.exports.cards import checked_game
     from pnp.exports.preview import previews, shared_targets
@@ -32,7 +32,7 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
     if vision:
         from dataclasses import replace
 
-        from pnp.colourvision import simulate_png
+        from pnp.loading.colourvision import simulate_png
         results = [replace(r, png=simulate_png(r.png, vision, dpi), stem=f"{r.stem}-{vision}") for r in results]
     if out:
         path = Path(out)

@@ -15,7 +15,7 @@ from pnp.errors import UserError
 def table(game_name, players_text, bots, variant_file, option_pairs, options=None):
     """``(game, engine, seat bots, rules, options)``: a game's table as a report names it (UserError for a
     bad player count, bot, variant or option)."""
-    from pnp.gamedata import load_game
+    from pnp.loading.gamedata import load_game
     from rules_engine import engine_module
 
     game = load_game(game_name)
@@ -24,7 +24,7 @@ def table(game_name, players_text, bots, variant_file, option_pairs, options=Non
     engine = engine_module(game.engine)
     variant = None
     if variant_file:
-        from pnp.variants import apply, load_variant
+        from pnp.loading.variants import apply, load_variant
 
         variant = load_variant(variant_file, game, engine)
         game = apply(game, variant, engine)

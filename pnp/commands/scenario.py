@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pnp.scenario import run_scenario_file, scenario_lines
+from pnp.loading.scenario import run_scenario_file, scenario_lines
 
 
 @click.command("scenario")

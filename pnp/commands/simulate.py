@@ -14,7 +14,7 @@ from pnp import default_game
 from pnp.commands.params import within_cores
 from pnp.errors import UserError
 from pnp.paths import excerpt
-from pnp.gamedata import load_game
+from pnp.loading.gamedata import load_game
 from rules_engine import engine_module
 from rules_engine.core.bots import make_bot
 

@@ -6,7 +6,7 @@ import click
 
 from pnp.components import BuildOptions
 from pnp.errors import DataError, Problems
-from pnp.validation import validate_game
+from pnp.loading.validation import validate_game
 
 
 @click.command("validate")

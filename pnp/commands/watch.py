@@ -163,7 +163,7 @@ def command(game, paper, lang, out_dir, debounce, cache_dir, no_cache):
     a one-line summary. Stop with Ctrl-C (exit status 130, as for any command stopped by it).
     """
     from pnp.components import BuildOptions
-    from pnp.gamedata import resolve_game_dir
+    from pnp.loading.gamedata import resolve_game_dir
 
     from pnp.commands.build import build_cache
 

@@ -115,8 +115,8 @@ class Component:
     warm: Callable | None = None     # (game, options) -> None: work a needs_kit component can do ahead (compile
                                      # its templates) while a parallel build waits for the other files
     pieces: Callable | None = None   # (game, options) -> its CutPieces (pnp.layout.outline), for the check that
-                                     # text, icons and figures keep inside every cut line (pnp.piececheck)
-    words: Callable | None = None    # (game) -> [pnp.i18n.catalogue.Source]: what its data prints that a
+                                     # text, icons and figures keep inside every cut line (pnp.loading.piececheck)
+    words: Callable | None = None    # (game) -> [pnp.loading.i18n.catalogue.Source]: what its data prints that a
                                      # translation must give (titles, captions, labels, layouts' literals)
 
 

@@ -3,7 +3,7 @@
 A ``{kind: board, ...}`` entry of game.yaml's ``components`` names a **layout** (regions in mm, as a
 card layout, plus the board kinds ``circle``, ``track`` and ``table`` and the ``for`` repeat; see
 docs/data-format.md, "Boards") whose ``size`` is the piece's size. Its expressions see the game's
-``facts`` (every facts file's keys), ``data`` (the game's data files, :mod:`pnp.datafiles`), ``title``, ``item`` (also ``piece``, which a ``for`` region's own ``item`` does not hide) and ``index`` (one piece per
+``facts`` (every facts file's keys), ``data`` (the game's data files, :mod:`pnp.loading.datafiles`), ``title``, ``item`` (also ``piece``, which a ``for`` region's own ``item`` does not hide) and ``index`` (one piece per
 item of ``each``), ``side`` (``front`` or ``back``),
 ``invented(entry, key)`` (a placeholder mark) and ``mark`` (the small sign printed by invented values).
 
@@ -26,11 +26,11 @@ from functools import lru_cache
 
 from pnp import templating
 from pnp.cache import reads_files
-from pnp.cardlayout import evaluate, load_layout, compiled
+from pnp.loading.cardlayout import evaluate, load_layout, compiled
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import drawable, with_game_icons
 from pnp.errors import DataError, Problems
-from pnp.i18n import strings, word, words_function
+from pnp.loading.i18n import strings, word, words_function
 from pnp.layout.doublesided import double_sided_pages, duplex, fold
 from pnp.layout.geometry import Icon, Page, Rect, Style, Text, flatten
 from pnp.layout.outline import CutPiece, RectOutline
@@ -39,8 +39,8 @@ from pnp.layout.regions import RegionError, place
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, crossings, plan_tiles, tile_pages, tile_words
 from pnp.markup import Safe, escape
 from pnp.paths import excerpt
-from pnp.placeholders import PRINTED_MARK
-from pnp.schema import Field
+from pnp.loading.placeholders import PRINTED_MARK
+from pnp.loading.schema import Field
 from pnp.units import PAPERS, PRINTER_MARGIN
 from rules_engine.model import WHOLE_PLACEHOLDER
 
@@ -225,8 +225,8 @@ def _own_title(spec, config) -> str:
 def words(game, spec=None) -> list:
     """What a board entry prints that a translation gives: its title, and the printed literals of its
     ``name`` expression and of its layouts (which should say ``t('key')`` instead)."""
-    from pnp.i18n.catalogue import Source
-    from pnp.i18n.literals import expression_sources, layout_sources
+    from pnp.loading.i18n.catalogue import Source
+    from pnp.loading.i18n.literals import expression_sources, layout_sources
 
     config = config_of(spec)
     where = (game.root / "game.yaml", spec.line)

@@ -10,16 +10,16 @@ from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.errors import DataError, Problems, UserError
-from pnp.i18n import strings, translation
+from pnp.loading.i18n import strings, translation
 from pnp.layout.box import (LID_GOLD, STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout,
                             decorate)
 from pnp.layout.geometry import Text, flatten
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.markup import escape, fill, plain_text
 from pnp.paths import excerpt
-from pnp.tokendata import load_tokens
-from pnp.schema import Field, check as check_schema, parse_length
-from pnp.yamlsrc import line_of, load_yaml_or_report
+from pnp.loading.tokendata import load_tokens
+from pnp.loading.schema import Field, check as check_schema, parse_length
+from pnp.loading.yamlsrc import line_of, load_yaml_or_report
 
 BOX_FILE = "box.yaml"
 
@@ -343,7 +343,7 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
 def words(game, spec=None) -> list:
     """What box.yaml prints that a translation gives: the pitch (``box.pitch``) and each contents line's
     item (``box.items.<item as written>``)."""
-    from pnp.i18n.catalogue import Source
+    from pnp.loading.i18n.catalogue import Source
 
     path = game.root / BOX_FILE
     raw = load_yaml_or_report(path, Problems(), within=game.root) if path.is_file() else None

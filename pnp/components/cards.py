@@ -9,14 +9,14 @@ from pathlib import Path
 import jinja2
 
 from pnp import templating
-from pnp.cardtext import ability_text, aid_text, template_names, template_roots
+from pnp.loading.cardtext import ability_text, aid_text, template_names, template_roots
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts, icons
 from pnp.draw.text import fit
-from pnp.i18n import strings, words_function
-from pnp.decks import image_pixels
-from pnp.cardlayout import FieldValues, RegionProblems, bundled, evaluate, showing, shown_fields
+from pnp.loading.i18n import strings, words_function
+from pnp.loading.decks import image_pixels
+from pnp.loading.cardlayout import FieldValues, RegionProblems, bundled, evaluate, showing, shown_fields
 from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face,
                               card_sheets, face_scope, offset_backs_clearance, single_card_pages, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
@@ -26,7 +26,7 @@ from pnp.layout.cutter import CUT_BLEED, MACHINES, CutOutline, cut_sheets, cutte
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import card_markup, escape, markup_problems, plain_text
-from pnp.placeholders import PRINTED_MARK
+from pnp.loading.placeholders import PRINTED_MARK
 from pnp import reprint
 from pnp.reprint import RECORD_FILE
 
@@ -424,7 +424,7 @@ def _check_texts(elements, problems, path, line, subject, what: str = "", icons=
 
 def unprinted_fields(game, deck, layout) -> list:
     """The fields of ``deck`` that no region of ``layout`` prints: not named by a region
-    (:func:`pnp.cardlayout.shown_fields`), nor printed by a generic one (``badges``, the ``rules`` box, the
+    (:func:`pnp.loading.cardlayout.shown_fields`), nor printed by a generic one (``badges``, the ``rules`` box, the
     ``type_line``, the ``watermark``), nor on the back (its ``by`` key), nor shown by the look it chooses
     (the key the deck's layouts are chosen by)."""
     shown = shown_fields(layout)
@@ -639,8 +639,8 @@ def words(game, spec=None) -> list:
     """What the card sheets print beyond the decks' data that a translation gives: the printed literals of
     the decks' layouts (which should say ``t('key')`` instead), the card-text template of the game's
     ability kinds and each deck's player-aid template (a file per language)."""
-    from pnp.i18n.catalogue import Source
-    from pnp.i18n.literals import layout_sources
+    from pnp.loading.i18n.catalogue import Source
+    from pnp.loading.i18n.literals import layout_sources
 
     out = []
     for deck in game.decks:
@@ -659,11 +659,11 @@ def words(game, spec=None) -> list:
 
 
 def _template(game, roots, names, what, subject) -> list:
-    """A template per language as a :class:`~pnp.i18n.catalogue.Source` (none when the data's own
+    """A template per language as a :class:`~pnp.loading.i18n.catalogue.Source` (none when the data's own
     language lacks it too: its own check reports that)."""
     from pathlib import Path
 
-    from pnp.i18n.catalogue import Source
+    from pnp.loading.i18n.catalogue import Source
 
     patterns = tuple(f"{root}/{name}" for name in names for root in roots)
     original = next((Path(p.replace("{lang}", game.source_language)) for p in patterns

@@ -14,18 +14,18 @@ from functools import lru_cache
 
 from pnp import templating
 from pnp.cache import reads_files
-from pnp.cardlayout import compiled, evaluate, load_layout
+from pnp.loading.cardlayout import compiled, evaluate, load_layout
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.components.board import scope
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
-from pnp.i18n import strings, word
+from pnp.loading.i18n import strings, word
 from pnp.layout.dice import cube_net, net_grid, net_pages, sticker_pages, sticker_plan
 from pnp.layout.geometry import Rect
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.regions import place
 from pnp.markup import escape
-from pnp.schema import Field
+from pnp.loading.schema import Field
 
 FORMS = ("stickers", "nets")
 
@@ -164,8 +164,8 @@ def _own_title(spec) -> str:
 def words(game, spec=None) -> list:
     """What a dice entry prints that a translation gives: its title, and the printed literals of its face
     layout (which should say ``t('key')`` instead)."""
-    from pnp.i18n.catalogue import Source
-    from pnp.i18n.literals import layout_sources
+    from pnp.loading.i18n.catalogue import Source
+    from pnp.loading.i18n.literals import layout_sources
 
     where = (game.root / "game.yaml", spec.line)
     out = [Source(f"components.{spec.id}.title", _own_title(spec), *where, f"dice '{spec.id}'", "title")]

@@ -12,14 +12,14 @@ from __future__ import annotations
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
-from pnp.i18n import strings, word
+from pnp.loading.i18n import strings, word
 from pnp.layout.geometry import Rect
 from pnp.layout.hexmap import MapLayout, MapStyle, MapWords, hexmap_layout
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, TilePlan, plan_hex_tiles, tile_pages, tile_words
 from pnp.markup import escape
-from pnp.schema import Field
-from pnp.yamlsrc import line_of, load_yaml
+from pnp.loading.schema import Field
+from pnp.loading.yamlsrc import line_of, load_yaml
 
 #: Settings of a ``{kind: hexmap, ...}`` entry of game.yaml's ``components``.
 SCHEMA = {
@@ -82,7 +82,7 @@ def title_of(game, config, lang, spec=None) -> str:
 def words(game, spec=None) -> list:
     """The map's title, when the entry gives one (else it is pnp's word ``map``), the names of the
     holdings its map file places and (with the legend) of its terrains."""
-    from pnp.i18n.catalogue import Source
+    from pnp.loading.i18n.catalogue import Source
 
     title = (spec.config or {}).get("title") if spec is not None else None
     out = [Source(f"components.{spec.id}.title", title, game.root / "game.yaml", spec.line,

@@ -16,7 +16,7 @@ from pnp.components import BuildOptions, Component, Output, game_components
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.errors import DataError, Problems
-from pnp.i18n import strings
+from pnp.loading.i18n import strings
 from pnp.manifest import rows
 from pnp.markup import parse
 from pnp.rulebook import flowables
@@ -117,7 +117,7 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
 
 def words(game, spec=None) -> list:
     """The instructions page is one of pnp's templates per language."""
-    from pnp.i18n.catalogue import Source
+    from pnp.loading.i18n.catalogue import Source
 
     folder = TEMPLATES_DIR / "instructions"
     return [Source("pnp's templates/instructions/{lang}.md.j2", (str(folder / "{lang}.md.j2"),),

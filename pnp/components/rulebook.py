@@ -12,7 +12,7 @@ import jinja2
 
 from pnp import templating
 from pnp.cache import reads_files
-from pnp.cardtext import ability_text
+from pnp.loading.cardtext import ability_text
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.draw.pdf import render
@@ -20,13 +20,13 @@ from pnp.draw.merge import impose as merge_impose
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problem, Problems
 from pnp.figures import Figures
-from pnp.i18n import strings, translation
+from pnp.loading.i18n import strings, translation
 from pnp.layout.imposition import padded, print_order, side_marks
 from pnp.markup import Safe, escape, fill, parse
 from pnp.rulebook import (chapter_markup, contents_entries, load_config, render_booklet, shifted_entries,
                           with_notes_point)
-from pnp.scenario import load_scenario, play_scenario
-from pnp.tokendata import load_tokens
+from pnp.loading.scenario import load_scenario, play_scenario
+from pnp.loading.tokendata import load_tokens
 from pnp.units import half_sheet, pt
 from rules_engine import engine_module
 
@@ -77,7 +77,7 @@ class EngineExample:
 def event_templates(game, lang: str):
     """(module, file) of the game's event wording for ``lang`` (``templates/events/<lang>.j2``: one macro
     per event type), or (None, None) when the game has none."""
-    from pnp.cardtext import template_roots
+    from pnp.loading.cardtext import template_roots
 
     env = templating.environment(template_roots(game.root), trim=False, keep_trailing_newline=False)
     try:
@@ -357,7 +357,7 @@ def context(game, cfg, lang, figures=None) -> dict:
         "game": game,
         "rules": engine.FACTS if engine else {},
         "facts": game.facts,                 # the game's facts files (tables, boards, maps), as checked
-        "data": game.data,                   # the game's data files (pnp.datafiles), engine or not
+        "data": game.data,                   # the game's data files (pnp.loading.datafiles), engine or not
         "deck_size": len(game.deck_for()),
         "deck_per_faction": game.decks[0].rules.get("per_faction") or len(game.deck_for()) // max(1, len(game.factions)),
         "token_groups": groups,
@@ -509,9 +509,9 @@ def words(game, spec=None) -> list:
     """What the rulebook prints that a translation gives: each example's title (``examples.<id>``), each
     chapter (a template per language), and the engine's transcript words (``phrases_<lang>``) when the
     rulebook prints games the engine plays."""
-    from pnp.i18n.catalogue import Source
+    from pnp.loading.i18n.catalogue import Source
     from pnp.rulebook import template_dirs
-    from pnp.yamlsrc import line_of
+    from pnp.loading.yamlsrc import line_of
 
     try:
         cfg = load_config(game)
@@ -546,7 +546,7 @@ def words(game, spec=None) -> list:
 
 
 def _raw(path, root):
-    from pnp.yamlsrc import load_yaml
+    from pnp.loading.yamlsrc import load_yaml
 
     try:
         return load_yaml(path, within=root) if path is not None else None

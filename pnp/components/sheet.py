@@ -21,10 +21,10 @@ from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problems
-from pnp.i18n import word
+from pnp.loading.i18n import word
 from pnp.markup import MarkupError, escape, parse
 from pnp.rulebook import flowables
-from pnp.schema import Field
+from pnp.loading.schema import Field
 from pnp.units import pt
 
 MARGIN = 12.0
@@ -120,7 +120,7 @@ def _own_title(spec) -> str:
 
 def words(game, spec=None) -> list:
     """What a sheet entry prints that a translation gives: its title, and its template in the language."""
-    from pnp.i18n.catalogue import Source
+    from pnp.loading.i18n.catalogue import Source
 
     path, line, subject = _where(game, spec)
     out = [Source(f"components.{spec.id}.title", _own_title(spec), path, line, subject, "title")]

@@ -12,7 +12,7 @@ front unless it says otherwise.
 from __future__ import annotations
 
 from pnp import templating
-from pnp.cardlayout import compiled
+from pnp.loading.cardlayout import compiled
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.components.board import scope
 from pnp.draw.icons import drawable, with_game_icons
@@ -20,10 +20,10 @@ from pnp.errors import DataError, Problems
 from pnp.layout.geometry import Box, Icon, Picture, Rect, Style, Text
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.standee import StandeeSpec, standee_layout, standee_pages, standee_sheets
-from pnp.i18n import word
+from pnp.loading.i18n import word
 from pnp.markup import escape
 from pnp.paths import data_path
-from pnp.schema import Field
+from pnp.loading.schema import Field
 
 SIDE_KEYS = ("label", "icon", "colour", "background", "art")
 _SIDE = {"label": Field("str", nullable=True), "icon": Field("str", nullable=True),
@@ -112,8 +112,8 @@ def words(game, spec=None) -> list:
     """What a standee entry prints that a translation gives: its title and each piece's labels
     (``components.<id>.pieces.<piece>.label``, ``.back.label``), or, for pieces made by ``each``, the
     printed literals of the ``label`` expressions (which should say ``t('key')`` instead)."""
-    from pnp.i18n.catalogue import Source
-    from pnp.i18n.literals import expression_sources
+    from pnp.loading.i18n.catalogue import Source
+    from pnp.loading.i18n.literals import expression_sources
 
     config = config_of(spec)
     where = (game.root / "game.yaml", spec.line, f"standee '{spec.id}'")
@@ -161,7 +161,7 @@ def _check_pieces(game, spec, items, problems) -> None:
                     problems.error(path, line, subject, f"piece '{p['id']}' {name}: no file '{side['art']}' "
                                                         "in the game folder")
                 elif file is not None:
-                    from pnp.rasters import picture_problems
+                    from pnp.loading.rasters import picture_problems
 
                     for where, at, message in picture_problems(file):
                         problems.error(where if at is not None else path, at if at is not None else line, subject,

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pnp import placeholders
+from pnp.loading import placeholders
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.text import fit
 from pnp.errors import DataError
-from pnp.i18n import strings, word
+from pnp.loading.i18n import strings, word
 from pnp.layout.geometry import Rect, Text
 from pnp.layout.outline import CircleOutline, CutPiece, PolygonOutline, RectOutline
 from pnp.layout.tokens import ROUNDED, front_area, hexagon_points, plan, sheet_pages, token_face
 from pnp.markup import escape, plain_text
 from pnp.paths import excerpt
-from pnp.tokendata import load_tokens
+from pnp.loading.tokendata import load_tokens
 from rules_engine import engine_module
 
 #: Simulated games behind the token-demand warning (fast enough for every validate).
@@ -48,7 +48,7 @@ def words(game, spec=None) -> list:
     """What tokens.yaml prints that a translation gives: each face's caption and label (words, not
     numbers), as ``tokens.<id>.<front|back>.<caption|label>``, and the name of each kind the game has no
     printed word ``tokens_<kind>`` for (its id prints)."""
-    from pnp.i18n.catalogue import Source
+    from pnp.loading.i18n.catalogue import Source
 
     try:
         token_set = load_tokens(game)

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError
-from pnp.i18n import strings, word
+from pnp.loading.i18n import strings, word
 from pnp.layout.track import SHAPES, TrackSpec, around_problem, track_page
 from pnp.markup import escape
-from pnp.schema import Field
-from pnp.tokendata import load_tokens
+from pnp.loading.schema import Field
+from pnp.loading.tokendata import load_tokens
 
 #: Room around a token on a track space, in mm, so it can be picked up.
 TOKEN_CLEARANCE = 4.0
@@ -80,7 +80,7 @@ def default_title(config: dict, spec_id: str) -> str:
 
 def words(game, spec=None) -> list:
     """The track's title and start label, when the data gives them (or the title comes from the id)."""
-    from pnp.i18n.catalogue import Source
+    from pnp.loading.i18n.catalogue import Source
 
     config = settings(game, spec)
     if config.get("title_key") or spec is None:

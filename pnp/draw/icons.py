@@ -2,7 +2,7 @@
 
 Every icon is a function ``(canvas, cx, cy, size, colour, label)`` in points, centred on (cx, cy),
 ``size`` across. :data:`ICONS` maps pnp's generic names (``heater``, ``coin``, ...) to them; a game's
-own SVG icons and its names for icons (:mod:`pnp.icons`) are resolved by :func:`draw` through the
+own SVG icons and its names for icons (:mod:`pnp.loading.icons`) are resolved by :func:`draw` through the
 active icon set (:func:`using`). Icons that carry a number (stat badges) draw ``label`` on themselves.
 A built-in icon is drawn once per PDF for each size and colour, as a form XObject placed wherever it
 appears (see :func:`_builtin_form`).
@@ -22,7 +22,7 @@ from pnp import typography
 from pnp.draw import fonts
 from pnp.draw.labels import OUTLINE, LabelInk, label_ink
 from pnp.draw.pictures import draw_picture
-from pnp.icons import BUILTIN, IconSet
+from pnp.loading.icons import BUILTIN, IconSet
 from pnp.units import MIN_TEXT_PT
 
 INK = "#1f1a17"

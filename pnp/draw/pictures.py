@@ -1,6 +1,6 @@
 """Pictures from the game folder on the canvas: SVG files as vectors (svglib), PNG and JPEG images.
 
-SVGs are checked first (:mod:`pnp.svg`: nothing outside the file is referred to); svglib turns them
+SVGs are checked first (:mod:`pnp.loading.svg`: nothing outside the file is referred to); svglib turns them
 into reportlab drawings, kept per file while it is unchanged. A picture fills its box as the data
 asks: ``cover`` (crop to fill, around a focal point), ``contain`` (whole picture, centred) or ``fill``
 (stretched). An SVG may be recoloured to one colour (an emblem's tint, a token's icon colour), or drawn
@@ -20,7 +20,7 @@ from reportlab.lib.utils import ImageReader
 
 from pnp.cache import reads_files
 from pnp.draw import fonts
-from pnp.svg import check_svg
+from pnp.loading.svg import check_svg
 
 #: svglib logs what it cannot draw; pnp's validation already refused what is unsafe.
 logging.getLogger("svglib.svglib").setLevel(logging.CRITICAL)

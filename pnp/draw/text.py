@@ -5,7 +5,7 @@ Markup (parsed by :func:`pnp.markup.inline_atoms`): ``**bold**``, ``*italic*``, 
 ``\\*`` for a literal star. Quotes become the active language's (:mod:`pnp.typography`); a style with
 ``hyphenate`` breaks long words at the language's hyphenation points rather than leave a line short;
 :func:`fit` avoids a last line of one word where a different break or a slightly smaller size can. Text that does not fit at the style's size is shrunk in quarter-point steps
-down to ``min_size``; :func:`fit` reports when even that is not enough, which :mod:`pnp.validation`
+down to ``min_size``; :func:`fit` reports when even that is not enough, which :mod:`pnp.loading.validation`
 turns into an error instead of letting text overflow on paper. Validation also reports unknown icons
 (:func:`pnp.markup.markup_problems`); should one reach drawing, it prints as the text it was written as.
 """

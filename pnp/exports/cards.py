@@ -12,7 +12,7 @@ import difflib
 import os
 from dataclasses import dataclass, replace
 
-from pnp.cardtext import aid_text
+from pnp.loading.cardtext import aid_text
 from pnp.components import BuildOptions
 from pnp.components.cards import _ValueCard, back_elements, card_key, face_content, layout_of, palette, players_mark
 from pnp.draw.icons import using
@@ -24,7 +24,7 @@ from pnp.paths import excerpt
 from pnp.layout.cards import aid_face, card_face
 from pnp.markup import escape
 from pnp.layout.geometry import Group, Page, Rect
-from pnp.validation import validate_game
+from pnp.loading.validation import validate_game
 
 #: The record of the files an export wrote, so the next one removes those it no longer makes.
 RECORD = ".pnp-export-cards.json"

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from pnp.variants import Variant, apply
+from pnp.loading.variants import Variant, apply
 from rules_engine.core.metrics import Task, play_rows
 
 #: Games per cached batch; smaller with a search bot (slow games keep every worker busy).

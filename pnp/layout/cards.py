@@ -42,7 +42,7 @@ class FaceContent:
     watermark: str = ""     # printed large and pale in the art area (e.g. a card's value)
     mark: str = ""          # small mark in the bottom corner (e.g. "3+": only with 3 or more players)
     version: str = ""       # the game's version (game.yaml's version:, or its git commit), printed small
-    art: object = None      # the card's picture (pnp.decks.Art), or None for the placeholder look
+    art: object = None      # the card's picture (pnp.loading.decks.Art), or None for the placeholder look
     values: dict = field(default_factory=dict, hash=False, compare=False)   # more for the layout: card, fields
     texts: tuple = ()       # (field name, card markup) of its text fields with a value, in the deck's order
     labels: tuple = ()      # (field name, value as printed) of its other shown fields: choices, lists, ...
@@ -103,12 +103,12 @@ LABEL_SEPARATOR = " \u00b7 "
 
 def generic_values(content: FaceContent, layout) -> dict:
     """What a layout's generic regions show (the classic layout's rules box and type line): the fields
-    that no other region of ``layout`` shows by name (:func:`pnp.cardlayout.shown_fields`).
+    that no other region of ``layout`` shows by name (:func:`pnp.loading.cardlayout.shown_fields`).
 
     ``rules``: the ability text, then each such text field, one per line (markup). ``labels``: such
     choice, list, flag and plain number values as printed. ``type_line``: the rank's (or category's)
     name, then the labels, joined by a middle dot."""
-    from pnp.cardlayout import shown_fields
+    from pnp.loading.cardlayout import shown_fields
 
     shown = shown_fields(layout)
     texts = [markup for name, markup in content.texts if shown is not None and name not in shown]
@@ -120,9 +120,9 @@ def generic_values(content: FaceContent, layout) -> dict:
 
 def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0, layout=None) -> list:
     """Elements of one face in the card's frame (origin at the trim corner), as the ``layout`` (a
-    :class:`pnp.cardlayout.Layout`; default: the bundled ``classic``) places them; the frame colour
+    :class:`pnp.loading.cardlayout.Layout`; default: the bundled ``classic``) places them; the frame colour
     runs ``bleed`` mm past the trim line."""
-    from pnp.cardlayout import bundled, evaluate
+    from pnp.loading.cardlayout import bundled, evaluate
 
     layout = layout or bundled("classic")
     return place(evaluate(layout, face_scope(content, layout), markup=True), layout.size, w, h, content, bleed)
@@ -180,7 +180,7 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
     sx, sy = w / 63.0, h / 88.0
     els = [
         Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=fill, role="back"),
-        # the frames keep FRAME_INSET inside the trim, where cutting drift does not show (pnp.piececheck)
+        # the frames keep FRAME_INSET inside the trim, where cutting drift does not show (pnp.loading.piececheck)
         Box(Rect(0, 0, w, h).inset(FRAME_INSET), stroke=gold, width=0.45, radius=2.4, role="back-border"),
         Box(Rect(0, 0, w, h).inset(FRAME_INSET + 1.4), stroke=gold, width=0.2, radius=1.8, role="back-border"),
     ]

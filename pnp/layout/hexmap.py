@@ -1,7 +1,7 @@
 """A hex map drawn from its data: every hex filled with its terrain, the river's edges, bridge sites,
 holdings, each side's half, starting hexes and the small hex ids, as plain layout elements in mm.
 
-The map is the board of any hex-map game (``map:`` in game.yaml, read by :mod:`pnp.mapdata` into a
+The map is the board of any hex-map game (``map:`` in game.yaml, read by :mod:`pnp.loading.mapdata` into a
 :class:`rules_engine.board.HexMap`). This module only reads that object's attributes, so it draws any
 map without knowing the game. Its result is a flat piece in its own frame (origin bottom-left):
 :func:`pnp.layout.tiling.plan_hex_tiles` cuts it across sheets, and the holdings are listed as

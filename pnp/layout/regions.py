@@ -1,6 +1,6 @@
 """Regions of a layout turned into elements: pure geometry in millimetres (no reportlab).
 
-A region comes evaluated (:func:`pnp.cardlayout.evaluate`): its colours, texts, icon names and labels
+A region comes evaluated (:func:`pnp.loading.cardlayout.evaluate`): its colours, texts, icon names and labels
 are values. Positions are in the layout's design frame (``size``) and scale to the piece's ``w`` x
 ``h``: x and widths by ``w / size[0]``, y and heights by ``h / size[1]``, icon sizes by the x scale
 (badges by the smaller one); corner radii and line widths stay as written. Nothing here is card-only:

@@ -129,7 +129,7 @@ def group_of(game, card) -> tuple:
 
 def card_fields(game, card, lang=None) -> list[tuple[str, str]]:
     """A card's data as the page lists it: (key, value as printed, or as written)."""
-    from pnp.cardtext import ability_text
+    from pnp.loading.cardtext import ability_text
     from pnp.markup import plain_text
 
     deck = game.deck_of(card)

@@ -29,8 +29,8 @@ from pathlib import Path
 from pnp import TEMPLATES_DIR, cache
 from pnp.components import BuildOptions
 from pnp.errors import DataError, Problem, Problems, UserError
-from pnp.gamedata import load_game, resolve_game_dir
-from pnp.i18n import languages, require_language, translate
+from pnp.loading.gamedata import load_game, resolve_game_dir
+from pnp.loading.i18n import languages, require_language, translate
 from pnp.serve import faces as cardfaces
 from pnp.serve.images import HASH, FileDigests, Image, ImageStore, digest, icons_digest
 from pnp.serve.pages import PageMaker
@@ -296,7 +296,7 @@ class Studio:
 
     def _check_step(self, options: Options, version: int):
         """A generator (worker slices): validation, then the components one by one."""
-        from pnp.validation import validate_game
+        from pnp.loading.validation import validate_game
 
         if self.version != version:
             return       # a newer edit made this one moot

@@ -1,5 +1,5 @@
 """What every engine's scenario files share: reading the ``players`` list, spelling suggestions, and the
-error type that carries ``(where, message)`` problems (``pnp.scenario`` gives each its file line).
+error type that carries ``(where, message)`` problems (``pnp.loading.scenario`` gives each its file line).
 
 An engine's ``scenario_from_data`` reads its own keys and replays its own decisions, but the players
 come first in every file and are read here, with the same messages for every game.

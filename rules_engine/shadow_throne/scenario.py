@@ -1,6 +1,6 @@
 """Scenarios: one battle with fixed plays, for tests, examples and the rulebook.
 
-A :class:`Scenario` is plain data (``pnp.scenario`` builds one from YAML with file:line errors).
+A :class:`Scenario` is plain data (``pnp.loading.scenario`` builds one from YAML with file:line errors).
 :func:`run_scenario` plays it through the same :class:`~rules_engine.shadow_throne.state.GameState`
 as real games, and returns the outcome: the final state, the events, and :func:`scenario_result`,
 the JSON-ready summary documented in ``docs/scenarios.md``.

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp import placeholders
+from pnp.loading import placeholders
 from pnp.errors import Problems
 from pnp.paths import data_path, excerpt
-from pnp.schema import Field, check
-from pnp.yamlsrc import line_of, load_yaml_or_report
+from pnp.loading.schema import Field, check
+from pnp.loading.yamlsrc import line_of, load_yaml_or_report
 
 #: Cut shapes of a token. ``size`` is the diameter (circle), the side (square, rounded) or the width
 #: across the flats (hexagon, pointy-top); an ``outline`` token is cut along an SVG file's shape.
@@ -182,7 +182,7 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
                                    f"outline: no SVG file {excerpt(clean['outline'])} in the game folder")
                     outline = None
                 elif outline is not None:
-                    from pnp.svg import check_svg
+                    from pnp.loading.svg import check_svg
 
                     for at, message in check_svg(outline).problems:
                         problems.error(outline, at, subject, f"outline: {message}")

@@ -30,11 +30,11 @@ import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pnp.decks import card_schema, exactly_one_problems, new_card
+from pnp.loading.decks import card_schema, exactly_one_problems, new_card
 from pnp.errors import Problems, UserError
 from pnp.paths import excerpt
-from pnp.schema import Field, check
-from pnp.yamlsrc import LineDict, line_of, load_yaml_or_report
+from pnp.loading.schema import Field, check
+from pnp.loading.yamlsrc import LineDict, line_of, load_yaml_or_report
 
 #: The top-level keys of a variant file.
 SCHEMA = {
@@ -204,7 +204,7 @@ def _partial_schema(deck, game) -> dict:
 
 def _check_card_keys(change: dict, game, deck, effects, steps, problems, path, where) -> dict:
     """The keys a variant changes on one card, checked with its deck's schema (nothing required)."""
-    from pnp.gamedata import _check_ability
+    from pnp.loading.gamedata import _check_ability
 
     schema = _partial_schema(deck, game)
     for key in change:
@@ -224,7 +224,7 @@ def _check_card_keys(change: dict, game, deck, effects, steps, problems, path, w
 
 
 def _check_new_card(raw, index, game, effects, steps, problems, path, line, existing, added_ids):
-    from pnp.gamedata import _check_ability
+    from pnp.loading.gamedata import _check_ability
 
     where = f"add[{index}]"
     if not isinstance(raw, dict):
@@ -283,7 +283,7 @@ def _plain(value):
 
 def _ability(raw, engine):
     """An ability mapping (already checked) as the engine's Ability."""
-    from pnp.gamedata import _check_ability
+    from pnp.loading.gamedata import _check_ability
 
     scratch = Problems()
     return _check_ability(raw, getattr(engine, "EFFECTS", {}), tuple(getattr(engine, "STEPS", (1, 2, 3))), scratch,

@@ -1,7 +1,7 @@
 """A small declarative schema for YAML data: types, required keys, choices, ranges, unknown keys.
 
 Schemas are plain dicts of :class:`Field`. :func:`check` walks one mapping, records every problem with
-its file and line (from :mod:`pnp.yamlsrc`), and returns a cleaned dict with defaults filled in, so the
+its file and line (from :mod:`pnp.loading.yamlsrc`), and returns a cleaned dict with defaults filled in, so the
 caller can keep checking the rest of the file instead of stopping at the first mistake.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from pnp.errors import Problems
 from pnp.paths import LANGUAGE, PACKAGE, SAFE_NAME, SAFE_NAME_TEXT, excerpt
-from pnp.yamlsrc import LineDict, LineList, line_of
+from pnp.loading.yamlsrc import LineDict, LineList, line_of
 
 _UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*$")
@@ -254,7 +254,7 @@ class Checker:
             shown = key if isinstance(key, str) and len(key) <= 40 else excerpt(key)
             where = subkey(prefix, shown)
             if key not in schema:
-                from pnp.renames import key_hint       # the format's history: a key it once had
+                from pnp.loading.renames import key_hint       # the format's history: a key it once had
 
                 old = key_hint(schema, key)
                 if old:

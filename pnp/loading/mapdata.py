@@ -3,7 +3,7 @@
 Everything is checked with file and line and every problem is reported at once; the result is the
 frozen facts of :mod:`rules_engine.board` (axial coordinates whatever the file used). The map's shape
 as a whole (connected over bridges, split into the sides by the river, room for the pieces) is checked
-by :mod:`pnp.mapcheck`. See ``docs/data-format.md``, "Hex maps and pieces".
+by :mod:`pnp.loading.mapcheck`. See ``docs/data-format.md``, "Hex maps and pieces".
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 from pnp.errors import Problems
 from pnp.layout.hexgrid import axial_to_offset, distance, offset_to_axial
 from pnp.paths import data_path, excerpt
-from pnp.schema import Field, check, entry, ordinal, subkey
-from pnp.yamlsrc import line_of, load_yaml_or_report
+from pnp.loading.schema import Field, check, entry, ordinal, subkey
+from pnp.loading.yamlsrc import line_of, load_yaml_or_report
 from rules_engine.board import HexMap, HoldingKind, MapHex, MapHolding, PieceKind, Terrain, edge_key
 
 PIECE_SCHEMA = {
@@ -320,7 +320,7 @@ def load_map(path: Path, factions, pieces, holding_kinds, problems: Problems, ro
                     terrains=terrains, hexes=tuple(reader.by_at.values()), river_edges=tuple(rivers),
                     bridge_sites=tuple(bridges), holdings=tuple(holdings), start=tuple(start),
                     placeholder=bool(top.get("placeholder")), source=str(path))
-    from pnp.mapcheck import check_map
+    from pnp.loading.mapcheck import check_map
 
     check_map(hexmap, reader, raw, pieces, holding_kinds)
     return hexmap

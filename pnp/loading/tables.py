@@ -2,7 +2,7 @@
 
 Designers keep cards in spreadsheets. A sheet has a header row naming the keys (dotted headers make
 nested keys: ``ability.kind``, ``ability.step``) and one card per row; an empty cell means the key is
-absent. Each row becomes a :class:`~pnp.yamlsrc.LineDict` whose key positions are :class:`Cell` values
+absent. Each row becomes a :class:`~pnp.loading.yamlsrc.LineDict` whose key positions are :class:`Cell` values
 (the row and the column), so every message the schema checker writes names ``cards.csv:ROW:COLUMN``.
 
 Cells are text in a CSV file; :func:`coerce` turns them into the type a key expects (an integer for
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pnp.errors import DataError, Problem
 from pnp.paths import NotRegularFile, check_inside, excerpt, open_regular
-from pnp.yamlsrc import LIMITS, LineDict, LineList, read_text
+from pnp.loading.yamlsrc import LIMITS, LineDict, LineList, read_text
 
 #: Spreadsheet file types a deck's ``cards`` may name.
 TABLE_SUFFIXES = (".csv", ".xlsx")

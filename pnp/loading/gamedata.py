@@ -13,19 +13,19 @@ from typing import NamedTuple
 from pathlib import Path
 
 from pnp import DATA_DIR, default_game
-from pnp import placeholders
+from pnp.loading import placeholders
 from pnp.errors import Problems, UserError
-from pnp.icons import BUILTIN, IconSet, load_icons
-from pnp.look import PLAIN as PLAIN_LOOK, SCHEMA as LOOK_SCHEMA, Look, load_look
-from pnp.datafiles import empty as empty_data, load_data
-from pnp.facts import load_facts
-from pnp.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
+from pnp.loading.icons import BUILTIN, IconSet, load_icons
+from pnp.loading.look import PLAIN as PLAIN_LOOK, SCHEMA as LOOK_SCHEMA, Look, load_look
+from pnp.loading.datafiles import empty as empty_data, load_data
+from pnp.loading.facts import load_facts
+from pnp.loading.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
                        Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
 from pnp.markup import card_markup_problems
 from pnp.paths import case_twins, excerpt
-from pnp.renames import Schema
-from pnp.schema import Field, check, entry, subkey
-from pnp.yamlsrc import line_of, load_yaml_or_report
+from pnp.loading.renames import Schema
+from pnp.loading.schema import Field, check, entry, subkey
+from pnp.loading.yamlsrc import line_of, load_yaml_or_report
 from rules_engine import engine_module
 from rules_engine.model import WHOLE_PLACEHOLDER, Ability, Card, Faction, Rank
 
@@ -40,7 +40,7 @@ def _range(most: int) -> dict:
 #: The longest ``version:`` (it prints small in a corner of every card).
 VERSION_LENGTH = 16
 
-#: game.yaml's keys read by :func:`pnp.mapdata.load_board`: a game without any has no board to read.
+#: game.yaml's keys read by :func:`pnp.loading.mapdata.load_board`: a game without any has no board to read.
 BOARD_KEYS = ("map", "pieces", "holdings")
 
 GAME_SCHEMA = Schema("game", {
@@ -93,7 +93,7 @@ GAME_SCHEMA = Schema("game", {
                         doc="kinds (cards, track, ...) or {kind, id, settings...} entries"),
     "player_aid": Field("map", default={}, schema=AIDS_SCHEMA, doc="the one-deck form: its player aids"),
     "map": Field("str", blank=False, doc="a hex map file in the game folder (docs/data-format.md, Hex maps)"),
-    "pieces": Field("list", default=[], items=Field("any"), doc="the pieces on the board, checked by pnp.mapdata"),
+    "pieces": Field("list", default=[], items=Field("any"), doc="the pieces on the board, checked by pnp.loading.mapdata"),
     "holdings": Field("list", default=[], items=Field("any"), doc="the holdings each side starts with"),
     "power_track": Field("map", default={}, schema={
         "spaces": Field("int", default=25, min=1, max=100),
@@ -360,7 +360,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     marks.update(counts)
     pieces, holdings, hexmap = (), (), None
     if any(key in raw_game for key in BOARD_KEYS):
-        from pnp.mapdata import load_board     # (and the hex geometry): only for a game with a board
+        from pnp.loading.mapdata import load_board     # (and the hex geometry): only for a game with a board
         pieces, holdings, hexmap = load_board(root, raw_game, factions, getattr(mod, "PIECE_TRAITS", None),
                                               problems, game_path)
     if hexmap is not None and hexmap.placeholder:
@@ -420,7 +420,7 @@ def git_commit(root: Path) -> str:
 def _deck_layouts(decks, palette: dict, root, problems, path, raw) -> tuple:
     """Each deck with its layouts loaded (``layout:``; default: the bundled ``classic``), the game's
     ``palette`` laid over theirs."""
-    from pnp.cardlayout import load_choice
+    from pnp.loading.cardlayout import load_choice
 
     out = []
     for deck in decks:

@@ -6,7 +6,7 @@ caption, a track's title, one of pnp's own words, ...), the key a translation gi
 ``pnp validate --lang es`` can point at what is still in English. The game's own data gives the
 names, decks and cards; every component kind adds what its own settings and files print
 (:attr:`pnp.components.Component.words`); layouts add their printed literals
-(:mod:`pnp.i18n.literals`); templates (rulebook chapters, card text, aids) are one file per language.
+(:mod:`pnp.loading.i18n.literals`); templates (rulebook chapters, card text, aids) are one file per language.
 
 Words without a letter (``3``, ``+1``, ``−2``) are the same in every language and need no translation.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from pnp.i18n import game_words, pnp_words, strings_path, translation_path
-from pnp.yamlsrc import line_of, load_yaml
+from pnp.loading.i18n import game_words, pnp_words, strings_path, translation_path
+from pnp.loading.yamlsrc import line_of, load_yaml
 
 #: What a source is: a word a translation file gives (``key``), a literal of a layout expression that
 #: must become ``t('key')``, or a template (a file per language).

@@ -17,10 +17,10 @@ from pathlib import Path
 from pnp.errors import Problems
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.paths import check_inside, excerpt
-from pnp.renames import icon_hint
-from pnp.schema import Field, check
-from pnp.svg import check_svg
-from pnp.yamlsrc import line_of
+from pnp.loading.renames import icon_hint
+from pnp.loading.schema import Field, check
+from pnp.loading.svg import check_svg
+from pnp.loading.yamlsrc import line_of
 
 #: An icon's name: what ``[name]`` in text can write (lower case letters, digits, '_' and '-').
 ICON_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")

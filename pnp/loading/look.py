@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.paths import data_path, excerpt
-from pnp.schema import Field
-from pnp.yamlsrc import line_of
+from pnp.loading.schema import Field
+from pnp.loading.yamlsrc import line_of
 
 #: The colours ``look.palette`` may set, and what each paints.
 PALETTE = {
@@ -96,7 +96,7 @@ def _picture(root: Path, value: str, problems, path, line) -> Path | None:
                                                                if known else "")
         problems.error(path, line, None, f"look.art: no file {excerpt(value)} in the game folder{hint}")
         return None
-    from pnp.rasters import picture_problems
+    from pnp.loading.rasters import picture_problems
 
     for file, at, message in picture_problems(target):
         if at is None:

@@ -33,9 +33,9 @@ from pnp.errors import Problems
 from pnp.layout.colour import readable, shade, tint, tint_to
 from pnp.markup import Safe, closest_icon, escape, markup_problems, plain_text
 from pnp.paths import SAFE_NAME, excerpt
-from pnp.schema import Field, check, entry, subkey
+from pnp.loading.schema import Field, check, entry, subkey
 from pnp.units import MIN_TEXT_PT
-from pnp.yamlsrc import line_of, load_yaml_or_report
+from pnp.loading.yamlsrc import line_of, load_yaml_or_report
 
 KINDS = ("box", "text", "line", "icon", "art", "emblem", "pips", "badges", "circle", "track", "table")
 DEFAULT_LAYOUT = "classic"

@@ -6,7 +6,7 @@ row, keyed by the header) and ``data.boards`` (a YAML file: its mapping or list 
 board, dice and standee expressions (``each: data.boards``), card layouts and Jinja templates (the
 rulebook, sheets, aids). A file's name without its suffix is its name under ``data``.
 
-Unlike a facts file (:mod:`pnp.facts`, the engine's schema-checked input) nothing checks a data file's
+Unlike a facts file (:mod:`pnp.loading.facts`, the engine's schema-checked input) nothing checks a data file's
 shape: no engine reads it. What is checked is what every data file gets: the path stays inside the game
 folder, the file keeps the size limits, a problem is reported at ``file:line`` (``file:ROW:COLUMN`` in a
 spreadsheet). And a mistake cannot print a blank: every mapping of a data file is a :class:`DataMap`,
@@ -28,9 +28,9 @@ import jinja2
 
 from pnp.errors import DataError, Problems
 from pnp.paths import data_path, excerpt
-from pnp.schema import entry
-from pnp.tables import Text, is_table, load_table
-from pnp.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
+from pnp.loading.schema import entry
+from pnp.loading.tables import Text, is_table, load_table
+from pnp.loading.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
 
 #: File types ``data:`` may list.
 SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")

@@ -11,7 +11,7 @@ warnings; the kit may print a small mark on what comes from a placeholder (``Car
 from __future__ import annotations
 
 from pnp.paths import excerpt
-from pnp.yamlsrc import line_of
+from pnp.loading.yamlsrc import line_of
 from rules_engine.model import WHOLE_PLACEHOLDER
 
 KEY = "placeholder"

@@ -18,8 +18,8 @@ import jinja2
 from jinja2 import nodes
 from jinja2.parser import Parser
 
-from pnp.i18n.catalogue import Source, has_letters
-from pnp.yamlsrc import line_of
+from pnp.loading.i18n.catalogue import Source, has_letters
+from pnp.loading.yamlsrc import line_of
 
 #: Region keys whose value is printed (a text, an icon's label, a table's rows).
 PRINTED_KEYS = ("text", "label", "rows")
@@ -109,8 +109,8 @@ def region_origin(layout, root, name, key):
     ``key``; None for a layout written inline."""
     from pathlib import Path
 
-    from pnp.cardlayout import layout_path
-    from pnp.yamlsrc import load_yaml
+    from pnp.loading.cardlayout import layout_path
+    from pnp.loading.yamlsrc import load_yaml
 
     file = Path(layout.source) if layout.source else None
     seen = set()

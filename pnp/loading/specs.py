@@ -1,5 +1,5 @@
 """Checking plain data against an engine's :class:`~rules_engine.protocol.Spec` trees (scenario files,
-facts files), with :mod:`pnp.schema`'s messages, and finding the line of a problem's path.
+facts files), with :mod:`pnp.loading.schema`'s messages, and finding the line of a problem's path.
 
 Engines describe their files as ``Spec`` data (they import nothing from pnp); this module checks raw
 YAML against them and turns the paths engines report (``waves[2].Ana.extra``, ``maps[1].areas[2][3]``)
@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 
-from pnp import placeholders
+from pnp.loading import placeholders
 from pnp.errors import Problems
-from pnp.schema import MISSING, Checker, Field
-from pnp.yamlsrc import line_of
+from pnp.loading.schema import MISSING, Checker, Field
+from pnp.loading.yamlsrc import line_of
 from rules_engine.protocol import Spec
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 class SpecChecker:
-    """Checks raw YAML against an engine's :class:`Spec` tree with :class:`pnp.schema.Checker`'s
+    """Checks raw YAML against an engine's :class:`Spec` tree with :class:`pnp.loading.schema.Checker`'s
     messages. Unlike a plain ``Field`` list, a list item of the wrong shape stays in place as None, so
     the engine's own messages keep the numbering of the file."""
 
@@ -65,7 +65,7 @@ class SpecChecker:
         return self.checker.value(value, field, where, line)
 
     def mapping(self, value: dict, schema: dict, where: str, line=None) -> dict:
-        # unknown keys, missing required keys and defaults, with pnp.schema's own messages
+        # unknown keys, missing required keys and defaults, with pnp.loading.schema's own messages
         fields = {k: Field("any", required=s.required, default=s.default) for k, s in schema.items()}
         marked = self.placeholders and placeholders.KEY in value and placeholders.KEY not in schema
         if marked:

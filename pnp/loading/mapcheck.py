@@ -6,7 +6,7 @@
   of different sides never touch except across a river (hexes of barrier terrain, or river edges), so
   the river is crossed only at bridge sites, and no side's half is itself cut in pieces.
 * **Holdings**: each side has exactly its starting holdings (game.yaml's ``holdings`` counts); where
-  each stands (its own half, not on river or cave) is checked as the file is read (:mod:`pnp.mapdata`).
+  each stands (its own half, not on river or cave) is checked as the file is read (:mod:`pnp.loading.mapdata`).
 * **Room to deploy**: each side's half has at least one hex outside its holdings per piece it owns.
 
 Neighbours come from :class:`pnp.layout.hexgrid.HexGrid` (the same geometry that prints the map).
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import Counter
 
 from pnp.layout.hexgrid import HexGrid, edge
-from pnp.schema import entry
-from pnp.yamlsrc import line_of
+from pnp.loading.schema import entry
+from pnp.loading.yamlsrc import line_of
 
 #: Hexes named in a message about a region (the rest are counted).
 SHOWN = 8

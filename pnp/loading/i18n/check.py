@@ -1,7 +1,7 @@
 """The checks of a game's languages: every printed string a language lacks, reported at the original.
 
 ``pnp validate --lang es`` (and ``pnp build --lang es``) calls :func:`check_language`: each string of
-:func:`pnp.i18n.catalogue.sources` the Spanish translation does not give is a problem at the file and
+:func:`pnp.loading.i18n.catalogue.sources` the Spanish translation does not give is a problem at the file and
 line where the original words are written, saying which key to add to which file. They are errors, or
 warnings with ``--allow-missing`` (a playtest kit then prints them in the data's own language). Every
 validate also runs :func:`check_translation_keys` (keys of each translation file that match nothing) and
@@ -11,12 +11,12 @@ validate also runs :func:`check_translation_keys` (keys of each translation file
 from __future__ import annotations
 
 from pnp.errors import Problems
-from pnp.i18n import (PLACEHOLDERS, languages, no_translation, pnp_words, strings_path, translation_path)
-from pnp.i18n.catalogue import Source, sources
-from pnp.i18n.literals import suggested_key
+from pnp.loading.i18n import (PLACEHOLDERS, languages, no_translation, pnp_words, strings_path, translation_path)
+from pnp.loading.i18n.catalogue import Source, sources
+from pnp.loading.i18n.literals import suggested_key
 from pnp.markup import markup_problems, placeholder_problems
 from pnp.paths import excerpt
-from pnp.yamlsrc import LineDict, line_of, load_yaml_or_report
+from pnp.loading.yamlsrc import LineDict, line_of, load_yaml_or_report
 
 
 def check_language(game, lang: str, problems: Problems, allow_missing: bool = False) -> int:
@@ -167,7 +167,7 @@ def _unsure_prefixes(game) -> tuple:
     """Key prefixes a translation may use although the loaded game lacks them: the raw ids of every
     deck's card entries left out for their own problems, and all of ``cards.`` when a cards file cannot
     be read at all."""
-    from pnp.decks import read_cards
+    from pnp.loading.decks import read_cards
 
     loaded = {c.id for c in game.cards}
     prefixes = []

@@ -5,7 +5,7 @@ Each file is a mapping of top-level keys; together the files give the keys the e
 ``FACTS_SCHEMA`` (``rules_engine.protocol.Spec`` trees), each key in one file only. The shapes are
 checked here with file and line; the engine's ``check_facts(facts, cards)`` then checks what only it
 knows (ids that must match, ranges that must tile) and reports paths such as ``maps[2].areas[1][3]``,
-which get the line of that value. Any mapping may carry a placeholder mark (:mod:`pnp.placeholders`).
+which get the line of that value. Any mapping may carry a placeholder mark (:mod:`pnp.loading.placeholders`).
 The checked data reaches the engine and the kit as ``game.facts``: plain dicts and lists.
 """
 
@@ -14,12 +14,12 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from pnp import placeholders
+from pnp.loading import placeholders
 from pnp.errors import Problems
 from pnp.paths import data_path, excerpt
-from pnp.schema import MISSING, entry
-from pnp.specs import SpecChecker, line_at
-from pnp.yamlsrc import line_of, load_yaml_or_report
+from pnp.loading.schema import MISSING, entry
+from pnp.loading.specs import SpecChecker, line_at
+from pnp.loading.yamlsrc import line_of, load_yaml_or_report
 
 
 def load_facts(root: Path, files, module, engine: str | None, cards, problems: Problems, game_path: Path,

@@ -9,14 +9,14 @@ import re
 from dataclasses import dataclass
 
 from pnp.draw.icons import using
-from pnp import placeholders
+from pnp.loading import placeholders
 from pnp.errors import Problems
-from pnp.gamedata import Game, load_game
-from pnp.i18n import translate, translation_path
-from pnp.i18n.check import check_language, check_strings, check_translation_keys
+from pnp.loading.gamedata import Game, load_game
+from pnp.loading.i18n import translate, translation_path
+from pnp.loading.i18n.check import check_language, check_strings, check_translation_keys
 from pnp.markup import card_markup_problems
 from pnp.paths import LANGUAGE, excerpt
-from pnp.yamlsrc import line_of
+from pnp.loading.yamlsrc import line_of
 from rules_engine import engine_module
 
 
@@ -83,8 +83,8 @@ def _validate(game, problems: Problems, options, lang, component_checks=None) ->
                 if component.check:
                     component.check(game, problems, options)
         if not problems.errors and (options is None or options.thorough):
-            from pnp.colourvision import vision_problems
-            from pnp.piececheck import check_pieces
+            from pnp.loading.colourvision import vision_problems
+            from pnp.loading.piececheck import check_pieces
             check_pieces(game, problems, options)
             vision_problems(game, problems)
         if game.engine and (options is None or options.thorough):
@@ -166,7 +166,7 @@ def printed_texts(game, lang: str | None = None):
 def _raw_translation(path):
     if path is None or not path.is_file():
         return None
-    from pnp.yamlsrc import load_yaml
+    from pnp.loading.yamlsrc import load_yaml
     try:
         raw = load_yaml(path)
     except Exception:   # reported by check_language

@@ -22,7 +22,7 @@ kind of thing that prints:
 
 pnp's own words live in ``templates/strings/<lang>.yaml``; templates (card text, rulebook chapters,
 player aids, sheets, the instructions page) have a file per language. What must be translated, and
-where each original is written, is :mod:`pnp.i18n.catalogue`; :mod:`pnp.i18n.check` reports every
+where each original is written, is :mod:`pnp.loading.i18n.catalogue`; :mod:`pnp.loading.i18n.check` reports every
 printed string a language lacks at the file and line of the original. A build in a language takes each
 missing word from the game's own language (validation refuses that unless ``--allow-missing``).
 """
@@ -36,7 +36,7 @@ from pathlib import Path
 from pnp import TEMPLATES_DIR
 from pnp.errors import DataError, Problem
 from pnp.markup import Safe, fill, placeholder_problems
-from pnp.yamlsrc import load_yaml
+from pnp.loading.yamlsrc import load_yaml
 
 #: Printed words that are filled in (:func:`pnp.markup.fill`), and the only placeholders each may use.
 #: Validation reports any other placeholder with its file and line.

@@ -3,8 +3,8 @@ checks consult before calling a name unknown, so an old game folder is answered 
 (``unknown icon 'influence': the built-in icon was renamed 'seal'; add icons: {influence: seal}``).
 
 A schema that has a history is a :class:`Schema` (a dict of fields, as every schema, that also knows its
-name in the table); :class:`pnp.schema.Checker` asks :func:`key_hint` about each unknown key, and
-:meth:`pnp.icons.IconSet.problem` and the card-markup check ask :func:`icon_hint` about each unknown
+name in the table); :class:`pnp.loading.schema.Checker` asks :func:`key_hint` about each unknown key, and
+:meth:`pnp.loading.icons.IconSet.problem` and the card-markup check ask :func:`icon_hint` about each unknown
 icon. CHANGELOG.md records the same changes for people.
 """
 
@@ -25,7 +25,7 @@ def _table() -> dict:
 
 
 class Schema(dict):
-    """A schema (key -> :class:`pnp.schema.Field`) with a name in the renames table, so an unknown key
+    """A schema (key -> :class:`pnp.loading.schema.Field`) with a name in the renames table, so an unknown key
     that the format once had is answered with what to write now."""
 
     def __init__(self, name: str, fields: dict):

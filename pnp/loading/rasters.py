@@ -97,7 +97,7 @@ def picture_problems(target: Path) -> list[tuple]:
     ``(file, line, message)``: an SVG's own problems are at its own lines, a PNG's or JPEG's at the
     file (line None). Empty when it can be drawn."""
     if target.suffix.lower() == ".svg":
-        from pnp.svg import check_svg
+        from pnp.loading.svg import check_svg
 
         return [(target, line, message) for line, message in check_svg(target).problems]
     why, _ = check_picture(target)

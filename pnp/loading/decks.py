@@ -19,9 +19,9 @@ from typing import Any
 from pnp.errors import Problems
 from pnp.markup import placeholder_problems
 from pnp.paths import SAFE_NAME_TEXT, case_twins, data_path, excerpt, name_problem, portability_problem
-from pnp.schema import Field, check, entry, subkey
-from pnp.tables import coerce, guess, is_table, load_table
-from pnp.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
+from pnp.loading.schema import Field, check, entry, subkey
+from pnp.loading.tables import coerce, guess, is_table, load_table
+from pnp.loading.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
 from rules_engine.model import Ability, Card
 
 #: Card sizes by name (trim size, width x height in mm).
@@ -243,7 +243,7 @@ def parse_back(raw, root: Path, fields, problems: Problems, path, line, where: s
         if target.suffix.lower() not in ART_SUFFIXES or not target.is_file():
             problems.error(path, at, None, f"{where}: no PNG, JPEG or SVG file {excerpt(value)} in the game folder")
             return None
-        from pnp.rasters import picture_problems
+        from pnp.loading.rasters import picture_problems
 
         found = picture_problems(target)
         for file, line_in, message in found:
@@ -384,7 +384,7 @@ def _fields(raw_fields, clean_fields: dict, problems: Problems, path, where: str
             probe = Problems()
             spec = CardField(name, type=kind, min=f.get("min", 0), max=f.get("max", 99),
                              choices=tuple(f.get("choices") or ())).schema_field()
-            from pnp.schema import Checker
+            from pnp.loading.schema import Checker
             Checker(probe, path, None).value(default, spec, subkey(at, 'default'), line)
             if probe:
                 problems.extend(probe)
@@ -655,7 +655,7 @@ def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: st
     if not target.is_file():
         problems.error(path, line, subject, f"art: no file {excerpt(value)} in the game folder")
         return None
-    from pnp.rasters import picture_problems
+    from pnp.loading.rasters import picture_problems
 
     for file, at, message in picture_problems(target):
         if at is None:                      # a PNG or JPEG: at the line naming it
@@ -667,8 +667,8 @@ def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: st
 
 def image_pixels(path: Path) -> tuple[int, int] | None:
     """(width, height) in pixels of a PNG or JPEG file, or None when it is not a usable one
-    (:func:`pnp.rasters.check_picture`: checked and decoded once while the file is unchanged)."""
-    from pnp.rasters import check_picture
+    (:func:`pnp.loading.rasters.check_picture`: checked and decoded once while the file is unchanged)."""
+    from pnp.loading.rasters import check_picture
 
     why, size = check_picture(path)
     return None if why else size

@@ -8,7 +8,7 @@ regular file) is read with a size limit and parsed without entities or network a
 with the line, when it has a DOCTYPE or a processing instruction (in any encoding), when an element
 or a style points at anything but a part of the same file or embedded PNG/JPEG data, when elements
 nest more than :data:`MAX_DEPTH` deep or expand to more than :data:`MAX_ELEMENTS` through ``<use>``,
-and when an embedded picture is not a whole PNG or JPEG within :data:`pnp.rasters.MAX_PIXELS`.
+and when an embedded picture is not a whole PNG or JPEG within :data:`pnp.loading.rasters.MAX_PIXELS`.
 No reportlab here: drawing is :mod:`pnp.draw.pictures`.
 """
 
@@ -151,7 +151,7 @@ def _check_urls(text: str, line, where: str, problems) -> None:
 
 
 def _embedded_problem(href: str) -> str | None:
-    from pnp.rasters import check_picture_bytes
+    from pnp.loading.rasters import check_picture_bytes
 
     match = _EMBEDDED.match(href)
     if not match:
