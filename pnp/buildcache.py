@@ -147,14 +147,15 @@ def folder_digest(root, files: FileDigests, skip=()) -> str:
     return digest(str(root), entries)
 
 
-def _pictures(elements):
+def picture_paths(elements):
+    """The path of every picture among ``elements`` (layout elements), inside groups and transforms too."""
     for element in elements:
         path = getattr(element, "path", None)
         if isinstance(path, str) and hasattr(element, "rect"):      # a Picture
             yield path
         inner = getattr(element, "elements", None)
         if isinstance(inner, (list, tuple)):
-            yield from _pictures(inner)
+            yield from picture_paths(inner)
 
 
 def icons_digest(icon_set, files: FileDigests) -> str:
@@ -169,7 +170,7 @@ def pages_digest(pages, icons: str, files: FileDigests) -> str | None:
     described = repr([(p.width, p.height, p.trim, p.bleed, p.elements) for p in pages])
     if " at 0x" in described:
         return None
-    pictures = sorted({path for p in pages for path in _pictures(p.elements)})
+    pictures = sorted({path for p in pages for path in picture_paths(p.elements)})
     return digest("pages", described, icons, [(path, files(path)) for path in pictures])
 
 

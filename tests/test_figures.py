@@ -2,7 +2,6 @@
 a designer's own game can use them; a figure naming something the game lacks is a validation error at
 the template's line with the closest name; pages to spare hold the spare content (!spare), not blanks."""
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,14 +17,7 @@ from pnp.loading.i18n import translate
 from pnp.layout.geometry import Rect, Text, Transform, flatten
 from rasterize import booklet_text
 
-STARFALL = Path(__file__).parent / "games" / "starfall"
 
-
-@pytest.fixture
-def starfall(tmp_path) -> Path:
-    dest = tmp_path / "starfall"
-    shutil.copytree(STARFALL, dest)
-    return dest
 
 
 def figures_of(game_id, lang="en"):

@@ -22,7 +22,6 @@ from pnp.loading.svg import MAX_DEPTH, check_svg_bytes
 from pnp.loading.tables import load_table
 from pnp.loading.yamlsrc import Limits, parse_yaml
 
-STARFALL = Path(__file__).parent / "games" / "starfall"
 HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" '
         'height="10" viewBox="0 0 10 10">')
 
@@ -30,12 +29,6 @@ HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/
 def run(*args):
     return CliRunner().invoke(main, list(args))
 
-
-@pytest.fixture
-def starfall(tmp_path) -> Path:
-    dest = tmp_path / "starfall"
-    shutil.copytree(STARFALL, dest)
-    return dest
 
 
 def png_bytes(width=4, height=4, mode="RGB") -> bytes:

@@ -2,7 +2,6 @@
 in case (one file on Windows and macOS), deck ids Windows keeps for devices (``CON``), and paths in the
 data with such a name or a trailing dot or space are validation errors at their line, exit 2."""
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,14 +10,7 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.paths import case_twins, portability_problem
 
-STARFALL = Path(__file__).parent / "games" / "starfall"
 
-
-@pytest.fixture
-def starfall(tmp_path) -> Path:
-    dest = tmp_path / "starfall"
-    shutil.copytree(STARFALL, dest)
-    return dest
 
 
 def edit(path: Path, old: str, new: str) -> int:

@@ -12,10 +12,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnp.buildcache import digest
 from pnp.draw.icons import using
 from pnp.exports.cards import aid_key, back_key, back_variants, deck_of_key, face_elements, faces_pdf
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
-from pnp.serve.images import Image, digest, layout_fingerprint
+from pnp.serve.images import Image, layout_fingerprint
 
 #: Resolutions (dots per inch) of a face in the grid and in the large view.
 CARD_DPI = 120

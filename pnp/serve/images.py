@@ -12,15 +12,13 @@ again is drawn again from its recipe (a function the studio registers with every
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
-from pnp.layout.geometry import Picture
+from pnp.buildcache import FileDigests, digest, picture_paths
 
 #: What a picture's hash looks like in a URL (anything else is not one of ours).
 HASH = re.compile(r"[0-9a-f]{32}")
@@ -28,63 +26,10 @@ HASH = re.compile(r"[0-9a-f]{32}")
 DEFAULT_LIMIT = 256 * 2**20
 
 
-def digest(*parts) -> str:
-    """A short content hash (32 hex digits) of ``parts``, each bytes or turned into text with ``repr``."""
-    h = hashlib.blake2b(digest_size=16)
-    for part in parts:
-        data = part if isinstance(part, bytes) else repr(part).encode("utf-8", "surrogatepass")
-        h.update(len(data).to_bytes(8, "little"))
-        h.update(data)
-    return h.hexdigest()
-
-
-class FileDigests:
-    """Hashes of files' bytes, read again only when a file's size or modification time changes."""
-
-    def __init__(self):
-        self._known: dict[str, tuple] = {}
-        self._lock = threading.Lock()
-
-    def __call__(self, path) -> str:
-        path = os.fspath(path)
-        try:
-            st = os.stat(path)
-        except OSError:
-            return "missing"
-        stamp = (st.st_size, st.st_mtime_ns)
-        with self._lock:
-            known = self._known.get(path)
-            if known and known[0] == stamp:
-                return known[1]
-        try:
-            with open(path, "rb") as f:
-                value = digest(f.read())
-        except OSError:
-            return "unreadable"
-        with self._lock:
-            self._known[path] = (stamp, value)
-        return value
-
-
-def pictures(elements):
-    """Every :class:`Picture` among ``elements``, inside groups and transforms too."""
-    for element in elements:
-        if isinstance(element, Picture):
-            yield element
-        inner = getattr(element, "elements", None)
-        if isinstance(inner, (list, tuple)):
-            yield from pictures(inner)
-
-
-def icons_digest(icon_set, files: FileDigests) -> str:
-    """The game's icons (names, aliases and the bytes of each SVG file): any face may draw any of them."""
-    return digest(repr(icon_set), *(files(path) for _, path, _ in getattr(icon_set, "files", ())))
-
-
 def layout_fingerprint(elements, icons: str, files: FileDigests) -> str:
     """The fingerprint of drawing ``elements`` (a face's or a page's) with the game's icons ``icons``."""
     elements = list(elements)
-    return digest("layout", repr(elements), icons, *(files(p.path) for p in pictures(elements)))
+    return digest("layout", repr(elements), icons, *(files(path) for path in picture_paths(elements)))
 
 
 @dataclass

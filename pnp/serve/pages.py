@@ -13,11 +13,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import partial
 
+from pnp.buildcache import digest
 from pnp.components import game_components
 from pnp.draw.icons import using
 from pnp.errors import DataError
 from pnp.exports.raster import Rasterizer, png_bytes
-from pnp.serve.images import Image, digest, layout_fingerprint
+from pnp.serve.images import Image, layout_fingerprint
 
 #: Resolutions (dots per inch) of a page in the list and in the large view.
 PAGE_DPI = 50

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -27,15 +26,16 @@ from functools import partial
 from pathlib import Path
 
 from pnp import TEMPLATES_DIR, cache
+from pnp.buildcache import FileDigests, icons_digest
 from pnp.components import BuildOptions
 from pnp.errors import DataError, Problem, Problems, UserError
 from pnp.loading.gamedata import load_game, resolve_game_dir
 from pnp.loading.i18n import languages, require_language, translate
 from pnp.serve import faces as cardfaces
-from pnp.serve.images import HASH, FileDigests, Image, ImageStore, digest, icons_digest
+from pnp.serve.images import HASH, Image, ImageStore
 from pnp.serve.pages import PageMaker
 from pnp.serve.tasks import ENGINE_GAMES, engine_figures, engine_status
-from pnp.serve.worker import BUILD, CHECK, DATA, URGENT, Worker
+from pnp.serve.worker import CHECK, DATA, URGENT, Worker
 from pnp.units import PAPERS
 
 #: Bleed (mm) shown when the page's bleed toggle is on (print services ask for 3 mm).
