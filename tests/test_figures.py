@@ -2,7 +2,6 @@
 a designer's own game can use them; a figure naming something the game lacks is a validation error at
 the template's line with the closest name; pages to spare hold the spare content (!spare), not blanks."""
 
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

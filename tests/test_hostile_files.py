@@ -10,7 +10,6 @@ import struct
 import time
 import zipfile
 import zlib
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
