@@ -35,3 +35,13 @@ def clear() -> None:
     """Forget every cached result that depends on files, so the next build reads them again."""
     for func in _REGISTRY:
         func.cache_clear()
+
+
+def file_stamp(path) -> tuple | None:
+    """What says a file is unchanged for a cache keyed by it (modification time, size, inode), or None
+    when it cannot be read (then the check runs and reports that)."""
+    try:
+        st = path.stat()
+    except (OSError, ValueError):
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)

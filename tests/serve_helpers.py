@@ -165,12 +165,14 @@ class Events:
 
 
 @contextmanager
-def running(game_dir, out_dir, options: Options = Options(), **studio_options):
-    """A studio of ``game_dir`` served on a free port of 127.0.0.1 in a thread; yields (server, client)."""
+def running(game_dir, out_dir, options: Options = Options(), reports=(), draw=True, **studio_options):
+    """A studio of ``game_dir`` served on a free port of 127.0.0.1 in a thread; yields (server, client).
+    ``reports``: the reports its replay page serves; ``draw`` False: the studio does not draw the kit."""
     studio = Studio(game_dir, options, out_dir, **studio_options)
     sock = bind("127.0.0.1", 0)
-    server = StudioServer(studio, sock, "127.0.0.1")
-    studio.start(debounce=0.1)
+    server = StudioServer(studio, sock, "127.0.0.1", reports)
+    if draw:
+        studio.start(debounce=0.1)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

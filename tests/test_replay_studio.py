@@ -6,8 +6,6 @@ pieces, drawn with the kit's own standee pictures)."""
 import base64
 import io
 import json
-import threading
-import time
 from contextlib import contextmanager
 
 import pytest
@@ -18,29 +16,14 @@ from pnp.cli import main
 from pnp.commands.replay import replayed
 from pnp.commands.simulate import SEAT_NAMES
 from pnp.loading.gamedata import load_game
-from pnp.serve.app import StudioServer, bind
-from pnp.serve.studio import Studio
-from serve_helpers import Client
+from serve_helpers import running
 
 
 @contextmanager
 def studio_of(game, tmp_path, reports=()):
     """A studio server of a bundled game, not drawing its kit (the replay page needs none of it)."""
-    studio = Studio(game, out_dir=tmp_path / "out")
-    sock = bind("127.0.0.1", 0)
-    server = StudioServer(studio, sock, "127.0.0.1", reports)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
-        yield Client(server.url)
-    finally:
-        server.stop()
-        thread.join(15)
-        studio.close()
-        sock.close()
+    with running(game, tmp_path / "out", reports=reports, draw=False) as (_, client):
+        yield client
 
 
 def all_steps(client, query):

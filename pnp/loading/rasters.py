@@ -16,7 +16,7 @@ import warnings
 from functools import lru_cache
 from pathlib import Path
 
-from pnp.cache import reads_files
+from pnp.cache import file_stamp, reads_files
 from pnp.paths import NotRegularFile, open_regular
 
 #: Most pixels a picture may have: Pillow's own decompression-bomb threshold (about 89 megapixels, a
@@ -84,12 +84,7 @@ def _check(path: str, stamp: tuple) -> tuple[str | None, tuple | None]:
 def check_picture(path: Path) -> tuple[str | None, tuple | None]:
     """:func:`check_picture_bytes` of a picture file (its suffix says the format it must be), done once
     while the file is unchanged."""
-    try:
-        st = path.stat()
-        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-    except (OSError, ValueError):
-        stamp = None
-    return _check(str(path), stamp)
+    return _check(str(path), file_stamp(path))
 
 
 def picture_problems(target: Path) -> list[tuple]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from pnp.cache import reads_files
+from pnp.cache import file_stamp, reads_files
 from pnp.paths import NotRegularFile, open_regular
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -230,9 +230,4 @@ def _aspect(root) -> float:
 
 def check_svg(path: Path) -> SvgInfo:
     """The SVG's problems (``(line, message)``) and aspect, read once while the file is unchanged."""
-    try:
-        st = path.stat()
-        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-    except (OSError, ValueError):
-        stamp = None
-    return _check(str(path), stamp)
+    return _check(str(path), file_stamp(path))
