@@ -236,3 +236,13 @@ def test_no_bundled_game_keeps_templates_in_pnp():
 
     assert sorted(p.name for p in (TEMPLATES_DIR / "rulebook").iterdir()) == ["common"]
     assert not (TEMPLATES_DIR / "abilities").exists() and not (TEMPLATES_DIR / "aids").exists()
+
+
+def test_card_art_with_a_typo_names_the_closest_picture(tmp_path):
+    """A card's art that is not there names the game folder's closest picture, as look.art does."""
+    root = write_game(tmp_path / "g", cards=CARDS.replace("art: art/moon.svg", "art: art/mon.svg"))
+    result = run("validate", root)
+    assert result.exit_code == 2
+    line = line_in(root / "lights.yaml", "id: spark")
+    assert (f"lights.yaml:{line}: card 'spark': art: no file 'art/mon.svg' in the game folder; "
+            f"did you mean 'art/moon.svg'?") in result.output

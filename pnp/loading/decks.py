@@ -646,22 +646,11 @@ def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: st
             if clean.get(key) is not None:
                 problems.error(path, line_of(raw, key), subject, f"{key}: the card has no art")
         return None
-    target = data_path(root, value, problems, path, line, subject, "art")
+    from pnp.loading.rasters import picture_file
+
+    target = picture_file(root, value, problems, path, line, subject, "art")
     if target is None:
         return None
-    if target.suffix.lower() not in ART_SUFFIXES:
-        problems.error(path, line, subject, f"art: {excerpt(value)} is not a PNG, JPEG or SVG file")
-        return None
-    if not target.is_file():
-        problems.error(path, line, subject, f"art: no file {excerpt(value)} in the game folder")
-        return None
-    from pnp.loading.rasters import picture_problems
-
-    for file, at, message in picture_problems(target):
-        if at is None:                      # a PNG or JPEG: at the line naming it
-            problems.error(path, line, subject, f"art: {excerpt(value)} {message}")
-            return None
-        problems.error(file, at, subject, f"art: {message}")
     return Art(target, clean.get("art_fit") or "cover", tuple(focus) if focus else (0.5, 0.5), line)
 
 

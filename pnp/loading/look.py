@@ -16,12 +16,10 @@ closest icon or file.
 
 from __future__ import annotations
 
-import difflib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.paths import data_path, excerpt
+from pnp.loading.rasters import picture_file
 from pnp.loading.schema import Field
 from pnp.loading.yamlsrc import line_of
 
@@ -38,8 +36,6 @@ SCHEMA = {
     "art": Field("str", blank=False, doc="a picture in the game folder: the rulebook cover and the box lid"),
     "palette": Field("map", default={}, schema={k: Field("colour", doc=v) for k, v in PALETTE.items()}),
 }
-
-PICTURES = (".png", ".jpg", ".jpeg", ".svg")
 
 
 @dataclass(frozen=True)
@@ -77,45 +73,6 @@ def load_look(root: Path, clean: dict | None, raw, icon_set, problems, path) -> 
             emblem = None
     art = None
     if clean.get("art") is not None:
-        art = _picture(root, clean["art"], problems, path, line_of(raw, "art"))
+        art = picture_file(root, clean["art"], problems, path, line_of(raw, "art"), None, "look.art")
     palette = tuple((k, v) for k, v in (clean.get("palette") or {}).items() if v is not None)
     return Look(emblem, art, palette)
-
-
-def _picture(root: Path, value: str, problems, path, line) -> Path | None:
-    target = data_path(root, value, problems, path, line, None, "look.art")
-    if target is None:
-        return None
-    if target.suffix.lower() not in PICTURES:
-        problems.error(path, line, None, f"look.art: {excerpt(value)} is not a PNG, JPEG or SVG file")
-        return None
-    if not target.is_file():
-        known = _pictures_in(root)
-        close = difflib.get_close_matches(str(value), known, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else (f"; pictures in the game folder: {', '.join(known[:8])}"
-                                                               if known else "")
-        problems.error(path, line, None, f"look.art: no file {excerpt(value)} in the game folder{hint}")
-        return None
-    from pnp.loading.rasters import picture_problems
-
-    for file, at, message in picture_problems(target):
-        if at is None:
-            problems.error(path, line, None, f"look.art: {excerpt(value)} {message}")
-            return None
-        problems.error(file, at, None, f"look.art: {message}")
-    return target
-
-
-def _pictures_in(root: Path, most: int = 5000) -> list[str]:
-    """The picture files of the game folder (paths relative to it), for a "did you mean": links are not
-    followed, and the walk stops after ``most`` entries (a game folder is untrusted input)."""
-    found, seen = [], 0
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            seen += 1
-            if seen > most:
-                return sorted(found)
-            if Path(name).suffix.lower() in PICTURES:
-                found.append((Path(folder) / name).relative_to(root).as_posix())
-    return sorted(found)
