@@ -12,6 +12,7 @@ from pnp.loading.scenario import run_scenario_file
 from rules_engine.valeria import GameState, IllegalAction, Rules, rules_for, scenario_from_data, run_scenario
 from rules_engine.valeria import scoring
 from rules_engine.valeria.player import PlayerState
+from rules_engine.valeria.effects import TROOPS
 from rules_engine.valeria.rules import CAMP, die
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -63,8 +64,16 @@ def test_setup_follows_the_player_count_tables(players, gems, per_type, per_shri
     assert [RULES.awards[RULES.award_kind[a]].diamond for a in state.awards] == ["left", "middle", "right"]
     for pl in state.players:
         assert (pl.influence, pl.gold, pl.magic, pl.score) == (10, 6, 3, 0)
-        assert pl.where == CAMP and pl.board >= 0 and pl.covered == (1 << 10) - 1
-    assert len({pl.board for pl in state.players}) == players == len({pl.side[0] for pl in state.players})
+        assert pl.where == CAMP and pl.board == -1 and pl.covered == (1 << 10) - 1
+    assert players == len({pl.side[0] for pl in state.players})
+    # each player chooses a colour (a board), from the first player on, among the boards still free
+    for i in range(players):
+        seat = (state.first + i) % players
+        legal = state.legal_actions(seat)
+        assert state.to_move() == [seat] and len(legal) == 5 - i
+        state.apply(legal[-1])
+        assert state.players[seat].board == legal[-1][1]
+    assert len({pl.board for pl in state.players}) == players
     assert state.to_move() == [state.first] and state.legal_actions(state.first) == [("side", 0), ("side", 1)]
     if players == 1:
         assert state.adversary == 0 and state.adversary_score == 10 and state.cur == 0
@@ -80,9 +89,42 @@ def test_setup_chance_events_are_listed_with_their_probabilities():
         kinds.append(state.chance[0][0])
         state.apply_chance(outcomes[-1][0])
     assert kinds.count("die") == 25 and kinds.count("plan") == 5 and kinds.count("champ") == 9
-    assert kinds.count("award") == 3 and kinds.count("board") == 3 and kinds.count("map") == 3
-    assert kinds.count("first") == 1
-    assert state.to_move() == [state.first]                  # the first player chooses a map side
+    assert kinds.count("award") == 3 and kinds.count("map") == 3 and kinds.count("first") == 1
+    assert "board" not in kinds                              # colours are chosen, not dealt
+    assert state.to_move() == [state.first]                  # the first player chooses a colour
+    assert state.legal_actions(state.first) == [("colour", b) for b in range(5)]
+
+
+def test_a_colour_taken_is_gone_for_the_next_players_and_the_transcript_says_who_took_what():
+    state = GameState(RULES, 3, seed=4, record=True)
+    first = state.first
+    with pytest.raises(IllegalAction):
+        state.apply(("colour", 7))
+    state.apply(("colour", 2))
+    second = (first + 1) % 3
+    assert ("colour", 2) not in state.legal_actions(second) and len(state.legal_actions(second)) == 4
+    with pytest.raises(IllegalAction):
+        state.apply(("colour", 2))
+    pl = state.players[first]
+    assert (pl.board, pl.wild) == (2, RULES.boards[2][1])
+    chose = [e.data for e in state.events if e.type == "colour"]
+    assert chose == [{"player": first, "board": RULES.boards[2][0], "troop": TROOPS[RULES.boards[2][1]]}]
+
+
+def test_the_planner_takes_the_board_whose_wild_type_the_table_has_most_to_spare():
+    from rules_engine.valeria.bots import PlannerBot
+    for seed in range(6):
+        state = GameState(RULES, 4, seed=seed)
+        supply = [0] * 5
+        for shrine in state.shrines:
+            for d in shrine:
+                supply[d // 6] += 1
+        for card in state.line:
+            for t, k in RULES.plans[RULES.plan_kind[card]].pairs:
+                supply[t] -= k
+        action = PlannerBot().act(state, state.first, random.Random(seed))
+        assert action[0] == "colour"
+        assert supply[RULES.boards[action[1]][1]] == max(supply)
 
 
 def test_the_solo_difficulty_option_sets_the_adversarys_start():

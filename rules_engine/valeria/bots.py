@@ -21,8 +21,8 @@ from itertools import combinations
 from rules_engine.core.bots import Bot, registry
 from rules_engine.valeria import scoring
 from rules_engine.valeria.rules import CAMP, CHAMPIONS, GEM, GOLD, MAGIC, NT, TACTICS
-from rules_engine.valeria.state import (AREA, BONUS, BOOST, CHAMP, CIRCLE, DICE, DIE, DONE, FREE, GAIN_MAGIC,
-                                        MAGIC_P, MOVE, PASS, PHASE_NAMES, PLAN, ROOM, SENTRY, SIDE, TACT, TAKE,
+from rules_engine.valeria.state import (AREA, BONUS, BOOST, CHAMP, CIRCLE, COLOUR, DICE, DIE, DONE, FREE,
+                                        GAIN_MAGIC, MAGIC_P, MOVE, PASS, PHASE_NAMES, PLAN, ROOM, SENTRY, SIDE, TACT, TAKE,
                                         GameState)
 
 #: The planner's order for uncovering circles (first = most wanted), by what each unlocks.
@@ -470,6 +470,25 @@ def _side(state, p, rng):
     return ("side", int(rng.random() * 2))
 
 
+def _colour(state, p, rng):
+    """The board whose Wild troop type looks the most plentiful: a Wild die stands in for a missing type
+    only when its own type is in excess, so the type with the most dice in the shrines and the least
+    asked for by the Battle Plans in the line (ties: at random)."""
+    r = state.rules
+    supply = [0] * NT
+    for shrine in state.shrines:
+        for d in shrine:
+            supply[d // 6] += 1
+    for card in state.line:
+        if card >= 0:
+            for t, k in r.plans[r.plan_kind[card]].pairs:
+                supply[t] -= k
+    options = state._legal()
+    best = max(supply[r.boards[b][1]] for _, b in options)
+    options = [a for a in options if supply[r.boards[a[1]][1]] == best]
+    return options[int(rng.random() * len(options))]
+
+
 def _move(state, p, rng):
     pl = state.players[p]
     moves = state.move_list if state.move_list is not None else state._moves()
@@ -839,7 +858,7 @@ def _take(state, p, rng):
     return ("take", best[1], best[2])
 
 
-_HANDLERS = {SIDE: _side, MOVE: _move, DIE: _die, ROOM: _room, MAGIC_P: _magic, CHAMP: _champion,
+_HANDLERS = {SIDE: _side, COLOUR: _colour, MOVE: _move, DIE: _die, ROOM: _room, MAGIC_P: _magic, CHAMP: _champion,
              TACT: _tactics, BONUS: _bonus, SENTRY: _sentry, PLAN: _plan, DICE: _dice, BOOST: _boost,
              CIRCLE: _circle, AREA: _area, FREE: _free, TAKE: _take}
 #: The quick bot's: the planner's but the move.

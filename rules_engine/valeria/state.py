@@ -30,9 +30,9 @@ from rules_engine.valeria.rules import (CAMP, CHAMPIONS, GEM, GOLD, MAGIC, NB, N
 
 # decision phases
 NONE, SIDE, MOVE, DIE, ROOM, MAGIC_P, CHAMP, TACT, BONUS, PLAN, DICE, BOOST, CIRCLE, AREA, FREE, TAKE, SENTRY, \
-    OVER = range(18)
+    OVER, COLOUR = range(19)
 PHASE_NAMES = ("none", "side", "move", "die", "room", "magic", "champion", "tactics", "bonus", "plan", "dice",
-               "boost", "circle", "area", "free_champion", "take_die", "sentry", "over")
+               "boost", "circle", "area", "free_champion", "take_die", "sentry", "over", "colour")
 PASS = ("pass",)
 DONE = ("done",)
 GAIN_MAGIC = ("gain_magic",)
@@ -144,16 +144,17 @@ class GameState(State):
             for i in range(len(self.rows[t])):
                 ch.append(("champ", t, i))
         for p in range(self.n):
-            ch.append(("board", p))
             ch.append(("map", p))
         if not self.solo:
             ch.append(("first",))
         if self.record:
             self._rec("setup", players=self.n, gems=self.gem_supply, dice_per_type=self.dice_per_type,
                       adversary=self.adversary_score if self.solo else None)
-        # after the deal: each player chooses the side of their map, from the first player on
+        # after the deal, from the first player on: each player chooses a colour (a board, and so its Wild
+        # troop type), then each chooses the side of their map (tasks run last in, first out)
         self.tasks.append(("start",))
         self.tasks.append(("sides",))
+        self.tasks.append(("colours",))
 
     # ================================================================== the run loop
 
@@ -238,8 +239,6 @@ class GameState(State):
             return weighted_kinds(self.champ_unseen[req[1]], r.champion_kind)
         if kind == "award":
             return weighted_kinds(self.award_unseen[req[1]], r.award_kind)
-        if kind == "board":
-            return [(b, 1 / len(self.boards_left)) for b in self.boards_left]
         if kind == "map":
             return [(m, 1 / len(self.maps_left)) for m in self.maps_left]
         return [(p, 1 / self.n) for p in range(self.n)]
@@ -310,8 +309,6 @@ class GameState(State):
             elif kind == "award":
                 pool = self.award_unseen[req[1]]
                 outcome = pool[int(rand() * len(pool))]
-            elif kind == "board":
-                outcome = self.boards_left[int(rand() * len(self.boards_left))]
             elif kind == "map":
                 outcome = self.maps_left[int(rand() * len(self.maps_left))]
             else:
@@ -339,10 +336,6 @@ class GameState(State):
             self.awards[req[1]] = outcome
             if self.record:
                 self._rec("award_revealed", slot=req[1], card=r.award_id(outcome))
-        elif kind == "board":
-            self.boards_left.remove(outcome)
-            pl = self.players[req[1]]
-            pl.board, pl.wild = outcome, r.boards[outcome][1]
         elif kind == "map":
             self.maps_left.remove(outcome)
             self.players[req[1]].side = (outcome, -1)
@@ -474,6 +467,23 @@ class GameState(State):
         return self.clone()
 
     # ================================================================== turns
+
+    def _t_colours(self):
+        self._then(*[("colour", (self.first + i) % self.n) for i in range(self.n)])
+
+    def _t_colour(self, p):
+        self.cur = p
+        self._ask(COLOUR)
+
+    def _a_colour(self, action):
+        # RULING (docs/engine.md, Valeria 1): the source has each player choose a colour; from the first
+        # player on, each takes one of the boards still free
+        board = action[1]
+        self.boards_left.remove(board)
+        pl = self.players[self.cur]
+        pl.board, pl.wild = board, self.rules.boards[board][1]
+        if self.record:
+            self._rec("colour", player=self.cur, board=self.rules.boards[board][0], troop=TROOPS[pl.wild])
 
     def _t_sides(self):
         self.ctx = {}
@@ -732,6 +742,9 @@ class GameState(State):
 
     def _l_side(self):
         return [("side", 0), ("side", 1)]
+
+    def _l_colour(self):
+        return [("colour", b) for b in self.boards_left]
 
     def _l_move(self):
         return [("move", m) for m in self._moves()]

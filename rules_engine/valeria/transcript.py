@@ -41,6 +41,7 @@ ENGLISH = {
                 "seventh Battle Plan", "turn_limit": "the turn limit was reached"},
     "setup": "Setup for {players}: {gems} gems in the Gem shrine, {dice_per_type} dice of each type in the bag{adv}.",
     "award_revealed": "Award: {card}.",
+    "colour": "{player} chooses the {board} board, whose Wild type is {troop}.",
     "map": "{player} plays the {board} board on map side {side}.",
     "first_player": "{player} goes first.",
     "turn": "{player}'s turn.",
@@ -109,6 +110,8 @@ def format_event(event, namer: Namer, phrases: dict) -> str | None:
     if kind == "setup":
         f["players"] = "the solo game" if d["players"] == 1 else f"{d['players']} players"
         f["adv"] = f"; the Adversary starts with {d['adversary']} VP" if d.get("adversary") is not None else ""
+    elif kind == "colour":
+        f["troop"] = phrases["_troop"][d["troop"]]
     elif kind in ("move",):
         f["to"] = phrases["_shrine"][SHRINE_WORDS[d["to"]]]
     elif kind == "take_die":
