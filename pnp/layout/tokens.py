@@ -180,8 +180,14 @@ def token_face(face, shape: str, size: float, bleed: float, colour: str | None, 
     extent = size * 2 / 3 ** 0.5 if shape == "hexagon" else size
     c = extent / 2
     els = [shape_element(shape, Rect(0, 0, extent, extent), bleed, "token-art", outline, fill=background)]
+    els += pattern_elements(face.pattern, shape, extent, face.pattern_colour or face.icon_colour
+                            or caption_style(background).colour)
     if face.icon:
         icon_size = size * (0.5 if caption else 0.7) * (face.icon_size or 1.0)
+        if face.pattern not in (None, "none") and not caption:
+            # a round edge: the icon's square may reach past the ring at its corners, so keep it smaller
+            across = 2.0 if shape in ("square", "rounded") else 1.6
+            icon_size = min(icon_size, across * pattern_room(face.pattern, size))
         cy = c + (size * 0.12 if caption else 0)
         els.append(Icon(face.icon, c, cy, icon_size, face.icon_colour, face.label, role="token-icon"))
     if caption:
@@ -192,6 +198,43 @@ def token_face(face, shape: str, size: float, bleed: float, colour: str | None, 
         els.append(Text(Rect(c - w / 2, middle - h / 2, w, h), caption, caption_style(background),
                         role="token-caption"))
     return els
+
+
+#: Where a pattern's line runs (mm inside the cut line, to its middle) and how wide it is: the first line
+#: keeps its ink 1 mm inside the cut, as captions do; a double ring's second line runs 1 mm further in.
+PATTERN_INSET = 1.45
+PATTERN_WIDTH = 0.5
+PATTERN_STEP = 0.85
+#: Room kept between a pattern's innermost line and the icon inside it (mm).
+PATTERN_ROOM = 0.3
+#: Dashes of the dashed and the dotted ring (mm on, mm off).
+PATTERN_DASHES = {"dashed_ring": (1.6, 1.0), "dotted_ring": (0.5, 0.75)}
+
+
+def _pattern_lines(pattern: str) -> tuple:
+    """(insets of the pattern's lines, their width) in mm."""
+    if pattern == "double_ring":
+        return (PATTERN_INSET, PATTERN_INSET + PATTERN_STEP), PATTERN_WIDTH * 0.7
+    return (PATTERN_INSET,), PATTERN_WIDTH
+
+
+def pattern_room(pattern: str, size: float) -> float:
+    """Half the width left inside a pattern's innermost line, less :data:`PATTERN_ROOM`: an icon in
+    the middle of the face stays that far inside it."""
+    insets, width = _pattern_lines(pattern)
+    return size / 2 - insets[-1] - width / 2 - PATTERN_ROOM
+
+
+def pattern_elements(pattern: str | None, shape: str, extent: float, colour: str) -> list:
+    """A face's pattern (a line following the token's edge, inside it) in the token's frame: a second cue
+    beside colour for tokens alike but for their colour (each player's set)."""
+    if pattern in (None, "none"):
+        return []
+    frame = Rect(0, 0, extent, extent)
+    insets, width = _pattern_lines(pattern)
+    dash = PATTERN_DASHES.get(pattern)
+    return [shape_element(shape, frame, -inset, "token-pattern", stroke=colour, width=width, dash=dash)
+            for inset in insets]
 
 
 def cut_outline(shape: str, rect: Rect, outline=None):

@@ -12,6 +12,9 @@ tells them apart on the card (a faction's own emblem).
 
 from __future__ import annotations
 
+import re
+from dataclasses import asdict, is_dataclass
+from functools import lru_cache
 from itertools import combinations
 
 #: The simulations ``pnp preview --vision`` and ``pnp validate`` use, by their short names.
@@ -48,6 +51,7 @@ def simulate(rgb, vision: str):
     return np.clip(out, 0.0, 1.0)
 
 
+@lru_cache(maxsize=4096)
 def distance(a: str, b: str, vision: str | None = None) -> float:
     """ΔE (CAM02-UCS) between two ``#rrggbb`` colours, as seen with ``vision`` (None: full colour vision)."""
     x, y = _rgb(a), _rgb(b)
@@ -82,6 +86,123 @@ def vision_problems(game, problems) -> None:
                          f"colour {by_id[b].colour} and faction '{a}''s {by_id[a].colour} come within ΔE {delta:g} "
                          f"of each other for {_reader(vision)} (under {TOO_CLOSE:g}), and both show the emblem "
                          f"'{by_id[a].emblem}': give one a colour further apart, or an emblem of its own")
+
+
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def _looks(value, colours: list):
+    """``value`` (mappings, lists, dataclasses, text) with every ``#rrggbb`` colour taken out into
+    ``colours`` (in order) and replaced by ``#``: what a piece shows apart from its colours."""
+    if is_dataclass(value) and not isinstance(value, type):
+        value = asdict(value)
+    if isinstance(value, dict):
+        return tuple((str(k), _looks(v, colours)) for k, v in sorted(value.items(), key=lambda kv: str(kv[0])))
+    if isinstance(value, (list, tuple)):
+        return tuple(_looks(v, colours) for v in value)
+    if isinstance(value, str) and _COLOUR.fullmatch(value):
+        colours.append(value.lower())
+        return "#"
+    return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+
+
+def colour_only_pairs(pieces, threshold: float = TOO_CLOSE) -> list[tuple]:
+    """Pieces that show the same thing but for their colours, and whose colours a simulated vision brings
+    under ``threshold`` everywhere they differ: ``pieces`` is [(name, what it shows: mappings, lists,
+    dataclasses)]; gives (name a, name b, colour a, colour b, vision, ΔE) with the pair of colours that
+    stays farthest apart under that vision (the best cue left), for the worst vision of each pair."""
+    groups: dict = {}
+    for name, shown in pieces:
+        colours: list = []
+        looks = _looks(shown, colours)
+        group = groups.setdefault(looks, {})
+        group.setdefault(tuple(colours), name)        # copies of one piece count once
+    found = []
+    for group in groups.values():
+        for (ca, na), (cb, nb) in combinations(group.items(), 2):
+            pairs = sorted({(a, b) for a, b in zip(ca, cb) if a != b})
+            if not pairs or max(distance(a, b) for a, b in pairs) < threshold:
+                continue            # alike in full colour too: not told apart by colour anyway
+            worst = None
+            for vision in VISIONS:
+                best = max(((distance(a, b, vision), a, b) for a, b in pairs), key=lambda t: t[0])
+                if worst is None or best[0] < worst[0]:
+                    worst = (best[0], best[1], best[2], vision)
+            if worst[0] < threshold:
+                found.append((na, nb, worst[1], worst[2], worst[3], round(worst[0], 1)))
+    return found
+
+
+def piece_problems(game, problems) -> None:
+    """Warnings for pieces (tokens, standees, dice) that differ only in colour, when a colour-vision
+    deficiency or a greyscale print brings those colours too close: nothing else tells them apart."""
+    from pnp.components import game_components
+
+    factions = {f.id: f.colour for f in game.factions}
+    for component in game_components(game):
+        kind, spec = component.kind, component.build.keywords.get("spec")
+        if kind == "tokens":
+            _token_problems(game, problems, factions)
+        elif kind == "standee" and spec is not None:
+            from pnp.components.standee import piece_list
+            pieces = [(p["id"], (p["front"], p["back"])) for p in piece_list(game, spec)]
+            _warn(problems, game.where("components", None)[0], spec.line, "piece", colour_only_pairs(pieces),
+                  f"standee '{spec.id}'")
+        elif kind == "dice" and spec is not None:
+            from pnp.components.dice import dice_faces
+            dice, _ = dice_faces(game, spec)
+            names = {}
+            pieces = []
+            for item, faces in dice:
+                name = _item_name(item, len(names) + 1)
+                if name not in names:
+                    names[name] = True
+                    pieces.append((name, faces))
+            _warn(problems, game.where("components", None)[0], spec.line, "die", colour_only_pairs(pieces),
+                  f"dice '{spec.id}'")
+
+
+def _item_name(item, number: int) -> str:
+    if isinstance(item, dict):
+        for key in ("id", "name"):
+            if isinstance(item.get(key), str):
+                return item[key]
+    return f"#{number}"
+
+
+def _token_problems(game, problems, factions) -> None:
+    from pnp.loading.tokendata import load_tokens, tokens_path
+
+    tokens = load_tokens(game)
+    if tokens is None:
+        return
+    lines = {t.id: t.line for t in tokens.tokens}
+
+    def face(f, faction):
+        shown = asdict(f)
+        if shown["background"] == "faction":
+            shown["background"] = factions.get(faction)
+        return shown
+    pieces = [(t.id, (t.shape, t.size, face(t.front, t.faction), face(t.back, t.faction))) for t in tokens.tokens]
+    _warn(problems, tokens_path(game), lines.get, "token", colour_only_pairs(pieces))
+
+
+def _warn(problems, path, line, noun, pairs, subject=None) -> None:
+    """One warning per pair of colours: every pair of pieces they alone tell apart, named."""
+    by_colours: dict = {}
+    for a, b, ca, cb, vision, delta in pairs:
+        by_colours.setdefault((cb, ca, vision, delta), []).append((b, a))
+    for (cb, ca, vision, delta), named in by_colours.items():
+        these = ", ".join(f"'{b}'" for b, _ in named)
+        those = ", ".join(f"'{a}'" for _, a in named)
+        plural = len(named) > 1
+        where = line(named[0][0]) if callable(line) else line
+        problems.warn(path, where, subject,
+                      f"{noun}{'s' if plural else ''} {these} look{'' if plural else 's'} like {those} but for "
+                      f"{'their' if plural else 'its'} colour {cb} against {ca}, and the two come within ΔE "
+                      f"{delta:g} of each other for {_reader(vision)} (under {TOO_CLOSE:g}): give "
+                      f"{'them' if plural else 'it'} an icon, a label or a pattern of "
+                      f"{'their' if plural else 'its'} own, or colours further apart")
 
 
 def _reader(vision: str) -> str:

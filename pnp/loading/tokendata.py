@@ -13,6 +13,10 @@ from pnp.loading.yamlsrc import line_of, load_yaml_or_report
 #: Cut shapes of a token. ``size`` is the diameter (circle), the side (square, rounded) or the width
 #: across the flats (hexagon, pointy-top); an ``outline`` token is cut along an SVG file's shape.
 SHAPES = ("circle", "square", "rounded", "hexagon", "outline")
+#: Patterns a face may draw inside its edge: a second cue, beside colour, for sets of tokens that are
+#: alike but for their colour (each player's markers), so that colour-blind players and greyscale
+#: prints still tell them apart (see pnp.layout.tokens.pattern_elements).
+PATTERNS = ("none", "ring", "double_ring", "dashed_ring", "dotted_ring")
 
 _FACE = {
     "background": Field("str", required=True, doc="'#rrggbb' or 'faction' (the token's faction colour)"),
@@ -22,6 +26,9 @@ _FACE = {
     "caption": Field("str", default=None, nullable=True, doc="small text under the icon; 'faction' = its name"),
     "icon_size": Field("number", default=None, nullable=True, min=0.2, max=1.5,
                        doc="the icon's size as a fraction of its usual size (0.7 of the token, 0.5 with a caption)"),
+    "pattern": Field("str", default=None, nullable=True, choices=PATTERNS,
+                     doc="a ring drawn inside the edge (a second cue beside colour)"),
+    "pattern_colour": Field("colour", doc="the pattern's colour (default: the icon's, else white or ink)"),
 }
 
 SCHEMA = {
@@ -61,6 +68,8 @@ class Face:
     label: str | None
     caption: str | None
     icon_size: float | None = None   # a fraction of the icon's usual size
+    pattern: str | None = None       # one of PATTERNS (None, "none": no pattern)
+    pattern_colour: str | None = None
 
 
 @dataclass(frozen=True)
@@ -110,7 +119,8 @@ class TokenSet:
 
 
 def _face(data: dict) -> Face:
-    return Face(*(data.get(k) for k in ("background", "icon", "icon_colour", "label", "caption", "icon_size")))
+    return Face(*(data.get(k) for k in ("background", "icon", "icon_colour", "label", "caption", "icon_size",
+                                        "pattern", "pattern_colour")))
 
 
 def tokens_path(game):
@@ -170,6 +180,11 @@ def load_tokens(game, problems: Problems | None = None) -> TokenSet | None:
         if declared and clean.get("kind") and clean["kind"] not in declared:
             problems.error(path, line_of(item, "kind"), subject,
                            f"kind: '{clean['kind']}' is not one of kinds: {', '.join(declared)}")
+        for side in ("front", "back"):
+            if clean.get("shape") == "outline" and (clean.get(side) or {}).get("pattern") not in (None, "none"):
+                problems.error(path, line_of(item, side), subject,
+                               f"{side}.pattern: a pattern follows the token's edge, which a shape 'outline' "
+                               f"token does not have: use an icon or a caption as the second cue")
         outline = None
         if clean.get("shape") == "outline":
             if not clean.get("outline"):

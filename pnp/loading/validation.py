@@ -83,10 +83,11 @@ def _validate(game, problems: Problems, options, lang, component_checks=None) ->
                 if component.check:
                     component.check(game, problems, options)
         if not problems.errors and (options is None or options.thorough):
-            from pnp.loading.colourvision import vision_problems
+            from pnp.loading.colourvision import piece_problems, vision_problems
             from pnp.loading.piececheck import check_pieces
             check_pieces(game, problems, options)
             vision_problems(game, problems)
+            piece_problems(game, problems)
         if game.engine and (options is None or options.thorough):
             engine = engine_module(game.engine)
             hook = getattr(engine, "validate_game", None)
