@@ -511,3 +511,28 @@ def test_english_examples_close_an_epithet_before_the_sentence_goes_on():
     text = " ".join(" ".join(told).replace("**", "").split())
     assert "Ana plays Anna Lys, Widow Maker, and pays 3 gold" in text
     assert not re.search(r"Widow Maker (and|but|for|in|to) ", text)
+
+
+@pytest.mark.parametrize("lang, tiled, whole", [
+    ("en", "Start from the assembly map", "Print on one side, on card stock if you can."),
+    ("es", "Parte del plano de montaje", "Imprime a una cara, mejor en cartulina.")])
+def test_instructions_speak_of_tiles_only_for_a_board_printed_in_tiles(lang, tiled, whole):
+    from jinja2 import Environment
+
+    from pnp.components import Part
+    from pnp.components.instructions import TEMPLATES_DIR
+
+    source = (TEMPLATES_DIR / "instructions" / f"{lang}.md.j2").read_text()
+    # the table of files: from the top of the template to the end of its loop
+    snippet = source[:source.index("{% endfor %}") + len("{% endfor %}")]
+    env = Environment(trim_blocks=True, lstrip_blocks=True)
+    board = {"filename": "board.pdf", "title": "Board", "first": 2, "last": 11, "component": "board",
+             "sides": "single", "parts": (Part("board", "board", 1, "Board"), Part("tile", "board-tiles", 9, "tiles"))}
+    boards = {"filename": "player-boards.pdf", "title": "Player boards", "first": 12, "last": 16,
+              "component": "player_boards", "sides": "single", "parts": (Part("board", "player_boards", 5, "boards"),)}
+    out = env.from_string(snippet).render(entries=[board, boards], kinds={"board": "board", "player_boards": "board"},
+                                          game={"title": "G"})
+    rows = {line.split("|")[2].strip(): line.split("|")[3].strip() for line in out.splitlines()
+            if line.startswith("| 2") or line.startswith("| 12")}
+    assert tiled in rows["**Board**"]
+    assert rows["**Player boards**"] == whole
