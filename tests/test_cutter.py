@@ -101,19 +101,50 @@ def _same(a: Rect, b: Rect) -> bool:
     return all(abs(u - v) < 0.01 for u, v in zip((a.x, a.y, a.w, a.h), (b.x, b.y, b.w, b.h)))
 
 
-@pytest.mark.parametrize("paper", sorted(PAPERS))
-@pytest.mark.parametrize("game_name", GAMES)
-def test_every_card_lies_inside_the_cut_area_and_the_cut_files_trace_it(game_name, paper):
+def _check_png(data: bytes, frame: Rect, trims: list, radius: float) -> None:
+    """A Cricut sheet image: the frame at 300 dpi, opaque inside every trim, transparent between the cards
+    and in each rounded corner."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(data))
+    assert image.mode == "RGBA"
+    assert image.size == (round(frame.w / 25.4 * 300), round(frame.h / 25.4 * 300))
+    scale = image.size[0] / frame.w
+
+    def alpha(x, y):
+        return image.getpixel((int((x - frame.x) * scale), int((frame.top - y) * scale)))[3]
+
+    for t in trims:
+        assert alpha(t.cx, t.cy) == 255
+        assert alpha(t.x + 0.3, t.cy) == alpha(t.right - 0.3, t.cy) == 255
+        assert alpha(t.x + 0.3, t.top - 0.3) == 0                    # the rounded corner is cut away
+        assert alpha(t.x + radius, t.top - radius) == 255
+        if t.x - frame.x > 0.5:
+            assert alpha(t.x - 0.5, t.cy) == 0                       # between the cards
+
+
+def _cases():
+    """Every game, paper and machine; Cricut's (which draw every sheet's image) slow but for one game."""
+    for game_name in GAMES:
+        for paper in sorted(PAPERS):
+            for machine_name in sorted(MACHINES):
+                slow = machine_name == "cricut" and game_name != "shadow_throne"
+                yield pytest.param(game_name, paper, machine_name, marks=[pytest.mark.slow] if slow else [])
+
+
+@pytest.mark.parametrize("game_name, paper, machine_name", list(_cases()))
+def test_every_card_lies_inside_the_cut_area_and_the_cut_files_trace_it(game_name, paper, machine_name):
+    machine = MACHINES[machine_name]
     game = load_game(game_name)
     w, h = PAPERS[paper]
-    outs = {o.filename: o for o in build_cards(game, BuildOptions(paper=paper, cutter="silhouette"))}
+    outs = {o.filename: o for o in build_cards(game, BuildOptions(paper=paper, cutter=machine_name))}
     fronts, backs = outs["cards-fronts.pdf"], outs["cards-backs.pdf"]
-    area = cut_area(SILHOUETTE, w, h)
-    marks = [b.rect for b in registration_marks(SILHOUETTE, w, h)]
+    area = cut_area(machine, w, h)
+    marks = [b.rect for b in registration_marks(machine, w, h)]
     decks = [d for d in game.decks if d.physical(None) or d.aid_copies]
     page_sizes = []
     for deck in decks:
-        grid = cutter_grid(SILHOUETTE, deck.width, deck.height, w, h, CUT_BLEED)
+        grid = cutter_grid(machine, deck.width, deck.height, w, h, CUT_BLEED)
         n = len(list(deck.physical(None))) + deck.aid_copies
         page_sizes += [(deck.width, deck.height)] * -(-n // grid.per_sheet)
     assert len(fronts.pages) == len(backs.pages) == len(page_sizes)
@@ -121,7 +152,7 @@ def test_every_card_lies_inside_the_cut_area_and_the_cut_files_trace_it(game_nam
     printed = []
     for front, back in zip(fronts.pages, backs.pages):
         card_w, card_h = next(sizes)
-        # the marks on every front, exactly; none on the backs (the machine reads the printed side)
+        # the marks on every front, exactly (Silhouette; none for the others); none on the backs
         assert [e.rect for e in front.find("registration")] == marks
         assert not back.find("registration")
         trims = [_trim(e, card_w, card_h) for e in _cards(front).values()]
@@ -134,25 +165,48 @@ def test_every_card_lies_inside_the_cut_area_and_the_cut_files_trace_it(game_nam
             for b in trims:
                 if a is not b:
                     assert not a.inset(-CUT_BLEED + 1e-6).overlaps(b.inset(-CUT_BLEED + 1e-6))
+        # ScanNCut: a keyline on every cut line, for the scan; none for the others
+        keylines = [(e.rect, e.radius) for e in front.find("keyline")]
+        assert len(keylines) == (len(trims) if machine.keyline else 0)
+        for rect, radius in keylines:
+            assert radius == machine.corner and any(_same(rect, t) for t in trims)
         printed.append(trims)
     # the cut files beside the fronts: each run of pages that cuts the same shapes, every outline a trim
-    runs = {}
+    runs, images, sizes_txt = {}, {}, None
     for name, data in fronts.beside.items():
         if name == "cards.json":           # every build's record of the cards (test_reprint.py)
+            continue
+        if name == "cards-fronts-images.txt":
+            sizes_txt = data.decode()
+            continue
+        m = re.fullmatch(r"cards-fronts-p(\d+)\.png", name)
+        if m:
+            images[int(m[1])] = data
             continue
         m = re.fullmatch(r"cards-fronts-cut-p(\d+)(?:-(\d+))?\.(svg|dxf)", name)
         assert m, name
         runs.setdefault((int(m[1]), int(m[2] or m[1])), {})[m[3]] = data
+    assert sorted(images) == (list(range(1, len(printed) + 1)) if machine.image else [])
+    assert (sizes_txt is not None) == machine.image
     covered = []
     for (first, last), files in sorted(runs.items()):
         covered += range(first, last + 1)
-        from_svg, from_dxf = _svg_rects(files["svg"], h), _dxf_rects(files["dxf"])
+        frame = Rect(0.0, 0.0, w, h)
+        if machine.image:      # Cricut: the files' frame is the image, the cards' bounds
+            trims = printed[first - 1]
+            x0, y0 = min(t.x for t in trims), min(t.y for t in trims)
+            frame = Rect(x0, y0, max(t.right for t in trims) - x0, max(t.top for t in trims) - y0)
+            assert f'viewBox="0 0 {frame.w:g} {frame.h:g}"'.encode() in files["svg"]
+        from_svg, from_dxf = _svg_rects(files["svg"], frame.h), _dxf_rects(files["dxf"])
         for number in range(first, last + 1):
-            trims = printed[number - 1]
+            trims = [t.moved(-frame.x, -frame.y) for t in printed[number - 1]]
             assert len(from_svg) == len(from_dxf) == len(trims)
             for t in trims:
                 assert any(_same(t, r) and radii == {(3.0, 3.0)} for r, radii in from_svg), t
                 assert any(_same(t, r) and bulges.count(round(QUARTER_BULGE, 6)) == 4 for r, bulges in from_dxf), t
+            if machine.image:
+                _check_png(images[number], frame, printed[number - 1], machine.corner)
+                assert f"cards-fronts-p{number}.png: {frame.w / 25.4:.3f} x {frame.h / 25.4:.3f} in" in sizes_txt
     assert covered == list(range(1, len(printed) + 1))
 
 
@@ -202,3 +256,20 @@ def test_the_build_writes_the_cut_files_beside_the_fronts(tmp_path):
     assert names == ["cards-fronts-cut-p1-9.dxf", "cards-fronts-cut-p1-9.svg", "cards-fronts-cut-p10.dxf",
                      "cards-fronts-cut-p10.svg"]
     assert "cards-fronts-cut-p1-9.svg  (cut lines)" in result.output
+
+
+def test_a_cricut_build_writes_each_sheets_image_and_their_sizes(tmp_path):
+    result = CliRunner().invoke(main, ["build", "shadow_throne", "--cutter", "cricut", "--paper", "letter",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    # 59 cards, 4 to a sheet inside Design Space's 6.75 x 9.25 in image: 14 full sheets and one of 3
+    images = sorted((p.name for p in tmp_path.glob("cards-fronts-p*.png")), key=lambda n: int(n[14:-4]))
+    assert images == [f"cards-fronts-p{n}.png" for n in range(1, 16)]
+    assert sorted(p.name for p in tmp_path.glob("*.svg")) == ["cards-fronts-cut-p1-14.svg", "cards-fronts-cut-p15.svg"]
+    sizes = (tmp_path / "cards-fronts-images.txt").read_text().splitlines()
+    # two poker cards side by side and two high, 2 mm apart: 128 x 178 mm
+    assert sizes[1] == "cards-fronts-p1.png: 5.039 x 7.008 in (128.00 x 178.00 mm); cut file cards-fronts-cut-p1-14.svg"
+    assert "cards-fronts-p1.png  (image to upload)" in result.output
+    assert "cards-fronts-images.txt  (image sizes)" in result.output
+    # no registration marks: Design Space prints its own
+    assert not any(b"registration" in p.read_bytes() for p in tmp_path.glob("*.svg"))

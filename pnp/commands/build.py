@@ -53,10 +53,11 @@ from pnp.workers import default_jobs
               help="How card sheets are printed: sheets = fronts and backs on separate pages (duplex, or a "
                    "second pass); gutterfold = each card's front and back on one side of one sheet, folded on "
                    "the gutter and glued (no duplex printer needed).")
-@click.option("--cutter", type=click.Choice(["silhouette"]), default=None,
-              help="Print-and-cut on a cutting machine: card fronts carry its registration marks, cards lie "
-                   "apart inside the area it cuts (art 1 mm past every cut line), and a cut file of every "
-                   "card's outline (SVG and DXF) goes beside cards-fronts.pdf (docs/printing.md).")
+@click.option("--cutter", type=click.Choice(["silhouette", "cricut", "scanncut"]), default=None,
+              help="Print-and-cut on a cutting machine: pieces lie apart inside the area it cuts (art 1 mm past "
+                   "every cut line) and a cut file of every outline (SVG and DXF) goes beside the PDF; silhouette: "
+                   "its registration marks on the sheets; cricut: a PNG of each sheet to upload to Design Space; "
+                   "scanncut: a keyline on every cut line, for its scan (docs/printing.md).")
 @click.option("--changed-since", type=click.Path(file_okay=False), default=None, metavar="OLD_KIT_DIR",
               help="Also write reprint.pdf: a changelog of the cards added, removed and changed since the kit "
                    "in OLD_KIT_DIR (its cards.json), then sheets of only the cards whose drawing changed.")
@@ -114,6 +115,9 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
         n = result.pages.get(path.name)
         if path.suffix in (".svg", ".dxf"):     # --cutter: cut files beside their PDF
             click.echo(f"{display_path(path)}  (cut lines)")
+            continue
+        if path.suffix in (".png", ".txt"):     # --cutter cricut: the sheets' images to upload, their sizes
+            click.echo(f"{display_path(path)}  ({'image to upload' if path.suffix == '.png' else 'image sizes'})")
             continue
         if path.name == "cards.json":          # what --changed-since compares a later build with (pnp.reprint)
             click.echo(f"{display_path(path)}  (every card's drawing, for --changed-since)")

@@ -22,7 +22,7 @@ from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_
 from pnp.layout.geometry import Picture, Rect, Text, flatten
 from pnp.layout.regions import RegionError
 from pnp.layout.gutterfold import gutterfold_sheets, plan as gutterfold_plan
-from pnp.layout.cutter import CUT_BLEED, MACHINES, CutOutline, cut_sheets, cutter_grid, registration_marks
+from pnp.layout.cutter import CUT_BLEED, MACHINES, CutOutline, cutter_grid, keylines, registration_marks
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import card_markup, escape, markup_problems, plain_text
@@ -279,7 +279,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     fronts_out = Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts, parts=tuple(parts),
                         sides="double")
     if machine:
-        fronts_out.beside = cut_files(game, machine, w, h, cut_pages, "cards-fronts")
+        fronts_out.beside = cut_files(game, machine, w, h, cut_pages, "cards-fronts", drawn=fronts)
     fronts_out.beside[RECORD_FILE] = record
     return [
         fronts_out,
@@ -323,8 +323,10 @@ def _deck_sheets(game, deck, options, laid, machine, faces, labels, cards, words
         for start, page in zip(range(0, len(faces), grid.per_sheet), sheets.fronts):
             page.add(*registration_marks(machine, w, h))
             count = min(grid.per_sheet, len(faces) - start)
-            cut_pages.append([CutOutline(grid.slot(i).inset(laid.bleed), machine.corner, labels[start + i])
-                              for i in range(count)])
+            outlines = [CutOutline(grid.slot(i).inset(laid.bleed), machine.corner, labels[start + i])
+                        for i in range(count)]
+            page.add(*keylines(machine, outlines))
+            cut_pages.append(outlines)
     return sheets.fronts, sheets.backs, [], cut_pages
 
 
@@ -382,27 +384,17 @@ def _reprint(game, options, laid, machine, printed, record: bytes, words) -> Out
     changelog = changelog_pages(title, summary, lines, w, h)
     out = Output(REPRINT_FILE, words.get("reprint_title", "Reprint"), changelog + pages, in_kit=False)
     if machine and cut_pages:
-        out.beside = cut_files(game, machine, w, h, cut_pages, "reprint", [len(changelog) + n for n in numbers])
+        out.beside = cut_files(game, machine, w, h, cut_pages, "reprint", [len(changelog) + n for n in numbers],
+                               drawn=pages[::2])
     return out
 
 
 def cut_files(game, machine, page_w: float, page_h: float, pages: list, stem: str,
-              numbers: list | None = None) -> dict:
-    """``<stem>-cut-p<first>-<last>.svg`` and ``.dxf`` for each run of pages of ``<stem>.pdf`` that cut the
-    same outlines (one pair for every full sheet of a deck); with ``numbers`` (each page's number in the
-    PDF, when other pages come between them), one pair per page."""
+              numbers: list | None = None, drawn: list | None = None) -> dict:
+    """The cut files (and, for Cricut, the images) beside ``<stem>.pdf``: :func:`pnp.exports.cutfile.cut_files`."""
     from pnp.exports import cutfile
 
-    files = {}
-    if numbers is None:
-        runs = cut_sheets(machine, page_w, page_h, pages)
-    else:
-        runs = [replace(cut_sheets(machine, page_w, page_h, [p])[0], first=n, last=n) for p, n in zip(pages, numbers)]
-    for sheet in runs:
-        name = f"{stem}-cut-{sheet.pages}"
-        files[f"{name}.svg"] = cutfile.svg(sheet, f"{game.title}: {stem}.pdf {sheet.pages}, {machine.title}")
-        files[f"{name}.dxf"] = cutfile.dxf(sheet)
-    return files
+    return cutfile.cut_files(game.title, machine, page_w, page_h, pages, stem, numbers, drawn)
 
 
 def _check_texts(elements, problems, path, line, subject, what: str = "", icons=None) -> None:

@@ -13,6 +13,16 @@ pieces keep to :func:`cut_area`, the rectangle inside the marks less the bands a
 that hold them (the marks' legs plus :attr:`Machine.keepout`), and :attr:`Machine.keepout` from the
 sides.
 
+Cricut (Explore, Maker, Joy Xtra) "Print Then Cut": Design Space prints its own registration frame
+round an uploaded image and cuts the image's outline, so pnp prints no marks: the pieces keep to the
+largest image Design Space prints on a Letter or A4 sheet (:data:`CRICUT_AREA`, 6.75 x 9.25 in), and
+beside the PDF each sheet is also a PNG whose opaque pixels are exactly the pieces inside their cut
+lines (transparent between them), the image to upload (:mod:`pnp.exports.cutfile`).
+
+Brother ScanNCut: the machine scans the sheet on its mat and needs no printed marks; the pieces keep
+to the printer's margin (the whole sheet lies inside the mat's scan area) and each carries a thin dark
+keyline on its cut line, so its edge shows against the paper in the scan.
+
 Pieces lie apart by twice their bleed (:data:`CUT_BLEED` at least), so a cut a little off runs through
 the piece's own art, never a neighbour's or the white paper.
 """
@@ -21,41 +31,63 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.layout.geometry import Box, Rect
+from pnp.layout.geometry import Box, Circle, Polygon, Rect
 from pnp.layout.sheet import Grid
+from pnp.units import MM_PER_INCH, PRINTER_MARGIN
 
 
 @dataclass(frozen=True)
 class Machine:
-    """A cutting machine's registration marks and keep-out distances (mm)."""
+    """A cutting machine's registration marks and keep-out distances (mm). ``marks`` is the kind of marks
+    pnp prints (``type1``: Silhouette's; ``""``: none, the machine's software prints its own or the machine
+    scans the sheet); ``image`` writes each sheet as a PNG to upload (Cricut Design Space); ``keyline``
+    draws every cut line thinly on the sheet (ScanNCut's scan)."""
 
     name: str
     title: str
-    inset: float          # sheet edge to the marks' outer edges, on every side
-    square: float         # the side of the filled square in the top-left corner
-    leg: float            # the length of each leg of the L-shaped corners
-    thickness: float      # the width of the L's legs
-    keepout: float        # how far what is printed or cut keeps from the marks and their bands
-    corner: float         # the radius of a card's corners in the cut file
+    inset: float = 0.0    # sheet edge to the marks' outer edges, on every side
+    square: float = 0.0   # the side of the filled square in the top-left corner
+    leg: float = 0.0      # the length of each leg of the L-shaped corners
+    thickness: float = 0.0  # the width of the L's legs
+    keepout: float = 0.0  # how far what is printed or cut keeps from the marks and their bands
+    corner: float = 3.0   # the radius of a card's corners in the cut file
+    marks: str = ""
+    image: bool = False
+    keyline: bool = False
 
     def settings(self) -> str:
         """The registration-mark settings to choose in the machine's software (docs/printing.md)."""
+        if self.marks != "type1":
+            return ""
         return (f"type 1, length {self.leg:g} mm, thickness {self.thickness:g} mm, inset {self.inset:g} mm")
 
 
 MACHINES = {
     "silhouette": Machine("silhouette", "Silhouette (Cameo, Portrait, Curio)", inset=10.0, square=5.0, leg=20.0,
-                          thickness=0.3, keepout=3.0, corner=3.0),
+                          thickness=0.3, keepout=3.0, corner=3.0, marks="type1"),
+    "cricut": Machine("cricut", "Cricut (Print Then Cut in Design Space)", corner=3.0, image=True),
+    "scanncut": Machine("scanncut", "Brother ScanNCut", corner=3.0, keyline=True),
 }
 
+#: The largest image Cricut Design Space prints for Print Then Cut on a Letter or A4 sheet (6.75 x 9.25 in):
+#: it draws its registration frame round it, in the sheet's margins.
+CRICUT_AREA = (6.75 * MM_PER_INCH, 9.25 * MM_PER_INCH)
 #: Art runs at least this far past every cut line on cutter sheets, and pieces lie twice this far apart.
 CUT_BLEED = 1.0
 MARK_INK = "#000000"
+#: ScanNCut: the dark line drawn on every cut line, so each piece's edge shows in the machine's scan.
+KEYLINE_INK = "#1a1a1a"
+KEYLINE_WIDTH = 0.2
+#: Cricut: the resolution of the sheet images to upload.
+IMAGE_DPI = 300
 
 
 def registration_marks(machine: Machine, page_w: float, page_h: float) -> list[Box]:
-    """The marks as filled rectangles: the square at the top left, then the L at the top right, then the L
-    at the bottom left (each L as its horizontal and its vertical leg)."""
+    """The marks pnp prints, as filled rectangles (none for a machine whose software prints its own, or
+    that scans the sheet). Silhouette type 1: the square at the top left, then the L at the top right,
+    then the L at the bottom left (each L as its horizontal and its vertical leg)."""
+    if machine.marks != "type1":
+        return []
     m, s, leg, t = machine.inset, machine.square, machine.leg, machine.thickness
     right, top = page_w - m, page_h - m
     return [
@@ -67,13 +99,37 @@ def registration_marks(machine: Machine, page_w: float, page_h: float) -> list[B
     ]
 
 
+def keylines(machine: Machine, outlines) -> list:
+    """ScanNCut: each outline drawn as a thin dark line on the sheet (its edge in the machine's scan);
+    nothing for the other machines."""
+    if not machine.keyline:
+        return []
+    out = []
+    for o in outlines:
+        if o.shape == "circle":
+            out.append(Circle(o.rect.cx, o.rect.cy, o.rect.w / 2, stroke=KEYLINE_INK, width=KEYLINE_WIDTH,
+                              role="keyline"))
+        elif o.shape == "polygon":
+            out.append(Polygon(o.points, stroke=KEYLINE_INK, width=KEYLINE_WIDTH, role="keyline"))
+        else:
+            out.append(Box(o.rect, stroke=KEYLINE_INK, width=KEYLINE_WIDTH, radius=o.radius, role="keyline"))
+    return out
+
+
 def cut_area(machine: Machine, page_w: float, page_h: float) -> Rect:
-    """Where pieces (with their bleed) may lie: inside the marks, below the top band and above the bottom
-    band that hold them, :attr:`Machine.keepout` clear of the marks on every side. Centred on the sheet,
-    so a grid centred on the sheet (and its duplex mirror) stays inside it."""
-    side = machine.inset + machine.keepout
-    band = machine.inset + machine.leg + machine.keepout
-    return Rect(side, band, page_w - 2 * side, page_h - 2 * band)
+    """Where pieces (with their bleed) may lie, centred on the sheet (so a grid centred on the sheet, and
+    its duplex mirror, stays inside it). Silhouette: inside the marks, below the top band and above the
+    bottom band that hold them, :attr:`Machine.keepout` clear of the marks on every side. Cricut: the
+    image Design Space prints (:data:`CRICUT_AREA`), within the printer's margin. ScanNCut: the sheet
+    less the printer's margin."""
+    if machine.marks == "type1":
+        side = machine.inset + machine.keepout
+        band = machine.inset + machine.leg + machine.keepout
+        return Rect(side, band, page_w - 2 * side, page_h - 2 * band)
+    w, h = page_w - 2 * PRINTER_MARGIN, page_h - 2 * PRINTER_MARGIN
+    if machine.image:
+        w, h = min(w, CRICUT_AREA[0]), min(h, CRICUT_AREA[1])
+    return Rect((page_w - w) / 2, (page_h - h) / 2, w, h)
 
 
 def cutter_grid(machine: Machine, card_w: float, card_h: float, page_w: float, page_h: float,
@@ -96,18 +152,45 @@ def cutter_grid(machine: Machine, card_w: float, card_h: float, page_w: float, p
 
 @dataclass(frozen=True)
 class CutOutline:
-    """One piece's cut line on a sheet: a rectangle with corners rounded by ``radius`` (mm, sheet frame,
-    y up), and the piece it cuts (``label``, e.g. ``outlaw#2``)."""
+    """One piece's cut line on a sheet (mm, sheet frame, y up) and the piece it cuts (``label``, e.g.
+    ``outlaw#2``): a rectangle ``rect`` with corners rounded by ``radius`` (``shape="rect"``), the circle
+    inscribed in the square ``rect`` (``"circle"``), or the closed polygon through ``points``
+    (``"polygon"``, ``rect`` its bounding box)."""
 
     rect: Rect
-    radius: float
+    radius: float = 0.0
     label: str = ""
+    shape: str = "rect"
+    points: tuple = ()
+
+    def key(self) -> tuple:
+        """What the cut looks like (the label aside), rounded to 0.1 µm."""
+        return (self.shape, self.rect.rounded(4), round(self.radius, 4),
+                tuple((round(x, 4), round(y, 4)) for x, y in self.points))
+
+
+def circle_outline(cx: float, cy: float, r: float, label: str = "") -> CutOutline:
+    return CutOutline(Rect(cx - r, cy - r, 2 * r, 2 * r), 0.0, label, "circle")
+
+
+def polygon_outline(points, label: str = "") -> CutOutline:
+    points = tuple((float(x), float(y)) for x, y in points)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return CutOutline(Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)), 0.0, label, "polygon", points)
+
+
+def bounds(outlines) -> Rect:
+    """The smallest rectangle holding every outline."""
+    x0, y0 = min(o.rect.x for o in outlines), min(o.rect.y for o in outlines)
+    return Rect(x0, y0, max(o.rect.right for o in outlines) - x0, max(o.rect.top for o in outlines) - y0)
 
 
 @dataclass(frozen=True)
 class CutSheet:
     """The cut file of one or more consecutive pages that cut the same outlines: the page size, the
-    machine, the pages (1-based, in the PDF beside it) and the outlines."""
+    machine, the pages (1-based, in the PDF beside it), the outlines, the fold lines ((x1, y1, x2, y2),
+    a layer of their own) and the ``frame``: the part of the sheet the file covers (the whole sheet, or
+    for Cricut the image to upload: the outlines' bounds). The file's origin is the frame's corner."""
 
     page_w: float
     page_h: float
@@ -115,21 +198,31 @@ class CutSheet:
     first: int
     last: int
     outlines: tuple
+    folds: tuple = ()
+    frame: Rect | None = None
 
     @property
     def pages(self) -> str:
         return f"p{self.first}" if self.first == self.last else f"p{self.first}-{self.last}"
 
+    @property
+    def area(self) -> Rect:
+        return self.frame if self.frame is not None else Rect(0.0, 0.0, self.page_w, self.page_h)
 
-def cut_sheets(machine: Machine, page_w: float, page_h: float, pages: list[list[CutOutline]]) -> list[CutSheet]:
+
+def cut_sheets(machine: Machine, page_w: float, page_h: float, pages: list[list[CutOutline]],
+               folds: list[list[tuple]] | None = None) -> list[CutSheet]:
     """The outlines of each page (in page order) grouped into runs of consecutive pages that cut the same
-    shapes (labels aside): one cut file serves every full sheet of a deck."""
+    shapes (labels aside) and fold the same lines: one cut file serves every full sheet of a deck."""
     runs: list[CutSheet] = []
-    for number, outlines in enumerate(pages, start=1):
-        shapes = tuple((o.rect.rounded(4), round(o.radius, 4)) for o in outlines)
-        if runs and tuple((o.rect.rounded(4), round(o.radius, 4)) for o in runs[-1].outlines) == shapes:
+    folds = folds if folds is not None else [[] for _ in pages]
+    for number, (outlines, lines) in enumerate(zip(pages, folds), start=1):
+        lines = tuple(tuple(round(v, 6) for v in line) for line in lines)
+        shapes = (tuple(o.key() for o in outlines), lines)
+        if runs and (tuple(o.key() for o in runs[-1].outlines), runs[-1].folds) == shapes:
             last = runs[-1]
-            runs[-1] = CutSheet(page_w, page_h, machine, last.first, number, last.outlines)
+            runs[-1] = CutSheet(page_w, page_h, machine, last.first, number, last.outlines, last.folds, last.frame)
         else:
-            runs.append(CutSheet(page_w, page_h, machine, number, number, tuple(outlines)))
+            frame = bounds(outlines) if machine.image and outlines else None
+            runs.append(CutSheet(page_w, page_h, machine, number, number, tuple(outlines), lines, frame))
     return runs
