@@ -251,7 +251,7 @@ def test_the_build_writes_the_cut_files_beside_the_fronts(tmp_path):
     result = CliRunner().invoke(main, ["build", "shadow_throne", "--cutter", "silhouette", "--paper", "a4",
                                        "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    names = sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".svg", ".dxf"))
+    names = sorted(p.name for p in tmp_path.glob("cards-*") if p.suffix in (".svg", ".dxf"))
     # 59 cards, 6 to a sheet: 9 full sheets and one of 5
     assert names == ["cards-fronts-cut-p1-9.dxf", "cards-fronts-cut-p1-9.svg", "cards-fronts-cut-p10.dxf",
                      "cards-fronts-cut-p10.svg"]
@@ -265,7 +265,7 @@ def test_a_cricut_build_writes_each_sheets_image_and_their_sizes(tmp_path):
     # 59 cards, 4 to a sheet inside Design Space's 6.75 x 9.25 in image: 14 full sheets and one of 3
     images = sorted((p.name for p in tmp_path.glob("cards-fronts-p*.png")), key=lambda n: int(n[14:-4]))
     assert images == [f"cards-fronts-p{n}.png" for n in range(1, 16)]
-    assert sorted(p.name for p in tmp_path.glob("*.svg")) == ["cards-fronts-cut-p1-14.svg", "cards-fronts-cut-p15.svg"]
+    assert sorted(p.name for p in tmp_path.glob("cards-*.svg")) == ["cards-fronts-cut-p1-14.svg", "cards-fronts-cut-p15.svg"]
     sizes = (tmp_path / "cards-fronts-images.txt").read_text().splitlines()
     # two poker cards side by side and two high, 2 mm apart: 128 x 178 mm
     assert sizes[1] == "cards-fronts-p1.png: 5.039 x 7.008 in (128.00 x 178.00 mm); cut file cards-fronts-cut-p1-14.svg"

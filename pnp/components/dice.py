@@ -20,6 +20,7 @@ from pnp.components.board import scope
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
 from pnp.loading.i18n import strings, word
+from pnp.layout.cutter import MACHINES, virtual_page
 from pnp.layout.dice import cube_net, net_grid, net_pages, sticker_pages, sticker_plan
 from pnp.layout.geometry import Rect
 from pnp.layout.outline import CutPiece, RectOutline
@@ -103,17 +104,25 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     w, h = options.page_size
     base = spec.id.replace("_", "-")
     title = escape(word(game, f"components.{spec.id}.title", _own_title(spec)))
+    machine = MACHINES[options.cutter] if options.cutter else None
+    laid = virtual_page(machine, w, h)[:2] if machine else (w, h)    # --cutter: inside the area it cuts
     outs = []
     for k, form in enumerate(dict.fromkeys(config["forms"])):
         name = words.get(f"dice_{form}", form)
         try:
-            pages = _form_pages(form, dice, layout, config, w, h, f"{title}: {name}", words.get("dice_glue", "glue"))
+            pages = _form_pages(form, dice, layout, config, *laid, f"{title}: {name}", words.get("dice_glue", "glue"))
         except ValueError as exc:
             problems = Problems()
-            problems.error(game.root / "game.yaml", spec.line, f"dice '{spec.id}'", f"{exc} on {options.paper}")
+            problems.error(game.root / "game.yaml", spec.line, f"dice '{spec.id}'", f"{exc} on {options.paper}"
+                           + (f" for --cutter {machine.name}" if machine else ""))
             raise DataError(problems) from None
         parts = (Part("die", spec.id, len(dice), title),) if k == 0 else ()
-        outs.append(Output(f"{base}-{form}.pdf", f"{title}: {name}", pages, parts=parts, in_kit=k == 0))
+        out = Output(f"{base}-{form}.pdf", f"{title}: {name}", pages, parts=parts, in_kit=k == 0)
+        if machine:
+            from pnp.exports.cutfile import moved_sheets
+
+            out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, f"{base}-{form}")
+        outs.append(out)
     return outs
 
 

@@ -17,6 +17,7 @@ from pnp.components import BuildOptions, Component, Output, Part
 from pnp.components.board import scope
 from pnp.draw.icons import drawable, with_game_icons
 from pnp.errors import DataError, Problems
+from pnp.layout.cutter import MACHINES, virtual_page
 from pnp.layout.geometry import Box, Icon, Picture, Rect, Style, Text
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.standee import StandeeSpec, standee_layout, standee_pages, standee_sheets
@@ -187,13 +188,22 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
                          side_elements(game, p["back"], config["width"], config["height"]))
     w, h = options.page_size
     title = escape(printed_title(game, spec))
+    machine = MACHINES[options.cutter] if options.cutter else None
+    laid = virtual_page(machine, w, h)[:2] if machine else (w, h)    # --cutter: inside the area it cuts
     try:
-        pages = standee_pages(standees, arts, w, h, label=title)
+        pages = standee_pages(standees, arts, *laid, label=title)
     except ValueError as exc:
-        problems.error(game.root / "game.yaml", spec.line, f"standee '{spec.id}'", f"{exc} on {options.paper}")
+        problems.error(game.root / "game.yaml", spec.line, f"standee '{spec.id}'", f"{exc} on {options.paper}"
+                       + (f" for --cutter {machine.name}" if machine else ""))
         raise DataError(problems) from None
     part = Part(config["part"], spec.id, len(standees), title)
-    return [Output(f"{spec.id.replace('_', '-')}.pdf", title, pages, parts=(part,), sides="fold")]
+    stem = spec.id.replace('_', '-')
+    out = Output(f"{stem}.pdf", title, pages, parts=(part,), sides="fold")
+    if machine:
+        from pnp.exports.cutfile import moved_sheets
+
+        out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, stem)
+    return [out]
 
 
 @with_game_icons

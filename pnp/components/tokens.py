@@ -9,7 +9,7 @@ from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.text import fit
-from pnp.errors import DataError
+from pnp.errors import DataError, Problems
 from pnp.loading.i18n import strings, word
 from pnp.layout.geometry import Rect, Text
 from pnp.layout.outline import CircleOutline, CutPiece, PolygonOutline, RectOutline
@@ -83,12 +83,61 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
                             gap=max(token_set.gap, 2 * options.bleed))
     words = strings(game, options.lang)
     w, h = options.page_size
+    parts = tuple(Part("token", kind, token_set.count_of(kind), words.get(f"tokens_{kind}", escape(kind)))
+                  for kind in token_set.kinds if token_set.count_of(kind))
+    if options.cutter:
+        return [_cutter_output(game, token_set, options, words, parts)]
     token_plan = plan(token_set.tokens, w, h, token_set.gap, token_set.fold_gutter)
     pages = sheet_pages(token_plan, faces(game, token_set, options.lang), token_set.bleed,
                         words.get("token_fold_note", ""), {t.id: t.outline for t in token_set.tokens if t.outline})
-    parts = tuple(Part("token", kind, token_set.count_of(kind), words.get(f"tokens_{kind}", escape(kind)))
-                  for kind in token_set.kinds if token_set.count_of(kind))
     return [Output("tokens.pdf", words.get("tokens", "Tokens"), pages, parts=parts, sides="fold")]
+
+
+def _cutter_output(game, token_set, options: BuildOptions, words, parts) -> Output:
+    """``--cutter``: each sheet of token fronts (with the machine's marks, inside the area it cuts) followed
+    by the sheet of their backs, each behind its front when printed double-sided; cut files of the fronts
+    beside (for Cricut, each page's image and cut file, fronts and backs, to cut apart and glue)."""
+    from pnp.exports.cutfile import cut_files
+    from pnp.layout.cutter import CUT_BLEED, MACHINES, keylines, piece_sheets, placed_outline, registration_marks
+    from pnp.layout.geometry import Group, Page
+    from pnp.layout.sheet import mirror
+
+    machine = MACHINES[options.cutter]
+    w, h = options.page_size
+    bleed = max(token_set.bleed, CUT_BLEED)
+    token_set = replace(token_set, bleed=bleed)
+    sides = faces(game, token_set, options.lang)
+    tokens = {t.id: t for t in token_set.tokens}
+    items = [((t.id, k + 1), t.extent, t.extent) for t in token_set.tokens for k in range(t.count)]
+    try:
+        sheets = piece_sheets(machine, items, w, h, bleed)
+    except ValueError as exc:
+        problems = Problems()
+        problems.error(token_set.path, None, "tokens", f"{exc} for --cutter {machine.name} on {options.paper}")
+        raise DataError(problems) from None
+    title = words.get("tokens", "Tokens")
+    pages, cuts = [], []
+    for i, sheet in enumerate(sheets):
+        front = Page(w, h, label=f"{title} {i + 1}")
+        back = Page(w, h, label=f"{title} {i + 1}")
+        front_cuts, back_cuts = [], []
+        for p in sheet:
+            (tid, copy), rect = p.key, p.rect
+            turned = mirror(rect, w, h, options.flip)
+            front.add(Group(tuple(sides[tid][0]), rect.x, rect.y, role=f"front:{tid}#{copy}"))
+            back.add(Group(tuple(sides[tid][1]), turned.x, turned.y, role=f"back:{tid}#{copy}"))
+            front_cuts.append(placed_outline(outline_of(tokens[tid]), rect.x, rect.y, f"{tid}#{copy}"))
+            back_cuts.append(placed_outline(outline_of(tokens[tid]), turned.x, turned.y, f"{tid}#{copy} back"))
+        front.add(*registration_marks(machine, w, h), *keylines(machine, front_cuts))
+        pages += [front, back]
+        cuts += [front_cuts, back_cuts]
+    out = Output("tokens.pdf", title, pages, parts=parts, sides="double", sheets=len(sheets))
+    if machine.image:      # Design Space prints where it likes: fronts and backs are cut apart and glued
+        out.beside = cut_files(game.title, machine, w, h, cuts, "tokens", drawn=pages)
+    else:                  # the machine cuts the printed fronts; the backs are on their reverse
+        numbers = list(range(1, len(pages) + 1, 2))
+        out.beside = cut_files(game.title, machine, w, h, cuts[::2], "tokens", numbers, drawn=pages[::2])
+    return out
 
 
 def check_demand(game, token_set, problems, games: int = DEMAND_GAMES) -> None:

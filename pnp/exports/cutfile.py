@@ -51,9 +51,9 @@ def svg_outline(outline, frame, page_h: float | None = None) -> str:
     if outline.shape == "circle":
         r = outline.rect.w / 2
         return f'<circle cx="{_n(outline.rect.cx - frame.x)}" cy="{_n(top - outline.rect.cy)}" r="{_n(r)}"/>'
-    if outline.shape == "polygon":
+    if outline.shape in ("polygon", "line"):
         pts = " ".join(f"{_n(x - frame.x)},{_n(top - y)}" for x, y in outline.points)
-        return f'<path d="M{pts} Z"/>'
+        return f'<path d="M{pts}{" Z" if outline.shape == "polygon" else ""}"/>'
     return f'<path d="{svg_path(outline.rect.moved(-frame.x, 0.0), outline.radius, top)}"/>'
 
 
@@ -109,10 +109,10 @@ def dxf(sheet) -> bytes:
                 msp.add_circle((round(o.rect.cx - ox, 4), round(o.rect.cy - oy, 4)), round(o.rect.w / 2, 4),
                                dxfattribs=cut)
                 continue
-            points = ([(x, y, 0.0) for x, y in o.points] if o.shape == "polygon"
+            points = ([(x, y, 0.0) for x, y in o.points] if o.shape in ("polygon", "line")
                       else dxf_points(o.rect, o.radius))
             msp.add_lwpolyline([(round(x - ox, 4), round(y - oy, 4), b) for x, y, b in points],
-                               format="xyb", close=True, dxfattribs=cut)
+                               format="xyb", close=o.shape != "line", dxfattribs=cut)
         if sheet.folds:
             doc.layers.add(FOLD_LAYER, color=5)      # blue
             for x1, y1, x2, y2 in sheet.folds:
@@ -147,15 +147,19 @@ def sheet_image(pdf: bytes, index: int, sheet, dpi: int) -> bytes:
     def px(x, y):
         return (x * sx - box[0], (sheet.page_h - y) * sy - box[1])
 
-    for o in sheet.outlines:
+    # largest first; an outline inside one already drawn is a hole (a standee base's slit)
+    drawn = []
+    for o in sorted((o for o in sheet.outlines if o.shape != "line"), key=lambda o: -o.rect.w * o.rect.h):
+        fill = 0 if any(r.contains(o.rect) for r in drawn) else 255
+        drawn.append(o.rect)
         if o.shape == "polygon":
-            draw.polygon([px(x, y) for x, y in o.points], fill=255)
+            draw.polygon([px(x, y) for x, y in o.points], fill=fill)
             continue
         (x0, y1), (x1, y0) = px(o.rect.x, o.rect.y), px(o.rect.right, o.rect.top)
         if o.shape == "circle":
-            draw.ellipse((x0, y0, x1 - 1, y1 - 1), fill=255)
+            draw.ellipse((x0, y0, x1 - 1, y1 - 1), fill=fill)
         else:
-            draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=o.radius * sx, fill=255)
+            draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=o.radius * sx, fill=fill)
     image.putalpha(mask)
     return png_bytes(image, dpi)
 
@@ -205,3 +209,14 @@ def cut_files(title: str, machine, page_w: float, page_h: float, pages: list, st
                          f"cut file {stem}-cut-{sheet.pages}.svg")
         files[f"{stem}-images.txt"] = ("\n".join(lines) + "\n").encode("utf-8")
     return files
+
+
+def moved_sheets(title: str, machine, pages, page_w: float, page_h: float, stem: str) -> tuple[list, dict]:
+    """A component's pages laid out on :func:`pnp.layout.cutter.virtual_page` (standees, dice), moved
+    onto the machine's sheets, and the cut files (and Cricut images) of the cut and fold lines they
+    print, for ``<stem>.pdf``: (pages, files beside)."""
+    from pnp.layout.cutter import onto_sheets, virtual_page
+
+    _, _, dx, dy = virtual_page(machine, page_w, page_h)
+    sheets, cuts, folds = onto_sheets(machine, pages, page_w, page_h, dx, dy)
+    return sheets, cut_files(title, machine, page_w, page_h, cuts, stem, drawn=sheets, folds=folds)

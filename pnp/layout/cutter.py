@@ -226,3 +226,133 @@ def cut_sheets(machine: Machine, page_w: float, page_h: float, pages: list[list[
             frame = bounds(outlines) if machine.image and outlines else None
             runs.append(CutSheet(page_w, page_h, machine, number, number, tuple(outlines), lines, frame))
     return runs
+
+
+def line_outline(points, label: str = "") -> CutOutline:
+    """An open cut (a slit, the cut between a standee's feet): the polyline through ``points``."""
+    outline = polygon_outline(points, label)
+    return CutOutline(outline.rect, 0.0, label, "line", outline.points)
+
+
+def placed_outline(outline, dx: float, dy: float, label: str = "") -> CutOutline:
+    """A piece's cut line (:mod:`pnp.layout.outline`: a rectangle, a circle or a polygon in the piece's
+    frame) moved by (dx, dy) onto the sheet."""
+    if hasattr(outline, "r"):
+        return circle_outline(outline.cx + dx, outline.cy + dy, outline.r, label)
+    if hasattr(outline, "points"):
+        return polygon_outline(((x + dx, y + dy) for x, y in outline.points), label)
+    return CutOutline(outline.rect.moved(dx, dy), outline.radius, label)
+
+
+def piece_sheets(machine: Machine, items, page_w: float, page_h: float, bleed: float = CUT_BLEED) -> list[list]:
+    """Pieces of mixed sizes on cutter sheets: ``items`` are (key, width, height) of each piece's cut
+    line's extent; each sheet is a list of :class:`pnp.layout.packing.Packed` (sheet-relative), their
+    bleed inside :func:`cut_area` and ``2 * bleed`` between neighbours. The area is centred on the sheet,
+    so each piece's duplex mirror (its back) lies inside it too. Raises ValueError for a piece too large."""
+    from pnp.layout.packing import shelf_pack
+
+    area = cut_area(machine, page_w, page_h).inset(bleed)
+    sheets: list[list] = []
+    for p in shelf_pack(list(items), area, 2 * bleed):
+        while len(sheets) <= p.sheet:
+            sheets.append([])
+        sheets[p.sheet].append(p)
+    return sheets
+
+
+def virtual_page(machine: Machine, page_w: float, page_h: float, margin: float = PRINTER_MARGIN) -> tuple:
+    """(width, height, dx, dy): a page to lay pieces out on with a component's own layout (which keeps
+    ``margin`` clear at its edges), and the shift that puts what it holds inside :func:`cut_area` of the
+    real sheet."""
+    area = cut_area(machine, page_w, page_h)
+    return area.w + 2 * margin, area.h + 2 * margin, area.x - margin, area.y - margin
+
+
+CUT_ROLES = ("cut", "base", "slit")
+
+
+def printed_cuts(page) -> tuple[list[CutOutline], list[tuple]]:
+    """The cut lines and fold lines a component's page prints, as the cut file's outlines and folds (sheet
+    frame): stroked boxes, circles and closed polygons with a cut role (``cut``; a standee base's
+    ``base`` and ``slit``) are outlines; cut lines and open polylines are chained end to end, and each
+    chain that closes on itself is one polygon outline (a cube net's edge), the rest open cuts; ``fold``
+    lines are folds."""
+    from pnp.layout.geometry import Line
+
+    outlines, segments, folds = [], [], []
+    for e in page.find("fold"):
+        if isinstance(e, Line):
+            folds.append((e.x1, e.y1, e.x2, e.y2))
+    for role in CUT_ROLES:
+        for e in page.find(role):
+            if isinstance(e, Line):
+                segments.append(((e.x1, e.y1), (e.x2, e.y2)))
+            elif isinstance(e, Polygon) and not e.closed:
+                segments += list(zip(e.points, e.points[1:]))
+            elif isinstance(e, Polygon):
+                outlines.append(polygon_outline(e.points))
+            elif isinstance(e, Circle):
+                outlines.append(circle_outline(e.cx, e.cy, e.r))
+            elif isinstance(e, Box):
+                outlines.append(CutOutline(e.rect, e.radius))
+    return outlines + chains(segments), folds
+
+
+def chains(segments) -> list[CutOutline]:
+    """Segments joined where they meet (to 0.001 mm): a closed chain in which every point joins exactly
+    two segments is a polygon outline; every other segment stays an open cut of its own."""
+    def key(p):
+        return (round(p[0], 3), round(p[1], 3))
+
+    ends: dict = {}
+    for i, (a, b) in enumerate(segments):
+        if key(a) == key(b):
+            continue
+        ends.setdefault(key(a), []).append(i)
+        ends.setdefault(key(b), []).append(i)
+    used, out = set(), []
+    for start in range(len(segments)):
+        if start in used or key(segments[start][0]) == key(segments[start][1]):
+            continue
+        # walk round from this segment while every point joins two segments
+        loop, points, at, i = [start], [segments[start][0]], key(segments[start][1]), start
+        closed = False
+        while len(ends.get(at, ())) == 2:
+            a, b = segments[i]
+            points.append(b if key(b) == at else a)
+            nxt = [j for j in ends[at] if j != i][0]
+            if nxt == start:
+                closed = True
+                break
+            if nxt in loop:
+                break
+            i = nxt
+            loop.append(i)
+            a, b = segments[i]
+            at = key(b) if key(a) == at else key(a)
+        if closed and len(ends.get(key(segments[start][0]), ())) == 2:
+            used.update(loop)
+            if key(points[-1]) == key(points[0]):
+                points.pop()
+            out.append(polygon_outline(points))
+    for i, (a, b) in enumerate(segments):
+        if i not in used and key(a) != key(b):
+            out.append(line_outline((a, b)))
+    return out
+
+
+def onto_sheets(machine: Machine, pages, page_w: float, page_h: float, dx: float, dy: float) -> tuple:
+    """Pages a component laid out on :func:`virtual_page` moved onto real sheets inside the cut area,
+    with the machine's marks: (sheets, each sheet's cut outlines, each sheet's fold lines), the cuts
+    and folds being those the pages print (:func:`printed_cuts`)."""
+    from pnp.layout.geometry import Group, Page
+
+    sheets, cuts, folds = [], [], []
+    for p in pages:
+        sheet = Page(page_w, page_h, [Group(tuple(p.elements), dx, dy, role="cutter-sheet")], label=p.label)
+        outlines, lines = printed_cuts(sheet)
+        sheet.add(*registration_marks(machine, page_w, page_h))
+        sheets.append(sheet)
+        cuts.append(outlines)
+        folds.append(lines)
+    return sheets, cuts, folds
