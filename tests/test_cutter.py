@@ -265,7 +265,8 @@ def test_a_cricut_build_writes_each_sheets_image_and_their_sizes(tmp_path):
     # 59 cards, 4 to a sheet inside Design Space's 6.75 x 9.25 in image: 14 full sheets and one of 3
     images = sorted((p.name for p in tmp_path.glob("cards-fronts-p*.png")), key=lambda n: int(n[14:-4]))
     assert images == [f"cards-fronts-p{n}.png" for n in range(1, 16)]
-    assert sorted(p.name for p in tmp_path.glob("cards-*.svg")) == ["cards-fronts-cut-p1-14.svg", "cards-fronts-cut-p15.svg"]
+    assert sorted(p.name for p in tmp_path.glob("cards-*.svg")) == ["cards-fronts-cut-p1-14.svg",
+                                                                   "cards-fronts-cut-p15.svg"]
     sizes = (tmp_path / "cards-fronts-images.txt").read_text().splitlines()
     # two poker cards side by side and two high, 2 mm apart: 128 x 178 mm
     assert sizes[1] == "cards-fronts-p1.png: 5.039 x 7.008 in (128.00 x 178.00 mm); cut file cards-fronts-cut-p1-14.svg"

@@ -5,7 +5,6 @@ for every bundled game that has them, on Letter and A4, for every machine. Each 
 piece's own data (a token's size and shape, a standee's strip, a cube net's edges), to 0.01 mm."""
 
 import io
-import math
 import re
 
 import ezdxf
@@ -14,9 +13,9 @@ from click.testing import CliRunner
 
 from pnp.cli import main
 from pnp.components import BuildOptions, game_components
-from pnp.layout.cutter import CUT_BLEED, MACHINES, chains, cut_area, registration_marks, virtual_page
+from pnp.layout.cutter import CUT_BLEED, MACHINES, chains, cut_area, registration_marks
 from pnp.layout.dice import cube_net, net_elements
-from pnp.layout.geometry import Group, Line, Polygon, Rect, flatten
+from pnp.layout.geometry import Line, Polygon, Rect, flatten
 from pnp.layout.sheet import mirror
 from pnp.layout.standee import standee_layout
 from pnp.layout.tokens import hexagon_points
@@ -42,9 +41,7 @@ def svg_shapes(data: bytes) -> tuple[tuple, list, list]:
         shapes.append(("circle", float(cx), h - float(cy), float(r)))
     for d in re.findall(r'<path d="([^"]+)"', cut):
         if "A" in d or "H" in d:
-            nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
-            # M x,y H x V y A r,r 0 0 1 x,y ...: every H/V/A end point is on the outline's extent
-            xs = [v for v in re.findall(r"[MHA][^MHVAZ]*", d)]
+            # M x,y H x V y A r,r 0 0 1 x,y ...: every end point is on the outline's extent
             points = _path_points(d)
             xs, ys = [p[0] for p in points], [p[1] for p in points]
             shapes.append(("rect", Rect(min(xs), h - max(ys), max(xs) - min(xs), max(ys) - min(ys))))
@@ -368,7 +365,6 @@ def test_dice_stickers_and_nets_in_the_cut_files(paper, machine_name):
     for page in stickers.pages:
         shapes = []
         for g in page.groups("sticker:"):
-            s = g.clip if g.clip is not None else None
             side = config["sticker"] or config["die_size"] - 2.0
             shapes.append(("rect", Rect(g.dx, g.dy, side, side)))
             assert area.contains(Rect(g.dx, g.dy, side, side))
@@ -415,3 +411,23 @@ def test_every_game_builds_for_every_machine(tmp_path, game_name, paper, machine
                    for n in names)
     if machine_name == "cricut":
         assert "cards-fronts-p1.png" in names
+
+
+def test_a_standee_too_tall_for_the_cut_area_is_named(tmp_path):
+    import shutil
+
+    from pnp.errors import DataError
+
+    folder = tmp_path / "shadow_queen"
+    shutil.copytree(load_game("shadow_queen").root, folder)
+    yaml_path = folder / "game.yaml"
+    # 2 x 100 + 2 x 11 = 222 mm of strip: fits a Letter sheet's margins, not between a Silhouette's marks
+    yaml_path.write_text(yaml_path.read_text().replace("    height: 30\n", "    height: 100\n", 1))
+    game = load_game(str(folder))
+    (comp,) = [c for c in game_components(game) if c.kind == "standee"]
+    assert comp.build(game, BuildOptions(paper="letter"))
+    with pytest.raises(DataError) as info:
+        comp.build(game, BuildOptions(paper="letter", cutter="silhouette"))
+    (problem,) = info.value.problems
+    assert str(problem).startswith(f"{yaml_path}:70: standee 'standees': ")
+    assert str(problem).endswith(" on letter for --cutter silhouette")
