@@ -431,3 +431,36 @@ def test_a_standee_too_tall_for_the_cut_area_is_named(tmp_path):
     (problem,) = info.value.problems
     assert str(problem).startswith(f"{yaml_path}:70: standee 'standees': ")
     assert str(problem).endswith(" on letter for --cutter silhouette")
+
+
+def test_rounded_and_outline_tokens_of_a_designers_game(tmp_path):
+    """starfall's rounded squares (corners 18 % of the side) and its SVG-outline comet, cut along the
+    outline's convex hull (what pnp.draw.ink.svg_outline gives: a concave outline's hollows stay paper)."""
+    import shutil
+    from pathlib import Path
+
+    from pnp.draw.ink import svg_outline
+    from pnp.layout.tokens import ROUNDED
+
+    folder = tmp_path / "starfall"
+    shutil.copytree(Path(__file__).parent / "games" / "starfall", folder)
+    game = load_game(str(folder))
+    tokens = {t.id: t for t in load_tokens(game).tokens}
+    (out,) = component_outputs(game, "tokens", BuildOptions(paper="a4", cutter="silhouette"))
+    front = out.pages[0]
+    groups = {g.role.split(":", 1)[1]: g for g in front.groups("front:")}
+    expected = []
+    for label, g in groups.items():
+        token = tokens[label.split("#")[0]]
+        if token.shape == "outline":
+            hull = svg_outline(str(token.outline), Rect(0.0, 0.0, token.extent, token.extent))
+            expected.append(("polygon", tuple((x + g.dx, y + g.dy) for x, y in hull)))
+        elif token.shape == "rounded":
+            expected.append(("rect", Rect(g.dx, g.dy, token.size, token.size)))
+        else:
+            expected.append(token_shape(token, g.dx, g.dy))
+    assert {label.split("#")[0] for label in groups} >= {"comet-token", "light-5"}
+    check_file(cut_files_of(out, "tokens")[(1, 1)], "tokens-cut-p1", expected, [], Rect(0.0, 0.0, *PAPERS["a4"]))
+    # a rounded token's corners are arcs of 18 % of its side, in both files
+    radius = tokens["light-5"].size * ROUNDED
+    assert f"A{radius:g},{radius:g} 0 0 1".encode() in cut_files_of(out, "tokens")[(1, 1)]["tokens-cut-p1.svg"]
