@@ -122,22 +122,56 @@ class Figures:
         els = laid_out_face(self.game, deck, card, self.lang, printed_mark(self.game, card, 1), (w, h), 0.0)
         return tuple(els) + (Box(Rect(0, 0, w, h), stroke=OUTLINE, width=0.3, radius=3.0, role="figure-edge"),), w, h
 
-    def card(self, card_id, scale=CARD_SCALE, caption=None) -> Safe:
-        """A card's face, as printed, at ``scale``."""
+    def card(self, card_id, scale=CARD_SCALE, caption=None, token=None) -> Safe:
+        """A card's face, as printed, at ``scale``; ``token``: a token of tokens.yaml lying on it (a
+        converted character's convert token)."""
         card, problem = self._card(card_id)
         if card is None:
             return self._error("figure.card", problem)
         els, w, h = self.face(card)
+        if token is not None:
+            on, problem = self._tokens_on({card_id: token})
+            if problem:
+                return self._error("figure.card", problem)
+            els += self._token_on_card(on, str(token), w, h)
         return self._placeholder(Drawing(els, w, h, float(scale), _caption(caption), "card"))
 
-    def hand(self, card_ids, scale=CARD_SCALE * 0.8, caption=None, overlap=0.25) -> Safe:
-        """A row of cards "in hand": each face as printed, overlapping by ``overlap`` of a card's width."""
+    def _tokens_on(self, tokens) -> tuple:
+        """(the game's tokens by id, None) when every token ``tokens`` ({card id: token id}) names is
+        one of tokens.yaml's; else (None, the problem)."""
+        if not isinstance(tokens, dict):
+            return None, "tokens: give a mapping of card ids to token ids, like {'outlaw': 'converted'}"
+        by_id = self._tokens()
+        for token_id in tokens.values():
+            if str(token_id) not in by_id:
+                return None, f"no token '{token_id}'{_closest(token_id, by_id)}"
+        return by_id, None
+
+    def _token_on_card(self, by_id, token_id: str, w: float, h: float) -> tuple:
+        """A token's front lying on a card (its upper right, over the art), as on the table."""
+        size = min(w * 0.34, by_id[token_id][1].size)
+        return (self.token_marker(by_id, token_id, w * 0.74, h * 0.58, size),)
+
+    def hand(self, card_ids, scale=CARD_SCALE * 0.8, caption=None, overlap=0.25, tokens=None) -> Safe:
+        """A row of cards "in hand" (or on the table): each face as printed, overlapping by ``overlap``
+        of a card's width; ``tokens`` ({card id: token id}) lays a token of tokens.yaml on those cards."""
+        by_id = None
+        if tokens:
+            by_id, problem = self._tokens_on(tokens)
+            if problem:
+                return self._error("figure.hand", problem)
+            stray = [c for c in tokens if c not in (card_ids or ())]
+            if stray:
+                return self._error("figure.hand", f"tokens: '{stray[0]}' is not one of the figure's cards")
         faces = []
         for card_id in card_ids or ():
             card, problem = self._card(card_id)
             if card is None:
                 return self._error("figure.hand", problem)
-            faces.append(self.face(card))
+            els, w, h = self.face(card)
+            if by_id is not None and card_id in tokens:
+                els += self._token_on_card(by_id, str(tokens[card_id]), w, h)
+            faces.append((els, w, h))
         if not faces:
             return self._error("figure.hand", "no cards: give a list of card ids")
         step = max(w for _, w, _ in faces) * (1 - float(overlap))

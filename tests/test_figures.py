@@ -36,6 +36,22 @@ def test_a_card_figure_is_the_printed_face_of_its_first_copy():
     assert drawing.elements[-1].rect == Rect(0, 0, deck.width, deck.height)
 
 
+def test_a_token_lies_on_the_cards_a_figure_names_as_the_kit_prints_it():
+    game, figures = figures_of("shadow_throne")
+    figures.hand(["outlaw", "mutinous-soldier"], overlap=-0.05, tokens={"outlaw": "converted"})
+    outlaw, soldier = figures.drawings[0].elements
+    w, h = game.deck_of(game.card("outlaw")).width, game.deck_of(game.card("outlaw")).height
+    on = [e for e in outlaw.elements if getattr(e, "role", "") == "token:converted"]
+    assert [e for e in soldier.elements if getattr(e, "role", "").startswith("token:")] == []
+    # the token's front, 16 mm across (its size, under a third of the card), centred at (0.74 w, 0.58 h)
+    size = 16.0
+    assert len(on) == 1 and on[0].matrix == (1.0, 0, 0, 1.0, w * 0.74 - size / 2, h * 0.58 - size / 2)
+    token_els, extent = figures.token_face(*figures._tokens()["converted"])
+    assert on[0].elements == token_els and extent == size
+    figures.card("outlaw", token="converted")
+    assert figures.drawings[1].elements[-1].role == "token:converted"
+
+
 def test_a_track_figure_shows_the_spaces_asked_and_nothing_of_the_next_row():
     game, figures = figures_of("shadow_throne")
     figures.track(markers={"empire": 1, "rebels": 1, "church": 3}, spaces=[1, 5])
@@ -88,6 +104,10 @@ def test_a_die_figure_is_its_sticker_face():
     ("figure.map(around='0101')", "figure.map: the game has no map"),
     ("figure.die('orc', 5)", "figure.die: the game has no dice component"),
     ("figure.grid([0, 9])", "figure.grid: cells [0, 9]: numbers from 0 to 8"),
+    ("figure.card('lantern', token='light-6')", "figure.card: no token 'light-6' (did you mean 'light-5'?)"),
+    ("figure.hand(['lantern'], tokens={'lantern': 'ligth-5'})", "figure.hand: no token 'ligth-5' (did you mean 'light-5'?)"),
+    ("figure.hand(['lantern'], tokens={'tidewatch': 'light-5'})",
+     "figure.hand: tokens: 'tidewatch' is not one of the figure's cards"),
 ])
 def test_a_figure_naming_what_the_game_lacks_is_an_error_at_its_template_line(starfall, call, message):
     rules = starfall / "templates" / "rulebook" / "en" / "rules.md.j2"
