@@ -37,7 +37,7 @@ import os
 import secrets
 import threading
 import time
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -132,19 +132,188 @@ class FileDigests:
         return value
 
 
-def folder_digest(root, files: FileDigests, skip=()) -> str:
-    """The bytes of every file under ``root`` (not under ``skip``, nor version control's folders), with
-    their paths: any edit, new or removed file of a game folder changes it."""
+def card_files(game) -> set:
+    """The files that hold a game's cards (its decks' ``cards_file``, game.yaml excepted): their contents
+    reach the build only through the game object (``cards``, ``decks``, ``sources``), whose reads are
+    recorded (:class:`recording`), so the folder key of a component leaves them out and a card edit
+    misses only the components that read the cards."""
+    out = set()
+    for deck in getattr(game, "decks", ()) or ():
+        path = getattr(deck, "cards_file", None)
+        if path is not None and Path(path).name != "game.yaml":
+            out.add(Path(path).resolve())
+    return out
+
+
+def folder_digest(root, files: FileDigests, skip=(), leave_out=()) -> str:
+    """The bytes of every file under ``root`` (not under ``skip``, nor version control's folders, nor
+    the files ``leave_out`` names), with their paths: any other edit, new or removed file of a game
+    folder changes it."""
     root = Path(root).resolve()
     skipped = {Path(p).resolve() for p in skip if p is not None}
+    left = {Path(p).resolve() for p in leave_out}
     entries = []
     for folder, dirs, names in os.walk(root):
         here = Path(folder)
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and (here / d).resolve() not in skipped)
         for name in sorted(names):
             path = here / name
+            if left and path.resolve() in left:
+                entries.append((str(path.relative_to(root)), "read through the game object"))
+                continue
             entries.append((str(path.relative_to(root)), files(path)))
     return digest(str(root), entries)
+
+
+# ---------------------------------------------------------------------- recorded reads of the game object
+
+_RECORDING: list = []          # the name sets being recorded into (innermost last)
+_SUBCLASSES: dict = {}
+_HASHING: list = []            # objects being hashed or compared (their fields' reads are not the work's)
+_KEYED: list = [None]          # the object a memo that replays its reads is about to hash (see replays_reads)
+
+
+def _note(names) -> None:
+    for reads in _RECORDING:
+        reads.update(names)
+
+
+def _recording_class(cls):
+    """A subclass of ``cls`` whose instances note the name of every attribute read of them into the
+    sets being recorded (the class of a game object while a component's work is recorded)."""
+    sub = _SUBCLASSES.get(cls)
+    if sub is None:
+        get = object.__getattribute__
+        names = tuple(f.name for f in fields(cls)) if is_dataclass(cls) else ()
+
+        def __getattribute__(self, name):
+            if _RECORDING and not _HASHING and name[:2] != "__":
+                _note((name,))
+            return get(self, name)
+
+        def whole(self, compare):
+            # hashed or compared whole: a memo keyed by the object may give back anything computed from
+            # it, so every field counts as read (unless the memo replays its own reads: replays_reads)
+            if _KEYED[0] is self:
+                _KEYED[0] = None
+            else:
+                _note(names)
+            _HASHING.append(self)
+            try:
+                return compare()
+            finally:
+                _HASHING.pop()
+
+        def __hash__(self):
+            return whole(self, lambda: cls.__hash__(self))
+
+        def __eq__(self, other):
+            return whole(self, lambda: cls.__eq__(self, other))
+
+        sub = type(cls.__name__, (cls,), {"__getattribute__": __getattribute__, "__hash__": __hash__,
+                                          "__eq__": __eq__, "__slots__": (),
+                                          "__doc__": cls.__doc__, "__module__": cls.__module__,
+                                          "__qualname__": cls.__qualname__})
+        _SUBCLASSES[cls] = sub
+        _SUBCLASSES[sub] = sub
+    return sub
+
+
+def replays_reads(func):
+    """Above ``@lru_cache`` (and ``@reads_files``) of a function whose first argument is the game: the
+    names of the game's attributes it read when it computed a result are noted with it and counted as
+    read again whenever the result is given back from the memo (without it, handing a memoized result
+    to a recorded component counts every attribute of the game as read)."""
+    import functools
+
+    noted: dict = {}
+
+    @functools.wraps(func)
+    def wrapper(game, *args):
+        names = set()
+        before = func.cache_info().misses
+        with recording(game, names):
+            _KEYED[0] = game
+            try:
+                result = func(game, *args)
+            finally:
+                _KEYED[0] = None
+        key = (id(game), args)
+        if func.cache_info().misses > before:        # computed now: what it read is what it depends on
+            if len(noted) > 256:
+                noted.clear()
+            noted[key] = (game, frozenset(names))
+        else:
+            found = noted.get(key)
+            names = found[1] if found is not None and found[0] is game else \
+                (tuple(f.name for f in fields(game)) if is_dataclass(game) else ())
+        _note(names)
+        return result
+
+    def cache_clear():
+        noted.clear()
+        func.cache_clear()
+
+    wrapper.cache_clear = cache_clear
+    wrapper.cache_info = func.cache_info
+    return wrapper
+
+
+class recording:
+    """``with recording(game) as reads:`` every attribute of ``game`` read in the block (by any code: its
+    methods and properties read through it too) is added to the set ``reads``. :func:`reads_digest`
+    then makes a key of the values read: the same values, the same work (the work is a function of
+    them, pnp's code, its options and the files of the game folder other than :func:`card_files`)."""
+
+    def __init__(self, game, reads: set | None = None):
+        self.game, self.reads = game, set() if reads is None else reads
+
+    def __enter__(self) -> set:
+        self.before = type(self.game)
+        object.__setattr__(self.game, "__class__", _recording_class(self.before))
+        _RECORDING.append(self.reads)
+        return self.reads
+
+    def __exit__(self, *exc):
+        del _RECORDING[next(i for i, r in enumerate(_RECORDING) if r is self.reads)]
+        object.__setattr__(self.game, "__class__", self.before)
+
+
+class unrecorded:
+    """``with unrecorded():`` reads in the block are not noted (making a copy whose own reads are
+    recorded later: :func:`recorded_copy`)."""
+
+    def __enter__(self):
+        _HASHING.append(None)
+
+    def __exit__(self, *exc):
+        _HASHING.pop()
+
+
+def recorded_copy(copy) -> None:
+    """Make ``copy`` (a converted copy of a game object, whose attributes stand for the game's: what
+    templates see, :func:`pnp.templating.game_part`) note its reads as :class:`recording` does, for
+    good: it may be made while one component is recorded and read while another is."""
+    object.__setattr__(copy, "__class__", _recording_class(type(copy)))
+
+
+def reads_digest(game, names) -> str | None:
+    """A key of the values of ``game``'s attributes ``names`` (a method's or property's own reads are
+    recorded as reads of the attributes it uses, so it adds nothing); None when a value's description
+    names an object by its address (then nothing is cached under it)."""
+    cls = type(game)
+    parts = []
+    for name in sorted(names):
+        if callable(getattr(cls, name, None)) or isinstance(getattr(cls, name, None), property):
+            continue
+        try:
+            parts.append((name, repr(object.__getattribute__(game, name))))
+        except AttributeError:
+            parts.append((name, None))
+    described = repr(parts)
+    if " at 0x" in described:
+        return None
+    return digest("reads", described)
 
 
 def picture_paths(elements):

@@ -72,29 +72,59 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
 
 class _Kept:
     """The components the build cache holds for this build's inputs (see :mod:`pnp.buildcache`): their
-    check's problems and their files. A component not held is checked and built as always, and kept."""
+    check's problems and their files. A component not held is checked and built as always (its reads of
+    the game object recorded), and kept.
+
+    A component's entry is found in two steps. Its *identity* (:meth:`ident`: pnp's code, the options,
+    the component's name and kind, and the bytes of every file of the game folder but the card files,
+    :func:`pnp.buildcache.card_files`) names the list of the game's attributes it read last time; the
+    values of those attributes now (:func:`pnp.buildcache.reads_digest`) complete the key of its entry.
+    The same values read, the same work: a card edit misses only the components that read the cards."""
 
     def __init__(self, cache: BuildCache, out_dir, options, checking):
         self.cache, self.out_dir, self.options, self.checking = cache, out_dir, options, checking
         self.built: dict = {}        # component name -> its finished outputs, from the cache
-        self.fresh: dict = {}        # component name -> (key, its check's problems) for what is not held
-        self._game_key = None
+        self.fresh: dict = {}        # component name -> (identity, its check's problems, the names it read)
+        self._files_key = None
+        self._root = None
 
-    def key(self, game, component) -> str | None:
+    def ident(self, game, component, *more) -> str | None:
         # --changed-since reads an earlier kit's folder, outside the game folder: not kept whole
         if not self.cache or getattr(self.options, "changed_since", None):
             return None
-        if self._game_key is None:
+        if self._files_key is None:
             self._root = game.root
-            self._game_key = buildcache.folder_digest(game.root, self.cache.files,
-                                                      skip=(self.out_dir, self.cache.folder))
-        return buildcache.digest("component", buildcache.code_digest(), self._game_key, component.name,
-                                 component.kind, repr(self.options), repr(self.checking))
+            self._files_key = buildcache.folder_digest(game.root, self.cache.files,
+                                                       skip=(self.out_dir, self.cache.folder),
+                                                       leave_out=buildcache.card_files(game))
+        return buildcache.digest("component", buildcache.code_digest(), self._files_key, component.name,
+                                 component.kind, repr(self.options), repr(self.checking), *more)
+
+    def _entry_key(self, game, ident, names) -> str | None:
+        values = buildcache.reads_digest(game, names)
+        return None if values is None else buildcache.digest("read", ident, sorted(names), values)
+
+    def lookup(self, game, ident):
+        """(meta, blobs) of the entry of ``ident`` whose recorded reads have today's values, or None."""
+        if ident is None:
+            return None
+        found = self.cache.get(buildcache.digest("reads of", ident))
+        names = found[0].get("reads") if found is not None else None
+        if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+            return None
+        return self.cache.get(self._entry_key(game, ident, names))
+
+    def remember(self, game, ident, names, meta: dict, blobs: list) -> None:
+        """Keep an entry for ``ident`` under the values of the attributes ``names`` it read."""
+        key = self._entry_key(game, ident, names) if ident is not None else None
+        if key is None:
+            return
+        self.cache.put(buildcache.digest("reads of", ident), {"kind": "reads", "reads": sorted(names)}, [])
+        self.cache.put(key, meta, blobs)
 
     def held(self, game, component) -> tuple | None:
         """(problems, outputs) the cache holds for ``component``, or None."""
-        key = self.key(game, component)
-        found = self.cache.get(key)
+        found = self.lookup(game, self.ident(game, component))
         if found is None:
             return None
         meta, blobs = found
@@ -114,34 +144,43 @@ class _Kept:
                     self.built[component.name] = held[1]
                     continue
             before = len(problems)
+            reads = set()
             if component.check:
-                component.check(game, problems, self.checking)
-            self.fresh[component.name] = (self.key(game, component), problems[before:])
+                with buildcache.recording(game, reads):
+                    component.check(game, problems, self.checking)
+            self.fresh[component.name] = (self.ident(game, component), problems[before:], reads)
 
-    def keep(self, component, outs) -> None:
+    def build(self, game, component, options) -> list:
+        """A component's files, built anew (its reads recorded with its check's)."""
+        reads = self.fresh.get(component.name, (None, None, set()))[2]
+        with buildcache.recording(game, reads):
+            return finished(game, component.build(game, options), options)
+
+    def keep(self, game, component, outs) -> None:
         """Keep a component built anew (its files finished), with its check's problems."""
-        key, found = self.fresh.get(component.name, (None, None))
-        if not self.cache or key is None or component.needs_kit:
+        ident, found, reads = self.fresh.get(component.name, (None, None, None))
+        if not self.cache or ident is None or component.needs_kit:
             return
         problems = buildcache.problems_to_json(found, self._root)
         written = buildcache.outputs_to_json(outs)
         if problems is None or written is None or any(not p[4] for p in problems):
             return
-        self.cache.put(key, {"kind": "component", "problems": problems, "outputs": written[0]}, written[1])
-
+        self.remember(game, ident, reads, {"kind": "component", "problems": problems, "outputs": written[0]},
+                      written[1])
 
     def described(self, game, component, entries, options) -> list:
         """A kit-describing component's files for ``entries``, from the cache or built and kept."""
-        key = buildcache.digest("described", self.key(game, component), repr(entries))
-        found = self.cache.get(key)
+        ident = self.ident(game, component, "described", repr(entries))
+        found = self.lookup(game, ident)
         if found is not None:
             outs = buildcache.outputs_from_json(found[0].get("outputs") or [], found[1])
             if outs is not None:
                 return outs
-        outs = finished(game, component.build(game, options, entries), options)
+        with buildcache.recording(game) as reads:
+            outs = finished(game, component.build(game, options, entries), options)
         written = buildcache.outputs_to_json(outs)
         if written is not None:
-            self.cache.put(key, {"kind": "described", "outputs": written[0]}, written[1])
+            self.remember(game, ident, reads, {"kind": "described", "outputs": written[0]}, written[1])
         return outs
 
 
@@ -153,10 +192,12 @@ def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict |
         if not component.needs_kit:
             if prebuilt and component.name in prebuilt:
                 built[component.name] = prebuilt[component.name]
+            elif kept is not None:
+                built[component.name] = kept.build(game, component, options)
             else:
                 built[component.name] = finished(game, component.build(game, options), options)
             if kept is not None:
-                kept.keep(component, built[component.name])
+                kept.keep(game, component, built[component.name])
             if progress:
                 progress(component.name)
     # components that describe the kit (instructions) come last, once every other page is known;
@@ -192,7 +233,11 @@ class _Parallel:
     (:meth:`checks`). Should validation fail before that, the workers' results are thrown away."""
 
     def __init__(self, game, options, checking, jobs, kept: _Kept | None = None):
+        from pnp.loading.i18n import translate
+
         self.options, self.checking = options, checking
+        # the game as validation will see it (translated for --lang): the cache's keys read its values
+        game = translate(game, checking.lang) if checking.lang else game
         self.base, self.game = game, None
         self.kept = kept
         self.listed = [c for c in game_components(game) if not c.needs_kit]
@@ -226,24 +271,23 @@ class _Parallel:
     def _task(self, i: int):
         """Task ``i``: the component's check, then (when it passes) its files, finished.
         Returns (problems, outputs or None, the exception its build raised or None, the build cache's
-        new entries: a worker's go back to this process, which writes them)."""
-        from pnp.loading.i18n import translate
-
+        new entries: a worker's go back to this process, which writes them; the names of the game's
+        attributes it read)."""
         if self.game is None:               # a worker: the game as validation sees it
-            self.game = translate(self.base, self.checking.lang) if self.checking.lang else self.base
+            self.game = self.base
         component, game, problems = self.tasks[i], self.game, Problems()
         cache = buildcache.current()
         before = set(cache.pending)
-        with using(game.icons, game.language):
+        with using(game.icons, game.language), buildcache.recording(game) as reads:
             if component.check:
                 component.check(game, problems, self.checking)
             if problems.errors:
-                return problems, None, None, {}
+                return problems, None, None, {}, reads
             try:
                 outs = finished(game, component.build(game, self.options), self.options)
-                return problems, outs, None, {k: v for k, v in cache.pending.items() if k not in before}
+                return problems, outs, None, {k: v for k, v in cache.pending.items() if k not in before}, reads
             except (DataError, UserError) as exc:
-                return problems, None, exc, {}
+                return problems, None, exc, {}, reads
 
     def checks(self, game, problems: Problems) -> None:
         """Validation's component checks: run tasks here too, then gather every task's problems in kit
@@ -260,10 +304,10 @@ class _Parallel:
             ok, value = outcomes[self.task_of[id(component)]]
             if not ok:
                 raise value
-            found, outs, exc, entries = value
+            found, outs, exc, entries, reads = value
             problems.extend(found)
             if self.kept is not None:
-                self.kept.fresh[component.name] = (self.kept.key(game, component), found)
+                self.kept.fresh[component.name] = (self.kept.ident(game, component), found, reads)
                 self.kept.cache.pending.update(entries)
             if outs is not None:
                 self.built[component.name] = outs

@@ -725,8 +725,15 @@ def _converted(game) -> dict:
     alive, so no id in it can stand for a newer object."""
     owner = _CONVERTED["game"]
     if owner is None or owner() is not game:
+        from pnp.buildcache import recorded_copy, unrecorded
+
         memo = {}
-        data_value(game, memo)
+        with unrecorded():          # the copy notes what templates read of it, when they read it
+            converted = data_value(game, memo)
+        if converted is not game and type(converted) is type(game):
+            # what a template reads of the converted game is recorded as read of the game itself (a build
+            # cache key is made of the values a component read: pnp.buildcache.recording)
+            recorded_copy(converted)
         try:
             _CONVERTED.update(game=weakref.ref(game), memo=memo)
         except TypeError:           # not a loaded game (a test's stand-in): converted for this render only

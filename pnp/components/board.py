@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pnp import templating
+from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
 from pnp.loading.cardlayout import evaluate, load_layout, compiled
 from pnp.components import BuildOptions, Component, Output, Part
@@ -99,6 +100,7 @@ def _layouts(game, spec, config, problems):
     return front, back
 
 
+@replays_reads
 @reads_files
 @lru_cache(maxsize=32)
 def _loaded_layouts(game, spec, _config) -> tuple:
@@ -141,6 +143,7 @@ def pieces(game, spec) -> list[Piece]:
     return list(_pieces(game, spec, spec.config_key()))
 
 
+@replays_reads
 @reads_files
 @lru_cache(maxsize=32)
 def _pieces(game, spec, _config) -> tuple:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pnp import templating
+from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
 from pnp.loading.cardlayout import compiled, evaluate, load_layout
 from pnp.components import BuildOptions, Component, Output, Part
@@ -57,6 +58,7 @@ def dice_faces(game, spec) -> tuple[list, object]:
     return list(dice), layout
 
 
+@replays_reads
 @reads_files
 @lru_cache(maxsize=16)
 def _dice_faces(game, spec, _config) -> tuple:

@@ -1,0 +1,119 @@
+"""Recorded reads (pnp.buildcache.recording): a component's cache key is made of the values of the game's
+attributes it read, so every attribute its work depends on must be recorded. Proved by poisoning: each
+attribute a component's check and files did not record is replaced by a value that fails on any use, and
+the component must still check and build the same bytes; and every file of the folder but the card files
+changes the component's identity."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from pathlib import Path
+
+import pytest
+
+from pnp import buildcache
+from pnp import cache as file_caches
+from pnp.components import BuildOptions, game_components
+from pnp.draw.icons import using
+from pnp.errors import Problems
+from pnp.kit import _Kept, finished
+from pnp.loading.validation import validate_game
+
+
+TIDEWARDENS = str(Path(__file__).parent / "games" / "tidewardens")
+
+
+class Poison:
+    """A value any use of which fails (a component that reads an attribute it did not record)."""
+
+    def __init__(self, name):
+        object.__setattr__(self, "_name", name)
+
+    def _fail(self, *args, **kwargs):
+        raise AssertionError(f"read game.{object.__getattribute__(self, '_name')} without recording it")
+
+    __getattr__ = __iter__ = __len__ = __bool__ = __getitem__ = __contains__ = __call__ = _fail
+    __lt__ = __str__ = __repr__ = __fspath__ = __truediv__ = __format__ = _fail
+    # hashed and compared as itself: a memo keyed by the game tells it from the real value (and computes
+    # afresh, where any use of it fails)
+    __hash__, __eq__ = object.__hash__, object.__eq__
+
+
+def _run(game, component, options):
+    problems = Problems()
+    with using(game.icons, game.language):
+        if component.check:
+            component.check(game, problems, dataclasses.replace(options, thorough=False))
+        outs = [] if component.needs_kit else finished(game, component.build(game, options), options)
+    return [(p.path, p.line, p.message) for p in problems], [(o.filename, o.pdf, sorted(o.beside)) for o in outs]
+
+
+def _game(name):
+    file_caches.clear()
+    problems = Problems()
+    game = validate_game(name, problems, BuildOptions(thorough=False), component_checks=lambda g, p: None).game
+    assert not problems.errors
+    return game
+
+
+def check_every_unrecorded_attribute_is_unused(name, only=None):
+    game = _game(name)
+    options = BuildOptions()
+    fields = [f.name for f in dataclasses.fields(game)]
+    checked = 0
+    for component in game_components(game):
+        if component.needs_kit or (only and component.name not in only):
+            continue
+        file_caches.clear()
+        with buildcache.recording(game) as reads:
+            expected = _run(game, component, options)
+        unread = [f for f in fields if f not in reads]
+        for field in unread:
+            poisoned = copy.copy(game)
+            object.__setattr__(poisoned, field, Poison(field))
+            file_caches.clear()
+            assert _run(poisoned, component, options) == expected, (component.name, field)
+            checked += 1
+    assert checked > 0
+
+
+def test_tokens_and_boards_read_only_what_they_record():
+    check_every_unrecorded_attribute_is_unused(TIDEWARDENS, only={"harbour", "dice", "wardens"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["shadow_throne", "shadow_kingdoms_of_valeria", TIDEWARDENS])
+def test_every_component_reads_only_what_it_records(name):
+    check_every_unrecorded_attribute_is_unused(name)
+
+
+def test_a_card_edit_changes_only_what_reads_the_cards(game_copy, tmp_path):
+    """Every file of the folder but the card files is part of a component's identity; the card files
+    reach it through the attributes it reads (cards, decks, sources)."""
+    from pnp.buildcache import BuildCache
+
+    game = _game(str(game_copy))
+    kept = _Kept(BuildCache(tmp_path / "cache"), tmp_path / "out", BuildOptions(), BuildOptions(thorough=False))
+    component = game_components(game)[1]
+    ident = kept.ident(game, component)
+    files = sorted(p for p in game_copy.rglob("*") if p.is_file())
+    card_files = buildcache.card_files(game)
+    assert card_files and card_files < {p.resolve() for p in files}
+    for path in files:
+        before = path.read_bytes()
+        path.write_bytes(before + b"\n")
+        again = _Kept(BuildCache(tmp_path / "cache"), tmp_path / "out", BuildOptions(), BuildOptions(thorough=False))
+        changed = again.ident(game, component) != ident
+        assert changed == (path.resolve() not in card_files), path
+        path.write_bytes(before)
+    edited = _game(str(game_copy))
+    names = {"cards", "decks", "sources", "title"}
+    assert buildcache.reads_digest(edited, names) == buildcache.reads_digest(game, names)
+    card_file = sorted(card_files)[0]
+    text = card_file.read_text(encoding="utf-8")
+    card_file.write_text(text.replace("name: ", "name: X", 1), encoding="utf-8")
+    edited = _game(str(game_copy))
+    assert buildcache.reads_digest(edited, {"cards"}) != buildcache.reads_digest(game, {"cards"})
+    assert buildcache.reads_digest(edited, {"title", "tokens"}) == buildcache.reads_digest(game, {"title", "tokens"})
