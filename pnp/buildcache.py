@@ -37,6 +37,7 @@ import os
 import secrets
 import threading
 import time
+import weakref
 from dataclasses import fields, is_dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -297,15 +298,19 @@ def recorded_copy(copy) -> None:
     object.__setattr__(copy, "__class__", _recording_class(type(copy)))
 
 
-def reads_digest(game, names) -> str | None:
-    """A key of the values of ``game``'s attributes ``names`` (a method's or property's own reads are
-    recorded as reads of the attributes it uses, so it adds nothing); None when a value's description
-    names an object by its address (then nothing is cached under it)."""
+def data_names(game, names) -> list:
+    """``names`` without the game's methods and properties (whose own reads are recorded as reads of the
+    attributes they use), sorted."""
     cls = type(game)
+    return sorted(n for n in names if not (callable(getattr(cls, n, None)) or isinstance(getattr(cls, n, None), property)))
+
+
+def reads_digest(game, names) -> str | None:
+    """A key of the values of ``game``'s attributes ``names`` (:func:`data_names`: what methods and
+    properties read is recorded as such); None when a value's description names an object by its
+    address (then nothing is cached under it)."""
     parts = []
-    for name in sorted(names):
-        if callable(getattr(cls, name, None)) or isinstance(getattr(cls, name, None), property):
-            continue
+    for name in data_names(game, names):
         try:
             parts.append((name, repr(object.__getattribute__(game, name))))
         except AttributeError:
@@ -363,6 +368,11 @@ class BuildCache:
         self.pending: dict[str, tuple] = {}     # key -> (meta, [blobs])
         self.used: set[str] = set()
         self.hits = self.misses = 0
+        #: the key of the game folder's files but the card files (set by the build, pnp.kit._Kept.ident):
+        #: what a card face reads of the folder besides its game object (pnp.components.cards.face_key)
+        self.game_files: str | None = None
+        #: what one build works out once and shares (in this process)
+        self.memo: dict = {}
 
     def __bool__(self) -> bool:
         return self.folder is not None
@@ -539,6 +549,36 @@ def _unlink(path: Path) -> int:
         return size
     except OSError:
         return 0
+
+
+class Generations:
+    """A memo kept from one build to the next in a long-running process (``pnp watch``, the studio): what
+    a build looks up is kept for the next; what it did not look up is dropped when the build after it
+    starts (a build is told by its :class:`BuildCache`). Keys are content keys (:func:`digest`)."""
+
+    def __init__(self):
+        self._owner = None
+        self.now: dict = {}
+        self.before: dict = {}
+
+    def _turn(self, cache) -> None:
+        owner = self._owner() if self._owner is not None else None
+        if owner is not cache:
+            self.before, self.now = self.now, {}
+            self._owner = weakref.ref(cache)
+
+    def get(self, cache, key):
+        self._turn(cache)
+        found = self.now.get(key)
+        if found is None:
+            found = self.before.pop(key, None)
+            if found is not None:
+                self.now[key] = found
+        return found
+
+    def put(self, cache, key, value) -> None:
+        self._turn(cache)
+        self.now[key] = value
 
 
 # ---------------------------------------------------------------------- a component's files as JSON

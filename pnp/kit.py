@@ -97,12 +97,13 @@ class _Kept:
             self._files_key = buildcache.folder_digest(game.root, self.cache.files,
                                                        skip=(self.out_dir, self.cache.folder),
                                                        leave_out=buildcache.card_files(game))
+            self.cache.game_files = self._files_key
         return buildcache.digest("component", buildcache.code_digest(), self._files_key, component.name,
                                  component.kind, repr(self.options), repr(self.checking), *more)
 
     def _entry_key(self, game, ident, names) -> str | None:
         values = buildcache.reads_digest(game, names)
-        return None if values is None else buildcache.digest("read", ident, sorted(names), values)
+        return None if values is None else buildcache.digest("read", ident, buildcache.data_names(game, names), values)
 
     def lookup(self, game, ident):
         """(meta, blobs) of the entry of ``ident`` whose recorded reads have today's values, or None."""
@@ -119,7 +120,8 @@ class _Kept:
         key = self._entry_key(game, ident, names) if ident is not None else None
         if key is None:
             return
-        self.cache.put(buildcache.digest("reads of", ident), {"kind": "reads", "reads": sorted(names)}, [])
+        self.cache.put(buildcache.digest("reads of", ident), {"kind": "reads", "reads": buildcache.data_names(game, names)},
+                       [])
         self.cache.put(key, meta, blobs)
 
     def held(self, game, component) -> tuple | None:
@@ -248,9 +250,17 @@ class _Parallel:
                 found = kept.held(game, c)
                 if found is not None:
                     self.held[c.name] = found
-        # biggest first (kit order among equals), so the last task to finish is a small one
-        self.tasks = sorted((c for c in self.listed if c.name not in self.held), key=lambda c: -c.weight)
-        self.task_of = {id(c): i for i, c in enumerate(self.tasks)}
+        # biggest first (kit order among equals), so the last task to finish is a small one; a component
+        # that splits (Component.split: the card sheets of a large deck) is a task per part
+        self.tasks, self.parts = [], {}
+        for c in sorted((c for c in self.listed if c.name not in self.held), key=lambda c: -c.weight):
+            parts = c.split(game, options) if c.split else None
+            if parts:
+                self.parts[c.name] = parts
+                self.tasks += [(c, k) for k in range(len(parts))]
+            else:
+                self.tasks.append((c, None))
+        self.task_of = {(id(c), k): i for i, (c, k) in enumerate(self.tasks)}
         self.built: dict = {}
         self.pool = TaskPool(len(self.tasks), self._task, workers=jobs - 1)
 
@@ -275,9 +285,13 @@ class _Parallel:
         attributes it read)."""
         if self.game is None:               # a worker: the game as validation sees it
             self.game = self.base
-        component, game, problems = self.tasks[i], self.game, Problems()
+        (component, part), game, problems = self.tasks[i], self.game, Problems()
         cache = buildcache.current()
         before = set(cache.pending)
+        if part is not None:                # a part of a component that splits: joined in checks()
+            with using(game.icons, game.language), buildcache.recording(game) as reads:
+                value = component.run_part(game, self.options, self.checking, self.parts[component.name], part)
+            return value, {k: v for k, v in cache.pending.items() if k not in before}, reads
         with using(game.icons, game.language), buildcache.recording(game) as reads:
             if component.check:
                 component.check(game, problems, self.checking)
@@ -301,10 +315,13 @@ class _Parallel:
                 problems.extend(found)
                 self.built[component.name] = outs
                 continue
-            ok, value = outcomes[self.task_of[id(component)]]
-            if not ok:
-                raise value
-            found, outs, exc, entries, reads = value
+            if component.name in self.parts:
+                found, outs, exc, entries, reads = self._joined(game, component, outcomes)
+            else:
+                ok, value = outcomes[self.task_of[(id(component), None)]]
+                if not ok:
+                    raise value
+                found, outs, exc, entries, reads = value
             problems.extend(found)
             if self.kept is not None:
                 self.kept.fresh[component.name] = (self.kept.ident(game, component), found, reads)
@@ -314,6 +331,24 @@ class _Parallel:
             failed = failed or exc
         if failed is not None and not problems.errors:
             raise failed          # a build error, once the data itself is known to be valid
+
+    def _joined(self, game, component, outcomes) -> tuple:
+        """A split component's parts put together, as a task's outcome (see :meth:`_task`)."""
+        parts = self.parts[component.name]
+        results, entries, reads = [], {}, set()
+        for k in range(len(parts)):
+            ok, value = outcomes[self.task_of[(id(component), k)]]
+            if not ok:
+                raise value
+            results.append(value[0])
+            entries.update(value[1])
+            reads |= value[2]
+        found = Problems()
+        with using(game.icons, game.language), buildcache.recording(game, reads):
+            outs = component.join_parts(game, found, self.options, self.checking, parts, results)
+            if outs is not None:
+                outs = finished(game, outs, self.options)
+        return found, outs, None, entries, reads
 
     def _warm(self) -> None:
         """While workers finish: what the kit-describing components can do ahead (``Component.warm``)."""

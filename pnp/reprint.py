@@ -84,14 +84,20 @@ def record(game, entries: list) -> bytes:
     """``cards.json``: ``entries`` are (deck, card or None for a player aid, label, face elements, back
     elements) for every physical card of every deck in print order."""
     digests: dict = {}
+    return record_of(game, [(deck, card, label, fingerprint(face, game.root, digests), fingerprint(back, game.root, digests))
+                            for deck, card, label, face, back in entries])
+
+
+def record_of(game, prints: list) -> bytes:
+    """:func:`record` from (deck, card or None, label, face fingerprint, back fingerprint) of every
+    physical card in print order (card sheets drawn in pieces fingerprint each piece's cards)."""
     decks: dict = {}
-    for deck, card, label, face, back in entries:
+    for deck, card, label, face, back in prints:
         d = decks.setdefault(deck.id, {"name": deck.name, "cards": {}})
         key = card.id if card is not None else "aid"
         c = d["cards"].setdefault(key, {"name": card.name if card is not None else "player aid",
                                         "values": card_values(card) if card is not None else {}, "copies": {}})
-        c["copies"][label] = {"face": fingerprint(face, game.root, digests),
-                              "back": fingerprint(back, game.root, digests)}
+        c["copies"][label] = {"face": face, "back": back}
     doc = {"format": RECORD_FORMAT, "game": game.title, "version": game.version, "decks": decks}
     return (json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 

@@ -258,3 +258,92 @@ def test_files_beside_a_pdf_come_back_from_the_cache(tmp_path):
     assert cache.misses == 0
     assert again == first == clean_build(game, tmp_path / "clean", options)
     assert any(name.endswith((".svg", ".dxf")) for name in first)
+
+
+def test_a_card_edit_lays_out_and_checks_that_card_only(tmp_path, monkeypatch):
+    """Card faces are kept by a key of what they read (their card, its deck but the other cards, the rest
+    of the game, the folder's other files): after an edit, a rebuild in the same process (pnp watch, the
+    studio) lays out the edited card's faces and no other, and checks no other card."""
+    from pnp.components import cards
+
+    game = copy_game("shadow_throne", tmp_path)
+    out = tmp_path / "out"
+    cached_build(game, out, BuildOptions())
+    edit(game, "cards.yaml", "name: Dutiful Peasant", "name: Dutiful Farmer")
+    laid, fitted = [], []
+    real_face, real_check = cards.card_face, cards._check_texts
+    monkeypatch.setattr(cards, "card_face", lambda content, *a, **k: (laid.append(str(content.name)),
+                                                                      real_face(content, *a, **k))[1])
+    monkeypatch.setattr(cards, "_check_texts", lambda face, problems, path, line, subject, **k: (
+        fitted.append(subject), real_check(face, problems, path, line, subject, **k)))
+    rebuilt, _ = cached_build(game, out, BuildOptions())
+    assert set(laid) == {"Dutiful Farmer"} and fitted == ["card 'dutiful-peasant'"]
+    assert rebuilt == clean_build(game, tmp_path / "clean", BuildOptions())
+
+
+def test_card_sheets_in_pieces_are_the_same_with_any_jobs_and_the_cache(tmp_path, monkeypatch):
+    """A large deck's sheets are laid out and drawn in pieces (pnp.components.cards.sheet_pieces: tasks of
+    --jobs, entries of the build cache): the kit is byte-identical whatever the jobs and with or without
+    the cache, the pieces' pages follow one another with their sheet numbers, and after a card edit
+    only the piece that holds the card is drawn again."""
+    from pnp.components import cards
+    from pnp.draw.merge import page_count
+
+    monkeypatch.setattr(cards, "PIECE_SHEETS", 2)       # Shadow Throne's 7 sheets: 4 pieces
+    game = copy_game("shadow_throne", tmp_path)
+    pieces = cards.sheet_pieces(cards_game(game), BuildOptions())
+    assert [[(first, end) for _, first, end in piece] for piece in pieces] == [[(0, 2)], [(2, 4)], [(4, 6)], [(6, 7)]]
+    monkeypatch.setattr(cards, "PIECE_SHEETS", 32)
+    whole = clean_build(game, tmp_path / "whole", BuildOptions())
+    monkeypatch.setattr(cards, "PIECE_SHEETS", 2)
+    one = clean_build(game, tmp_path / "one", BuildOptions())
+    file_caches.clear()
+    build_kit(str(game), tmp_path / "two", BuildOptions(), jobs=2)
+    assert kit_files(tmp_path / "two") == one
+    assert one["cards.json"] == whole["cards.json"] and page_count(one["cards-fronts.pdf"]) == 7
+    cached, _ = cached_build(game, tmp_path / "out", BuildOptions(), jobs=2)
+    assert cached == one
+    edit(game, "cards.yaml", "name: Tax Collector", "name: Tax Farmer")     # on the first sheet only
+    drawn = []
+    from pnp.draw import pdf
+
+    real_render = pdf.render
+    monkeypatch.setattr(pdf, "render", lambda pages, *a, **k: (drawn.append(pages[0].label), real_render(pages, *a, **k))[1])
+    rebuilt, cache = cached_build(game, tmp_path / "out", BuildOptions(), jobs=1)
+    assert [label for label in drawn if label.startswith("Card")] == ["Card fronts 1", "Card backs 1"]
+    monkeypatch.undo()
+    monkeypatch.setattr(cards, "PIECE_SHEETS", 2)
+    assert rebuilt == clean_build(game, tmp_path / "clean", BuildOptions())
+
+
+def cards_game(folder):
+    from pnp.loading.gamedata import load_game
+
+    return load_game(str(folder))
+
+
+def big_deck(tmp_path: Path, count: int) -> Path:
+    """tests/games/starfall with only its card sheets in the kit and ``count`` omen cards (mini size)."""
+    game = tmp_path / "big"
+    shutil.copytree(Path(__file__).parent / "games" / "starfall", game)
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    start = text.index("\ncomponents:")
+    end = text.index("\n\n", start + 1) if "\n\n" in text[start + 1:] else len(text)
+    (game / "game.yaml").write_text(text[:start] + "\ncomponents: [cards]" + text[end:], encoding="utf-8")
+    rows = ["id,name,copies,turns,flavour,effect"]
+    rows += [f"omen-{i},Omen {i},1,{1 + i % 6},Sign number {i}.,\"**Dark:** each player gains {i % 5} [wish].\""
+             for i in range(count)]
+    (game / "omens.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return game
+
+
+@pytest.mark.slow
+def test_a_large_deck_builds_the_same_with_any_jobs(tmp_path):
+    game = big_deck(tmp_path, 5000)
+    clean_build(game, tmp_path / "one", BuildOptions())
+    one = kit_files(tmp_path / "one")
+    file_caches.clear()
+    build_kit(str(game), tmp_path / "two", BuildOptions(), jobs=2)
+    assert kit_files(tmp_path / "two") == one
+    cached, _ = cached_build(game, tmp_path / "cached", BuildOptions(), jobs=2)
+    assert cached == one

@@ -118,6 +118,13 @@ class Component:
                                      # text, icons and figures keep inside every cut line (pnp.loading.piececheck)
     words: Callable | None = None    # (game) -> [pnp.loading.i18n.catalogue.Source]: what its data prints that a
                                      # translation must give (titles, captions, labels, layouts' literals)
+    split: Callable | None = None    # (game, options) -> its parts (a list) or None: a parallel build runs
+                                     # run_part(game, options, checking, parts, i) for each part as a task, then
+                                     # join_parts(game, problems, options, checking, parts, results) adds the
+                                     # check's problems as check would and gives its outputs (None on errors);
+                                     # build must give the same bytes (the card sheets of a large deck)
+    run_part: Callable | None = None
+    join_parts: Callable | None = None
 
 
 #: Every component kind and the module that defines it (its ``COMPONENT`` and, when it takes

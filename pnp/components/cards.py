@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import weakref
-from dataclasses import replace
+from dataclasses import fields as dataclass_fields, replace
 from pathlib import Path
 
 import jinja2
 
-from pnp import templating
+from pnp import buildcache, templating
 from pnp.loading.cardtext import ability_text, aid_text, template_names, template_roots
 from pnp.components import BuildOptions, Component, Output, Part
+from pnp.errors import Problems
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts, icons
 from pnp.draw.text import fit
 from pnp.loading.i18n import strings, words_function
 from pnp.loading.decks import image_pixels
 from pnp.loading.cardlayout import FieldValues, RegionProblems, bundled, evaluate, showing, shown_fields
-from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face,
+from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face, card_grid,
                               card_sheets, face_scope, offset_backs_clearance, single_card_pages, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
 from pnp.layout.regions import RegionError
@@ -113,12 +114,58 @@ def labels_of(deck, card) -> tuple:
 
 
 _FACES: dict = {"game": None, "faces": {}}
+#: Faces laid out, by :func:`face_key`, kept from one build to the next (``pnp watch``, the studio).
+_LAID_OUT = buildcache.Generations()
+#: Each card's check (its problems and its layout regions' reports), by :func:`_check_key`.
+_CHECKED = buildcache.Generations()
+#: The game's attributes a face may read that hold every card: a face reads its own card only, which
+#: :func:`face_key` holds (a card edit changes only that card's faces).
+PER_CARD = ("cards", "decks", "sources")
+
+
+def face_context(game, deck, cache=None) -> str | None:
+    """The key of what every face of ``deck`` reads besides its own card: pnp's code, the game folder's
+    files but the card files, every attribute of the game but :data:`PER_CARD`, the deck but its
+    cards, the icons drawn with. None without a build cache (or when a value names an object by its
+    address)."""
+    cache = cache if cache is not None else buildcache.current()
+    if not cache or cache.game_files is None:
+        return None
+    memo = cache.memo.setdefault("face contexts", {})
+    active = icons.active()
+    at = (id(game), deck.id, id(active))
+    found = memo.get(at)
+    if found is None or found[0] is not game or found[1] is not active:
+        described = repr(([(f.name, getattr(game, f.name)) for f in dataclass_fields(game) if f.name not in PER_CARD],
+                          replace(deck, cards=()), active))
+        key = None if " at 0x" in described else buildcache.digest(
+            "card face", buildcache.code_digest(), cache.game_files, described)
+        found = memo[at] = (game, active, key)
+    return found[2]
+
+
+def face_key(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float) -> str | None:
+    """A content key of ``card``'s face: its :func:`face_context`, the card itself, and how it is laid out
+    (language, corner mark, size, bleed). None without a build cache."""
+    context = face_context(game, deck)
+    if context is None:
+        return None
+    return buildcache.digest(context, repr(card), lang or game.language, mark, tuple(size_mm), bleed)
 
 
 def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float) -> tuple:
-    """The elements of ``card``'s face (:func:`card_face` of its :func:`face_content`), laid out once
-    per game object: validation checks every face, then the build places the same ones on sheets. A
-    game loaded again (``pnp watch``, ``pnp serve``) is another object, whose faces are laid out anew."""
+    """The elements of ``card``'s face (:func:`card_face` of its :func:`face_content`), laid out once:
+    validation checks every face, then the build places the same ones on sheets. With a build cache,
+    faces are kept by :func:`face_key` from one build to the next (a card edit lays out that card's
+    faces only); without, once per game object (a game loaded again is another object)."""
+    cache = buildcache.current()
+    key = face_key(game, deck, card, lang, mark, size_mm, bleed) if cache else None
+    if key is not None:
+        found = _LAID_OUT.get(cache, key)
+        if found is None:
+            found = tuple(card_face(face_content(game, card, lang, mark), *size_mm, bleed, layout_of(deck, card)))
+            _LAID_OUT.put(cache, key, found)
+        return found
     owner = _FACES["game"]
     if owner is None or owner() is not game:
         _FACES.update(game=weakref.ref(game), faces={})
@@ -206,24 +253,29 @@ def varies(deck) -> bool:
     return deck.back is not None and (deck.back.by is not None or deck.back.image is not None)
 
 
-def deck_faces(game, deck, options: BuildOptions, size_mm=None) -> tuple[list, list, list]:
-    """(faces, labels, cards) of every physical card of ``deck`` in print order, then its player aids
-    (card None); ``size_mm`` lays them out at another size than the deck's (a print service's product)."""
-    faces, labels, seen, cards = [], [], {}, []
-    w, h = size_mm or (deck.width, deck.height)
+def deck_copies(game, deck, options: BuildOptions) -> list:
+    """(card, label, corner mark) of every physical card of ``deck`` in print order, then its player
+    aids (card None), without laying any out."""
+    copies, seen = [], {}
     for card in deck.physical(options.players):
         seen[card.id] = seen.get(card.id, 0) + 1
-        mark = printed_mark(game, card, seen[card.id])
-        faces.append(laid_out_face(game, deck, card, options.lang, mark, (w, h), options.bleed))
-        labels.append(f"{card.id}#{seen[card.id]}")
-        cards.append(card)
-    aid = aid_elements(game, deck, options.lang, options.bleed, size_mm)
+        copies.append((card, f"{card.id}#{seen[card.id]}", printed_mark(game, card, seen[card.id])))
     aid_id = "aid" if not game.several_decks else f"{deck.id}-aid"
-    for k in range(deck.aid_copies):
-        faces.append(aid)
-        labels.append(f"{aid_id}#{k + 1}")
-        cards.append(None)
-    return faces, labels, cards
+    copies += [(None, f"{aid_id}#{k + 1}", "") for k in range(deck.aid_copies)]
+    return copies
+
+
+def deck_faces(game, deck, options: BuildOptions, size_mm=None, copies=None) -> tuple[list, list, list]:
+    """(faces, labels, cards) of every physical card of ``deck`` in print order, then its player aids
+    (card None); ``size_mm`` lays them out at another size than the deck's (a print service's product);
+    ``copies`` (some of :func:`deck_copies`) lays out those only."""
+    w, h = size_mm or (deck.width, deck.height)
+    copies = deck_copies(game, deck, options) if copies is None else copies
+    aid = aid_elements(game, deck, options.lang, options.bleed, size_mm) if any(c is None for c, _, _ in copies) \
+        else ()
+    faces = [laid_out_face(game, deck, card, options.lang, mark, (w, h), options.bleed) if card is not None else aid
+             for card, _, mark in copies]
+    return faces, [label for _, label, _ in copies], [card for card, _, _ in copies]
 
 
 def deck_parts(deck, cards, words, several: bool = True) -> list[Part]:
@@ -244,6 +296,9 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     of the fronts' outlines go beside the PDFs. ``cards.json`` beside them records every card's drawing
     (:mod:`pnp.reprint`); with ``options.changed_since`` the cards changed since that kit's record are laid
     out again in ``reprint.pdf``, after a changelog."""
+    pieces = sheet_pieces(game, options)
+    if pieces is not None:
+        return joined_pieces(game, options, pieces, [draw_piece(game, options, piece) for piece in pieces])
     w, h = options.page_size
     fronts, backs, single, parts, folded, cut_pages, printed = [], [], [], [], [], [], []
     words = strings(game, options.lang)
@@ -300,7 +355,156 @@ def _backs(game, deck, cards, options) -> list | None:
                               back_elements(game, deck, options.bleed, c)) for c in cards]
 
 
-def _deck_sheets(game, deck, options, laid, machine, faces, labels, cards, words) -> tuple:
+#: Card sheets drawn as one piece: when the decks take more sheets than this, they are laid out and
+#: drawn in pieces of this many sheets (each a task of ``pnp build --jobs``, each kept by the build
+#: cache by its cards' faces), and the pieces' pages put together. Fewer pieces, smaller files (each
+#: piece embeds its own font subsets); more, finer tasks and cache entries.
+PIECE_SHEETS = 32
+
+
+def sheet_pieces(game, options: BuildOptions) -> list | None:
+    """The card sheets in pieces of :data:`PIECE_SHEETS` sheets: per piece, (deck number, first sheet,
+    sheet after the last) of each deck it holds. None when they are drawn whole: few enough sheets, or
+    sheets other than plain fronts and backs (gutterfold, a cutting machine, a bleed, a reprint)."""
+    if options.cards != "sheets" or options.cutter or options.changed_since or options.bleed:
+        return None
+    w, h = options.page_size
+    sheets = []
+    for number, deck in enumerate(game.decks):
+        count = len(deck.physical(options.players)) + deck.aid_copies
+        if count:
+            per = card_grid(deck.width, deck.height, w, h).per_sheet
+            sheets += [(number, sheet) for sheet in range(-(-count // per))]
+    if len(sheets) <= PIECE_SHEETS:
+        return None
+    pieces = []
+    for start in range(0, len(sheets), PIECE_SHEETS):
+        spans: dict = {}
+        for number, sheet in sheets[start:start + PIECE_SHEETS]:
+            spans[number] = (spans.get(number, (sheet,))[0], sheet + 1)
+        pieces.append(tuple((number, first, end) for number, (first, end) in spans.items()))
+    return pieces
+
+
+def _piece_copies(game, options, number, first, end) -> tuple:
+    deck = game.decks[number]
+    w, h = options.page_size
+    per = card_grid(deck.width, deck.height, w, h).per_sheet
+    return deck, deck_copies(game, deck, options)[first * per:end * per]
+
+
+def _piece_key(game, options, piece) -> str | None:
+    parts = []
+    for number, first, end in piece:
+        deck, copies = _piece_copies(game, options, number, first, end)
+        context = face_context(game, deck)
+        if context is None:
+            return None
+        faces = [(face_key(game, deck, card, options.lang, mark, deck.size, options.bleed) if card is not None
+                  else "aid", label) for card, label, mark in copies]
+        parts.append((context, number, first, end, faces))
+    return buildcache.digest("card sheets piece", repr(options), parts)
+
+
+def draw_piece(game, options: BuildOptions, piece) -> tuple:
+    """(fronts PDF, backs PDF, [(deck number, card id or None, label, face and back fingerprints)]) of one
+    piece of the card sheets (:func:`sheet_pieces`), from the build cache when it holds it."""
+    from pnp.draw.merge import tag_font_subsets
+    from pnp.draw.pdf import render
+    from pnp.layout.inksaver import save_ink_page
+
+    cache = buildcache.current()
+    key = _piece_key(game, options, piece) if cache else None
+    found = cache.get(key) if key is not None else None
+    if found is not None and len(found[1]) == 2 and isinstance(found[0].get("prints"), list):
+        return found[1][0], found[1][1], [tuple(p) for p in found[0]["prints"]]
+    words = strings(game, options.lang)
+    fronts, backs, prints, digests = [], [], [], {}
+    for number, first, end in piece:
+        deck, copies = _piece_copies(game, options, number, first, end)
+        faces, labels, cards = deck_faces(game, deck, options, copies=copies)
+        sheets = _deck_sheets(game, deck, options, options, None, faces, labels, cards, words, first_sheet=first)
+        fronts += sheets[0]
+        backs += sheets[1]
+        per_card = _backs(game, deck, cards, options)
+        own = back_elements(game, deck, 0.0)
+        for i, (face, label, card) in enumerate(zip(faces, labels, cards)):
+            prints.append((number, card.id if card is not None else None, label,
+                           reprint.fingerprint(face, game.root, digests),
+                           reprint.fingerprint(per_card[i] if per_card is not None else own, game.root, digests)))
+
+    def paint(pages):
+        pages = [save_ink_page(p) for p in pages] if options.ink_saver else pages
+        return tag_font_subsets(render(pages, game.title, game.author))
+    drawn = paint(fronts), paint(backs), prints
+    if key is not None:
+        cache.put(key, {"kind": "card sheets piece", "prints": [list(p) for p in prints]}, [drawn[0], drawn[1]])
+    return drawn
+
+
+def joined_pieces(game, options: BuildOptions, pieces, drawn) -> list[Output]:
+    """The card sheets' files from their pieces drawn (:func:`draw_piece`), as :func:`build` makes them
+    whole: the pieces' pages one after the other, cards.json from their fingerprints."""
+    from pnp.draw.merge import concatenate
+
+    words = strings(game, options.lang)
+    parts, prints = [], []
+    for deck in game.decks:
+        cards = [card for card, _, _ in deck_copies(game, deck, options)]
+        if cards:
+            parts += deck_parts(deck, cards, words, game.several_decks)
+    for _, _, printed in drawn:
+        for number, card_id, label, face, back in printed:
+            deck = game.decks[number]
+            card = next(c for c in deck.cards if c.id == card_id) if card_id is not None else None
+            prints.append((deck, card, label, face, back))
+    fronts_title, backs_title = words.get("card_fronts", "Card fronts"), words.get("card_backs", "Card backs")
+    fronts = Output("cards-fronts.pdf", fronts_title, parts=tuple(parts), sides="double",
+                    pdf=concatenate([d[0] for d in drawn], f"{game.title}: {fronts_title}", game.author, fronts_title))
+    fronts.beside[RECORD_FILE] = reprint.record_of(game, prints)
+    return [
+        fronts,
+        Output("cards-backs.pdf", backs_title, sides="double", sheets=0,
+               pdf=concatenate([d[1] for d in drawn], f"{game.title}: {backs_title}", game.author, backs_title)),
+        Output("cards-duplex.pdf", words.get("card_duplex", "Cards, fronts and backs"), in_kit=False,
+               interleave=("cards-fronts.pdf", "cards-backs.pdf")),
+    ]
+
+
+def run_part(game, options: BuildOptions, checking: BuildOptions, pieces, index: int) -> tuple:
+    """Part ``index`` of a parallel build of the card sheets: the checks of a share of the cards (all
+    decks' cards in order, shared out evenly) and piece ``index`` drawn. For :func:`join_parts`."""
+    lang, bleed = checking.lang, checking.bleed
+    every = [(deck, card) for deck in game.decks for card in deck.cards]
+    share = every[len(every) * index // len(pieces):len(every) * (index + 1) // len(pieces)]
+    checked, checks = [], {}
+    with icons.using(game.icons, game.language):
+        for deck, card in share:
+            if deck.id not in checks:
+                checks[deck.id] = _CardChecks(game, deck, lang, bleed)
+            checked.append(((deck.id, card.id), card_check(game, deck, card, checks[deck.id], lang, bleed)))
+        try:
+            drawn = draw_piece(game, options, pieces[index])
+        except (templating.TEMPLATE_ERRORS + (RegionError,)):
+            drawn = None                    # the checks report it
+    return checked, drawn
+
+
+def join_parts(game, problems, options: BuildOptions, checking: BuildOptions, pieces, results) -> list | None:
+    """The check's problems (as :func:`check` adds them) and the files of a build done in parts
+    (:func:`run_part`): None when the check found errors."""
+    done = {}
+    for checked, _ in results:
+        done.update(checked)
+    before = len(problems.errors)
+    check(game, problems, checking, done=done)
+    if len(problems.errors) > before or any(drawn is None for _, drawn in results):
+        return None
+    with icons.using(game.icons, game.language):
+        return joined_pieces(game, options, pieces, [drawn for _, drawn in results])
+
+
+def _deck_sheets(game, deck, options, laid, machine, faces, labels, cards, words, first_sheet: int = 0) -> tuple:
     """(front pages, back pages, gutterfold pages, cut outlines per front page) of some of a deck's cards."""
     w, h = options.page_size
     name = deck.name if game.several_decks else ""
@@ -317,7 +521,7 @@ def _deck_sheets(game, deck, options, laid, machine, faces, labels, cards, words
     sheets = card_sheets(faces, back_elements(game, deck, laid.bleed), deck.width, deck.height, w, h,
                          options.flip, labels, bleed=laid.bleed, back_offset=options.back_offset,
                          name=name, card_backs=per_card, margins=margins, margin_fill=fill, grid=grid,
-                         crop=machine is None)
+                         crop=machine is None, first_sheet=first_sheet)
     cut_pages = []
     if machine:
         for start, page in zip(range(0, len(faces), grid.per_sheet), sheets.fronts):
@@ -541,9 +745,112 @@ def check_back_offset(game, problems, options: BuildOptions) -> None:
                       f"backs' edge will not print there (check the offset with --calibration)")
 
 
+def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, reports: list) -> None:
+    """One card's check: its face's regions evaluated, its face laid out and every text fitted. Each
+    problem of a layout region is noted in ``reports`` as (region, key, text), for the deck's
+    :class:`RegionProblems` (which tells a problem once for all cards)."""
+    try:
+        content = face_content(game, card, lang, mark)
+    except templating.TEMPLATE_ERRORS as exc:            # its ability text's template
+        problems.append(templating.template_problem(exc, subject=f"card '{card.id}'"))
+        return
+    # every region of its layout evaluated: a problem is reported once per region, for all cards
+    layout = layout_of(deck, card)
+    wrong = []
+    evaluate(layout, face_scope(content, layout), markup=True, icons=game.icons.names,
+             report=lambda *problem: (wrong.append(problem), reports.append(tuple(problem))))
+    if wrong:
+        return
+    try:
+        # the face of its first copy as the build prints it (the build then reuses it)
+        face = laid_out_face(game, deck, card, lang, mark, (deck.width, deck.height), bleed)
+    except RegionError as exc:
+        reports.append((exc.region, None, str(exc)))
+        return
+    _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons)
+
+
+def card_check(game, deck, card, checks, lang, bleed) -> tuple:
+    """(key, problems, region reports) of one card's check, from ``checks`` (a :class:`_CardChecks`)
+    when it holds it."""
+    path, line = game.source(card)
+    mark = printed_mark(game, card, 1)
+    key = checks.key(card, mark, path, line)
+    held = checks.get(key)
+    if held is not None:
+        return key, held[0], held[1]
+    found, reports = Problems(), []
+    _check_card(game, deck, card, found, lang, bleed, path, line, mark, reports)
+    return key, tuple(found), tuple(reports)
+
+
+class _CardChecks:
+    """Each card's check by a key of its face and its place (:func:`face_key`, file and line), from this
+    process's last builds or the build cache's entry for the deck (one entry per deck and language: the
+    checks of its cards as they are now), so a card edit checks that card only. Without a build cache,
+    every card is checked."""
+
+    def __init__(self, game, deck, lang, bleed):
+        self.cache, self.game, self.deck, self.lang, self.bleed = buildcache.current(), game, deck, lang, bleed
+        context = face_context(game, deck, self.cache) if self.cache else None
+        self.entry = buildcache.digest("card checks", context, lang, bleed) if context is not None else None
+        self.found = self.cache.get(self.entry) if self.entry is not None else None
+        self.kept: dict = {}
+        self.fresh = False
+
+    def key(self, card, mark, path, line) -> str | None:
+        if self.entry is None:
+            return None
+        face = face_key(self.game, self.deck, card, self.lang, mark, (self.deck.width, self.deck.height), self.bleed)
+        return buildcache.digest("card check", face, str(path), line) if face is not None else None
+
+    def get(self, key):
+        """(problems, region reports) of the card check ``key``, or None."""
+        if key is None:
+            return None
+        held = _CHECKED.get(self.cache, key)
+        if held is None and self.found is not None:
+            cards = self.found[0].get("cards")
+            item = cards.get(key) if isinstance(cards, dict) else None
+            problems = buildcache.problems_from_json(item[0], self.game.root) if isinstance(item, list) and \
+                len(item) == 2 else None
+            reports = item[1] if problems is not None else None
+            if isinstance(reports, list) and all(isinstance(r, list) and len(r) == 3 and
+                                                 all(v is None or isinstance(v, str) for v in r) for r in reports):
+                held = (tuple(problems), tuple(tuple(r) for r in reports))
+                _CHECKED.put(self.cache, key, held)
+        if held is not None:
+            self.kept[key] = held
+        return held
+
+    def put(self, key, problems, reports) -> None:
+        """Note a card's check (done here, or by a part of a parallel build), kept by :meth:`store`."""
+        if key is None:
+            return
+        held = (tuple(problems), tuple(reports))
+        if key not in self.kept:
+            self.fresh = True
+        _CHECKED.put(self.cache, key, held)
+        self.kept[key] = held
+
+    def store(self) -> None:
+        """Keep the deck's checks in the build cache (when one was done anew)."""
+        if self.entry is None or not (self.fresh or self.found is None):
+            return
+        cards = {}
+        for key, (problems, reports) in self.kept.items():
+            written = buildcache.problems_to_json(problems, self.game.root)
+            if written is None:
+                return
+            cards[key] = [written, [list(r) for r in reports]]
+        self.cache.put(self.entry, {"kind": "card checks", "cards": cards}, [])
+
+
 @with_game_icons
-def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
-    """Every text on every face fits its box at the smallest allowed size, in fonts that have its glyphs."""
+def check(game, problems, options: BuildOptions | None = None, spec=None, done: dict | None = None) -> None:
+    """Every text on every face fits its box at the smallest allowed size, in fonts that have its glyphs.
+    ``done``: cards checked already (by (deck id, card id): :func:`card_check`'s result), as the parts
+    of a parallel build check them (:func:`run_part`)."""
     if options is not None:
         check_back_offset(game, problems, options)
         if options.bleed:
@@ -552,28 +859,17 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     bleed = options.bleed if options else 0.0
     for deck in game.decks:
         regions = RegionProblems()
+        checks = _CardChecks(game, deck, lang, bleed)
         for card in deck.cards:
-            path, line = game.source(card)
-            mark = printed_mark(game, card, 1)
-            try:
-                content = face_content(game, card, lang, mark)
-            except templating.TEMPLATE_ERRORS as exc:            # its ability text's template
-                problems.append(templating.template_problem(exc, subject=f"card '{card.id}'"))
-                continue
-            # every region of its layout evaluated: a problem is reported once per region, for all cards
-            layout = layout_of(deck, card)
-            report, wrong = regions.for_piece(layout, card.id), []
-            evaluate(layout, face_scope(content, layout), markup=True, icons=game.icons.names,
-                     report=lambda *problem: (wrong.append(problem), report(*problem)))
-            if wrong:
-                continue
-            try:
-                # the face of its first copy as the build prints it (the build then reuses it)
-                face = laid_out_face(game, deck, card, lang, mark, (deck.width, deck.height), bleed)
-            except RegionError as exc:
-                report(exc.region, None, str(exc))
-                continue
-            _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons)
+            given = done.get((deck.id, card.id)) if done is not None else None
+            key, found, reports = given if given is not None else card_check(game, deck, card, checks, lang, bleed)
+            checks.put(key, found, reports)
+            problems.extend(found)
+            if reports:
+                report = regions.for_piece(layout_of(deck, card), card.id)
+                for region, name, text in reports:
+                    report(region, name, text)
+        checks.store()
         regions.report(problems)
         check_art_dpi(game, deck, problems, lang, bleed)
         check_unprinted_fields(game, deck, problems)
@@ -665,4 +961,5 @@ def _template(game, roots, names, what, subject) -> list:
     return [Source(f"templates/{names[0]}", patterns, original, None, subject, what, kind="template")]
 
 
-COMPONENT = Component("cards", build, check, weight=4, pieces=cut_pieces, words=words)
+COMPONENT = Component("cards", build, check, weight=4, pieces=cut_pieces, words=words,
+                      split=sheet_pieces, run_part=run_part, join_parts=join_parts)

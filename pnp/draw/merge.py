@@ -158,6 +158,30 @@ def _joined(pdfs: list, collate: bool = False) -> bytes:
             return f.read()
 
 
+def concatenate(pdfs: list, title: str, author: str = "", outline: str | None = None) -> bytes:
+    """The pages of ``pdfs`` one after the other, as one file with one outline entry (a file drawn in
+    pieces: card sheets of a large deck, each piece painted by itself)."""
+    from pikepdf import Name, OutlineItem, Pdf
+
+    if sum(page_count(p) for p in pdfs) > BULK_PAGES:
+        out = Pdf.open(io.BytesIO(_joined(list(pdfs))))
+        opened = []
+    else:
+        out, opened = Pdf.new(), [Pdf.open(io.BytesIO(p)) for p in pdfs]
+        for part in opened:
+            out.pages.extend(part.pages)
+    try:
+        if outline and len(out.pages):
+            with out.open_outline() as tree:
+                tree.root.append(OutlineItem(bookmark(outline), 0))
+            out.Root.PageMode = Name.UseOutlines
+        _info(out, title, author)
+        return _save(out)
+    finally:
+        for part in opened:
+            part.close()
+
+
 def interleave(first: bytes, second: bytes, title: str, author: str = "", outline: str | None = None) -> bytes:
     """A page of ``first``, then a page of ``second``, in turn (the two have as many pages): card fronts
     and backs for a duplex printer, made from their PDFs rather than painted again."""

@@ -277,7 +277,7 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
                 flip: str = "long", labels: list | None = None, bleed: float = 0.0,
                 back_offset: tuple = (0.0, 0.0), name: str = "", card_backs: list | None = None,
                 margins: list | None = None, margin_fill: str = PLAIN["back"], grid: Grid | None = None,
-                crop: bool = True) -> CardSheets:
+                crop: bool = True, first_sheet: int = 0) -> CardSheets:
     """Fronts in a centred grid (reading order), one back page per front page in mirrored slots.
 
     Without bleed, cards abut and full-length grey cut lines run along their edges. With ``bleed`` mm
@@ -290,6 +290,7 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
     that runs past each back when there is no bleed (an image back runs on instead). ``grid`` places the
     cards instead of :func:`card_grid` (centred on the sheet, each slot the card and its bleed; a cutting
     machine's, :mod:`pnp.layout.cutter`); ``crop=False`` leaves out the crop marks (a machine cuts).
+    ``first_sheet`` numbers the sheets' labels from the one after it (a deck's sheets laid out in pieces).
     """
     grid = grid or card_grid(card_w, card_h, page_w, page_h, bleed)
     art = Rect(-bleed, -bleed, card_w + 2 * bleed, card_h + 2 * bleed)
@@ -300,6 +301,7 @@ def card_sheets(faces: list, back: list, card_w: float, card_h: float, page_w: f
     for sheet_no, start in enumerate(range(0, len(faces), grid.per_sheet)):
         chunk = faces[start:start + grid.per_sheet]
         what = f"Card fronts{': ' + name if name else ''}"
+        sheet_no += first_sheet
         front = Page(page_w, page_h, label=f"{what} {sheet_no + 1}")
         slots = [grid.slot(i) for i in range(len(chunk))]
         for i, (face, slot) in enumerate(zip(chunk, slots)):
