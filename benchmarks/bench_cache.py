@@ -1,6 +1,7 @@
 """Time rebuilds with the build cache against a fresh build, for a bundled game copied to a temporary folder.
 
 Usage: python benchmarks/bench_cache.py [GAME] [--runs N] [--jobs N] [--edit FILE OLD NEW]
+       python benchmarks/bench_cache.py --big CARDS [--runs N]
 
 Each round times, one after the other (so the machine's load falls on all alike):
 
@@ -13,6 +14,10 @@ as fresh processes (what ``pnp build`` costs, start-up included) and in one warm
 ``pnp watch`` and ``pnp serve`` pay: the caches that depend on files cleared, as watch clears them). Prints
 the median wall and CPU time (this process's and its children's: the forked workers) of each and its
 ratio to the fresh build's. This is a measurement, not a test.
+
+``--big CARDS``: a deck of CARDS cards (tests/games/starfall with its omens deck grown to that many, the
+kit its card sheets only), built fresh (``--no-cache``) with ``--jobs 1`` and ``--jobs 2`` in turn, and a
+rebuild with the cache after one card edit.
 """
 
 from __future__ import annotations
@@ -42,13 +47,70 @@ EDITS = {
 }
 
 
+def big_deck(folder: str, count: int) -> str:
+    """tests/games/starfall with only its card sheets in the kit and ``count`` omen cards (mini size)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    game = os.path.join(folder, "big")
+    shutil.copytree(os.path.join(here, "tests", "games", "starfall"), game)
+    path = os.path.join(game, "game.yaml")
+    text = open(path, encoding="utf-8").read()
+    start = text.index("\ncomponents:")
+    end = text.index("\n\n", start + 1) if "\n\n" in text[start + 1:] else len(text)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text[:start] + "\ncomponents: [cards]" + text[end:])
+    rows = ["id,name,copies,turns,flavour,effect"]
+    rows += [f"omen-{i},Omen {i},1,{1 + i % 6},Sign number {i}.,\"**Dark:** each player gains {i % 5} [wish].\""
+             for i in range(count)]
+    with open(os.path.join(game, "omens.csv"), "w", encoding="utf-8") as f:
+        f.write("\n".join(rows) + "\n")
+    return game
+
+
+def big(count: int, runs: int) -> None:
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": here}
+    times = {k: [] for k in ("jobs 1", "jobs 2", "edit, jobs 2")}
+    cpus = {k: [] for k in times}
+    with tempfile.TemporaryDirectory() as tmp:
+        game = big_deck(tmp, count)
+        csv = os.path.join(game, "omens.csv")
+        text = open(csv, encoding="utf-8").read()
+
+        def timed(key, *extra):
+            t, c = time.perf_counter(), _children_cpu()
+            subprocess.run([sys.executable, "-m", "pnp", "build", game, *extra], check=True, capture_output=True,
+                           env=env, cwd=here)
+            times[key].append(time.perf_counter() - t)
+            cpus[key].append(_children_cpu() - c)
+
+        cached = os.path.join(tmp, "cached")
+        timed("edit, jobs 2", "--out", cached, "--jobs", "2")          # fill the cache
+        times["edit, jobs 2"].clear()
+        cpus["edit, jobs 2"].clear()
+        for i in range(runs):
+            timed("jobs 1", "--out", os.path.join(tmp, "one"), "--jobs", "1", "--no-cache")
+            timed("jobs 2", "--out", os.path.join(tmp, "two"), "--jobs", "2", "--no-cache")
+            with open(csv, "w", encoding="utf-8") as f:
+                f.write(text.replace("Omen 2500,", f"Omen {i}x,", 1))
+            timed("edit, jobs 2", "--out", cached, "--jobs", "2")
+        sizes = {name: os.path.getsize(os.path.join(tmp, "two", name)) for name in ("cards-fronts.pdf", "cards-backs.pdf")}
+    load = os.getloadavg()
+    print(f"{count} cards, {runs} rounds, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; sizes {sizes}")
+    for key in times:
+        print(f"{key:14s} wall median {statistics.median(times[key]):.2f} s (min {min(times[key]):.2f}); "
+              f"CPU median {statistics.median(cpus[key]):.2f} s")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("game", nargs="?", default="shadow_throne")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--edit", nargs=3, default=None, metavar=("FILE", "OLD", "NEW"))
+    parser.add_argument("--big", type=int, default=None, metavar="CARDS")
     args = parser.parse_args()
+    if args.big:
+        return big(args.big, args.runs)
     from pnp import DATA_DIR, cache
     from pnp.buildcache import FOLDER, BuildCache
     from pnp.components import BuildOptions
