@@ -305,16 +305,24 @@ def data_names(game, names) -> list:
     return sorted(n for n in names if not (callable(getattr(cls, n, None)) or isinstance(getattr(cls, n, None), property)))
 
 
-def reads_digest(game, names) -> str | None:
+def reads_digest(game, names, memo: dict | None = None) -> str | None:
     """A key of the values of ``game``'s attributes ``names`` (:func:`data_names`: what methods and
     properties read is recorded as such); None when a value's description names an object by its
-    address (then nothing is cached under it)."""
+    address (then nothing is cached under it). ``memo`` keeps each value's description for the build
+    (the game's values are frozen: every component's key describes the same cards)."""
     parts = []
     for name in data_names(game, names):
+        found = memo.get((id(game), name)) if memo is not None else None
+        if found is not None and found[0] is game:
+            parts.append((name, found[1]))
+            continue
         try:
-            parts.append((name, repr(object.__getattribute__(game, name))))
+            described = repr(object.__getattribute__(game, name))
         except AttributeError:
-            parts.append((name, None))
+            described = None
+        if memo is not None:
+            memo[(id(game), name)] = (game, described)
+        parts.append((name, described))
     described = repr(parts)
     if " at 0x" in described:
         return None

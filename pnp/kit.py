@@ -102,7 +102,7 @@ class _Kept:
                                  component.kind, repr(self.options), repr(self.checking), *more)
 
     def _entry_key(self, game, ident, names) -> str | None:
-        values = buildcache.reads_digest(game, names)
+        values = buildcache.reads_digest(game, names, self.cache.memo.setdefault("values", {}))
         return None if values is None else buildcache.digest("read", ident, buildcache.data_names(game, names), values)
 
     def lookup(self, game, ident):
