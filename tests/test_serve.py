@@ -468,6 +468,50 @@ def test_ctrl_c_stops_cleanly_with_a_page_open(game, tmp_path):
     assert out.strip() == "Stopped." and "Traceback" not in err
 
 
+def studio_children(studio_pid: int) -> list[int]:
+    """Processes a studio (pid) started for its builds and previews that still run (they carry the
+    studio's pid on their command line), also once reparented."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"from pnp.serve.child import main; main()" in args and str(studio_pid).encode() in args:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.15])
+def test_ctrl_c_while_a_builds_process_starts_is_one_line_and_leaves_nothing(game, tmp_path, delay):
+    """A terminal's Ctrl-C reaches the whole foreground process group. The build's process is in a group
+    of its own: one started just before Ctrl-C printed a KeyboardInterrupt traceback of its own (at
+    0.05-0.2 s after the request); now the studio alone hears it, stops the build and says one line."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "pnp", "serve", str(game), "--port", "0", "--out",
+                             str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)             # a terminal's own process group
+    try:
+        client = Client(re.search(r"http://127\.0\.0\.1:\d+/", proc.stdout.readline()).group(0))
+        client.wait_for(lambda d: d["cards"])
+        headers = client.post_headers()
+        import threading
+
+        threading.Thread(target=lambda: client.request("POST", "/api/build?what=kit", headers=headers),
+                         daemon=True).start()
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert (proc.returncode, out, err) == (0, "Stopped.\n", "")
+    deadline = time.monotonic() + 5            # a child killed by the studio may take a moment to be reaped
+    while studio_children(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert studio_children(proc.pid) == []
+
+
 def _booklet(middle: str, picture_colour=(200, 30, 30)) -> bytes:
     """Three pages drawn with one font and one picture (on the last page), as a component's own PDF."""
     import io

@@ -10,9 +10,6 @@ limit, or when it stops itself: whatever the game folder holds, the studio goes 
 from __future__ import annotations
 
 import io
-import multiprocessing
-import os
-import signal
 import threading
 import time
 import zipfile
@@ -125,54 +122,63 @@ def zip_files(folder: Path, files) -> bytes:
 def build_in_process(what: str, root: Path, out_dir: Path, build_options, version: int,
                      seconds: float | None = None, memory: int | None = None,
                      cancel: threading.Event | None = None) -> list[Download]:
-    """:func:`build` in a new process (started fresh, not forked from the studio's threads), stopped
-    (killed) after ``seconds`` (default :data:`BUILD_SECONDS`), when it needs more than ``memory``
-    bytes (default :data:`BUILD_MEMORY`), or when ``cancel`` is set; each ends in a UserError saying so.
-    A DataError or UserError of the build is raised here as it was raised there."""
-    seconds = BUILD_SECONDS if seconds is None else seconds
-    memory = BUILD_MEMORY if memory is None else memory
-    context = multiprocessing.get_context("spawn")
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_build_child, name="pnp-studio-build", daemon=True,
-                              args=(sender, what, root, out_dir, build_options, version, memory, os.getpid()))
-    process.start()
-    sender.close()
-    deadline = time.monotonic() + seconds
+    """:func:`build` in a new process (:class:`pnp.serve.child.Child`: started fresh, not forked from
+    the studio's threads, out of reach of the terminal's Ctrl-C), stopped (killed) after ``seconds``
+    (default :data:`BUILD_SECONDS`), when it needs more than ``memory`` bytes (default
+    :data:`BUILD_MEMORY`), or when ``cancel`` is set; each ends in a UserError saying so. A DataError or
+    UserError of the build is raised here as it was raised there."""
+    return in_process(build, (what, Path(root), Path(out_dir), build_options, version), "the build",
+                      BUILD_SECONDS if seconds is None else seconds, BUILD_MEMORY if memory is None else memory,
+                      cancel)
+
+
+def in_process(func, args: tuple, label: str, seconds: float, memory: int,
+               cancel: threading.Event | None = None):
+    """``func(*args)`` (a module-level function) in a process of its own, stopped past ``seconds``, past
+    ``memory`` bytes of address space or when ``cancel`` is set, with a UserError naming ``label``
+    (``the build``); its DataError or UserError is raised here, any other error as a UserError."""
+    from pnp.serve.child import Child
+    from rules_engine.processes import sigint_deferred
+
+    if cancel is not None and cancel.is_set():
+        raise UserError(f"the studio is stopping: {label} was stopped")
+    child = None
     try:
+        with sigint_deferred():       # (on the main thread) a Ctrl-C now stops the child below, never strands it
+            child = Child(_child, func, args, label, memory, name="pnp-studio-task")
+        deadline = time.monotonic() + seconds
         while True:
-            if receiver.poll(0.05):
+            if child.receive.poll(0.05):
                 try:
-                    ok, value = receiver.recv()
+                    ok, value = child.receive.recv()
                 except (EOFError, OSError):
-                    raise UserError(f"the build stopped without finishing (exit status {_exit(process)})") from None
+                    raise UserError(f"{label} stopped without finishing (exit status {_exit(child)})") from None
                 if ok:
                     return value
                 raise value
-            if not process.is_alive() and not receiver.poll(0):
-                raise UserError(f"the build stopped without finishing (exit status {_exit(process)})")
+            if not child.is_alive() and not child.receive.poll(0):
+                raise UserError(f"{label} stopped without finishing (exit status {_exit(child)})")
             if time.monotonic() > deadline:
-                raise UserError(f"the build took more than {seconds:g} s and was stopped (a template, a picture "
+                raise UserError(f"{label} took more than {seconds:g} s and was stopped (a template, a picture "
                                 f"or a layout that takes too long?)")
             if cancel is not None and cancel.is_set():
-                raise UserError("the studio is stopping: the build was stopped")
+                raise UserError(f"the studio is stopping: {label} was stopped")
     finally:
-        if process.is_alive():
-            process.kill()
-        process.join(10)
-        receiver.close()
+        if child is not None:
+            child.kill()
 
 
-def _exit(process) -> str:
-    process.join(1)
-    return str(process.exitcode)
+def _exit(child) -> str:
+    try:
+        child.process.wait(1)
+    except Exception:  # noqa: BLE001 - still running: no status yet
+        pass
+    return str(child.exitcode)
 
 
-def _build_child(sender, what, root, out_dir, build_options, version, memory, parent) -> None:
-    """In the build's process: limits, then the build; (True, downloads) or (False, error) sent back."""
-    from rules_engine.processes import die_with_parent
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)        # the studio stops it; Ctrl-C is the studio's
-    die_with_parent(parent)
+def _child(receive, send, func, args, label, memory) -> None:
+    """In the task's process: its memory limit, then ``func(*args)``; (True, result) or (False, error)
+    sent back."""
     try:
         import resource
 
@@ -180,14 +186,14 @@ def _build_child(sender, what, root, out_dir, build_options, version, memory, pa
     except (ImportError, ValueError, OSError):          # pragma: no cover - a system without the limit
         pass
     try:
-        outcome = (True, build(what, Path(root), Path(out_dir), build_options, version))
+        outcome = (True, func(*args))
     except MemoryError:
-        outcome = (False, UserError(f"the build needed more than {memory / 1024 ** 3:g} GB of memory and was "
+        outcome = (False, UserError(f"{label} needed more than {memory / 1024 ** 3:g} GB of memory and was "
                                     f"stopped"))
     except Exception as exc:  # noqa: BLE001 - sent back: the studio reports it as its own would be
         from pnp.errors import DataError
 
         outcome = (False, exc if isinstance(exc, (DataError, UserError)) else
-                   UserError(f"the build failed: {type(exc).__name__}: {str(exc)[:300]}"))
-    sender.send(outcome)
-    sender.close()
+                   UserError(f"{label} failed: {type(exc).__name__}: {str(exc)[:300]}"))
+    send.send(outcome)
+    send.close()
