@@ -53,7 +53,10 @@ def positions(engine, rules, players: int, count: int, bot_specs, seed: int = 7)
 
 
 def measure(name: str, players: int, budget: int, count: int, games: int, bots: str) -> dict:
-    from pnp.loading.gamedata import load_game
+    try:
+        from pnp.loading.gamedata import load_game
+    except ImportError:         # a tree from before the loading package (91f5fa9, the first "before")
+        from pnp.gamedata import load_game
     from rules_engine import engine_module
     from rules_engine.core.runs import run_games
 

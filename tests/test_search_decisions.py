@@ -1,0 +1,115 @@
+"""The search bot decides as it did before it was made faster: at fixed positions of every bundled game,
+and through the first moves of a game with a search bot in every seat, it chooses the moves recorded in
+``search_decisions.json``.
+
+That file was written by main's code before the speed-up (issue 25), not by hand. To record it again
+from a source tree (only when a change is *meant* to change the search bot's play, with a ladder to
+show the strength):
+
+    PYTHONPATH=TREE python tests/test_search_decisions.py --record
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+
+import pytest
+
+from pnp.loading.gamedata import load_game
+from rules_engine import engine_module
+
+RECORDED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "search_decisions.json")
+
+#: game -> (players, budget at the positions, positions, budget of the whole game)
+CASES = {
+    "shadow_throne": (4, 50, 16, 6),
+    "behind_the_throne": (4, 50, 16, 6),
+    "shadow_kingdoms_of_valeria": (4, 30, 12, 3),
+    "shadow_queen": (2, 30, 12, 3),
+}
+#: Seat decisions of the game played with search bots (Shadow Throne ends sooner).
+GAME_MOVES = 180
+
+
+def _engine(name):
+    game = load_game(name)
+    engine = engine_module(game.engine)
+    return engine, engine.rules_for(game)
+
+
+def positions(engine, rules, players: int, count: int, seed: int = 3):
+    """``count`` decision points ``(state, seat)`` with a real choice, from seeded games of the engine's
+    default bots, every fifth decision."""
+    specs = engine.DEFAULT_BOTS
+    bots = [engine.ENGINE.make_bot(specs[i % len(specs)]) for i in range(players)]
+    out = []
+    game = 0
+    while len(out) < count:
+        rng = random.Random(seed * 1000 + game)
+        state = engine.ENGINE.new_state(rules, players)
+        decisions = 0
+        while not state.is_over and len(out) < count:
+            if state.is_chance():
+                state.sample_chance(rng)
+                continue
+            movers = state.to_move()
+            for p in movers:
+                if decisions % 5 == game % 5 and len(state.legal_actions(p)) > 1 and len(out) < count:
+                    out.append((state.clone(), p))
+                decisions += 1
+            joint = {p: bots[p].act(state, p, rng) for p in movers}
+            if len(movers) == 1:
+                state.step_action(joint[movers[0]])
+            else:
+                state.step_actions(joint)
+        game += 1
+    return out
+
+
+def decisions(name: str) -> dict:
+    """What the search bot chooses at the positions, and the first ``GAME_MOVES`` moves of a game of search
+    bots (with the returns when it ends sooner)."""
+    players, budget, count, game_budget = CASES[name]
+    engine, rules = _engine(name)
+    bot = engine.ENGINE.make_bot(f"search:{budget}")
+    chosen = []
+    for i, (state, p) in enumerate(positions(engine, rules, players, count)):
+        chosen.append(state.action_to_string(p, bot.act(state, p, random.Random(i))))
+    bots = [engine.ENGINE.make_bot(f"search:{game_budget}") for _ in range(players)]
+    rng = random.Random(17)
+    state = engine.ENGINE.new_state(rules, players)
+    moves = []
+    while not state.is_over and len(moves) < GAME_MOVES:
+        if state.is_chance():
+            state.sample_chance(rng)
+            continue
+        movers = state.to_move()
+        joint = {p: bots[p].act(state, p, rng) for p in movers}
+        moves.extend(state.action_to_string(p, joint[p]) for p in movers)
+        state.apply_actions(joint)
+    return {"players": players, "positions": chosen, "game": moves,
+            "returns": state.returns() if state.is_over else None}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_search_bot_chooses_the_recorded_moves(name):
+    with open(RECORDED, encoding="utf-8") as f:
+        recorded = json.load(f)[name]
+    now = decisions(name)
+    assert now["positions"] == recorded["positions"]
+    assert now["game"] == recorded["game"]
+    assert now["returns"] == recorded["returns"]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--record"]:
+        sys.exit(__doc__)
+    out = {name: decisions(name) for name in CASES}
+    with open(RECORDED, "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+    print(f"recorded {RECORDED}: " + ", ".join(f"{n} {len(v['positions'])} positions, {len(v['game'])} moves"
+                                                for n, v in out.items()))
