@@ -67,20 +67,24 @@ GOLD_VALUE = 0.4        # influence a gold piece is worth to the greedy bot
 ABILITY_BONUS = {"extra_play": 1.5, "kill": 0.8, "convert": 1.0, "embolden": 0.8, "conditional_power": 0.6,
                  "suppress": 0.6, "stays_after_loss": 0.5, "on_death_influence": 0.5}
 
-_VALUES = (None, None)      # (rules, printed value per physical card) of the last rules looked up
+NEED_LOW = GOLD_VALUE * 1.3     # a gold piece when the seat is left with less than 3
+
+_TABLES = (None, None, None)    # (rules, printed values, play facts) of the last rules looked up
 
 #: The greedy bot's chances per (faction totals..., scale), at most CHANCES_KEPT of them (never changed).
 _CHANCES = {}
 CHANCES_KEPT = 100_000
 
 
-def card_values(rules) -> tuple:
-    """The greedy bot's printed value of every physical card, worked out once per rules (found by
-    identity: a game's rules object is the same for all its decisions)."""
-    global _VALUES
-    if _VALUES[0] is rules:
-        return _VALUES[1]
-    values = []
+def _tables(rules) -> tuple:
+    """The greedy bot's tables per physical card, worked out once per rules (found by identity: a
+    game's rules object is the same for all its decisions): its printed value, and for playing it
+    ``(faction, gold change, power it adds or None when that depends on the moment, influence,
+    consolation)``."""
+    global _TABLES
+    if _TABLES[0] is rules:
+        return _TABLES
+    values, play = [], []
     for card in range(len(rules.kind)):
         ability = rules.ability[card]
         bonus = 0.0
@@ -88,8 +92,47 @@ def card_values(rules) -> tuple:
             bonus = ABILITY_BONUS.get(ability.kind, 0.3)
         values.append(rules.influence[card] + 0.25 * rules.power[card] + GOLD_VALUE * rules.delta[card]
                       + 0.3 * GOLD_VALUE * rules.consolation[card] + bonus)
-    _VALUES = (rules, tuple(values))
-    return _VALUES[1]
+        play.append((rules.faction[card], rules.delta[card], _static_power(rules, card),
+                     rules.influence[card], rules.consolation[card]))
+    _TABLES = (rules, tuple(values), tuple(play))
+    return _TABLES
+
+
+def _static_power(rules, card):
+    """What :meth:`GreedyBot._effective_power` gives for ``card`` whatever the moment, or None when it
+    depends on the gold, the characters or the hand."""
+    power = rules.power[card]
+    ability = rules.ability[card]
+    if ability is None:
+        return power
+    kind, params = ability.kind, ability.params
+    if kind in ("conditional_power", "extra_play"):
+        return None
+    if kind == "embolden":
+        amount, mode = params[0], params[1]
+        return None if mode == WAVES_THIS_AND_EARLIER else power + amount
+    return power + 1
+
+
+def draft_pick(values, faction, hand, pool, factions: int):
+    """The greedy draft: the card of ``pool`` with the best printed value, plus 0.15 for each card of
+    its faction in ``hand`` (on a tie the lowest card number)."""
+    if len(pool) == 1:
+        return pool[0]
+    held = [0] * factions
+    for c in hand:
+        held[faction[c]] += 1
+    best, best_value = None, None
+    for c in pool:
+        value = values[c] + 0.15 * held[faction[c]]
+        if best is None or value > best_value or (value == best_value and c < best):
+            best, best_value = c, value
+    return best
+
+
+def card_values(rules) -> tuple:
+    """The greedy bot's printed value of every physical card (see :func:`_tables`)."""
+    return _tables(rules)[1]
 
 
 class GreedyBot(PhaseBot):
@@ -107,11 +150,7 @@ class GreedyBot(PhaseBot):
 
     def draft(self, state, p, rng=None):
         rules = state.rules
-        values, faction = card_values(rules), rules.faction
-        held = [0] * len(rules.factions)
-        for c in state.hands[p]:
-            held[faction[c]] += 1
-        return max(state.pools[p], key=lambda c: (values[c] + 0.15 * held[faction[c]], -c))
+        return draft_pick(card_values(rules), rules.faction, state.hands[p], state.pools[p], len(rules.factions))
 
     def keep(self, state, p, rng=None):
         values = card_values(state.rules)
@@ -238,41 +277,55 @@ class GreedyBot(PhaseBot):
         return value + need * change
 
     def play(self, state, p, rng=None):
-        """The affordable card with the best :meth:`_score` (worked out here inline, in the same order)."""
-        rules = state.rules
+        """The affordable card with the best :meth:`_score` (worked out inline, in the same order)."""
+        return self.best_play(state, p, None, {}, {})
+
+    def best_play(self, state, p, mine, chances, sums):
+        """:meth:`play` with what one wave's decisions share: ``mine`` (the seat's characters, see
+        :meth:`_mine`; None: looked up here), ``chances`` (the factions' chances per power added to a
+        faction: the same for every seat of a wave) and ``sums`` (this seat's characters' value per
+        power added to a faction). The same numbers, summed in the same order, as :meth:`_score`."""
+        table = _tables(state.rules)[2]
         hand = state.hands[p]
         have, last = state.gold[p], state.last_factions[p]
-        r_faction, r_delta, r_ability = rules.faction, rules.delta, rules.ability
-        r_power, r_influence, r_consolation = rules.power, rules.influence, rules.consolation
+        nf = len(state.power)
         best, best_score = None, None
-        mine = None
-        seen = {}
+        scale = None
         for c in hand:
-            faction = r_faction[c]
-            change = r_delta[c] - ((last >> faction) & 1)
+            faction, delta, added, influence, consolation = table[c]
+            change = delta - ((last >> faction) & 1)
             gold_after = have + change
             if gold_after < 0:
                 continue
-            if mine is None:
-                scale, mine, power = self._scale(state), self._mine(state, p), state.power
-            added = r_power[c] if r_ability[c] is None else self._effective_power(state, p, c, gold_after)
-            need = GOLD_VALUE * (1.3 if gold_after < 3 else 1.0)
-            key = (faction, added)
-            known = seen.get(key)
-            if known is None:
-                totals = list(power)
-                totals[faction] += added
-                chance = self._chances(totals, scale)
-                known = seen[key] = (chance, self._sum(chance, mine))
-            chance, value = known
-            win = chance[faction]
-            value += win * r_influence[c] + (1 - win) * GOLD_VALUE * r_consolation[c]
-            score = value + need * change
+            if added is None:
+                added = self._effective_power(state, p, c, gold_after)
+            key = added * nf + faction
+            value = sums.get(key)
+            if value is None:
+                chance = chances.get(key)
+                if chance is None:
+                    if scale is None:
+                        scale = self._scale(state)
+                    totals = list(state.power)
+                    totals[faction] += added
+                    chance = chances[key] = self._chances(totals, scale)
+                if mine is None:
+                    mine = self._mine(state, p)
+                value = 0.0
+                for f, gain, comfort in mine:
+                    win = chance[f]
+                    value += win * gain + (1 - win) * GOLD_VALUE * comfort
+                sums[key] = value
+                win = chance[faction]
+            else:
+                win = chances[key][faction]
+            value += win * influence + (1 - win) * GOLD_VALUE * consolation
+            score = value + (NEED_LOW if gold_after < 3 else GOLD_VALUE) * change
             if best_score is None or score > best_score or (score == best_score and c < best):
                 best, best_score = c, score
         if best is None:
             # nothing affordable: any card is turned face down for 1 gold; give up the least valuable
-            values = card_values(rules)
+            values = card_values(state.rules)
             best = min(hand, key=lambda c: (values[c], c))
         return best
 
@@ -308,6 +361,9 @@ class GreedyRollout(Bot):
 
     def play_out(self, state, rng, horizon):
         greedy, rnd, share = self.greedy, rng.random, self.RANDOM_SHARE
+        best_play = greedy.best_play
+        rules = state.rules
+        values, faction, factions = card_values(rules), rules.faction, len(rules.factions)
         seats = range(state.n)
         steps = 0
         while True:
@@ -320,16 +376,18 @@ class GreedyRollout(Bot):
             if steps >= horizon:
                 return state.evaluate()
             if phase == PLAY:
-                state.apply_play([random_play(state, p, rng) if rnd() < share else greedy.play(state, p, rng)
-                                  for p in seats])
+                chances = {}        # per (faction, power added): the same for every seat of this wave
+                state.apply_play([random_play(state, p, rng) if rnd() < share
+                                  else best_play(state, p, None, chances, {}) for p in seats])
             elif phase == DRAFT:
                 picks = []
+                pools, hands = state.pools, state.hands
                 for p in seats:
+                    pool = pools[p]
                     if rnd() < share:
-                        pool = state.pools[p]
                         picks.append(pool[int(rnd() * len(pool))])
                     else:
-                        picks.append(greedy.draft(state, p, rng))
+                        picks.append(draft_pick(values, faction, hands[p], pool, factions))
                 state.apply_draft(picks)
             elif phase == EXTRA:
                 actions = {}

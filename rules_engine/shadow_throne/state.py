@@ -381,10 +381,10 @@ class GameState(State):
         self.draft_round += 1
         for p in range(n):
             card = picks[p]
-            pool = pools[p]
-            if card not in pool:
-                raise IllegalAction(f"seat {p} cannot take card #{card}: not in its pool")
-            pool.remove(card)
+            try:
+                pools[p].remove(card)
+            except ValueError:
+                raise IllegalAction(f"seat {p} cannot take card #{card}: not in its pool") from None
             hands[p].append(card)
         if self.events is not None:
             cid = self.rules.card_id
@@ -421,12 +421,12 @@ class GameState(State):
                     raise IllegalAction(f"seat {p} must play a card")
                 last[p] = 0
                 continue
-            hand = hands[p]
-            if card not in hand:
+            try:
+                hands[p].remove(card)
+            except ValueError:
                 self.violations.append(f"battle {self.battle}, wave {wave}: seat {p} played card "
                                        f"#{card}, which was not in its hand")
-                raise IllegalAction(f"seat {p} cannot play card #{card}: not in its hand")
-            hand.remove(card)
+                raise IllegalAction(f"seat {p} cannot play card #{card}: not in its hand") from None
             faction = r_faction[card]
             hush = (last[p] >> faction) & 1
             change = r_delta[card] - hush
@@ -478,11 +478,17 @@ class GameState(State):
         """Resolve ability steps from index ``start``; pauses in phase ``extra`` for a choice."""
         rules = self.rules
         steps = rules.steps
+        # only the wave's characters with an ability at some step take part (the others are skipped
+        # below anyway); the wave changes only through an extra card, which starts here again
+        wave_chars = [ch for ch in self.wave_chars if ch.step is not None]
+        if not wave_chars and not self.pending and not self.check:
+            self.moment += len(steps) - start
+            self._end_wave()
+            return
         r_ability = rules.ability
         events = self.events
         for si in range(start, len(steps)):
             step = steps[si]
-            wave_chars = self.wave_chars
             # 1. extra cards first (King Kyros): offer the choice, then come back to this step
             if rules.has_extra_play:
                 waiting = {}
