@@ -359,6 +359,30 @@ class GreedyRollout(Bot):
             return state.random_action(p, rng)
         return self.greedy.act(state, p, rng)
 
+    def _to_horizon(self, state, rnd, steps):
+        """The estimate at the horizon when the ``steps`` decisions left are kept cards and draft picks
+        only: they change neither influence nor gold, which is all :meth:`GameState.evaluate` reads. The
+        generator still draws what those decisions and the deal between them would have drawn
+        (one number a seat, two for a random move; one per card of the deck but one for the shuffle),
+        so the search's next simulations are the same; the state is left as it is (the search throws
+        it away)."""
+        share, seats = self.RANDOM_SHARE, range(state.n)
+        if state.phase == KEEP:
+            hands = state.hands
+            deck = len(state.deck) + len(state.discard)
+            for p in seats:
+                if hands[p]:
+                    deck += len(hands[p]) - 1       # the cards not kept go back into the deck
+                    if rnd() < share:
+                        rnd()
+            for _ in range(deck - 1):               # the shuffle of the next deal (core.state.shuffle)
+                rnd()
+            steps -= 1
+        for _ in range(steps * len(seats)):          # draft picks, seat by seat
+            if rnd() < share:
+                rnd()
+        return state.evaluate()
+
     def play_out(self, state, rng, horizon):
         greedy, rnd, share = self.greedy, rng.random, self.RANDOM_SHARE
         best_play = greedy.best_play
@@ -380,8 +404,11 @@ class GreedyRollout(Bot):
                 state.apply_play([random_play(state, p, rng) if rnd() < share
                                   else best_play(state, p, None, chances, {}) for p in seats])
             elif phase == DRAFT:
-                picks = []
                 pools, hands = state.pools, state.hands
+                if horizon - steps <= len(pools[0]):
+                    # no wave before the horizon: nothing the estimate reads changes any more
+                    return self._to_horizon(state, rnd, horizon - steps)
+                picks = []
                 for p in seats:
                     pool = pools[p]
                     if rnd() < share:
@@ -400,6 +427,8 @@ class GreedyRollout(Bot):
                         actions[p] = greedy.extra(state, p, options, rng)
                 state.apply_extra(actions)
             elif phase == KEEP:
+                if horizon - steps <= 1 + rules.pool_size:
+                    return self._to_horizon(state, rnd, horizon - steps)
                 keeps = []
                 for p in seats:
                     hand = state.hands[p]
