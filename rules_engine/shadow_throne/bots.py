@@ -158,7 +158,8 @@ class GreedyBot(PhaseBot):
 
     # --- battle play --------------------------------------------------------------------------------
 
-    def _effective_power(self, state, p, card, gold_after):
+    @staticmethod
+    def _effective_power(state, p, card, gold_after):
         """Printed power plus a rough guess of what the card's ability adds."""
         rules = state.rules
         power = rules.power[card]
@@ -278,19 +279,20 @@ class GreedyBot(PhaseBot):
 
     def play(self, state, p, rng=None):
         """The affordable card with the best :meth:`_score` (worked out inline, in the same order)."""
-        return self.best_play(state, p, None, {}, {})
+        return self.best_play(state, p, self._scale(state), self._mine(state, p), {}, {})
 
-    def best_play(self, state, p, mine, chances, sums):
-        """:meth:`play` with what one wave's decisions share: ``mine`` (the seat's characters, see
-        :meth:`_mine`; None: looked up here), ``chances`` (the factions' chances per power added to a
-        faction: the same for every seat of a wave) and ``sums`` (this seat's characters' value per
+    @staticmethod
+    def best_play(state, p, scale, mine, chances, sums):
+        """:meth:`play` given what one wave's decisions share: ``scale`` (:meth:`_scale`), ``mine``
+        (the seat's characters, :meth:`_mine`), ``chances`` (the factions' chances per power added to
+        a faction: the same for every seat of a wave) and ``sums`` (this seat's characters' value per
         power added to a faction). The same numbers, summed in the same order, as :meth:`_score`."""
         table = _tables(state.rules)[2]
         hand = state.hands[p]
         have, last = state.gold[p], state.last_factions[p]
         nf = len(state.power)
-        best, best_score = None, None
-        scale = None
+        gold_value, need_low = GOLD_VALUE, NEED_LOW
+        best, best_score = None, -math.inf
         for c in hand:
             faction, delta, added, influence, consolation = table[c]
             change = delta - ((last >> faction) & 1)
@@ -298,30 +300,26 @@ class GreedyBot(PhaseBot):
             if gold_after < 0:
                 continue
             if added is None:
-                added = self._effective_power(state, p, c, gold_after)
+                added = GreedyBot._effective_power(state, p, c, gold_after)
             key = added * nf + faction
             value = sums.get(key)
             if value is None:
                 chance = chances.get(key)
                 if chance is None:
-                    if scale is None:
-                        scale = self._scale(state)
                     totals = list(state.power)
                     totals[faction] += added
-                    chance = chances[key] = self._chances(totals, scale)
-                if mine is None:
-                    mine = self._mine(state, p)
+                    chance = chances[key] = GreedyBot._chances(totals, scale)
                 value = 0.0
                 for f, gain, comfort in mine:
                     win = chance[f]
-                    value += win * gain + (1 - win) * GOLD_VALUE * comfort
+                    value += win * gain + (1 - win) * gold_value * comfort
                 sums[key] = value
                 win = chance[faction]
             else:
                 win = chances[key][faction]
-            value += win * influence + (1 - win) * GOLD_VALUE * consolation
-            score = value + (NEED_LOW if gold_after < 3 else GOLD_VALUE) * change
-            if best_score is None or score > best_score or (score == best_score and c < best):
+            value += win * influence + (1 - win) * gold_value * consolation
+            score = value + (need_low if gold_after < 3 else gold_value) * change
+            if score > best_score or (score == best_score and c < best):
                 best, best_score = c, score
         if best is None:
             # nothing affordable: any card is turned face down for 1 gold; give up the least valuable
@@ -358,6 +356,18 @@ class GreedyRollout(Bot):
         if rng.random() < self.RANDOM_SHARE:
             return state.random_action(p, rng)
         return self.greedy.act(state, p, rng)
+
+    @staticmethod
+    def _mines(state) -> list:
+        """:meth:`GreedyBot._mine` of every seat, in one pass over the battle's characters."""
+        rules = state.rules
+        r_influence, r_consolation = rules.influence, rules.consolation
+        mines = [[] for _ in range(state.n)]
+        for ch in state.chars:
+            card = ch.card
+            mines[ch.owner].append((ch.faction, r_influence[card] // 2 if ch.dead else r_influence[card],
+                                    r_consolation[card]))
+        return mines
 
     def _to_horizon(self, state, rnd, steps):
         """The estimate at the horizon when the ``steps`` decisions left are kept cards and draft picks
@@ -400,9 +410,17 @@ class GreedyRollout(Bot):
             if steps >= horizon:
                 return state.evaluate()
             if phase == PLAY:
-                chances = {}        # per (faction, power added): the same for every seat of this wave
-                state.apply_play([random_play(state, p, rng) if rnd() < share
-                                  else best_play(state, p, None, chances, {}) for p in seats])
+                chances = {}        # per power added to a faction: the same for every seat of this wave
+                scale = mines = None
+                choices = []
+                for p in seats:
+                    if rnd() < share:
+                        choices.append(random_play(state, p, rng))
+                        continue
+                    if mines is None:
+                        scale, mines = greedy._scale(state), self._mines(state)
+                    choices.append(best_play(state, p, scale, mines[p], chances, {}))
+                state.apply_play(choices)
             elif phase == DRAFT:
                 pools, hands = state.pools, state.hands
                 if horizon - steps <= len(pools[0]):
