@@ -80,9 +80,11 @@ class SearchBot(Bot):
             return legal[0]
         search_rng = random.Random(rng.random())
         nodes = {}
+        # a determinization keeps what the seat knows, so its key at the root is worked out once
+        root_key = state.information_state(player)
         for _ in range(self.simulations):
-            self._simulate(state.determinize(player, search_rng), nodes, search_rng)
-        root = nodes.get(state.information_state(player))
+            self._simulate(state.determinize(player, search_rng), nodes, search_rng, player, root_key)
+        root = nodes.get(root_key)
         if root is None:
             return legal[0]
         stats = root.stats
@@ -90,9 +92,10 @@ class SearchBot(Bot):
         return max(legal, key=lambda a: (stats[a][0] if a in stats else -1,
                                          stats[a][1] if a in stats else 0.0, -order[a]))
 
-    def _simulate(self, state, nodes, rng):
+    def _simulate(self, state, nodes, rng, player=None, root_key=None):
         path = []
         expanded = False
+        at_root = True
         while not state.is_over:
             if state.is_chance():
                 state.sample_chance(rng)
@@ -102,7 +105,7 @@ class SearchBot(Bot):
             movers = state.to_move()
             joint = {}
             for p in movers:
-                key = state.information_state(p)
+                key = root_key if at_root and p == player else state.information_state(p)
                 legal = state.legal_actions(p)
                 node = nodes.get(key)
                 if node is None:
@@ -111,6 +114,7 @@ class SearchBot(Bot):
                 action = self._select(node, legal, rng)
                 joint[p] = action
                 path.append((node, p, action))
+            at_root = False
             if len(movers) == 1:
                 state.step_action(joint[movers[0]])
             else:

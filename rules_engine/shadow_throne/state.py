@@ -835,7 +835,9 @@ class GameState(State):
         new.peak = dict(self.peak)
         new._refused = set(self._refused)
         new._influence_seen = self._influence_seen[:]
-        if self.last_result is not None:
+        if self.last_result is not None and self.phase in (KEEP, OVER):
+            # the last battle's result is read (scenarios) right after it, in phase keep or at the end;
+            # later it is a stale record that nothing reads or changes, and the copy shares it
             memo.update(zip(self.face_down, new.face_down))
             new.last_result = dict(self.last_result, characters=[ch(c) for c in self.last_result["characters"]])
         return new
