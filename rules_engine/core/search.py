@@ -104,8 +104,14 @@ class SearchBot(Bot):
                 break
             movers = state.to_move()
             joint = {}
-            for p in movers:
-                key = root_key if at_root and p == player else state.information_state(p)
+            if len(movers) == 1:
+                keys = [root_key if at_root and movers[0] == player else state.information_state(movers[0])]
+            elif at_root:
+                others = iter(state.information_states([p for p in movers if p != player]))
+                keys = [root_key if p == player else next(others) for p in movers]
+            else:
+                keys = state.information_states(movers)
+            for p, key in zip(movers, keys):
                 legal = state.legal_actions(p)
                 node = nodes.get(key)
                 if node is None:

@@ -98,6 +98,11 @@ class State:
         to that seat (the search bot shares statistics between them)."""
         raise NotImplementedError
 
+    def information_states(self, players: Sequence[int]) -> list:
+        """:meth:`information_state` of several seats at once (the seats of a simultaneous choice);
+        engines may override it to work out what the seats see alike only once."""
+        return [self.information_state(p) for p in players]
+
     def determinize(self, player: int, rng: random.Random) -> "State":
         """A clone in which everything ``player`` cannot know (opponents' hidden cards, the order of
         the deck) is sampled again with ``rng``, consistently with what ``player`` knows."""

@@ -845,15 +845,21 @@ class GameState(State):
     def information_state(self, player: int) -> tuple:
         """What ``player`` knows: its own hand (and pool), everything on the table, everyone's gold,
         influence and hand size. Cards are named by kind, so copies of a card look alike."""
+        return self.information_states((player,))[0]
+
+    def information_states(self, players) -> list:
+        """:meth:`information_state` of each of ``players``: what the table shows is worked out once."""
         kind = self.rules.kind
-        return (player, self.phase, self.battle, self.wave, self.draft_round,
-                tuple(sorted(kind[c] for c in self.hands[player])),
-                tuple(sorted(kind[c] for c in self.pools[player])) if self.phase == DRAFT else (),
-                tuple(self.gold), tuple(self.influence), tuple(len(h) for h in self.hands),
-                tuple((kind[c.card], c.owner, c.wave, c.faction, c.dead, c.bonus, c.boost, c.blocked)
-                      for c in self.chars),
-                tuple((kind[c.card], c.owner, c.wave) for c in self.face_down),
-                tuple(sorted(self.extra_pending)), tuple((w, c.owner, c.wave) for w, c in self.pending))
+        table = (self.phase, self.battle, self.wave, self.draft_round,
+                 tuple(self.gold), tuple(self.influence), tuple([len(h) for h in self.hands]),
+                 tuple([(kind[c.card], c.owner, c.wave, c.faction, c.dead, c.bonus, c.boost, c.blocked)
+                        for c in self.chars]),
+                 tuple([(kind[c.card], c.owner, c.wave) for c in self.face_down]),
+                 tuple(sorted(self.extra_pending)), tuple([(w, c.owner, c.wave) for w, c in self.pending]))
+        drafting = self.phase == DRAFT
+        return [(player, tuple(sorted([kind[c] for c in self.hands[player]])),
+                 tuple(sorted([kind[c] for c in self.pools[player]])) if drafting else (), table)
+                for player in players]
 
     def determinize(self, player: int, rng) -> "GameState":
         """A clone where the cards ``player`` cannot see (other hands and pools, the deck) are dealt
