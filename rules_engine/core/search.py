@@ -165,19 +165,22 @@ class SearchBot(Bot):
                 return play_out(state, rng, self.horizon)
             policy = partial(rollout.act, state)
         evaluate = getattr(state, "evaluate", None)
+        # with no estimate the rollout plays to the end
+        horizon = self.horizon if evaluate is not None else math.inf
+        is_chance, sample_chance, to_move = state.is_chance, state.sample_chance, state.to_move
+        step_action, step_actions = state.step_action, state.step_actions
         steps = 0
         while not state.is_over:
-            if state.is_chance():
-                state.sample_chance(rng)
+            if is_chance():
+                sample_chance(rng)
                 continue
-            if evaluate is not None and steps >= self.horizon:
+            if steps >= horizon:
                 return evaluate()
-            movers = state.to_move()
+            movers = to_move()
             if len(movers) == 1:
-                p = movers[0]
-                state.step_action(policy(p, rng))
+                step_action(policy(movers[0], rng))
             else:
-                state.step_actions({p: policy(p, rng) for p in movers})
+                step_actions({p: policy(p, rng) for p in movers})
             steps += 1
         return state.returns()
 
