@@ -455,7 +455,7 @@ class GreedyRollout(Bot):
                     elif rnd() < share:
                         keeps.append(hand[int(rnd() * len(hand))])
                     else:
-                        keeps.append(greedy.keep(state, p, rng))
+                        keeps.append(max(hand, key=lambda c: (values[c], -c)))     # GreedyBot.keep
                 state.apply_keep(keeps)
             else:
                 raise ValueError(f"phase {phase!r}: nothing to play out")

@@ -373,7 +373,8 @@ class GameState(State):
         self.phase = DRAFT
         if self.events is not None:
             self._rec("deal", size=self.rules.pool_size)
-        self._checkpoint("deal")
+        if self.check:
+            self._checkpoint("deal")
 
     def apply_draft(self, picks):
         """Every seat takes ``picks[seat]`` from its pool; the pools then pass to the left."""
@@ -399,7 +400,8 @@ class GameState(State):
                 cid = self.rules.card_id
                 for p in range(n):
                     self._rec("hand", player=p, cards=[cid(c) for c in hands[p]])
-        self._checkpoint("draft")
+        if self.check:
+            self._checkpoint("draft")
 
     # ------------------------------------------------------------------ conflict phase
 
@@ -452,7 +454,8 @@ class GameState(State):
                 self._rec_payment(p, card, change, hush, gold[p])
         self.chars.extend(wave_chars)
         self.wave_chars = wave_chars
-        self._checkpoint("payments")
+        if self.check:
+            self._checkpoint("payments")
         self._resolve_steps(0)
 
     def _rec_payment(self, p, card, change, hush, now, source=None):
@@ -706,7 +709,8 @@ class GameState(State):
         self.chars = []
         self.face_down = []
         self._peaks()
-        self._checkpoint("resolution")
+        if self.check:
+            self._checkpoint("resolution")
         self.mark_progress()
         top = max(self.influence)
         if top >= self.goal:
