@@ -51,21 +51,56 @@ def summary(times: list) -> str:
     return f"median {statistics.median(times):.2f} s (min {min(times):.2f}, max {max(times):.2f})"
 
 
+def warm_latency(client, data: dict, count: int) -> str:
+    """Median time of ``count`` requests of a drawn card face (``/api/cards/<id>.png``, the 10 first
+    cards in turn), of a picture by hash and of the page's data, on one kept-alive connection."""
+    import http.client
+
+    conn = http.client.HTTPConnection(client.host, client.port, timeout=60)
+
+    def get(path):
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 200, (path, response.status)
+
+    drawn = [c for c in data["cards"] if c["image"]][:10]
+    asked = {"card face": [f"/api/cards/{c['id']}.png" for c in drawn], "picture": [c["image"] for c in drawn],
+             "page data": ["/api/game"]}
+    for path in asked["card face"]:
+        get(path)
+    figures = []
+    for what, paths in asked.items():
+        times = []
+        for i in range(count):
+            t = time.perf_counter()
+            get(paths[i % len(paths)])
+            times.append(time.perf_counter() - t)
+        figures.append(f"{what} {statistics.median(times) * 1000:.2f} ms")
+    conn.close()
+    return f"warm requests (median of {count}): " + ", ".join(figures)
+
+
 def through_the_api(game: Path, out: Path, args) -> None:
     started = time.perf_counter()
     with running(game, out) as (server, client):
         studio = server.studio
+
+        def pictures() -> int:          # pictures the preview process keeps
+            return studio.previews.ask("stats").result()["pictures"]
+
         first = client.wait_for(lambda d: d["cards"], timeout=300)
         t_first = time.perf_counter() - started
-        client.wait_for(lambda d: d["checked"], timeout=300)
+        checked = client.wait_for(lambda d: d["checked"], timeout=300)
         t_checked = time.perf_counter() - started
         print(f"{first['title']}: {len(first['cards'])} cards; first view {t_first:.2f} s, "
               f"checked with every component's pages {t_checked:.2f} s")
+        print(warm_latency(client, checked, args.requests))
         cards_file, texts = edits(game, first, args.field, args.edits)
         data_times, check_times, drawn = [], [], []
         events = Events(client)
         for edited in texts:
-            before = len(studio.images)
+            before = pictures()
             t = time.perf_counter()
             cards_file.write_text(edited)
             events.next("changed")
@@ -75,7 +110,7 @@ def through_the_api(game: Path, out: Path, args) -> None:
             while not events.next("update", timeout=300)["checked"]:
                 pass
             check_times.append(time.perf_counter() - t)
-            drawn.append(len(studio.images) - before)
+            drawn.append(pictures() - before)
         events.close()
     print(f"edit of one card -> cards updated: {summary(data_times)}; -> checked: {summary(check_times)}; "
           f"pictures drawn per edit: {drawn}")
@@ -127,6 +162,7 @@ def in_the_browser(game: Path, out: Path, args) -> None:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("game", nargs="?", default="shadow_throne")
+    parser.add_argument("--requests", type=int, default=200, help="warm requests timed of each kind")
     parser.add_argument("--field", help="an integer field of the first card to change (default: its name)")
     parser.add_argument("--edits", type=int, default=5)
     parser.add_argument("--browser", action="store_true", help="measure in headless chromium (selenium)")

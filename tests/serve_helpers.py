@@ -9,6 +9,7 @@ import socket
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from pnp.serve.app import StudioServer, bind
@@ -90,6 +91,20 @@ def write_game(root):
     (root / "i18n").mkdir(exist_ok=True)
     (root / "i18n" / "es.yaml").write_text(SPANISH, encoding="utf-8")
     return root
+
+
+def studio_children(studio_pid: int) -> list[int]:
+    """Processes a studio (pid) started for its builds and previews that still run (they carry the
+    studio's pid on their command line), also once reparented."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"from pnp.serve.child import main; main()" in args and str(studio_pid).encode() in args:
+            found.append(int(entry.name))
+    return found
 
 
 class Client:

@@ -2,6 +2,7 @@
 live updates after an edit (only the edited card drawn again), problems in place of the pictures they
 break, traversal refused, builds and downloads, the engine's figures, and a clean Ctrl-C."""
 
+import functools
 import json
 import multiprocessing
 import os
@@ -24,7 +25,8 @@ from pnp.serve.app import static_files
 from pnp.serve.faces import CARD_DPI, LARGE_CARD_DPI
 from pnp.serve.studio import Options, Studio
 from pnp.serve.tasks import ENGINE_GAMES
-from serve_helpers import Client, Events, running, write_game
+import studio_hooks
+from serve_helpers import Client, Events, running, studio_children, write_game
 
 @pytest.fixture
 def game(tmp_path):
@@ -468,20 +470,6 @@ def test_ctrl_c_stops_cleanly_with_a_page_open(game, tmp_path):
     assert out.strip() == "Stopped." and "Traceback" not in err
 
 
-def studio_children(studio_pid: int) -> list[int]:
-    """Processes a studio (pid) started for its builds and previews that still run (they carry the
-    studio's pid on their command line), also once reparented."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            args = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"from pnp.serve.child import main; main()" in args and str(studio_pid).encode() in args:
-            found.append(int(entry.name))
-    return found
-
-
 @pytest.mark.parametrize("delay", [0.05, 0.15])
 def test_ctrl_c_while_a_builds_process_starts_is_one_line_and_leaves_nothing(game, tmp_path, delay):
     """A terminal's Ctrl-C reaches the whole foreground process group. The build's process is in a group
@@ -598,19 +586,16 @@ def test_an_edit_of_the_games_own_layout_redraws_its_decks_cards(game, tmp_path)
     assert max(abs(a - b) for a, b in zip(middle, (0xd0, 0xf0, 0xff))) <= 2, middle
 
 
-def test_a_looping_layout_does_not_hang_the_studio(game, tmp_path, monkeypatch):
-    """The studio renders on its worker thread, where no signal reaches: the render's limits, read
-    between steps, stop a looping expression there too; the page shows the problem and the studio goes
-    on with the next edit."""
-    from pnp import templating
-
-    monkeypatch.setattr(templating, "RENDER_SECONDS", 0.3)
-    monkeypatch.setattr(templating, "MAX_STEPS", 10**12)
+def test_a_looping_layout_does_not_hang_the_studio(game, tmp_path):
+    """The preview process renders on its worker thread, where no signal reaches: the render's limits,
+    read between steps, stop a looping expression there too; the page shows the problem and the studio
+    goes on with the next edit."""
     yaml = game / "game.yaml"
     looping = ("    layout: {extends: classic, regions: [{name: slow, kind: text, rect: [5, 5, 20, 5], "
                "text: \"range(100000)|select('in', range(100000)|list)|list|length\"}]}\n")
     yaml.write_text(yaml.read_text().replace("    cards: heroes.yaml\n", "    cards: heroes.yaml\n" + looping, 1))
-    with running(game, tmp_path / "out") as (srv, client):
+    limits = functools.partial(studio_hooks.render_limits, 0.3, 10**12)        # in the preview process
+    with running(game, tmp_path / "out", preview_setup=limits) as (srv, client):
         started = time.monotonic()
         data = client.wait_for(lambda d: d["checked"], timeout=120)
         assert any("ran for more than 0.3 s" in p["text"] for p in data["problems"]), data["problems"]

@@ -21,6 +21,10 @@ What it answers, and nothing else (every other path is a 404):
                                ``&from=N`` pages on): each step's transcript lines and the table after it
 =============================  ==========================================================================
 
+The pictures and the page's data come from the studio's preview process (:mod:`pnp.serve.supervisor`);
+when the work a request waits for is stopped there (past the preview limits), the answer is 503 with
+the reason.
+
 View options come as query parameters: ``paper`` (letter, a4), ``lang`` (a language code, empty for
 the game's own) and ``bleed`` (mm, 0 to 10). Paths under ``/game/`` go through
 :func:`pnp.paths.resolve_in`: absolute paths, ``..`` (also when percent-encoded: the server decodes
@@ -42,7 +46,6 @@ import json
 import mimetypes
 import secrets
 import socket
-from functools import partial
 from importlib import resources
 from ipaddress import ip_address
 from pathlib import PurePosixPath
@@ -59,7 +62,6 @@ from pnp.paths import LANGUAGE, OutsidePath, resolve_in
 from pnp.serve.faces import CARD_DPI
 from pnp.serve.studio import Options, Studio
 from pnp.serve.tasks import BUILDS
-from pnp.serve.worker import URGENT
 from pnp.units import PAPERS
 
 #: The page's own files, shipped in the package (``pnp/serve/static/``).
@@ -131,8 +133,12 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
     page = statics["index.html"][0].replace(
         b"<head>", b'<head>\n<meta name="pnp-token" content="' + token.encode() + b'">', 1)
 
-    async def on_worker(func, priority=URGENT):
-        return await asyncio.wrap_future(studio.run(func, priority))
+    async def previewed(future):
+        """The preview process's answer (None with the reason when it could not give one)."""
+        try:
+            return await asyncio.wrap_future(future), None
+        except UserError as exc:        # the work it waited for was stopped, or the studio is stopping
+            return None, str(exc)
 
     async def index(request):
         return Response(page, media_type=statics["index.html"][1], headers={"Cache-Control": "no-store"})
@@ -148,7 +154,9 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
             options = view_options(request, studio.default)
         except UserError as exc:
             return bad_request(str(exc))
-        data = studio.current_json(options) or await on_worker(partial(studio.game_json, options))
+        data, stopped = await previewed(studio.game_json(options))
+        if data is None:
+            return JSONResponse({"error": stopped}, status_code=503, headers={"Cache-Control": "no-store"})
         return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
     async def card_png(request):
@@ -159,14 +167,17 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
             return bad_request(str(exc) or "dpi: expected a whole number")
         if not 20 <= dpi <= 600:
             return bad_request("dpi: give 20 to 600")
-        image = await on_worker(partial(studio.face_picture, request.path_params["key"], options, dpi))
+        image, stopped = await previewed(studio.face_picture(request.path_params["key"], options, dpi))
+        if stopped is not None:
+            return PlainTextResponse(stopped, status_code=503, headers={"Cache-Control": "no-store"})
         if image is None:
             return not_found("no such card, or it cannot be drawn (see /api/game's problems)")
         return png(image, "no-cache")
 
     async def picture(request):
-        key = request.path_params["key"]
-        image = studio.stored_picture(key) or await on_worker(partial(studio.picture, key))
+        image, stopped = await previewed(studio.picture(request.path_params["key"]))
+        if stopped is not None:
+            return PlainTextResponse(stopped, status_code=503, headers={"Cache-Control": "no-store"})
         if image is None:
             return not_found()
         return png(image, "public, max-age=31536000, immutable")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,16 +69,23 @@ def face_keys(game) -> list[tuple[str, object]]:
     return out
 
 
-def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=str) -> dict:
+def _named(name: str):
+    return nullcontext()
+
+
+def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=str, doing=_named,
+                      work=str) -> dict:
     """Face key -> :class:`Face`, laid out and fingerprinted (cards in ``broken`` are not: their
-    problems take their place); ``why(exc)`` words a face the data cannot draw."""
+    problems take their place); ``why(exc)`` words a face the data cannot draw; each face is laid out
+    inside ``doing(work(key))`` (the preview process names what it draws)."""
     faces = {}
     with using(game.icons, game.language):
         for key, deck in face_keys(game):
             face = Face(key, deck.id)
             if key not in broken:
                 try:
-                    elements = face_elements(game, key, options.bleed, options.lang)
+                    with doing(work(key)):
+                        elements = face_elements(game, key, options.bleed, options.lang)
                     face.fingerprint = digest(layout_fingerprint(elements, icons, files), deck.width, deck.height,
                                               options.bleed)
                 except Exception as exc:        # say why, and show the others
@@ -86,18 +94,23 @@ def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=
     return faces
 
 
-def draw_faces(game, keys: list, options, dpi: int, why=str) -> dict:
+def draw_faces(game, keys: list, options, dpi: int, why=str, doing=_named, work=str) -> dict:
     """Face key -> :class:`Image` at ``dpi`` (or the reason it cannot be drawn): in one PDF when every
-    face can be drawn, else one at a time so the others still are."""
+    face can be drawn, else one at a time so the others still are (also when drawing them together was
+    stopped: then the one that takes too long is found); inside ``doing(name)`` (``work(key)`` for one
+    face)."""
+    together = work(keys[0]) if len(keys) == 1 else f"the pictures of {len(keys)} card faces"
     try:
-        return _draw(game, keys, options, dpi)
+        with doing(together):
+            return _draw(game, keys, options, dpi)
     except Exception as exc:
         if len(keys) == 1:
             return {keys[0]: why(exc)}
     out = {}
     for key in keys:
         try:
-            out.update(_draw(game, [key], options, dpi))
+            with doing(work(key)):
+                out.update(_draw(game, [key], options, dpi))
         except Exception as exc:
             out[key] = why(exc)
     return out

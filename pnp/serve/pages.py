@@ -10,6 +10,7 @@ component that describes the kit (the instructions) is drawn once every other on
 from __future__ import annotations
 
 from collections import OrderedDict
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 
@@ -19,6 +20,7 @@ from pnp.draw.icons import using
 from pnp.errors import DataError
 from pnp.exports.raster import Rasterizer, png_bytes
 from pnp.serve.images import Image, layout_fingerprint
+from pnp.serve.worker import Stopped
 
 #: Resolutions (dots per inch) of a page in the list and in the large view.
 PAGE_DPI = 50
@@ -91,6 +93,10 @@ def page_image(pdf: bytes, index: int, dpi: int) -> Image:
     return Image(png_bytes(image, dpi), *image.size)
 
 
+def page_work(out, index: int) -> str:
+    return f"the picture of page {index + 1} of {out.filename}"
+
+
 def _count(problems) -> str:
     n = len(problems)
     return f"its {n} problem{'s are' if n != 1 else ' is'}"
@@ -99,10 +105,11 @@ def _count(problems) -> str:
 class PageMaker:
     """Builds, renders and rasterizes components' pages, keeping PDFs and pictures it already made."""
 
-    def __init__(self, images, files, why=str):
+    def __init__(self, images, files, why=str, doing=lambda name: nullcontext()):
         self.images = images
         self.files = files
         self.why = why
+        self.doing = doing          # the preview process names what it draws (pnp.serve.previews.Activity)
         self._pdfs: OrderedDict[str, bytes] = OrderedDict()
 
     def components(self, game, options, icons: str, problem_json, card_errors: bool, any_errors: bool,
@@ -155,14 +162,11 @@ class PageMaker:
     def _build(self, entry, done, component, build, game, icons, options, problem_json,
                after_problems: bool = False) -> None:
         try:
-            made = {}
-            for out in build():
-                if out.interleave:      # made of two files already rendered (cards for duplex printers)
-                    from pnp.kit import interleaved
-
-                    interleaved(game, out, {name: made[name].out for name in out.interleave})
-                made[out.filename] = self._render(game, out, icons, options)
+            with self.doing(f"the pages of component '{component.name}'"):
+                made = self._made(build, game, icons, options)
             done[component.name] = list(made.values())
+        except Stopped as exc:
+            entry["error"] = str(exc)
         except DataError as exc:
             entry["problems"] = [problem_json(p) for p in exc.problems]
             entry["error"] = f"{component.name} is drawn again once {_count(exc.problems)} fixed."
@@ -172,6 +176,16 @@ class PageMaker:
                 entry["error"] = f"{component.name} cannot be drawn while the problems above remain ({reason})."
             else:
                 entry["error"] = self.why(exc)
+
+    def _made(self, build, game, icons: str, options) -> dict:
+        made = {}
+        for out in build():
+            if out.interleave:      # made of two files already rendered (cards for duplex printers)
+                from pnp.kit import interleaved
+
+                interleaved(game, out, {name: made[name].out for name in out.interleave})
+            made[out.filename] = self._render(game, out, icons, options)
+        return made
 
     def _render(self, game, out, icons: str, options) -> Rendered:
         """``out`` with its PDF (the one made before when no page changed) and its pages' fingerprints."""
@@ -196,20 +210,28 @@ class PageMaker:
         self._pdfs.move_to_end(fingerprint)
         return Rendered(out, fingerprint, prints)
 
+    def _page_image(self, pdf: bytes, index: int, dpi: int, name: str) -> Image:
+        with self.doing(name):
+            return page_image(pdf, index, dpi)
+
     def _pages_json(self, rendered: Rendered, recipes: dict) -> dict:
         out = rendered.out
         pages, missing = [], []
         for i, fp in enumerate(rendered.pages):
             small, large = digest("page", fp, PAGE_DPI), digest("page", fp, LARGE_PAGE_DPI)
-            recipes[small] = partial(page_image, out.pdf, i, PAGE_DPI)
-            recipes[large] = partial(page_image, out.pdf, i, LARGE_PAGE_DPI)
+            recipes[small] = partial(self._page_image, out.pdf, i, PAGE_DPI, page_work(out, i))
+            recipes[large] = partial(self._page_image, out.pdf, i, LARGE_PAGE_DPI, page_work(out, i))
             if small not in self.images:
                 missing.append((i, small))
             pages.append({"page": i + 1, "image": f"/img/{small}.png", "large": f"/img/{large}.png", "name": small})
         if missing:
             with Rasterizer(out.pdf) as doc:
                 for i, name in missing:
-                    image = doc.render_at(i, PAGE_DPI)
+                    try:
+                        with self.doing(page_work(out, i)):
+                            image = doc.render_at(i, PAGE_DPI)
+                    except Stopped:        # its picture says so when the page asks for it
+                        continue
                     self.images.put(name, Image(png_bytes(image, PAGE_DPI), *image.size))
         for page in pages:
             image = self.images.get(page.pop("name"))

@@ -4,7 +4,8 @@ The figures are the engine's own seeded report (``pnp simulate``'s, through the 
 1,000 games with its default bots and player count. Builds are ``pnp build``, ``pnp export cards``
 and ``pnp export tts`` into the output folder; exports are also offered as one zip each. A build runs
 in a process of its own (:func:`build_in_process`), which the studio stops past a time and a memory
-limit, or when it stops itself: whatever the game folder holds, the studio goes on answering.
+limit, or when it stops itself: whatever the game folder holds, the studio goes on answering. The
+figures are played in such a process too (:func:`play`, through :func:`in_process`).
 """
 
 from __future__ import annotations
@@ -62,6 +63,22 @@ def engine_figures(game, version: int, games: int = ENGINE_GAMES) -> dict:
     lines = engine.report_lines(report, title=game.title, cards=game.cards, factions=game.factions)
     return {"version": version, "games": games, "seed": ENGINE_SEED, "players": players, "bots": bots,
             "lines": list(lines), "seconds": round(time.perf_counter() - started, 2)}
+
+
+def play(root: Path, build_options, version: int, games: int) -> dict:
+    """The engine's figures for the game at ``root`` checked as ``pnp build`` checks it (in the
+    language of ``build_options``); UserError when the data has problems."""
+    from pnp.errors import DataError, Problems
+    from pnp.loading.validation import validate_game
+
+    problems = Problems()
+    try:
+        game = validate_game(Path(root), problems, build_options).game
+    except DataError:
+        game = None
+    if game is None or problems.errors:
+        raise UserError("The data has problems: fix them to play the game.")
+    return engine_figures(game, version, games)
 
 
 @dataclass

@@ -1,0 +1,557 @@
+"""What the studio page shows, kept current as the game's files change, made in the preview process.
+
+Everything that loads the game or draws runs here, in a process of its own that the studio starts,
+watches and restarts (:mod:`pnp.serve.supervisor`), on one drawing thread (:mod:`pnp.serve.worker`).
+The process lives as long as the studio (it keeps the game it loaded, the laid-out faces and the
+pictures it drew), unless a render takes too long or needs too much memory: then the studio kills it
+and starts another, which shows what was stopped instead of drawing it again, until a file changes.
+
+A :class:`View` is the whole page for one set of :class:`Options` (paper, language, bleed) at one
+version of the files. It is made in two steps, both on the drawing thread:
+
+1. **data** (a fraction of a second): the game is loaded as ``pnp validate`` loads it, every card
+   face is laid out and fingerprinted, and the faces whose fingerprint is new are drawn; the page can
+   show the cards and the loading problems at once (the components of the previous version stay
+   until step 2 replaces them);
+2. **checked** (seconds for a game with a long rulebook, in slices): the full validation of ``pnp
+   build`` (every problem of every file), then each component's pages (:mod:`pnp.serve.pages`).
+
+After each step the studio, and through it every open page, is told (server-sent events) that a new
+view is ready. A card that a problem names shows the problem instead of its picture
+(:mod:`pnp.serve.faces`). Each piece of work is named to the studio as it starts (``the preview of
+card 'knight'``, ``the pages of component 'rulebook'``): the name its stop is reported by.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import traceback
+from collections import OrderedDict
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from pnp import TEMPLATES_DIR, cache
+from pnp.buildcache import FileDigests, icons_digest
+from pnp.components import BuildOptions
+from pnp.errors import DataError, Problem, Problems, UserError
+from pnp.loading.gamedata import load_game
+from pnp.loading.i18n import languages, require_language, translate
+from pnp.serve import faces as cardfaces
+from pnp.exports.cards import AID, BACK
+from pnp.serve.images import HASH, Image, ImageStore
+from pnp.serve.pages import PageMaker
+from pnp.serve.tasks import engine_status
+from pnp.serve.worker import CHECK, DATA, URGENT, Stopped, Worker
+from pnp.units import PAPERS
+
+#: Bleed (mm) shown when the page's bleed toggle is on (print services ask for 3 mm).
+BLEED_MM = 3.0
+#: Option sets whose views are kept (and made again after an edit): the most recently used.
+KEPT_VIEWS = 3
+#: Card faces drawn in one PDF (one piece of work for the studio's clock: a game with many cards is
+#: drawn in several, so no piece grows with the game).
+FACES_AT_ONCE = 32
+#: Names of the work the studio's clock follows (a piece of it has a name of its own: a card, a component).
+CARDS_WORK = "the preview of the game's cards"
+CHECK_WORK = "the check of the game"
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a view is drawn for: the paper of the component pages, the language (None: the game's
+    own), and the bleed in mm round each card face and on the card sheets."""
+
+    paper: str = "letter"
+    lang: str | None = None
+    bleed: float = 0.0
+
+    def build_options(self) -> BuildOptions:
+        return BuildOptions(paper=self.paper, lang=self.lang, bleed=self.bleed, thorough=False)
+
+
+@dataclass
+class View:
+    """The page for one set of options at one version of the files. Made whole, then never changed:
+    any thread may read a view the worker has published."""
+
+    options: Options
+    version: int
+    game: object | None
+    problems: list
+    checked: bool = False
+    faces: dict = field(default_factory=dict)        # face key -> faces.Face
+    decks: list = field(default_factory=list)        # JSON
+    cards: list = field(default_factory=list)        # JSON
+    components: list = field(default_factory=list)   # JSON
+    face_recipes: dict = field(default_factory=dict)  # picture hash -> () -> Image
+    page_recipes: dict = field(default_factory=dict)
+    serial: int = 0                                   # set when kept: the studio's faces follow it
+
+    @property
+    def errors(self) -> list:
+        return [p for p in self.problems if not p.warning]
+
+
+def why(exc: BaseException) -> str:
+    """A one-line reason for a picture that cannot be drawn (an unexpected error's traceback goes to
+    the server's output)."""
+    if isinstance(exc, DataError):
+        return "; ".join(str(p) for p in exc.problems[:3])
+    if not isinstance(exc, UserError):
+        traceback.print_exception(exc, file=sys.stderr)
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:300]
+
+
+def translated(game, lang: str, problems: Problems):
+    """``game`` in ``lang``, also while other problems remain, so the page keeps the language chosen;
+    a missing translation is a problem, a game too broken to translate stays as it is."""
+    try:
+        require_language(game, lang)
+        return translate(game, lang)
+    except DataError as exc:
+        problems.extend(exc.problems)
+    except Exception:          # a card the data step could not finish: its own problem says why
+        pass
+    return game
+
+
+class Activity:
+    """What the drawing thread is doing, told to the studio each time it changes (``tell(("busy",
+    name))``, None when idle): the studio's clock for its time limit. Work the studio stopped before
+    (``stopped``: name -> message) is not started again: :meth:`doing` raises :class:`Stopped`."""
+
+    def __init__(self, tell, stopped: dict, memory: int):
+        self.tell = tell
+        self.stopped = dict(stopped)
+        self.memory = memory
+        self._names: list = []
+
+    @contextmanager
+    def doing(self, name: str | None, check: bool = True):
+        """Tell the studio that ``name`` is being drawn, for the block; :class:`Stopped` (before the
+        block) when the studio stopped it before (not with ``check`` False: a whole job, whose pieces
+        check), and when it runs out of memory (the studio is told and starts a new process)."""
+        if name is None:
+            yield
+            return
+        if check and name in self.stopped:
+            raise Stopped(self.stopped[name])
+        self._names.append(name)
+        self.tell(("busy", name))
+        try:
+            yield
+        except MemoryError:
+            message = f"{name} needed more than {self.memory / 1024 ** 3:g} GB of memory and was stopped"
+            self.tell(("exceeded", name, message))
+            raise Stopped(message) from None
+        finally:
+            self._names.pop()
+            self.tell(("busy", self._names[-1] if self._names else None))   # the outer work's clock starts again
+
+    def working(self, name: str | None):
+        """:meth:`doing` for a whole job of the worker."""
+        return self.doing(name, check=False)
+
+
+def face_name(key: str) -> str:
+    """How a face is named in a message: ``card 'knight'``, or ``face 'heroes:back'`` for a back or aid."""
+    plain = key not in (BACK, AID) and not any(c in key for c in ":|")
+    return f"card '{key}'" if plain else f"face '{key}'"
+
+
+def face_work(key: str) -> str:
+    return f"the preview of {face_name(key)}"
+
+
+class Previews:
+    """The views of one game folder by options, the pictures by hash, and what each view's step
+    tells the studio; all drawing on one worker thread."""
+
+    def __init__(self, root: Path, default: Options, version: int = 1, changed=(), stopped=None,
+                 tell=lambda message: None, memory: int = 0):
+        self.root = Path(root)
+        self.default = default
+        self.version = version
+        self.changed = list(changed)
+        self.recent = default                     # the options a page asked for last
+        self.tell = tell
+        self.activity = Activity(tell, stopped or {}, memory)
+        self.images = ImageStore()
+        self.files = FileDigests()
+        self.pages = PageMaker(self.images, self.files, why, self.activity.doing)
+        self.drawn = 0                            # pictures drawn (for the benchmark)
+        self._views: OrderedDict[Options, View] = OrderedDict()
+        self.serial = 0
+        self._cleared = 0
+        self._lock = threading.Lock()
+        self.worker = Worker(around=self.activity.working)
+
+    def publish(self, event: dict) -> None:
+        self.tell(("event", event))
+
+    def start(self) -> None:
+        """Prepare the view of the options a page asked for last."""
+        self._background(partial(self._refresh, self.recent), DATA, CARDS_WORK)
+
+    def _background(self, func, priority: int, name: str) -> None:
+        """Run ``func`` on the worker with nobody waiting: an unexpected error is printed, not lost."""
+        def report(future):
+            exc = future.exception()
+            if exc is not None and not isinstance(exc, UserError):
+                traceback.print_exception(exc, file=sys.stderr)
+
+        self.worker.submit(func, priority, name).add_done_callback(report)
+
+    def files_changed(self, version: int, files: list, recent: Options) -> None:
+        """The studio's word that files changed: the view a page looked at last is made again at once
+        (the others when a page asks for them); what was stopped is tried again."""
+        with self._lock:
+            self.version = version
+            self.changed = list(files)
+            self.recent = recent
+            self.activity.stopped = {}
+        self._background(partial(self._refresh, recent), DATA, CARDS_WORK)
+
+    # ------------------------------------------------------------------ the studio's questions
+
+    def answer(self, op: str, args: tuple, reply) -> None:
+        """Answer the studio's question ``op`` (``json``, ``face``, ``picture``, ``stats``) through
+        ``reply(ok, value)``: at once when the answer is ready, else on the worker."""
+        quick = {"json": self.current_json, "face": self.stored_face, "picture": self.stored_picture,
+                 "stats": lambda: {"pictures": len(self.images), "drawn": self.drawn}}[op](*args)
+        if quick is not None:
+            reply(True, quick)
+            return
+        slow = {"json": self.game_json, "face": self.face_picture, "picture": self.picture}[op]
+        name = face_work(args[0]) if op == "face" else "a picture the page asked for" if op == "picture" else CARDS_WORK
+
+        def done(future):
+            exc = future.exception()
+            if exc is None:
+                reply(True, future.result())
+            else:
+                reply(False, exc if isinstance(exc, UserError) else UserError(why(exc)))
+
+        self.worker.submit(partial(slow, *args), URGENT, name).add_done_callback(done)
+
+    def current_json(self, options: Options) -> dict | None:
+        """The page's data for ``options`` when its view is current (any thread), else None."""
+        self.recent = options
+        view = self._views.get(options)
+        return self._json(view) if view is not None and view.version == self.version else None
+
+    def game_json(self, options: Options) -> dict:
+        """The page's data for ``options``, made when needed (on the worker)."""
+        self.recent = options
+        return self._json(self._view(options))
+
+    def stored_picture(self, key: str) -> Image | None:
+        """A picture already drawn (any thread)."""
+        return self.images.get(key) if HASH.fullmatch(key) else None
+
+    def picture(self, key: str) -> Image | None:
+        """The picture named ``key``, drawn again from its recipe when it was dropped or not drawn yet;
+        None when no current view names it (on the worker)."""
+        if not HASH.fullmatch(key):
+            return None
+        image = self.images.get(key)
+        if image is not None:
+            return image
+        recipe = self.images.recipe(key)
+        return self._put(key, recipe()) if recipe else None
+
+    def stored_face(self, face_key: str, options: Options, dpi: int) -> tuple | None:
+        """(view serial, picture name, picture) of one face when the view is current and the picture
+        drawn (any thread), else None."""
+        view = self._views.get(options)
+        if view is None or view.version != self.version:
+            return None
+        face = view.faces.get(face_key)
+        name = face.picture(dpi) if face is not None else None
+        image = self.images.get(name) if name is not None else None
+        return (view.serial, name, image) if image is not None else None
+
+    def face_picture(self, face_key: str, options: Options, dpi: int) -> tuple:
+        """(view serial, picture name, picture) of the current picture of one face
+        (``/api/cards/<id>.png``); the picture is None for an unknown face or one that cannot be drawn
+        (on the worker)."""
+        view = self._view(options)
+        face = view.faces.get(face_key)
+        name = face.picture(dpi) if face is not None else None
+        if name is None:
+            return view.serial, None, None
+        image = self.images.get(name)
+        if image is None:
+            drawn = cardfaces.draw_faces(view.game, [face_key], options, dpi, why, self.activity.doing,
+                                         face_work)[face_key]
+            image = self._put(name, drawn) if isinstance(drawn, Image) else None
+        return view.serial, name, image
+
+    def _put(self, key: str, image: Image) -> Image:
+        self.drawn += 1
+        return self.images.put(key, image)
+
+    # ------------------------------------------------------------------ views (worker thread)
+
+    def _view(self, options: Options) -> View:
+        view = self._views.get(options)
+        if view is None or view.version != self.version:
+            view = self._refresh(options)
+        return view
+
+    def _refresh(self, options: Options) -> View:
+        """Make the data step of ``options``' view for the current version (unless it is made), then
+        queue its check step."""
+        view = self._views.get(options)
+        if view is not None and view.version == self.version:
+            return view
+        version = self.version
+        if self._cleared != version:
+            cache.clear()        # the files may have changed since the caches were filled
+            self._cleared = version
+        new = self._data_step(options, version)
+        if view is not None:     # the previous pages stay until the check step draws them again
+            new.components, new.page_recipes = view.components, view.page_recipes
+        self._keep(new)
+        self._background(self._check_step(options, version), CHECK, CHECK_WORK)
+        self.publish({"type": "update", "version": version, "checked": False, "files": self.changed})
+        return new
+
+    def _keep(self, view: View) -> None:
+        with self._lock:
+            self.serial += 1
+            view.serial = self.serial
+            self._views[view.options] = view
+            self._views.move_to_end(view.options)
+            while len(self._views) > KEPT_VIEWS:
+                self._views.popitem(last=False)
+            recipes = {}
+            for kept in self._views.values():
+                recipes.update(kept.face_recipes)
+                recipes.update(kept.page_recipes)
+        self.images.set_recipes(recipes)
+        self.tell(("kept", view.serial))       # the studio forgets which picture each face had
+
+    def _stops(self) -> list:
+        """Each render stopped at this version, as a problem of the page."""
+        return [Problem(None, None, None, message) for message in self.activity.stopped.values()]
+
+    def _data_step(self, options: Options, version: int) -> View:
+        problems = Problems()
+        problems.extend(self._stops())
+        game = None
+        try:
+            with self.activity.doing("reading the game's files"):
+                game = load_game(self.root, problems, strict=False)
+        except Stopped:
+            pass
+        except UserError as exc:
+            problems.error(self.root / "game.yaml", None, None, str(exc))
+        except DataError as exc:
+            problems.extend(exc.problems)
+        except Exception as exc:           # a half-written file pnp does not expect: say so, keep serving
+            problems.error(self.root / "game.yaml", None, None, f"pnp could not read the game: {why(exc)}")
+        if game is not None and options.lang:
+            game = translated(game, options.lang, problems)
+        view = View(options, version, game, list(problems))
+        self._fill_cards(view)
+        return view
+
+    def _check_step(self, options: Options, version: int):
+        """A generator (worker slices): validation, then the components one by one."""
+        from pnp.loading.validation import validate_game
+
+        if self.version != version:
+            return       # a newer edit made this one moot
+        problems = Problems()
+        problems.extend(self._stops())
+        game = None
+        try:
+            with self.activity.doing("the check of the game's files"):
+                game = validate_game(self.root, problems, options.build_options()).game
+        except Stopped:
+            pass
+        except UserError as exc:
+            problems.error(self.root / "game.yaml", None, None, str(exc))
+        except DataError as exc:
+            problems.extend(exc.problems)
+        except Exception as exc:           # as in the data step: reported, and the page goes on
+            problems.error(self.root / "game.yaml", None, None, f"pnp could not check the game: {why(exc)}")
+        if game is not None and options.lang and problems.errors:    # validation translates a valid game only
+            game = translated(game, options.lang, Problems())             # its problems are reported already
+        yield
+        current = self._views.get(options)
+        if self.version != version or current is None:
+            return
+        view = View(options, version, game if game is not None else current.game, list(problems))
+        view.components, view.page_recipes = current.components, current.page_recipes
+        self._fill_cards(view)
+        self._keep(view)
+        self.publish({"type": "update", "version": version, "checked": False, "files": self.changed})
+        if view.game is not None:
+            recipes = {}
+            drawn = len(self.images)
+            components = yield from self.pages.components(
+                view.game, options, icons_digest(view.game.icons, self.files), self.problem_json,
+                bool(cardfaces.by_card(view.problems)), bool(view.errors), recipes)
+            self.drawn += max(0, len(self.images) - drawn)
+            if self.version != version:
+                return
+            view = View(options, version, view.game, view.problems, checked=True, faces=view.faces, decks=view.decks,
+                        cards=view.cards, components=components, face_recipes=view.face_recipes,
+                        page_recipes=recipes)
+        else:
+            view = View(options, version, None, view.problems, checked=True)
+        self._keep(view)
+        self.publish({"type": "update", "version": version, "checked": True, "files": self.changed})
+
+    def _fill_cards(self, view: View) -> None:
+        game, options = view.game, view.options
+        if game is None:
+            return
+        broken, warned = cardfaces.by_card(view.problems), cardfaces.by_card(view.problems, warnings=True)
+        view.faces = cardfaces.fingerprint_faces(game, options, icons_digest(game.icons, self.files), self.files,
+                                                 set(broken), why, self.activity.doing, face_work)
+        missing = [k for k, f in view.faces.items()
+                   if f.picture(cardfaces.CARD_DPI) and f.picture(cardfaces.CARD_DPI) not in self.images]
+        for start in range(0, len(missing), FACES_AT_ONCE):
+            for key, drawn in cardfaces.draw_faces(game, missing[start:start + FACES_AT_ONCE], options,
+                                                   cardfaces.CARD_DPI, why, self.activity.doing, face_work).items():
+                if isinstance(drawn, Image):
+                    self._put(view.faces[key].picture(cardfaces.CARD_DPI), drawn)
+                else:
+                    view.faces[key].error = drawn
+        for key, face in view.faces.items():
+            for dpi in (cardfaces.CARD_DPI, cardfaces.LARGE_CARD_DPI):
+                if face.picture(dpi):
+                    view.face_recipes[face.picture(dpi)] = partial(self._redraw, game, key, options, dpi)
+        view.decks = [cardfaces.deck_json(game, deck, view.faces, options.bleed) for deck in game.decks]
+        view.cards = [cardfaces.card_json(game, card, view.faces.get(card.id), broken.get(card.id, []),
+                                          warned.get(card.id, []), options.lang, self.where, self.problem_json)
+                      for deck in game.decks for card in deck.cards]
+
+    def _redraw(self, game, key, options, dpi) -> Image:
+        drawn = cardfaces.draw_faces(game, [key], options, dpi, why, self.activity.doing, face_work)[key]
+        if not isinstance(drawn, Image):
+            raise UserError(drawn)
+        return drawn
+
+    # ------------------------------------------------------------------ places and problems as JSON
+
+    def inside(self, path) -> str | None:
+        return inside(self.root, path)
+
+    def where(self, path, line) -> dict:
+        return where(self.root, path, line)
+
+    def problem_json(self, p: Problem) -> dict:
+        return problem_json(self.root, p)
+
+    def _json(self, view: View) -> dict:
+        """The page's data of ``view``, except what the studio itself adds (engine figures, downloads)."""
+        game = view.game
+        engine = engine_status(game) if game is not None else {"available": False, "reason": "No game to play."}
+        return {
+            "version": view.version,
+            "checked": view.checked,
+            "title": game.title if game is not None else self.root.name,
+            "folder": self.root.name,
+            "changed": self.changed,
+            "options": {"paper": view.options.paper, "lang": view.options.lang or "", "bleed": view.options.bleed},
+            "choices": {"papers": sorted(PAPERS), "languages": languages(game) if game is not None else [],
+                        "language": game.source_language if game is not None else "", "bleed": BLEED_MM},
+            "problems": [self.problem_json(p) for p in view.errors] +
+                        [self.problem_json(p) for p in view.problems if p.warning],
+            "errors": len(view.errors),
+            "decks": view.decks,
+            "cards": view.cards,
+            "components": view.components,
+            "engine": engine,
+        }
+
+
+# ---------------------------------------------------------------------- places (any process)
+
+def inside(root: Path, path) -> str | None:
+    """``path`` relative to the game folder (``/`` separated) when it is inside it, else None."""
+    try:
+        resolved = Path(path).resolve()
+    except OSError:
+        return None
+    return resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else None
+
+
+def relative(root: Path, path) -> str:
+    """A file as the page names it: relative to the game folder, ``pnp:templates/...`` for pnp's own
+    templates, else its name."""
+    found = inside(root, path)
+    if found is not None:
+        return found
+    templates = Path(TEMPLATES_DIR).resolve()
+    resolved = Path(path).resolve()
+    if resolved.is_relative_to(templates):
+        return "pnp:templates/" + resolved.relative_to(templates).as_posix()
+    return Path(path).name
+
+
+def where(root: Path, path, line) -> dict:
+    """A place as JSON; ``viewable`` when the page may show the file (one of the game's own)."""
+    return {"file": relative(root, path) if path else None, "line": int(line) if line is not None else None,
+            "column": getattr(line, "column", None), "viewable": bool(path) and inside(root, path) is not None}
+
+
+def problem_json(root: Path, p: Problem) -> dict:
+    place = where(root, p.path, p.line)
+    at = place["file"] or ""
+    if at and p.line is not None:
+        at += f":{p.line}"
+    text = (f"{at}: " if at else "") + ("warning: " if p.warning else "") + \
+        (f"{p.subject}: " if p.subject else "") + p.message
+    return {**place, "subject": p.subject, "message": p.message, "warning": p.warning, "text": text}
+
+
+# ---------------------------------------------------------------------- the preview process
+
+def serve(receive, send, root, default: Options, version: int, changed, stopped: dict, memory: int,
+          setup=None) -> None:
+    """The preview process (:class:`pnp.serve.child.Child`'s target): its memory limit, ``setup()``
+    (tests only: a hook run before anything is drawn), then the studio's messages until it closes the
+    pipe: ``(op, ident, args)`` questions, answered ``("result", ident, ok, value)``, and
+    ``("changed", None, (version, files, options))``. Meanwhile it tells ``("busy", name)``,
+    ``("event", event)`` and ``("exceeded", name, message)``."""
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    except (ImportError, ValueError, OSError):          # pragma: no cover - a system without the limit
+        pass
+    lock = threading.Lock()
+
+    def tell(message) -> None:
+        with lock:
+            try:
+                send.send(message)
+            except (OSError, ValueError):     # the studio went away: it kills this process too
+                pass
+
+    if setup is not None:
+        setup()
+    previews = Previews(root, default, version, changed, stopped, tell, memory)
+    previews.recent = default
+    previews.start()
+    while True:
+        try:
+            op, ident, args = receive.recv()
+        except (EOFError, OSError):
+            return
+        if op == "changed":
+            previews.files_changed(*args)
+            continue
+        try:
+            previews.answer(op, args, lambda ok, value, ident=ident: tell(("result", ident, ok, value)))
+        except Exception as exc:  # noqa: BLE001 - a question it cannot answer: said, and the next one is answered
+            tell(("result", ident, False, UserError(why(exc))))

@@ -1,0 +1,254 @@
+"""The studio's side of its preview process: start it, ask it, watch it, stop it.
+
+The previews (card faces, component pages, the check) are drawn in one long-lived process per studio
+(:mod:`pnp.serve.previews`, started fresh through :class:`pnp.serve.child.Child`, never forked from
+the studio's threads), so it keeps what it loaded and drew between requests. Its drawing thread names
+each piece of work as it starts it (``the preview of card 'knight'``); a piece that runs longer than
+:data:`PREVIEW_SECONDS`, or that needs more than :data:`PREVIEW_MEMORY` bytes, stops the process: the
+studio kills it, every question waiting for it is answered with the reason ("the preview of card
+'knight' took longer than 60 s and was stopped"), and a new process starts at once, told what was
+stopped so that it shows the reason instead of trying again, until a file changes. A process that
+dies by itself is started again the same way. Nothing it does can hold the studio's server: questions
+are sent from a thread of their own and waited for as futures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import sys
+import threading
+import time
+from concurrent.futures import Future
+
+from pnp.errors import UserError
+from pnp.serve.images import ImageStore
+from pnp.serve.worker import Stopped
+
+#: A piece of preview work (a card face, a component's pages, the check of the files) is stopped
+#: after this many seconds ...
+PREVIEW_SECONDS = 60.0
+#: ... or when the preview process needs more than this much memory (bytes of address space).
+PREVIEW_MEMORY = 4 * 1024 ** 3
+#: Bytes of pictures the studio keeps itself (the preview process keeps more).
+KEPT_PICTURES = 64 * 2**20
+
+
+class PreviewProcess:
+    """The preview process of the game at ``root``: :meth:`ask` questions it, :meth:`changed` tells it
+    of edits; ``publish(event)`` receives its events (new views) and the studio's own (a stop)."""
+
+    def __init__(self, root, default, publish, seconds: float = PREVIEW_SECONDS, memory: int = PREVIEW_MEMORY,
+                 setup=None):
+        self.root = root
+        self.default = default
+        self.publish = publish
+        self.seconds = seconds
+        self.memory = memory
+        self.setup = setup                     # tests only: run in each preview process before it draws
+        self.version = 1
+        self.files: list = []
+        self.recent = default
+        self.stopped: dict = {}                # name -> message, for self.version
+        self.restarts = 0
+        self._child = None
+        self._busy: tuple | None = None        # (name, since) of the work being drawn
+        self._pending: dict = {}               # ident -> (future, child, op, args)
+        # answers kept here, so a warm request does not wait for the process: pictures by name (content
+        # hash), and which picture each face of the last views kept has
+        self._pictures = ImageStore(KEPT_PICTURES)
+        self._faces: dict = {}                 # (face key, options, dpi) -> picture name
+        self._serial = 0
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._outbox: queue.Queue = queue.Queue()
+        self._closing = threading.Event()
+        self._threads: list = []
+
+    # ------------------------------------------------------------------ the studio's calls
+
+    def start(self) -> None:
+        """Start the process (from a thread of this object's: it lives as long as the studio, and the
+        process is tied to the thread that starts it) and the threads that talk to it."""
+        self._threads = [threading.Thread(target=self._watch, name="pnp-serve-previews", daemon=True),
+                         threading.Thread(target=self._send, name="pnp-serve-preview-questions", daemon=True)]
+        for thread in self._threads:
+            thread.start()
+
+    def ask(self, op: str, *args) -> Future:
+        """A future of the answer to ``op`` (``json``, ``face``, ``picture``, ``stats``): the answer, or
+        a UserError (:class:`Stopped` when the work it waited for was stopped). A face (``key, options,
+        dpi``) or a picture (``key``) the studio keeps is answered at once."""
+        future: Future = Future()
+        kept = self._kept(op, args)
+        if kept is not None:
+            future.set_result(kept)
+            return future
+        with self._lock:
+            if self._closing.is_set():
+                future.set_exception(UserError("the studio is stopping"))
+                return future
+            if op == "json":
+                self.recent = args[0]
+            ident = next(self._ids)
+            self._pending[ident] = (future, self._child, op, args)
+            self._outbox.put((self._child, (op, ident, args)))
+        return future
+
+    def changed(self, version: int, files: list, recent) -> None:
+        """Files changed: a new version, and what was stopped may be tried again."""
+        with self._lock:
+            self.version, self.files, self.recent = version, list(files), recent
+            self.stopped = {}
+            self._faces, self._serial = {}, -1         # until the process keeps a view of the new files
+            self._outbox.put((self._child, ("changed", None, (version, list(files), recent))))
+
+    def stop(self) -> None:
+        """Kill the process, answer what waits for it, end the threads."""
+        self._closing.set()
+        self._outbox.put((None, None))
+        for thread in self._threads:
+            thread.join(15)
+        with self._lock:
+            child, self._child = self._child, None
+            self._fail(None, "the studio is stopping")
+        if child is not None:
+            child.kill()
+
+    @property
+    def busy(self) -> str | None:
+        """The name of the work the preview process is drawing (None when idle or starting)."""
+        busy = self._busy
+        return busy[0] if busy is not None else None
+
+    @property
+    def pid(self) -> int | None:
+        child = self._child
+        return child.pid if child is not None else None
+
+    # ------------------------------------------------------------------ the threads
+
+    def _send(self) -> None:
+        """Send the questions in order; a process that died meanwhile is answered for by :meth:`_watch`."""
+        while True:
+            child, message = self._outbox.get()
+            if message is None and self._closing.is_set():
+                return
+            while child is None and not self._closing.is_set():       # asked while (re)starting
+                time.sleep(0.01)
+                child = self._child
+            if child is None:
+                continue
+            try:
+                child.send.send(message)
+            except (OSError, ValueError):
+                pass
+
+    def _watch(self) -> None:
+        """Start the process, read what it says, stop it past the limits, start another."""
+        started = 0.0
+        while not self._closing.is_set():
+            child = self._child
+            if child is None:
+                time.sleep(max(0.0, started + 1.0 - time.monotonic()))   # one start a second at most
+                started = time.monotonic()
+                self._start_child()
+                continue
+            try:
+                if child.receive.poll(0.05):
+                    self._heard(child, child.receive.recv())
+                    continue
+            except (EOFError, OSError):
+                pass
+            if self._closing.is_set():
+                return
+            busy = self._busy
+            if busy is not None and time.monotonic() - busy[1] > self.seconds:
+                self._restart(child, busy[0], f"{busy[0]} took longer than {self.seconds:g} s and was stopped")
+            elif not child.is_alive():
+                child.process.wait()
+                name = busy[0] if busy is not None else None
+                what = f" while drawing {name}" if name else ""
+                self._restart(child, name, f"the preview process stopped{what} (exit status {child.exitcode})")
+
+    def _start_child(self) -> None:
+        from pnp.serve.child import Child
+        from pnp.serve.previews import serve
+
+        with self._lock:
+            if self._closing.is_set():
+                return
+            self._busy = None
+            self._child = Child(serve, self.root, self.recent, self.version, self.files, dict(self.stopped),
+                                self.memory, self.setup, name="pnp-studio-previews")
+            # questions asked while it was starting go to it
+            for ident, (future, owner, op, args) in list(self._pending.items()):
+                if owner is None:
+                    self._pending[ident] = (future, self._child, op, args)
+
+    def _heard(self, child, message) -> None:
+        kind = message[0]
+        if kind == "busy":
+            self._busy = (message[1], time.monotonic()) if message[1] is not None else None
+        elif kind == "result":
+            _, ident, ok, value = message
+            with self._lock:
+                future, _, op, args = self._pending.pop(ident, (None, None, None, None))
+            if ok:
+                value = self._keep(op, args, value)
+            if future is not None and not future.done():
+                future.set_result(value) if ok else future.set_exception(value)
+        elif kind == "kept":
+            with self._lock:
+                self._serial = message[1]
+                self._faces = {}
+        elif kind == "event":
+            self.publish(message[1])
+        elif kind == "exceeded":
+            self._restart(child, message[1], message[2])
+
+    def _kept(self, op: str, args: tuple):
+        """The answer the studio keeps for ``op``, else None."""
+        if op == "picture":
+            return self._pictures.get(args[0])
+        if op == "face":
+            name = self._faces.get(args)
+            return self._pictures.get(name) if name is not None else None
+        return None
+
+    def _keep(self, op: str, args: tuple, value):
+        """Keep what an answer tells (a picture, a face's picture) and return the answer itself."""
+        if op == "picture" and value is not None:
+            self._pictures.put(args[0], value)
+        elif op == "face":
+            serial, name, value = value
+            if value is not None:
+                self._pictures.put(name, value)
+                with self._lock:
+                    if serial == self._serial:       # the answer of the view kept last (not of an older one)
+                        self._faces[args] = name
+        return value
+
+    def _restart(self, child, name: str | None, message: str) -> None:
+        """Kill ``child``, answer its questions with ``message``, remember ``name`` as stopped, and let
+        :meth:`_watch` start another."""
+        print(f"pnp serve: {message}; the previews start again", file=sys.stderr, flush=True)
+        with self._lock:
+            if name is not None:
+                self.stopped[name] = message
+            self._child = None
+            self._busy = None
+            self.restarts += 1
+            self._faces, self._serial = {}, -1
+            self._fail(child, message)
+            version = self.version
+        child.kill()
+        self.publish({"type": "stopped", "version": version, "message": message})
+
+    def _fail(self, child, message: str) -> None:
+        """Answer every question sent to ``child`` (None: every question) with ``message`` (lock held)."""
+        for ident, (future, owner, _, _) in list(self._pending.items()):
+            if child is None or owner is child:
+                del self._pending[ident]
+                if not future.done():
+                    future.set_exception(Stopped(message))

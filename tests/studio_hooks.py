@@ -1,0 +1,64 @@
+"""Test-only hooks run in the studio's preview process (``Studio(..., preview_setup=partial(hook, ...))``):
+the preview process is a fresh interpreter, so a test's monkeypatch does not reach it; these change
+pnp there, before it draws anything.
+
+``hang_on_card`` makes one card's preview layout block in a call that never returns (as a library call
+that never returns would: no render limit sees it); ``hang_in_component`` does the same in one
+component's build; ``greedy_card`` makes one card's layout ask for more memory than the process may
+have; ``render_limits`` lowers the template limits."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+
+def _never_returns():
+    threading.Event().wait()
+
+
+def hang_on_card(card_id: str) -> None:
+    from pnp.serve import faces
+
+    original = faces.face_elements
+
+    def face_elements(game, key, *args, **kwargs):
+        if key == card_id:
+            _never_returns()
+        return original(game, key, *args, **kwargs)
+
+    faces.face_elements = face_elements
+
+
+def greedy_card(card_id: str, size: int) -> None:
+    from pnp.serve import faces
+
+    original = faces.face_elements
+
+    def face_elements(game, key, *args, **kwargs):
+        if key == card_id:
+            bytearray(size)
+        return original(game, key, *args, **kwargs)
+
+    faces.face_elements = face_elements
+
+
+def hang_in_component(name: str) -> None:
+    from pnp.serve import pages
+
+    original = pages.game_components
+
+    def hanging(game, options):
+        _never_returns()
+
+    def game_components(game):
+        return [dataclasses.replace(c, build=hanging) if c.name == name else c for c in original(game)]
+
+    pages.game_components = game_components
+
+
+def render_limits(seconds: float, steps: int) -> None:
+    from pnp import templating
+
+    templating.RENDER_SECONDS = seconds
+    templating.MAX_STEPS = steps
