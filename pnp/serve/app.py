@@ -59,7 +59,7 @@ from starlette.routing import Route
 
 from pnp.errors import DataError, UserError
 from pnp.paths import LANGUAGE, OutsidePath, resolve_in
-from pnp.serve.faces import CARD_DPI
+from pnp.serve.options import CARD_DPI
 from pnp.serve.studio import Options, Studio
 from pnp.serve.tasks import BUILDS
 from pnp.units import PAPERS

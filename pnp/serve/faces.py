@@ -18,10 +18,8 @@ from pnp.draw.icons import using
 from pnp.exports.cards import aid_key, back_key, back_variants, deck_of_key, face_elements, faces_pdf
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
 from pnp.serve.images import Image, layout_fingerprint
+from pnp.serve.options import CARD_DPI, LARGE_CARD_DPI  # noqa: F401 - also read as faces.CARD_DPI
 
-#: Resolutions (dots per inch) of a face in the grid and in the large view.
-CARD_DPI = 120
-LARGE_CARD_DPI = 250
 #: Key content stays this far inside the trim line (the safe zone print services ask for).
 SAFE_ZONE_MM = 3.0
 

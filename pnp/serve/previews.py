@@ -33,13 +33,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from pnp import TEMPLATES_DIR, cache
+from pnp import cache
 from pnp.buildcache import FileDigests, icons_digest
-from pnp.components import BuildOptions
 from pnp.errors import DataError, Problem, Problems, UserError
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import languages, require_language, translate
 from pnp.serve import faces as cardfaces
+from pnp.serve.options import BLEED_MM, Options, inside, problem_json, where
 from pnp.exports.cards import AID, BACK
 from pnp.serve.images import HASH, Image, ImageStore
 from pnp.serve.pages import PageMaker
@@ -47,8 +47,6 @@ from pnp.serve.tasks import engine_status
 from pnp.serve.worker import CHECK, DATA, URGENT, Stopped, Worker
 from pnp.units import PAPERS
 
-#: Bleed (mm) shown when the page's bleed toggle is on (print services ask for 3 mm).
-BLEED_MM = 3.0
 #: Option sets whose views are kept (and made again after an edit): the most recently used.
 KEPT_VIEWS = 3
 #: Card faces drawn in one PDF (one piece of work for the studio's clock: a game with many cards is
@@ -57,19 +55,6 @@ FACES_AT_ONCE = 32
 #: Names of the work the studio's clock follows (a piece of it has a name of its own: a card, a component).
 CARDS_WORK = "the preview of the game's cards"
 CHECK_WORK = "the check of the game"
-
-
-@dataclass(frozen=True)
-class Options:
-    """What a view is drawn for: the paper of the component pages, the language (None: the game's
-    own), and the bleed in mm round each card face and on the card sheets."""
-
-    paper: str = "letter"
-    lang: str | None = None
-    bleed: float = 0.0
-
-    def build_options(self) -> BuildOptions:
-        return BuildOptions(paper=self.paper, lang=self.lang, bleed=self.bleed, thorough=False)
 
 
 @dataclass
@@ -472,46 +457,6 @@ class Previews:
             "components": view.components,
             "engine": engine,
         }
-
-
-# ---------------------------------------------------------------------- places (any process)
-
-def inside(root: Path, path) -> str | None:
-    """``path`` relative to the game folder (``/`` separated) when it is inside it, else None."""
-    try:
-        resolved = Path(path).resolve()
-    except OSError:
-        return None
-    return resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else None
-
-
-def relative(root: Path, path) -> str:
-    """A file as the page names it: relative to the game folder, ``pnp:templates/...`` for pnp's own
-    templates, else its name."""
-    found = inside(root, path)
-    if found is not None:
-        return found
-    templates = Path(TEMPLATES_DIR).resolve()
-    resolved = Path(path).resolve()
-    if resolved.is_relative_to(templates):
-        return "pnp:templates/" + resolved.relative_to(templates).as_posix()
-    return Path(path).name
-
-
-def where(root: Path, path, line) -> dict:
-    """A place as JSON; ``viewable`` when the page may show the file (one of the game's own)."""
-    return {"file": relative(root, path) if path else None, "line": int(line) if line is not None else None,
-            "column": getattr(line, "column", None), "viewable": bool(path) and inside(root, path) is not None}
-
-
-def problem_json(root: Path, p: Problem) -> dict:
-    place = where(root, p.path, p.line)
-    at = place["file"] or ""
-    if at and p.line is not None:
-        at += f":{p.line}"
-    text = (f"{at}: " if at else "") + ("warning: " if p.warning else "") + \
-        (f"{p.subject}: " if p.subject else "") + p.message
-    return {**place, "subject": p.subject, "message": p.message, "warning": p.warning, "text": text}
 
 
 # ---------------------------------------------------------------------- the preview process

@@ -15,9 +15,8 @@ from pathlib import Path
 
 from pnp import TEMPLATES_DIR
 from pnp.errors import Problem
-from pnp.loading.gamedata import resolve_game_dir
-from pnp.serve import previews
-from pnp.serve.previews import Options
+from pnp.serve import options as places
+from pnp.serve.options import Options
 from pnp.serve.supervisor import PREVIEW_MEMORY, PREVIEW_SECONDS, PreviewProcess
 from pnp.serve.tasks import ENGINE_GAMES
 
@@ -31,6 +30,8 @@ class Studio:
 
     def __init__(self, game_arg, options: Options = Options(), out_dir="output", engine_games: int = ENGINE_GAMES,
                  preview_seconds: float = PREVIEW_SECONDS, preview_memory: int = PREVIEW_MEMORY, preview_setup=None):
+        from pnp.loading.gamedata import resolve_game_dir
+
         self.engine_games = engine_games
         self.root = resolve_game_dir(game_arg).resolve()
         self.default = options
@@ -130,13 +131,13 @@ class Studio:
 
     def inside(self, path) -> str | None:
         """``path`` relative to the game folder (``/`` separated) when it is inside it, else None."""
-        return previews.inside(self.root, path)
+        return places.inside(self.root, path)
 
     def relative(self, path) -> str:
-        return previews.relative(self.root, path)
+        return places.relative(self.root, path)
 
     def problem_json(self, p: Problem) -> dict:
-        return previews.problem_json(self.root, p)
+        return places.problem_json(self.root, p)
 
     # ------------------------------------------------------------------ on demand
 
