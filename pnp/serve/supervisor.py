@@ -105,15 +105,16 @@ class PreviewProcess:
 
     def stop(self) -> None:
         """Kill the process, answer what waits for it, end the threads."""
-        self._closing.set()
-        self._outbox.put((None, None))
-        for thread in self._threads:
-            thread.join(15)
         with self._lock:
+            self._closing.set()
             child, self._child = self._child, None
-            self._fail(None, "the studio is stopping")
+            waiting = self._take(None)
+        self._outbox.put((None, None))
         if child is not None:
             child.kill()
+        _fail(waiting, "the studio is stopping")
+        for thread in self._threads:
+            thread.join(15)
 
     @property
     def busy(self) -> str | None:
@@ -230,8 +231,8 @@ class PreviewProcess:
         return value
 
     def _restart(self, child, name: str | None, message: str) -> None:
-        """Kill ``child``, answer its questions with ``message``, remember ``name`` as stopped, and let
-        :meth:`_watch` start another."""
+        """Kill ``child``, then answer its questions with ``message``, remember ``name`` as stopped, and
+        let :meth:`_watch` start another."""
         print(f"pnp serve: {message}; the previews start again", file=sys.stderr, flush=True)
         with self._lock:
             if name is not None:
@@ -240,15 +241,23 @@ class PreviewProcess:
             self._busy = None
             self.restarts += 1
             self._faces, self._serial = {}, -1
-            self._fail(child, message)
+            waiting = self._take(child)
             version = self.version
-        child.kill()
+        child.kill()                 # (and waited for) before anyone is told it was stopped
+        _fail(waiting, message)
         self.publish({"type": "stopped", "version": version, "message": message})
 
-    def _fail(self, child, message: str) -> None:
-        """Answer every question sent to ``child`` (None: every question) with ``message`` (lock held)."""
+    def _take(self, child) -> list:
+        """The futures of the questions sent to ``child`` (None: every question), taken off (lock held)."""
+        taken = []
         for ident, (future, owner, _, _) in list(self._pending.items()):
             if child is None or owner is child:
                 del self._pending[ident]
-                if not future.done():
-                    future.set_exception(Stopped(message))
+                taken.append(future)
+        return taken
+
+
+def _fail(futures, message: str) -> None:
+    for future in futures:
+        if not future.done():
+            future.set_exception(Stopped(message))
