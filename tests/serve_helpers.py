@@ -102,7 +102,7 @@ def studio_children(studio_pid: int) -> list[int]:
             args = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"from pnp.serve.child import main; main()" in args and str(studio_pid).encode() in args:
+        if any(b"from pnp.serve.child import main" in a for a in args) and str(studio_pid).encode() in args:
             found.append(int(entry.name))
     return found
 

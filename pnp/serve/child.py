@@ -16,6 +16,13 @@ import signal
 import subprocess
 import sys
 from multiprocessing.connection import Connection
+from pathlib import Path
+
+
+#: Where this pnp is imported from: the child imports the same one, whatever its own ``sys.path`` says.
+PNP_HOME = str(Path(__file__).resolve().parents[2])
+#: The child's first lines.
+BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from pnp.serve.child import main; main()"
 
 
 class Child:
@@ -28,8 +35,7 @@ class Child:
         parent_reads, child_writes = os.pipe()
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", "from pnp.serve.child import main; main()",
-                 str(child_reads), str(child_writes), str(os.getpid()), name],
+                [sys.executable, "-c", BOOT, PNP_HOME, str(child_reads), str(child_writes), str(os.getpid()), name],
                 pass_fds=(child_reads, child_writes), process_group=0, stdin=subprocess.DEVNULL)
         except BaseException:
             for fd in (child_reads, parent_writes, parent_reads, child_writes):
@@ -73,7 +79,7 @@ def main() -> None:
     ``sys.path``, then run the target it sends."""
     from rules_engine.processes import die_with_parent
 
-    receive_fd, send_fd, parent = (int(a) for a in sys.argv[1:4])
+    receive_fd, send_fd, parent = (int(a) for a in sys.argv[2:5])
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
     receive = Connection(receive_fd, writable=False)
