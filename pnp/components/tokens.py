@@ -131,7 +131,9 @@ def _cutter_output(game, token_set, options: BuildOptions, words, parts) -> Outp
         front.add(*registration_marks(machine, w, h), *keylines(machine, front_cuts))
         pages += [front, back]
         cuts += [front_cuts, back_cuts]
-    out = Output("tokens.pdf", title, pages, parts=parts, sides="double", sheets=len(sheets))
+    # Cricut: Design Space prints fronts and backs each on its own sheet; the others: double-sided
+    out = Output("tokens.pdf", title, pages, parts=parts, sides="single" if machine.image else "double",
+                 sheets=None if machine.image else len(sheets))
     if machine.image:      # Design Space prints where it likes: fronts and backs are cut apart and glued
         out.beside = cut_files(game.title, machine, w, h, cuts, "tokens", drawn=pages)
     else:                  # the machine cuts the printed fronts; the backs are on their reverse
