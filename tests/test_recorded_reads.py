@@ -34,8 +34,15 @@ class Poison:
     def _fail(self, *args, **kwargs):
         raise AssertionError(f"read game.{object.__getattribute__(self, '_name')} without recording it")
 
-    __getattr__ = __iter__ = __len__ = __bool__ = __getitem__ = __contains__ = __call__ = _fail
-    __lt__ = __str__ = __repr__ = __fspath__ = __truediv__ = __format__ = _fail
+    def __getattr__(self, name):
+        if name.startswith("__"):           # introspection (hasattr(value, "__name__")), not a use
+            raise AttributeError(name)
+        self._fail()
+
+    __iter__ = __len__ = __bool__ = __getitem__ = __contains__ = __call__ = _fail
+    __lt__ = __str__ = __repr__ = __truediv__ = __format__ = _fail
+    # no __fspath__: it would make the poison a path (os.PathLike) to the conversion templates see, which
+    # copies the whole game unrecorded by design (the copy records what templates read of it)
     # hashed and compared as itself: a memo keyed by the game tells it from the real value (and computes
     # afresh, where any use of it fails)
     __hash__, __eq__ = object.__hash__, object.__eq__
