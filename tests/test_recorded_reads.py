@@ -124,3 +124,16 @@ def test_a_card_edit_changes_only_what_reads_the_cards(game_copy, tmp_path):
     edited = _game(str(game_copy))
     assert buildcache.reads_digest(edited, {"cards"}) != buildcache.reads_digest(game, {"cards"})
     assert buildcache.reads_digest(edited, {"title", "tokens"}) == buildcache.reads_digest(game, {"title", "tokens"})
+
+
+def test_what_a_template_reads_of_the_game_is_recorded():
+    """Templates see a converted copy of the game (made once per game object, whoever renders first): its
+    reads count as reads of the game, in the component that renders, not in the one that converted."""
+    from pnp import templating
+
+    game = _game("shadow_throne")
+    template = templating.environment(()).from_string("{{ game.title }}: {{ game.decks | length }} deck")
+    templating.renderer(game=game)(template)            # converted outside any recording
+    with buildcache.recording(game) as reads:
+        assert templating.renderer(game=game)(template) == "Shadow Throne: 1 deck"
+    assert {"title", "decks"} <= reads and not reads & {"factions", "cards", "tokens", "look"}
