@@ -88,6 +88,19 @@ def card_kinds(rules) -> list:
     return kinds
 
 
+_LEADS = {}
+
+
+def leads(rules) -> tuple:
+    """Per piece, whether it takes its go first: a possessor or a messenger (a possession or an order
+    gives another piece its go)."""
+    out = _LEADS.get(id(rules))
+    if out is None:
+        kinds = card_kinds(rules)
+        out = _LEADS[id(rules)] = tuple(bool(kinds[k] & {"possess", "orders"}) for k in rules.piece_kind)
+    return out
+
+
 class GreedyBot(Bot):
     """Heads every piece for its job and plays the best-looking card (see the module docstring)."""
 
@@ -116,27 +129,54 @@ class GreedyBot(Bot):
             return END_ACTION
         r = state.rules
         # possessors and messengers first: a possession or an order gives another piece its go
-        kinds = card_kinds(r)
-        first = [p for p in movable if kinds[r.piece_kind[p]] & {"possess", "orders"}]
-        p = first[0] if first else movable[0]
+        lead = leads(r)
+        p = movable[0]
+        for q in movable:
+            if lead[q]:
+                p = q
+                break
         dests = state.destinations(p)
         if len(dests) == 1:
-            return Action(MOVE, p, dest=dests[0])
+            return Action(MOVE, p, -1, -1, dests[0])
         here = state.pos[p]
-        if any(b[0] == p and b[4] < state.turn and state._build_ok(p, b[2], b[3], b[1]) for b in state.builds) \
-                or (any(b[0] == p for b in state.builds) and here in dests):
-            return Action(MOVE, p, dest=here)       # stay to finish the build
-        goals = self._goals(state, p, me) or [state.pos[p]]
-        table = routes(state)
-        rows = [table[g] for g in set(goals)]       # (the nearest goal is the same whatever their order)
+        if state.builds and (
+                any(b[0] == p and b[4] < state.turn and state._build_ok(p, b[2], b[3], b[1]) for b in state.builds)
+                or (any(b[0] == p for b in state.builds) and here in dests)):
+            return Action(MOVE, p, -1, -1, here)    # stay to finish the build
+        rows, near = self._heading(state, p, me)
         cave = r.cave
         rnd = rng.random
-        best = best_key = None
-        for s in dests:                              # the first least (score, draw), drawn in this order
-            key = (min([row[s] for row in rows]) + (3 if cave[s] else 0) + (0.5 if s == here else 0), rnd())
-            if best_key is None or key < best_key:
-                best, best_key = s, key
-        return Action(MOVE, p, dest=best)
+        best = None
+        low = draw = 0.0
+        for s in dests:            # the first least (score, draw), a draw for every destination in this order
+            v = near.get(s)
+            if v is None:
+                v = near[s] = min([row[s] for row in rows]) + (3 if cave[s] else 0)
+            if s == here:
+                v += 0.5
+            x = rnd()
+            if best is None or v < low or (v == low and x < draw):
+                best, low, draw = s, v, x
+        return Action(MOVE, p, -1, -1, best)
+
+    def _heading(self, state, p, me) -> tuple:
+        """``(rows, near)`` for piece ``p``: the route rows of the spaces it heads for, and a dict filled as
+        destinations are scored (a space's distance to the nearest of them, 3 more in a cave). Kept in
+        the state's memo per kind of piece while the position holds (:meth:`GameState.memo`): the
+        goals of a kind change only with what a plain move leaves as it is."""
+        r = state.rules
+        possessed = state.possessed[p] and r.piece_side[p] != me
+        key = ("heading", me, -1 if possessed else r.piece_kind[p])
+        memo = state.memo()
+        entry = memo.get(key)
+        if entry is None:
+            goals = self._goals(state, p, me)
+            table = routes(state)
+            if not goals:                            # nowhere to head for: stay near where it stands
+                return [table[state.pos[p]]], {}
+            # (the nearest goal is the same whatever their order)
+            entry = memo[key] = ([table[g] for g in set(goals)], {})
+        return entry
 
     def _goals(self, state, p, me) -> list[int]:
         """Spaces piece ``p`` should head for."""
@@ -161,7 +201,8 @@ class GreedyBot(Bot):
                 return [s for b in range(len(r.bridge_sites)) for s in r.site_near[b] if r.half[s] == me]
             return [s for b in range(len(r.bridge_sites)) if state.bridge[b] for s in r.site_near[b]]
         # fighters and possessors: the nearest enemy piece, else the other side's holdings
-        goals = [pos[t] for t in range(len(pos)) if state.enemy(me, t)]
+        side, possessed = r.piece_side, state.possessed
+        goals = [s for t, s in enumerate(pos) if s >= 0 and side[t] != me and side[t] ^ possessed[t] != me]
         return goals or [r.holding_space[h] for h in range(nh) if state.control[h] != me]
 
     # -- cards

@@ -103,6 +103,19 @@ class Rules:
             else:
                 near.append(tuple(j for j, _ in self.links[self.space_of[s]]))
         self.site_near = tuple(near)
+        self._open_links = {}
+
+    def open_links(self, bridge) -> tuple:
+        """Per space, the spaces of its links that are open with the bridges ``bridge`` (a list of bools,
+        one a site), in the order of :attr:`links`; kept for each set of bridges met."""
+        key = tuple(bridge)
+        table = self._open_links.get(key)
+        if table is None:
+            table = tuple(tuple(j for j, need in out if need < 0 or key[need]) for out in self.links)
+            if len(self._open_links) > 256:
+                self._open_links.clear()
+            self._open_links[key] = table
+        return table
 
     def step(self, space: int, direction: int) -> int:
         """The space one hex away in an axial direction, or -1."""
@@ -172,6 +185,11 @@ class Rules:
         self.deck_cards = tuple(tuple(n for n, i in enumerate(physical) if self.card_deck[i] == side)
                                 for side in range(2))
         self.copies_of = {c.id: tuple(n for n, i in enumerate(physical) if i == k) for k, c in enumerate(cards)}
+        # per kind of piece, the distinct cards it may play on its own go (its side's deck, no defence)
+        self.kind_plays = tuple(frozenset(k for k in range(len(cards)) if kind in self.card_players[k]
+                                          and self.card_deck[k] == self.kind_side[kind]
+                                          and self.card_kind[k] != "defend")
+                                for kind in range(len(self.kinds)))
 
     @staticmethod
     def _params(card) -> dict:

@@ -17,7 +17,7 @@ from rules_engine.core.play import Engine
 from rules_engine.core.stats import rate, wilson
 from rules_engine.shadow_queen.bots import BOTS
 from rules_engine.shadow_queen.rules import TURN_LIMIT, Rules
-from rules_engine.shadow_queen.state import FATES, REASONS, TURN_LIMIT_REACHED, GameState
+from rules_engine.shadow_queen.state import DEFEND, DRAW, FATES, OVER, REASONS, ROLL, TURN_LIMIT_REACHED, GameState
 
 #: Seats: the two sides.
 PLAYERS = (2, 2)
@@ -28,6 +28,24 @@ def new_state(rules: Rules, players: int = 2, *, record: bool = False, check: bo
     """A new game at its first chance event (the first side's draw); ``variant``: the other options of
     ``OPTIONS`` (the draft's open points)."""
     return GameState(rules, players, None, record=record, check=check, turn_limit=turn_limit, die=die, **variant)
+
+
+def fast_play(state: GameState, bots, rng) -> GameState:
+    """The play loop without the core's generality (one seat decides at a time, chance by phase): the
+    same game as the core loop (``tests/test_sq_speed.py`` compares them)."""
+    acts = [bot.act for bot in bots]      # bound once per game
+    step = state.step
+    decisions = core_play.start_record(state, 2)
+    while True:
+        phase = state.phase
+        if phase == DRAW or phase == ROLL:
+            state.sample_chance(rng)
+            continue
+        if phase == OVER:
+            return state
+        p = 1 - state.active if phase == DEFEND else state.active
+        decisions[p] += 1
+        step(acts[p](state, p, rng))
 
 
 class GameResult(NamedTuple):
@@ -100,7 +118,8 @@ def headline(rules=None) -> tuple:
     return ("victory",) + tuple(k for k in metric_labels(rules) if k != "victory")
 
 
-ENGINE = Engine("shadow_queen", new_state, _result, BOTS, PLAYERS, card_usage="played", length_unit="turns",
+ENGINE = Engine("shadow_queen", new_state, _result, BOTS, PLAYERS, fast_play=fast_play, card_usage="played",
+                length_unit="turns",
                 figures=balance_figures, timeouts=(TURN_LIMIT_REACHED,), progress="pieces taken and holdings held",
                 metrics=game_metrics, metric_labels=metric_labels, headline=headline)
 

@@ -150,6 +150,14 @@ class GameState(State):
         self.events = [] if record else None
         self.check = check
         self.violations = []
+        # derived facts kept between decisions (see :meth:`memo`): ``version`` counts the changes that can
+        # alter who may move, where pieces head for or whether someone has won (every change but a piece's
+        # plain move); a memo is good while the version stays the same
+        self.version = 0
+        self._memo = {}
+        self._memo_version = 0
+        self._win_version = -1          # the version the win was last checked at
+        self._open = None               # per space, the neighbours reachable with the bridges standing now
         if _start:
             if record:
                 self._rec("game_start", sides=list(r.sides), names=names_table(r))
@@ -194,6 +202,7 @@ class GameState(State):
             state.altar[h] = True
         for b in bridges:
             state.bridge[b] = True
+        state._open = None
         for s in paths:
             state.path[s] = True
         for p, card, order, dest in orders:
@@ -245,6 +254,25 @@ class GameState(State):
     def dist(self, a: int, b: int) -> int:
         """Hexes between two pieces (0 when they share a holding)."""
         return self.rules.dist[self.pos[a]][self.pos[b]]
+
+    # ------------------------------------------------------------------ derived facts, kept while valid
+
+    def memo(self) -> dict:
+        """A dict for facts derived from the position (who may move, where pieces head for), good until
+        the next change other than a piece's plain move (:attr:`version`); bots keep their own there. A
+        clone starts with an empty one."""
+        if self._memo_version != self.version:
+            self._memo = {}
+            self._memo_version = self.version
+        return self._memo
+
+    def open_links(self) -> tuple:
+        """Per space, the spaces one hex away that the bridges standing now let a piece enter (in the
+        order of ``Rules.links``); worked out again only when a bridge is built or sabotaged."""
+        table = self._open
+        if table is None:
+            table = self._open = self.rules.open_links(self.bridge)
+        return table
 
     # ------------------------------------------------------------------ state API
 
@@ -353,7 +381,15 @@ class GameState(State):
         return []
 
     def movable(self) -> list[int]:
-        """Pieces the side to move may still take a go with this turn."""
+        """Pieces the side to move may still take a go with this turn (kept while the version holds: a
+        plain move only takes the moved piece out)."""
+        memo = self.memo()
+        out = memo.get("movable")
+        if out is None:
+            out = memo["movable"] = self._movable()
+        return out[:]
+
+    def _movable(self) -> list[int]:
         me = self.active
         acted, possessed = self.acted, self.possessed
         side, half = self.rules.piece_side, self.rules.half
@@ -408,11 +444,13 @@ class GameState(State):
         ``owner_only``, each hex nearer ``goal`` when one is given."""
         r = self.rules
         occ, forest, path, holding_at, half = self.occ, r.forest, self.path, r.holding_at, r.half
+        if forest[start] and not path[start]:
+            steps = min(steps, 1)                   # RULING: a move from a forest is one hex
+        if not owner_only and goal < 0:
+            return self._reach_free(start, steps)
         side = r.piece_side[p]
         mover = self.active
         dist = r.dist
-        if forest[start] and not path[start]:
-            steps = min(steps, 1)                   # RULING: a move from a forest is one hex
         out = [start]
         seen = {start}
         frontier = [start]
@@ -439,6 +477,48 @@ class GameState(State):
                     out.append(j)
                     if not slow:
                         nxt.append(j)
+            frontier = nxt
+        return out
+
+    def _reach_free(self, start: int, steps: int) -> list[int]:
+        """:meth:`_reach` for a move with no half to keep to and no goal (most moves): the same spaces in
+        the same order, through the open links of the bridges standing now."""
+        out = [start]
+        if steps <= 0:
+            return out
+        r = self.rules
+        occ, path, forest, holding_at = self.occ, self.path, r.forest, r.holding_at
+        side, possessed = r.piece_side, self.possessed
+        links = self._open or self.open_links()
+        mover = self.active
+        frontier = []
+        for j in links[start]:                       # the first hex: a forest may be entered
+            other = occ[j]
+            if other >= 0 and holding_at[j] < 0:
+                if side[other] ^ possessed[other] == mover and not (forest[j] and not path[j]):
+                    frontier.append(j)               # through a friendly piece, not onto it
+                continue
+            out.append(j)
+            if not (forest[j] and not path[j]):
+                frontier.append(j)
+        if steps == 1:
+            return out
+        seen = set(links[start])
+        seen.add(start)
+        for _ in range(steps - 1):
+            nxt = []
+            for s in frontier:
+                for j in links[s]:
+                    if j in seen or (forest[j] and not path[j]):
+                        continue                     # RULING: entering a forest is a one-hex move
+                    seen.add(j)
+                    other = occ[j]
+                    if other >= 0 and holding_at[j] < 0:
+                        if side[other] ^ possessed[other] == mover:
+                            nxt.append(j)
+                        continue
+                    out.append(j)
+                    nxt.append(j)
             frontier = nxt
         return out
 
@@ -486,7 +566,8 @@ class GameState(State):
     def act_actions(self) -> list[Action]:
         p = self.current
         out = [PASS_ACTION]
-        if self.pos[p] < 0 or self.in_cave(p):
+        s = self.pos[p]
+        if s < 0 or self.rules.cave[s]:
             return out                             # no card or action in a cave
         for b in self.builds:
             if b[0] == p and b[4] < self.turn and self._build_ok(p, b[2], b[3], b[1]):
@@ -500,9 +581,16 @@ class GameState(State):
         """One physical card of each distinct card in hand that piece ``p`` may play."""
         r = self.rules
         kind = r.piece_kind[p]
+        hand = self.hand[self.active]
+        plays, card_of = r.kind_plays[kind], r.card_of
+        for c in hand:
+            if card_of[c] in plays:
+                break
+        else:
+            return []                               # (most goes: nothing in hand this piece may play)
         own = r.piece_side[p]
         seen, out = set(), []
-        for c in sorted(self.hand[self.active]):
+        for c in sorted(hand):
             k = r.card_of[c]
             if k in seen or kind not in r.card_players[k] or r.card_deck[k] != own:
                 continue
@@ -768,7 +856,11 @@ class GameState(State):
         v = a.verb
         if v == MOVE:
             self._move(a.piece, a.dest)
-        elif v == PLAY:
+            if self.check:
+                self._checkpoint(v)
+            return
+        self.version += 1                            # anything but a plain move may change the position
+        if v == PLAY:
             self._play(a)
         elif v == FINISH:
             self._finish(a.piece)
@@ -793,11 +885,17 @@ class GameState(State):
         start = self.pos[p]
         self.acted.add(p)
         self.current = p
+        if self.possessed[p]:
+            self.version += 1                        # a possessed piece is a goal, and may leave its owner's half
+        elif self._memo_version == self.version:
+            movable = self._memo.get("movable")      # the other pieces' goes are unchanged by a plain move
+            if movable is not None and p in movable:
+                movable.remove(p)
         if self.events is not None:
             self._rec("move", piece=p, kind=r.kinds[r.piece_kind[p]].id, side=self.active, start=r.hex_id[start],
                       to=r.hex_id[dest], hexes=r.dist[start][dest])
         if dest != start:
-            self._place(p, dest)
+            self._place(p, dest, own=True)
             o = self.orders[p]
             if o is not None and self.pos[p] >= 0:
                 o.moved = True
@@ -822,10 +920,12 @@ class GameState(State):
                 return d
         return -1
 
-    def _place(self, p: int, dest: int) -> None:
+    def _place(self, p: int, dest: int, own: bool = False) -> None:
         """Put piece ``p`` on ``dest`` (moves, lures, banishment, rescue); orders end when a piece under
-        orders enters a holding."""
+        orders enters a holding. ``own``: the piece's own move (:meth:`_move` counts the change)."""
         r = self.rules
+        if not own:
+            self.version += 1
         old = self.pos[p]
         if old >= 0 and self.occ[old] == p:
             self.occ[old] = -1
@@ -838,6 +938,7 @@ class GameState(State):
             self._cancel_orders(p, "holding")
 
     def _remove(self, p: int, fate: str) -> None:
+        self.version += 1
         s = self.pos[p]
         if s >= 0 and self.occ[s] == p:
             self.occ[s] = -1
@@ -854,6 +955,7 @@ class GameState(State):
                       side=self.rules.piece_side[p], fate=fate, at=self.rules.hex_id[s] if s >= 0 else None)
 
     def _cancel_orders(self, p: int, why: str) -> None:
+        self.version += 1
         o = self.orders[p]
         self.orders[p] = None
         r = self.rules
@@ -865,7 +967,8 @@ class GameState(State):
         self.current = -1
         if self.phase != OVER:
             self.phase = PIECE
-        self._check_win()
+        if self._win_version != self.version:       # a plain move changes neither side's goal
+            self._check_win()
 
     # -- playing cards
 
@@ -986,6 +1089,7 @@ class GameState(State):
         nb, ns = len(r.bridge_sites), len(r.at)
         if t < nb:
             self.bridge[t] = False
+            self._open = None
             s = r.site_space[t]
             if s >= 0 and self.occ[s] >= 0:
                 self._remove(self.occ[s], DROWNED)   # a piece on the bridge falls and drowns
@@ -1002,6 +1106,7 @@ class GameState(State):
         self.used[r.card_deck[r.card_of[c]]].append(c)
         if item == "bridge":
             self.bridge[place] = True
+            self._open = None
         elif item == "path":
             self.path[place] = True
         else:
@@ -1074,6 +1179,7 @@ class GameState(State):
         self.phase = ROLL
 
     def _rolled(self, total: int) -> None:
+        self.version += 1
         f = self.fight
         if f["att_roll"] is None:
             f["att_roll"] = total
@@ -1173,6 +1279,7 @@ class GameState(State):
         self._begin_turn()
 
     def _begin_turn(self) -> None:
+        self.version += 1
         self.acted = set()
         self.current = -1
         if self.events is not None:
@@ -1183,6 +1290,7 @@ class GameState(State):
     # -- winning
 
     def _check_win(self) -> None:
+        self._win_version = self.version
         if self.phase == OVER:
             return
         r = self.rules
@@ -1239,6 +1347,7 @@ class GameState(State):
         new.events = None
         new.check = False
         new.violations = []
+        new._memo = {}
         new._auto_chance = None
         new.trace = None
         return new
