@@ -15,6 +15,8 @@ in the other hand. Each piece has a goal by what it can play:
 
 from __future__ import annotations
 
+import weakref
+
 from rules_engine.core.bots import Bot, registry
 from rules_engine.shadow_queen.state import (ACT, DEFEND, DISCARD, END_ACTION, FINISH, MOVE, NO_DEFENCE_ACTION,
                                              PASS_ACTION, PIECE, PLAY, Action)
@@ -73,6 +75,31 @@ def routes(state) -> list:
         table.append(dist)
     _ROUTES[key] = table
     return table
+
+
+#: Per rules, per (bridges standing, spaces headed for): the route rows of those spaces and the scores
+#: filled so far (see :func:`heading`); the same goals come back turn after turn and game after game.
+_HEADINGS = weakref.WeakKeyDictionary()
+#: Headings kept per rules at most (about 1 KB each).
+HEADINGS_KEPT = 4096
+
+
+def heading(state, goals: frozenset) -> tuple:
+    """``(rows, scores)`` for pieces heading for the spaces ``goals``: the route rows of those spaces, and
+    per space its score (the distance to the nearest of them, 3 more in a cave), None until a bot first
+    needs it. The scores depend on the goals and the bridges alone, so they are shared."""
+    r = state.rules
+    kept = _HEADINGS.get(r)
+    if kept is None:
+        kept = _HEADINGS[r] = {}
+    key = (tuple(state.bridge), goals)
+    entry = kept.get(key)
+    if entry is None:
+        if len(kept) >= HEADINGS_KEPT:
+            kept.clear()
+        table = routes(state)
+        entry = kept[key] = ([table[g] for g in goals], [None] * len(r.at))
+    return entry
 
 
 _KINDS = {}
@@ -144,38 +171,32 @@ class GreedyBot(Bot):
                 or (any(b[0] == p for b in state.builds) and here in dests)):
             return Action(MOVE, p, -1, -1, here)    # stay to finish the build
         rows, near = self._heading(state, p, me)
-        cave = r.cave
+        score = [near[s] for s in dests]
+        if None in score:
+            cave = r.cave
+            for i, s in enumerate(dests):
+                if score[i] is None:
+                    score[i] = near[s] = min([row[s] for row in rows]) + (3 if cave[s] else 0)
+        score[0] += 0.5                              # (its own space comes first) staying costs a little
+        # the first least (score, draw), with a draw for every destination in their order
         rnd = rng.random
-        best = None
-        low = draw = 0.0
-        for s in dests:            # the first least (score, draw), a draw for every destination in this order
-            v = near.get(s)
-            if v is None:
-                v = near[s] = min([row[s] for row in rows]) + (3 if cave[s] else 0)
-            if s == here:
-                v += 0.5
-            x = rnd()
-            if best is None or v < low or (v == low and x < draw):
-                best, low, draw = s, v, x
-        return Action(MOVE, p, -1, -1, best)
+        return Action(MOVE, p, -1, -1, dests[min(zip(score, [rnd() for _ in dests], range(len(dests))))[2]])
 
     def _heading(self, state, p, me) -> tuple:
-        """``(rows, near)`` for piece ``p``: the route rows of the spaces it heads for, and a dict filled as
-        destinations are scored (a space's distance to the nearest of them, 3 more in a cave). Kept in
-        the state's memo per kind of piece while the position holds (:meth:`GameState.memo`): the
-        goals of a kind change only with what a plain move leaves as it is."""
+        """``(rows, near)`` for piece ``p``: the route rows of the spaces it heads for, and per space its
+        score, filled as destinations are scored (the distance to the nearest of them, 3 more in a cave;
+        None until needed). Kept in the state's memo per kind of piece while the position holds
+        (:meth:`GameState.memo`): the goals of a kind change only with what a plain move leaves as it is."""
         r = state.rules
-        possessed = state.possessed[p] and r.piece_side[p] != me
-        key = ("heading", me, -1 if possessed else r.piece_kind[p])
+        key = -1 - me if state.possessed[p] and r.piece_side[p] != me else me * 64 + r.piece_kind[p]
         memo = state.memo()
         entry = memo.get(key)
         if entry is None:
             goals = self._goals(state, p, me)
-            table = routes(state)
             if not goals:                            # nowhere to head for: stay near where it stands
-                return [table[state.pos[p]]], {}
+                return heading(state, frozenset((state.pos[p],)))
             # (the nearest goal is the same whatever their order)
-            entry = memo[key] = ([table[g] for g in set(goals)], {})
+            entry = memo[key] = heading(state, frozenset(goals))
         return entry
 
     def _goals(self, state, p, me) -> list[int]:

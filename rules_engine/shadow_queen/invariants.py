@@ -34,6 +34,8 @@ def check_state(state) -> list[str]:
     for s, p in enumerate(state.occ):
         if p >= 0 and state.pos[p] != s:
             problems.append(f"hex {r.hex_id[s]} is marked as holding piece {p}, which is elsewhere")
+        elif p >= 0 and r.holding_at[s] >= 0:      # (moves read a marked hex as standing in the way)
+            problems.append(f"hex {r.hex_id[s]} is a holding but marked as taken by piece {p}")
     for p, s in enumerate(state.pos):
         if s >= 0 and r.holding_at[s] < 0 and state.occ[s] != p:
             problems.append(f"piece {p} stands on hex {r.hex_id[s]}, which is not marked as taken")

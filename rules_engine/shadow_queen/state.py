@@ -419,10 +419,10 @@ class GameState(State):
         """Spaces piece ``p`` may move to now (its own space first: a move of no hexes)."""
         r = self.rules
         start = self.pos[p]
-        mover = self.active
-        owner_only = self.ctrl(p) != mover           # the owner moving its possessed piece
-        if r.needs_orders[p] and not self.possessed[p]:
-            o = self.orders[p]
+        possessed = self.possessed[p]
+        owner_only = r.piece_side[p] ^ possessed != self.active     # the owner moving its possessed piece
+        o = self.orders[p]
+        if r.needs_orders[p] and not possessed:
             if o is None:
                 return [start]                      # RULING: no orders, no move
             if o.order == "marching":
@@ -432,7 +432,14 @@ class GameState(State):
                 if goal < 0:
                     return [start]
                 return self._reach(p, start, self.allowance(p), owner_only, goal)
-        return self._reach(p, start, self.allowance(p), owner_only, -1)
+        if owner_only:
+            return self._reach(p, start, self.allowance(p), owner_only, -1)
+        steps = r.kind_move[r.piece_kind[p]]        # (the allowance, inline: the common case)
+        if o is not None:
+            steps += r.card_params[r.card_of[o.card]].get("bonus", 0)
+        if r.forest[start] and not self.path[start]:
+            steps = min(steps, 1)                   # RULING: a move from a forest is one hex
+        return self._reach_free(start, steps)
 
     def _passable(self, j: int, need: int) -> bool:
         return need < 0 or self.bridge[need]
@@ -487,14 +494,14 @@ class GameState(State):
         if steps <= 0:
             return out
         r = self.rules
-        occ, path, forest, holding_at = self.occ, self.path, r.forest, r.holding_at
+        occ, path, forest = self.occ, self.path, r.forest
         side, possessed = r.piece_side, self.possessed
         links = self._open or self.open_links()
         mover = self.active
         frontier = []
         for j in links[start]:                       # the first hex: a forest may be entered
-            other = occ[j]
-            if other >= 0 and holding_at[j] < 0:
+            other = occ[j]                           # (occ holds no piece standing in a holding)
+            if other >= 0:
                 if side[other] ^ possessed[other] == mover and not (forest[j] and not path[j]):
                     frontier.append(j)               # through a friendly piece, not onto it
                 continue
@@ -513,7 +520,7 @@ class GameState(State):
                         continue                     # RULING: entering a forest is a one-hex move
                     seen.add(j)
                     other = occ[j]
-                    if other >= 0 and holding_at[j] < 0:
+                    if other >= 0:
                         if side[other] ^ possessed[other] == mover:
                             nxt.append(j)
                         continue
@@ -614,9 +621,7 @@ class GameState(State):
         out = []
         if kind in ("attack", "rescue", "possess", "lure"):
             reach = params.get("reach", 1)
-            for t in range(len(pos)):
-                if pos[t] < 0 or dist[pos[t]] > reach:
-                    continue
+            for t in [t for t, s in enumerate(pos) if s >= 0 and dist[s] <= reach]:     # within reach
                 if kind == "possess":
                     if r.piece_side[t] == me or self.possessed[t]:
                         continue
@@ -885,8 +890,8 @@ class GameState(State):
         start = self.pos[p]
         self.acted.add(p)
         self.current = p
-        if self.possessed[p]:
-            self.version += 1                        # a possessed piece is a goal, and may leave its owner's half
+        if self.possessed[p] and (r.piece_side[p] == self.active or r.essential[p]):
+            self.version += 1                        # the owner moves its possessed piece: a goal of its Priests
         elif self._memo_version == self.version:
             movable = self._memo.get("movable")      # the other pieces' goes are unchanged by a plain move
             if movable is not None and p in movable:
