@@ -44,41 +44,28 @@ def fight_odds(att: int, dfn: int, sides: int = 6) -> tuple[float, float]:
     return _ODDS[key]
 
 
-_ROUTES = {}
-
-
-def routes(state) -> list:
-    """Route distances between all spaces (hexes, over the bridges that stand now, ignoring pieces),
-    kept for each set of bridges met."""
-    r = state.rules
-    key = (id(r), tuple(state.bridge))
-    table = _ROUTES.get(key)
-    if table is not None:
-        return table
-    if len(_ROUTES) > 64:
-        _ROUTES.clear()
+def route_row(rules, bridge: tuple, start: int) -> list:
+    """Route distances from space ``start`` to every space (hexes, over the bridges ``bridge`` standing,
+    ignoring pieces; 10**6 where no route leads)."""
     inf = 10 ** 6
-    table = []
-    for start in range(len(r.at)):
-        dist = [inf] * len(r.at)
-        dist[start] = 0
-        frontier, d = [start], 0
-        while frontier:
-            d += 1
-            nxt = []
-            for s in frontier:
-                for j, need in r.links[s]:
-                    if dist[j] == inf and (need < 0 or state.bridge[need]):
-                        dist[j] = d
-                        nxt.append(j)
-            frontier = nxt
-        table.append(dist)
-    _ROUTES[key] = table
-    return table
+    dist = [inf] * len(rules.at)
+    dist[start] = 0
+    frontier, d = [start], 0
+    while frontier:
+        d += 1
+        nxt = []
+        for s in frontier:
+            for j, need in rules.links[s]:
+                if dist[j] == inf and (need < 0 or bridge[need]):
+                    dist[j] = d
+                    nxt.append(j)
+        frontier = nxt
+    return dist
 
 
 #: Per rules, per (bridges standing, spaces headed for): the route rows of those spaces and the scores
 #: filled so far (see :func:`heading`); the same goals come back turn after turn and game after game.
+#: Under the key ``bridges standing``: the route rows worked out so far (see :func:`route_row`).
 _HEADINGS = weakref.WeakKeyDictionary()
 #: Headings kept per rules at most (about 1 KB each).
 HEADINGS_KEPT = 4096
@@ -92,13 +79,19 @@ def heading(state, goals: frozenset) -> tuple:
     kept = _HEADINGS.get(r)
     if kept is None:
         kept = _HEADINGS[r] = {}
-    key = (tuple(state.bridge), goals)
+    bridge = tuple(state.bridge)
+    key = (bridge, goals)
     entry = kept.get(key)
     if entry is None:
         if len(kept) >= HEADINGS_KEPT:
             kept.clear()
-        table = routes(state)
-        entry = kept[key] = ([table[g] for g in goals], [None] * len(r.at))
+        rows = kept.get(bridge)
+        if rows is None:
+            rows = kept[bridge] = [None] * len(r.at)
+        for g in goals:
+            if rows[g] is None:
+                rows[g] = route_row(r, bridge, g)
+        entry = kept[key] = ([rows[g] for g in goals], [None] * len(r.at))
     return entry
 
 
@@ -180,7 +173,12 @@ class GreedyBot(Bot):
         score[0] += 0.5                              # (its own space comes first) staying costs a little
         # the first least (score, draw), with a draw for every destination in their order
         rnd = rng.random
-        return Action(MOVE, p, -1, -1, dests[min(zip(score, [rnd() for _ in dests], range(len(dests))))[2]])
+        draws = [rnd() for _ in dests]
+        low = min(score)
+        if score.count(low) == 1:
+            return Action(MOVE, p, -1, -1, dests[score.index(low)])
+        best = min([i for i, v in enumerate(score) if v == low], key=draws.__getitem__)
+        return Action(MOVE, p, -1, -1, dests[best])
 
     def _heading(self, state, p, me) -> tuple:
         """``(rows, near)`` for piece ``p``: the route rows of the spaces it heads for, and per space its

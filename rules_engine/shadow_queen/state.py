@@ -348,6 +348,7 @@ class GameState(State):
         return f["att_dice"] if f["att_roll"] is None else f["def_dice"]
 
     def _draw(self, card: int) -> None:
+        self.version += 1
         self.deck[self.active].remove(card)
         self.hand[self.active].append(card)
         self.draws_left -= 1
@@ -580,35 +581,32 @@ class GameState(State):
             if b[0] == p and b[4] < self.turn and self._build_ok(p, b[2], b[3], b[1]):
                 out.append(Action(FINISH, p))
                 break
+        near = {}
         for c in self.playable_cards(p):
-            out.extend(self.card_actions(p, c))
+            out.extend(self.card_actions(p, c, near))
         return out
 
     def playable_cards(self, p: int) -> list[int]:
         """One physical card of each distinct card in hand that piece ``p`` may play."""
         r = self.rules
         kind = r.piece_kind[p]
-        hand = self.hand[self.active]
-        plays, card_of = r.kind_plays[kind], r.card_of
-        for c in hand:
-            if card_of[c] in plays:
-                break
-        else:
-            return []                               # (most goes: nothing in hand this piece may play)
-        own = r.piece_side[p]
-        seen, out = set(), []
-        for c in sorted(hand):
-            k = r.card_of[c]
-            if k in seen or kind not in r.card_players[k] or r.card_deck[k] != own:
-                continue
-            if r.card_kind[k] == "defend":
-                continue
-            seen.add(k)
-            out.append(c)
-        return out
+        memo = self.memo()                          # (hands change only with a version)
+        key = ("plays", self.active, kind)
+        out = memo.get(key)
+        if out is None:
+            plays, card_of = r.kind_plays[kind], r.card_of
+            seen, out = set(), []
+            for c in sorted(self.hand[self.active]):
+                k = card_of[c]
+                if k in plays and k not in seen:     # its side's deck, a card its kind plays, no defence
+                    seen.add(k)
+                    out.append(c)
+            memo[key] = out
+        return out[:]
 
-    def card_actions(self, p: int, c: int) -> list[Action]:
-        """Every legal way for piece ``p`` to play card ``c``."""
+    def card_actions(self, p: int, c: int, near: dict | None = None) -> list[Action]:
+        """Every legal way for piece ``p`` to play card ``c``. ``near``: the pieces within each reach of
+        ``p``, kept between the cards of one go."""
         r = self.rules
         k = r.card_of[c]
         kind = r.card_kind[k]
@@ -621,7 +619,12 @@ class GameState(State):
         out = []
         if kind in ("attack", "rescue", "possess", "lure"):
             reach = params.get("reach", 1)
-            for t in [t for t, s in enumerate(pos) if s >= 0 and dist[s] <= reach]:     # within reach
+            within = near.get(reach) if near is not None else None
+            if within is None:
+                within = [t for t, s in enumerate(pos) if s >= 0 and dist[s] <= reach]
+                if near is not None:
+                    near[reach] = within
+            for t in within:
                 if kind == "possess":
                     if r.piece_side[t] == me or self.possessed[t]:
                         continue

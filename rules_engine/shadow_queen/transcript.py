@@ -42,6 +42,7 @@ ENGLISH = {
     "_orders_removed": "it left the board",
     "_reason_enthralled": "every piece of the other side is possessed or gone",
     "_reason_banished": "no Shadow and no taint is left",
+    "_reason_held": "they control the holdings they needed as their turn ends",
     "game_start": "{first} against {second}; {first} move first.",
     "scenario_start": "The position is set; {side} move first.",
     "turn_start": "-- Turn {turn}: {side} ({holdings} holdings) --",
