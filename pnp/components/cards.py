@@ -21,7 +21,7 @@ from pnp.loading.cardlayout import FieldValues, RegionProblems, bundled, evaluat
 from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face, card_grid,
                               card_sheets, face_scope, offset_backs_clearance, single_card_pages, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
-from pnp.layout.regions import RegionError
+from pnp.layout.regions import RegionError, trim_sides
 from pnp.layout.gutterfold import gutterfold_sheets, plan as gutterfold_plan
 from pnp.layout.cutter import CUT_BLEED, MACHINES, CutOutline, cutter_grid, keylines, registration_marks
 from pnp.layout.outline import CutPiece, RectOutline
@@ -227,10 +227,11 @@ def back_elements(game, deck, bleed: float = 0.0, card=None, size_mm=None) -> tu
         value = card_key(card, back.by) if back.by and card is not None else None
         image, label, emblem = back.for_value(value)
     if image is not None:
-        # made to the trim (back.bleed): the picture fills the card, its bleed made from its edges
-        grow = bleed if back.bleed and bleed > 0 else 0.0
+        # made to the trim (back.bleed, else the deck's): the picture fills the card, its bleed made from its edges
+        mode = back.bleed or deck.bleed
+        grow = bleed if mode and bleed > 0 else 0.0
         return (Picture(str(image), Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), back.fit,
-                        role="back-image", grow=grow, grow_mode=back.bleed or "extend"),)
+                        role="back-image", grow=grow, grow_mode=mode or "extend"),)
     subtitle = escape(label) if label else escape(deck.name) if game.several_decks else None
     emblems = (emblem,) if emblem else game.look.emblems(game.factions)
     return tuple(card_back(escape(game.title), emblems, w, h, bleed, subtitle=subtitle,
@@ -693,7 +694,10 @@ def check_art_dpi(game, deck, problems, lang=None, bleed: float = 0.0) -> None:
         area = art_area(deck.width, deck.height)
         try:
             face = laid_out_face(game, deck, card, lang, printed_mark(game, card, 1), (deck.width, deck.height), bleed)
-            area = next((e.rect for e in flatten(face) if isinstance(e, Picture) and e.path == str(art.path)), area)
+            shown = next((e for e in flatten(face) if isinstance(e, Picture) and e.path == str(art.path)), None)
+            if shown is not None:           # the picture itself: its generated bleed is made of its edge pixels
+                gl, gb, gr, gt = shown.grow_sides
+                area = Rect(shown.rect.x + gl, shown.rect.y + gb, shown.rect.w - gl - gr, shown.rect.h - gb - gt)
         except (templating.TEMPLATE_ERRORS + (RegionError,)):
             pass                                 # its layout's problem is reported for its region
         dpi = effective_dpi(pixels, (area.w, area.h), art.fit)
@@ -709,7 +713,7 @@ def check_back_bleed(game, problems, bleed: float) -> None:
     so the bleed would cut into it) when its deck does not ask for a bleed made from its edges."""
     for deck in game.decks:
         back = deck.back
-        if back is None or back.bleed:
+        if back is None or back.bleed or deck.bleed:
             continue
         pictures = dict.fromkeys([back.image] + [p for _, p in back.images])
         w, h = deck.width, deck.height
@@ -727,6 +731,26 @@ def check_back_bleed(game, problems, bleed: float) -> None:
                               f"card, so it ends at the trim: drawn over the {bleed:g} mm bleed it loses about "
                               f"{bleed:g} mm at every edge; give it bleed: extend (or mirror) to make the bleed from "
                               f"its edges")
+
+
+def check_art_at_trim(deck, card, face, bleed: float, problems, path, line) -> None:
+    """With a bleed: a warning when a card's PNG or JPEG art fills an area that reaches the trim and neither
+    the card (``art_bleed``) nor its deck (``bleed``) says how to make its bleed: the band past the trim
+    there prints without it."""
+    art = deck.art.get(card.id)
+    if art is None or art.bleed or art.fit == "contain" or art.path.suffix.lower() == ".svg":
+        return
+    picture = next((e for e in flatten(face) if isinstance(e, Picture) and e.path == str(art.path)), None)
+    if picture is None:
+        return
+    sides = [name for name, at in zip(("left", "bottom", "right", "top"),
+                                      trim_sides(picture.rect, deck.width, deck.height)) if at]
+    if sides:
+        edges = ", ".join(sides[:-1]) + (" and " if len(sides) > 1 else "") + sides[-1]
+        problems.warn(path, art.line or line, f"card '{card.id}'",
+                      f"art {art.path.name} ends at the trim ({edges} {'edges' if len(sides) > 1 else 'edge'}): the "
+                      f"{bleed:g} mm bleed there prints without it; give the card art_bleed: extend (or mirror), or "
+                      f"its deck bleed: extend, to make the bleed from the picture's edges")
 
 
 def check_back_offset(game, problems, options: BuildOptions) -> None:
@@ -768,6 +792,8 @@ def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, repor
         reports.append((exc.region, None, str(exc)))
         return
     _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons)
+    if bleed:
+        check_art_at_trim(deck, card, face, bleed, problems, path, line)
 
 
 def card_check(game, deck, card, checks, lang, bleed) -> tuple:

@@ -100,7 +100,7 @@ def paint(c, elements) -> None:
         elif isinstance(e, Picture):
             r = e.rect
             draw_picture(c, e.path, (pt(r.x), pt(r.y), pt(r.w), pt(r.h)), e.fit, e.focus, e.colour, e.outline,
-                         stroke_width=pt(0.25), grow=pt(e.grow), grow_mode=e.grow_mode)
+                         stroke_width=pt(0.25), grow=tuple(pt(g) for g in e.grow_sides), grow_mode=e.grow_mode)
         elif isinstance(e, Icon):
             c.saveState()
             if e.opacity < 1:

@@ -136,10 +136,16 @@ def _renderer():
     return Renderer
 
 
-def grown_image(path: str, inner: tuple, fit: str, focus: tuple, grow: float, mode: str):
-    """(PIL image, (gx, gy) pixels added on each side): the part of the picture that ``inner`` (x, y, w, h)
-    shows, with ``grow`` (same unit as ``inner``) more on every side made of its edge pixels, repeated
-    (``extend``) or mirrored (``mirror``)."""
+def _sides(grow) -> tuple:
+    """``grow`` (one length, or (left, bottom, right, top)) as four lengths."""
+    return tuple(grow) if isinstance(grow, (tuple, list)) else (grow,) * 4
+
+
+def grown_image(path: str, inner: tuple, fit: str, focus: tuple, grow, mode: str):
+    """(PIL image, (left, bottom, right, top) pixels added, (width, height) of the crop): the part of the
+    picture that ``inner`` (x, y, w, h) shows, with ``grow`` (same unit as ``inner``: one length, or
+    (left, bottom, right, top)) more on those sides made of its edge pixels, repeated (``extend``) or
+    mirrored (``mirror``). A side that grows at all grows by one pixel at least."""
     import numpy as np
     from PIL import Image
 
@@ -153,30 +159,33 @@ def grown_image(path: str, inner: tuple, fit: str, focus: tuple, grow: float, mo
     top, bottom = (py + ph - (y + h)) / ph * ih, (py + ph - y) / ph * ih
     crop = image.crop(tuple(round(v) for v in (left, top, right, bottom)))
     cw, ch = crop.size
-    gx, gy = max(1, round(grow / w * cw)), max(1, round(grow / h * ch))
+    gl, gb, gr, gt = (max(1, round(g / size * pixels)) if g > 0 else 0
+                      for g, size, pixels in zip(_sides(grow), (w, h, w, h), (cw, ch, cw, ch)))
     pixels = np.asarray(crop)
-    pad = ((gy, gy), (gx, gx), (0, 0))
+    pad = ((gt, gb), (gl, gr), (0, 0))
     grown = np.pad(pixels, pad, mode="edge" if mode == "extend" else "symmetric")
-    return Image.fromarray(grown, crop.mode), (gx, gy), (cw, ch)
+    return Image.fromarray(grown, crop.mode), (gl, gb, gr, gt), (cw, ch)
 
 
 @lru_cache(maxsize=64)
-def _grown_reader(path: str, stamp: tuple, inner: tuple, fit: str, focus: tuple, grow: float, mode: str):
+def _grown_reader(path: str, stamp: tuple, inner: tuple, fit: str, focus: tuple, grow: tuple, mode: str):
     image, pad, size = grown_image(path, inner, fit, focus, grow, mode)
     return ImageReader(image), pad, size
 
 
 def _draw_grown(c, path, box, fit, focus, grow, mode) -> None:
     x, y, w, h = box
-    inner = (x + grow, y + grow, w - 2 * grow, h - 2 * grow)
-    reader, (gx, gy), (cw, ch) = _grown_reader(path, _stamp(path), tuple(round(v, 4) for v in inner), fit,
-                                               tuple(focus), round(grow, 4), mode)
+    gl, gb, gr, gt = _sides(grow)
+    inner = (x + gl, y + gb, w - gl - gr, h - gb - gt)
+    reader, (pl, pb, pr, pt_), (cw, ch) = _grown_reader(path, _stamp(path), tuple(round(v, 4) for v in inner), fit,
+                                                        tuple(focus), tuple(round(g, 4) for g in (gl, gb, gr, gt)),
+                                                        mode)
     sx, sy = inner[2] / cw, inner[3] / ch          # points per pixel: the crop fills the inner box exactly
     c.saveState()
     p = c.beginPath()
     p.rect(x, y, w, h)
     c.clipPath(p, stroke=0, fill=0)
-    c.drawImage(reader, inner[0] - gx * sx, inner[1] - gy * sy, (cw + 2 * gx) * sx, (ch + 2 * gy) * sy,
+    c.drawImage(reader, inner[0] - pl * sx, inner[1] - pb * sy, (cw + pl + pr) * sx, (ch + pb + pt_) * sy,
                 mask="auto")
     c.restoreState()
 
@@ -199,13 +208,16 @@ def placement(src_w: float, src_h: float, box: tuple, fit: str, focus: tuple = (
 
 
 def draw_picture(c, path: str, box: tuple, fit: str = "contain", focus: tuple = (0.5, 0.5),
-                 colour: str | None = None, outline: bool = False, stroke_width: float = 0.7, grow: float = 0.0,
+                 colour: str | None = None, outline: bool = False, stroke_width: float = 0.7, grow=0.0,
                  grow_mode: str = "extend") -> None:
     """Draw a PNG, JPEG or SVG file into ``box`` (points), clipped to it when ``cover`` crops. With
-    ``grow`` (points) a PNG or JPEG drawn ``cover`` or ``fill`` fills the box less ``grow`` on every side,
-    and the band round it is its edge pixels repeated (``extend``) or mirrored (``mirror``)."""
+    ``grow`` (points: one length, or (left, bottom, right, top)) a PNG or JPEG drawn ``cover`` or ``fill``
+    fills the box less ``grow`` on those sides, and the band round it is its edge pixels repeated
+    (``extend``) or mirrored (``mirror``)."""
     x, y, w, h = box
-    if grow > 0 and fit != "contain" and not path.lower().endswith(".svg") and w > 2 * grow and h > 2 * grow:
+    gl, gb, gr, gt = _sides(grow)
+    if (max(gl, gb, gr, gt) > 0 and fit != "contain" and not path.lower().endswith(".svg") and w > gl + gr
+            and h > gb + gt):
         _draw_grown(c, path, box, fit, focus, grow, grow_mode)
         return
     c.saveState()

@@ -139,7 +139,8 @@ class Picture:
     centred) or ``fill`` (stretched). ``colour`` recolours an SVG; ``outline`` draws only its outline
     (a cut line). ``grow`` (mm) and ``grow_mode`` (``extend`` or ``mirror``): the picture fills ``rect``
     less ``grow`` on every side (the trim), and the band round it (the bleed) is made from its edge
-    pixels, repeated or mirrored: for art made to the trim."""
+    pixels, repeated or mirrored: for art made to the trim. ``grow`` is one length for every side or
+    (left, bottom, right, top), 0 where the band is not wanted (card art reaching the trim on some sides)."""
 
     path: str
     rect: Rect
@@ -148,8 +149,13 @@ class Picture:
     colour: str | None = None
     outline: bool = False
     role: str = ""
-    grow: float = 0.0
+    grow: float | tuple = 0.0
     grow_mode: str = "extend"
+
+    @property
+    def grow_sides(self) -> tuple:
+        """``grow`` as (left, bottom, right, top)."""
+        return tuple(self.grow) if isinstance(self.grow, tuple) else (self.grow,) * 4
 
 
 @dataclass(frozen=True)

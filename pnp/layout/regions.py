@@ -86,7 +86,7 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
         elif kind == "art":
             art = getattr(content, "art", None)
             if art is not None:
-                els.append(Picture(str(art.path), area, art.fit, tuple(art.focus), role=role))
+                els.append(art_picture(art, area, w, h, bleed, role))
         elif kind == "emblem":
             emblem = getattr(content, "emblem", None)
             if emblem and area is not None:
@@ -131,6 +131,29 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
         if keep is not None:
             keep += kept(region, els[start:])
     return els
+
+
+#: How close (mm) a region's edge must come to the piece's edge to count as reaching the trim.
+AT_TRIM = 0.01
+
+
+def trim_sides(area: Rect, w: float, h: float) -> tuple:
+    """Which sides of ``area`` lie on the trim of a ``w`` x ``h`` piece, as (left, bottom, right, top) bools."""
+    return (area.x <= AT_TRIM, area.y <= AT_TRIM, area.right >= w - AT_TRIM, area.top >= h - AT_TRIM)
+
+
+def art_picture(art, area: Rect, w: float, h: float, bleed: float, role: str) -> Picture:
+    """A card's art in its ``area``. Art made to the trim (``art.bleed``: extend or mirror) in an area that
+    reaches the trim runs into the bleed on those sides, the band made from its edge pixels; the picture
+    itself still fills ``area`` exactly."""
+    mode = getattr(art, "bleed", None)
+    if mode and bleed > 0:
+        grow = tuple(bleed if at else 0.0 for at in trim_sides(area, w, h))
+        if any(grow):
+            l, b, r, t = grow
+            return Picture(str(art.path), Rect(area.x - l, area.y - b, area.w + l + r, area.h + b + t), art.fit,
+                           tuple(art.focus), role=role, grow=grow, grow_mode=mode)
+    return Picture(str(art.path), area, art.fit, tuple(art.focus), role=role)
 
 
 def kept(region: dict, elements) -> list:

@@ -40,7 +40,7 @@ DEFAULT_DECK = "cards"
 FIELD_TYPES = ("int", "text", "choice", "list", "bool")
 #: Keys every card may have besides its deck's fields (``faction``/``rank`` when the game has them).
 BUILTIN_KEYS = ("id", "name", "copies", "flavour", "ability", "faction", "rank", "placeholder", "art", "art_fit",
-                "art_focus")
+                "art_focus", "art_bleed")
 #: How a card's art fills its art area.
 ART_FITS = ("cover", "contain", "fill")
 ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
@@ -72,6 +72,11 @@ AIDS_SCHEMA = {
     "template": Field("id", default="quick_reference", doc="templates/aids/<lang>/<template>.md.j2"),
 }
 
+#: ``bleed:`` (a deck's, a card's ``art_bleed``, a back's): how a picture made to the card's trim gets its bleed.
+BLEED_MODES = ("extend", "mirror")
+_DECK_BLEED = Field("str", nullable=True, choices=BLEED_MODES,
+                    doc="its pictures (card art, back) are made to the trim: make their bleed from their edge pixels")
+
 DECK_SCHEMA = {
     "id": Field("id", required=True),
     "name": Field("str", blank=False, doc="printed name; default: the id"),
@@ -84,6 +89,7 @@ DECK_SCHEMA = {
     "aids": Field("map", default={}, schema=AIDS_SCHEMA),
     "layout": Field("any", nullable=True, doc="a layout name or an inline layout"),
     "back": Field("any", nullable=True, doc="the deck's back"),
+    "bleed": _DECK_BLEED,
     "factions": Field("bool", default=True, doc="its cards name a faction (when the game has factions)"),
     "ranks": Field("bool", default=True, doc="its cards name a rank (when the game has ranks)"),
 }
@@ -97,6 +103,7 @@ CARD_SCHEMA = {
     "watermark": Field("str", nullable=True, doc="a field printed large, pale, in the art area"),
     "layout": Field("any", nullable=True, doc="a layout name or an inline layout"),
     "back": Field("any", nullable=True, doc="the deck's back"),
+    "bleed": _DECK_BLEED,
 }
 
 
@@ -178,6 +185,8 @@ class Art:
     fit: str = "cover"
     focus: tuple = (0.5, 0.5)
     line: int | None = None
+    bleed: str | None = None    # extend | mirror: made to the trim; where its area reaches the trim, the bleed
+                                # is made from its edge pixels (the card's art_bleed, else its deck's bleed)
 
 
 @dataclass(frozen=True)
@@ -208,9 +217,6 @@ class Back:
         return list(dict.fromkeys([v for v, _ in self.images] + [v for v, _ in self.labels] +
                                   [v for v, _ in self.emblems]))
 
-
-#: ``back: {bleed: ...}``: how a picture made to the card's trim gets its bleed.
-BLEED_MODES = ("extend", "mirror")
 
 BACK_SCHEMA = {
     "image": Field("str", nullable=True, doc="a picture for every card's back (PNG, JPEG or SVG)"),
@@ -307,6 +313,7 @@ class Deck:
     uses_factions: bool = True         # its cards name one of the game's factions (when it has some)
     uses_ranks: bool = True
     art: dict = field(default_factory=dict, hash=False, compare=False)    # card id -> Art
+    bleed: str | None = None           # extend | mirror: its card art and back pictures are made to the trim
 
     @property
     def size(self) -> tuple[float, float]:
@@ -360,7 +367,7 @@ def _fields(raw_fields, clean_fields: dict, problems: Problems, path, where: str
     for name, f in clean_fields.items():
         line = line_of(raw_fields, name)
         at = subkey(where, name)
-        if not isinstance(name, str) or name in BUILTIN_KEYS or name in ("art", "art_fit", "art_focus", "type_"):
+        if not isinstance(name, str) or name in BUILTIN_KEYS or name in ("art", "art_fit", "art_focus", "art_bleed", "type_"):
             if name in BUILTIN_KEYS:
                 problems.error(path, line, None, f"{at}: '{name}' is a key every card has; name the field otherwise")
             continue
@@ -437,7 +444,7 @@ def parse_decks(meta: dict, raw: LineDict, root: Path, problems: Problems, path:
     back = parse_back(raw_card.get("back"), root, fields, problems, path, line_of(raw_card, "back"), "card.back")
     return (Deck(DEFAULT_DECK, "", card.get("width", 63.0), card.get("height", 88.0), fields, groups, watermark,
                  meta.get("deck") or {}, meta.get("player_aid") or {}, root / "cards.yaml", card.get("layout"),
-                 back, line_of(raw, "card")),)
+                 back, line_of(raw, "card"), bleed=card.get("bleed")),)
 
 
 def _new_form(meta, raw, root, problems, path) -> tuple:
@@ -496,7 +503,8 @@ def _new_form(meta, raw, root, problems, path) -> tuple:
             continue
         decks.append(Deck(d["id"], d.get("name") or d["id"], size[0], size[1], fields, groups, watermark,
                           d.get("copies") or {}, d.get("aids") or {}, cards_file, d.get("layout"), back,
-                          line, uses_factions=d.get("factions", True), uses_ranks=d.get("ranks", True)))
+                          line, uses_factions=d.get("factions", True), uses_ranks=d.get("ranks", True),
+                          bleed=d.get("bleed")))
     if "decks" in meta and not meta["decks"]:
         problems.error(path, line_of(raw, "decks"), None, "decks: the list is empty")
     return tuple(decks)
@@ -516,6 +524,8 @@ def card_schema(deck: Deck, factions, ranks) -> dict:
         "art_fit": Field("str", default="cover", choices=ART_FITS),
         "art_focus": Field("list", nullable=True, items=Field("number", min=0, max=1),
                            doc="[x, y], 0..1 from the left and from the top"),
+        "art_bleed": Field("str", nullable=True, choices=BLEED_MODES,
+                           doc="the art is made to the trim: make its bleed from its edge pixels"),
     }
     if factions and deck.uses_factions:
         schema["faction"] = Field("str", required=True, choices=tuple(f.id for f in factions))
@@ -527,7 +537,7 @@ def card_schema(deck: Deck, factions, ranks) -> dict:
 
 
 _CELL_TYPES = {"id": "str", "name": "str", "copies": "int", "flavour": "str", "faction": "str", "rank": "str",
-               "art": "str", "art_fit": "str", "art_focus": ("list", "number")}
+               "art": "str", "art_fit": "str", "art_focus": ("list", "number"), "art_bleed": "str"}
 
 
 def _coerce_row(row: LineDict, deck: Deck) -> LineDict:
@@ -633,8 +643,10 @@ def exactly_one_problems(deck: Deck, clean: dict) -> list[str]:
     return out
 
 
-def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: str) -> Art | None:
-    """The card's ``art`` (checked: inside the game folder, an existing PNG, JPEG or SVG), or None."""
+def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: str, deck_bleed: str | None = None
+             ) -> Art | None:
+    """The card's ``art`` (checked: inside the game folder, an existing PNG, JPEG or SVG), or None.
+    ``deck_bleed``: its deck's ``bleed``, for a PNG or JPEG the card's ``art_bleed`` does not settle."""
     value = clean.get("art")
     focus = clean.get("art_focus")
     line = line_of(raw, "art")
@@ -642,7 +654,7 @@ def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: st
         problems.error(path, line_of(raw, "art_focus"), subject, "art_focus: give [x, y], each from 0 to 1")
         focus = None
     if value is None:
-        for key in ("art_focus",):
+        for key in ("art_focus", "art_bleed"):
             if clean.get(key) is not None:
                 problems.error(path, line_of(raw, key), subject, f"{key}: the card has no art")
         return None
@@ -651,7 +663,21 @@ def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: st
     target = picture_file(root, value, problems, path, line, subject, "art")
     if target is None:
         return None
-    return Art(target, clean.get("art_fit") or "cover", tuple(focus) if focus else (0.5, 0.5), line)
+    fit, bleed = clean.get("art_fit") or "cover", clean.get("art_bleed")
+    if bleed is not None:
+        at = line_of(raw, "art_bleed") or line
+        if target.suffix.lower() == ".svg":
+            problems.error(path, at, subject, f"art_bleed: {bleed} makes a bleed from a PNG or JPEG picture's edge "
+                                              f"pixels; an SVG can be drawn past the trim itself (leave art_bleed out)")
+            return None
+        if fit == "contain":
+            problems.error(path, at, subject, f"art_bleed: {bleed} makes a bleed from the edges of art that fills its "
+                                              f"area; art_fit: contain shows the whole picture inside it (use cover "
+                                              f"or fill)")
+            return None
+    elif target.suffix.lower() != ".svg" and fit != "contain":
+        bleed = deck_bleed
+    return Art(target, fit, tuple(focus) if focus else (0.5, 0.5), line, bleed)
 
 
 def image_pixels(path: Path) -> tuple[int, int] | None:

@@ -687,7 +687,7 @@ def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, 
         if not {"id", "name", "copies"} <= clean.keys():
             dropped = True
             continue
-        picture = card_art(root, clean, raw, problems, path, subject)
+        picture = card_art(root, clean, raw, problems, path, subject, deck.bleed)
         cards.append(new_card(deck, clean, ability, mark))
         sources.setdefault(clean["id"], (str(path), line))
         if picture is not None:
