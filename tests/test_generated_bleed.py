@@ -263,3 +263,15 @@ def test_an_svg_cards_art_cannot_ask_for_a_generated_bleed(tmp_path):
     assert result.exit_code == 2
     assert ("stars.yaml:8: card 'pale-moon': art_bleed: mirror makes a bleed from a PNG or JPEG picture's edge "
             "pixels; an SVG can be drawn past the trim itself (leave art_bleed out)") in result.output, result.output
+
+
+def test_generated_bleed_is_the_same_bytes_every_time(tmp_path):
+    root = _poster(tmp_path, "art_fit: fill, art_bleed: mirror")
+    runs = []
+    for n in (1, 2):
+        out = tmp_path / f"run{n}.png"
+        result = CliRunner().invoke(main, ["preview", "lantern", str(root), "--bleed", "3", "--dpi", "100",
+                                           "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        runs.append(out.read_bytes())
+    assert runs[0] == runs[1]

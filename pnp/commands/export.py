@@ -117,6 +117,10 @@ def tts(game, lang, out_dir, decks, base_url):
     A deck whose back varies by a card key gets a back sheet backs-N.png beside each deck-N.png, each card's
     back in the same cell (Tabletop Simulator's "unique backs"), and tts.json says which back each card
     shows. --deck ID exports only that deck (repeat the option for several).
+
+    <game>.json is a saved object for Tabletop Simulator's Saved Objects folder: every deck, board,
+    token and die laid out on the table (their images in boards/, tokens/ and dice/); with --deck,
+    only those decks.
     """
     from pnp.exports.cards import checked_game, face_count
     from pnp.exports.tts import export_tts, saved_object_file

@@ -172,7 +172,13 @@ def export_tts(game_arg, out_dir: str | os.PathLike, lang: str | None = None, pr
         index.update(_unique_backs(first))
     files[INDEX_FILE] = (json.dumps(index, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     where = "" if not base_url else base_url if base_url.endswith("/") else base_url + "/"
-    saved = saved_object(game, planned, where)
+    pieces = []
+    if not decks:                       # the whole game (no --deck): its boards, tokens and dice too
+        from pnp.exports.ttstable import piece_images, table_pieces
+
+        pieces = table_pieces(game, lang)
+        files.update({name: png_bytes(image) for name, image in piece_images(game, pieces).items()})
+    saved = saved_object(game, planned, where, pieces)
     files[saved_object_file(game)] = (json.dumps(saved, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     written = []
     return TtsExport(write_atomically(out_dir, files, record=RECORD, warnings=written), first.cell, len(sheets),
@@ -184,10 +190,10 @@ def saved_object_file(game) -> str:
     return f"{game.id}.json" if SAFE_NAME.fullmatch(game.id or "") else "tabletop-simulator.json"
 
 
-#: How far apart the decks lie on the table, in Tabletop Simulator's units (about an inch).
-DECK_SPACING = 3.0
 #: A poker card's width (mm): a deck of other cards is scaled by its width over this.
 TTS_CARD_WIDTH = 63.5
+#: How thick a board and a token are, in units (about 2.5 mm).
+THICKNESS = 0.1
 
 
 def _guid(*parts) -> str:
@@ -195,28 +201,90 @@ def _guid(*parts) -> str:
     return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:6]
 
 
-def _transform(x: float, scale: float) -> dict:
-    """Face down (turned 180° about z) at ``x`` on the table, long side away from the player."""
-    return {"posX": round(x, 4), "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": round(scale, 4), "scaleY": 1.0, "scaleZ": round(scale, 4)}
+def _transform(x: float, scale, z: float = 0.0, face_down: bool = True) -> dict:
+    """At (``x``, ``z``) on the table, turned to face the players (long side away from them), face down
+    (turned 180 degrees about z) unless ``face_down`` is false; ``scale``: one factor or (x, z)."""
+    sx, sz = scale if isinstance(scale, tuple) else (scale, scale)
+    return {"posX": round(x, 4), "posY": 1.0, "posZ": round(z, 4), "rotX": 0.0, "rotY": 180.0,
+            "rotZ": 180.0 if face_down else 0.0, "scaleX": round(sx, 4), "scaleY": 1.0, "scaleZ": round(sz, 4)}
 
 
-def saved_object(game, planned: list, base: str) -> dict:
+def _object(name: str, guid: str, transform: dict, nickname: str, **more) -> dict:
+    return {"Name": name, "GUID": guid, "Transform": transform, "Nickname": nickname, "Description": "",
+            "Locked": False, **more}
+
+
+def _tile_image(base: str, piece, tile_type: int, stackable: bool) -> dict:
+    back = piece.files.get("back")
+    return {"ImageURL": base + quote(piece.files["front"]), "ImageSecondaryURL": base + quote(back) if back else "",
+            "ImageScalar": 1.0, "WidthScale": 0.0,
+            "CustomTile": {"Type": tile_type, "Thickness": THICKNESS, "Stackable": stackable, "Stretch": True}}
+
+
+def _in_bag(game, piece, spot, copy_of) -> dict:
+    """``piece`` alone at ``spot``, or its copies in a bag there."""
+    from pnp.exports.ttstable import Spot
+
+    if piece.count == 1:
+        return copy_of(1, spot)
+    inside = [copy_of(k, Spot(0.0, 0.0, 0.0, 0.0)) for k in range(1, piece.count + 1)]
+    return _object("Bag", _guid(game.id, piece.component, piece.files.get("front") or piece.files.get("die"), "bag"),
+                   _transform(spot.x, 1.0, spot.z, face_down=False), f"{piece.name} x{piece.count}",
+                   ContainedObjects=inside)
+
+
+def _table_object(game, piece, spot, base: str) -> dict:
+    """A board, a token (or a bag of them) or a die (or a bag of them) at ``spot``."""
+    from pnp.exports.ttstable import TILE_TYPES, die_type, tile_scale
+
+    if piece.kind == "board":
+        return _object("Custom_Tile", _guid(game.id, piece.component, piece.files["front"]),
+                       _transform(spot.x, tile_scale(piece.size), spot.z, face_down=False), piece.name,
+                       CustomImage=_tile_image(base, piece, 0, False))
+    if piece.kind == "token":
+        def token(k, at):
+            return _object("Custom_Tile", _guid(game.id, "token", piece.files["front"], k),
+                           _transform(at.x, tile_scale(piece.size), at.z, face_down=False), piece.name,
+                           CustomImage=_tile_image(base, piece, TILE_TYPES[piece.shape], True))
+        return _in_bag(game, piece, spot, token)
+
+    def die(k, at):
+        return _object("Custom_Dice", _guid(game.id, piece.component, piece.files["die"], k),
+                       _transform(at.x, 1.0, at.z, face_down=False), piece.name,
+                       CustomImage={"ImageURL": base + quote(piece.files["die"]), "ImageSecondaryURL": "",
+                                    "ImageScalar": 1.0, "WidthScale": 0.0,
+                                    "CustomDice": {"Type": die_type(len(piece.faces))}})
+    return _in_bag(game, piece, spot, die)
+
+
+def saved_object(game, planned: list, base: str, pieces: list = ()) -> dict:
     """A Tabletop Simulator saved object (for its Saved Objects folder): every deck as a ``DeckCustom`` of
-    its cards in print order, face down side by side, each sheet a ``CustomDeck`` entry (its number the
-    sheet's, ``FaceURL`` the sheet, ``BackURL`` the back or, with unique backs, the back sheet), every card
-    a ``Card`` with its ``CardID`` (sheet * 100 + cell) and name. Image addresses are ``base`` + the file's
-    name in the export folder."""
-    objects = []
-    for i, deck in enumerate(planned):
+    its cards in print order, face down, each sheet a ``CustomDeck`` entry (its number the sheet's,
+    ``FaceURL`` the sheet, ``BackURL`` the back or, with unique backs, the back sheet), every card a
+    ``Card`` with its ``CardID`` (sheet * 100 + cell) and name; then the ``pieces`` of
+    :func:`pnp.exports.ttstable.table_pieces` (boards, tokens, dice). Everything lies on the table in
+    rows, none on another (:func:`pnp.exports.ttstable.lay_out`): the boards, the decks, the tokens, the
+    dice. Image addresses are ``base`` + the file's name in the export folder."""
+    from pnp.exports.ttstable import footprint, lay_out
+
+    scales = [deck.width_mm / TTS_CARD_WIDTH if deck.width_mm else 1.0 for deck in planned]
+    kinds = ("board", "token", "die")
+    rows = [[footprint("board", p.size) for p in pieces if p.kind == "board"],
+            [footprint("deck", scale=s) for s in scales],
+            [footprint("token", p.size, p.count) for p in pieces if p.kind == "token"],
+            [footprint("die", p.size, p.count) for p in pieces if p.kind == "die"]]
+    board_spots, deck_spots, token_spots, die_spots = lay_out(rows)
+    objects = [_table_object(game, p, spot, base)
+               for p, spot in zip([p for p in pieces if p.kind == "board"], board_spots)]
+    for deck, scale, spot in zip(planned, scales, deck_spots):
         custom = {}
         for sheet in deck.sheets:
             custom[str(sheet.number)] = {
-                "FaceURL": base + quote(sheet.file), "BackURL": base + quote(sheet.back_file or f"{deck.folder}{BACK}.png"),
+                "FaceURL": base + quote(sheet.file),
+                "BackURL": base + quote(sheet.back_file or f"{deck.folder}{BACK}.png"),
                 "NumWidth": COLUMNS, "NumHeight": ROWS, "BackIsHidden": False, "UniqueBack": bool(sheet.back_file),
                 "Type": 0}
-        scale = deck.width_mm / TTS_CARD_WIDTH if deck.width_mm else 1.0
-        where = _transform(i * DECK_SPACING, scale)
+        where = _transform(spot.x, scale, spot.z)
         cards, ids = [], []
         for sheet in deck.sheets:
             for k, card in enumerate(sheet.cards):
@@ -231,6 +299,8 @@ def saved_object(game, planned: list, base: str) -> dict:
         objects.append({"Name": "DeckCustom", "GUID": _guid(game.id, deck.id), "Transform": where,
                         "Nickname": deck.name or game.title, "Description": "", "DeckIDs": ids,
                         "CustomDeck": custom, "ContainedObjects": cards})
+    for kind, spots in zip(kinds[1:], (token_spots, die_spots)):
+        objects += [_table_object(game, p, spot, base) for p, spot in zip([p for p in pieces if p.kind == kind], spots)]
     return {"SaveName": game.title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
             "VersionNumber": ""}

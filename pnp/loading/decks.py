@@ -367,7 +367,7 @@ def _fields(raw_fields, clean_fields: dict, problems: Problems, path, where: str
     for name, f in clean_fields.items():
         line = line_of(raw_fields, name)
         at = subkey(where, name)
-        if not isinstance(name, str) or name in BUILTIN_KEYS or name in ("art", "art_fit", "art_focus", "art_bleed", "type_"):
+        if not isinstance(name, str) or name in BUILTIN_KEYS or name == "type_":
             if name in BUILTIN_KEYS:
                 problems.error(path, line, None, f"{at}: '{name}' is a key every card has; name the field otherwise")
             continue
