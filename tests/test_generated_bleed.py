@@ -275,3 +275,15 @@ def test_generated_bleed_is_the_same_bytes_every_time(tmp_path):
         assert result.exit_code == 0, result.output
         runs.append(out.read_bytes())
     assert runs[0] == runs[1]
+
+
+def test_cmyk_art_keeps_its_colours_in_cmyk(tmp_path):
+    # a print service's PDF/X file takes no RGB image: a CMYK picture's generated bleed stays CMYK
+    path = tmp_path / "art.jpg"
+    Image.new("CMYK", (40, 30), (10, 200, 30, 5)).save(path, quality=100)
+    image, pads, _ = grown_image(str(path), (0.0, 0.0, 40.0, 30.0), "fill", (0.5, 0.5), (4.0, 0.0, 0.0, 0.0),
+                                 "extend")
+    assert image.mode == "CMYK" and pads == (4, 0, 0, 0)
+    grown = np.asarray(image).astype(int)
+    assert np.abs(grown[:, :4] - grown[:, 4:5]).max() == 0
+    assert np.abs(grown[10, 10] - (10, 200, 30, 5)).max() <= 3

@@ -150,7 +150,8 @@ def grown_image(path: str, inner: tuple, fit: str, focus: tuple, grow, mode: str
     from PIL import Image
 
     image = Image.open(path)
-    image = image.convert("RGBA" if "A" in image.getbands() or "transparency" in image.info else "RGB")
+    if image.mode != "CMYK":           # CMYK art stays CMYK (print services' PDF/X files take no RGB image)
+        image = image.convert("RGBA" if "A" in image.getbands() or "transparency" in image.info else "RGB")
     iw, ih = image.size
     x, y, w, h = inner
     px, py, pw, ph = placement(iw, ih, inner, fit, focus)
