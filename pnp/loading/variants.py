@@ -47,7 +47,7 @@ SCHEMA = {
 }
 
 #: Card keys a variant may not change (the id names the card; art is printing, not rules).
-FIXED_KEYS = ("id", "placeholder", "art", "art_fit", "art_focus")
+FIXED_KEYS = ("id", "placeholder", "art", "art_fit", "art_focus", "art_bleed")
 
 REMOVE = "remove"
 
