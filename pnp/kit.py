@@ -18,7 +18,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pnp import buildcache
+from pnp import buildcache, reprint
 from pnp.buildcache import BuildCache
 from pnp.components import BuildOptions, KitEntry, game_components
 from pnp.draw.icons import using
@@ -215,6 +215,13 @@ def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict |
         files[out.filename] = out.pdf
         files.update(out.beside)          # cut files next to their PDF
     pages = {out.filename: out.page_count for out in outputs}
+    # pieces.json: every piece's drawing; with --changed-since, reprint.pdf of those that changed (pnp.reprint)
+    files[reprint.RECORD_FILE] = record = reprint.kit_record(game, components, built)
+    if options.changed_since:
+        for out in finished(game, [reprint.reprint_output(game, options, components, record)], options):
+            files[out.filename] = out.pdf
+            files.update(out.beside)
+            pages[out.filename] = out.page_count
     parts = [(o.title, o.pdf) for o in outputs if o.in_kit]
     files[KIT_FILE] = buildcache.current().combined("merge", [game.title, game.author] + [p for part in parts for p in part],
                                                     lambda: merge(parts, game.title, game.author))

@@ -1,26 +1,62 @@
-"""Reprints for playtests: what every card looks like in a kit, and which cards changed since another kit.
+"""Reprints for playtests: what every piece looks like in a kit, and which pieces changed since another kit.
 
-Every build writes ``cards.json`` beside its PDFs (:func:`record`): for each deck, each physical card's
-drawing as a fingerprint (a SHA-256 of its laid-out face and back at the deck's size without bleed: every
-text, shape, position and colour, and the bytes of its pictures; the version stamp left out, so a new
-version alone changes nothing) and the values it is printed from (name, copies, faction, rank, flavour,
-ability, fields). ``pnp build --changed-since OLD_KIT_DIR`` compares the new kit's with the old one's
-(:func:`compare`): a card copy whose fingerprint changed, or that is new, goes into ``reprint.pdf``, and a
-changelog page lists the cards added, removed and changed, with the values that changed.
+Every build writes ``pieces.json`` beside its PDFs (:func:`kit_record`). Each component that prints pieces
+(cards, tokens, standees, dice, boards, tracks, the hex map, the box) lists them through its module's
+``printed`` hook, one :class:`Printed` per physical copy, and its build records them (:func:`fragment`,
+``Output.record``): each copy's drawing as a fingerprint (a SHA-256 of its laid-out elements, without the
+bleed of the build: every text, shape, position and colour, and the bytes of its pictures; the version
+stamp left out, so a new version alone changes nothing) and the values it is printed from (a card's name,
+copies, flavour and fields; a token's colours and captions; a board's item; ...).
+
+``pnp build --changed-since OLD`` compares the new kit's record with an earlier one (:func:`compare`): the
+``pieces.json`` (or a ``cards.json`` of an older pnp, cards only) of a kit folder, or the record of the game
+folder as it was at a git commit (:mod:`pnp.gitref`), made by the same hooks. A copy whose fingerprint
+changed, or that is new, goes into ``reprint.pdf``: a changelog of the pieces added, removed and changed
+with the values that changed, kind by kind, then the sheets of only those copies, each component laying
+them out as its build does (its ``reprint`` hook), cards first. Every sheet takes two pages (a one-sided
+sheet's second is blank), so the whole file prints double-sided.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 
 from pnp.errors import UserError
-from pnp.layout.geometry import Group, Picture, Transform
+from pnp.layout.geometry import Group, Page, Picture, Transform
 
-RECORD_FILE = "cards.json"
-RECORD_FORMAT = 1
+RECORD_FILE = "pieces.json"
+RECORD_FORMAT = 2
+#: The record of pnp versions that compared cards only (format 1): still read, for its cards.
+CARDS_RECORD_FILE = "cards.json"
+REPRINT_FILE = "reprint.pdf"
+
+
+@dataclass(frozen=True)
+class Printed:
+    """One physical copy of a piece as a component prints it: ``key`` names the piece within its component
+    (a card's or token's id, a board's name), ``label`` the copy (``<key>#<n>``), ``name`` is how the
+    changelog names it (markup), ``face`` and ``back`` its drawing (elements in its own frame), ``values``
+    what it is printed from, ``group`` where it belongs inside the component (a card's deck)."""
+
+    key: str
+    label: str
+    name: str
+    face: tuple
+    back: tuple = ()
+    values: dict = field(default_factory=dict, compare=False, hash=False)
+    group: str = ""
+
+
+@dataclass
+class Reprinted:
+    """A component's part of ``reprint.pdf``: its sheets of paper, each (front page, back page or None for a
+    sheet printed on one side), and files to write beside the PDF (cut files), named by page number."""
+
+    sheets: list = field(default_factory=list)
+    beside: dict = field(default_factory=dict)
 
 
 def _canonical(elements, root: Path, digests: dict) -> list:
@@ -59,17 +95,33 @@ def fingerprint(elements, root: Path, digests: dict | None = None) -> str:
     return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
 
-def _plain(value):
-    """A value as JSON holds it (dataclasses as mappings, tuples as lists)."""
+def _plain(value, root: Path | None = None):
+    """A value as JSON holds it (dataclasses as mappings without their source line, tuples as lists, paths
+    inside the game folder relative to it)."""
     if is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+        return {f.name: _plain(getattr(value, f.name), root) for f in fields(value) if f.name != "line"}
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): _plain(v, root) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [_plain(v, root) for v in value]
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if isinstance(value, Path) and root is not None:
+        try:
+            return value.resolve().relative_to(Path(root).resolve()).as_posix()
+        except ValueError:
+            return value.name
     return str(value)
+
+
+def flat(value, prefix: str = "") -> dict:
+    """Nested mappings as one mapping of dotted names (``front.background``); other values as they are."""
+    if isinstance(value, dict) and (value or not prefix):
+        out = {}
+        for k, v in value.items():
+            out.update(flat(v, f"{prefix}{k}."))
+        return out
+    return {prefix[:-1]: value}
 
 
 def card_values(card) -> dict:
@@ -80,76 +132,264 @@ def card_values(card) -> dict:
     return values
 
 
-def record(game, entries: list) -> bytes:
-    """``cards.json``: ``entries`` are (deck, card or None for a player aid, label, face elements, back
-    elements) for every physical card of every deck in print order."""
-    digests: dict = {}
-    return record_of(game, [(deck, card, label, fingerprint(face, game.root, digests), fingerprint(back, game.root, digests))
-                            for deck, card, label, face, back in entries])
+def item_values(item, root: Path | None = None) -> dict:
+    """What a piece made from data is printed from (a token, a board's item, a standee's sides), by dotted
+    name."""
+    plain = _plain(item, root)
+    return flat(plain) if isinstance(plain, dict) else {"item": plain}
 
 
-def record_of(game, prints: list) -> bytes:
-    """:func:`record` from (deck, card or None, label, face fingerprint, back fingerprint) of every
-    physical card in print order (card sheets drawn in pieces fingerprint each piece's cards)."""
-    decks: dict = {}
-    for deck, card, label, face, back in prints:
-        d = decks.setdefault(deck.id, {"name": deck.name, "cards": {}})
-        key = card.id if card is not None else "aid"
-        c = d["cards"].setdefault(key, {"name": card.name if card is not None else "player aid",
-                                        "values": card_values(card) if card is not None else {}, "copies": {}})
-        c["copies"][label] = {"face": face, "back": back}
-    doc = {"format": RECORD_FORMAT, "game": game.title, "version": game.version, "decks": decks}
-    return (json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+def fragment(game, kind: str, title: str, printed) -> str:
+    """A component's part of ``pieces.json`` (JSON): its kind, its title (markup) and each piece with its
+    name, group, values and each copy's fingerprints, in print order."""
+    digests, prints, rows = {}, {}, []
+    printed = list(printed)                 # held while fingerprinted: ids of shared drawings stay theirs
+    for p in printed:
+        sides = []
+        for elements in (p.face, p.back):
+            if id(elements) not in prints:
+                prints[id(elements)] = fingerprint(elements, game.root, digests)
+            sides.append(prints[id(elements)])
+        rows.append((p.key, p.label, p.name, sides[0], sides[1], p.values, p.group))
+    return fragment_of(game, kind, title, rows)
 
 
-def read_record(folder: str | Path) -> dict:
-    """The ``cards.json`` of an earlier kit folder."""
+def fragment_of(game, kind: str, title: str, rows) -> str:
+    """:func:`fragment` from rows of (key, label, name, face fingerprint, back fingerprint, values, group)
+    (card sheets drawn in pieces fingerprint each piece's cards where they are drawn)."""
+    pieces = {}
+    for key, label, name, face, back, values, group in rows:
+        entry = pieces.setdefault(key, {"name": str(name), "group": group, "values": _plain(values, game.root),
+                                        "copies": {}})
+        entry["copies"][label] = {"face": face, "back": back}
+    return json.dumps({"kind": kind, "title": str(title), "pieces": pieces}, ensure_ascii=False)
+
+
+def record(game, fragments: dict) -> bytes:
+    """``pieces.json``: ``fragments`` are each component's (by id, in kit order) as :func:`fragment` made
+    them; a component whose pieces come in several files has several, merged here."""
+    components: dict = {}
+    for name, parts in fragments.items():
+        for text in parts:
+            part = json.loads(text)
+            into = components.setdefault(name, {"kind": part["kind"], "title": part["title"], "pieces": {}})
+            for key, piece in part["pieces"].items():
+                have = into["pieces"].setdefault(key, {**piece, "copies": {}})
+                have["copies"].update(piece["copies"])
+    doc = {"format": RECORD_FORMAT, "game": game.title, "version": game.version, "components": components}
+    return (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def kit_record(game, components, built: dict) -> bytes:
+    """``pieces.json`` of a kit: the records of every component's files (``built``: by component id)."""
+    return record(game, {c.name: [o.record for o in built.get(c.name, ()) if o.record] for c in components})
+
+
+def read_record(folder: str | Path, given: str | None = None) -> dict:
+    """The record of an earlier kit folder: its ``pieces.json``, or the ``cards.json`` of a pnp that
+    recorded cards only (read as the record of its cards, with ``only: ["cards"]``)."""
+    given = given or str(folder)
     path = Path(folder) / RECORD_FILE
+    if not path.is_file() and (Path(folder) / CARDS_RECORD_FILE).is_file():
+        return _cards_record(Path(folder) / CARDS_RECORD_FILE, given)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UserError(f"--changed-since {folder}: no {RECORD_FILE} there; it is written by every pnp build "
-                        f"from this version on, so build the old kit again (or give the folder of one)") from None
+        raise UserError(f"--changed-since {given}: no {RECORD_FILE} there; it is written by every pnp build "
+                        f"from this version on, so build the old kit again (or give a git reference of the "
+                        f"game folder's repository, such as a tag)") from None
     except (OSError, ValueError) as exc:
-        raise UserError(f"--changed-since {folder}: cannot read {RECORD_FILE}: {exc}") from None
-    if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT or not isinstance(doc.get("decks"), dict):
-        raise UserError(f"--changed-since {folder}: {RECORD_FILE} is not a card record pnp wrote")
+        raise UserError(f"--changed-since {given}: cannot read {RECORD_FILE}: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT or not isinstance(doc.get("components"), dict):
+        raise UserError(f"--changed-since {given}: {RECORD_FILE} is not a record of pieces pnp wrote")
     return doc
+
+
+def _cards_record(path: Path, given: str) -> dict:
+    """A format-1 ``cards.json`` (decks of cards, each card's copies) as a record of one ``cards`` component."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"--changed-since {given}: cannot read {CARDS_RECORD_FILE}: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != 1 or not isinstance(doc.get("decks"), dict):
+        raise UserError(f"--changed-since {given}: {CARDS_RECORD_FILE} is not a card record pnp wrote")
+    pieces = {}
+    for deck_id, deck in doc["decks"].items():
+        for card_id, card in deck.get("cards", {}).items():
+            key = card_id if card_id != "aid" else next(iter(card["copies"]), "aid#1").rsplit("#", 1)[0]
+            pieces[key] = {"name": card["name"], "group": deck_id, "values": card["values"],
+                           "copies": card["copies"]}
+    return {"format": RECORD_FORMAT, "game": doc.get("game"), "version": doc.get("version", ""), "only": ["cards"],
+            "components": {"cards": {"kind": "cards", "title": "Cards", "pieces": pieces}}}
 
 
 @dataclass(frozen=True)
 class Change:
-    """One card's change between two kits: ``kind`` is ``added``, ``removed`` or ``changed``; ``values``
+    """One piece's change between two kits: ``kind`` is ``added``, ``removed`` or ``changed``; ``values``
     the values that changed (``drawing`` when only its drawing did: a layout, a picture, a back)."""
 
     kind: str
-    deck: str
-    card: str
+    component: str
+    piece: str
     name: str
     values: tuple = ()
+    group: str = ""
 
 
-def compare(old: dict, new: dict) -> tuple[list[Change], set]:
-    """(the changes card by card in the new kit's order, then the removed ones; the labels of the card
-    copies to reprint: new copies, and copies whose face or back changed)."""
-    changes, reprint = [], set()
-    for deck_id, deck in new["decks"].items():
-        before = old["decks"].get(deck_id, {}).get("cards", {})
-        for card_id, card in deck["cards"].items():
-            was = before.get(card_id)
+def compare(old: dict, new: dict) -> tuple[list[Change], dict]:
+    """(the changes piece by piece, component by component in the new kit's order, each component's removed
+    pieces after its others, then those of components the new kit lacks; the labels of the copies to
+    reprint, by component: new copies, and copies whose face or back changed). Components of a kind an
+    older record did not hold (``only``) are not compared."""
+    only = old.get("only")
+    changes, reprint = [], {}
+    before = old["components"]
+    for comp_id, comp in new["components"].items():
+        if only is not None and comp["kind"] not in only:
+            continue
+        was_pieces = before.get(comp_id, {}).get("pieces", {})
+        wanted = set()
+        for key, piece in comp["pieces"].items():
+            was = was_pieces.get(key)
             if was is None:
-                changes.append(Change("added", deck_id, card_id, card["name"]))
-                reprint.update(card["copies"])
+                changes.append(Change("added", comp_id, key, piece["name"], group=piece.get("group", "")))
+                wanted.update(piece["copies"])
                 continue
-            redraw = {label for label, prints in card["copies"].items() if was["copies"].get(label) != prints}
-            reprint.update(redraw)
-            keys = sorted(set(card["values"]) | set(was["values"]))
-            values = tuple(k for k in keys if card["values"].get(k) != was["values"].get(k))
+            redraw = {label for label, prints in piece["copies"].items() if was["copies"].get(label) != prints}
+            wanted.update(redraw)
+            names = sorted(set(piece["values"]) | set(was["values"]))
+            values = tuple(k for k in names if piece["values"].get(k) != was["values"].get(k))
             if values or redraw:
-                changes.append(Change("changed", deck_id, card_id, card["name"], values or ("drawing",)))
-    for deck_id, deck in old["decks"].items():
-        now = new["decks"].get(deck_id, {}).get("cards", {})
-        for card_id, card in deck["cards"].items():
-            if card_id not in now:
-                changes.append(Change("removed", deck_id, card_id, card["name"]))
+                changes.append(Change("changed", comp_id, key, piece["name"], values or ("drawing",),
+                                      piece.get("group", "")))
+        for key, piece in was_pieces.items():
+            if key not in comp["pieces"]:
+                changes.append(Change("removed", comp_id, key, piece["name"], group=piece.get("group", "")))
+        if wanted:
+            reprint[comp_id] = wanted
+    for comp_id, comp in before.items():
+        if comp_id not in new["components"]:
+            changes += [Change("removed", comp_id, key, piece["name"], group=piece.get("group", ""))
+                        for key, piece in comp["pieces"].items()]
     return changes, reprint
+
+
+def earlier_record(value: str, game, options) -> dict:
+    """The record ``--changed-since value`` names: a kit folder's, or (when ``value`` is no folder) that of
+    the game folder as it was at the git commit ``value`` names (:mod:`pnp.gitref`)."""
+    path = Path(value)
+    if path.is_dir():
+        return read_record(path, value)
+    if path.exists():
+        raise UserError(f"--changed-since {value}: a file, not a kit folder (give the folder a build wrote, or "
+                        f"a git reference)")
+    from pnp import gitref
+
+    return gitref.record_at(value, game, options)
+
+
+def check_earlier(value: str, game_arg) -> None:
+    """Before a build: that ``--changed-since value`` names a kit folder with a record, or a commit of the
+    game folder's git repository (a UserError saying which it is not)."""
+    path = Path(value)
+    if path.is_dir():
+        read_record(path, value)
+    elif path.exists():
+        earlier_record(value, None, None)
+    else:
+        from pnp import gitref
+        from pnp.loading.gamedata import resolve_game_dir
+
+        gitref.commit_of(value, resolve_game_dir(game_arg))
+
+
+def game_record(game, options) -> dict:
+    """The record of ``game`` as a build with ``options`` writes it (each component's ``printed`` pieces),
+    without drawing a kit: what a git reference is compared by."""
+    from pnp.components import game_components
+    from pnp.draw.icons import using
+
+    fragments = {}
+    with using(game.icons, game.language):
+        for c in game_components(game):
+            if c.printed is not None:
+                fragments[c.name] = [fragment(game, c.kind, *c.printed(game, options))]
+    return json.loads(record(game, fragments))
+
+
+def reprint_pages(game, options, components, record_bytes: bytes, words: dict) -> tuple[list, dict, int]:
+    """(the pages of ``reprint.pdf``, files beside it, the copies it prints): the changelog since
+    ``options.changed_since``, then each component's sheets of its changed copies (cards first, then the
+    kit's order)."""
+    from pnp.layout.changelog import changelog_pages
+    from pnp.markup import escape
+
+    old = earlier_record(options.changed_since, game, options)
+    new = json.loads(record_bytes)
+    changes, wanted = compare(old, new)
+    ordered = [c for c in components if c.kind == "cards"] + [c for c in components if c.kind != "cards"]
+    ordered = [c for c in ordered if c.reprint is not None]
+    count = sum(len(wanted.get(c.name, ())) for c in ordered)
+    rows = _changelog_rows(changes, ordered, old, new, words, escape)
+    if old.get("only"):
+        rows.append(("line", words.get("reprint_only_cards", "The earlier kit was built by a pnp that recorded "
+                                                             "cards only: its other pieces are not compared.")))
+    was, now = escape(str(old.get("version") or "")), escape(game.version)
+    title = words.get("reprint_title", "Reprint")
+    if was and now and was != now:
+        title = _filled(words.get("reprint_from_to", "{title}: {old} to {new}"), title=title, old=was, new=now)
+    elif was:
+        title = _filled(words.get("reprint_since", "{title}: changes since {old}"), title=title, old=was)
+    summary = (words.get("reprint_summary", "{count} piece(s) to print again, on the pages after this one.")
+               .replace("{count}", str(count)) if count else
+               words.get("reprint_nothing", "No piece's drawing changed: nothing to print again."))
+    w, h = options.page_size
+    pages = changelog_pages(title, summary, rows, w, h)
+    beside = {}
+    for c in ordered:
+        labels = wanted.get(c.name)
+        if not labels:
+            continue
+        part = c.reprint(game, options, labels, len(pages) + 1)
+        beside.update(part.beside)
+        for front, back in part.sheets:
+            pages += [front, back if back is not None else Page(front.width, front.height, label="blank")]
+    return pages, beside, count
+
+
+def _filled(text: str, **values) -> str:
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", value)
+    return text
+
+
+def _changelog_rows(changes, components, old, new, words, escape) -> list[tuple]:
+    """("heading", title) for each component with changes, then ("line", markup) for each change."""
+    by_component: dict = {}
+    for change in changes:
+        by_component.setdefault(change.component, []).append(change)
+    listed = [c.name for c in components if c.name in by_component]
+    listed += [name for name in by_component if name not in listed]
+    rows = []
+    for name in listed:
+        comp = new["components"].get(name) or old["components"].get(name)
+        groups = {p.get("group", "") for p in comp["pieces"].values()}
+        rows.append(("heading", comp["title"]))
+        for change in by_component[name]:
+            what = words.get(f"reprint_{change.kind}", change.kind.capitalize())
+            group = f" ({escape(change.group)})" if len(groups) > 1 and change.group else ""
+            line = f"**{what}**: {change.name}{group}"
+            if change.values:
+                line += " — " + ", ".join(escape(v) for v in change.values)
+            rows.append(("line", line))
+    return rows
+
+
+def reprint_output(game, options, components, record_bytes: bytes):
+    """``reprint.pdf`` (not in kit.pdf) as layout pages, with its cut files beside it (:func:`reprint_pages`)."""
+    from pnp.components import Output
+    from pnp.loading.i18n import strings
+
+    words = strings(game, options.lang)
+    pages, beside, _ = reprint_pages(game, options, components, record_bytes, words)
+    return Output(REPRINT_FILE, words.get("reprint_title", "Reprint"), pages, in_kit=False, beside=beside)

@@ -42,7 +42,7 @@ def test_validates(game):
 def test_kit_files(kit):
     assert sorted(p.name for p in kit.iterdir() if p.is_file()) == sorted([
         "instructions.pdf", "cards-fronts.pdf", "cards-backs.pdf", "cards-duplex.pdf", "rulebook.pdf",
-        "rulebook-imposed.pdf", "box.pdf", "kit.pdf", "manifest.json", "cards.json"])
+        "rulebook-imposed.pdf", "box.pdf", "kit.pdf", "manifest.json", "pieces.json"])
     assert len(pypdf.PdfReader(str(kit / "cards-fronts.pdf")).pages) == 10        # 82 cards, 9 a sheet
     assert len(pypdf.PdfReader(str(kit / "rulebook.pdf")).pages) == 8
     assert len(pypdf.PdfReader(str(kit / "rulebook-imposed.pdf")).pages) == 4

@@ -33,7 +33,7 @@ KIT_FILES = ["instructions.pdf", "power-track.pdf", "cards-fronts.pdf", "cards-b
 def test_build_writes_every_component_and_the_kit(built):
     names = sorted(p.name for p in built.iterdir() if p.is_file())
     assert names == sorted(KIT_FILES + ["kit.pdf", "rulebook.pdf", "cards-duplex.pdf", "manifest.json",
-                                           "cards.json"])
+                                           "pieces.json"])
     assert len(pages(built / "power-track.pdf")) == 1
     # 54 characters and 5 quick-reference cards, 9 to a sheet
     assert len(pages(built / "cards-fronts.pdf")) == 7

@@ -300,7 +300,7 @@ def test_card_sheets_in_pieces_are_the_same_with_any_jobs_and_the_cache(tmp_path
     file_caches.clear()
     build_kit(str(game), tmp_path / "two", BuildOptions(), jobs=2)
     assert kit_files(tmp_path / "two") == one
-    assert one["cards.json"] == whole["cards.json"] and page_count(one["cards-fronts.pdf"]) == 7
+    assert one["pieces.json"] == whole["pieces.json"] and page_count(one["cards-fronts.pdf"]) == 7
     cached, _ = cached_build(game, tmp_path / "out", BuildOptions(), jobs=2)
     assert cached == one
     edit(game, "cards.yaml", "name: Tax Collector", "name: Tax Farmer")     # on the first sheet only

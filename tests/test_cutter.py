@@ -174,8 +174,6 @@ def test_every_card_lies_inside_the_cut_area_and_the_cut_files_trace_it(game_nam
     # the cut files beside the fronts: each run of pages that cuts the same shapes, every outline a trim
     runs, images, sizes_txt = {}, {}, None
     for name, data in fronts.beside.items():
-        if name == "cards.json":           # every build's record of the cards (test_reprint.py)
-            continue
         if name == "cards-fronts-images.txt":
             sizes_txt = data.decode()
             continue

@@ -58,9 +58,11 @@ from pnp.workers import default_jobs
                    "every cut line) and a cut file of every outline (SVG and DXF) goes beside the PDF; silhouette: "
                    "its registration marks on the sheets; cricut: a PNG of each sheet to upload to Design Space; "
                    "scanncut: a keyline on every cut line, for its scan (docs/printing.md).")
-@click.option("--changed-since", type=click.Path(file_okay=False), default=None, metavar="OLD_KIT_DIR",
-              help="Also write reprint.pdf: a changelog of the cards added, removed and changed since the kit "
-                   "in OLD_KIT_DIR (its cards.json), then sheets of only the cards whose drawing changed.")
+@click.option("--changed-since", default=None, metavar="OLD_KIT_DIR|REF",
+              help="Also write reprint.pdf: a changelog of the pieces (cards, tokens, standees, dice, boards, "
+                   "tracks, the map, the box) added, removed and changed since the kit in OLD_KIT_DIR (its "
+                   "pieces.json), or since the git commit REF of the game folder's repository (a tag, a branch, "
+                   "HEAD~3), then sheets of only the pieces whose drawing changed (docs/printing.md).")
 @click.option("--ink-saver", is_flag=True, help="Replace large colour fills with light tints and outlines.")
 @click.option("--calibration", is_flag=True,
               help="Write only calibration.pdf: a one-sheet duplex test to measure --back-offset.")
@@ -92,6 +94,9 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
                            back_offset=offset, ink_saver=ink_saver, lang=lang, players=players,
                            allow_missing=allow_missing, cards=card_sheets, cutter=cutter,
                            changed_since=changed_since)
+    if changed_since and not (preset or calibration):
+        from pnp.reprint import check_earlier
+        check_earlier(changed_since, game)      # a wrong folder or reference: said before any work
     if preset:
         from pnp.exports.presets import PDF_PRESETS as presets
         from pnp.kit import build_print_shop
@@ -119,8 +124,8 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
         if path.suffix in (".png", ".txt"):     # --cutter cricut: the sheets' images to upload, their sizes
             click.echo(f"{display_path(path)}  ({'image to upload' if path.suffix == '.png' else 'image sizes'})")
             continue
-        if path.name == "cards.json":          # what --changed-since compares a later build with (pnp.reprint)
-            click.echo(f"{display_path(path)}  (every card's drawing, for --changed-since)")
+        if path.name == "pieces.json":         # what --changed-since compares a later build with (pnp.reprint)
+            click.echo(f"{display_path(path)}  (every piece's drawing, for --changed-since)")
             continue
         if n is None:                 # manifest.json: the bill of materials
             click.echo(f"{display_path(path)}  ({result.sheets} sheets of paper in all)")

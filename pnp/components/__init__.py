@@ -33,7 +33,8 @@ class BuildOptions:
     allow_missing: bool = False      # --lang: untranslated words are warnings, printed in the data's language
     cards: str = "sheets"            # sheets: fronts and backs on separate pages; gutterfold: on one sheet, folded
     cutter: str | None = None        # a cutting machine (pnp.layout.cutter.MACHINES): its marks, cut files beside
-    changed_since: str | None = None  # an earlier kit's folder: reprint.pdf holds the cards changed since
+    changed_since: str | None = None  # an earlier kit's folder or a git reference: reprint.pdf holds the pieces
+                                      # changed since (pnp.reprint)
 
     @property
     def page_size(self) -> tuple[float, float]:
@@ -82,6 +83,8 @@ class Output:
     interleave: tuple = ()           # two earlier files of the component, a page of each in turn (no pages)
     page_count: int | None = None    # known once the PDF is made
     beside: dict = field(default_factory=dict)  # other files written next to it (file name -> bytes): cut files
+    record: str | None = None        # the pieces it prints, each with its drawing's fingerprint (JSON, made by
+                                     # pnp.reprint.fragment): the kit's pieces.json gathers them
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,10 @@ class Component:
                                      # build must give the same bytes (the card sheets of a large deck)
     run_part: Callable | None = None
     join_parts: Callable | None = None
+    printed: Callable | None = None  # (game, options) -> [pnp.reprint.Printed]: every physical piece it prints with
+                                     # its drawing, for pieces.json and --changed-since (its build records them too)
+    reprint: Callable | None = None  # (game, options, labels: set, first: int) -> pnp.reprint.Reprinted: the sheets
+                                     # of only the copies ``labels``, laid out as its build lays them out
 
 
 #: Every component kind and the module that defines it (its ``COMPONENT`` and, when it takes
@@ -191,7 +198,9 @@ def game_components(game) -> list[Component]:
             check=partial(base.check, spec=spec) if base.check else None,
             check_files=partial(base.check_files, spec=spec) if base.check_files else None,
             pieces=partial(base.pieces, spec=spec) if base.pieces else None,
-            words=partial(base.words, spec=spec) if base.words else None))
+            words=partial(base.words, spec=spec) if base.words else None,
+            printed=partial(base.printed, spec=spec) if base.printed else None,
+            reprint=partial(base.reprint, spec=spec) if base.reprint else None))
     return out
 
 

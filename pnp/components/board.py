@@ -21,10 +21,10 @@ The component only wires data to those layouts: the drawing is the generic geome
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pnp import templating
+from pnp import reprint, templating
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
 from pnp.loading.cardlayout import evaluate, load_layout, compiled
@@ -38,7 +38,7 @@ from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.packing import pack_pieces, piece_sheet_pages
 from pnp.layout.regions import RegionError, place
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, crossings, plan_tiles, tile_pages, tile_words
-from pnp.markup import Safe, escape
+from pnp.markup import Safe, escape, plain_text
 from pnp.paths import excerpt
 from pnp.loading.placeholders import PRINTED_MARK
 from pnp.loading.schema import Field
@@ -86,6 +86,7 @@ class Piece:
     front: tuple
     back: tuple | None
     keep: tuple               # Keep per element no seam may cut (texts, icons, track spaces, keep_whole regions)
+    item: object = field(default=None, compare=False, repr=False)   # the ``each`` item it is made from
 
 
 def config_of(spec) -> dict:
@@ -187,7 +188,7 @@ def _laid_out(game, spec, config, front, back, base, items) -> tuple:
                                  f"{w:g} x {h:g} mm")
             back_els = tuple(_placed(back, evaluate(back, {**context, "side": "back"}), w, h, spec))
         for _ in range(config["copies"]):
-            out.append(Piece(escape(name), (w, h), tuple(els), back_els, tuple(keep)))
+            out.append(Piece(escape(name), (w, h), tuple(els), back_els, tuple(keep), item))
     return tuple(out)
 
 
@@ -360,28 +361,76 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     title = escape(_title(game, spec, config))
     all_pieces = pieces(game, spec)
     pages, sides, tiles, sheets = [], "single", 0, 0
+    for ps, how, n in _laid_sheets(game, spec, config, all_pieces, options, words, title):
+        pages += ps
+        sides = how if how != "packed" else sides
+        tiles += n
+        sheets += len(ps) if how != "double" else len(ps) // 2
+    parts = [Part(config["part"], spec.id, len(all_pieces), title)]
+    if tiles:
+        parts.append(Part("tile", f"{spec.id}-tiles", tiles, words.get("part_tiles", "tiles")))
+    out = Output(file_name(spec), title, pages, parts=tuple(parts), sides=sides, sheets=sheets)
+    out.record = reprint.fragment(game, "board", *printed(game, options, spec))
+    return [out]
+
+
+def _laid_sheets(game, spec, config, all_pieces, options, words, title) -> list[tuple[list, str, int]]:
+    """The pieces' pages in runs, each (pages, how they print: ``packed`` for small one-sided pieces
+    sharing sheets, else as :func:`piece_pages` says, tiles)."""
+    runs = []
     try:
         small = [p for p in all_pieces if p.back is None and tiling(p, config, options.paper).sheets == 1]
         packing = pack_pieces([p.size for p in small], *options.page_size) if len(small) > 1 else None
         if packing is not None and max(packing.per_sheet()) > 1:
-            pages = piece_sheet_pages([(p.name, p.front) for p in small], packing, LABEL, label=title)
-            sheets = len(pages)
+            runs.append((piece_sheet_pages([(p.name, p.front) for p in small], packing, LABEL, label=title),
+                         "packed", 0))
         else:
             small = []
         for piece in all_pieces:
             if any(piece is p for p in small):
                 continue
-            ps, sides, n = piece_pages(piece, config, options, words)
-            pages += ps
-            tiles += n
-            sheets += len(ps) if sides != "double" else len(ps) // 2
+            runs.append(piece_pages(piece, config, options, words))
     except ValueError as exc:
         raise DataError([_problem((game.root / "game.yaml", spec.line, f"board '{spec.id}'"),
                                   f"{exc} on {options.paper}")]) from None
-    parts = [Part(config["part"], spec.id, len(all_pieces), title)]
-    if tiles:
-        parts.append(Part("tile", f"{spec.id}-tiles", tiles, words.get("part_tiles", "tiles")))
-    return [Output(file_name(spec), title, pages, parts=tuple(parts), sides=sides, sheets=sheets)]
+    return runs
+
+
+def _labelled(game, spec, config) -> list[tuple[str, str, Piece]]:
+    """(key, label, piece) of every piece: its key the plain text of its name (a later item of the same
+    name numbered: ``Map (2)``), its label ``<key>#<copy>``."""
+    all_pieces, copies = pieces(game, spec), config["copies"]
+    out, used = [], {}
+    for i in range(0, len(all_pieces), copies):
+        base = plain_text(all_pieces[i].name) or spec.id
+        used[base] = used.get(base, 0) + 1
+        key = base if used[base] == 1 else f"{base} ({used[base]})"
+        out += [(key, f"{key}#{k + 1}", piece) for k, piece in enumerate(all_pieces[i:i + copies])]
+    return out
+
+
+def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
+    """(title, every copy of every piece with its front and back as laid out, and the item it is made
+    from), for :mod:`pnp.reprint`."""
+    config = config_of(spec)
+    out = []
+    for key, label, piece in _labelled(game, spec, config):
+        values = {"name": key, **(reprint.item_values(piece.item, game.root) if piece.item is not None else {})}
+        out.append(reprint.Printed(key, label, piece.name, piece.front, piece.back or (), values))
+    return escape(_title(game, spec, config)), out
+
+
+@with_game_icons
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+    """Only the pieces ``labels``, each printed as the build prints it (packed with other small ones, tiled,
+    duplex or folded)."""
+    config = config_of(spec)
+    chosen = [piece for _, label, piece in _labelled(game, spec, config) if label in labels]
+    sheets = []
+    for ps, how, _ in _laid_sheets(game, spec, config, chosen, options, strings(game, options.lang),
+                                   escape(_title(game, spec, config))):
+        sheets += list(zip(ps[::2], ps[1::2])) if how == "double" else [(page, None) for page in ps]
+    return reprint.Reprinted(sheets)
 
 
 @with_game_icons
@@ -447,4 +496,5 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
             yield CutPiece(spec.id, f"{piece.name} back", outline, piece.back, where, trimmed=True)
 
 
-COMPONENT = Component("board", build, check, weight=2, pieces=cut_pieces, words=words)
+COMPONENT = Component("board", build, check, weight=2, pieces=cut_pieces, words=words, printed=printed,
+                      reprint=reprinted)

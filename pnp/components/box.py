@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnp import reprint
 from pnp.credits import credit_lines
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
@@ -262,7 +263,24 @@ def layout(game, options: BuildOptions, data: BoxData | None = None):
 @with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     words = words_for(game, options.lang)
-    return [Output("box.pdf", words["box"], layout(game, options).pages, parts=(Part("box", "box", 1, words["box"]),))]
+    out = Output("box.pdf", words["box"], layout(game, options).pages, parts=(Part("box", "box", 1, words["box"]),))
+    out.record = reprint.fragment(game, "box", *printed(game, options))
+    return [out]
+
+
+def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
+    """(title, the box: its sheets' drawing as one piece, sized for the deck), for :mod:`pnp.reprint`."""
+    from pnp.layout.geometry import Group
+
+    title = words_for(game, options.lang)["box"]
+    sheets = tuple(Group(tuple(page.elements), role=f"sheet {i + 1}") for i, page in enumerate(layout(game, options).pages))
+    return title, [reprint.Printed("box", "box#1", title, sheets, (), {})]
+
+
+@with_game_icons
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+    """The box's sheets again."""
+    return reprint.Reprinted([(page, None) for page in layout(game, options).pages])
 
 
 @with_game_icons
@@ -360,4 +378,5 @@ def words(game, spec=None) -> list:
     return out
 
 
-COMPONENT = Component("box", build, check, check_files=check_files, pieces=cut_pieces, words=words)
+COMPONENT = Component("box", build, check, check_files=check_files, pieces=cut_pieces, words=words,
+                      printed=printed, reprint=reprinted)

@@ -29,11 +29,7 @@ from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import card_markup, escape, markup_problems, plain_text
 from pnp.loading.placeholders import PRINTED_MARK
 from pnp import reprint
-from pnp.reprint import RECORD_FILE
 
-
-#: ``pnp build --changed-since OLD_KIT_DIR``: the changelog and the cards to print again.
-REPRINT_FILE = "reprint.pdf"
 
 #: ``pnp build --cards gutterfold``: the file of card sheets folded on their gutter, and its hint in the margin.
 GUTTERFOLD_FILE = "cards-gutterfold.pdf"
@@ -294,14 +290,13 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     """Every deck's sheets in game.yaml's order; a deck starts on a new sheet (decks of different card
     sizes never share one), each with its own back. With ``options.cutter`` the fronts carry the cutting
     machine's registration marks, the cards lie apart inside the area it cuts, and cut files (SVG, DXF)
-    of the fronts' outlines go beside the PDFs. ``cards.json`` beside them records every card's drawing
-    (:mod:`pnp.reprint`); with ``options.changed_since`` the cards changed since that kit's record are laid
-    out again in ``reprint.pdf``, after a changelog."""
+    of the fronts' outlines go beside the PDFs. The first file records every card's drawing for the kit's
+    ``pieces.json`` (:func:`printed`, :mod:`pnp.reprint`)."""
     pieces = sheet_pieces(game, options)
     if pieces is not None:
         return joined_pieces(game, options, pieces, [draw_piece(game, options, piece) for piece in pieces])
     w, h = options.page_size
-    fronts, backs, single, parts, folded, cut_pages, printed = [], [], [], [], [], [], []
+    fronts, backs, single, parts, folded, cut_pages = [], [], [], [], [], []
     words = strings(game, options.lang)
     machine = MACHINES[options.cutter] if options.cutter else None
     laid = replace(options, bleed=max(options.bleed, CUT_BLEED)) if machine else options
@@ -310,7 +305,6 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         if not faces:
             continue
         parts += deck_parts(deck, cards, words, game.several_decks)
-        printed.append((deck, faces, labels, cards))
         sheets = _deck_sheets(game, deck, options, laid, machine, faces, labels, cards, words)
         fronts += sheets[0]
         backs += sheets[1]
@@ -323,20 +317,18 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
                                  single_card_pages(faces, back_elements(game, deck, laid.bleed), deck.width,
                                                    deck.height, laid.bleed, labels, _backs(game, deck, cards, laid)),
                                  in_kit=False))
-    record = _record(game, options, printed)
-    if options.changed_since:
-        single.append(_reprint(game, options, laid, machine, printed, record, words))
+    record = reprint.fragment(game, "cards", *printed(game, options))
     if options.cards == "gutterfold":
         # fronts and backs on one side of each sheet, folded on the gutter and glued
         out = Output(GUTTERFOLD_FILE, words.get("card_gutterfold", "Cards, gutterfold"), folded, parts=tuple(parts),
                      sides="fold")
-        out.beside = {RECORD_FILE: record}
+        out.record = record
         return [out] + single
     fronts_out = Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts, parts=tuple(parts),
                         sides="double")
     if machine:
         fronts_out.beside = cut_files(game, machine, w, h, cut_pages, "cards-fronts", drawn=fronts)
-    fronts_out.beside[RECORD_FILE] = record
+    fronts_out.record = record
     return [
         fronts_out,
         # printed on the reverse of the fronts' sheets
@@ -366,8 +358,8 @@ PIECE_SHEETS = 32
 def sheet_pieces(game, options: BuildOptions) -> list | None:
     """The card sheets in pieces of :data:`PIECE_SHEETS` sheets: per piece, (deck number, first sheet,
     sheet after the last) of each deck it holds. None when they are drawn whole: few enough sheets, or
-    sheets other than plain fronts and backs (gutterfold, a cutting machine, a bleed, a reprint)."""
-    if options.cards != "sheets" or options.cutter or options.changed_since or options.bleed:
+    sheets other than plain fronts and backs (gutterfold, a cutting machine, a bleed)."""
+    if options.cards != "sheets" or options.cutter or options.bleed:
         return None
     w, h = options.page_size
     sheets = []
@@ -454,15 +446,18 @@ def joined_pieces(game, options: BuildOptions, pieces, drawn) -> list[Output]:
         cards = [card for card, _, _ in deck_copies(game, deck, options)]
         if cards:
             parts += deck_parts(deck, cards, words, game.several_decks)
-    for _, _, printed in drawn:
-        for number, card_id, label, face, back in printed:
+    aid = words.get("reprint_aid", "player aid")
+    for _, _, drawn_prints in drawn:
+        for number, card_id, label, face, back in drawn_prints:
             deck = game.decks[number]
             card = next(c for c in deck.cards if c.id == card_id) if card_id is not None else None
-            prints.append((deck, card, label, face, back))
+            prints.append((card.id if card is not None else label.rsplit("#", 1)[0], label,
+                           escape(card.name) if card is not None else aid, face, back,
+                           reprint.card_values(card) if card is not None else {}, deck.id))
     fronts_title, backs_title = words.get("card_fronts", "Card fronts"), words.get("card_backs", "Card backs")
     fronts = Output("cards-fronts.pdf", fronts_title, parts=tuple(parts), sides="double",
                     pdf=concatenate([d[0] for d in drawn], f"{game.title}: {fronts_title}", game.author, fronts_title))
-    fronts.beside[RECORD_FILE] = reprint.record_of(game, prints)
+    fronts.record = reprint.fragment_of(game, "cards", words.get("reprint_cards", "Cards"), prints)
     return [
         fronts,
         Output("cards-backs.pdf", backs_title, sides="double", sheets=0,
@@ -535,62 +530,49 @@ def _deck_sheets(game, deck, options, laid, machine, faces, labels, cards, words
     return sheets.fronts, sheets.backs, [], cut_pages
 
 
-def _record(game, options, printed) -> bytes:
-    """``cards.json``: every physical card's face and back as drawn at the deck's size without bleed."""
+def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
+    """(title, every physical card and player aid of every deck in print order, as :mod:`pnp.reprint` records
+    them): each copy's face and back at the deck's size without bleed, and the values it is printed from."""
     plain = replace(options, bleed=0.0)
-    entries = []
-    for deck, _, _, _ in printed:
+    words = strings(game, options.lang)
+    out = []
+    for deck in game.decks:
         faces, labels, cards = deck_faces(game, deck, plain)
         backs = _backs(game, deck, cards, plain)
         own = back_elements(game, deck, 0.0)
         for i, (face, label, card) in enumerate(zip(faces, labels, cards)):
-            entries.append((deck, card, label, face, backs[i] if backs is not None else own))
-    return reprint.record(game, entries)
+            key = card.id if card is not None else label.rsplit("#", 1)[0]
+            name = escape(card.name) if card is not None else words.get("reprint_aid", "player aid")
+            out.append(reprint.Printed(key, label, name, face, backs[i] if backs is not None else own,
+                                       reprint.card_values(card) if card is not None else {}, deck.id))
+    return words.get("reprint_cards", "Cards"), out
 
 
-def _reprint(game, options, laid, machine, printed, record: bytes, words) -> Output:
-    """``reprint.pdf``: the changelog since ``options.changed_since``'s record, then the sheets of the card
-    copies whose drawing changed (or that are new), laid out as the build lays out its cards."""
-    import json
-
-    from pnp.layout.changelog import changelog_pages
-
-    old = reprint.read_record(options.changed_since)
-    changes, wanted = reprint.compare(old, json.loads(record))
+@with_game_icons
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+    """The sheets of the card copies ``labels`` (:mod:`pnp.reprint`), laid out as :func:`build` lays out its
+    cards (the same paper, bleed, gutterfold or cutting machine, whose cut files are named by the pages of
+    ``reprint.pdf``, the first of these being page ``first``)."""
     w, h = options.page_size
-    pages, cut_pages, numbers = [], [], []
-    count = 0
-    for deck, faces, labels, cards in printed:
-        keep = [i for i, label in enumerate(labels) if label in wanted]
-        if not keep:
+    words = strings(game, options.lang)
+    machine = MACHINES[options.cutter] if options.cutter else None
+    laid = replace(options, bleed=max(options.bleed, CUT_BLEED)) if machine else options
+    sheets, cut_pages, numbers, drawn = [], [], [], []
+    for deck in game.decks:
+        copies = [c for c in deck_copies(game, deck, laid) if c[1] in labels]
+        if not copies:
             continue
-        count += len(keep)
-        fronts, backs, folded, cuts = _deck_sheets(game, deck, options, laid, machine, [faces[i] for i in keep],
-                                                   [labels[i] for i in keep], [cards[i] for i in keep], words)
+        faces, names, cards = deck_faces(game, deck, laid, copies=copies)
+        fronts, backs, folded, cuts = _deck_sheets(game, deck, options, laid, machine, faces, names, cards, words)
         cut_pages += cuts
         for front, back in zip(fronts, backs):      # a front page, then its back: for a duplex printer
-            numbers.append(len(pages) + 1)
-            pages += [front, back]
-        pages += folded
-    was = escape(old.get("version") or "")
-    now = escape(game.version)
-    title = words.get("reprint_title", "Reprint") + (f": {was} → {now}" if was and now and was != now else "")
-    again = words.get("reprint_summary", "{count} card(s) to print again, on the pages after this one.")
-    summary = (again.replace("{count}", str(count))
-               if count else words.get("reprint_nothing", "No card changed: nothing to print again."))
-    lines = []
-    for change in changes:
-        what = words.get(f"reprint_{change.kind}", change.kind.capitalize())
-        deck_name = f" ({escape(change.deck)})" if game.several_decks else ""
-        line = f"**{what}**: {escape(change.name)}{deck_name}"
-        if change.values:
-            line += " — " + ", ".join(escape(v) for v in change.values)
-        lines.append(line)
-    changelog = changelog_pages(title, summary, lines, w, h)
-    out = Output(REPRINT_FILE, words.get("reprint_title", "Reprint"), changelog + pages, in_kit=False)
+            numbers.append(first + 2 * len(sheets))
+            drawn.append(front)
+            sheets.append((front, back))
+        sheets += [(page, None) for page in folded]
+    out = reprint.Reprinted(sheets)
     if machine and cut_pages:
-        out.beside = cut_files(game, machine, w, h, cut_pages, "reprint", [len(changelog) + n for n in numbers],
-                               drawn=pages[::2])
+        out.beside = cut_files(game, machine, w, h, cut_pages, "reprint", numbers, drawn=drawn)
     return out
 
 
@@ -987,5 +969,6 @@ def _template(game, roots, names, what, subject) -> list:
     return [Source(f"templates/{names[0]}", patterns, original, None, subject, what, kind="template")]
 
 
-COMPONENT = Component("cards", build, check, weight=4, pieces=cut_pieces, words=words,
+COMPONENT = Component("cards", build, check, weight=4, pieces=cut_pieces, words=words, printed=printed,
+                      reprint=reprinted,
                       split=sheet_pieces, run_part=run_part, join_parts=join_parts)

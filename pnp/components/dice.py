@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pnp import templating
+from pnp import reprint, templating
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
 from pnp.loading.cardlayout import compiled, evaluate, load_layout
@@ -125,7 +125,61 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
 
             out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, f"{base}-{form}")
         outs.append(out)
+    outs[0].record = reprint.fragment(game, "dice", *printed(game, options, spec))
     return outs
+
+
+def _labelled(dice) -> list:
+    """(key, label, item, faces) of every die: its kind's key (the item's ``id``, else the kind's number)
+    and the copy's label ``<key>#<n>``."""
+    kinds, seen, out = {}, {}, []
+    for item, faces in dice:
+        number = kinds.setdefault(id(faces), len(kinds) + 1)
+        key = str(item["id"]) if isinstance(item, dict) and item.get("id") else str(number)
+        seen[key] = seen.get(key, 0) + 1
+        out.append((key, f"{key}#{seen[key]}", item, faces))
+    return out
+
+
+def _side(config) -> float:
+    """The side of a face in the kit's form (its first): a sticker's, or a net's square."""
+    if config["forms"][0] == "stickers":
+        return config["sticker"] or config["die_size"] - 2.0
+    return config["edge"]
+
+
+def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
+    """(title, every die with its six faces as the kit's form prints them, and the item it is made from),
+    for :mod:`pnp.reprint`."""
+    from pnp.layout.geometry import Group
+
+    config = config_of(spec)
+    dice, layout = dice_faces(game, spec)
+    side = _side(config)
+    drawn, out = {}, []
+    for key, label, item, faces in _labelled(dice):
+        if id(faces) not in drawn:
+            drawn[id(faces)] = tuple(Group(tuple(place(face, layout.size, side, side, None)), role=f"face {k + 1}")
+                                     for k, face in enumerate(faces))
+        name = item.get("name") if isinstance(item, dict) and item.get("name") else key
+        values = reprint.item_values(item, game.root) if item is not None else {}
+        out.append(reprint.Printed(key, label, escape(str(name)), drawn[id(faces)], (), values))
+    return escape(word(game, f"components.{spec.id}.title", _own_title(spec))), out
+
+
+@with_game_icons
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+    """Only the dice ``labels``, in the kit's form (its first), laid out as the build lays it out (without a
+    cutting machine's layout)."""
+    config = config_of(spec)
+    words = strings(game, options.lang)
+    dice, layout = dice_faces(game, spec)
+    chosen = [(item, faces) for key, label, item, faces in _labelled(dice) if label in labels]
+    form = config["forms"][0]
+    title = escape(word(game, f"components.{spec.id}.title", _own_title(spec)))
+    pages = _form_pages(form, chosen, layout, config, *options.page_size,
+                        f"{title}: {words.get(f'dice_{form}', form)}", words.get("dice_glue", "glue"))
+    return reprint.Reprinted([(page, None) for page in pages])
 
 
 @with_game_icons
@@ -184,4 +238,5 @@ def words(game, spec=None) -> list:
     return out + (layout_sources(layout, game.root, where) if layout is not None else [])
 
 
-COMPONENT = Component("dice", build, check, weight=2, pieces=cut_pieces, words=words)
+COMPONENT = Component("dice", build, check, weight=2, pieces=cut_pieces, words=words, printed=printed,
+                      reprint=reprinted)

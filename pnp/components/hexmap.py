@@ -9,6 +9,7 @@ orientation (to print larger or smaller hexes, or pointy-top) and choose what is
 
 from __future__ import annotations
 
+from pnp import reprint
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
@@ -144,7 +145,26 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     if tiles.sheets > 1:
         parts.append(Part("tile", f"{spec.id if spec else 'map'}-tiles", tiles.sheets,
                           strings(game, options.lang).get("part_tiles", "tiles")))
-    return [Output(file_name(spec), title, out, parts=tuple(parts))]
+    result = Output(file_name(spec), title, out, parts=tuple(parts))
+    result.record = reprint.fragment(game, "hexmap", *printed(game, options, spec))
+    return [result]
+
+
+def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
+    """(title, the map as drawn before it is tiled), for :mod:`pnp.reprint`."""
+    config = config_of(spec)
+    title = title_of(game, config, options.lang, spec)
+    if game.map is None:
+        return title, []
+    key = spec.id if spec else "map"
+    elements = tuple(map_layout(game, config, options.lang).elements)
+    return title, [reprint.Printed(key, f"{key}#1", title, elements, (), {})]
+
+
+@with_game_icons
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+    """The whole map again: its assembly map and every tile (or its one sheet)."""
+    return reprint.Reprinted([(page, None) for page in pages(game, options, spec)[0]])
 
 
 def _problem(game, spec, message):
@@ -229,4 +249,5 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
                    tuple(layout.elements), (game.map.source, None), trimmed=True)
 
 
-COMPONENT = Component("hexmap", build, check, weight=2, pieces=cut_pieces, words=words)
+COMPONENT = Component("hexmap", build, check, weight=2, pieces=cut_pieces, words=words, printed=printed,
+                      reprint=reprinted)

@@ -11,7 +11,7 @@ front unless it says otherwise.
 
 from __future__ import annotations
 
-from pnp import templating
+from pnp import reprint, templating
 from pnp.loading.cardlayout import compiled
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.components.board import scope
@@ -203,7 +203,41 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         from pnp.exports.cutfile import moved_sheets
 
         out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, stem)
+    out.record = reprint.fragment(game, "standee", *printed(game, options, spec))
     return [out]
+
+
+def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
+    """(title, every copy of every figure with its front and back art, and the values its sides are drawn
+    from), for :mod:`pnp.reprint`."""
+    config = config_of(spec)
+    w, h = config["width"], config["height"]
+    out = []
+    for p in piece_list(game, spec):
+        front, back = tuple(side_elements(game, p["front"], w, h)), tuple(side_elements(game, p["back"], w, h))
+        name = escape(p["front"].get("label") or p["id"])
+        values = reprint.item_values({"count": p["count"], "front": p["front"], "back": p["back"]})
+        out += [reprint.Printed(p["id"], f"{p['id']}#{k + 1}", name, front, back, values) for k in range(p["count"])]
+    return escape(printed_title(game, spec)), out
+
+
+@with_game_icons
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+    """The sheets of only the figures ``labels``, packed as the build packs them (without a cutting
+    machine's layout)."""
+    config = config_of(spec)
+    lay = standee_layout(standee_spec(config))
+    standees, arts = [], {}
+    for p in piece_list(game, spec):
+        for k in range(p["count"]):
+            if f"{p['id']}#{k + 1}" not in labels:
+                continue
+            key = f"{p['id']}" if p["count"] == 1 else f"{p['id']}-{k + 1}"
+            standees.append((key, lay))
+            arts[key] = (side_elements(game, p["front"], config["width"], config["height"]),
+                         side_elements(game, p["back"], config["width"], config["height"]))
+    pages = standee_pages(standees, arts, *options.page_size, label=escape(printed_title(game, spec)))
+    return reprint.Reprinted([(page, None) for page in pages])
 
 
 @with_game_icons
@@ -243,4 +277,4 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
                            tuple(side_elements(game, p[name], w, h)), where)
 
 
-COMPONENT = Component("standee", build, check, pieces=cut_pieces, words=words)
+COMPONENT = Component("standee", build, check, pieces=cut_pieces, words=words, printed=printed, reprint=reprinted)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pnp import reprint
 from pnp.loading import placeholders
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw import fonts
@@ -86,11 +87,54 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     parts = tuple(Part("token", kind, token_set.count_of(kind), words.get(f"tokens_{kind}", escape(kind)))
                   for kind in token_set.kinds if token_set.count_of(kind))
     if options.cutter:
-        return [_cutter_output(game, token_set, options, words, parts)]
-    token_plan = plan(token_set.tokens, w, h, token_set.gap, token_set.fold_gutter)
-    pages = sheet_pages(token_plan, faces(game, token_set, options.lang), token_set.bleed,
-                        words.get("token_fold_note", ""), {t.id: t.outline for t in token_set.tokens if t.outline})
-    return [Output("tokens.pdf", words.get("tokens", "Tokens"), pages, parts=parts, sides="fold")]
+        out = _cutter_output(game, token_set, options, words, parts)
+    else:
+        out = Output("tokens.pdf", words.get("tokens", "Tokens"), _pages(game, token_set, token_set.tokens, options),
+                     parts=parts, sides="fold")
+    out.record = reprint.fragment(game, "tokens", *printed(game, options))
+    return [out]
+
+
+def _print_set(game, options: BuildOptions):
+    """tokens.yaml as the build prints it: with a print-shop bleed, more art past the cut lines and room
+    between tokens for it."""
+    token_set = load_tokens(game)
+    if options.bleed:
+        token_set = replace(token_set, bleed=max(token_set.bleed, options.bleed),
+                            gap=max(token_set.gap, 2 * options.bleed))
+    return token_set
+
+
+def _pages(game, token_set, tokens, options: BuildOptions) -> list:
+    """The fold-and-glue sheets of ``tokens`` (each with its count of copies)."""
+    w, h = options.page_size
+    token_plan = plan(tokens, w, h, token_set.gap, token_set.fold_gutter)
+    return sheet_pages(token_plan, faces(game, token_set, options.lang), token_set.bleed,
+                       strings(game, options.lang).get("token_fold_note", ""),
+                       {t.id: t.outline for t in token_set.tokens if t.outline})
+
+
+def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
+    """(title, every copy of every token with its two faces as drawn without a print-shop bleed, and the
+    values of its tokens.yaml entry), for :mod:`pnp.reprint`."""
+    token_set = load_tokens(game)
+    sides = faces(game, token_set, options.lang)
+    out = [reprint.Printed(t.id, f"{t.id}#{k + 1}", escape(t.id), *sides[t.id], reprint.item_values(t, game.root))
+           for t in token_set.tokens for k in range(t.count)]
+    return strings(game, options.lang).get("tokens", "Tokens"), out
+
+
+@with_game_icons
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+    """Fold-and-glue sheets of only the token copies ``labels``, laid out as the build lays out tokens
+    (without a cutting machine's layout)."""
+    token_set = _print_set(game, options)
+    wanted = {}
+    for label in labels:
+        key = label.rsplit("#", 1)[0]
+        wanted[key] = wanted.get(key, 0) + 1
+    tokens = [replace(t, count=wanted[t.id]) for t in token_set.tokens if t.id in wanted]
+    return reprint.Reprinted([(page, None) for page in _pages(game, token_set, tokens, options)])
 
 
 def _cutter_output(game, token_set, options: BuildOptions, words, parts) -> Output:
@@ -240,4 +284,5 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
                            trimmed=t.shape in ("square", "rounded"))
 
 
-COMPONENT = Component("tokens", build, check, check_files=check_files, pieces=cut_pieces, words=words)
+COMPONENT = Component("tokens", build, check, check_files=check_files, pieces=cut_pieces, words=words,
+                      printed=printed, reprint=reprinted)

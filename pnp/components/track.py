@@ -4,6 +4,7 @@ round the edge, a title and an optional start area). Shadow Throne's power track
 
 from __future__ import annotations
 
+from pnp import reprint
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError
@@ -109,7 +110,24 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     config = settings(game, spec)
     title, _ = titles(game, config, spec.id if spec else "power_track", options.lang)
     part = Part("board", spec.id if spec else "power_track", 1, title)
-    return [Output(file_name(spec), title, [layout(game, options, spec).page], parts=(part,))]
+    out = Output(file_name(spec), title, [layout(game, options, spec).page], parts=(part,))
+    out.record = reprint.fragment(game, "track", *printed(game, options, spec))
+    return [out]
+
+
+def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
+    """(title, the track's page as drawn for the kit's paper, with its settings), for :mod:`pnp.reprint`."""
+    config = settings(game, spec)
+    title, _ = titles(game, config, spec.id if spec else "power_track", options.lang)
+    key = spec.id if spec else "power_track"
+    page = layout(game, options, spec).page
+    return title, [reprint.Printed(key, f"{key}#1", title, tuple(page.elements), (), reprint.item_values(config))]
+
+
+@with_game_icons
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+    """The track's page again."""
+    return reprint.Reprinted([(layout(game, options, spec).page, None)])
 
 
 @with_game_icons
@@ -147,4 +165,4 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                            f"{track.token_diameter:g} mm tokens (need {need:g} mm)")
 
 
-COMPONENT = Component("track", build, check, words=words)
+COMPONENT = Component("track", build, check, words=words, printed=printed, reprint=reprinted)
