@@ -356,3 +356,13 @@ def test_a_game_folder_outside_git_with_a_value_that_is_no_folder(tmp_path, monk
     assert result.exit_code == 2
     assert "--changed-since file: a file, not a kit folder" in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_without_dulwich_a_git_reference_says_what_to_install(repo, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "dulwich", None)          # not installed: its import fails
+    result = CliRunner().invoke(main, ["build", str(repo), "--changed-since", "v1", "--out", str(repo / "o")])
+    assert result.exit_code == 2
+    assert ("--changed-since with a git reference reads the repository with dulwich, which is not installed: "
+            "pip install 'pnp[git]' (or give the folder of the earlier kit)") in result.output
