@@ -9,12 +9,12 @@ contradict the cards; the examples are engine transcripts, never typed by hand.
 from __future__ import annotations
 
 import io
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import jinja2
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepTogether, NextPageTemplate, PageBreak,
+from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
                                 PageTemplate, Spacer, Table, TableStyle)
 from reportlab.platypus.flowables import PageBreakIfNotEmpty
 from reportlab.platypus.doctemplate import LayoutError
@@ -416,8 +416,8 @@ class RulebookDoc(BaseDocTemplate):
                          leftMargin=pt(MARGIN["inner"]), rightMargin=pt(MARGIN["outer"]),
                          topMargin=pt(MARGIN["top"]), bottomMargin=pt(MARGIN["bottom"]))
         self.game, self.running_title = game, running_title
-        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
-                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        frame = _Frame(self, self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([
             PageTemplate("cover", [frame], onPage=self._cover_page),
             PageTemplate("body", [frame], onPage=self._body_page),
@@ -426,6 +426,9 @@ class RulebookDoc(BaseDocTemplate):
         self._headings = 0
         self.placed = None          # [(page, kind, lines, markup)] of every flowable set, when asked
         self._record = None
+        self.laid_out = None        # a layout pass's pages (:class:`LaidPage`), while one runs
+        self.notes_at = None        # the index of its first page after the padding point
+        self._story = self._notes_break = self._after_break = None
 
     def _cover_page(self, c, doc):
         w, h = self.pagesize
@@ -461,10 +464,31 @@ class RulebookDoc(BaseDocTemplate):
         self.toc_log = []   # the contents entries of this pass
         self._outline_level = -1
 
+    def filterFlowables(self, flowables):
+        # a layout pass notes where the padding point falls: when its page break comes up, the page it
+        # ends is the last before the padding; a break right after a page ended is dropped unseen, and
+        # the page begun for what follows it is the first after the padding
+        if self.laid_out is not None and self.notes_at is None and flowables is self._story and flowables:
+            if flowables[0] is self._notes_break:
+                self.notes_at = len(self.laid_out)
+            elif flowables[0] is self._after_break:
+                self.notes_at = len(self.laid_out) - 1
+
+    def beforePage(self):
+        if self.laid_out is not None:
+            self.laid_out.append(LaidPage(self.pageTemplate.id, []))
+
     def afterFlowable(self, flowable):
+        if isinstance(flowable, (_Replay, _Turn)):     # the drawing pass's scaffolding
+            return
+        if self.laid_out is not None:
+            self.laid_out[-1].events.append(("after", flowable))
+        self._after(flowable)
+
+    def _after(self, flowable):
         if isinstance(flowable, KeepWithNext):     # a heading kept with what follows it
-            self.afterFlowable(flowable.first)
-            self.afterFlowable(flowable.second)
+            self._after(flowable.first)
+            self._after(flowable.second)
             return
         if self.placed is not None:
             self.placed.append((self.page, getattr(flowable, "kind", type(flowable).__name__),
@@ -512,12 +536,15 @@ class BlankPage(Spacer):
         return []
 
 
-def _notes(count, title, ruled: bool, frame_height: float = 0.0):
+def _notes(count, title, ruled: bool, frame_height: float = 0.0, mark: bool = False):
     """The ``!notes`` handler: ``count`` padding pages, ruled Notes pages when rulebook.yaml asks for
     them (``notes: true``), else blank pages without header or number. What follows starts on a page of
-    its own, padded or not (the last chapter, the back page, stays the back page)."""
+    its own, padded or not (the last chapter, the back page, stays the back page). ``mark`` (a layout
+    pass, no padding): the page break is one :func:`lay_out` finds, to know where padding goes."""
     def handler(arg):
         out = []
+        if mark:
+            return [_NotesBreak()]
         if not ruled:
             if count:       # (a break's own next template: right after a page break it is not a second one)
                 out += [PageBreakIfNotEmpty("blank")]
@@ -532,22 +559,8 @@ def _notes(count, title, ruled: bool, frame_height: float = 0.0):
     return handler
 
 
-def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: dict,
-                   seed: list | None = None, measure: bool = False, placed: list | None = None,
-                   figures=None) -> tuple[bytes, int, list]:
-    """The booklet in reading order: (pdf, pages, contents entries).
-
-    ``seed``: the contents entries (level, text, page, key) expected, when known (the same booklet
-    without padding, shifted by the notes pages). platypus lays out the document again until the
-    contents stop changing; starting from the right entries saves those passes. Without ``seed``, the
-    entries are guessed from the headings with page 0: the contents then take their final lines, so
-    the pages and entries are right after one pass. ``measure`` stops after that one pass, on a canvas
-    that paints and writes nothing (the PDF is empty): enough to know the length and the entries.
-    ``placed``, a list, receives (page, kind, lines, markup) of every flowable as it was set.
-    """
-    buf = io.BytesIO()
-    doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"))
-    doc._record = placed
+def _facts(game, words) -> list:
+    """The cover's facts: players, minutes, ages."""
     if game.players[0] == game.players[1]:
         facts = [fill(words.get("players_one", "{min} players"), min=game.players[0])]
     else:
@@ -557,14 +570,23 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
                           max=game.minutes[1]))
     if game.ages:
         facts.append(fill(words.get("ages", "Ages {age}+"), age=game.ages))
+    return facts
+
+
+def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figures, mark_notes: bool = False):
+    """(document, story, contents, [(entry, after the notes?)] guessed from the headings) of a booklet
+    with ``notes`` padding pages (``mark_notes``: none, the padding point marked for a layout pass)."""
+    buf = io.BytesIO()
+    doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"))
     toc = _toc()[0]
+    facts = _facts(game, words)
     extra = {
         "cover": lambda arg: [Cover(game, words.get("rules_of_play", "Rules of Play"), facts,
                                     credit_lines(game, words)),
                               NextPageTemplate("body"), PageBreak()],
         "toc": _once(toc),
         "pagebreak": lambda arg: [PageBreakIfNotEmpty()],    # a new page, unless this one is still empty
-        "notes": _notes(notes, words.get("notes", "Notes"), bool(cfg.get("notes")), doc.height),
+        "notes": _notes(notes, words.get("notes", "Notes"), bool(cfg.get("notes")), doc.height, mark_notes),
         "space": lambda arg: [Spacer(1, pt(_space(arg)))],
         # the booklet takes spare content out unless it has room (pnp.components.rulebook.without_spare)
         "spare": lambda arg: [],
@@ -583,7 +605,31 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
             problems.error(name, exc.line - added if exc.line else exc.line, "rulebook", exc.message)
     problems.raise_if_errors()
     headed = notes if cfg.get("notes") else 0
-    toc.addEntries(seed if seed is not None else [entry for entry, _ in contents_entries(nodes, headed)])
+    return doc, story, toc, contents_entries(nodes, headed)
+
+
+def _layout_problem(cfg, exc) -> DataError:
+    return DataError([Problem(cfg["_path"], None, "rulebook", f"cannot be laid out: {str(exc)[:200]}")])
+
+
+def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: dict,
+                   seed: list | None = None, measure: bool = False, placed: list | None = None,
+                   figures=None) -> tuple[bytes, int, list]:
+    """The booklet in reading order: (pdf, pages, contents entries), laid out by platypus's own passes
+    (:func:`lay_out` and :func:`draw_laid_out` make it with one layout pass).
+
+    ``seed``: the contents entries (level, text, page, key) expected, when known (the same booklet
+    without padding, shifted by the notes pages). platypus lays out the document again until the
+    contents stop changing; starting from the right entries saves those passes. Without ``seed``, the
+    entries are guessed from the headings with page 0: the contents then take their final lines, so
+    the pages and entries are right after one pass. ``measure`` stops after that one pass, on a canvas
+    that paints and writes nothing (the PDF is empty): enough to know the length and the entries.
+    ``placed``, a list, receives (page, kind, lines, markup) of every flowable as it was set.
+    """
+    doc, story, toc, guess = _document(game, cfg, chapters, page_size_mm, notes, words, figures)
+    buf = doc.filename
+    doc._record = placed
+    toc.addEntries(seed if seed is not None else [entry for entry, _ in guess])
     try:
         if measure:
             toc.beforeBuild()           # as multiBuild does: the contents show the seeded entries
@@ -591,9 +637,163 @@ def render_booklet(game, cfg, chapters, page_size_mm, lang, notes: int, words: d
         else:
             doc.multiBuild(story)
     except LayoutError as exc:
-        raise DataError([Problem(cfg["_path"], None, "rulebook", f"cannot be laid out: {str(exc)[:200]}")]) \
-            from None
+        raise _layout_problem(cfg, exc) from None
     return buf.getvalue(), doc.page, list(doc.toc_log)
+
+
+# ----------------------------------------------------------------------------- one layout pass
+
+@dataclass
+class LaidPage:
+    """A page of a layout pass: its page template and, in order, where each flowable went
+    (``("place", flowable, x, y, spare width)``) and each flowable the document was told of
+    (``("after", flowable)``)."""
+
+    template: str
+    events: list
+
+
+@dataclass
+class LaidOut:
+    """A booklet laid out once, without padding pages (:func:`lay_out`): its pages, the contents'
+    entries as they were set, the headings' guess of them, the index of the first page after the padding
+    point (None: the booklet has none it can pad at) and what :func:`draw_laid_out` needs."""
+
+    pages: list
+    entries: list
+    guess: list
+    notes_at: int | None
+    doc: object
+    toc: object
+    args: tuple
+
+
+class _Frame(Frame):
+    """The body frame. In a layout pass (the document's ``laid_out`` is a list) a flowable that fits is
+    not drawn: where it goes is written down for :func:`draw_laid_out`."""
+
+    def __init__(self, doc, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.doc = doc
+
+    def add(self, flowable, canv, trySplit=0):
+        pages = self.doc.laid_out
+        if pages is None:
+            return super().add(flowable, canv, trySplit)
+
+        def place(canvas, x, y, _sW=0):
+            pages[-1].events.append(("place", flowable, x, y, _sW))
+
+        flowable.drawOn = place         # the frame draws what fits right where it decides its place
+        try:
+            return super().add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+
+class _NotesBreak(PageBreakIfNotEmpty):
+    """The page break at the padding point of a layout pass."""
+
+
+class _Turn(PageBreak):
+    """The end of a replayed page (:func:`draw_laid_out`)."""
+
+
+class _Replay(Flowable):
+    """One page of a layout pass, drawn: each flowable where the pass placed it, the document told of
+    each as it was then (outline, bookmarks, contents); the contents drawn with their ``entries``."""
+
+    class Mismatch(Exception):
+        """The drawing does not follow the layout (the booklet is then made by platypus's passes)."""
+
+    def __init__(self, page: LaidPage, next_template, toc, entries):
+        super().__init__()
+        self.page, self.next_template, self.toc, self.entries = page, next_template, toc, entries
+
+    def wrap(self, avail_width, avail_height):
+        return 0, 0
+
+    def drawOn(self, canv, x, y, _sW=0):
+        doc = canv._doctemplate
+        if doc.pageTemplate.id != self.page.template:
+            raise _Replay.Mismatch(f"page {doc.page}: template {doc.pageTemplate.id}, laid out on "
+                                   f"{self.page.template}")
+        for event in self.page.events:
+            if event[0] == "after":
+                if not isinstance(event[1], _NotesBreak):
+                    doc._after(event[1])
+                continue
+            _, flowable, fx, fy, sw = event
+            if flowable is self.toc:            # the contents with their pages: the same lines
+                width, height = flowable.width, flowable.height
+                flowable.addEntries(self.entries)
+                flowable.beforeBuild()
+                if flowable.wrapOn(canv, doc.width, height + 1) != (width, height):
+                    raise _Replay.Mismatch("the contents take other lines with their pages")
+            flowable.drawOn(canv, fx, fy, sw)
+        if self.next_template is not None:
+            doc.handle_nextPageTemplate(self.next_template)
+
+
+def lay_out(game, cfg, chapters, page_size_mm, lang, words: dict, figures=None) -> LaidOut:
+    """The booklet laid out once, without padding and on a canvas that paints nothing: its length,
+    its contents' entries and where every flowable goes, for :func:`draw_laid_out`. The contents show the
+    entries guessed from the headings (page 0), which take the lines the final ones take."""
+    doc, story, toc, guess = _document(game, cfg, chapters, page_size_mm, 0, words, figures, mark_notes=True)
+    toc.addEntries([entry for entry, _ in guess])
+    toc.beforeBuild()                   # as multiBuild does: the contents show the seeded entries
+    breaks = [i for i, f in enumerate(story) if isinstance(f, _NotesBreak)]
+    if len(breaks) == 1:                # one padding point (in the middle, or the booklet's end)
+        doc._notes_break = story[breaks[0]]
+        doc._after_break = story[breaks[0] + 1] if breaks[0] + 1 < len(story) else None
+    doc.laid_out, doc._story = pages, _ = [], story
+    try:
+        doc.build(story, canvasmaker=MeasuringCanvas)
+    except LayoutError as exc:
+        raise _layout_problem(cfg, exc) from None
+    finally:
+        doc.laid_out = doc._story = doc._notes_break = doc._after_break = None
+    notes_at, doc.notes_at = doc.notes_at, None
+    if len(breaks) == 1 and breaks[0] + 1 == len(story):
+        notes_at = len(pages)           # padding at the end
+    return LaidOut(pages, list(doc.toc_log), guess, notes_at, doc, toc,
+                   (game, cfg, chapters, page_size_mm, lang, words, figures))
+
+
+def draw_laid_out(laid: LaidOut, notes: int, placed: list | None = None) -> tuple[bytes, int, list]:
+    """The booklet of :func:`lay_out` drawn with ``notes`` padding pages at its padding point:
+    (pdf, pages, contents entries), byte for byte what platypus's passes make (:func:`render_booklet`
+    seeded with the shifted entries). Only the contents are set again, with their page numbers. When the
+    drawing cannot follow the layout (no padding point to pad at, contents whose lines change), the
+    booklet is made by :func:`render_booklet`."""
+    game, cfg, chapters, size, lang, words, figures = laid.args
+    headed = notes if cfg.get("notes") else 0
+    entries = shifted_entries(laid.entries, laid.guess, notes, headed) \
+        if len(laid.guess) == len(laid.entries) else None
+    toc_pages = [e for page in laid.pages for e in page.events if e[0] == "place" and e[1] is laid.toc]
+    if entries is not None and (laid.notes_at is not None or not notes) and len(toc_pages) <= 1:
+        doc = laid.doc
+        padding = _notes(notes, words.get("notes", "Notes"), bool(cfg.get("notes")), doc.height)("")
+        story = []
+        for i, page in enumerate(laid.pages):
+            if i and i == laid.notes_at:
+                story.extend(keep_with_next(padding))
+            elif i:
+                story.append(_Turn())
+            after = laid.pages[i + 1].template if i + 1 < len(laid.pages) else None
+            story.append(_Replay(page, after, laid.toc, entries))
+        if laid.notes_at == len(laid.pages):
+            story.extend(keep_with_next(padding))
+        doc.filename = buf = io.BytesIO()
+        doc._record = placed
+        try:
+            doc.build(story)
+        except _Replay.Mismatch:
+            pass
+        else:
+            if doc.page == len(laid.pages) + notes and doc.toc_log == entries:
+                return buf.getvalue(), doc.page, list(doc.toc_log)
+    return render_booklet(game, cfg, chapters, size, lang, notes, words, entries, placed=placed, figures=figures)
 
 
 def with_notes_point(chapters):

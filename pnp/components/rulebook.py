@@ -23,8 +23,7 @@ from pnp.figures import Figures
 from pnp.loading.i18n import strings, translation
 from pnp.layout.imposition import padded, print_order, side_marks
 from pnp.markup import Safe, escape, fill, parse
-from pnp.rulebook import (chapter_markup, contents_entries, load_config, render_booklet, shifted_entries,
-                          with_notes_point)
+from pnp.rulebook import chapter_markup, draw_laid_out, lay_out, load_config
 from pnp.loading.scenario import load_scenario, play_scenario
 from pnp.loading.tokendata import load_tokens
 from pnp.units import half_sheet, pt
@@ -412,9 +411,9 @@ def booklet(game, paper: str, lang: str):
     chapters, spare = without_spare(chapters)
     words = strings(game, lang)
     size = half_sheet(paper)
-    # one layout pass to learn the length, then the booklet padded to its pages with the contents known
-    _, pages, entries = render_booklet(game, cfg, chapters, size, lang, 0, words, measure=True, figures=figures)
-    content = pages
+    # one layout pass: the length, the contents' entries and where everything goes, drawn once padded
+    laid = lay_out(game, cfg, chapters, size, lang, words, figures)
+    pages = content = len(laid.pages)
     # the data may fix the length; otherwise the smallest booklet that holds the chapters
     target = cfg.get("pages") or padded(pages)
     if pages > target:
@@ -422,16 +421,13 @@ def booklet(game, paper: str, lang: str):
                                        f"{target} rulebook.yaml allows")])
     if pages < target and not cfg.get("notes") and spare != chapters:
         # pages to spare and no Notes pages asked for: what follows !spare takes them, if it fits
-        _, more, with_spare = render_booklet(game, cfg, spare, size, lang, 0, words, measure=True, figures=figures)
-        if more <= target:
-            chapters, pages, entries, content = spare, more, with_spare, more
-    notes = target - pages
-    headed = notes if cfg.get("notes") else 0      # padding pages with a Notes heading
-    guess = contents_entries([n for _, m in with_notes_point(chapters) for n in parse(m)], headed)
-    seed = shifted_entries(entries, guess, notes, headed) if len(guess) == len(entries) else None
-    pdf, pages, _ = render_booklet(game, cfg, chapters, size, lang, notes, words, seed, figures=figures)
+        with_spare = lay_out(game, cfg, spare, size, lang, words, figures)
+        if len(with_spare.pages) <= target:
+            laid, pages = with_spare, len(with_spare.pages)
+            content = pages
+    pdf, pages, _ = draw_laid_out(laid, target - pages)
     if pages != target:
-        raise DataError([_problem(cfg, f"padding with {notes} pages gave {pages} pages, not {target}")])
+        raise DataError([_problem(cfg, f"padding with {target - content} pages gave {pages} pages, not {target}")])
     return pdf, pages, content
 
 

@@ -263,7 +263,7 @@ def wrap(markup: str, style: Style, size: float, width_pt: float):
 
 @lru_cache(maxsize=8192)
 def _wrapped(markup: str, style: Style, size: float, width_pt: float, icon_set, lang: str = "en"):
-    # cached: a booklet is laid out twice (its length, then with its contents known), paragraph by paragraph
+    # cached: a booklet laid out for its length and then with spare content (or in another size)
     return _wrap(parse(markup, style.upper), style, size, width_pt)
 
 

@@ -1,0 +1,133 @@
+"""The booklet is laid out once (pnp.rulebook.lay_out) and drawn from that layout with its padding and the
+contents' page numbers (draw_laid_out): byte for byte what platypus's own passes make, which lay the
+booklet out to learn its length and then again, drawn, with the contents seeded."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import pnp.rulebook as R
+from pnp.components import rulebook as component
+from pnp.draw.icons import using
+from pnp.figures import Figures
+from pnp.layout.imposition import padded
+from pnp.loading.gamedata import load_game
+from pnp.loading.i18n import strings
+from pnp.units import half_sheet
+
+GAMES = Path(__file__).parent / "games"
+RENDER = R.render_booklet
+
+
+def two_passes(game, paper):
+    """The booklet as pnp made it before it had one layout pass: a measuring pass, then platypus's
+    passes seeded with the measured contents (no spare content: these games have none)."""
+    cfg = component.load_config(game)
+    lang = game.language
+    figures = Figures(game, lang)
+    chapters = R.chapter_markup(game, cfg, component.context(game, cfg, lang, figures), lang)
+    words, size = strings(game, lang), half_sheet(paper)
+    _, pages, entries = RENDER(game, cfg, chapters, size, lang, 0, words, measure=True, figures=figures)
+    target = cfg.get("pages") or padded(pages)
+    notes = target - pages
+    headed = notes if cfg.get("notes") else 0
+    guess = R.contents_entries([n for _, m in R.with_notes_point(chapters) for n in R.parse(m)], headed)
+    seed = R.shifted_entries(entries, guess, notes, headed)
+    return RENDER(game, cfg, chapters, size, lang, notes, words, seed, figures=figures)
+
+
+def one_pass(game, paper):
+    with using(game.icons, game.language):
+        return component.booklet(game, paper, game.language)
+
+
+def _variant(tmp_path, name, pages=None, notes=None, chapters=None, rules=None) -> Path:
+    folder = tmp_path / name
+    shutil.copytree(GAMES / "starfall", folder)
+    cfg = folder / "rulebook.yaml"
+    lines = [f"pages: {pages}" if pages else "", f"notes: {str(notes).lower()}" if notes is not None else "",
+             f"chapters: [{', '.join(chapters or ['cover', 'contents', 'rules'])}]"]
+    cfg.write_text("\n".join(line for line in lines if line) + "\n")
+    if rules is not None:
+        path = folder / "templates" / "rulebook" / "en" / "rules.md.j2"
+        path.write_text(rules(path.read_text()))
+    return folder
+
+
+def _no_pagebreak(text):
+    return text.replace("!pagebreak\n", "", 1)
+
+
+# (name, pages, notes, chapters, rules): where the padding point falls and what pads it
+VARIANTS = [
+    # the padding point before a chapter that starts with a page break: ruled, blank, and more of them
+    ("ruled", 4, True, None, None),
+    ("blank", 4, False, None, None),
+    ("blank8", 8, False, None, None),
+    ("ruled8", 8, True, None, None),
+    # the padding point right after the cover's page break (the break there is dropped unseen)
+    ("after_cover", 4, True, ["cover", "rules"], _no_pagebreak),
+    ("after_cover_blank", 8, False, ["cover", "rules"], _no_pagebreak),
+    # !notes written at the chapter's end (padding at the booklet's end) and in its middle
+    ("at_end", 8, False, ["cover", "contents", "rules"], lambda t: t + "\n!notes\n"),
+    ("at_end_ruled", 8, True, ["cover", "contents", "rules"], lambda t: t + "\n!notes\n"),
+    ("middle", 8, False, ["cover", "contents", "rules"], lambda t: t.replace("## The decks", "!notes\n\n## The decks")),
+    # no page count: the smallest booklet that holds the chapters
+    ("smallest", None, None, None, _no_pagebreak),
+]
+
+
+@pytest.mark.parametrize("name,pages,notes,chapters,rules", VARIANTS, ids=[v[0] for v in VARIANTS])
+def test_one_layout_pass_makes_the_same_booklet(tmp_path, monkeypatch, name, pages, notes, chapters, rules):
+    folder = _variant(tmp_path, name, pages, notes, chapters, rules)
+    for paper in ("letter", "a4"):
+        game = load_game(folder)
+        with using(game.icons, game.language):
+            expected = two_passes(game, paper)
+        # the booklet never falls back to platypus's passes here
+        monkeypatch.setattr(R, "render_booklet", lambda *a, **k: pytest.fail("laid out again"))
+        pdf, count, content = one_pass(load_game(folder), paper)
+        monkeypatch.setattr(R, "render_booklet", RENDER)
+        assert (pdf, count) == expected[:2], (name, paper)
+        assert count == (pages or count) and content <= count
+
+
+def test_the_layout_is_passed_once(monkeypatch):
+    """Shadow Throne's booklet: platypus lays it out once (one build on the measuring canvas) and draws
+    it once; the layout pass draws nothing."""
+    game = load_game("shadow_throne")
+    builds = []
+    real = R.RulebookDoc.build
+
+    def counted(self, story, *args, **kwargs):
+        builds.append(kwargs.get("canvasmaker", "drawn"))
+        return real(self, story, *args, **kwargs)
+
+    monkeypatch.setattr(R.RulebookDoc, "build", counted)
+    monkeypatch.setattr(R, "render_booklet", lambda *a, **k: pytest.fail("laid out again"))
+    _, pages, _ = one_pass(game, "letter")
+    assert pages == 16
+    assert builds == [R.MeasuringCanvas, "drawn"]
+
+
+def test_a_drawing_that_cannot_follow_its_layout_falls_back_to_platypus(tmp_path, monkeypatch):
+    """When the drawn pages would not follow the layout (here: the page after the padding laid out on
+    another page template than the padding leads to), the booklet is made by platypus's passes, the
+    same bytes as ever."""
+    folder = _variant(tmp_path, "fallback", 8, False)
+    game = load_game(folder)
+    with using(game.icons, game.language):
+        expected = two_passes(game, "letter")
+        cfg = component.load_config(game)
+        figures = Figures(game, game.language)
+        chapters = R.chapter_markup(game, cfg, component.context(game, cfg, game.language, figures), game.language)
+        laid = R.lay_out(game, cfg, chapters, half_sheet("letter"), game.language, strings(game, game.language),
+                         figures)
+        assert laid.notes_at is not None
+        laid.pages[laid.notes_at].template = "cover"
+        fell_back = []
+        monkeypatch.setattr(R, "render_booklet", lambda *a, **k: fell_back.append(1) or RENDER(*a, **k))
+        pdf, count, _ = R.draw_laid_out(laid, 8 - len(laid.pages))
+    assert fell_back == [1]
+    assert (pdf, count) == expected[:2]
