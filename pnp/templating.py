@@ -684,13 +684,40 @@ def _sum(environment, iterable, attribute=None, start=0):
     return joined if isinstance(start, list) else tuple(joined)
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Templates compiled in this process, kept in memory (never on disk) across the environments
+    :func:`environment` makes: ``pnp watch`` and the studio clear those before every rebuild, and a
+    template whose file did not change is not compiled again. Jinja2 finds an entry by the template's
+    name and file and uses it only when the source it was compiled from is the same (its checksum); one
+    cache per set of options that change the compiled code."""
+
+    def __init__(self):
+        self._code: dict = {}
+
+    def load_bytecode(self, bucket):
+        found = self._code.get(bucket.key)
+        if found is not None and found[0] == bucket.checksum:
+            bucket.code = found[1]
+
+    def dump_bytecode(self, bucket):
+        self._code[bucket.key] = (bucket.checksum, bucket.code)
+
+    def clear(self):
+        self._code.clear()
+
+
+_COMPILED: dict = {}
+
+
 @reads_files
 @lru_cache(maxsize=None)
 def environment(roots: tuple, trim: bool = True, keep_trailing_newline: bool = True) -> MarkupSandbox:
     """The sandboxed environment for templates found in ``roots`` (in order: the first folder that has a
     template name wins). ``trim`` sets Jinja2's trim_blocks and lstrip_blocks."""
+    compiled = _COMPILED.setdefault((trim, keep_trailing_newline), CompiledTemplates())
     return MarkupSandbox(loader=ConfinedLoader(roots), undefined=jinja2.StrictUndefined, autoescape=False,
-                         trim_blocks=trim, lstrip_blocks=trim, keep_trailing_newline=keep_trailing_newline)
+                         trim_blocks=trim, lstrip_blocks=trim, keep_trailing_newline=keep_trailing_newline,
+                         bytecode_cache=compiled)
 
 
 def render(template: jinja2.Template, **context) -> Safe:
