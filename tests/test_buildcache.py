@@ -347,3 +347,26 @@ def test_a_large_deck_builds_the_same_with_any_jobs(tmp_path):
     assert kit_files(tmp_path / "two") == one
     cached, _ = cached_build(game, tmp_path / "cached", BuildOptions(), jobs=2)
     assert cached == one
+
+
+def test_a_card_edit_the_rulebook_does_not_print_keeps_the_drawn_booklet(tmp_path, monkeypatch):
+    """The booklet is kept by what its layout and drawing read (chapters' markup, figures, cover, words,
+    icons...): Starfall's rulebook prints no card names, so renaming a card finds it drawn (not laid out
+    again); a card's copies are printed (the deck's total), so that edit lays it out again. Both kits
+    are byte for byte clean builds."""
+    import pnp.components.rulebook as rulebook
+
+    shutil.copytree(Path(__file__).parent / "games" / "starfall", tmp_path / "starfall")
+    game, out = tmp_path / "starfall", tmp_path / "out"
+    laid = []
+    real = rulebook.lay_out
+    monkeypatch.setattr(rulebook, "lay_out", lambda *a, **k: laid.append(1) or real(*a, **k))
+    cached_build(game, out, BuildOptions())
+    assert laid, "a first build lays the booklet out"
+    for step, (old, new, again) in enumerate([("name: Tidewatch,", "name: Tidewatcher,", False),
+                                              ("copies: 2, light: 1", "copies: 3, light: 1", True)]):
+        laid.clear()
+        edit(game, "stars.yaml", old, new)
+        rebuilt, _ = cached_build(game, out, BuildOptions())
+        assert bool(laid) is again, (old, new)
+        assert rebuilt == clean_build(game, tmp_path / f"clean-{step}", BuildOptions())

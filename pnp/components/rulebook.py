@@ -10,8 +10,9 @@ from functools import lru_cache
 
 import jinja2
 
-from pnp import templating
+from pnp import buildcache, templating, typography
 from pnp.cache import reads_files
+from pnp.credits import credit_lines
 from pnp.loading.cardtext import ability_text
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
@@ -411,6 +412,46 @@ def booklet(game, paper: str, lang: str):
     chapters, spare = without_spare(chapters)
     words = strings(game, lang)
     size = half_sheet(paper)
+    cache = buildcache.current()
+    key = _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache)
+    found = cache.get(key)
+    if found is not None:
+        meta, blobs = found
+        if len(blobs) == 1 and type(meta.get("pages")) is int and type(meta.get("content")) is int:
+            return blobs[0], meta["pages"], meta["content"]
+    pdf, pages, content = _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size)
+    cache.put(key, {"kind": "booklet", "pages": pages, "content": content}, [pdf])
+    return pdf, pages, content
+
+
+def _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache) -> str | None:
+    """The build cache's key of the booklet drawn from ``chapters`` (and ``spare``, the chapters with
+    their spare content): everything its layout and drawing read besides them. The chapters' markup
+    and the figures' drawings (layout elements: every text, colour, position and icon name), the bytes
+    of the pictures they place, the game's icons, what the cover and the running heads print (title,
+    look, the factions' emblems and colours, players, time, ages, credits), the printed words, the
+    length rulebook.yaml asks for, paper, language and what pnp draws with. An edit that changes none
+    of it (a card the rulebook does not print) finds the booklet drawn; None: not kept (the cache is
+    off, or a drawing is not described by its content)."""
+    if not cache:
+        return None
+    drawings = repr(figures.drawings)
+    if " at 0x" in drawings:
+        return None
+    files = cache.files
+    pictures = sorted({path for d in figures.drawings for path in buildcache.picture_paths(d.elements)})
+    look = game.look
+    return buildcache.digest(
+        "booklet", buildcache.code_digest(), paper, lang, typography.active(),
+        buildcache.icons_digest(game.icons, files), chapters, spare, drawings,
+        [(path, files(path)) for path in pictures], repr(look),
+        files(look.art) if look.art is not None else None,
+        [(f.emblem, f.colour) for f in game.factions], game.title, game.author, game.players, game.minutes,
+        game.ages, credit_lines(game, words), sorted(words.items()), cfg.get("pages"), bool(cfg.get("notes")))
+
+
+def _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size):
+    """(reading-order PDF, pages, content pages): the booklet laid out and drawn."""
     # one layout pass: the length, the contents' entries and where everything goes, drawn once padded
     laid = lay_out(game, cfg, chapters, size, lang, words, figures)
     pages = content = len(laid.pages)
@@ -464,7 +505,9 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     words = strings(game, lang)
     reading, pages, _ = booklet(game, options.paper, lang)
     w, h = half_sheet(options.paper)
-    imposed = impose(reading, w, h, options.booklet_flip, words)
+    imposed = buildcache.current().combined(
+        "booklet-imposed", [reading, w, h, options.booklet_flip, sorted(words.items())],
+        lambda: impose(reading, w, h, options.booklet_flip, words))
     return [
         Output("rulebook.pdf", words.get("rulebook_reading", "Rulebook"), pdf=reading, in_kit=False),
         # two booklet pages a side, both sides of each sheet
