@@ -107,6 +107,8 @@ def test_waiting_for_workers_the_build_compiles_the_instructions_template_once(m
     from pnp import templating
     instructions._environment.cache_clear()
     templating.environment.cache_clear()    # a build earlier in the run left the template compiled there
+    for compiled_templates in templating._COMPILED.values():    # and kept its compiled code (CompiledTemplates)
+        compiled_templates.clear()
     env, compiled = instructions._environment(), []
     monkeypatch.setattr(env, "compile", lambda *a, _c=env.compile, **k: compiled.append(a[1:2]) or _c(*a, **k))
     instructions.warm(game, options)
