@@ -161,7 +161,7 @@ def _joined(pdfs: list, collate: bool = False) -> bytes:
 def concatenate(pdfs: list, title: str, author: str = "", outline: str | None = None) -> bytes:
     """The pages of ``pdfs`` one after the other, as one file with one outline entry (a file drawn in
     pieces: card sheets of a large deck, each piece painted by itself)."""
-    from pikepdf import Name, OutlineItem, Pdf
+    from pikepdf import Pdf
 
     if sum(page_count(p) for p in pdfs) > BULK_PAGES:
         out = Pdf.open(io.BytesIO(_joined(list(pdfs))))
@@ -171,21 +171,28 @@ def concatenate(pdfs: list, title: str, author: str = "", outline: str | None = 
         for part in opened:
             out.pages.extend(part.pages)
     try:
-        if outline and len(out.pages):
-            with out.open_outline() as tree:
-                tree.root.append(OutlineItem(bookmark(outline), 0))
-            out.Root.PageMode = Name.UseOutlines
-        _info(out, title, author)
-        return _save(out)
+        return _finished(out, title, author, outline)
     finally:
         for part in opened:
             part.close()
 
 
+def _finished(out, title: str, author: str, outline: str | None) -> bytes:
+    """``out`` with one bookmark ``outline`` on its first page (when given), its info set, as bytes."""
+    from pikepdf import Name, OutlineItem
+
+    if outline and len(out.pages):
+        with out.open_outline() as tree:
+            tree.root.append(OutlineItem(bookmark(outline), 0))
+        out.Root.PageMode = Name.UseOutlines
+    _info(out, title, author)
+    return _save(out)
+
+
 def interleave(first: bytes, second: bytes, title: str, author: str = "", outline: str | None = None) -> bytes:
     """A page of ``first``, then a page of ``second``, in turn (the two have as many pages): card fronts
     and backs for a duplex printer, made from their PDFs rather than painted again."""
-    from pikepdf import Name, OutlineItem, Pdf
+    from pikepdf import Pdf
 
     a, b = Pdf.open(io.BytesIO(first)), Pdf.open(io.BytesIO(second))
     try:
@@ -198,12 +205,7 @@ def interleave(first: bytes, second: bytes, title: str, author: str = "", outlin
             for front, back in zip(a.pages, b.pages):
                 out.pages.append(front)
                 out.pages.append(back)
-        if outline and len(out.pages):
-            with out.open_outline() as tree:
-                tree.root.append(OutlineItem(bookmark(outline), 0))
-            out.Root.PageMode = Name.UseOutlines
-        _info(out, title, author)
-        return _save(out)
+        return _finished(out, title, author, outline)
     finally:
         a.close()
         b.close()
