@@ -63,62 +63,99 @@ def route_row(rules, bridge: tuple, start: int) -> list:
     return dist
 
 
-#: Per rules, per (bridges standing, spaces headed for): the route rows of those spaces and the scores
-#: filled so far (see :func:`heading`); the same goals come back turn after turn and game after game.
-#: Under the key ``bridges standing``: the route rows worked out so far (see :func:`route_row`).
-_HEADINGS = weakref.WeakKeyDictionary()
-#: Headings kept per rules at most (about 1 KB each).
-HEADINGS_KEPT = 4096
+def route_column(rules, bridge: tuple, end: int) -> list:
+    """Route distances from every space to space ``end`` (:func:`route_row` of each space, read at
+    ``end``): a search back along the links that lead into it."""
+    inf = 10 ** 6
+    dist = [inf] * len(rules.at)
+    dist[end] = 0
+    frontier, d = [end], 0
+    into = rules.links_in
+    while frontier:
+        d += 1
+        nxt = []
+        for s in frontier:
+            for j, need in into[s]:
+                if dist[j] == inf and (need < 0 or bridge[need]):
+                    dist[j] = d
+                    nxt.append(j)
+        frontier = nxt
+    return dist
 
 
-def heading(state, goals: frozenset) -> tuple:
-    """``(rows, scores)`` for pieces heading for the spaces ``goals``: the route rows of those spaces, and
-    per space its score (the distance to the nearest of them, 3 more in a cave), None until a bot first
-    needs it. The scores depend on the goals and the bridges alone, so they are shared."""
+class Tables:
+    """What the greedy bot keeps per rules, shared by games: per set of bridges standing, the route
+    columns worked out so far (:func:`route_column`, at most one per space); per (bridges standing, spaces
+    headed for), a heading (:func:`heading`), the same goals coming back turn after turn and game after
+    game; per kind of piece the card kinds it may play; per piece whether it takes its go first."""
+
+    #: Headings kept at most (about 1 KB each); the columns are kept apart (one a space per set of bridges).
+    HEADINGS_KEPT = 4096
+
+    def __init__(self, rules):
+        self.columns = {}
+        self.headings = {}
+        self.kinds = [frozenset(rules.card_kind[i] for i in range(len(rules.cards)) if k in rules.card_players[i])
+                      for k in range(len(rules.kinds))]
+        # possessors and messengers first: a possession or an order gives another piece its go
+        self.lead = tuple(bool(self.kinds[k] & {"possess", "orders"}) for k in rules.piece_kind)
+
+
+_TABLES = weakref.WeakKeyDictionary()
+
+
+def tables(rules) -> Tables:
+    """The greedy bot's :class:`Tables` of ``rules``."""
+    t = _TABLES.get(rules)
+    if t is None:
+        t = _TABLES[rules] = Tables(rules)
+    return t
+
+
+def heading(state, goals: frozenset, t: Tables | None = None) -> tuple:
+    """``(goals, scores, columns, bridges, apart)`` for pieces heading for the spaces ``goals``: the goals
+    as a tuple, per space its score (the route distance from the nearest goal, 3 more in a cave; None
+    until a bot first needs it, see :func:`fill_scores`), the route columns of the bridges standing, those
+    bridges, and per goal the hexes to the nearest other goal (filled as needed). The scores depend on the goals and the bridges alone, so they are shared between turns and
+    games."""
     r = state.rules
-    kept = _HEADINGS.get(r)
-    if kept is None:
-        kept = _HEADINGS[r] = {}
+    t = t or tables(r)
     bridge = tuple(state.bridge)
     key = (bridge, goals)
+    kept = t.headings
     entry = kept.get(key)
     if entry is None:
-        if len(kept) >= HEADINGS_KEPT:
+        if len(kept) >= t.HEADINGS_KEPT:
             kept.clear()
-        rows = kept.get(bridge)
-        if rows is None:
-            rows = kept[bridge] = [None] * len(r.at)
-        for g in goals:
-            if rows[g] is None:
-                rows[g] = route_row(r, bridge, g)
-        entry = kept[key] = ([rows[g] for g in goals], [None] * len(r.at))
+        columns = t.columns.get(bridge)
+        if columns is None:
+            columns = t.columns[bridge] = [None] * len(r.at)
+        entry = kept[key] = (tuple(goals), [None] * len(r.at), columns, bridge, {})
     return entry
 
 
-_KINDS = {}
+def fill_scores(rules, entry, spaces, score) -> None:
+    """Fill in the scores still None in ``score`` (those of ``spaces``, in order) from a :func:`heading`
+    entry, keeping them there."""
+    goals, near, columns, bridge, _ = entry
+    cave = rules.cave
+    for i, s in enumerate(spaces):
+        if score[i] is None:
+            column = columns[s]
+            if column is None:
+                column = columns[s] = route_column(rules, bridge, s)
+            score[i] = near[s] = min(map(column.__getitem__, goals)) + (3 if cave[s] else 0)
 
 
 def card_kinds(rules) -> list:
     """Per kind of piece, the card kinds it may play."""
-    kinds = _KINDS.get(id(rules))
-    if kinds is None:
-        kinds = [frozenset(rules.card_kind[i] for i in range(len(rules.cards)) if k in rules.card_players[i])
-                 for k in range(len(rules.kinds))]
-        _KINDS[id(rules)] = kinds
-    return kinds
-
-
-_LEADS = {}
+    return tables(rules).kinds
 
 
 def leads(rules) -> tuple:
     """Per piece, whether it takes its go first: a possessor or a messenger (a possession or an order
     gives another piece its go)."""
-    out = _LEADS.get(id(rules))
-    if out is None:
-        kinds = card_kinds(rules)
-        out = _LEADS[id(rules)] = tuple(bool(kinds[k] & {"possess", "orders"}) for k in rules.piece_kind)
-    return out
+    return tables(rules).lead
 
 
 class GreedyBot(Bot):
@@ -126,6 +163,16 @@ class GreedyBot(Bot):
 
     name = "greedy"
     fast = True
+    _rules = None                  # the rules of the last game played, and their tables
+    _tables = None
+
+    def __init__(self):
+        self._moves = {}
+
+    def tables(self, r) -> Tables:
+        if self._rules is not r:
+            self._rules, self._tables = r, tables(r)
+        return self._tables
 
     def act(self, state, player, rng):
         phase = state.phase
@@ -144,57 +191,81 @@ class GreedyBot(Bot):
     # -- moving
 
     def _piece(self, state, me, rng):
-        movable = state.movable()
+        movable = state.movers()
         if not movable:
             return END_ACTION
-        r = state.rules
         # possessors and messengers first: a possession or an order gives another piece its go
-        lead = leads(r)
+        lead = self.tables(state.rules).lead
         p = movable[0]
         for q in movable:
             if lead[q]:
                 p = q
                 break
+        r = state.rules
+        here = state.pos[p]
+        if state.builds and any(b[0] == p for b in state.builds):
+            return self._go(p, here)                 # stay to finish the build it began
+        if r.needs_orders[p]:
+            dests = state.destinations(p)
+            if len(dests) == 1:
+                return self._go(p, here)
+        entry = self._heading(state, p, me)
+        near = entry[1]
+        if near[here] == 0 or near[here] is None and self._score(r, entry, here) == 0:
+            # standing on a space it heads for, with no other such space within its move: staying is
+            # the best move (any other space scores 1 or more), found without searching where it may go
+            apart = entry[4].get(here)
+            if apart is None:
+                dist = r.dist[here]
+                apart = entry[4][here] = min([dist[g] for g in entry[0] if g != here], default=10 ** 6)
+            if apart > state.allowance(p):
+                return self._go(p, here)
         dests = state.destinations(p)
         if len(dests) == 1:
-            return Action(MOVE, p, -1, -1, dests[0])
-        here = state.pos[p]
-        if state.builds and (
-                any(b[0] == p and b[4] < state.turn and state._build_ok(p, b[2], b[3], b[1]) for b in state.builds)
-                or (any(b[0] == p for b in state.builds) and here in dests)):
-            return Action(MOVE, p, -1, -1, here)    # stay to finish the build
-        rows, near = self._heading(state, p, me)
-        score = [near[s] for s in dests]
+            return self._go(p, here)
+        score = list(map(near.__getitem__, dests))
         if None in score:
-            cave = r.cave
-            for i, s in enumerate(dests):
-                if score[i] is None:
-                    score[i] = near[s] = min([row[s] for row in rows]) + (3 if cave[s] else 0)
+            fill_scores(state.rules, entry, dests, score)
         score[0] += 0.5                              # (its own space comes first) staying costs a little
-        # the first least (score, draw), with a draw for every destination in their order
-        rnd = rng.random
-        draws = [rnd() for _ in dests]
         low = min(score)
-        if score.count(low) == 1:
-            return Action(MOVE, p, -1, -1, dests[score.index(low)])
-        best = min([i for i, v in enumerate(score) if v == low], key=draws.__getitem__)
-        return Action(MOVE, p, -1, -1, dests[best])
+        ties = score.count(low)
+        if ties == 1:
+            return self._go(p, dests[score.index(low)])
+        # a draw only where the best destinations tie: the k-th of them, in their order
+        i = score.index(low)
+        for _ in range(int(rng.random() * ties)):
+            i = score.index(low, i + 1)
+        return self._go(p, dests[i])
+
+    @staticmethod
+    def _score(r, entry, s) -> int:
+        score = [None]
+        fill_scores(r, entry, (s,), score)
+        return score[0]
+
+    def _go(self, p, dest) -> Action:
+        """The move of ``p`` to ``dest`` (kept per piece and space: the same few come back all game)."""
+        key = p * 4096 + dest
+        a = self._moves.get(key)
+        if a is None:
+            a = self._moves[key] = Action(MOVE, p, -1, -1, dest)
+        return a
 
     def _heading(self, state, p, me) -> tuple:
-        """``(rows, near)`` for piece ``p``: the route rows of the spaces it heads for, and per space its
-        score, filled as destinations are scored (the distance to the nearest of them, 3 more in a cave;
-        None until needed). Kept in the state's memo per kind of piece while the position holds
+        """The :func:`heading` of piece ``p``: the spaces it heads for, and per space its score, filled as
+        destinations are scored (the route distance from the nearest of them, 3 more in a cave; None until
+        needed). Kept in the state's memo per kind of piece while the position holds
         (:meth:`GameState.memo`): the goals of a kind change only with what a plain move leaves as it is."""
         r = state.rules
         key = -1 - me if state.possessed[p] and r.piece_side[p] != me else me * 64 + r.piece_kind[p]
-        memo = state.memo()
+        memo = state._memo if state._memo_version == state.version else state.memo()
         entry = memo.get(key)
         if entry is None:
             goals = self._goals(state, p, me)
             if not goals:                            # nowhere to head for: stay near where it stands
-                return heading(state, frozenset((state.pos[p],)))
+                return heading(state, frozenset((state.pos[p],)), self.tables(r))
             # (the nearest goal is the same whatever their order)
-            entry = memo[key] = heading(state, frozenset(goals))
+            entry = memo[key] = heading(state, frozenset(goals), self.tables(r))
         return entry
 
     def _goals(self, state, p, me) -> list[int]:
@@ -202,7 +273,7 @@ class GreedyBot(Bot):
         r = state.rules
         pos = state.pos
         nh = len(r.holdings)
-        kinds = card_kinds(r)[r.piece_kind[p]]
+        kinds = self.tables(r).kinds[r.piece_kind[p]]
         if state.possessed[p] and r.piece_side[p] != me:
             return [r.holding_space[h] for h in range(nh) if state.control[h] == me]
         if "bless" in kinds or "banish" in kinds:
@@ -220,8 +291,8 @@ class GreedyBot(Bot):
                 return [s for b in range(len(r.bridge_sites)) for s in r.site_near[b] if r.half[s] == me]
             return [s for b in range(len(r.bridge_sites)) if state.bridge[b] for s in r.site_near[b]]
         # fighters and possessors: the nearest enemy piece, else the other side's holdings
-        side, possessed = r.piece_side, state.possessed
-        goals = [s for t, s in enumerate(pos) if s >= 0 and side[t] != me and side[t] ^ possessed[t] != me]
+        possessed = state.possessed
+        goals = [pos[t] for t in r.pieces_of[1 - me] if pos[t] >= 0 and not possessed[t]]
         return goals or [r.holding_space[h] for h in range(nh) if state.control[h] != me]
 
     # -- cards

@@ -93,6 +93,11 @@ class Rules:
             links.append(tuple(out))
             direction.append(tuple(dirs))
         self.links = tuple(links)                          # space -> ((space, bridge needed or -1), ...)
+        into = [[] for _ in range(n)]
+        for i, out in enumerate(links):
+            for j, need in out:
+                into[j].append((i, need))
+        self.links_in = tuple(map(tuple, into))            # space -> the links that lead into it
         self.link_dirs = tuple(direction)                   # the axial direction of each link
         self.dist = tuple(tuple(hex_distance(ats[a], ats[b]) for b in range(n)) for a in range(n))
         # the spaces next to each bridge site (builders stand there)
@@ -103,7 +108,11 @@ class Rules:
             else:
                 near.append(tuple(j for j, _ in self.links[self.space_of[s]]))
         self.site_near = tuple(near)
+        # per space, the bridge sites a builder standing there may build (it is next to them)
+        self.sites_from = tuple(tuple(b for b, ns in enumerate(near) if i in ns) for i in range(n))
         self._open_links = {}
+        self._balls = {}
+        self._deep_links = {}
 
     def open_links(self, bridge) -> tuple:
         """Per space, the spaces of its links that are open with the bridges ``bridge`` (a list of bools,
@@ -115,6 +124,27 @@ class Rules:
             if len(self._open_links) > 256:
                 self._open_links.clear()
             self._open_links[key] = table
+        return table
+
+    def deep_links(self, bridge, path) -> tuple:
+        """:meth:`open_links` without the links into a forest without a path (``path``: a list of bools,
+        one a space): the links a move may take after its first hex; kept for each set met."""
+        key = (tuple(bridge), tuple(s for s, built in enumerate(path) if built))
+        table = self._deep_links.get(key)
+        if table is None:
+            forest = self.forest
+            table = tuple(tuple(j for j in row if not forest[j] or path[j]) for row in self.open_links(bridge))
+            if len(self._deep_links) > 256:
+                self._deep_links.clear()
+            self._deep_links[key] = table
+        return table
+
+    def balls(self, reach: int) -> tuple:
+        """Per space, the frozenset of spaces within ``reach`` hexes of it (itself included); kept."""
+        table = self._balls.get(reach)
+        if table is None:
+            table = self._balls[reach] = tuple(frozenset(b for b, d in enumerate(row) if d <= reach)
+                                               for row in self.dist)
         return table
 
     def step(self, space: int, direction: int) -> int:

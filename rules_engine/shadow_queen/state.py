@@ -62,6 +62,11 @@ class Action(NamedTuple):
 
 
 END_ACTION, PASS_ACTION, NO_DEFENCE_ACTION = Action(END), Action(PASS), Action(NO_DEFENCE)
+PASS_ONLY = (PASS_ACTION,)
+
+#: Card kinds whose every target is a piece the playing side does not control, within the card's reach
+#: (a blessing may instead aim at the holding the piece stands in).
+FOE_KINDS = frozenset(("attack", "rescue", "possess", "lure", "banish", "bless"))
 
 
 def dice_sum_odds(dice: int, sides: int = DIE_SIDES) -> list[tuple[int, float]]:
@@ -156,8 +161,12 @@ class GameState(State):
         self.version = 0
         self._memo = {}
         self._memo_version = 0
-        self._win_version = -1          # the version the win was last checked at
+        # the win depends only on pieces gone, possessions and holdings' control: ``_stakes`` counts their
+        # changes, ``_win_checked`` is its value when the win was last checked
+        self._stakes = 0
+        self._win_checked = -1
         self._open = None               # per space, the neighbours reachable with the bridges standing now
+        self._deep = None               # the same without pathless forests (:meth:`_reach_free`)
         if _start:
             if record:
                 self._rec("game_start", sides=list(r.sides), names=names_table(r))
@@ -202,7 +211,7 @@ class GameState(State):
             state.altar[h] = True
         for b in bridges:
             state.bridge[b] = True
-        state._open = None
+        state._open = state._deep = None
         for s in paths:
             state.path[s] = True
         for p, card, order, dest in orders:
@@ -390,6 +399,17 @@ class GameState(State):
             out = memo["movable"] = self._movable()
         return out[:]
 
+    def movers(self) -> list[int]:
+        """:meth:`movable` itself, not a copy (for a bot that reads it before its move and keeps nothing)."""
+        if self._memo_version != self.version:
+            self._memo = {}
+            self._memo_version = self.version
+        memo = self._memo
+        out = memo.get("movable")
+        if out is None:
+            out = memo["movable"] = self._movable()
+        return out
+
     def _movable(self) -> list[int]:
         me = self.active
         acted, possessed = self.acted, self.possessed
@@ -488,37 +508,44 @@ class GameState(State):
             frontier = nxt
         return out
 
+    def _deep_now(self) -> tuple:
+        table = self._deep = self.rules.deep_links(self.bridge, self.path)
+        return table
+
     def _reach_free(self, start: int, steps: int) -> list[int]:
         """:meth:`_reach` for a move with no half to keep to and no goal (most moves): the same spaces in
         the same order, through the open links of the bridges standing now."""
+        links = self._open or self.open_links()
+        occ = self.occ
+        if steps == 1:                               # (most moves: a one-hex piece, or from a forest)
+            out = [start]
+            out += [j for j in links[start] if occ[j] < 0]
+            return out
         out = [start]
         if steps <= 0:
             return out
-        r = self.rules
-        occ, path, forest = self.occ, self.path, r.forest
-        side, possessed = r.piece_side, self.possessed
-        links = self._open or self.open_links()
+        deep = self._deep or self._deep_now()
+        side, possessed = self.rules.piece_side, self.possessed
         mover = self.active
         frontier = []
+        ahead = deep[start]
         for j in links[start]:                       # the first hex: a forest may be entered
             other = occ[j]                           # (occ holds no piece standing in a holding)
             if other >= 0:
-                if side[other] ^ possessed[other] == mover and not (forest[j] and not path[j]):
+                if side[other] ^ possessed[other] == mover and j in ahead:
                     frontier.append(j)               # through a friendly piece, not onto it
                 continue
             out.append(j)
-            if not (forest[j] and not path[j]):
+            if j in ahead:
                 frontier.append(j)
-        if steps == 1:
-            return out
         seen = set(links[start])
         seen.add(start)
         for _ in range(steps - 1):
             nxt = []
             for s in frontier:
-                for j in links[s]:
-                    if j in seen or (forest[j] and not path[j]):
-                        continue                     # RULING: entering a forest is a one-hex move
+                for j in deep[s]:                    # RULING: entering a forest is a one-hex move
+                    if j in seen:
+                        continue
                     seen.add(j)
                     other = occ[j]
                     if other >= 0:
@@ -581,17 +608,61 @@ class GameState(State):
             if b[0] == p and b[4] < self.turn and self._build_ok(p, b[2], b[3], b[1]):
                 out.append(Action(FINISH, p))
                 break
-        near = {}
-        for c in self.playable_cards(p):
-            out.extend(self.card_actions(p, c, near))
+        cards = self._playable(p)
+        if cards:
+            r = self.rules
+            near = {}
+            h = r.holding_at[s]
+            for c in cards:
+                k = r.card_of[c]
+                kind = r.card_kind[k]
+                # a quick no where a card's targets cannot be: the pieces it aims at (all of them pieces
+                # the side does not control) stand nowhere near, the holding or the site it needs is not here
+                if kind in FOE_KINDS:
+                    if s not in self._foes_near(r.card_params[k].get("reach", 1)) and (
+                            kind != "bless" or h < 0 or self.control[h] == self.active):
+                        continue
+                elif kind == "taint":
+                    if h < 0 or self.control[h] == self.active:
+                        continue
+                elif kind == "construct":
+                    item = r.card_params[k]["item"]
+                    if not (r.sites_from[s] if item == "bridge" else r.forest[s] if item == "path" else h >= 0):
+                        continue                     # no bridge site, forest or holding here
+                out.extend(self.card_actions(p, c, near))
+        return out
+
+    def _foes_near(self, reach: int) -> frozenset | set:
+        """The spaces within ``reach`` of a piece on the board that the side to move does not control,
+        kept while the version holds (such pieces do not move on its plain moves)."""
+        if self._memo_version != self.version:
+            self._memo = {}
+            self._memo_version = self.version
+        key = ("foes", reach)
+        out = self._memo.get(key)
+        if out is None:
+            r = self.rules
+            balls, side, possessed, me = r.balls(reach), r.piece_side, self.possessed, self.active
+            out = set()
+            for t, s in enumerate(self.pos):
+                if s >= 0 and side[t] ^ possessed[t] != me:
+                    out |= balls[s]
+            self._memo[key] = out
         return out
 
     def playable_cards(self, p: int) -> list[int]:
         """One physical card of each distinct card in hand that piece ``p`` may play."""
+        return self._playable(p)[:]
+
+    def _playable(self, p: int) -> list[int]:
+        """:meth:`playable_cards` itself, kept while the version holds (not a copy: read, never change)."""
         r = self.rules
         kind = r.piece_kind[p]
-        memo = self.memo()                          # (hands change only with a version)
-        key = ("plays", self.active, kind)
+        if self._memo_version != self.version:      # (hands change only with a version)
+            self._memo = {}
+            self._memo_version = self.version
+        memo = self._memo
+        key = (self.active, kind)
         out = memo.get(key)
         if out is None:
             plays, card_of = r.kind_plays[kind], r.card_of
@@ -602,7 +673,7 @@ class GameState(State):
                     seen.add(k)
                     out.append(c)
             memo[key] = out
-        return out[:]
+        return out
 
     def card_actions(self, p: int, c: int, near: dict | None = None) -> list[Action]:
         """Every legal way for piece ``p`` to play card ``c``. ``near``: the pieces within each reach of
@@ -752,14 +823,19 @@ class GameState(State):
     def _build_places(self, p: int, item: str, which: str) -> list[int]:
         r = self.rules
         here = self.pos[p]
-        begun = {(b[2], b[3]) for b in self.builds}
         if item == "bridge":
-            return [b for b, near in enumerate(r.site_near) if not self.bridge[b] and here in near
-                    and ("bridge", b) not in begun]
+            sites = r.sites_from[here]
+            if not sites:
+                return []
+            begun = {b[3] for b in self.builds if b[2] == item}
+            return [b for b in sites if not self.bridge[b] and b not in begun]
         if item == "path":
-            return [here] if r.forest[here] and not self.path[here] and ("path", here) not in begun else []
+            if not r.forest[here] or self.path[here]:
+                return []
+            return [] if any(b[2] == item and b[3] == here for b in self.builds) else [here]
         h = r.holding_at[here]
-        if h >= 0 and not self.altar[h] and self._holding_ok(h, which) and ("altar", h) not in begun:
+        if h >= 0 and not self.altar[h] and self._holding_ok(h, which) and not any(
+                b[2] == item and b[3] == h for b in self.builds):
             return [h]
         return []
 
@@ -909,7 +985,8 @@ class GameState(State):
                 o.moved = True
                 if o.order == "marching" and o.direction < 0:
                     o.direction = self._direction(start, dest)
-        acts = self.act_actions() if self.ctrl(p) == self.active and self.pos[p] >= 0 else [PASS_ACTION]
+        acts = self.act_actions() if r.piece_side[p] ^ self.possessed[p] == self.active and self.pos[p] >= 0 \
+            else PASS_ONLY
         if len(acts) > 1:
             self.phase = ACT
             self._acts = acts
@@ -951,6 +1028,7 @@ class GameState(State):
         if s >= 0 and self.occ[s] == p:
             self.occ[s] = -1
         self.pos[p] = -1
+        self._stakes += 1
         self.fate[p] = fate
         self.removed[fate] += 1
         self.cave_turns[p] = 0
@@ -975,7 +1053,7 @@ class GameState(State):
         self.current = -1
         if self.phase != OVER:
             self.phase = PIECE
-        if self._win_version != self.version:       # a plain move changes neither side's goal
+        if self._win_checked != self._stakes:       # nothing a win depends on changed since the last check
             self._check_win()
 
     # -- playing cards
@@ -1021,11 +1099,13 @@ class GameState(State):
         self._use_card(c)
         if kind == "possess":
             self.possessed[t] = True
+            self._stakes += 1
             if self.orders[t] is not None:
                 self._cancel_orders(t, "possessed")
             self.acted.discard(t)                   # it may be moved at once, this turn
         elif kind == "taint":
             self.control[t] = me
+            self._stakes += 1
         elif kind == "restore":
             self.used[me].remove(t)
             self.deck[me].append(t)
@@ -1048,6 +1128,7 @@ class GameState(State):
                 self.control[t] = me
             else:
                 self.possessed[t - nh] = False
+            self._stakes += 1
         self._done()
 
     def _target_data(self, kind, t, dest, item=None) -> dict:
@@ -1097,12 +1178,13 @@ class GameState(State):
         nb, ns = len(r.bridge_sites), len(r.at)
         if t < nb:
             self.bridge[t] = False
-            self._open = None
+            self._open = self._deep = None
             s = r.site_space[t]
             if s >= 0 and self.occ[s] >= 0:
                 self._remove(self.occ[s], DROWNED)   # a piece on the bridge falls and drowns
         elif t < nb + ns:
             self.path[t - nb] = False
+            self._deep = None
         else:
             self.altar[t - nb - ns] = False
 
@@ -1114,9 +1196,10 @@ class GameState(State):
         self.used[r.card_deck[r.card_of[c]]].append(c)
         if item == "bridge":
             self.bridge[place] = True
-            self._open = None
+            self._open = self._deep = None
         elif item == "path":
             self.path[place] = True
+            self._deep = None
         else:
             self.altar[place] = True
         if self.events is not None:
@@ -1220,6 +1303,7 @@ class GameState(State):
                 # Shadows'; either goes to the holding named when the card was played, if one was
                 freed = self.possessed[t] and r.piece_side[t] == me
                 self.possessed[t] = False
+                self._stakes += 1
                 if f["dest"] >= 0:
                     self._place(t, f["dest"])
                 if self.events is not None:
@@ -1251,18 +1335,21 @@ class GameState(State):
         """The end of the active side's turn: caves, orders, unfinished builds; then the next turn."""
         r = self.rules
         me = self.active
-        for p in range(len(self.pos)):
-            s = self.pos[p]
-            if s < 0 or r.piece_side[p] != me:
+        pos, cave, orders = self.pos, r.cave, self.orders
+        for p in r.pieces_of[me]:
+            s = pos[p]
+            if s < 0:
                 continue
-            if r.cave[s]:
+            if cave[s]:
                 self.cave_turns[p] += 1
                 if self.cave_turns[p] > self.cave_limit:
                     self._remove(p, EATEN)           # eaten by a bear
             else:
                 self.cave_turns[p] = 0
-            o = self.orders[p]
-            if o is not None and self.pos[p] >= 0:
+            o = orders[p]
+            if o is None:
+                continue
+            if self.pos[p] >= 0:
                 goal = self._patrol_goal(o) if o.order == "patrol" else -2
                 if goal == -1 or (goal >= 0 and r.dist[self.pos[p]][goal] <= 1):
                     self._cancel_orders(p, "arrived")
@@ -1270,9 +1357,11 @@ class GameState(State):
                     self._cancel_orders(p, "still")
             if self.orders[p] is not None:
                 self.orders[p].moved = False
-        for b in [b for b in self.builds if r.piece_side[b[0]] == me and b[4] < self.turn]:
-            self._abandon(b)
-        self._check_win()
+        if self.builds:
+            for b in [b for b in self.builds if r.piece_side[b[0]] == me and b[4] < self.turn]:
+                self._abandon(b)
+        if self._win_checked != self._stakes:
+            self._check_win()
         if self.phase == OVER:
             return
         if self.holdings_to_win and self.controlled(me) >= self.holdings_to_win:
@@ -1298,7 +1387,7 @@ class GameState(State):
     # -- winning
 
     def _check_win(self) -> None:
-        self._win_version = self.version
+        self._win_checked = self._stakes
         if self.phase == OVER:
             return
         r = self.rules
