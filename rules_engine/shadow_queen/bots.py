@@ -18,8 +18,8 @@ from __future__ import annotations
 import weakref
 
 from rules_engine.core.bots import Bot, registry
-from rules_engine.shadow_queen.state import (ACT, DEFEND, DISCARD, END_ACTION, FINISH, MOVE, NO_DEFENCE_ACTION,
-                                             PASS_ACTION, PIECE, PLAY, Action)
+from rules_engine.shadow_queen.state import (ACT, DEFEND, DISCARD, DISCARD_CARD, END_ACTION, FINISH, MOVE,
+                                             NO_DEFENCE_ACTION, PASS_ACTION, PIECE, PLAY, Action)
 
 #: What playing a card of each kind is worth to the greedy bot (before the situation adds or takes).
 CARD_VALUE = {"possess": 10, "taint": 9, "bless": 9, "attack": 8, "rescue": 6, "orders": 7, "banish": 3,
@@ -278,12 +278,13 @@ class GreedyBot(Bot):
             return [r.holding_space[h] for h in range(nh) if state.control[h] == me]
         if "bless" in kinds or "banish" in kinds:
             goals = [r.holding_space[h] for h in range(nh) if state.control[h] != me and r.holding_side[h] == me]
-            goals += [pos[t] for t in range(len(pos)) if pos[t] >= 0 and (state.possessed[t] and r.piece_side[t] == me
-                                                                        or r.essential[t] and r.piece_side[t] != me)]
+            possessed, essential = state.possessed, r.essential
+            goals += [pos[t] for t in r.pieces_of[me] if possessed[t] and pos[t] >= 0]
+            goals += [pos[t] for t in r.pieces_of[1 - me] if essential[t] and pos[t] >= 0]
             return goals
         if "orders" in kinds:
-            return [pos[s] for s in range(len(pos)) if pos[s] >= 0 and r.needs_orders[s]
-                    and r.piece_side[s] == me and state.orders[s] is None and not state.possessed[s]]
+            return [pos[s] for s in r.pieces_of[me] if pos[s] >= 0 and r.needs_orders[s]
+                    and state.orders[s] is None and not state.possessed[s]]
         if "taint" in kinds and "possess" not in kinds:
             return [r.holding_space[h] for h in range(nh) if state.control[h] != me]
         if "construct" in kinds:
@@ -358,9 +359,11 @@ class GreedyBot(Bot):
         return state._fighters(1 - state.active, a.target)
 
     def _discard(self, state, me):
+        """The card it values least (the lowest-numbered of them): one of the legal discards, which offer
+        the lowest-numbered copy of each card in hand."""
         r = state.rules
-        options = state.legal_actions(me)
-        return min(options, key=lambda a: (CARD_VALUE.get(r.card_kind[r.card_of[a.card]], 1), a.card))
+        kind, card_of = r.card_kind, r.card_of
+        return Action(DISCARD_CARD, card=min(state.hand[me], key=lambda c: (CARD_VALUE.get(kind[card_of[c]], 1), c)))
 
 
 BOTS = registry({"greedy": GreedyBot})

@@ -959,7 +959,8 @@ class GameState(State):
             self._roll_next()
         elif v == DISCARD_CARD:
             self._discard(a.card)
-        self._checkpoint(v)
+        if self.check:
+            self._checkpoint(v)
         self.settle()
 
     # -- moving
