@@ -131,3 +131,21 @@ def test_a_signed_number_stays_inside_the_coins_inner_ring(label):
     # the coin's inner ring: radius 0.36 x size, stroke 0.025 x size (pnp.draw.icons.coin)
     inner = SIZE * (0.36 - 0.0125)
     assert max(math.hypot(x, y) for x, y in spots) <= inner + 0.03, label
+
+
+def test_an_svg_icon_changed_in_place_is_measured_again_without_clearing(tmp_path):
+    """Label inks are kept for the life of the process under the icon's content (``pnp watch`` keeps them
+    from one rebuild to the next): the same path with other bytes is measured afresh."""
+    import os
+
+    path = tmp_path / "disc.svg"
+    light = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24">'
+             '<circle cx="12" cy="12" r="11" fill="{}"/></svg>')
+    path.write_text(light.format("#f3e6a0"))
+    with using(IconSet(files=(("disc", str(path), 1.0),))):
+        first, good, _ = measure("disc", "4", BACKDROPS[0])
+        assert first == INK and good >= 0.95
+        path.write_text(light.format("#1d2340"))
+        os.utime(path, ns=(1, 1))            # an old stamp: the bytes, not the clock, tell the change
+        second, good, _ = measure("disc", "4", BACKDROPS[0])
+    assert second == WHITE and good >= 0.95

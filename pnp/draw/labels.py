@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pnp import FONTS_DIR
-from pnp.cache import reads_files
+from pnp.buildcache import FileDigests
 from pnp.layout.colour import contrast
 
 #: The contrast a badge's number needs with what surrounds its glyphs (WCAG AA for text).
@@ -61,10 +61,13 @@ def label_ink(icon_key: tuple, draw_icon, text: str, font_file: str, lcx: float,
     ink, else with an outline. ``draw_icon(canvas, cx, cy, size)`` draws the icon without a label;
     ``icon_key`` names the shape and colour it draws (it is rasterized once per key)."""
     k = CANON / size
+    icon_key = _content_key(icon_key)
     key = (icon_key, text, font_file, round(lcx * k, 2), round(lcy * k, 2), round(fs * k, 2), designed,
            round(min_fs * k, 2))
     if key not in _INKS:
         if icon_key not in _RASTERS:
+            if len(_RASTERS) >= MAX_KEPT:
+                _RASTERS.clear()
             _RASTERS[icon_key] = icon_raster(draw_icon)
         raster = _RASTERS[icon_key]
         _, _, cx, cy, f0, _, floor = key[1:]
@@ -73,26 +76,28 @@ def label_ink(icon_key: tuple, draw_icon, text: str, font_file: str, lcx: float,
             if readable(designed, surround(raster, text, font_file, cx, cy, f0 * shrink)):
                 found = LabelInk(fs * shrink, designed)
             shrink *= SHRINK_STEP
+        if len(_INKS) >= 16 * MAX_KEPT:
+            _INKS.clear()
         _INKS[key] = found or choose(surround(raster, text, font_file, cx, cy, f0), designed, fs)
     return _INKS[key]
 
 
-class _Cache(dict):
-    """A cache of results that depend on a game's icon files (emptied by ``pnp watch`` before a rebuild)."""
-
-    def __init__(self, name: str):
-        super().__init__()
-        self.__name__, self.__module__ = name, __name__
-
-    def cache_clear(self):
-        self.clear()
-
-    __eq__ = object.__eq__            # one cache is not another that happens to hold the same
-    __hash__ = object.__hash__
+def _content_key(icon_key: tuple) -> tuple:
+    """``icon_key`` (``("builtin", name, colour)``: drawn by pnp's own code; ``("svg", path, colour)``: a
+    game's SVG file) with what its raster depends on beyond it: an SVG file's bytes. Rasters and inks are
+    then kept for the life of the process under keys of their content (``pnp watch`` and the studio
+    measure a label again only when its icon changed, not at every rebuild)."""
+    if icon_key and icon_key[0] == "svg":
+        return (*icon_key, _FILES(icon_key[1]))
+    return icon_key
 
 
-_RASTERS = reads_files(_Cache("icon_rasters"))
-_INKS = reads_files(_Cache("label_inks"))
+#: Icon rasters kept (and 16 times as many inks) before the memos start again.
+MAX_KEPT = 256
+#: Rasters of icons and the inks measured on them, keyed by content (:func:`_content_key`).
+_RASTERS: dict = {}
+_INKS: dict = {}
+_FILES = FileDigests()
 
 
 def choose(ring: Counter, designed: str, fs: float) -> LabelInk:
