@@ -245,21 +245,21 @@ def engine_examples(game, cfg, lang=None, figures=None) -> dict:
     words = strings(game, lang)
     out, problems = {}, []
     for ex in cfg.get("examples") or []:
-        _, scenario = load_scenario(ex["_file"], game=game)
-        outcome = play_scenario(game, scenario, ex["_file"])
-        events = [e for e in outcome.events if e.type not in QUIET_EVENTS]
-        names = [p.name for p in scenario.players]
+        outcome_events, names, scenario_title = _played(game, ("example", str(ex["_file"])),
+                                                        lambda: _play_example(game, ex["_file"]),
+                                                        _scenario_files(game, ex["_file"]))
+        events = [e for e in outcome_events if e.type not in QUIET_EVENTS]
         lines = _transcript(engine, events, game, names, lang)
-        title = titles.get(ex["id"]) if isinstance(titles.get(ex["id"]), str) else scenario.title
+        title = titles.get(ex["id"]) if isinstance(titles.get(ex["id"]), str) else scenario_title
         head = [Safe(f"**{escape(title)}**")] if title else []
         setup, steps, said, start = "", [], [], ""
         if module is not None:
-            setup, steps, said, found = _sentences(game, module, outcome.events, names, template_file, lang)
+            setup, steps, said, found = _sentences(game, module, outcome_events, names, template_file, lang)
             problems += found
-            first = next((e for e in outcome.events if e.type == "scenario_start"), None)
+            first = next((e for e in outcome_events if e.type == "scenario_start"), None)
             position = (first.data.get("position") if first else None) or {}
             if figures is not None and position:
-                start = _start_figures(game, figures, position, names, words, outcome.events)
+                start = _start_figures(game, figures, position, names, words, outcome_events)
         parts = [f"### {escape(title)}"] if title else []
         if setup:
             parts.append(setup)
@@ -278,6 +278,101 @@ def engine_examples(game, cfg, lang=None, figures=None) -> dict:
     return out
 
 
+#: The engine's plays of the examples and the battle, kept from one build to the next in one process
+#: (``pnp watch``, the studio) while the build cache is on; see :func:`_played`.
+_PLAYS = buildcache.Generations()
+
+
+def _play_example(game, path) -> tuple:
+    """(events, player names, title) of the scenario file ``path`` played by the engine."""
+    _, scenario = load_scenario(path, game=game)
+    outcome = play_scenario(game, scenario, path)
+    return tuple(outcome.events), [p.name for p in scenario.players], scenario.title
+
+
+def _play_battle(game, cfg) -> tuple:
+    """The events of the battle rulebook.yaml asks for, from a seeded game of the engine's bots."""
+    b = cfg.get("battle") or {}
+    engine = engine_module(game.engine)
+    players = b.get("players", 4)
+    bots = b.get("bots") or engine.DEFAULT_BOTS[0]
+    try:
+        state = engine.play_game(engine.rules_for(game), [bots] * players, b.get("seed", 1), players=players,
+                                 record=True)
+    except ValueError as exc:     # the engine refuses the player count or the bot
+        raise DataError([Problem(cfg["_path"], cfg.get("_battle_line"), "battle",
+                                 f"the rules engine cannot play this game: {str(exc)[:200]}")]) from None
+    return tuple(e for e in state.events if getattr(e, "battle", None) == b.get("battle", 1))
+
+
+def _scenario_files(game, path) -> list:
+    """What a scenario's check reads besides the game: the file's bytes and, when its ``game:`` names
+    another folder (whose rules engine must be this game's), that folder's files."""
+    from pnp.errors import UserError
+    from pnp.loading.scenario import scenario_folder
+    from pnp.loading.yamlsrc import load_yaml
+
+    cache = buildcache.current()
+    files = cache.files
+    out = [str(path), files(path)]
+    try:
+        raw = load_yaml(path, within=game.root)
+    except DataError:
+        return out                  # reported by the check itself, played afresh
+    value = raw.get("game") if isinstance(raw, dict) else None
+    if isinstance(value, str) and value.strip():
+        try:
+            folder, _ = scenario_folder(value, path)
+        except UserError:
+            return [*out, "no such game"]
+        if folder.resolve() != game.root.resolve():    # hashed once a build (every example names it)
+            known = cache.memo.get(("scenario game folder", str(folder)))
+            if known is None:
+                known = cache.memo[("scenario game folder", str(folder))] = buildcache.folder_digest(folder, files)
+            out += [str(folder), known]
+    return out
+
+
+def _described(game, names) -> tuple:
+    """The values of ``game``'s attributes ``names`` that a play read: its cards each by the attributes of
+    a card read (every card's, whichever card they were read of), not whole: a name the engine never
+    reads is not part of what it played."""
+    cards = [buildcache.reads_digest(card, names) for card in game.cards] if "cards" in names else None
+    return buildcache.reads_digest(game, [n for n in names if n != "cards"]), cards
+
+
+def _played(game, what: tuple, play, files=()):
+    """``play()``: the engine's work for a printed example or the battle (its events and what it
+    prints of the scenario). With the build cache on, it is kept in this process under ``what``, the
+    ``files`` it reads, pnp's code and the values the play read of the game and of its cards (recorded:
+    :func:`pnp.buildcache.recording`), and given back while they are the same, so a card's name edited
+    does not play the examples again (their sentences, which print names, are made anew each time)."""
+    from contextlib import ExitStack
+
+    cache = buildcache.current()
+    if not cache:
+        return play()
+    key = buildcache.digest("rulebook play", buildcache.code_digest(), what, files)
+    for names, values, result in _PLAYS.get(cache, key) or ():
+        if _described(game, names) == values:
+            for name in names:          # what the play read counts as read by the component again
+                getattr(game, name, None)
+            return result
+    reads: set = set()
+    cards = list(game.cards)
+    with ExitStack() as stack:
+        stack.enter_context(buildcache.recording(game, reads))
+        for card in cards:
+            stack.enter_context(buildcache.recording(card, reads))
+        result = play()
+    names = frozenset(reads)
+    values = _described(game, names)
+    if None not in values[1:] and values[0] is not None and None not in (values[1] or ()):
+        kept = [entry for entry in (_PLAYS.get(cache, key) or ()) if entry[0] != names][-3:]
+        _PLAYS.put(cache, key, [*kept, (names, values, result)])
+    return result
+
+
 def engine_battle(game, cfg, lang=None, prose: bool = False):
     """An excerpt of a seeded bot game (events whose ``battle`` is the one asked for), as transcript lines;
     [] when rulebook.yaml asks for none. With ``prose`` (and the game's event templates), an
@@ -288,13 +383,9 @@ def engine_battle(game, cfg, lang=None, prose: bool = False):
     engine = engine_module(game.engine)
     players = b.get("players", 4)
     bots = b.get("bots") or engine.DEFAULT_BOTS[0]
-    try:
-        state = engine.play_game(engine.rules_for(game), [bots] * players, b.get("seed", 1), players=players,
-                                 record=True)
-    except ValueError as exc:     # the engine refuses the player count or the bot
-        raise DataError([Problem(cfg["_path"], cfg.get("_battle_line"), "battle",
-                                 f"the rules engine cannot play this game: {str(exc)[:200]}")]) from None
-    events = [e for e in state.events if getattr(e, "battle", None) == b.get("battle", 1)]
+    events = list(_played(game, ("battle", cfg["_path"], cfg.get("_battle_line"), game.engine, players, bots,
+                                 b.get("seed", 1), b.get("battle", 1)),
+                          lambda: _play_battle(game, cfg)))
     names = list(PLAYER_NAMES[:players])
     lines = _transcript(engine, events, game, names, lang)
     module, template_file = event_templates(game, lang or game.language) if prose else (None, None)
