@@ -799,9 +799,10 @@ class _deadline:
         return False
 
 
-def call_macro(macro, *args) -> Safe:
-    """A template macro called from Python, its arguments escaped as data: its markup."""
-    memo = {}
+def call_macro(macro, *args, memo: dict | None = None) -> Safe:
+    """A template macro called from Python, its arguments escaped as data: its markup. ``memo``: a
+    :func:`data_value` memo kept over several calls, so arguments they share are converted once."""
+    memo = {} if memo is None else memo
     values = [data_value(a, memo) for a in args]
     with limits():
         return Safe(macro(*values))

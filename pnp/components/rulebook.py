@@ -130,6 +130,7 @@ def _sentences(game, module, events, names, template_file, lang) -> tuple[str, l
     start = next((e for e in events if e.type == "scenario_start"), None)
     namer = _namer(game, names, start.data.get("names") if start else None)
     setup, steps, outcome, missing, errors = "", [], [], [], []
+    converted: dict = {}        # the namer and the facts, escaped once for every event's macro
     for e in events:
         if e.type in quiet:
             continue
@@ -142,7 +143,7 @@ def _sentences(game, module, events, names, template_file, lang) -> tuple[str, l
         if e.type == "scenario_start":      # what the example goes on to do: say only what it uses
             data["later"] = sorted({x.type for x in events if x is not e})
         try:
-            text = " ".join(templating.call_macro(macro, data, namer, game.facts).split())
+            text = " ".join(templating.call_macro(macro, data, namer, game.facts, memo=converted).split())
         except templating.TEMPLATE_ERRORS as exc:
             problem = templating.template_problem(exc, template_file, f"event '{e.type}'")
             if problem not in errors:
