@@ -79,6 +79,7 @@ class Figures:
         self.drawings: list[Drawing] = []
         self.problems = Problems()
         self._by_text: dict[str, int] = {}
+        self._token_map: dict | None = None
 
     def namespace(self) -> dict:
         return {"card": self.card, "hand": self.hand, "die": self.die, "token": self.token, "map": self.map,
@@ -223,11 +224,14 @@ class Figures:
         return self._placeholder(Drawing(els, s, s, float(scale), _caption(caption), "die"))
 
     def _tokens(self) -> dict:
-        """{id: (token set, token)} of the game's tokens.yaml (empty without one)."""
+        """{id: (token set, token)} of the game's tokens.yaml (empty without one), read and checked once
+        for all the figures of a render (a rulebook asks for it a dozen times)."""
         from pnp.loading.tokendata import load_tokens
 
-        token_set = load_tokens(self.game) if (self.game.root / "tokens.yaml").is_file() else None
-        return {t.id: (token_set, t) for t in (token_set.tokens if token_set else ())}
+        if self._token_map is None:
+            token_set = load_tokens(self.game) if (self.game.root / "tokens.yaml").is_file() else None
+            self._token_map = {t.id: (token_set, t) for t in (token_set.tokens if token_set else ())}
+        return self._token_map
 
     def token_face(self, token_set, token, side="front") -> tuple[tuple, float]:
         """(elements, extent) of a token's face as printed, with its cut line."""
