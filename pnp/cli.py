@@ -25,7 +25,7 @@ import traceback
 import click
 
 from pnp import __version__
-from pnp.errors import DataError, UserError
+from pnp.errors import DataError, UserError, caused_by_ctrl_c
 
 #: Exit status of an unexpected internal error (sysexits.h EX_SOFTWARE).
 EXIT_INTERNAL = 70
@@ -149,6 +149,8 @@ class PnpGroup(click.Group):
             sys.stderr.close()                      # the reader went away (pnp ... | head): stop quietly
             sys.exit(1)
         except Exception as exc:  # noqa: BLE001 - everything else is a bug, reported in one line
+            if caused_by_ctrl_c(exc):
+                interrupted(ctx.invoked_subcommand)
             _internal_error(exc, debug)
 
 

@@ -65,6 +65,21 @@ class UserError(Exception):
     """A single-line error the CLI shows as it is (bad option, missing game, ...)."""
 
 
+def caused_by_ctrl_c(exc: BaseException) -> bool:
+    """Whether ``exc`` is a KeyboardInterrupt that Python wrapped in another exception: on Python 3.11 a
+    Ctrl-C that lands while a class is being created (a descriptor's ``__set_name__``, as every dataclass
+    field has: any import of a module with dataclasses) comes out as ``RuntimeError: Error calling
+    __set_name__``, caused by the KeyboardInterrupt. Such a Ctrl-C ends the command as any other does,
+    not as an internal error."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__
+    return False
+
+
 class Problems(list):
     """A list of problems with helpers that keep call sites short. A problem found twice (a layout
     shared by two decks, say) is reported once: see :meth:`unique`."""

@@ -4,7 +4,9 @@
 ``python tests/interrupted_pnp.py MARKER POINT ARGS...`` runs ``pnp ARGS...``; when the run reaches
 POINT it creates the file MARKER and waits half a second (Ctrl-C, sent then, lands at that point), then
 goes on. POINT is ``load`` (a game was just loaded: every command is under way), ``finalizer`` (the
-same, inside an object's ``__del__``, where Python swallows a KeyboardInterrupt), ``staged`` (the new
+same, inside an object's ``__del__``, where Python swallows a KeyboardInterrupt), ``class`` (the same,
+while a class is created: in a descriptor's ``__set_name__``, as in every dataclass field, where Python
+3.11 wraps the KeyboardInterrupt in a RuntimeError), ``staged`` (the new
 files are written beside the output folder, before the swap) or ``swap`` (inside the swap, where
 Ctrl-C must wait until the swap is done).
 """
@@ -47,10 +49,24 @@ def in_finalizer(function):
     return run
 
 
-if POINT in ("load", "finalizer"):
+class Named:
+    def __set_name__(self, owner, name):
+        pause()
+
+
+def in_class_creation(function):
+    def run(*args, **kwargs):
+        result = function(*args, **kwargs)
+        type("Created", (), {"field": Named()})      # Ctrl-C lands in its __set_name__
+        return result
+    return run
+
+
+if POINT in ("load", "finalizer", "class"):
     import pnp.loading.gamedata
 
-    pnp.loading.gamedata.load_game = (at if POINT == "load" else in_finalizer)(pnp.loading.gamedata.load_game)
+    pnp.loading.gamedata.load_game = {"load": at, "finalizer": in_finalizer, "class": in_class_creation}[POINT](
+        pnp.loading.gamedata.load_game)
 else:
     import pnp.output
 

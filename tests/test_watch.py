@@ -126,11 +126,18 @@ def test_watchdog_sees_an_edit_and_the_handler_runs_once(tmp_path):
         for f in tmp_path.iterdir():
             f.read_bytes()
 
+    ready = threading.Event()
+
+    def observed():
+        # said only once the observer runs: its threads are there (pnp watch prints "Watching" here)
+        assert any(type(t).__module__.startswith("watchdog.observers") and t.is_alive() for t in threading.enumerate())
+        ready.set()
+
     thread = threading.Thread(target=watch_loop, args=([tmp_path], on_change),
-                              kwargs={"debounce": 0.15, "stop": stop, "poll": 0.02}, daemon=True)
+                              kwargs={"debounce": 0.15, "stop": stop, "poll": 0.02, "ready": observed}, daemon=True)
     thread.start()
     try:
-        time.sleep(0.3)                       # the observer is running
+        assert ready.wait(30)                 # the observer is running
         for k in range(3):
             (tmp_path / "cards.yaml").write_text(f"v{k + 1}\n")
             time.sleep(0.02)

@@ -26,7 +26,7 @@ from watchdog.events import FileSystemEventHandler
 
 from pnp import TEMPLATES_DIR
 from pnp.commands.params import FiniteFloatRange
-from pnp.errors import DataError, UserError, display_path
+from pnp.errors import DataError, UserError, caused_by_ctrl_c, display_path
 
 #: Events that mean a file's contents changed. Reads by the build itself arrive as "opened" and
 #: "closed_no_write" and must not trigger another build (that would loop forever).
@@ -123,9 +123,12 @@ class Changes(FileSystemEventHandler):
 
 
 def watch_loop(folders, on_change, changes: Changes | None = None, debounce: float = 0.3,
-               stop: threading.Event | None = None, poll: float = 0.05) -> None:
+               stop: threading.Event | None = None, poll: float = 0.05, ready=None) -> None:
     """Observe ``folders`` recursively and call ``on_change(paths)`` after each settled burst of edits,
-    on this thread, until ``stop`` is set (or Ctrl-C)."""
+    on this thread, until ``stop`` is set (or Ctrl-C). ``ready()`` is called once the folders are
+    observed: a watch says it is watching only then (before, it is still importing watchdog, whose
+    classes are made by running generated code, and starting its threads; a Ctrl-C that lands there
+    was reported as an internal error, or, under ``python -m``, ended the process by SIGINT)."""
     from watchdog.observers import Observer
 
     changes = changes or Changes()
@@ -134,6 +137,8 @@ def watch_loop(folders, on_change, changes: Changes | None = None, debounce: flo
         observer.schedule(changes, str(folder), recursive=True)
     observer.start()
     try:
+        if ready is not None:
+            ready()
         while not (stop and stop.is_set()):
             paths = changes.take_settled(debounce)
             if paths:
@@ -174,12 +179,16 @@ def command(game, paper, lang, out_dir, debounce, cache_dir, no_cache):
     try:
         with _stopped_by_ctrl_c(stop):
             rebuild(game, out_dir, options, build_cache=kept)
-            click.echo(f"Watching {display_path(folder)} and {display_path(TEMPLATES_DIR)} (Ctrl-C stops).")
             watch_loop([folder, Path(TEMPLATES_DIR)],
                        lambda paths: rebuild(game, out_dir, options, changed=paths, build_cache=kept),
-                       Changes(ignore_under=[out_dir] + ([cache_dir] if cache_dir else [])), debounce, stop=stop)
+                       Changes(ignore_under=[out_dir] + ([cache_dir] if cache_dir else [])), debounce, stop=stop,
+                       ready=lambda: click.echo(f"Watching {display_path(folder)} and {display_path(TEMPLATES_DIR)} "
+                                                f"(Ctrl-C stops)."))
     except KeyboardInterrupt:
         pass
+    except Exception as exc:  # noqa: BLE001 - only a Ctrl-C in disguise is taken here
+        if not caused_by_ctrl_c(exc):
+            raise
     click.echo("pnp watch: stopped", err=True)
     sys.exit(130)
 
