@@ -768,6 +768,25 @@ def _converted(game) -> dict:
     return _CONVERTED["memo"]
 
 
+class _Over(dict):
+    """A :func:`data_value` memo over another one it only reads: what ``base`` holds is found in it,
+    what is converted anew is kept in this one. (A memo keeps what it converted alive, so an id found in
+    ``base`` still stands for the object converted then; loaded data is frozen, so its conversion then
+    is its conversion now.)"""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: dict):
+        super().__init__()
+        self.base = base
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or key in self.base
+
+    def __missing__(self, key):
+        return self.base[key]
+
+
 def game_part(game, value):
     """``value``, a part of ``game`` (its ``data``, say), as templates see it: converted by
     :func:`data_value` with the whole game, once per game object."""
@@ -801,8 +820,10 @@ class _deadline:
 
 def call_macro(macro, *args, memo: dict | None = None) -> Safe:
     """A template macro called from Python, its arguments escaped as data: its markup. ``memo``: a
-    :func:`data_value` memo kept over several calls, so arguments they share are converted once."""
-    memo = {} if memo is None else memo
+    :func:`data_value` memo kept over several calls, so arguments they share are converted once. Without
+    one, a part of the game last converted for templates (:func:`_converted`: the engine's facts, a card,
+    a faction) is not converted again: a deck calls a macro per card with its factions and ranks."""
+    memo = _Over(_CONVERTED["memo"]) if memo is None else memo
     values = [data_value(a, memo) for a in args]
     with limits():
         return Safe(macro(*values))

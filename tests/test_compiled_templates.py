@@ -51,3 +51,29 @@ def test_options_that_change_the_code_keep_their_own_compiled_templates(tmp_path
     assert str(templating.render(trimmed)) == "yes\n"
     assert str(templating.render(kept)) == "\nyes\n\n"
     assert isinstance(templating.environment((tmp_path,)).bytecode_cache, jinja2.BytecodeCache)
+
+
+def test_a_macro_given_parts_of_the_converted_game_does_not_convert_them_again(tmp_path, monkeypatch):
+    """call_macro finds what the game's conversion already holds (a worked example calls a macro per
+    event with the game's facts): the same markup as a conversion of its own, text still escaped."""
+    from pnp.loading.gamedata import load_game
+
+    game = load_game("shadow_kingdoms_of_valeria")
+    (tmp_path / "m.j2").write_text("{% macro say(facts, text) %}{{ facts.players }} {{ text }}{% endmacro %}")
+    say = templating.environment((tmp_path,)).get_template("m.j2").module.say
+    monkeypatch.setattr(templating, "_CONVERTED", {"game": None, "memo": {}})
+    alone = templating.call_macro(say, game.facts, "**x** [coin]")
+    templating.game_part(game, game.data)              # the game converted, as a card face does
+    calls = []
+    real = templating.data_value
+
+    def counted(value, memo=None):
+        calls.append(value)
+        return real(value, memo)
+    monkeypatch.setattr(templating, "data_value", counted)
+    again = templating.call_macro(say, game.facts, "**x** [coin]")
+    assert again == alone and r"\*\*x\*\* \[coin\]" in again
+    assert len(calls) == 2                              # the facts found at once; only the text converted
+    fresh = {"players": "<2-5>"}                        # not the game's: converted as ever
+    assert templating.call_macro(say, fresh, "") == "<2-5> "
+    assert len(calls) > 4
