@@ -112,7 +112,72 @@ def _dictionary(lang: str):
         return None
     import pyphen                    # imported when a text first needs a break
 
-    return pyphen.Pyphen(lang=name, left=HYPHEN_LEFT, right=HYPHEN_RIGHT)
+    return Patterns(pyphen.LANGUAGES[pyphen.language_fallback(name)])
+
+
+class Patterns:
+    """A pyphen dictionary (``hyph_*.dic``: Liang's TeX patterns, one a line) read as pyphen reads it,
+    but each pattern's numbers parsed only when a word needs that pattern: a kit breaks a few dozen
+    words, and ``pyphen.Pyphen`` parses all 11,000 patterns of the English file first (0.05 s of every
+    fresh build). :meth:`positions` gives what ``pyphen.Pyphen(...).positions`` gives (the same file,
+    the same rules: tested word by word)."""
+
+    def __init__(self, path):
+        with path.open("rb") as file:
+            encoding = file.readline().decode()
+        if encoding.lower() == "microsoft-cp1251":
+            encoding = "cp1251"
+        self._written: dict = {}     # a pattern's letters -> the pattern as written (the last one kept)
+        self._parsed: dict = {}
+        for pattern in path.read_text(encoding).split("\n")[1:]:
+            pattern = pattern.strip()
+            if not pattern or pattern.startswith(_IGNORED):
+                continue
+            if "^^" in pattern:
+                pattern = _HEX(lambda match: chr(int(match.group(1), 16)), pattern)
+            if "/" in pattern and "=" in pattern:
+                pattern = pattern.split("/", 1)[0]    # a nonstandard break's spelling: its place is all we use
+            if _BREAKS(pattern) or any(map(int, _DIGITS(pattern))):     # zeros only allow nothing: left out
+                self._written[_NUMBERS("", pattern)] = pattern
+        self._longest = max(map(len, self._written), default=0)
+
+    def _pattern(self, letters: str):
+        """(offset, values) of the pattern of ``letters`` as pyphen stores it, or None."""
+        found = self._parsed.get(letters)
+        if found is None and letters in self._written:
+            values = tuple(int(n or "0") for n, _ in _PARTS(self._written[letters]))
+            start, end = 0, len(values)
+            while not values[start]:
+                start += 1
+            while not values[end - 1]:
+                end -= 1
+            found = self._parsed[letters] = (start, values[start:end])
+        return found
+
+    def positions(self, word: str) -> list[int]:
+        """Where ``word`` may break, at least :data:`HYPHEN_LEFT` letters from its start and
+        :data:`HYPHEN_RIGHT` from its end (Liang's algorithm: the highest number any pattern puts
+        between two letters, odd allowing a break)."""
+        pointed = f".{word.lower()}."
+        weights = [0] * (len(pointed) + 1)
+        for i in range(len(pointed) - 1):
+            for j in range(i + 1, min(i + self._longest, len(pointed)) + 1):
+                found = self._pattern(pointed[i:j])
+                if found:
+                    offset, values = found
+                    at = slice(i + offset, i + offset + len(values))
+                    weights[at] = map(max, values, weights[at])
+        last = len(word) - HYPHEN_RIGHT
+        return [i - 1 for i, w in enumerate(weights) if w % 2 and HYPHEN_LEFT <= i - 1 <= last]
+
+
+#: How pyphen reads a pattern file: lines it skips, ``^^hh`` characters, the digits of a pattern.
+_IGNORED = ("%", "#", "LEFTHYPHENMIN", "RIGHTHYPHENMIN", "COMPOUNDLEFTHYPHENMIN", "COMPOUNDRIGHTHYPHENMIN")
+_HEX = re.compile(r"\^{2}([0-9a-f]{2})").sub
+_PARTS = re.compile(r"(\d?)(\D?)").findall
+_NUMBERS = re.compile(r"\d").sub
+_DIGITS = re.compile(r"\d").findall
+_BREAKS = re.compile(r"[1-9]").search
 
 
 @lru_cache(maxsize=16384)

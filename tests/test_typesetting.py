@@ -124,6 +124,32 @@ def test_hyphenation_points_come_from_the_dictionary(lang, word, points):
     assert typography.hyphen_points(word, lang) == points
 
 
+@pytest.mark.parametrize("lang", sorted(typography.DICTIONARIES))
+def test_the_patterns_read_lazily_are_pyphens(lang):
+    """typography.Patterns reads a pattern only when a word needs it: every pattern and every word of
+    the bundled games, templates and docs get what pyphen's own reading gives."""
+    import re
+
+    import pyphen
+
+    from pnp import DATA_DIR, TEMPLATES_DIR
+
+    path = pyphen.LANGUAGES[pyphen.language_fallback(typography.DICTIONARIES[lang])]
+    lazy = typography.Patterns(path)
+    whole = pyphen.Pyphen(filename=path, left=typography.HYPHEN_LEFT, right=typography.HYPHEN_RIGHT, cache=False)
+    assert len(whole.hd.patterns) > 5000
+    for letters, (start, values) in whole.hd.patterns.items():
+        assert lazy._pattern(letters) == (start, tuple(values)), letters
+    words = {letters.strip(".") for letters in whole.hd.patterns}
+    for folder in (DATA_DIR, TEMPLATES_DIR, DATA_DIR.parent / "docs"):
+        for file in folder.rglob("*"):
+            if file.suffix in (".yaml", ".j2", ".md", ".csv"):
+                words.update(re.findall(r"[^\W\d_]+", file.read_text(encoding="utf-8")))
+    assert len(words) > 10000
+    for word in words:
+        assert lazy.positions(word) == whole.positions(word), word
+
+
 def test_a_long_word_at_a_short_line_is_hyphenated_within_the_column():
     style = Style(font="serif", size=9.4, align="left", hyphenate=True)
     width = fonts.width("aa bb cc dd char-", fonts.font_name("serif"), 9.4) + 1
