@@ -11,11 +11,14 @@ sheet longer than its ``pages`` is a validation error, so a reference sheet stay
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 import jinja2
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
 from pnp import templating
+from pnp.buildcache import replays_reads
+from pnp.cache import reads_files
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
@@ -25,7 +28,7 @@ from pnp.loading.i18n import word
 from pnp.markup import MarkupError, escape, parse
 from pnp.rulebook import flowables
 from pnp.loading.schema import Field
-from pnp.units import pt
+from pnp.units import PAPERS, pt
 
 MARGIN = 12.0
 
@@ -47,7 +50,15 @@ def _where(game, spec):
 
 
 def markup(game, spec, lang) -> tuple[str, object]:
-    """(markup, template file) of the sheet, rendered in the sandbox; DataError naming the template."""
+    """(markup, template file) of the sheet, rendered in the sandbox; DataError naming the template.
+    Rendered once per game, entry and language (the check sets it on two papers)."""
+    return _markup(game, spec, spec.config_key(), lang)
+
+
+@replays_reads
+@reads_files
+@lru_cache(maxsize=16)
+def _markup(game, spec, _config, lang) -> tuple[str, object]:
     from pnp.components.rulebook import context
 
     config = config_of(spec)
@@ -86,8 +97,17 @@ def markup(game, spec, lang) -> tuple[str, object]:
 
 
 def render(game, spec, options: BuildOptions) -> bytes:
-    text, filename = markup(game, spec, options.lang)
-    w, h = options.page_size
+    """The sheet's PDF on the options' paper, in their language (nothing else of them counts): set once
+    per game, entry, paper and language, so the build finds the one its check set on the same paper."""
+    return _rendered(game, spec, spec.config_key(), options.paper, options.lang)
+
+
+@replays_reads
+@reads_files
+@lru_cache(maxsize=16)
+def _rendered(game, spec, _config, paper, lang) -> bytes:
+    text, filename = markup(game, spec, lang)
+    w, h = PAPERS[paper]
     buf = io.BytesIO()
     fonts.register()
     doc = BaseDocTemplate(buf, pagesize=(pt(w), pt(h)), invariant=1, initialFontName="EBGaramond-Regular",
