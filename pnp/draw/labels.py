@@ -111,7 +111,7 @@ def choose(ring: Counter, designed: str, fs: float) -> LabelInk:
 
     def mean(fill):
         total = sum(covered.values())
-        return sum(contrast(fill, c) * n for c, n in covered.items()) / total if total else 0.0
+        return sum(_contrast(fill, c) * n for c, n in covered.items()) / total if total else 0.0
     fill = WHITE if mean(WHITE) >= mean(INK) else INK
     return LabelInk(fs, fill, INK if fill == WHITE else WHITE)
 
@@ -119,8 +119,14 @@ def choose(ring: Counter, designed: str, fs: float) -> LabelInk:
 def readable(fill: str, ring: Counter) -> bool:
     """Whether ``fill`` reaches :data:`LABEL_CONTRAST` on all but :data:`SLACK` of ``ring`` (colour ->
     pixels; None for where the icon does not cover it)."""
-    bad = sum(n for c, n in ring.items() if c is None or contrast(fill, c) < LABEL_CONTRAST)
+    bad = sum(n for c, n in ring.items() if c is None or _contrast(fill, c) < LABEL_CONTRAST)
     return bad <= SLACK * sum(ring.values())
+
+
+@lru_cache(maxsize=16384)
+def _contrast(fill: str, colour: str) -> float:
+    """:func:`pnp.layout.colour.contrast`, once per pair: an icon's rings share most of their colours."""
+    return contrast(fill, colour)
 
 
 def icon_raster(draw_icon):
