@@ -1,6 +1,6 @@
 """Time a fresh ``pnp build`` against a bare reportlab script that draws the same amount of cards.
 
-Usage: python benchmarks/bench_baseline.py [GAME ...] [--runs N] [--cards 54] [--src OLD_TREE]
+Usage: python benchmarks/bench_baseline.py [GAME ...] [--runs N] [--cards 54] [--src OLD_TREE ...]
        python benchmarks/bench_baseline.py --draw OUT.pdf [--cards 54]
 
 The baseline is the least a print-and-play tool can do: one fresh Python process that registers the
@@ -11,9 +11,10 @@ Throne), 9.8x (Valeria) and 8.1x (Shadow Queen) of it on a quiet machine.
 
 Each round runs, one after the other (so the machine's load falls on all alike), the baseline and a
 fresh ``pnp build GAME --no-cache --jobs 1`` for every game; it prints the median wall and CPU time
-of each (the process and its children) and the CPU ratio to the baseline's. ``--src`` also times
-``pnp build GAME --jobs 1`` from another source tree (an export of an earlier commit, built before the
-build cache existed, so without ``--no-cache``) in the same rounds. This is a measurement, not a test.
+of each (the process and its children) and the CPU ratio to the baseline's. ``--src`` (repeatable) also
+times ``pnp build GAME --jobs 1`` from another source tree (an export of an earlier commit) in the same
+rounds, with ``--no-cache`` when that tree has the build cache (``pnp/buildcache.py``; a tree from
+before it has no such option). This is a measurement, not a test.
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--cards", type=int, default=54)
     parser.add_argument("--draw", metavar="OUT.pdf", default=None)
-    parser.add_argument("--src", default=None, help="also time `pnp build` from this source tree")
+    parser.add_argument("--src", action="append", default=[], help="also time `pnp build` from this source tree "
+                                                                     "(repeatable)")
     args = parser.parse_args()
     if args.draw:
         draw(args.draw, args.cards)
@@ -103,11 +105,12 @@ def main() -> int:
             commands[game] = [sys.executable, "-m", "pnp", "build", game, "--out", os.path.join(out, game),
                               "--no-cache", "--jobs", "1"]
             envs[game] = dict(env, PYTHONPATH=HERE)
-            if args.src:
-                name = f"{game} ({os.path.basename(os.path.abspath(args.src))})"
+            for src in map(os.path.abspath, args.src):
+                name = f"{game} ({os.path.basename(src)})"
+                cached = os.path.exists(os.path.join(src, "pnp", "buildcache.py"))
                 commands[name] = [sys.executable, "-m", "pnp", "build", game, "--out",
-                                  os.path.join(out, name), "--jobs", "1"]
-                envs[name] = dict(env, PYTHONPATH=os.path.abspath(args.src))
+                                  os.path.join(out, name), "--jobs", "1"] + (["--no-cache"] if cached else [])
+                envs[name] = dict(env, PYTHONPATH=src)
         for name, command in commands.items():     # compiled-module caches written before the clock runs
             subprocess.run(command, check=True, capture_output=True, env=envs.get(name, env),
                            cwd=envs.get(name, env).get("PYTHONPATH", HERE))
@@ -120,7 +123,7 @@ def main() -> int:
         for name, pairs in times.items():
             wall = statistics.median(w for w, _ in pairs)
             cpu = statistics.median(c for _, c in pairs)
-            print(f"{name:28s} wall median {wall:.3f} s; CPU median {cpu:.3f} s, {cpu / base:.1f}x the baseline")
+            print(f"{name:40s} wall median {wall:.3f} s; CPU median {cpu:.3f} s, {cpu / base:.1f}x the baseline")
     return 0
 
 
