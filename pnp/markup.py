@@ -436,10 +436,13 @@ def escape(value) -> Safe:
     if isinstance(value, Safe):
         return value
     text = " ".join(str(value).split())
-    text = _SPECIAL.sub(r"\\\1", text)
+    if _SPECIAL.search(text):                # most data has none: looking is cheaper than replacing
+        text = _SPECIAL.sub(r"\\\1", text)
     if text[:1] in _BLOCK_START:
         text = "\\" + text
-    return Safe(_LIST_NUMBER.sub(r"\1\\\2", text))
+    elif text[:1].isdigit():                 # (every decimal digit is a digit)
+        text = _LIST_NUMBER.sub(r"\1\\\2", text)
+    return Safe(text)
 
 
 def fill(template: str, **values) -> str:
