@@ -62,3 +62,17 @@ def render_limits(seconds: float, steps: int) -> None:
 
     templating.RENDER_SECONDS = seconds
     templating.MAX_STEPS = steps
+
+
+def hang_on_large_card(card_id: str) -> None:
+    """One card's picture at the large view's resolution never comes (its thumbnail does)."""
+    from pnp.serve import faces
+
+    original = faces._draw
+
+    def _draw(game, keys, options, dpi):
+        if card_id in keys and dpi == faces.LARGE_CARD_DPI:
+            _never_returns()
+        return original(game, keys, options, dpi)
+
+    faces._draw = _draw

@@ -39,7 +39,7 @@ def wait(predicate, timeout=60):
 
 
 def test_a_preview_that_never_returns_is_stopped_and_the_studio_goes_on(game, tmp_path):
-    stopped = "the preview of card 'sleeper' took longer than 6 s and was stopped"
+    stopped = "the preview of card 'sleeper' took longer than 6 s and was stopped (pnp serve --preview-limit SECONDS allows more)"
     hook = functools.partial(studio_hooks.hang_on_card, "sleeper")
     with running(game, tmp_path / "out", preview_seconds=6, preview_setup=hook) as (srv, client):
         previews = srv.studio.previews
@@ -77,7 +77,7 @@ def test_a_preview_that_never_returns_is_stopped_and_the_studio_goes_on(game, tm
 
 def test_a_component_that_never_returns_is_stopped_and_the_rest_is_checked(tmp_path):
     game = write_game(tmp_path / "studio_test")
-    stopped = "the pages of component 'score' took longer than 6 s and was stopped"
+    stopped = "the pages of component 'score' took longer than 6 s and was stopped (pnp serve --preview-limit SECONDS allows more)"
     hook = functools.partial(studio_hooks.hang_in_component, "score")
     with running(game, tmp_path / "out", preview_seconds=6, preview_setup=hook) as (srv, client):
         previews = srv.studio.previews

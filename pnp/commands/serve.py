@@ -26,7 +26,12 @@ from pnp.units import PAPERS
 @click.option("--report", "reports", multiple=True, type=click.Path(exists=True, dir_okay=False),
               help="A report.json of pnp balance or pnp lab whose games the replay page (/replay) offers "
                    "(repeatable).")
-def command(game, port, host, paper, lang, out_dir, open_browser, reports):
+@click.option("--preview-limit", "preview_limit", type=click.FloatRange(1, 86400), default=60, show_default=True,
+              metavar="SECONDS",
+              help="Stop a piece of preview work (a card, a component's pages, the check of the files) that takes "
+                   "longer than this; the page says what was stopped. Raise it for a game whose check "
+                   "legitimately takes longer.")
+def command(game, port, host, paper, lang, out_dir, open_browser, reports, preview_limit):
     """Show GAME in a live studio in the web browser and keep it current as its files change.
 
     The page shows every card of every deck, grouped by deck and faction or category with copies
@@ -48,7 +53,7 @@ def command(game, port, host, paper, lang, out_dir, open_browser, reports):
     from pnp.serve.studio import Options, Studio
 
     check_language(lang)
-    studio = Studio(game, Options(paper=paper, lang=lang), out_dir)
+    studio = Studio(game, Options(paper=paper, lang=lang), out_dir, preview_seconds=preview_limit)
     if reports:
         from pnp.serve.replay import reported_games
 

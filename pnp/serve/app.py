@@ -62,6 +62,7 @@ from pnp.paths import LANGUAGE, OutsidePath, resolve_in
 from pnp.serve.options import CARD_DPI
 from pnp.serve.studio import Options, Studio
 from pnp.serve.tasks import BUILDS
+from pnp.serve.worker import Undrawable
 from pnp.units import PAPERS
 
 #: The page's own files, shipped in the package (``pnp/serve/static/``).
@@ -134,11 +135,15 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
         b"<head>", b'<head>\n<meta name="pnp-token" content="' + token.encode() + b'">', 1)
 
     async def previewed(future):
-        """The preview process's answer (None with the reason when it could not give one)."""
+        """The preview process's answer, or None with the reason it could not give one and the status
+        that says so: 404 for a picture the data cannot give, else 503 (the work it waited for was
+        stopped, or the studio is stopping)."""
         try:
-            return await asyncio.wrap_future(future), None
-        except UserError as exc:        # the work it waited for was stopped, or the studio is stopping
-            return None, str(exc)
+            return await asyncio.wrap_future(future), None, 200
+        except Undrawable as exc:
+            return None, str(exc), 404
+        except UserError as exc:
+            return None, str(exc), 503
 
     async def index(request):
         return Response(page, media_type=statics["index.html"][1], headers={"Cache-Control": "no-store"})
@@ -154,9 +159,9 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
             options = view_options(request, studio.default)
         except UserError as exc:
             return bad_request(str(exc))
-        data, stopped = await previewed(studio.game_json(options))
+        data, stopped, status = await previewed(studio.game_json(options))
         if data is None:
-            return JSONResponse({"error": stopped}, status_code=503, headers={"Cache-Control": "no-store"})
+            return JSONResponse({"error": stopped}, status_code=status, headers={"Cache-Control": "no-store"})
         return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
     async def card_png(request):
@@ -167,19 +172,21 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
             return bad_request(str(exc) or "dpi: expected a whole number")
         if not 20 <= dpi <= 600:
             return bad_request("dpi: give 20 to 600")
-        image, stopped = await previewed(studio.face_picture(request.path_params["key"], options, dpi))
-        if stopped is not None:
-            return PlainTextResponse(stopped, status_code=503, headers={"Cache-Control": "no-store"})
+        key = request.path_params["key"]
+        image, why, status = await previewed(studio.face_picture(key, options, dpi))
+        if why is not None:
+            return PlainTextResponse(why, status_code=status, headers={"Cache-Control": "no-store"})
         if image is None:
-            return not_found("no such card, or it cannot be drawn (see /api/game's problems)")
+            return not_found(f"no card or face {key[:60]!r} in this game")
         return png(image, "no-cache")
 
     async def picture(request):
-        image, stopped = await previewed(studio.picture(request.path_params["key"]))
-        if stopped is not None:
-            return PlainTextResponse(stopped, status_code=503, headers={"Cache-Control": "no-store"})
+        image, why, status = await previewed(studio.picture(request.path_params["key"]))
+        if why is not None:
+            return PlainTextResponse(why, status_code=status, headers={"Cache-Control": "no-store"})
         if image is None:
-            return not_found()
+            return not_found("no such picture in the current view (the files changed, or it could not be drawn: "
+                             "see /api/game)")
         return png(image, "public, max-age=31536000, immutable")
 
     async def events(request):

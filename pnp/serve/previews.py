@@ -44,7 +44,7 @@ from pnp.exports.cards import AID, BACK
 from pnp.serve.images import HASH, Image, ImageStore
 from pnp.serve.pages import PageMaker
 from pnp.serve.tasks import engine_status
-from pnp.serve.worker import CHECK, DATA, URGENT, Stopped, Worker
+from pnp.serve.worker import CHECK, DATA, URGENT, Stopped, Undrawable, Worker
 from pnp.units import PAPERS
 
 #: Option sets whose views are kept (and made again after an edit): the most recently used.
@@ -262,19 +262,32 @@ class Previews:
 
     def face_picture(self, face_key: str, options: Options, dpi: int) -> tuple:
         """(view serial, picture name, picture) of the current picture of one face
-        (``/api/cards/<id>.png``); the picture is None for an unknown face or one that cannot be drawn
-        (on the worker)."""
+        (``/api/cards/<id>.png``); the picture is None for an unknown face. A face that cannot be drawn
+        raises the reason: :class:`Stopped` when its preview was stopped, else :class:`Undrawable` (the
+        problems that name the card, or what went wrong drawing it) (on the worker)."""
         view = self._view(options)
         face = view.faces.get(face_key)
-        name = face.picture(dpi) if face is not None else None
-        if name is None:
+        if face is None:
             return view.serial, None, None
+        name = face.picture(dpi)
+        if name is None:
+            problems = cardfaces.by_card(view.problems).get(face_key, [])
+            raise self._undrawn(face_key, face.error or "; ".join(self.problem_json(p)["text"] for p in problems[:3])
+                                or "no picture (see /api/game's problems)")
         image = self.images.get(name)
         if image is None:
             drawn = cardfaces.draw_faces(view.game, [face_key], options, dpi, why, self.activity.doing,
                                          face_work)[face_key]
-            image = self._put(name, drawn) if isinstance(drawn, Image) else None
+            if not isinstance(drawn, Image):
+                raise self._undrawn(face_key, drawn)
+            image = self._put(name, drawn)
         return view.serial, name, image
+
+    def _undrawn(self, face_key: str, reason: str) -> UserError:
+        """Why the face ``face_key`` has no picture: the studio stopped its preview (the stop's
+        message), or ``reason``."""
+        stopped = self.activity.stopped.get(face_work(face_key))
+        return Stopped(stopped) if stopped else Undrawable(f"{face_name(face_key)} cannot be drawn: {reason}")
 
     def _put(self, key: str, image: Image) -> Image:
         self.drawn += 1
@@ -328,23 +341,30 @@ class Previews:
     def _data_step(self, options: Options, version: int) -> View:
         problems = Problems()
         problems.extend(self._stops())
-        game = None
+        game = self._game("reading the game's files", "read", problems,
+                          lambda: load_game(self.root, problems, strict=False))
+        if game is not None and options.lang:
+            game = translated(game, options.lang, problems)
+        view = View(options, version, game, list(problems))
+        self._fill_cards(view)
+        return view
+
+    def _game(self, work: str, verb: str, problems: Problems, load):
+        """``load()`` (the game, read or checked) as the piece of work named ``work``; what stops it
+        becomes a problem of the page (``problems``) and the answer None: the page goes on. A stop is
+        listed already (:meth:`_stops`); a file pnp does not expect (half written) is said to be one."""
         try:
-            with self.activity.doing("reading the game's files"):
-                game = load_game(self.root, problems, strict=False)
+            with self.activity.doing(work):
+                return load()
         except Stopped:
             pass
         except UserError as exc:
             problems.error(self.root / "game.yaml", None, None, str(exc))
         except DataError as exc:
             problems.extend(exc.problems)
-        except Exception as exc:           # a half-written file pnp does not expect: say so, keep serving
-            problems.error(self.root / "game.yaml", None, None, f"pnp could not read the game: {why(exc)}")
-        if game is not None and options.lang:
-            game = translated(game, options.lang, problems)
-        view = View(options, version, game, list(problems))
-        self._fill_cards(view)
-        return view
+        except Exception as exc:  # noqa: BLE001 - reported, and the page goes on
+            problems.error(self.root / "game.yaml", None, None, f"pnp could not {verb} the game: {why(exc)}")
+        return None
 
     def _check_step(self, options: Options, version: int):
         """A generator (worker slices): validation, then the components one by one."""
@@ -354,18 +374,8 @@ class Previews:
             return       # a newer edit made this one moot
         problems = Problems()
         problems.extend(self._stops())
-        game = None
-        try:
-            with self.activity.doing("the check of the game's files"):
-                game = validate_game(self.root, problems, options.build_options()).game
-        except Stopped:
-            pass
-        except UserError as exc:
-            problems.error(self.root / "game.yaml", None, None, str(exc))
-        except DataError as exc:
-            problems.extend(exc.problems)
-        except Exception as exc:           # as in the data step: reported, and the page goes on
-            problems.error(self.root / "game.yaml", None, None, f"pnp could not check the game: {why(exc)}")
+        game = self._game("the check of the game's files", "check", problems,
+                          lambda: validate_game(self.root, problems, options.build_options()).game)
         if game is not None and options.lang and problems.errors:    # validation translates a valid game only
             game = translated(game, options.lang, Problems())             # its problems are reported already
         yield
@@ -422,7 +432,7 @@ class Previews:
     def _redraw(self, game, key, options, dpi) -> Image:
         drawn = cardfaces.draw_faces(game, [key], options, dpi, why, self.activity.doing, face_work)[key]
         if not isinstance(drawn, Image):
-            raise UserError(drawn)
+            raise self._undrawn(key, drawn)
         return drawn
 
     # ------------------------------------------------------------------ places and problems as JSON

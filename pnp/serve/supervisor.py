@@ -4,9 +4,10 @@ The previews (card faces, component pages, the check) are drawn in one long-live
 (:mod:`pnp.serve.previews`, started fresh through :class:`pnp.serve.child.Child`, never forked from
 the studio's threads), so it keeps what it loaded and drew between requests. Its drawing thread names
 each piece of work as it starts it (``the preview of card 'knight'``); a piece that runs longer than
-:data:`PREVIEW_SECONDS`, or that needs more than :data:`PREVIEW_MEMORY` bytes, stops the process: the
-studio kills it, every question waiting for it is answered with the reason ("the preview of card
-'knight' took longer than 60 s and was stopped"), and a new process starts at once, told what was
+:data:`PREVIEW_SECONDS` (``pnp serve --preview-limit``), or that needs more than :data:`PREVIEW_MEMORY`
+bytes, stops the process: the studio kills it, every question waiting for it is answered with the
+reason ("the preview of card 'knight' took longer than 60 s and was stopped (pnp serve
+--preview-limit SECONDS allows more)"), and a new process starts at once, told what was
 stopped so that it shows the reason instead of trying again, until a file changes. A process that
 dies by itself is started again the same way. Nothing it does can hold the studio's server: questions
 are sent from a thread of their own and waited for as futures.
@@ -26,8 +27,10 @@ from pnp.serve.images import ImageStore
 from pnp.serve.worker import Stopped
 
 #: A piece of preview work (a card face, a component's pages, the check of the files) is stopped
-#: after this many seconds ...
+#: after this many seconds (``pnp serve --preview-limit``) ...
 PREVIEW_SECONDS = 60.0
+#: ... and the message saying so tells how to allow more.
+LONGER = "pnp serve --preview-limit SECONDS allows more"
 #: ... or when the preview process needs more than this much memory (bytes of address space).
 PREVIEW_MEMORY = 4 * 1024 ** 3
 #: Bytes of pictures the studio keeps itself (the preview process keeps more).
@@ -165,7 +168,7 @@ class PreviewProcess:
                 return
             busy = self._busy
             if busy is not None and time.monotonic() - busy[1] > self.seconds:
-                self._restart(child, busy[0], f"{busy[0]} took longer than {self.seconds:g} s and was stopped")
+                self._restart(child, busy[0], f"{busy[0]} took longer than {self.seconds:g} s and was stopped ({LONGER})")
             elif not child.is_alive():
                 child.process.wait()
                 name = busy[0] if busy is not None else None

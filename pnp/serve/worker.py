@@ -28,6 +28,11 @@ class Stopped(UserError):
     the message names it (``the preview of card 'x' took longer than 60 s and was stopped``)."""
 
 
+class Undrawable(UserError):
+    """A picture the data cannot give (a card that problems name, a face whose layout fails): the
+    message says why (``card 'x' cannot be drawn: heroes.yaml:4: ...``)."""
+
+
 class Worker:
     """One thread running submitted jobs by priority, then in order of submission."""
 

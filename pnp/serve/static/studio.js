@@ -315,6 +315,32 @@ async function showSource(file, line) {
   }
 }
 
+// A picture that did not come: its drawing was stopped in the preview process (past the studio's
+// limits), or the data cannot give it. The server's answer says why (503 or 404 with the reason as
+// text): the page shows that in the picture's place.
+async function explainMissing(img) {
+  if (img.dataset.missing) return;
+  img.dataset.missing = "1";
+  let reason = "The picture could not be loaded.";
+  try {
+    const response = await fetch(img.src, { cache: "no-store" });
+    if (response.ok) { img.src = img.src; return; }       // it came this time
+    reason = (await response.text()).trim() || `${response.status} ${response.statusText}`;
+  } catch (error) {
+    reason = `The picture could not be loaded: ${error.message}`;
+  }
+  const face = img.closest(".face");
+  if (face) {
+    face.classList.add("broken");
+    face.replaceChildren(el("strong", { text: "Cannot be drawn" }), el("ul", {}, el("li", { text: reason })));
+  } else if (img.id) {                       // the large page's picture, reused: its text says why
+    img.alt = reason;
+    img.title = reason;
+  } else {
+    img.replaceWith(el("div", { class: "broken-note missing", text: reason }));
+  }
+}
+
 // ---------------------------------------------------------------- components
 
 function renderComponents(data) {
@@ -343,7 +369,11 @@ function renderComponents(data) {
 
 function showPage(title, src) {
   $("page-title").textContent = title;
-  $("page-large").src = src;
+  const large = $("page-large");
+  delete large.dataset.missing;
+  large.alt = "";
+  large.title = "";
+  large.src = src;
   const dialog = $("page-dialog");
   if (!dialog.open) dialog.showModal();
 }
@@ -458,6 +488,8 @@ function setup() {
     dialog.addEventListener("click", (e) => { if (e.target === dialog) dialog.close(); });
   }
   $("card-dialog").addEventListener("close", () => { state.openCard = null; });
+  // (error events do not bubble: caught on the way down)
+  document.addEventListener("error", (e) => { if (e.target.tagName === "IMG") explainMissing(e.target); }, true);
   $("card-dialog").addEventListener("keydown", (e) => {
     if (e.key === "ArrowRight") { step(1); e.preventDefault(); }
     if (e.key === "ArrowLeft") { step(-1); e.preventDefault(); }

@@ -1,0 +1,115 @@
+"""The studio's preview limits, continued (the first cases are in test_studio_previews.py): a stopped
+card's picture answers with the reason, the limit is ``pnp serve --preview-limit`` and its message
+says so.
+
+The hangs are test-only hooks run in the preview process (tests/studio_hooks.py)."""
+
+import functools
+import json
+import os
+import time
+
+import pytest
+from click.testing import CliRunner
+
+import studio_hooks
+from test_serve_browser import browser, shots  # noqa: F401 - the browser fixture
+from serve_helpers import running, studio_children, write_game
+
+SLEEPER = "  - id: sleeper\n    name: Sleeper\n    copies: 1\n    faction: moon\n    might: 3\n"
+#: Seconds a piece of preview work may take in these tests: above what the small game's real pieces
+#: take on a loaded machine, small enough for a quick test.
+LIMIT = 4
+LONGER = "pnp serve --preview-limit SECONDS allows more"
+
+
+@pytest.fixture
+def game(tmp_path):
+    root = write_game(tmp_path / "studio_test")
+    (root / "heroes.yaml").write_text((root / "heroes.yaml").read_text() + SLEEPER)
+    return root
+
+
+def card(data, cid):
+    return next(c for c in data["cards"] if c["id"] == cid)
+
+
+def once(client, predicate, timeout=60):
+    """/api/game once ``predicate(data)`` holds; a 503 (a stop, the previews restarting) is asked again."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status, _, body = client.get("/api/game")
+        if status == 200 and predicate(json.loads(body)):
+            return json.loads(body)
+        assert status in (200, 503), (status, body[:300])
+        time.sleep(0.05)
+    raise AssertionError(f"timed out; last answer: {status} {body[:300]!r}")
+
+
+def test_a_stopped_cards_picture_answers_the_reason(game, tmp_path):
+    stopped = f"the preview of card 'sleeper' took longer than {LIMIT} s and was stopped ({LONGER})"
+    hook = functools.partial(studio_hooks.hang_on_card, "sleeper")
+    with running(game, tmp_path / "out", preview_seconds=LIMIT, preview_setup=hook) as (srv, client):
+        data = once(client, lambda d: d["checked"] and card(d, "sleeper")["error"])
+        assert card(data, "sleeper")["error"] == stopped
+        status, headers, body = client.get("/api/cards/sleeper.png?dpi=250")
+        assert (status, body.decode()) == (503, stopped) and headers["cache-control"] == "no-store"
+        assert client.get("/api/cards/knight.png")[0] == 200
+        status, _, body = client.get("/api/cards/nobody.png")
+        assert (status, body.decode()) == (404, "no card or face 'nobody' in this game")
+        assert srv.studio.previews.restarts == 1, srv.studio.previews.stopped
+
+        # a card that problems name: not found, and why
+        heroes = game / "heroes.yaml"
+        heroes.write_text(heroes.read_text().replace("might: 3", "might: lots"))
+        line = heroes.read_text().splitlines().index("    might: lots") + 1
+        once(client, lambda d: d["errors"] and card(d, "sleeper")["problems"])
+        status, _, body = client.get("/api/cards/sleeper.png")
+        assert (status, body.decode()) == (404, f"card 'sleeper' cannot be drawn: heroes.yaml:{line}: card 'sleeper': "
+                                                f"might: expected an integer, got 'lots'")
+    assert studio_children(os.getpid()) == []
+
+
+def test_the_preview_limit_is_an_option_of_pnp_serve(game, monkeypatch):
+    from pnp.cli import main
+    from pnp.serve import app, studio
+
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0 and "--preview-limit SECONDS" in result.output
+    seen = {}
+    monkeypatch.setattr(studio.Studio, "start", lambda self: seen.update(seconds=self.previews.seconds))
+    monkeypatch.setattr(app.StudioServer, "run", lambda self: None)
+    result = CliRunner().invoke(main, ["serve", str(game), "--port", "0", "--preview-limit", "150"])
+    assert result.exit_code == 0 and seen == {"seconds": 150}, result.output
+    result = CliRunner().invoke(main, ["serve", str(game), "--port", "0", "--preview-limit", "0"])
+    assert result.exit_code == 2 and "--preview-limit" in result.output
+
+
+def test_the_page_shows_a_stopped_cards_reason_in_place_of_its_picture(browser, game, tmp_path):
+    """In Chromium: the large view of a card whose large picture never comes shows, once the studio
+    stopped it, the reason in the picture's place; so does the card's tile after the restart."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    stopped = f"the preview of card 'sleeper' took longer than {LIMIT} s and was stopped ({LONGER})"
+    folder = shots(tmp_path)
+    wait = WebDriverWait(browser, 60, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException])
+    hook = functools.partial(studio_hooks.hang_on_large_card, "sleeper")
+    with running(game, tmp_path / "out", preview_seconds=LIMIT, preview_setup=hook) as (srv, _):
+        browser.get(srv.url)
+        tile = '.tile[data-id="sleeper"]'
+        wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("Up to date")
+                   and d.find_elements(By.CSS_SELECTOR, f"{tile} img"))
+        browser.find_element(By.CSS_SELECTOR, tile).click()
+        large = "#card-large .face.broken"
+        wait.until(lambda d: stopped in "".join(e.text for e in d.find_elements(By.CSS_SELECTOR, large)))
+        assert browser.find_element(By.CSS_SELECTOR, large).is_displayed()
+        assert not browser.find_elements(By.CSS_SELECTOR, "#card-large img")
+        browser.save_screenshot(str(folder / "stopped-large.png"))
+        browser.find_element(By.CSS_SELECTOR, "#card-dialog [data-close]").click()
+        wait.until(lambda d: stopped in d.find_element(By.CSS_SELECTOR, f"{tile} .face.broken").text)
+        assert browser.find_elements(By.CSS_SELECTOR, '.tile[data-id="knight"] img')
+        browser.save_screenshot(str(folder / "stopped-tile.png"))
+        assert srv.studio.previews.restarts == 1, srv.studio.previews.stopped
+    assert studio_children(os.getpid()) == []
