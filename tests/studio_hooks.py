@@ -5,7 +5,9 @@ pnp there, before it draws anything.
 ``hang_on_card`` makes one card's preview layout block in a call that never returns (as a library call
 that never returns would: no render limit sees it); ``hang_in_component`` does the same in one
 component's build; ``greedy_card`` makes one card's layout ask for more memory than the process may
-have; ``render_limits`` lowers the template limits."""
+have; ``render_limits`` lowers the template limits; ``hang_on_large_card`` blocks one card's picture
+at the large view's resolution only; ``fail_start_while`` makes the preview process die at start-up
+while a file exists."""
 
 from __future__ import annotations
 
@@ -76,3 +78,11 @@ def hang_on_large_card(card_id: str) -> None:
         return original(game, keys, options, dpi)
 
     faces._draw = _draw
+
+
+def fail_start_while(flag: str) -> None:
+    """The preview process dies at start-up, as with a broken import, while the file ``flag`` exists."""
+    import os
+
+    if os.path.exists(flag):
+        raise ImportError("No module named 'pnp.broken_part' (a test's start-up failure)")

@@ -113,3 +113,43 @@ def test_the_page_shows_a_stopped_cards_reason_in_place_of_its_picture(browser, 
         browser.save_screenshot(str(folder / "stopped-tile.png"))
         assert srv.studio.previews.restarts == 1, srv.studio.previews.stopped
     assert studio_children(os.getpid()) == []
+
+
+def test_a_preview_process_that_dies_at_start_up_is_started_later_and_later(game, tmp_path, monkeypatch, capfd):
+    """A broken start-up (a test hook's ImportError while a flag file exists): started again after 0.5,
+    1, 2 ... s, not every second; every question is answered at once with the cause, which the console
+    gets once with the process's last lines; a file change starts it at once, and it recovers."""
+    from pnp.serve import supervisor
+
+    monkeypatch.setattr(supervisor, "RESTART_FIRST", 0.5)
+    flag = tmp_path / "broken"
+    flag.write_text("")
+    hook = functools.partial(studio_hooks.fail_start_while, str(flag))
+    cause = "ImportError: No module named 'pnp.broken_part' (a test's start-up failure)"
+    with running(game, tmp_path / "out", preview_setup=hook) as (srv, client):
+        previews = srv.studio.previews
+        deadline = time.monotonic() + 60
+        while previews.failures < 3:
+            assert time.monotonic() < deadline, "timed out"
+            time.sleep(0.01)
+        failed = time.monotonic()
+        assert previews.retry_in == 2.0 and previews.restarts == 3
+        asked = time.monotonic()
+        status, _, body = client.get("/api/game")
+        assert time.monotonic() - asked < 1.0
+        message = json.loads(body)["error"]
+        assert status == 503 and message.startswith(f"the preview process could not start (exit status 1): {cause}; "
+                                                    f"pnp tries again after 0.5 s, then less and less often")
+        err = capfd.readouterr().err
+        assert err.count("could not start") == 1 and f"    {cause}" in err and "in fail_start_while" in err, err
+        assert "start again" not in err
+
+        flag.unlink()
+        heroes = game / "heroes.yaml"
+        heroes.write_text(heroes.read_text() + "# edited\n")
+        data = once(client, lambda d: d["checked"])
+        assert previews.started_at - failed < 1.5 and previews.failures == 0 and previews.failing is None
+        assert data["problems"] == [] and previews.restarts == 3
+        err = capfd.readouterr().err
+        assert "pnp serve: the preview process started" in err and "could not start" not in err, err
+    assert studio_children(os.getpid()) == []

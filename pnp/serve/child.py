@@ -15,6 +15,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+from collections import deque
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -29,20 +31,22 @@ class Child:
     """``target(receive, send, *args)`` running in a new process; :attr:`receive` and :attr:`send` are
     the studio's ends of the pipes. ``target`` and ``args`` must pickle (a module-level function)."""
 
-    def __init__(self, target, *args, name: str = "pnp-studio-child"):
+    def __init__(self, target, *args, name: str = "pnp-studio-child", held: int = 0):
         self.name = name
         child_reads, parent_writes = os.pipe()
         parent_reads, child_writes = os.pipe()
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", BOOT, PNP_HOME, str(child_reads), str(child_writes), str(os.getpid()), name],
-                pass_fds=(child_reads, child_writes), process_group=0, stdin=subprocess.DEVNULL)
+                pass_fds=(child_reads, child_writes), process_group=0, stdin=subprocess.DEVNULL,
+                stderr=subprocess.PIPE if held else None)
         except BaseException:
             for fd in (child_reads, parent_writes, parent_reads, child_writes):
                 os.close(fd)
             raise
         os.close(child_reads)
         os.close(child_writes)
+        self._errors = _Errors(self.process.stderr, held) if held else None
         self.send = Connection(parent_writes, readable=False)
         self.receive = Connection(parent_reads, writable=False)
         try:
@@ -50,6 +54,17 @@ class Child:
             self.send.send((target, args))
         except OSError:        # it died at once: is_alive() and exitcode say so
             pass
+
+    def echo(self) -> None:
+        """Write what it printed to stderr so far to the studio's, and from now on as it comes (with
+        ``held``: until then its lines are held back, so that a process that dies at start-up again and
+        again does not print the same traceback each time: the studio says it once)."""
+        if self._errors is not None:
+            self._errors.echo()
+
+    def last_words(self, timeout: float = 2) -> list[str]:
+        """The last ``held`` lines it printed to stderr (once it ended, waiting a moment for the last ones)."""
+        return self._errors.last(timeout) if self._errors is not None else []
 
     @property
     def pid(self) -> int:
@@ -72,6 +87,42 @@ class Child:
             pass
         for conn in (self.send, self.receive):
             conn.close()
+
+
+class _Errors:
+    """A thread reading a child's stderr: lines held (the last ``keep``) until :meth:`echo`, then
+    written through to the studio's stderr."""
+
+    def __init__(self, stream, keep: int):
+        self._lines: deque = deque(maxlen=keep)
+        self._held: list | None = []
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._read, args=(stream,), name="pnp-studio-child-stderr",
+                                        daemon=True)
+        self._thread.start()
+
+    def _read(self, stream) -> None:
+        with stream:
+            for raw in stream:
+                line = raw.decode("utf-8", "replace")
+                with self._lock:
+                    self._lines.append(line.rstrip("\n"))
+                    if self._held is not None:
+                        if len(self._held) < 1000:
+                            self._held.append(line)
+                        continue
+                sys.stderr.write(line)
+
+    def echo(self) -> None:
+        with self._lock:
+            held, self._held = self._held or [], None
+        if held:
+            sys.stderr.write("".join(held))
+
+    def last(self, timeout: float) -> list[str]:
+        self._thread.join(timeout)
+        with self._lock:
+            return list(self._lines)
 
 
 def main() -> None:

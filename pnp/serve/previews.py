@@ -498,6 +498,7 @@ def serve(receive, send, root, default: Options, version: int, changed, stopped:
     previews = Previews(root, default, version, changed, stopped, tell, memory)
     previews.recent = default
     previews.start()
+    tell(("ready",))
     while True:
         try:
             op, ident, args = receive.recv()

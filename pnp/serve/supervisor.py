@@ -35,6 +35,15 @@ LONGER = "pnp serve --preview-limit SECONDS allows more"
 PREVIEW_MEMORY = 4 * 1024 ** 3
 #: Bytes of pictures the studio keeps itself (the preview process keeps more).
 KEPT_PICTURES = 64 * 2**20
+#: A preview process that dies before it is ready (a broken import, no memory to start) is started
+#: again after this many seconds, twice as long after each such death in a row, up to the ceiling;
+#: at once when a file changes.
+RESTART_FIRST = 1.0
+RESTART_CEILING = 30.0
+#: A preview process not ready after this many seconds (or the preview limit, when longer) did not start.
+START_SECONDS = 60.0
+#: Lines of a preview process's stderr kept to say why it could not start.
+LAST_WORDS = 8
 
 
 class PreviewProcess:
@@ -54,6 +63,14 @@ class PreviewProcess:
         self.recent = default
         self.stopped: dict = {}                # name -> message, for self.version
         self.restarts = 0
+        self.failures = 0                      # start-ups failed in a row
+        self.retry_in = 0.0                    # seconds from the last failed start-up to the next start
+        self.failing: str | None = None        # why the previews cannot start (answered to every question)
+        self.started_at = 0.0                  # time.monotonic() of the last start
+        self._ready = False                    # the process of self._child said it is ready
+        self._next_start = 0.0
+        self._wake = threading.Event()         # a file changed: start at once
+        self._said: str | None = None          # the cause of a failed start-up printed last
         self._child = None
         self._busy: tuple | None = None        # (name, since) of the work being drawn
         self._pending: dict = {}               # ident -> (future, child, op, args)
@@ -91,6 +108,9 @@ class PreviewProcess:
             if self._closing.is_set():
                 future.set_exception(UserError("the studio is stopping"))
                 return future
+            if self.failing is not None:           # until a file changes or the next start-up works
+                future.set_exception(Stopped(self.failing))
+                return future
             if op == "json":
                 self.recent = args[0]
             ident = next(self._ids)
@@ -105,6 +125,9 @@ class PreviewProcess:
             self.stopped = {}
             self._faces, self._serial = {}, -1         # until the process keeps a view of the new files
             self._outbox.put((self._child, ("changed", None, (version, list(files), recent))))
+            if self.failing is not None:               # the edit may be the fix: try at once
+                self.failing, self.failures, self._next_start = None, 0, 0.0
+                self._wake.set()
 
     def stop(self) -> None:
         """Kill the process, answer what waits for it, end the threads."""
@@ -113,6 +136,7 @@ class PreviewProcess:
             child, self._child = self._child, None
             waiting = self._take(None)
         self._outbox.put((None, None))
+        self._wake.set()
         if child is not None:
             child.kill()
         _fail(waiting, "the studio is stopping")
@@ -149,15 +173,19 @@ class PreviewProcess:
                 pass
 
     def _watch(self) -> None:
-        """Start the process, read what it says, stop it past the limits, start another."""
-        started = 0.0
+        """Start the process, read what it says, stop it past the limits, start another (one start a
+        second at most; after a failed start-up, later and later until a file changes)."""
         while not self._closing.is_set():
             child = self._child
             if child is None:
-                time.sleep(max(0.0, started + 1.0 - time.monotonic()))   # one start a second at most
-                started = time.monotonic()
+                wait = self._next_start - time.monotonic()
+                if wait > 0:
+                    self._wake.wait(wait)
+                    self._wake.clear()
+                    continue
                 self._start_child()
                 continue
+            alive = child.is_alive()       # (before reading: then whatever it said before it ended is read first)
             try:
                 if child.receive.poll(0.05):
                     self._heard(child, child.receive.recv())
@@ -169,7 +197,9 @@ class PreviewProcess:
             busy = self._busy
             if busy is not None and time.monotonic() - busy[1] > self.seconds:
                 self._restart(child, busy[0], f"{busy[0]} took longer than {self.seconds:g} s and was stopped ({LONGER})")
-            elif not child.is_alive():
+            elif not self._ready and (not alive or time.monotonic() - self.started_at > max(self.seconds, START_SECONDS)):
+                self._not_started(child)
+            elif not alive:
                 child.process.wait()
                 name = busy[0] if busy is not None else None
                 what = f" while drawing {name}" if name else ""
@@ -183,8 +213,11 @@ class PreviewProcess:
             if self._closing.is_set():
                 return
             self._busy = None
+            self._ready = False
+            self.started_at = time.monotonic()
+            self._next_start = self.started_at + 1.0
             self._child = Child(serve, self.root, self.recent, self.version, self.files, dict(self.stopped),
-                                self.memory, self.setup, name="pnp-studio-previews")
+                                self.memory, self.setup, name="pnp-studio-previews", held=LAST_WORDS)
             # questions asked while it was starting go to it
             for ident, (future, owner, op, args) in list(self._pending.items()):
                 if owner is None:
@@ -192,7 +225,15 @@ class PreviewProcess:
 
     def _heard(self, child, message) -> None:
         kind = message[0]
-        if kind == "busy":
+        if kind == "ready":
+            child.echo()                   # its stderr from now on, as it comes
+            with self._lock:
+                self._ready = True
+                recovered = self.failures > 0 or self._said is not None
+                self.failures, self.retry_in, self.failing, self._said = 0, 0.0, None, None
+            if recovered:
+                print("pnp serve: the preview process started", file=sys.stderr, flush=True)
+        elif kind == "busy":
             self._busy = (message[1], time.monotonic()) if message[1] is not None else None
         elif kind == "result":
             _, ident, ok, value = message
@@ -249,6 +290,38 @@ class PreviewProcess:
         child.kill()                 # (and waited for) before anyone is told it was stopped
         _fail(waiting, message)
         self.publish({"type": "stopped", "version": version, "message": message})
+
+    def _not_started(self, child) -> None:
+        """``child`` died before it was ready: answer its questions, and every question until a file
+        changes, with why (its stderr's last line); say so once (the console gets its last lines too),
+        not again while it fails the same way; start the next one later each time."""
+        hung = child.is_alive()
+        child.kill()                 # (and waited for)
+        words = child.last_words()
+        cause = next((line.strip() for line in reversed(words) if line.strip()), "")
+        how = f"not ready after {max(self.seconds, START_SECONDS):g} s" if hung else f"exit status {child.exitcode}"
+        message = (f"the preview process could not start ({how})"
+                   f"{': ' + cause[:300] if cause else ''}; pnp tries again after {RESTART_FIRST:g} s, then less "
+                   f"and less often (every {RESTART_CEILING:g} s at the most), and at once when a file of the game "
+                   f"changes")
+        with self._lock:
+            self.failures += 1
+            self.retry_in = min(RESTART_CEILING, RESTART_FIRST * 2 ** (self.failures - 1))
+            self._next_start = time.monotonic() + self.retry_in
+            self.failing = message
+            self._child = None
+            self._busy = None
+            self.restarts += 1
+            waiting = self._take(child)
+            version = self.version
+            said, self._said = self._said, cause
+        _fail(waiting, message)
+        if cause != said or self.failures == 1:
+            print(f"pnp serve: {message}", file=sys.stderr)
+            for line in words:
+                print(f"    {line}", file=sys.stderr)
+            sys.stderr.flush()
+            self.publish({"type": "stopped", "version": version, "message": message})
 
     def _take(self, child) -> list:
         """The futures of the questions sent to ``child`` (None: every question), taken off (lock held)."""

@@ -453,7 +453,8 @@ function listen() {
     const info = JSON.parse(e.data);
     setStatus(`${info.files.slice(0, 3).join(", ") || "Files"} changed: updating…`, "busy");
   });
-  for (const name of ["update", "engine", "downloads"]) events.addEventListener(name, () => load());
+  // "stopped": a preview was stopped, or the preview process could not start: the next answer says why
+  for (const name of ["update", "engine", "downloads", "stopped"]) events.addEventListener(name, () => load());
   events.onerror = () => setStatus("Not connected to the server (stopped?); retrying…", "bad");
 }
 
