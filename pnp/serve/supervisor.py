@@ -9,7 +9,10 @@ bytes, stops the process: the studio kills it, every question waiting for it is 
 reason ("the preview of card 'knight' took longer than 60 s and was stopped (pnp serve
 --preview-limit SECONDS allows more)"), and a new process starts at once, told what was
 stopped so that it shows the reason instead of trying again, until a file changes. A process that
-dies by itself is started again the same way. Nothing it does can hold the studio's server: questions
+dies by itself is started again the same way; one that dies before it is ready (a broken import, no
+memory to start) is started again later and later (:data:`RESTART_FIRST` doubling up to
+:data:`RESTART_CEILING`), at once when a file changes, and meanwhile every question is answered with
+the cause, which the console gets once with the process's last lines of stderr. Nothing it does can hold the studio's server: questions
 are sent from a thread of their own and waited for as futures.
 """
 
