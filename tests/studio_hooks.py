@@ -7,7 +7,7 @@ that never returns would: no render limit sees it); ``hang_in_component`` does t
 component's build; ``greedy_card`` makes one card's layout ask for more memory than the process may
 have; ``render_limits`` lowers the template limits; ``hang_on_large_card`` blocks one card's picture
 at the large view's resolution only; ``fail_start_while`` makes the preview process die at start-up
-while a file exists."""
+while a file exists; ``hang_in_piece_pictures`` blocks the replay page's piece pictures."""
 
 from __future__ import annotations
 
@@ -86,3 +86,13 @@ def fail_start_while(flag: str) -> None:
 
     if os.path.exists(flag):
         raise ImportError("No module named 'pnp.broken_part' (a test's start-up failure)")
+
+
+def hang_in_piece_pictures() -> None:
+    """The replay's piece pictures never come."""
+    from pnp.serve import replay
+
+    def piece_pictures(game):
+        _never_returns()
+
+    replay.piece_pictures = piece_pictures

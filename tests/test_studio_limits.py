@@ -153,3 +153,20 @@ def test_a_preview_process_that_dies_at_start_up_is_started_later_and_later(game
         err = capfd.readouterr().err
         assert "pnp serve: the preview process started" in err and "could not start" not in err, err
     assert studio_children(os.getpid()) == []
+
+
+def test_the_replays_piece_pictures_are_drawn_in_the_preview_process_under_its_limits(tmp_path):
+    """The replay page's standee pictures come from the preview process (a studio that does not show
+    the game starts it for them, without drawing the game's view): past the limit they are stopped,
+    the replay comes without them and says why, and the studio answers meanwhile."""
+    stopped = f"the pictures of the replay's pieces took longer than {LIMIT} s and was stopped ({LONGER})"
+    with running("shadow_queen", tmp_path / "out", draw=False, preview_seconds=LIMIT,
+                 preview_setup=studio_hooks.hang_in_piece_pictures) as (srv, client):
+        first = client.json("/api/replay?seed=11&bots=greedy&count=1")
+        assert first["map"] and first["steps"] and first["total"] > 1
+        assert (first["pieces"], first["pieces_error"]) == ({}, stopped)
+        assert srv.studio.previews.restarts == 1 and srv.studio.previews.stopped == {
+            "the pictures of the replay's pieces": stopped}
+        assert client.json("/api/replay?seed=11&bots=greedy&from=1&count=1")["steps"]    # kept: not played again
+        assert client.get("/api/replays")[0] == 200
+    assert studio_children(os.getpid()) == []

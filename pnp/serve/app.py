@@ -129,7 +129,7 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
     from pnp.serve.replay import PAGE, Replays
 
     statics = static_files()
-    replays = Replays(studio.root, reports, version=lambda: studio.version)
+    replays = Replays(studio.root, reports, version=lambda: studio.version, pictures=studio.piece_pictures)
     token = token or secrets.token_urlsafe(32)
     page = statics["index.html"][0].replace(
         b"<head>", b'<head>\n<meta name="pnp-token" content="' + token.encode() + b'">', 1)

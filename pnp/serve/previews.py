@@ -55,6 +55,7 @@ FACES_AT_ONCE = 32
 #: Names of the work the studio's clock follows (a piece of it has a name of its own: a card, a component).
 CARDS_WORK = "the preview of the game's cards"
 CHECK_WORK = "the check of the game"
+PIECES_WORK = "the pictures of the replay's pieces"
 
 
 @dataclass
@@ -170,6 +171,7 @@ class Previews:
         self.pages = PageMaker(self.images, self.files, why, self.activity.doing)
         self.drawn = 0                            # pictures drawn (for the benchmark)
         self._views: OrderedDict[Options, View] = OrderedDict()
+        self._pieces: tuple | None = None         # (version, piece kind -> PNG bytes) for the replay page
         self.serial = 0
         self._cleared = 0
         self._lock = threading.Lock()
@@ -191,28 +193,33 @@ class Previews:
 
         self.worker.submit(func, priority, name).add_done_callback(report)
 
-    def files_changed(self, version: int, files: list, recent: Options) -> None:
+    def files_changed(self, version: int, files: list, recent: Options, refresh: bool = True) -> None:
         """The studio's word that files changed: the view a page looked at last is made again at once
-        (the others when a page asks for them); what was stopped is tried again."""
+        (the others when a page asks for them; with ``refresh`` False, none until asked); what was
+        stopped is tried again."""
         with self._lock:
             self.version = version
             self.changed = list(files)
             self.recent = recent
             self.activity.stopped = {}
-        self._background(partial(self._refresh, recent), DATA, CARDS_WORK)
+        if refresh:
+            self._background(partial(self._refresh, recent), DATA, CARDS_WORK)
 
     # ------------------------------------------------------------------ the studio's questions
 
     def answer(self, op: str, args: tuple, reply) -> None:
-        """Answer the studio's question ``op`` (``json``, ``face``, ``picture``, ``stats``) through
-        ``reply(ok, value)``: at once when the answer is ready, else on the worker."""
+        """Answer the studio's question ``op`` (``json``, ``face``, ``picture``, ``pieces``, ``stats``)
+        through ``reply(ok, value)``: at once when the answer is ready, else on the worker."""
         quick = {"json": self.current_json, "face": self.stored_face, "picture": self.stored_picture,
+                 "pieces": self.stored_pieces,
                  "stats": lambda: {"pictures": len(self.images), "drawn": self.drawn}}[op](*args)
         if quick is not None:
             reply(True, quick)
             return
-        slow = {"json": self.game_json, "face": self.face_picture, "picture": self.picture}[op]
-        name = face_work(args[0]) if op == "face" else "a picture the page asked for" if op == "picture" else CARDS_WORK
+        slow = {"json": self.game_json, "face": self.face_picture, "picture": self.picture,
+                "pieces": self.piece_pictures}[op]
+        name = {"face": face_work(args[0]) if op == "face" else None, "picture": "a picture the page asked for",
+                "pieces": PIECES_WORK}.get(op, CARDS_WORK)
 
         def done(future):
             exc = future.exception()
@@ -288,6 +295,27 @@ class Previews:
         message), or ``reason``."""
         stopped = self.activity.stopped.get(face_work(face_key))
         return Stopped(stopped) if stopped else Undrawable(f"{face_name(face_key)} cannot be drawn: {reason}")
+
+    def stored_pieces(self) -> dict | None:
+        """The replay's piece pictures when drawn for the current files (any thread), else None."""
+        pieces = self._pieces
+        return pieces[1] if pieces is not None and pieces[0] == self.version else None
+
+    def piece_pictures(self) -> dict:
+        """Piece kind id -> PNG bytes of its standee's front, as the replay page shows the board's
+        pieces (:func:`pnp.serve.replay.piece_pictures`), drawn from the game as its files are now
+        (on the worker, as a piece of work the studio's limits apply to)."""
+        from pnp.serve.replay import piece_pictures
+
+        version = self.version
+        with self.activity.doing(PIECES_WORK):
+            try:
+                game = load_game(self.root)
+            except DataError:
+                raise UserError("The data has problems: fix them to replay a game.") from None
+            pictures = piece_pictures(game) if game.map is not None else {}
+        self._pieces = (version, pictures)
+        return pictures
 
     def _put(self, key: str, image: Image) -> Image:
         self.drawn += 1
@@ -472,9 +500,10 @@ class Previews:
 # ---------------------------------------------------------------------- the preview process
 
 def serve(receive, send, root, default: Options, version: int, changed, stopped: dict, memory: int,
-          setup=None) -> None:
+          setup=None, prepare: bool = True) -> None:
     """The preview process (:class:`pnp.serve.child.Child`'s target): its memory limit, ``setup()``
-    (tests only: a hook run before anything is drawn), then the studio's messages until it closes the
+    (tests only: a hook run before anything is drawn), the view of ``default`` (unless ``prepare`` is
+    False: a studio that only replays), ``("ready",)``, then the studio's messages until it closes the
     pipe: ``(op, ident, args)`` questions, answered ``("result", ident, ok, value)``, and
     ``("changed", None, (version, files, options))``. Meanwhile it tells ``("busy", name)``,
     ``("event", event)`` and ``("exceeded", name, message)``."""
@@ -497,7 +526,8 @@ def serve(receive, send, root, default: Options, version: int, changed, stopped:
         setup()
     previews = Previews(root, default, version, changed, stopped, tell, memory)
     previews.recent = default
-    previews.start()
+    if prepare:
+        previews.start()
     tell(("ready",))
     while True:
         try:
@@ -505,7 +535,7 @@ def serve(receive, send, root, default: Options, version: int, changed, stopped:
         except (EOFError, OSError):
             return
         if op == "changed":
-            previews.files_changed(*args)
+            previews.files_changed(*args, refresh=prepare)
             continue
         try:
             previews.answer(op, args, lambda ok, value, ident=ident: tell(("result", ident, ok, value)))

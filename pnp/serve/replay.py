@@ -8,7 +8,9 @@ report's outliers' games, and any game its ``replay`` list names. Any other seed
 bots that do not search (a search bot's game can take minutes: such games come from reports only).
 
 The table after each step comes from the engine's ``table_view(state)`` (:mod:`rules_engine.core.view`);
-the step's words from its transcript.
+the step's words from its transcript. The pieces' pictures (each kind's standee front) are drawn in the
+studio's preview process, under its time and memory limits; the game itself is played here, in the
+studio's process, as ``pnp replay`` plays it.
 """
 
 from __future__ import annotations
@@ -79,12 +81,15 @@ def _variant_file(name, report_path):
 
 
 class Replays:
-    """Replays of one game folder, kept for a while (a page steps through them a window at a time)."""
+    """Replays of one game folder, kept for a while (a page steps through them a window at a time).
+    ``version()``: the files' version; ``pictures()``: a future of the pieces' pictures (the studio's
+    :meth:`~pnp.serve.studio.Studio.piece_pictures`)."""
 
-    def __init__(self, root, reports=(), version=lambda: 0):
+    def __init__(self, root, reports, version, pictures):
         self.root = Path(root)
         self.reports = list(reports)
         self.version = version                    # the game files' version: a replay of older data is not kept
+        self.pictures = pictures                  # () -> a future of the pieces' pictures (the preview process)
         self._kept: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
 
@@ -162,13 +167,22 @@ class Replays:
             lines = words.new(state.events)
             if lines:
                 steps.append({"lines": lines, "view": view(state)})
+        pieces, unpictured = self._pieces(game) if game.map is not None else ({}, None)
         return {"title": game.title, "seed": spec["seed"], "seats": [{"name": n, "bot": b} for n, b in
                                                                         zip(seat_names, seats)],
                 "total": len(steps), "over": state.is_over, "map": map_json(game.map, game),
                 "cards": {c.id: c.name for c in game.cards},
-                "pieces": {k: "data:image/png;base64," + base64.b64encode(v).decode()
-                           for k, v in piece_pictures(game).items()} if game.map is not None else {},
+                "pieces": {k: "data:image/png;base64," + base64.b64encode(v).decode() for k, v in pieces.items()},
+                "pieces_error": unpictured,
                 "steps": steps}
+
+    def _pieces(self, game) -> tuple[dict, str | None]:
+        """(piece kind -> PNG bytes, None), or ({}, why) when they could not be drawn: drawn in the
+        studio's preview process, under its limits (``pictures``), never in the studio's own."""
+        try:
+            return self.pictures().result(), None
+        except UserError as exc:          # stopped past the preview limits, or the previews cannot start
+            return {}, str(exc)
 
 
 class _Words:

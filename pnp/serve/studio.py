@@ -120,6 +120,11 @@ class Studio:
         """A future of the picture named ``key`` (None when no current view names it)."""
         return self.previews.ask("picture", key)
 
+    def piece_pictures(self):
+        """A future of the replay page's piece pictures (piece kind -> PNG bytes), drawn in the preview
+        process under its limits (a UserError, :class:`~pnp.serve.worker.Stopped` past them)."""
+        return self.previews.ask("pieces")
+
     def _with_own(self, data: dict) -> dict:
         """The preview process's data with what the studio keeps itself: engine figures and downloads."""
         data["engine"] = {**data["engine"], "figures": self.figures()}

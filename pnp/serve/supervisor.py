@@ -87,19 +87,26 @@ class PreviewProcess:
         self._outbox: queue.Queue = queue.Queue()
         self._closing = threading.Event()
         self._threads: list = []
+        self._prepare = True                   # the process makes the default view as it starts
 
     # ------------------------------------------------------------------ the studio's calls
 
-    def start(self) -> None:
+    def start(self, prepare: bool = True) -> None:
         """Start the process (from a thread of this object's: it lives as long as the studio, and the
-        process is tied to the thread that starts it) and the threads that talk to it."""
-        self._threads = [threading.Thread(target=self._watch, name="pnp-serve-previews", daemon=True),
-                         threading.Thread(target=self._send, name="pnp-serve-preview-questions", daemon=True)]
+        process is tied to the thread that starts it) and the threads that talk to it. ``prepare``
+        False: the process makes no view until asked (a studio that does not show the game, only
+        replays: :meth:`ask` starts it so when it was not started)."""
+        with self._lock:
+            if self._threads:
+                return
+            self._prepare = prepare
+            self._threads = [threading.Thread(target=self._watch, name="pnp-serve-previews", daemon=True),
+                             threading.Thread(target=self._send, name="pnp-serve-preview-questions", daemon=True)]
         for thread in self._threads:
             thread.start()
 
     def ask(self, op: str, *args) -> Future:
-        """A future of the answer to ``op`` (``json``, ``face``, ``picture``, ``stats``): the answer, or
+        """A future of the answer to ``op`` (``json``, ``face``, ``picture``, ``pieces``, ``stats``): the answer, or
         a UserError (:class:`Stopped` when the work it waited for was stopped). A face (``key, options,
         dpi``) or a picture (``key``) the studio keeps is answered at once."""
         future: Future = Future()
@@ -107,6 +114,8 @@ class PreviewProcess:
         if kept is not None:
             future.set_result(kept)
             return future
+        if not self._threads and not self._closing.is_set():
+            self.start(prepare=False)
         with self._lock:
             if self._closing.is_set():
                 future.set_exception(UserError("the studio is stopping"))
@@ -220,7 +229,8 @@ class PreviewProcess:
             self.started_at = time.monotonic()
             self._next_start = self.started_at + 1.0
             self._child = Child(serve, self.root, self.recent, self.version, self.files, dict(self.stopped),
-                                self.memory, self.setup, name="pnp-studio-previews", held=LAST_WORDS)
+                                self.memory, self.setup, self._prepare, name="pnp-studio-previews",
+                                held=LAST_WORDS)
             # questions asked while it was starting go to it
             for ident, (future, owner, op, args) in list(self._pending.items()):
                 if owner is None:

@@ -91,6 +91,9 @@ async function openGame(query, step = 0) {
     $("seats-line").textContent = "Seats: " + data.seats.map((s) => `${s.name} (${s.bot})`).join(", ") +
       (data.over ? "" : ". The replay stops here: the game goes on past the steps the page keeps.");
     $("slider").max = String(data.total - 1);
+    // the pieces' pictures could not be drawn (stopped in the preview process): say why, draw discs
+    $("pieces-note").hidden = !data.pieces_error;
+    $("pieces-note").textContent = data.pieces_error ? `The pieces are shown as discs: ${data.pieces_error}` : "";
     drawBoardBase();
     await show(Math.min(step, data.total - 1));
     status(`${data.total} steps`);
