@@ -218,8 +218,8 @@ class Previews:
             return
         slow = {"json": self.game_json, "face": self.face_picture, "picture": self.picture,
                 "pieces": self.piece_pictures}[op]
-        name = {"face": face_work(args[0]) if op == "face" else None, "picture": "a picture the page asked for",
-                "pieces": PIECES_WORK}.get(op, CARDS_WORK)
+        name = face_work(args[0]) if op == "face" else \
+            {"picture": "a picture the page asked for", "pieces": PIECES_WORK}.get(op, CARDS_WORK)
 
         def done(future):
             exc = future.exception()
@@ -308,6 +308,7 @@ class Previews:
         from pnp.serve.replay import piece_pictures
 
         version = self.version
+        self._caches_of(version)
         with self.activity.doing(PIECES_WORK):
             try:
                 game = load_game(self.root)
@@ -336,9 +337,7 @@ class Previews:
         if view is not None and view.version == self.version:
             return view
         version = self.version
-        if self._cleared != version:
-            cache.clear()        # the files may have changed since the caches were filled
-            self._cleared = version
+        self._caches_of(version)
         new = self._data_step(options, version)
         if view is not None:     # the previous pages stay until the check step draws them again
             new.components, new.page_recipes = view.components, view.page_recipes
@@ -346,6 +345,12 @@ class Previews:
         self._background(self._check_step(options, version), CHECK, CHECK_WORK)
         self.publish({"type": "update", "version": version, "checked": False, "files": self.changed})
         return new
+
+    def _caches_of(self, version: int) -> None:
+        """pnp's caches emptied once per version (the files may have changed since they were filled)."""
+        if self._cleared != version:
+            cache.clear()
+            self._cleared = version
 
     def _keep(self, view: View) -> None:
         with self._lock:

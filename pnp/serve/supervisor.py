@@ -12,8 +12,8 @@ stopped so that it shows the reason instead of trying again, until a file change
 dies by itself is started again the same way; one that dies before it is ready (a broken import, no
 memory to start) is started again later and later (:data:`RESTART_FIRST` doubling up to
 :data:`RESTART_CEILING`), at once when a file changes, and meanwhile every question is answered with
-the cause, which the console gets once with the process's last lines of stderr. Nothing it does can hold the studio's server: questions
-are sent from a thread of their own and waited for as futures.
+the cause, which the console gets once with the process's last lines of stderr. Nothing it does can
+hold the studio's server: questions are sent from a thread of their own and waited for as futures.
 """
 
 from __future__ import annotations
@@ -207,9 +207,11 @@ class PreviewProcess:
             if self._closing.is_set():
                 return
             busy = self._busy
-            if busy is not None and time.monotonic() - busy[1] > self.seconds:
-                self._restart(child, busy[0], f"{busy[0]} took longer than {self.seconds:g} s and was stopped ({LONGER})")
-            elif not self._ready and (not alive or time.monotonic() - self.started_at > max(self.seconds, START_SECONDS)):
+            now = time.monotonic()
+            if busy is not None and now - busy[1] > self.seconds:
+                self._restart(child, busy[0],
+                              f"{busy[0]} took longer than {self.seconds:g} s and was stopped ({LONGER})")
+            elif not self._ready and (not alive or now - self.started_at > max(self.seconds, START_SECONDS)):
                 self._not_started(child)
             elif not alive:
                 child.process.wait()
