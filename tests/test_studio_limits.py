@@ -1,6 +1,8 @@
 """The studio's preview limits, continued (the first cases are in test_studio_previews.py): a stopped
-card's picture answers with the reason, the limit is ``pnp serve --preview-limit`` and its message
-says so.
+card's picture answers with the reason, and the page shows it (Chromium); the limit is ``pnp serve
+--preview-limit`` and its message says so; a preview process that dies at start-up is started again
+later and later, says why once, and starts at once when a file changes; the replay page's piece
+pictures are drawn in the preview process, under its limits.
 
 The hangs are test-only hooks run in the preview process (tests/studio_hooks.py)."""
 
@@ -9,29 +11,17 @@ import json
 import os
 import time
 
-import pytest
 from click.testing import CliRunner
 
 import studio_hooks
 from test_serve_browser import browser, shots  # noqa: F401 - the browser fixture
-from serve_helpers import running, studio_children, write_game
+from serve_helpers import running, studio_children
+from test_studio_previews import card, game  # noqa: F401 - game: the fixture (a game with a card 'sleeper')
 
-SLEEPER = "  - id: sleeper\n    name: Sleeper\n    copies: 1\n    faction: moon\n    might: 3\n"
 #: Seconds a piece of preview work may take in these tests: above what the small game's real pieces
 #: take on a loaded machine, small enough for a quick test.
 LIMIT = 4
 LONGER = "pnp serve --preview-limit SECONDS allows more"
-
-
-@pytest.fixture
-def game(tmp_path):
-    root = write_game(tmp_path / "studio_test")
-    (root / "heroes.yaml").write_text((root / "heroes.yaml").read_text() + SLEEPER)
-    return root
-
-
-def card(data, cid):
-    return next(c for c in data["cards"] if c["id"] == cid)
 
 
 def once(client, predicate, timeout=60):
