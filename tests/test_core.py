@@ -236,17 +236,22 @@ def test_the_search_bot_does_not_see_hidden_cards(name):
     assert compared == 6 and differed
 
 
-def test_the_greedy_rollout_loop_plays_the_generic_loops_moves():
+@pytest.mark.parametrize("battle_end", [True, False])
+def test_the_greedy_rollout_loop_plays_the_generic_loops_moves(battle_end):
     """Shadow Throne's rollout policy plays its rollouts in a loop of its own (``play_out``): the same
-    returns as the search bot's generic loop with the policy's ``act``, for every horizon, with the
-    generator left in the same state. The moves are the same up to the last wave before the horizon
+    returns as the search bot's generic loop with the policy's ``act`` and ``stop``, for every horizon,
+    with the generator left in the same state, whether the rollout ends at the battle's end (the
+    default) or at the horizon only. The moves are the same up to the last wave before the horizon
     (after it, kept cards and draft picks change nothing the estimate reads: only their draws are
     made)."""
     from rules_engine.core.search import SearchBot
+    from rules_engine.shadow_throne.bots import GreedyRollout
 
-    rollout = st.BOTS["search"]().rollout
+    assert st.BOTS["search"]().rollout.battle_end       # the engine's search bot stops at the battle's end
+    rollout = GreedyRollout(battle_end=battle_end)
     generic = SearchBot(horizon=20)
-    generic.rollout = type("Act", (), {"act": rollout.act})()      # the same policy without play_out
+    # the same policy without play_out
+    generic.rollout = type("Act", (), {"act": rollout.act, "stop": rollout.stop})()
     rng = random.Random(5)
     state = new("shadow_throne")
     bots = [make_bot(st.BOTS, "random")] * 4

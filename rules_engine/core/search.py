@@ -167,6 +167,7 @@ class SearchBot(Bot):
         evaluate = getattr(state, "evaluate", None)
         # with no estimate the rollout plays to the end
         horizon = self.horizon if evaluate is not None else math.inf
+        stop = getattr(rollout, "stop", None) if evaluate is not None else None
         is_chance, sample_chance, to_move = state.is_chance, state.sample_chance, state.to_move
         step_action, step_actions = state.step_action, state.step_actions
         steps = 0
@@ -174,7 +175,7 @@ class SearchBot(Bot):
             if is_chance():
                 sample_chance(rng)
                 continue
-            if steps >= horizon:
+            if steps >= horizon or (stop is not None and stop(state)):
                 return evaluate()
             movers = to_move()
             if len(movers) == 1:
