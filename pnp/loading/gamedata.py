@@ -150,8 +150,10 @@ class Game:
     look: Look = PLAIN_LOOK               # look: the emblem, cover art and colours of the cover, backs and box
     version: str = ""                     # printed small on every card: game.yaml's version, else the git commit
     component_specs: tuple = field(default=(), hash=False, compare=False)   # ComponentSpec per entry
-    facts: dict = field(default_factory=dict, hash=False, compare=False)         # facts files' data, by key
-    data: dict = field(default_factory=empty_data, hash=False, compare=False)    # data files, by name
+    # facts files' data by key, data files by name: compared (a game whose facts or data changed is another
+    # game to every cache keyed by the game, an lru_cache's or a weak dictionary's), though not hashed (dicts)
+    facts: dict = field(default_factory=dict, hash=False)
+    data: dict = field(default_factory=empty_data, hash=False)
     artist: str = ""                      # who made the kit's art
     credits: tuple = ()                   # (role, name) per further credit, in game.yaml's order
     placeholders: dict = field(default_factory=dict, hash=False, compare=False)  # file -> placeholder marks
