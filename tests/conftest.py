@@ -20,3 +20,13 @@ def starfall(tmp_path) -> Path:
     dest = tmp_path / "starfall"
     shutil.copytree(Path(__file__).parent / "games" / "starfall", dest)
     return dest
+
+
+@pytest.fixture(autouse=True)
+def _validate_cache(tmp_path_factory, monkeypatch):
+    """``pnp validate`` keeps its checks in output/.pnp-cache of the working directory by default: in the tests,
+    a folder of each test's own, so a check a test changes (a monkeypatched function) is never read back by
+    another test."""
+    import pnp.commands.validate
+
+    monkeypatch.setattr(pnp.commands.validate, "DEFAULT_OUT", str(tmp_path_factory.mktemp("validate-out")))

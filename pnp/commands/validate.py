@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from pnp.components import BuildOptions
-from pnp.errors import DataError, Problems
+from pnp.errors import DataError, Problems, UserError
 from pnp.loading.validation import validate_game
+
+#: The folder whose .pnp-cache validate shares: pnp build's default --out.
+DEFAULT_OUT = "output"
 
 
 @click.command("validate")
@@ -17,14 +22,26 @@ from pnp.loading.validation import validate_game
 @click.option("--allow-missing", is_flag=True,
               help="With --lang: report untranslated strings as warnings (exit 0); a build prints them in "
                    "the game's own language.")
-def command(game, lang, allow_missing):
+@click.option("--cache", "cache_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Keep each check's problems in DIR and check again only what an edit concerns (default: "
+                   "the build cache pnp build uses by default, output/.pnp-cache). The problems are the same "
+                   "as without it.")
+@click.option("--no-cache", is_flag=True, help="Run every check; read and write no cache.")
+def command(game, lang, allow_missing, cache_dir, no_cache):
     """Check GAME's data (a bundled game's name or a game folder; default: the project's default game).
 
     Reports every problem as FILE:LINE: SUBJECT: MESSAGE and exits with status 2 when any is an error;
     a valid game prints a one-line summary.
     """
+    from pnp.buildcache import FOLDER, BuildCache
+
+    if no_cache and cache_dir is not None:
+        raise UserError("--cache and --no-cache: give one of them")
     problems = Problems()
-    result = validate_game(game, problems, BuildOptions(lang=lang, allow_missing=allow_missing) if lang else None)
+    cache = BuildCache(None if no_cache else cache_dir if cache_dir is not None else Path(DEFAULT_OUT) / FOLDER)
+    result = validate_game(game, problems, BuildOptions(lang=lang, allow_missing=allow_missing) if lang else None,
+                           cache=cache)
+    cache.store()
     for warning in problems.warnings:
         click.echo(str(warning), err=True)
     if problems.errors:

@@ -6,9 +6,12 @@ Each check appends problems; checks are independent so one run reports everythin
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from dataclasses import dataclass
 
+from pnp import buildcache
 from pnp.draw.icons import using
+from pnp.loading.checked import KeptChecks
 from pnp.loading import placeholders
 from pnp.errors import Problems
 from pnp.loading.gamedata import Game, load_game
@@ -37,31 +40,42 @@ def register_check(func):
     return func
 
 
-def validate_game(game_arg, problems: Problems, options=None, component_checks=None) -> ValidationResult:
+def validate_game(game_arg, problems: Problems, options=None, component_checks=None, cache=None,
+                  skip=()) -> ValidationResult:
     """Load the game and run every check, adding problems to ``problems``. ``component_checks(game,
     problems)``, when given, stands in for running the components' own checks one after the other
-    (a parallel build runs them with their builds)."""
+    (a parallel build runs them with their builds). With a build ``cache`` (:class:`pnp.buildcache.BuildCache`:
+    ``pnp validate``'s), each check's problems are kept there by what it read and read back while that is
+    unchanged (:mod:`pnp.loading.checked`); ``skip``: folders of the game folder that are no part of the game
+    (the output folder)."""
     lang = options.lang if options else None
     if lang is not None and not LANGUAGE.fullmatch(lang):
         problems.error(None, None, "--lang", f"{excerpt(lang)} is not a language code such as en, es or pt-BR")
         return ValidationResult(None, "")
-    game = load_game(game_arg, problems, strict=False)
-    if game is None:
-        return ValidationResult(None, "")
-    with using(game.icons, lang or game.language):
-        return _validate(game, problems, options, lang, component_checks)
+    with buildcache.using(cache) if cache is not None else nullcontext():
+        game = load_game(game_arg, problems, strict=False)
+        if game is None:
+            return ValidationResult(None, "")
+        # only pnp validate keeps its checks (pnp build keeps whole components: pnp.kit)
+        kept = KeptChecks(cache if cache is not None else buildcache.BuildCache(None), options, skip)
+        with using(game.icons, lang or game.language):
+            return _validate(game, problems, options, lang, component_checks, kept)
 
 
-def _validate(game, problems: Problems, options, lang, component_checks=None) -> ValidationResult:
+def _validate(game, problems: Problems, options, lang, component_checks=None, kept=None) -> ValidationResult:
     from pnp.components import game_components
 
+    kept = kept if kept is not None else KeptChecks(buildcache.BuildCache(None), options)
     placeholders.warn_counts(game.placeholders, problems)
-    # every file's own problems, whatever the others hold: one run reports them all
-    for component in game_components(game):
-        if component.check_files:
-            component.check_files(game, problems)
-    check_translation_keys(game, problems)
-    check_strings(game, lang or game.language, problems)
+
+    def files(found):
+        # every file's own problems, whatever the others hold: one run reports them all
+        for component in game_components(game):
+            if component.check_files:
+                component.check_files(game, found)
+        check_translation_keys(game, found)
+        check_strings(game, lang or game.language, found)
+    kept.run(game, "files", problems, files)
     players = options.players if options else None
     if players is not None and not game.players[0] <= players <= game.players[1]:
         problems.error(*game.where("players"), "players",
@@ -72,7 +86,7 @@ def _validate(game, problems: Problems, options, lang, component_checks=None) ->
         if not problems.errors:
             game = translate(game, lang)
     if not problems.errors:
-        check_printable(game, lang, problems)
+        kept.run(game, "printable", problems, lambda found: check_printable(game, lang, found))
     if not problems.errors:
         for check in CHECKS:
             check(game, problems)
@@ -81,20 +95,19 @@ def _validate(game, problems: Problems, options, lang, component_checks=None) ->
         else:
             for component in game_components(game):
                 if component.check:
-                    component.check(game, problems, options)
+                    kept.run(game, f"component {component.name}", problems,
+                             lambda found, c=component: c.check(game, found, options))
         if not problems.errors and (options is None or options.thorough):
             from pnp.loading.colourvision import piece_problems, vision_problems
             from pnp.loading.piececheck import check_pieces
-            check_pieces(game, problems, options)
-            vision_problems(game, problems)
-            piece_problems(game, problems)
+
+            def pieces(found):
+                check_pieces(game, found, options)
+                vision_problems(game, found)
+                piece_problems(game, found)
+            kept.run(game, "pieces", problems, pieces)
         if game.engine and (options is None or options.thorough):
-            engine = engine_module(game.engine)
-            hook = getattr(engine, "validate_game", None)
-            if hook is not None:
-                for subject, message, warning in hook(game):
-                    path, line = _hook_place(game, subject)
-                    (problems.warn if warning else problems.error)(path, line, subject, message)
+            kept.run(game, "engine", problems, lambda found: _engine_check(game, found))
     decks = f"{len(game.decks)} decks, " if game.several_decks else ""
     factions = f"{len(game.factions)} factions, " if game.factions else ""
     summary = (f"{game.title}: {decks}{len(game.deck_for())} cards ({len(game.cards)} different), "
@@ -102,6 +115,16 @@ def _validate(game, problems: Problems, options, lang, component_checks=None) ->
                f"{f', language {lang}' if lang else ''}"
                f"{f' ({untranslated} printed strings untranslated)' if untranslated else ''}: valid")
     return ValidationResult(game, summary)
+
+
+def _engine_check(game, problems: Problems) -> None:
+    """The engine's own ``validate_game`` hook (its seeded games), its problems placed at their cards."""
+    engine = engine_module(game.engine)
+    hook = getattr(engine, "validate_game", None)
+    if hook is not None:
+        for subject, message, warning in hook(game):
+            path, line = _hook_place(game, subject)
+            (problems.warn if warning else problems.error)(path, line, subject, message)
 
 
 def _hook_place(game, subject) -> tuple:

@@ -1,0 +1,89 @@
+"""Validation's checks kept in the build cache, so ``pnp validate`` does again only the checks an edit concerns.
+
+Each check of :func:`pnp.loading.validation.validate_game` (the files' own checks, a component's check, the
+printed pieces' checks, the engine's seeded games) is a unit. A unit's problems are kept the way
+:mod:`pnp.kit` keeps a component (see :mod:`pnp.buildcache`): its *identity* (pnp's code, the bytes of
+every file of the game folder but the card files, the options, the unit's name) names the list of the
+loaded game's attributes it read last time, and the values of those attributes now complete the key of
+its entry. The same values read, the same problems: a card edit runs again only the units that read the
+cards (and those find each unchanged card's own check in the cache), a translation edit only the units
+that read it. What is kept is the problems as they were found, errors and warnings, file, line and
+message, in their order, so a run from the cache prints the same bytes as a run without it.
+
+A unit that raises (a broken installation, an interrupted run) keeps nothing; nor does one whose problem
+names a file outside the game folder and pnp's own (:func:`pnp.buildcache.problems_to_json`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pnp import buildcache
+from pnp.errors import Problems
+
+
+class KeptChecks:
+    """The units of one validation in the build cache ``cache`` (off: every unit runs)."""
+
+    def __init__(self, cache, options, skip=()):
+        self.cache, self.options = cache, options
+        self.skip = tuple(skip)
+        self._files = None
+        self.hits = self.runs = 0
+
+    def _files_key(self, game) -> str:
+        if self._files is None:
+            skip = (self.cache.folder,) + self.skip
+            self._files = buildcache.folder_digest(game.root, self.cache.files, skip=skip,
+                                                   leave_out=buildcache.card_files(game))
+            if self.cache.game_files is None:       # what a card's own check reads of the folder
+                self.cache.game_files = self._files
+        return self._files
+
+    def ident(self, game, name: str) -> str | None:
+        if not self.cache:
+            return None
+        return buildcache.digest("validation", buildcache.code_digest(), self._files_key(game), str(Path(game.root)),
+                                 name, repr(self.options))
+
+    def _entry_key(self, game, ident, names) -> str | None:
+        values = buildcache.reads_digest(game, names, self.cache.memo.setdefault("values", {}))
+        return None if values is None else buildcache.digest("checked", ident, buildcache.data_names(game, names),
+                                                                 values)
+
+    def run(self, game, name: str, problems: Problems, check) -> None:
+        """``check(found)`` adds the unit ``name``'s problems to ``found``; they are added to ``problems``,
+        from the cache when it holds them for what the unit reads of ``game`` now."""
+        ident = self.ident(game, name)
+        if ident is not None:
+            held = self._held(game, ident)
+            if held is not None:
+                self.hits += 1
+                problems.extend(held)
+                return
+        self.runs += 1
+        found = Problems()
+        try:
+            with buildcache.recording(game) as reads:
+                check(found)
+        finally:
+            problems.extend(found)
+        if ident is None:
+            return
+        written = buildcache.problems_to_json(found, game.root)
+        key = self._entry_key(game, ident, reads) if written is not None else None
+        if key is None:
+            return
+        self.cache.put(buildcache.digest("reads of", ident),
+                       {"kind": "reads", "reads": buildcache.data_names(game, reads)}, [])
+        self.cache.put(key, {"kind": "checked", "problems": written}, [])
+
+    def _held(self, game, ident):
+        found = self.cache.get(buildcache.digest("reads of", ident))
+        names = found[0].get("reads") if found is not None else None
+        if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+            return None
+        entry = self.cache.get(self._entry_key(game, ident, names))
+        if entry is None or entry[0].get("kind") != "checked":
+            return None
+        return buildcache.problems_from_json(entry[0].get("problems"), game.root)
