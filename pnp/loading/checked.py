@@ -16,6 +16,7 @@ names a file outside the game folder and pnp's own (:func:`pnp.buildcache.proble
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pnp import buildcache
@@ -28,7 +29,7 @@ class KeptChecks:
     def __init__(self, cache, options, skip=()):
         self.cache, self.options = cache, options
         self.skip = tuple(skip)
-        self._files = None
+        self._files = self._engine = None
         self.hits = self.runs = 0
 
     def _files_key(self, game) -> str:
@@ -40,21 +41,29 @@ class KeptChecks:
                 self.cache.game_files = self._files
         return self._files
 
-    def ident(self, game, name: str) -> str | None:
+    def ident(self, game, name: str, more=()) -> str | None:
         if not self.cache:
             return None
+        if self._engine is None:        # any check may play the engine (the token sheet's demand, say)
+            from rules_engine import engine_module
+
+            try:
+                self._engine = engine_stamp(engine_module(game.engine)) if game.engine else ()
+            except Exception:           # not installed, or broken: loading reported it
+                self._engine = ("not loaded", game.engine)
         return buildcache.digest("validation", buildcache.code_digest(), self._files_key(game), str(Path(game.root)),
-                                 name, repr(self.options))
+                                 name, repr(self.options), self._engine, *more)
 
     def _entry_key(self, game, ident, names) -> str | None:
         values = buildcache.reads_digest(game, names, self.cache.memo.setdefault("values", {}))
         return None if values is None else buildcache.digest("checked", ident, buildcache.data_names(game, names),
                                                                  values)
 
-    def run(self, game, name: str, problems: Problems, check) -> None:
+    def run(self, game, name: str, problems: Problems, check, more=()) -> None:
         """``check(found)`` adds the unit ``name``'s problems to ``found``; they are added to ``problems``,
-        from the cache when it holds them for what the unit reads of ``game`` now."""
-        ident = self.ident(game, name)
+        from the cache when it holds them for what the unit reads of ``game`` now (and ``more``: what else
+        it depends on). The game's engine's code is part of every unit's key (:func:`engine_stamp`)."""
+        ident = self.ident(game, name, more)
         if ident is not None:
             held = self._held(game, ident)
             if held is not None:
@@ -87,3 +96,26 @@ class KeptChecks:
         if entry is None or entry[0].get("kind") != "checked":
             return None
         return buildcache.problems_from_json(entry[0].get("problems"), game.root)
+
+
+def engine_stamp(module) -> tuple:
+    """What says an engine's code is unchanged: the size and modification time of every file of its package
+    (an engine installed apart from pnp is not part of :func:`pnp.buildcache.code_digest`)."""
+    path = Path(getattr(module, "__file__", "") or "")
+    root = path.parent if path.name == "__init__.py" else path
+    out = []
+    for folder, dirs, files in os.walk(root) if root.is_dir() else ():
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            try:
+                st = os.stat(os.path.join(folder, name))
+            except OSError:
+                continue
+            out.append((os.path.relpath(os.path.join(folder, name), root), st.st_size, st.st_mtime_ns))
+    if not root.is_dir():
+        try:
+            st = os.stat(root)
+            out.append((root.name, st.st_size, st.st_mtime_ns))
+        except OSError:
+            pass
+    return (getattr(module, "__name__", ""), str(root), tuple(out))
