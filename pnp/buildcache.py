@@ -35,6 +35,7 @@ import hashlib
 import json
 import os
 import secrets
+import stat
 import threading
 import time
 import weakref
@@ -117,13 +118,18 @@ class FileDigests:
             st = os.stat(path)
         except OSError:
             return "missing"
+        if not stat.S_ISREG(st.st_mode):        # a FIFO or a device in a game folder: never opened (it could block)
+            return "not a regular file"
         stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
         with self._lock:
             known = self._known.get(path)
         if known and known[0] == stamp:
             return known[1]
         try:
-            with open(path, "rb") as f:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb") as f:
+                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):     # replaced since the stat
+                    return "not a regular file"
                 value = digest(f.read())
         except OSError:
             return "unreadable"

@@ -101,3 +101,15 @@ def test_every_bundled_game_validates_the_same_from_the_cache(name, tmp_path):
     assert checked(root, BuildCache(tmp_path / "c"))[:2] == fresh
     again = checked(root, BuildCache(tmp_path / "c"))
     assert again[:2] == fresh and again[2] > 0
+
+
+def test_a_fifo_the_data_does_not_name_does_not_hang_the_cache(starfall, tmp_path):
+    """The cache hashes every file of the game folder: a FIFO (which would block a reader) is never opened."""
+    import os
+    import time
+
+    os.mkfifo(starfall / "notes.fifo")
+    started = time.perf_counter()
+    result = CliRunner().invoke(main, ["validate", str(starfall), "--cache", str(tmp_path / "c")])
+    assert time.perf_counter() - started < 60
+    assert result.exit_code == 0, result.output
