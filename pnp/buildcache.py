@@ -148,24 +148,30 @@ def card_files(game) -> set:
     for deck in getattr(game, "decks", ()) or ():
         path = getattr(deck, "cards_file", None)
         if path is not None and Path(path).name != "game.yaml":
-            out.add(Path(path).resolve())
+            out.add(_real(path))
     return out
+
+
+def _real(path) -> Path:
+    """``path`` with its links followed as far as they go (a link loop in a game folder is no error here:
+    ``Path.resolve`` raises on it; the file's own check reports it)."""
+    return Path(os.path.realpath(path))
 
 
 def folder_digest(root, files: FileDigests, skip=(), leave_out=()) -> str:
     """The bytes of every file under ``root`` (not under ``skip``, nor version control's folders, nor
     the files ``leave_out`` names), with their paths: any other edit, new or removed file of a game
     folder changes it."""
-    root = Path(root).resolve()
-    skipped = {Path(p).resolve() for p in skip if p is not None}
-    left = {Path(p).resolve() for p in leave_out}
+    root = _real(root)
+    skipped = {_real(p) for p in skip if p is not None}
+    left = {_real(p) for p in leave_out}
     entries = []
     for folder, dirs, names in os.walk(root):
         here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and (here / d).resolve() not in skipped)
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and _real(here / d) not in skipped)
         for name in sorted(names):
             path = here / name
-            if left and path.resolve() in left:
+            if left and _real(path) in left:
                 entries.append((str(path.relative_to(root)), "read through the game object"))
                 continue
             entries.append((str(path.relative_to(root)), files(path)))
@@ -671,7 +677,7 @@ def _place(path, root: Path):
         return None
     for base, name in ((root, "game"), (PROJECT_ROOT, "pnp")):
         try:
-            return [name, str(Path(path).resolve().relative_to(Path(base).resolve()))]
+            return [name, str(_real(path).relative_to(_real(base)))]
         except ValueError:
             continue
     raise ValueError(path)

@@ -79,7 +79,10 @@ class KeptChecks:
             problems.extend(found)
         if ident is None:
             return
-        written = buildcache.problems_to_json(found, game.root)
+        try:
+            written = buildcache.problems_to_json(found, game.root)
+        except (OSError, RuntimeError):         # a path that cannot be followed: not kept
+            written = None
         key = self._entry_key(game, ident, reads) if written is not None else None
         if key is None:
             return
