@@ -1,6 +1,6 @@
 """The build cache: what a build drew before, kept on disk and used again when nothing it depends on changed.
 
-A rebuild after one edit redraws only what the edit changed. Two kinds of entries, each named by a hash
+A rebuild after one edit redraws only what the edit changed. Entries of a few kinds, each named by a hash
 (its *key*) of everything the work depends on, so that a missed dependency cannot make a stale entry
 look current:
 
@@ -11,11 +11,16 @@ look current:
   look, a translation or a layout changes reaches the PDF only through those elements, so they are the
   key; a card edit redraws the sheets that show the card and reuses the others. Files two PDFs are
   merged from (card fronts and backs interleaved, kit.pdf) are keyed by the bytes of their parts.
-* **a whole component** (:meth:`BuildCache.component`): its check's warnings and its finished files
-  (the rulebook, whose pages platypus lays out and draws in one go, and every other), keyed by the
-  bytes of every file in the game folder, the build's options, the component's entry in game.yaml and
-  what pnp draws with. Any edit to the game folder makes every component's key new; the drawn-file
-  entries then spare the drawing of what did not change.
+* **a whole component** (:class:`pnp.kit._Kept`): its check's warnings and its finished files, keyed
+  by its identity (pnp's code, the build's options, the component's name and kind, and the bytes of every
+  file of the game folder but the card files, :func:`card_files`) and by the values of the attributes of
+  the loaded game it read (:class:`recording`, :func:`reads_digest`). A card file reaches a component only
+  through the cards it holds, so a card edit misses exactly the components that read the cards.
+* **finer pieces** keyed the same way: each card's face and check (:mod:`pnp.components.cards`, by the
+  card and its deck without the other cards), the card sheets of a large deck in pieces of 32 sheets,
+  the rulebook's drawn booklet by what its layout and drawing read (:mod:`pnp.components.rulebook`),
+  and the record of a whole kit that lets ``pnp build`` do nothing when nothing it reads changed
+  (:mod:`pnp.uptodate`).
 
 "What pnp draws with" (:func:`code_digest`): pnp's version, the size and modification time of every
 file of pnp's own code, bundled templates and fonts and the rules engines, the versions of the

@@ -48,15 +48,18 @@ class BuildResult:
 
 
 def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progress=None,
-              jobs: int = 1, cache: BuildCache | None = None) -> BuildResult:
+              jobs: int = 1, cache: BuildCache | None = None, kit_key: str | None = None) -> BuildResult:
     """Validate and build the kit into ``out_dir``; ``jobs`` processes share the work (see the module).
     With a ``cache`` (:mod:`pnp.buildcache`), what it holds for the same inputs is used instead of being
-    checked and drawn again, and what is drawn anew is kept there once the kit is written."""
+    checked and drawn again, and what is drawn anew is kept there once the kit is written. ``kit_key``
+    (:func:`pnp.uptodate.kit_key`, taken before this build read anything): the kit written is recorded
+    under it, for ``pnp build``'s fast path."""
     problems = Problems()
     cache = cache if cache is not None else BuildCache(None)
     # the data and print checks of `pnp validate`; the simulated games are left to `pnp validate`
     checking = replace(options, thorough=False)
     kept = _Kept(cache, out_dir, options, checking)
+    written = {} if kit_key is not None else None      # the files' bytes, for the kit's record
     with buildcache.using(cache), _Parallel.start(game_arg, options, checking, jobs, kept) as parallel:
         result = validate_game(game_arg, problems, checking,
                                component_checks=parallel.checks if parallel else kept.checks)
@@ -64,9 +67,14 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
             raise DataError(problems.errors)
         with using(result.game.icons, result.game.language):      # the game's icons, wherever a page names one
             prebuilt = parallel.built if parallel else {}
-            built = _build(result.game, out_dir, options, progress, {**kept.built, **prebuilt}, kept)
-    cache.store()
+            built = _build(result.game, out_dir, options, progress, {**kept.built, **prebuilt}, kept, written)
     built.warnings = problems.warnings
+    if kit_key is not None:
+        from pnp import uptodate
+
+        uptodate.remember(cache, kit_key, game_arg, out_dir, options, built.game, written, built.pages,
+                          built.warnings, built.sheets)
+    cache.store()
     return built
 
 
@@ -187,7 +195,9 @@ class _Kept:
 
 
 def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict | None = None,
-           kept: _Kept | None = None) -> BuildResult:
+           kept: _Kept | None = None, written: dict | None = None) -> BuildResult:
+    """The kit's files built (from ``prebuilt`` and ``kept`` where they hold them) and written; ``written``,
+    when given, receives every file's bytes by name."""
     components = game_components(game)
     built = {}
     for component in components:
@@ -231,6 +241,8 @@ def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict |
         from pnp.components.box import manifest_entry
         bill["box"] = manifest_entry(game, options.lang)
     files[MANIFEST_FILE] = to_json(bill)
+    if written is not None:
+        written.update(files)
     return BuildResult(game, write_atomically(out_dir, files), pages, sheets=bill["sheets"]["total"])
 
 

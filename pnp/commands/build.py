@@ -12,11 +12,8 @@ from pnp.commands.params import FiniteFloatRange, within_cores
 from pnp.commands.progress import progress_bar
 from pnp.components import BuildOptions
 from pnp.errors import UserError, display_path
-from pnp.draw.merge import page_count
-from pnp.kit import build_calibration, build_kit
 from pnp.exports.presets import PDF_PRESETS
 from pnp.units import PAPERS
-from pnp.workers import default_jobs
 
 
 @click.command("build")
@@ -98,6 +95,7 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
         from pnp.reprint import check_earlier
         check_earlier(changed_since, game)      # a wrong folder or reference: said before any work
     if preset:
+        from pnp.draw.merge import page_count
         from pnp.exports.presets import PDF_PRESETS as presets
         from pnp.kit import build_print_shop
         paths, warnings = build_print_shop(game, out_dir, options, presets[preset])
@@ -107,12 +105,34 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
             click.echo(f"{display_path(path)}  ({page_count(path.read_bytes())} pages, PDF/X-1a, CMYK)")
         return
     if calibration:
+        from pnp.kit import build_calibration
+
         path = build_calibration(game, out_dir, options)
         click.echo(f"{display_path(path)}  (2 pages: print them on one sheet, double-sided)")
         return
+    cache = build_cache(out_dir, cache_dir, no_cache)
+    # the kit in --out is the one this build would write: nothing to do (pnp.uptodate)
+    from pnp import uptodate
+
+    key = uptodate.kit_key(game, out_dir, options, cache)
+    held = uptodate.held(cache, key, out_dir)
+    if held is not None:
+        _list_kit(held, f"{held.title}: the kit for {paper} paper is up to date.")
+        click.echo(f"Nothing changed since {display_path(Path(out_dir))} was built: the kit there is up to date "
+                   f"(--no-cache builds it again).", err=True)
+        return
+    from pnp.kit import build_kit
+    from pnp.workers import default_jobs
+
     with progress_bar(_component_count(game), "Building") as step:
-        result = build_kit(game, out_dir, options, progress=step, jobs=jobs or default_jobs(),
-                           cache=build_cache(out_dir, cache_dir, no_cache))
+        result = build_kit(game, out_dir, options, progress=step, jobs=jobs or default_jobs(), cache=cache,
+                           kit_key=key)
+    _list_kit(result, f"{result.game.title}: kit built for {paper} paper.")
+
+
+def _list_kit(result, done: str) -> None:
+    """The build's warnings, then every file written, with its pages (a :class:`pnp.kit.BuildResult`, or the
+    :class:`pnp.uptodate.HeldKit` found up to date)."""
     for warning in result.warnings:
         click.echo(str(warning), err=True)
     quiet = not sys.stdout.isatty()
@@ -132,7 +152,7 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
             continue
         click.echo(f"{display_path(path)}  ({n} page{'s' if n != 1 else ''})")
     if not quiet:
-        click.echo(f"{result.game.title}: kit built for {paper} paper.")
+        click.echo(done)
 
 
 def _component_count(game) -> int:
