@@ -115,26 +115,36 @@ def _own_trees() -> list:
 
 
 def loaded_modules() -> list:
-    """[path, size, modification time] of every module file loaded in this process from outside pnp's
-    own folders (the standard library and the libraries a build ran)."""
-    own = _own_trees()
+    """[folder, path, size, modification time] of every module file loaded in this process from outside
+    pnp's own folders (the standard library and the libraries a build ran): the folder of ``sys.path``
+    it was found under, by a hash of its path (the cache names no folder of the machine), and its path
+    inside it."""
+    own = tuple(_own_trees())
+    folders = sorted((os.path.join(os.path.abspath(e), "") for e in sys.path if e), key=len, reverse=True)
     out = set()
     for module in list(sys.modules.values()):
         path = getattr(module, "__file__", None)
-        if not isinstance(path, str) or path.startswith(tuple(own)):
+        if not isinstance(path, str) or path.startswith(own):
+            continue
+        path = os.path.abspath(path)
+        folder = next((f for f in folders if path.startswith(f)), None)
+        if folder is None:
             continue
         try:
             st = os.stat(path)
         except OSError:
             continue
-        out.add((path, st.st_size, st.st_mtime_ns))
+        out.add((buildcache.digest("folder", folder), path[len(folder):], st.st_size, st.st_mtime_ns))
     return sorted(list(m) for m in out)
 
 
 def _modules_unchanged(modules) -> bool:
-    for path, size, mtime in modules:
+    folders = {buildcache.digest("folder", f): f for f in (os.path.join(os.path.abspath(e), "") for e in sys.path if e)}
+    for folder, rel, size, mtime in modules:
+        if folder not in folders or not _plain_name(rel):
+            return False
         try:
-            st = os.stat(path)
+            st = os.stat(folders[folder] + rel)
         except OSError:
             return False
         if (st.st_size, st.st_mtime_ns) != (size, mtime):
@@ -150,7 +160,7 @@ def _plain_name(name) -> bool:
     return not name.startswith("/") and all(p not in ("", ".", "..") for p in parts)
 
 
-def held(cache, key: str | None, out_dir) -> HeldKit | None:
+def held(cache, key: str | None, out_dir, game_arg) -> HeldKit | None:
     """The kit in ``out_dir`` when it is the one recorded under ``key`` (see the module), else None."""
     if key is None or not cache:
         return None
@@ -176,7 +186,8 @@ def held(cache, key: str | None, out_dir) -> HeldKit | None:
                 return None
             paths.append(path)
         pages = {str(k): int(v) for k, v in meta["pages"].items()}
-        warnings = buildcache.problems_from_json(meta["warnings"], Path(meta["root"]))
+        root = game_root(game_arg)
+        warnings = buildcache.problems_from_json(meta["warnings"], root) if root is not None else None
         if warnings is None:
             return None
         return HeldKit(paths, pages, warnings, int(meta["sheets"]), str(meta["title"]))
@@ -200,7 +211,7 @@ def remember(cache, key: str | None, game_arg, out_dir, options, game, files: di
     if written is None:
         return
     cache.put(_record_key(key), {
-        "kind": "kit", "record": FORMAT, "root": str(root), "title": str(game.title), "sheets": int(sheets),
+        "kind": "kit", "record": FORMAT, "title": str(game.title), "sheets": int(sheets),
         "files": [[name, hashlib.sha256(data).hexdigest(), len(data)] for name, data in files.items()],
         "pages": {str(k): int(v) for k, v in pages.items()}, "warnings": written, "modules": loaded_modules(),
     }, [])

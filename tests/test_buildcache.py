@@ -370,3 +370,64 @@ def test_a_card_edit_the_rulebook_does_not_print_keeps_the_drawn_booklet(tmp_pat
         rebuilt, _ = cached_build(game, out, BuildOptions())
         assert bool(laid) is again, (old, new)
         assert rebuilt == clean_build(game, tmp_path / f"clean-{step}", BuildOptions())
+
+
+def test_label_inks_are_kept_in_memory_and_in_the_cache(tmp_path, monkeypatch):
+    """The colours measured for labels on icons (pnp.draw.labels) are kept by a key of what they depend
+    on: a rebuild in the same process (pnp watch: the file caches cleared) measures nothing again, and a
+    new process finds them in the cache folder. Every kit is the bytes of a clean build."""
+    from pnp.draw import labels
+
+    game = copy_game("shadow_kingdoms_of_valeria", tmp_path)
+    out = tmp_path / "out"
+    rasters = []
+    real = labels.icon_raster
+    monkeypatch.setattr(labels, "icon_raster", lambda draw: (rasters.append(1), real(draw))[1])
+    monkeypatch.setattr(labels, "_INKS", {})
+    monkeypatch.setattr(labels, "_RASTERS", {})
+    first, _ = cached_build(game, out, BuildOptions())
+    assert rasters, "Valeria's kit prints labels on icons"
+
+    def drop_drawn_files():
+        for entry in (out / FOLDER).glob("*.json"):      # the drawn files dropped, the inks kept
+            if json.loads(entry.read_text())["kind"] != "label inks":
+                entry.unlink()
+
+    rasters.clear()
+    drop_drawn_files()
+    again, _ = cached_build(game, out, BuildOptions())   # same process: the inks in memory
+    assert again == first and not rasters
+    labels._INKS.clear()                                 # a new process: the inks from the cache folder
+    labels._RASTERS.clear()
+    drop_drawn_files()
+    again, _ = cached_build(game, out, BuildOptions())
+    assert again == first and not rasters
+    labels._INKS.clear()
+    labels._RASTERS.clear()
+    assert first == clean_build(game, tmp_path / "clean", BuildOptions())
+
+
+def test_a_label_ink_on_an_svg_icon_is_keyed_by_its_bytes(tmp_path, monkeypatch):
+    """An SVG icon edited under the same name is measured again (pnp watch keeps the inks in memory)."""
+    from pnp.draw import icons, labels
+
+    monkeypatch.setattr(labels, "_INKS", {})
+    monkeypatch.setattr(labels, "_RASTERS", {})
+    svg = tmp_path / "mark.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                   '<circle cx="5" cy="5" r="5" fill="#111111"/></svg>', encoding="utf-8")
+    measured = []
+    measure = labels._measure
+    monkeypatch.setattr(labels, "_measure", lambda *a: (measured.append(1), measure(*a))[1])
+
+    def ink():
+        key = ("svg", str(svg), None)
+        return labels.label_ink(key, icons._picture(str(svg), 1.0, None), "3", "Lato-Black.ttf", 0, 0, 8, 14,
+                                "#ffffff", 6)
+
+    dark = ink()
+    assert ink() == dark and len(measured) == 1
+    svg.write_text(svg.read_text(encoding="utf-8").replace("#111111", "#fafafa"), encoding="utf-8")
+    light = ink()
+    assert len(measured) == 2
+    assert light.fill != dark.fill or light.outline != dark.outline

@@ -243,10 +243,10 @@ def test_a_library_file_changed_in_place_is_built_again(tmp_path, monkeypatch):
     key = uptodate.kit_key(game, out, BuildOptions(), cache)
     file_caches.clear()
     build_kit(str(game), out, BuildOptions(), cache=cache, kit_key=key)
-    assert uptodate.held(BuildCache(out / FOLDER), key, out) is not None
+    assert uptodate.held(BuildCache(out / FOLDER), key, out, game) is not None
     path = lib / "pnp_test_edited_lib.py"
     path.write_text("VALUE = 22\n", encoding="utf-8")
-    assert uptodate.held(BuildCache(out / FOLDER), key, out) is None
+    assert uptodate.held(BuildCache(out / FOLDER), key, out, game) is None
     monkeypatch.delitem(sys.modules, "pnp_test_edited_lib")
 
 
@@ -264,7 +264,7 @@ def test_an_edit_while_the_kit_is_built_records_nothing(tmp_path):
     build_kit(str(game), out, BuildOptions(), cache=cache, kit_key=key)
     path.write_bytes(original)
     assert uptodate.kit_key(game, out, BuildOptions(), BuildCache(out / FOLDER)) == key
-    assert uptodate.held(BuildCache(out / FOLDER), key, out) is None
+    assert uptodate.held(BuildCache(out / FOLDER), key, out, game) is None
 
 
 def test_a_record_naming_files_outside_out_is_ignored(tmp_path):
@@ -282,4 +282,4 @@ def test_a_record_naming_files_outside_out_is_ignored(tmp_path):
 
     for name in ("../secret", str(secret), "a/../../secret"):
         cache.put(uptodate._record_key(key), {**meta, "files": [[name, hashlib.sha256(b"x").hexdigest(), 1]]}, [])
-        assert uptodate.held(cache, key, out) is None
+        assert uptodate.held(cache, key, out, game) is None

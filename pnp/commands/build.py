@@ -115,7 +115,7 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
     from pnp import uptodate
 
     key = uptodate.kit_key(game, out_dir, options, cache)
-    held = uptodate.held(cache, key, out_dir)
+    held = uptodate.held(cache, key, out_dir, game)
     if held is not None:
         _list_kit(held, f"{held.title}: the kit for {paper} paper is up to date.")
         click.echo(f"Nothing changed since {display_path(Path(out_dir))} was built: the kit there is up to date "

@@ -59,36 +59,60 @@ def label_ink(icon_key: tuple, draw_icon, text: str, font_file: str, lcx: float,
     (``lcx``, ``lcy``) points from the centre of an icon ``size`` points across, so that it is readable
     there: the designed colour, set smaller if that is enough (down to ``min_fs``), else white or the
     ink, else with an outline. ``draw_icon(canvas, cx, cy, size)`` draws the icon without a label;
-    ``icon_key`` names the shape and colour it draws (it is rasterized once per key)."""
+    ``icon_key`` names the shape and colour it draws (it is rasterized once per key).
+
+    The answer is kept by a key of everything it depends on (:func:`_content_key`, the text, the font
+    file, the places and sizes at the canonical scale; pnp's own code drew the rest): in memory for the
+    life of the process and, during a build with the build cache, in the cache folder (:func:`_stored`),
+    so a new process measures only the labels it has never seen. What is kept is how much the label
+    shrinks and its colours: the font size is worked out from ``fs`` at each call, so the same label on an
+    icon of another size gets its own size."""
     k = CANON / size
     icon_key = _content_key(icon_key)
     key = (icon_key, text, font_file, round(lcx * k, 2), round(lcy * k, 2), round(fs * k, 2), designed,
            round(min_fs * k, 2))
-    if key not in _INKS:
-        if icon_key not in _RASTERS:
-            if len(_RASTERS) >= MAX_KEPT:
-                _RASTERS.clear()
-            _RASTERS[icon_key] = icon_raster(draw_icon)
-        raster = _RASTERS[icon_key]
-        _, _, cx, cy, f0, _, floor = key[1:]
-        found, shrink = None, 1.0
-        while found is None and f0 * shrink >= max(floor, SHRINK_LIMIT * f0) - 1e-9:
-            if readable(designed, surround(raster, text, font_file, cx, cy, f0 * shrink)):
-                found = LabelInk(fs * shrink, designed)
-            shrink *= SHRINK_STEP
+    found = _INKS.get(key)
+    if found is None:
+        stored = _stored()
+        name = repr(key)
+        held = stored.get(name) if stored is not None else None
+        found = _ink_from_json(held) if held is not None else None
+        if found is None:
+            found = _measure(icon_key, draw_icon, text, font_file, key)
+            if stored is not None:
+                stored.add(name, found)
         if len(_INKS) >= 16 * MAX_KEPT:
             _INKS.clear()
-        _INKS[key] = found or choose(surround(raster, text, font_file, cx, cy, f0), designed, fs)
-    return _INKS[key]
+        _INKS[key] = found
+    shrink, fill, outline = found
+    return LabelInk(fs * shrink, fill, outline)
+
+
+def _measure(icon_key, draw_icon, text, font_file, key) -> tuple:
+    """(shrink, fill, outline) of a label (see :func:`label_ink`): its font size is ``fs * shrink``."""
+    if icon_key not in _RASTERS:
+        if len(_RASTERS) >= MAX_KEPT:
+            _RASTERS.clear()
+        _RASTERS[icon_key] = icon_raster(draw_icon)
+    raster = _RASTERS[icon_key]
+    _, _, cx, cy, f0, designed, floor = key[1:]
+    shrink = 1.0
+    while f0 * shrink >= max(floor, SHRINK_LIMIT * f0) - 1e-9:
+        if readable(designed, surround(raster, text, font_file, cx, cy, f0 * shrink)):
+            return shrink, designed, None
+        shrink *= SHRINK_STEP
+    ink = choose(surround(raster, text, font_file, cx, cy, f0), designed, 1.0)
+    return 1.0, ink.fill, ink.outline
 
 
 def _content_key(icon_key: tuple) -> tuple:
     """``icon_key`` (``("builtin", name, colour)``: drawn by pnp's own code; ``("svg", path, colour)``: a
-    game's SVG file) with what its raster depends on beyond it: an SVG file's bytes. Rasters and inks are
-    then kept for the life of the process under keys of their content (``pnp watch`` and the studio
-    measure a label again only when its icon changed, not at every rebuild)."""
+    game's SVG file) as what its raster depends on: an SVG named by its bytes, not its path (the same
+    drawing anywhere is the same shape, and the cache folder names no folder of the machine). Rasters and
+    inks are then kept under keys of their content (``pnp watch`` and the studio measure a label again
+    only when its icon changed, not at every rebuild)."""
     if icon_key and icon_key[0] == "svg":
-        return (*icon_key, _FILES(icon_key[1]))
+        return ("svg bytes", _FILES(icon_key[1]), *icon_key[2:])
     return icon_key
 
 
@@ -98,6 +122,52 @@ MAX_KEPT = 256
 _RASTERS: dict = {}
 _INKS: dict = {}
 _FILES = FileDigests()
+
+
+class _StoredInks:
+    """The label inks the build cache holds (one entry per installation of pnp: its key is the code's),
+    and those measured in this build, which :meth:`pnp.buildcache.BuildCache.store` writes with it."""
+
+    def __init__(self, cache):
+        from pnp.buildcache import code_digest, digest
+
+        self.cache, self.key = cache, digest("label inks", code_digest())
+        found = cache.get(self.key)
+        inks = found[0].get("inks") if found is not None else None
+        self.inks = inks if isinstance(inks, dict) and len(inks) <= 16 * MAX_KEPT else {}
+
+    def get(self, name: str):
+        return self.inks.get(name)
+
+    def add(self, name: str, ink: tuple) -> None:
+        if len(self.inks) >= 16 * MAX_KEPT:
+            self.inks = {}
+        self.inks[name] = list(ink)
+        self.cache.put(self.key, {"kind": "label inks", "inks": self.inks}, [])
+
+
+def _stored() -> _StoredInks | None:
+    """The label inks of the running build's cache (None without one)."""
+    from pnp.buildcache import current
+
+    cache = current()
+    if not cache:
+        return None
+    held = cache.memo.get("label inks")
+    if held is None:
+        held = cache.memo["label inks"] = _StoredInks(cache)
+    return held
+
+
+def _ink_from_json(item) -> tuple | None:
+    """A stored (shrink, fill, outline) back (None when it is not one: the label is measured)."""
+    if not (isinstance(item, list) and len(item) == 3):
+        return None
+    shrink, fill, outline = item
+    if not (type(shrink) in (int, float) and 0 < shrink <= 1 and isinstance(fill, str)
+            and (outline is None or isinstance(outline, str))):
+        return None
+    return float(shrink), fill, outline
 
 
 def choose(ring: Counter, designed: str, fs: float) -> LabelInk:
