@@ -97,8 +97,7 @@ class _Kept:
         self._root = None
 
     def ident(self, game, component, *more) -> str | None:
-        # --changed-since reads an earlier kit's folder, outside the game folder: not kept whole
-        if not self.cache or getattr(self.options, "changed_since", None):
+        if not self.cache:
             return None
         if self._files_key is None:
             self._root = game.root
@@ -106,8 +105,11 @@ class _Kept:
                                                        skip=(self.out_dir, self.cache.folder),
                                                        leave_out=buildcache.card_files(game))
             self.cache.game_files = self._files_key
+        # --changed-since reaches reprint.pdf only (made apart, from the kit's record): the components'
+        # checks and files are the same with it and without, and kept under the same keys
+        options, checking = (replace(o, changed_since=None) for o in (self.options, self.checking))
         return buildcache.digest("component", buildcache.code_digest(), self._files_key, component.name,
-                                 component.kind, repr(self.options), repr(self.checking), *more)
+                                 component.kind, repr(options), repr(checking), *more)
 
     def _entry_key(self, game, ident, names) -> str | None:
         values = buildcache.reads_digest(game, names, self.cache.memo.setdefault("values", {}))

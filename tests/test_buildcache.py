@@ -431,3 +431,25 @@ def test_a_label_ink_on_an_svg_icon_is_keyed_by_its_bytes(tmp_path, monkeypatch)
     light = ink()
     assert len(measured) == 2
     assert light.fill != dark.fill or light.outline != dark.outline
+
+
+def test_changed_since_uses_the_cache(tmp_path, monkeypatch):
+    """--changed-since reaches reprint.pdf only: the components come from the cache a plain build filled,
+    and the kit (reprint.pdf and pieces.json included) is the bytes of a build without the cache."""
+    game = copy_game("behind_the_throne", tmp_path)
+    old = tmp_path / "old"
+    clean_build(game, old, BuildOptions())
+    edit(game, "cards.yaml", "name: General", "name: General Staff")
+    out = tmp_path / "out"
+    cached_build(game, out, BuildOptions())
+    options = BuildOptions(changed_since=str(old))
+    from pnp import kit
+
+    built = []
+    real = kit._Kept.build
+    monkeypatch.setattr(kit._Kept, "build", lambda self, game, component, options: (
+        built.append(component.name), real(self, game, component, options))[1])
+    rebuilt, cache = cached_build(game, out, options)
+    assert built == [], "every component comes from the cache"
+    assert "reprint.pdf" in rebuilt
+    assert rebuilt == clean_build(game, tmp_path / "clean", options)
