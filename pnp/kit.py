@@ -181,15 +181,24 @@ class _Kept:
                       written[1])
 
     def described(self, game, component, entries, options) -> list:
-        """A kit-describing component's files for ``entries``, from the cache or built and kept."""
-        ident = self.ident(game, component, "described", repr(entries))
+        """A kit-describing component's files for ``entries``, from the cache or built and kept. A component
+        with a ``view`` (what its build reads of the game, :class:`pnp.components.Component`) is keyed by
+        that view whole instead of by its recorded reads."""
+        seen = None
+        if component.view is not None:
+            with buildcache.unrecorded():
+                seen = repr(component.view(game))
+            if " at 0x" in seen:            # names an object by its address: the reads are recorded instead
+                seen = None
+        ident = self.ident(game, component, "described", repr(entries), *(("view", seen) if seen else ()))
         found = self.lookup(game, ident)
         if found is not None:
             outs = buildcache.outputs_from_json(found[0].get("outputs") or [], found[1])
             if outs is not None:
                 return outs
-        with buildcache.recording(game) as reads:
+        with buildcache.unrecorded() if seen else buildcache.recording(game) as reads:
             outs = finished(game, component.build(game, options, entries), options)
+        reads = set() if seen else reads
         written = buildcache.outputs_to_json(outs)
         if written is not None:
             self.remember(game, ident, reads, {"kind": "described", "outputs": written[0]}, written[1])

@@ -5,6 +5,7 @@ the output folder unless asked."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import shutil
 from pathlib import Path
 
@@ -453,3 +454,31 @@ def test_changed_since_uses_the_cache(tmp_path, monkeypatch):
     assert built == [], "every component comes from the cache"
     assert "reprint.pdf" in rebuilt
     assert rebuilt == clean_build(game, tmp_path / "clean", options)
+
+
+def test_the_instructions_page_is_keyed_by_the_card_counts_it_prints(tmp_path, monkeypatch):
+    """The instructions page reads the decks only to count their cards (pnp.components.instructions.view):
+    a card renamed finds it in the cache, a card's copies changed builds it again; both are a clean
+    build's bytes."""
+    from pnp.components import instructions
+
+    game = copy_game("shadow_throne", tmp_path)
+    out = tmp_path / "out"
+    cached_build(game, out, BuildOptions())
+    built = []
+    real = instructions.build.__wrapped__
+    monkeypatch.setattr(instructions, "build", instructions.with_game_icons(
+        lambda *a, **k: (built.append(1), real(*a, **k))[1]))
+    monkeypatch.setattr(instructions, "COMPONENT", replace(instructions.COMPONENT, build=instructions.build))
+    edit(game, "cards.yaml", "name: Dutiful Peasant", "name: Dutiful Farmer")
+    renamed, _ = cached_build(game, out, BuildOptions())
+    assert built == []
+    # two of the empire's commoners swap their copies (3 and 4): the deck's totals hold, the counts change
+    lines = (game / "cards.yaml").read_text(encoding="utf-8").split("\n")
+    assert lines[21] == "    copies: 3" and lines[32] == "    copies: 4", lines[21:33]
+    lines[21], lines[32] = lines[32], lines[21]
+    (game / "cards.yaml").write_text("\n".join(lines), encoding="utf-8")
+    recounted, _ = cached_build(game, out, BuildOptions())
+    assert built, "the counts changed: the page is built again"
+    assert renamed != recounted
+    assert recounted == clean_build(game, tmp_path / "clean", BuildOptions())

@@ -132,6 +132,8 @@ class Component:
                                      # its drawing, for pieces.json and --changed-since (its build records them too)
     reprint: Callable | None = None  # (game, options, labels: set, first: int) -> pnp.reprint.Reprinted: the sheets
                                      # of only the copies ``labels``, laid out as its build lays them out
+    view: Callable | None = None     # (game) -> the game as its build reads it (all it reads; the build narrows the
+                                     # game to it first): the build cache keys it by this view instead of recorded reads
 
 
 #: Every component kind and the module that defines it (its ``COMPONENT`` and, when it takes

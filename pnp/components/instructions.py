@@ -6,6 +6,7 @@ Page numbers come from the kit as built (see ``Component.needs_kit``), so they a
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass, replace
 from functools import cache
 
 from reportlab.lib.colors import HexColor
@@ -74,8 +75,25 @@ def warm(game, options: BuildOptions) -> None:
         pass
 
 
+@dataclass(frozen=True)
+class _Copies:
+    """A card as the instructions page sees it: how many copies it has."""
+
+    copies: int
+
+
+def view(game):
+    """The game as the instructions page reads it: every card's contents left out, each deck's cards
+    standing as their numbers of copies (the page counts them). :func:`build` reads only this, so the
+    build cache keys the page by it (``Component.view``): a card edit that keeps the counts finds the
+    page drawn."""
+    decks = tuple(replace(d, cards=tuple(_Copies(c.copies) for c in d.cards), art={}) for d in game.decks)
+    return replace(game, cards=(), sources={}, decks=decks)
+
+
 @with_game_icons
 def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
+    game = view(game)
     lang = options.lang or game.language
     words = strings(game, lang)
     name = f"{lang}.md.j2"
@@ -125,4 +143,4 @@ def words(game, spec=None) -> list:
                    kind="template")]
 
 
-COMPONENT = Component("instructions", build, None, needs_kit=True, warm=warm, words=words)
+COMPONENT = Component("instructions", build, None, needs_kit=True, warm=warm, words=words, view=view)
