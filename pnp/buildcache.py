@@ -44,7 +44,7 @@ import stat
 import threading
 import time
 import weakref
-from dataclasses import fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -181,6 +181,27 @@ def folder_digest(root, files: FileDigests, skip=(), leave_out=()) -> str:
                 continue
             entries.append((str(path.relative_to(root)), files(path)))
     return digest(str(root), entries)
+
+
+# ---------------------------------------------------------------------- what a component reads of the cards
+
+@dataclass(frozen=True)
+class _Copies:
+    """A card as :func:`counts_only` shows it: how many copies it has."""
+
+    copies: int
+
+
+def counts_only(game):
+    """``game`` as a component that only counts the cards reads it (the instructions page, the box): every
+    card's contents left out, each deck's cards standing as their numbers of copies (``deck.physical()``,
+    ``game.deck_for()`` and ``aid_count`` count as before). Such a component narrows the game to this
+    first and reads nothing else, so the cache keys it by this view (``Component.view``): a card edit that
+    keeps the counts finds it built."""
+    if all(isinstance(c, _Copies) for d in game.decks for c in d.cards) and not game.cards:
+        return game
+    decks = tuple(replace(d, cards=tuple(_Copies(c.copies) for c in d.cards), art={}) for d in game.decks)
+    return replace(game, cards=(), sources={}, decks=decks)
 
 
 # ---------------------------------------------------------------------- recorded reads of the game object

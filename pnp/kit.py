@@ -108,8 +108,28 @@ class _Kept:
         # --changed-since reaches reprint.pdf only (made apart, from the kit's record): the components'
         # checks and files are the same with it and without, and kept under the same keys
         options, checking = (replace(o, changed_since=None) for o in (self.options, self.checking))
+        seen = self.view(game, component)
         return buildcache.digest("component", buildcache.code_digest(), self._files_key, component.name,
-                                 component.kind, repr(options), repr(checking), *more)
+                                 component.kind, repr(options), repr(checking), *more,
+                                 *(("view", seen) if seen is not None else ()))
+
+    def view(self, game, component) -> str | None:
+        """The description of what ``component`` reads of the game when it says (``Component.view``: its
+        check and build narrow the game to it and read nothing else): then that is its key, in place of
+        its recorded reads. None: its reads are recorded."""
+        if component.view is None:
+            return None
+        memo = self.cache.memo.setdefault("views", {})
+        found = memo.get((id(game), component.view))
+        if found is None or found[0] is not game:
+            with buildcache.unrecorded():
+                seen = repr(component.view(game))
+            found = memo[(id(game), component.view)] = (game, None if " at 0x" in seen else seen)
+        return found[1]
+
+    def reads_of(self, game, component, reads):
+        """The names a component's entry is keyed by: none for one keyed by its view."""
+        return set() if self.view(game, component) is not None else reads
 
     def _entry_key(self, game, ident, names) -> str | None:
         values = buildcache.reads_digest(game, names, self.cache.memo.setdefault("values", {}))
@@ -177,28 +197,23 @@ class _Kept:
         written = buildcache.outputs_to_json(outs)
         if problems is None or written is None or any(not p[4] for p in problems):
             return
-        self.remember(game, ident, reads, {"kind": "component", "problems": problems, "outputs": written[0]},
-                      written[1])
+        self.remember(game, ident, self.reads_of(game, component, reads),
+                      {"kind": "component", "problems": problems, "outputs": written[0]}, written[1])
 
     def described(self, game, component, entries, options) -> list:
         """A kit-describing component's files for ``entries``, from the cache or built and kept. A component
         with a ``view`` (what its build reads of the game, :class:`pnp.components.Component`) is keyed by
         that view whole instead of by its recorded reads."""
-        seen = None
-        if component.view is not None:
-            with buildcache.unrecorded():
-                seen = repr(component.view(game))
-            if " at 0x" in seen:            # names an object by its address: the reads are recorded instead
-                seen = None
-        ident = self.ident(game, component, "described", repr(entries), *(("view", seen) if seen else ()))
+        seen = self.view(game, component)
+        ident = self.ident(game, component, "described", repr(entries))
         found = self.lookup(game, ident)
         if found is not None:
             outs = buildcache.outputs_from_json(found[0].get("outputs") or [], found[1])
             if outs is not None:
                 return outs
-        with buildcache.unrecorded() if seen else buildcache.recording(game) as reads:
+        with buildcache.unrecorded() if seen is not None else buildcache.recording(game) as reads:
             outs = finished(game, component.build(game, options, entries), options)
-        reads = set() if seen else reads
+        reads = self.reads_of(game, component, reads)
         written = buildcache.outputs_to_json(outs)
         if written is not None:
             self.remember(game, ident, reads, {"kind": "described", "outputs": written[0]}, written[1])

@@ -456,15 +456,20 @@ def test_changed_since_uses_the_cache(tmp_path, monkeypatch):
     assert rebuilt == clean_build(game, tmp_path / "clean", options)
 
 
-def test_the_instructions_page_is_keyed_by_the_card_counts_it_prints(tmp_path, monkeypatch):
-    """The instructions page reads the decks only to count their cards (pnp.components.instructions.view):
-    a card renamed finds it in the cache, a card's copies changed builds it again; both are a clean
-    build's bytes."""
+def test_the_instructions_page_and_the_box_are_keyed_by_the_card_counts(tmp_path, monkeypatch):
+    """The instructions page and the box read the decks only to count their cards
+    (pnp.buildcache.counts_only): a card renamed finds them in the cache, a card's copies changed builds
+    them again; both are a clean build's bytes."""
+    from pnp import kit
     from pnp.components import instructions
 
     game = copy_game("shadow_throne", tmp_path)
     out = tmp_path / "out"
     cached_build(game, out, BuildOptions())
+    components = []
+    real_build = kit._Kept.build
+    monkeypatch.setattr(kit._Kept, "build", lambda self, game, component, options: (
+        components.append(component.name), real_build(self, game, component, options))[1])
     built = []
     real = instructions.build.__wrapped__
     monkeypatch.setattr(instructions, "build", instructions.with_game_icons(
@@ -472,13 +477,14 @@ def test_the_instructions_page_is_keyed_by_the_card_counts_it_prints(tmp_path, m
     monkeypatch.setattr(instructions, "COMPONENT", replace(instructions.COMPONENT, build=instructions.build))
     edit(game, "cards.yaml", "name: Dutiful Peasant", "name: Dutiful Farmer")
     renamed, _ = cached_build(game, out, BuildOptions())
-    assert built == []
+    assert built == [] and "box" not in components and "cards" in components
     # two of the empire's commoners swap their copies (3 and 4): the deck's totals hold, the counts change
     lines = (game / "cards.yaml").read_text(encoding="utf-8").split("\n")
     assert lines[21] == "    copies: 3" and lines[32] == "    copies: 4", lines[21:33]
     lines[21], lines[32] = lines[32], lines[21]
     (game / "cards.yaml").write_text("\n".join(lines), encoding="utf-8")
+    components.clear()
     recounted, _ = cached_build(game, out, BuildOptions())
-    assert built, "the counts changed: the page is built again"
+    assert built and "box" in components, "the counts changed: the page and the box are built again"
     assert renamed != recounted
     assert recounted == clean_build(game, tmp_path / "clean", BuildOptions())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp import reprint
+from pnp import buildcache, reprint
 from pnp.credits import credit_lines
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
@@ -262,6 +262,7 @@ def layout(game, options: BuildOptions, data: BoxData | None = None):
 
 @with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
+    game = buildcache.counts_only(game)          # all the box reads of the cards (Component.view)
     words = words_for(game, options.lang)
     out = Output("box.pdf", words["box"], layout(game, options).pages, parts=(Part("box", "box", 1, words["box"]),))
     out.record = reprint.fragment(game, "box", *printed(game, options))
@@ -286,6 +287,7 @@ def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -
 @with_game_icons
 def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     """box.yaml is valid, the sleeve kind exists, every piece fits the sheet, and every text fits its box."""
+    game = buildcache.counts_only(game)
     data = load_box(game, problems)
     if data is None:
         return
@@ -379,4 +381,4 @@ def words(game, spec=None) -> list:
 
 
 COMPONENT = Component("box", build, check, check_files=check_files, pieces=cut_pieces, words=words,
-                      printed=printed, reprint=reprinted)
+                      printed=printed, reprint=reprinted, view=buildcache.counts_only)

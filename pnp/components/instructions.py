@@ -6,13 +6,12 @@ Page numbers come from the kit as built (see ``Component.needs_kit``), so they a
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, replace
 from functools import cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
-from pnp import TEMPLATES_DIR, templating
+from pnp import TEMPLATES_DIR, buildcache, templating
 from pnp.components import BuildOptions, Component, Output, game_components
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
@@ -75,20 +74,10 @@ def warm(game, options: BuildOptions) -> None:
         pass
 
 
-@dataclass(frozen=True)
-class _Copies:
-    """A card as the instructions page sees it: how many copies it has."""
-
-    copies: int
-
-
 def view(game):
-    """The game as the instructions page reads it: every card's contents left out, each deck's cards
-    standing as their numbers of copies (the page counts them). :func:`build` reads only this, so the
-    build cache keys the page by it (``Component.view``): a card edit that keeps the counts finds the
-    page drawn."""
-    decks = tuple(replace(d, cards=tuple(_Copies(c.copies) for c in d.cards), art={}) for d in game.decks)
-    return replace(game, cards=(), sources={}, decks=decks)
+    """The game as the instructions page reads it (:func:`pnp.buildcache.counts_only`: the page counts each
+    deck's cards and reads nothing else of them)."""
+    return buildcache.counts_only(game)
 
 
 @with_game_icons
