@@ -6,7 +6,8 @@ Usage: python benchmarks/bench_cache.py [GAME] [--runs N] [--jobs N] [--edit FIL
 Each round times, one after the other (so the machine's load falls on all alike):
 
 * a fresh ``pnp build`` (``--no-cache``), the reference;
-* ``pnp build`` with the cache after nothing changed;
+* ``pnp build`` with the cache after nothing changed (as a fresh process: the kit-level fast path of
+  :mod:`pnp.uptodate`, which finds the kit up to date and writes nothing);
 * ``pnp build`` with the cache after one card edit (``--edit``: the first occurrence of OLD in FILE
   replaced by NEW, whose ``{i}`` is the round's number: a value the cache has not seen);
 
