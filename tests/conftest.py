@@ -30,3 +30,28 @@ def _validate_cache(tmp_path_factory, monkeypatch):
     import pnp.commands.validate
 
     monkeypatch.setattr(pnp.commands.validate, "DEFAULT_OUT", str(tmp_path_factory.mktemp("validate-out")))
+
+
+@pytest.fixture(scope="session")
+def built_kit(tmp_path_factory):
+    """``built_kit(game="shadow_throne", lang="en", paper="letter", *options)``: the folder of that kit,
+    built by ``pnp build`` once per test session and shared by every test that asks for the same one
+    (a Shadow Throne build is seconds of CPU; several modules read the same kit). READ-ONLY: a test that
+    changes, adds or removes files builds its own kit into ``tmp_path`` instead."""
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    kits = {}
+
+    def build(game: str = "shadow_throne", lang: str = "en", paper: str = "letter", *options: str) -> Path:
+        key = (game, lang, paper, *options)
+        if key not in kits:
+            out = tmp_path_factory.mktemp(f"kit-{game}-{lang}-{paper}")
+            result = CliRunner().invoke(main, ["build", game, "--lang", lang, "--paper", paper, *options,
+                                               "--out", str(out)])
+            assert result.exit_code == 0, result.output
+            kits[key] = out
+        return kits[key]
+
+    return build

@@ -22,11 +22,8 @@ def game():
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory):
-    out = tmp_path_factory.mktemp("btt")
-    result = CliRunner().invoke(main, ["build", "behind_the_throne", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
+def kit(built_kit):
+    return built_kit("behind_the_throne")       # shared with test_printer_tools (read only)
 
 
 def text(path):

@@ -15,11 +15,8 @@ A4 = (595.28, 841.89)
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("kit")
-    result = CliRunner().invoke(main, ["build", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
+def built(built_kit):
+    return built_kit()          # the default game's kit, shared with other modules (read only)
 
 
 def pages(path):

@@ -98,11 +98,8 @@ def test_unknown_language_is_refused():
 
 
 @pytest.fixture(scope="module")
-def spanish_kit(tmp_path_factory):
-    out = tmp_path_factory.mktemp("es")
-    result = CliRunner().invoke(main, ["build", "--lang", "es", "--paper", "a4", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
+def spanish_kit(built_kit):
+    return built_kit("shadow_throne", "es", "a4")       # shared with test_print_audit (read only)
 
 
 def text_of(path):

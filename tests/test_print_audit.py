@@ -16,18 +16,10 @@ def game():
 
 
 @pytest.fixture(scope="module")
-def kits(tmp_path_factory):
-    """The Shadow Throne kit built in English on Letter and in Spanish on A4: {lang: output folder}."""
-    from click.testing import CliRunner
-
-    from pnp.cli import main
-    out = {}
-    for lang, paper in (("en", "letter"), ("es", "a4")):
-        folder = tmp_path_factory.mktemp(f"kit-{lang}")
-        result = CliRunner().invoke(main, ["build", "--lang", lang, "--paper", paper, "--out", str(folder)])
-        assert result.exit_code == 0, result.output
-        out[lang] = folder
-    return out
+def kits(built_kit):
+    """The Shadow Throne kit built in English on Letter and in Spanish on A4: {lang: output folder}
+    (shared with the other modules that read them: conftest.built_kit)."""
+    return {"en": built_kit("shadow_throne", "en", "letter"), "es": built_kit("shadow_throne", "es", "a4")}
 
 
 def text_runs(pdf_path):

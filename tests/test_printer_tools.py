@@ -7,9 +7,6 @@ import shutil
 import subprocess
 
 import pytest
-from click.testing import CliRunner
-
-from pnp.cli import main
 
 PAPER_PT = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
 needs = pytest.mark.skipif(not (shutil.which("qpdf") and shutil.which("pdffonts") and shutil.which("pdfinfo")),
@@ -17,16 +14,13 @@ needs = pytest.mark.skipif(not (shutil.which("qpdf") and shutil.which("pdffonts"
 
 
 @pytest.fixture(scope="module", params=["letter", "a4"])
-def kit(request, tmp_path_factory):
-    out = tmp_path_factory.mktemp(f"kit-{request.param}")
-    for game in ("shadow_throne", "behind_the_throne"):
-        result = CliRunner().invoke(main, ["build", game, "--paper", request.param, "--out", str(out / game)])
-        assert result.exit_code == 0, result.output
-    return request.param, out
+def kit(request, built_kit):
+    """(paper, the kits' folders): Shadow Throne's and Behind the Throne's, shared with other modules."""
+    return request.param, [built_kit(game, "en", request.param) for game in ("shadow_throne", "behind_the_throne")]
 
 
-def pdfs(out):
-    return sorted(out.glob("*/*.pdf"))
+def pdfs(folders):
+    return sorted(pdf for folder in folders for pdf in folder.glob("*.pdf"))
 
 
 @needs
