@@ -340,16 +340,13 @@ class GreedyBot(PhaseBot):
 
 
 class GreedyRollout(Bot):
-    """The search bot's rollout policy: the greedy bot's move, and one time in five a random one; a
-    rollout ends at the end of a battle (``battle_end``, the default), scored there by
-    :meth:`GameState.evaluate`.
+    """The search bot's rollout policy: the greedy bot's move, and one time in five a random one, for
+    at most the search bot's horizon (20 decisions), scored there by :meth:`GameState.evaluate`.
 
-    Why the battle's end: the estimate reads influence and gold, and influence changes only when a
-    battle is resolved. A rollout that went on (to the horizon of 20 decisions, as before issue 25's
-    second round) mostly played a second battle, or part of one where only the gold paid for cards
-    changes, at twice the cost; the 400-game ladder in ``benchmarks/README.md`` found the bot that
-    stops at the battle's end as strong. ``battle_end=False`` plays to the horizon (the ladder's other
-    arm, and the decisions recorded before).
+    ``battle_end=True`` ends a rollout at the end of a battle instead (influence, which the estimate
+    mostly reads, changes only there): 2x the simulations a second, but on the ladder of
+    ``benchmarks/ladder_search.py`` it was stronger at ``search:25`` and weaker at ``search:100``
+    (benchmarks/README.md, "Search bot, third round"), so it is not the default.
 
     ``play_out`` plays a rollout in a loop of its own, with the phase methods and the state's
     list-based moves: the same moves, drawn from the generator in the same order, as the search bot's
@@ -358,7 +355,7 @@ class GreedyRollout(Bot):
     name = "greedy rollout"
     RANDOM_SHARE = 0.2
 
-    def __init__(self, battle_end: bool = True):
+    def __init__(self, battle_end: bool = False):
         self.greedy = GreedyBot()
         self.battle_end = battle_end
 
