@@ -14,8 +14,9 @@ In a node the action is chosen by UCB1 among the actions legal in this determini
 action's exploration term counting the visits in which it was available. One new node is added per
 simulation; from there the game is played on with the engine's rollout policy (a bot the engine
 passes in, ``registry(own, rollout=...)``: its cheap heuristic; without one ``State.random_action``)
-for at most ``horizon`` decisions, then scored with ``State.evaluate()`` when the engine has one (an
-estimate of the returns), or to the end otherwise. A policy may play the rollout in a loop of its own
+for at most ``horizon`` decisions, or until the policy's ``stop(state)`` (if it has one) says so, then
+scored with ``State.evaluate()`` when the engine has one (an estimate of the returns), or to the end
+otherwise. A policy may play the rollout in a loop of its own
 (``play_out(state, rng, horizon)``), which must play exactly the moves of the loop here
 (``tests/test_core.py`` compares them). The bot plays the action visited most.
 
