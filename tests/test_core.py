@@ -240,14 +240,14 @@ def test_the_search_bot_does_not_see_hidden_cards(name):
 def test_the_greedy_rollout_loop_plays_the_generic_loops_moves(battle_end):
     """Shadow Throne's rollout policy plays its rollouts in a loop of its own (``play_out``): the same
     returns as the search bot's generic loop with the policy's ``act`` and ``stop``, for every horizon,
-    with the generator left in the same state, whether the rollout ends at the battle's end or at
-    the horizon only (the default). The moves are the same up to the last wave before the horizon
+    with the generator left in the same state, whether the rollout ends at the battle's end (the
+    default) or at the horizon only. The moves are the same up to the last wave before the horizon
     (after it, kept cards and draft picks change nothing the estimate reads: only their draws are
     made)."""
     from rules_engine.core.search import SearchBot
     from rules_engine.shadow_throne.bots import GreedyRollout
 
-    assert not st.BOTS["search"]().rollout.battle_end   # the engine's search bot plays to the horizon
+    assert st.BOTS["search"]().rollout.battle_end       # the engine's search bot stops at the battle's end
     rollout = GreedyRollout(battle_end=battle_end)
     generic = SearchBot(horizon=20)
     # the same policy without play_out

@@ -340,13 +340,15 @@ class GreedyBot(PhaseBot):
 
 
 class GreedyRollout(Bot):
-    """The search bot's rollout policy: the greedy bot's move, and one time in five a random one, for
-    at most the search bot's horizon (20 decisions), scored there by :meth:`GameState.evaluate`.
+    """The search bot's rollout policy: the greedy bot's move, and one time in five a random one; a
+    rollout ends at the end of a battle (``battle_end``, the default), scored there by
+    :meth:`GameState.evaluate`.
 
-    ``battle_end=True`` ends a rollout at the end of a battle instead (influence, which the estimate
-    mostly reads, changes only there): 2x the simulations a second, but on the ladder of
-    ``benchmarks/ladder_search.py`` it was stronger at ``search:25`` and weaker at ``search:100``
-    (benchmarks/README.md, "Search bot, third round"), so it is not the default.
+    Why the battle's end: the estimate reads influence and gold, and influence changes only when a
+    battle is resolved; a rollout to the horizon of 20 decisions (``battle_end=False``, the policy
+    before) mostly played a second battle, at twice the cost. On 400-game ladders
+    (``benchmarks/ladder_search.py``) the bot that stops at the battle's end was stronger at
+    ``search:25`` and as strong at ``search:100`` (benchmarks/README.md, "Search bot, third round").
 
     ``play_out`` plays a rollout in a loop of its own, with the phase methods and the state's
     list-based moves: the same moves, drawn from the generator in the same order, as the search bot's
@@ -355,7 +357,7 @@ class GreedyRollout(Bot):
     name = "greedy rollout"
     RANDOM_SHARE = 0.2
 
-    def __init__(self, battle_end: bool = False):
+    def __init__(self, battle_end: bool = True):
         self.greedy = GreedyBot()
         self.battle_end = battle_end
 
