@@ -1,7 +1,6 @@
 """Behind the Throne's kit from the same code paths as Shadow Throne's: faces, reduced decks, tuck box,
 rulebook with an engine-made example."""
 
-import io
 import json
 import re
 

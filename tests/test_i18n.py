@@ -1,13 +1,11 @@
 """Languages: the Spanish edition is complete, validated key by key, and used everywhere in the kit."""
 
-import io
 
 import pypdf
 import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
-from pnp.components import BuildOptions
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
 from pnp.loading.i18n.catalogue import sources
