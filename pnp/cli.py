@@ -151,7 +151,17 @@ class PnpGroup(click.Group):
         except Exception as exc:  # noqa: BLE001 - everything else is a bug, reported in one line
             if caused_by_ctrl_c(exc):
                 interrupted(ctx.invoked_subcommand)
+            if _engine_import_error(exc):          # an engine plugin's import: its fault, named in one line
+                click.echo(f"error: {exc}", err=True)
+                sys.exit(2)
             _internal_error(exc, debug)
+
+
+def _engine_import_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is an engine plugin's failed import (:class:`rules_engine.EngineImportError`;
+    rules_engine is loaded only by the commands that need it)."""
+    engines = sys.modules.get("rules_engine")
+    return engines is not None and isinstance(exc, engines.EngineImportError)
 
 
 def interrupted(command: str | None, note: str = "") -> None:
@@ -178,6 +188,13 @@ def check_environment() -> None:
     if epoch and not (epoch.isdigit() and int(epoch) <= MAX_EPOCH):
         raise UserError(f"SOURCE_DATE_EPOCH={epoch[:30]!r}: expected a whole number of seconds since "
                         f"1970-01-01 (the date written into the PDFs), e.g. 1700000000")
+    if os.environ.get("PNP_ENGINE_IMPORT_SECONDS", "").strip():
+        from rules_engine import import_seconds
+
+        try:
+            import_seconds()
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
 
 
 @click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})

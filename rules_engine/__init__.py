@@ -10,19 +10,41 @@ it can only name an engine the user installed.
 
 ``pnp`` reaches an engine only through :func:`engine_module` and the protocol's names, so no command
 names a game.
+
+An engine's import is kept at arm's length: it runs on a thread of its own, and one that raises, exits
+(``SystemExit``) or takes longer than :data:`IMPORT_SECONDS` (``PNP_ENGINE_IMPORT_SECONDS``) raises
+:class:`EngineImportError` naming the entry point and its module, at once and every time it is asked
+for again in the same process.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
+import threading
 from functools import cache
 from pathlib import Path
 
 #: The entry-point group engines register in.
 GROUP = "pnp.engines"
+#: Seconds an engine's import may take, unless the environment variable :data:`IMPORT_SECONDS_VARIABLE`
+#: gives another number.
+IMPORT_SECONDS = 30.0
+IMPORT_SECONDS_VARIABLE = "PNP_ENGINE_IMPORT_SECONDS"
 
 #: pnp's own pyproject.toml, when running from a source checkout (not installed).
 _CHECKOUT_PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
+
+
+class EngineImportError(Exception):
+    """An installed engine that could not be imported: its import raised, exited or took too long. The
+    message names the entry point and its module: ``the rules engine 'x' (package.module) cannot be
+    imported: ...``; ``why`` is the part after the colon."""
+
+    def __init__(self, name: str, target: str, why: str):
+        super().__init__(f"the rules engine '{name}' ({target}) cannot be imported: {why}")
+        self.name, self.target, self.why = name, target, why
 
 
 class UnknownEngine(LookupError):
@@ -72,12 +94,79 @@ def engine_target(name: str) -> str:
     return target
 
 
+def import_seconds() -> float:
+    """The seconds an engine's import may take: ``PNP_ENGINE_IMPORT_SECONDS`` when set (a number from
+    0.1 to 3600; ValueError saying so otherwise), else :data:`IMPORT_SECONDS`."""
+    value = os.environ.get(IMPORT_SECONDS_VARIABLE, "").strip()
+    if not value:
+        return IMPORT_SECONDS
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not 0.1 <= seconds <= 3600:
+        raise ValueError(f"{IMPORT_SECONDS_VARIABLE}={value[:30]!r}: expected the seconds an engine's import may "
+                         f"take, a number from 0.1 to 3600 (default {IMPORT_SECONDS:g})")
+    return seconds
+
+
+#: Engines whose import failed in this process: name -> the error (raised again at once when asked for).
+_failed: dict[str, EngineImportError] = {}
+_failed_lock = threading.Lock()
+
+
 def engine_module(name: str):
     """The engine a game names (``engine_module(game.engine)``): the module its entry point names (or
     the object, for ``module:object``). :class:`UnknownEngine` when no installed engine has that name;
-    an engine that fails to import raises what its import raised."""
-    module, _, attr = engine_target(name).partition(":")
-    found = importlib.import_module(module.strip())
-    for part in filter(None, attr.strip().split(".")):
+    :class:`EngineImportError` when its import raises, exits or takes longer than :func:`import_seconds`
+    (then again at once each time it is asked for)."""
+    target = engine_target(name)
+    module, _, attr = target.partition(":")
+    module, path = module.strip(), list(filter(None, attr.strip().split(".")))
+    loaded = sys.modules.get(module)
+    if loaded is not None and not getattr(getattr(loaded, "__spec__", None), "_initializing", False):
+        return _attribute(loaded, path)        # imported already: no thread (the common case)
+    with _failed_lock:
+        failed = _failed.get(name)
+    if failed is not None:
+        raise failed
+    try:
+        return _import_at_arms_length(name, target, module, path)
+    except EngineImportError as exc:
+        with _failed_lock:
+            _failed[name] = exc
+        raise
+
+
+def _attribute(found, path):
+    for part in path:
         found = getattr(found, part)
     return found
+
+
+def _import_at_arms_length(name: str, target: str, module: str, path: list):
+    """Import ``module`` (and get ``path`` from it) on a thread of its own, waiting at most
+    :func:`import_seconds`: what it raises, a ``SystemExit`` included, becomes :class:`EngineImportError`;
+    so does an import still running then (its thread is left behind, a daemon: the process can end)."""
+    seconds = import_seconds()
+    outcome: dict = {}
+
+    def run():
+        try:
+            outcome["module"] = _attribute(importlib.import_module(module), path)
+        except BaseException as exc:  # noqa: BLE001 - whatever the import does is reported, SystemExit too
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name=f"pnp-engine-import-{name}", daemon=True)
+    thread.start()
+    thread.join(seconds)            # Ctrl-C interrupts the wait (KeyboardInterrupt here, as anywhere)
+    if thread.is_alive():
+        raise EngineImportError(name, target, f"its import took longer than {seconds:g} s and was given up "
+                                              f"({IMPORT_SECONDS_VARIABLE}=SECONDS allows more)")
+    if "module" in outcome:
+        return outcome["module"]
+    exc = outcome["error"]
+    if isinstance(exc, SystemExit):
+        raise EngineImportError(name, target, f"its import tried to end the program (SystemExit({exc.code!r}))")
+    text = str(exc).replace("\n", " ")
+    raise EngineImportError(name, target, f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__)

@@ -509,7 +509,7 @@ def load_engine(name: str, problems: Problems, path, line):
     """The installed engine ``name`` (entry point group ``pnp.engines``), or None after reporting why it
     cannot be used: no engine of that name is installed (the closest installed names), it fails to
     import, or it does not export the engine protocol."""
-    from rules_engine import UnknownEngine, engine_target
+    from rules_engine import EngineImportError, UnknownEngine, engine_target
     from rules_engine.protocol import missing_names
 
     try:
@@ -522,9 +522,8 @@ def load_engine(name: str, problems: Problems, path, line):
                                          f"engines: {known} (an engine is a Python package registered in the "
                                          f"entry-point group 'pnp.engines', see docs/engine.md)")
         return None
-    except Exception as exc:      # the installed package is broken: say which, without its traceback
-        problems.error(path, line, None, f"engine: the rules engine '{name}' ({engine_target(name)}) cannot be "
-                                         f"imported: {type(exc).__name__}: {str(exc)[:200]}")
+    except EngineImportError as exc:     # it raised, exited or took too long: say which, without a traceback
+        problems.error(path, line, None, f"engine: {exc}")
         return None
     missing = missing_names(module)
     if missing:

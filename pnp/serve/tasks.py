@@ -35,12 +35,14 @@ def engine_status(game, games: int = ENGINE_GAMES) -> dict:
     """Whether the quick figures can be played for ``game``, and if not why."""
     if not game.engine:
         return {"available": False, "reason": f"{game.title} has no rules engine."}
-    try:
-        from rules_engine import engine_module
+    from rules_engine import EngineImportError, UnknownEngine, engine_module
 
+    try:
         engine = engine_module(game.engine)
-    except ImportError:
+    except (ImportError, UnknownEngine):
         return {"available": False, "reason": f"There is no rules engine named {game.engine!r}."}
+    except EngineImportError as exc:
+        return {"available": False, "reason": f"{str(exc)[:1].upper()}{str(exc)[1:]}."}
     if not all(hasattr(engine, name) for name in ("simulate", "report_lines", "rules_for", "PLAYERS", "DEFAULT_BOTS")):
         return {"available": False, "reason": f"The {game.engine} engine does not play whole games yet."}
     return {"available": True, "reason": None, "games": games, "seed": ENGINE_SEED}
