@@ -16,10 +16,10 @@ line, with the closest name; its placeholder draws nothing.
 
 from __future__ import annotations
 
-import difflib
 import sys
 from dataclasses import dataclass, fields, replace
 
+from pnp.suggest import closest
 from pnp.errors import Problems
 from pnp.layout.geometry import Box, Circle, Icon, Line, Polygon, Rect, Text, Transform, scaling
 from pnp.layout.geometry import Style as _Style
@@ -48,9 +48,8 @@ class Drawing:
 
 
 def _closest(name, names) -> str:
-    names = [str(n) for n in names]
-    found = difflib.get_close_matches(str(name), names, n=1, cutoff=0.0)
-    return f" (did you mean '{found[0]}'?)" if found else ""
+    found = closest(name, names, cutoff=0.0)
+    return f" (did you mean '{found}'?)" if found else ""
 
 
 def _template_line():

@@ -25,12 +25,12 @@ that already is markup, so it is never escaped twice.
 
 from __future__ import annotations
 
-import difflib
 import re
 import string
 from dataclasses import dataclass, field
 
 from pnp.layout.icon_names import ICON_NAMES
+from pnp.suggest import closest
 
 _BULLET = re.compile(r"^[-*] +(.*)$")
 _NUMBER = re.compile(r"^(\d+)[.)] +(.*)$")
@@ -313,9 +313,9 @@ def closest_icon(name: str, icons, inline: bool = True) -> str:
     """'did you mean [x]?' for the known icon nearest ``name`` (``'x'`` unless ``inline``), else the list
     of known icons."""
     known = sorted((set(icons) | INLINE_ONLY) if inline else set(icons))
-    close = difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.6)
+    close = closest(name.lower(), known, builtin=ICON_NAMES | INLINE_ONLY)
     if close:
-        return f"did you mean [{close[0]}]?" if inline else f"did you mean '{close[0]}'?"
+        return f"did you mean [{close}]?" if inline else f"did you mean '{close}'?"
     return f"known icons: {', '.join(known)}"
 
 
@@ -371,8 +371,8 @@ def card_markup_problems(text: str, icons=ICON_NAMES) -> list[str]:
             written = text[i:end + 1] if end != -1 and end - i <= 40 and "\n" not in text[i:end] else text[i:i + 12]
             inner = written[1:-1].strip().lower() if written.endswith("]") else ""
             name = inner.split(":")[0]
-            close = difflib.get_close_matches(name, sorted(set(icons) | INLINE_ONLY), n=1, cutoff=0.6)
-            hint = f" (did you mean [{close[0]}]?)" if close else ""
+            close = closest(name, set(icons) | INLINE_ONLY, builtin=ICON_NAMES | INLINE_ONLY)
+            hint = f" (did you mean [{close}]?)" if close else ""
             problems.append(f"{_short(written, 30)!r} is not an icon: icons are written [name] or [name:label] "
                             f"in lower case{hint}; write '\\[' for a literal '['")
             i += 1

@@ -96,13 +96,13 @@ class Lab:
     def metrics(self, names, catalog, rules) -> list[str]:
         """``--metric`` ids checked against the catalog (the closest one suggested); default: the engine's
         headline metrics."""
-        import difflib
+        from pnp.suggest import closest
 
         chosen = list(names) or [m for m in self.headline(rules) if m in catalog] or ["length"]
         for m in chosen:
             if m not in catalog:
-                close = difflib.get_close_matches(m, list(catalog), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                close = closest(m, catalog)
+                hint = f" (did you mean '{close}'?)" if close else ""
                 raise UserError(f"--metric: no metric '{m}'{hint}; metrics: {', '.join(catalog)}")
         return chosen
 
@@ -415,10 +415,10 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
         name = m.group(1)
         spec = options.get(name)
         if spec is None:
-            import difflib
-            close = difflib.get_close_matches(name, list(options), n=1)
+            from pnp.suggest import closest
+            close = closest(name, options)
             raise UserError(f"--param: {lab.game.title} has no parameter '{name}'"
-                            f"{f' (did you mean {close[0]!r}?)' if close else ''}; parameters: "
+                            f"{f' (did you mean {close!r}?)' if close else ''}; parameters: "
                             f"{', '.join(options) or 'none'}")
         if spec.type != "int":
             raise UserError(f"--param {name}: only whole-number parameters are tuned ({name} is {spec.type}); "
@@ -461,10 +461,10 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
         if round_ == 0:
             for t in targets:
                 if t["metric"] not in catalog:
-                    import difflib
-                    close = difflib.get_close_matches(t["metric"], list(catalog), n=1)
+                    from pnp.suggest import closest
+                    close = closest(t["metric"], catalog)
                     raise UserError(f"--target: no metric '{t['metric']}'"
-                                    f"{f' (did you mean {close[0]!r}?)' if close else ''}; metrics: "
+                                    f"{f' (did you mean {close!r}?)' if close else ''}; metrics: "
                                     f"{', '.join(catalog)}")
                 m = _RANGE.match(t["text"])
                 rate = catalog[t["metric"]]["kind"] == "rate"

@@ -8,10 +8,10 @@ side, rendered to one PDF by :mod:`pnp.draw.pdf` and rasterized page by page (:m
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, replace
 
+from pnp.suggest import closest
 from pnp.loading.cardtext import aid_text
 from pnp.components import BuildOptions
 from pnp.components.cards import _ValueCard, back_elements, card_key, face_content, layout_of, palette, players_mark
@@ -73,8 +73,8 @@ def select_decks(game, ids=None) -> tuple:
     known = [d.id for d in game.decks]
     for deck_id in ids:
         if deck_id not in known:
-            close = difflib.get_close_matches(deck_id, known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            close = closest(deck_id, known)
+            hint = f"; did you mean '{close}'?" if close else ""
             raise UserError(f"--deck {excerpt(deck_id)}: {game.title} has no deck of that id{hint} "
                             f"(decks: {', '.join(known)})")
     return tuple(d for d in game.decks if d.id in ids)

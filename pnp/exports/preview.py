@@ -10,11 +10,11 @@ components that describe the whole kit (instructions) and for the kit itself.
 
 from __future__ import annotations
 
-import difflib
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnp.suggest import closest
 from pnp.components import BuildOptions, game_components
 from pnp.draw.icons import using
 from pnp.draw.merge import page_count
@@ -133,7 +133,7 @@ def _outputs(game, component, components, options) -> list:
 
 def _unknown(game, target: str, components) -> str:
     names = [c.name for c in components]
-    close = difflib.get_close_matches(target, face_keys(game) + names + ["kit"], n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    close = closest(target, face_keys(game) + names + ["kit"])
+    hint = f" (did you mean {close!r}?)" if close else ""
     return (f"no card or component {target!r} in {game.title}{hint}; components: {', '.join(names)}, kit "
             f"(or a file name like cards-backs.pdf); cards: {', '.join(face_keys(game))}")

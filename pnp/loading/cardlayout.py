@@ -19,7 +19,6 @@ a card; :mod:`pnp.layout.regions` turns the evaluated regions into elements (pur
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -33,6 +32,7 @@ from pnp.errors import Problems
 from pnp.layout.colour import readable, shade, tint, tint_to
 from pnp.markup import Safe, closest_icon, escape, markup_problems, plain_text
 from pnp.paths import SAFE_NAME, excerpt
+from pnp.suggest import closest
 from pnp.loading.schema import Field, check, entry, subkey
 from pnp.units import MIN_TEXT_PT
 from pnp.loading.yamlsrc import line_of, load_yaml_or_report
@@ -154,6 +154,13 @@ def layout_path(root: Path | None, name: str) -> Path:
     return TEMPLATES_DIR / "layouts" / f"{name}.yaml"
 
 
+def layout_names(root: Path | None) -> frozenset:
+    """The names of the game's layouts (``templates/layouts/*.yaml``), or of pnp's bundled ones (None)."""
+    folder = (root / "templates" / "layouts") if root is not None else TEMPLATES_DIR / "layouts"
+    return frozenset(p.stem for p in folder.glob("*.yaml") if SAFE_NAME.fullmatch(p.stem)) if folder.is_dir() \
+        else frozenset()
+
+
 def load_layout(spec, root: Path | None, problems: Problems, path, line, where: str, _seen=()) -> Layout | None:
     """A layout from a name or an inline mapping, its ``extends`` chain merged; problems reported."""
     if spec is None:
@@ -167,8 +174,11 @@ def load_layout(spec, root: Path | None, problems: Problems, path, line, where: 
             return None
         file = layout_path(root, spec)
         if not file.is_file():
+            own, bundled_ = layout_names(root), layout_names(None)
+            close = closest(spec, own | bundled_, builtin=bundled_ - own)
+            hint = f"; did you mean '{close}'?" if close else ""
             problems.error(path, line, None, f"{where}: no layout '{spec}' (templates/layouts/{spec}.yaml in the "
-                                             f"game folder or pnp's)")
+                                             f"game folder or pnp's){hint}")
             return None
         raw = load_yaml_or_report(file, problems, within=root if root and file.is_relative_to(root) else None)
         if raw is None:
@@ -261,8 +271,8 @@ def _check_areas(regions, problems, lines) -> None:
             path, line, _ = lines.get((region.get("name"), "in")) or lines.get((region.get("name"), None)) or \
                 (None, None, None)
             known = [n for n, r in before.items() if "rect" in r]
-            close = difflib.get_close_matches(area, known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else f" (regions with a rect before it: {', '.join(known) or 'none'})"
+            close = closest(area, known)
+            hint = f"; did you mean '{close}'?" if close else f" (regions with a rect before it: {', '.join(known) or 'none'})"
             why = "has no rect" if area in before else "is not a region before it"
             problems.error(path, line, f"region '{region.get('name')}'", f"in: '{area}' {why}{hint}")
         before[region.get("name")] = region
@@ -366,8 +376,8 @@ class FieldValues(dict):
     deck: str = ""
 
     def __missing__(self, key):
-        close = difflib.get_close_matches(str(key), [str(k) for k in self], n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else \
+        close = closest(key, self)
+        hint = f"; did you mean '{close}'?" if close else \
             f" (its fields: {', '.join(map(str, self)) or 'none'})"
         raise UnknownField(f"field {excerpt(key)} does not exist in deck '{self.deck}'{hint}")
 
@@ -657,20 +667,28 @@ def _unknown(exc: UnknownName, scope: dict) -> str:
     """What an :class:`UnknownName` read, in pnp's words, with the closest name that exists."""
     owner, name = exc.owner, str(exc.name)
 
-    def closest(names, what):
+    def nearest(names, what):
         names = [str(n) for n in names if not str(n).startswith("_")]
-        close = difflib.get_close_matches(name, names, n=1)
-        return f"; did you mean '{close[0]}'?" if close else f" ({what}: {', '.join(sorted(names)[:16]) or 'none'})"
+        close = closest(name, names)
+        return f"; did you mean '{close}'?" if close else f" ({what}: {', '.join(sorted(names)[:16]) or 'none'})"
 
     if owner is jinja2.utils.missing:
-        return f"no value '{name}' in a layout{closest(scope, 'a layout sees')}"
+        fields = scope.get("fields")
+        if isinstance(fields, FieldValues):         # the deck's own fields first: a bare name is often one
+            if name in fields:
+                return (f"no value '{name}' in a layout; deck '{fields.deck}' has a field '{name}': write "
+                        f"field('{name}')")
+            close = closest(name, [*map(str, fields), *scope], builtin=scope)
+            if close is not None and close in fields and close not in scope:
+                return f"no value '{name}' in a layout; did you mean field('{close}')?"
+        return f"no value '{name}' in a layout{nearest(scope, 'a layout sees')}"
     if owner is scope.get("palette"):
-        return f"no colour '{name}' in the palette{closest(owner, 'it has')}"
+        return f"no colour '{name}' in the palette{nearest(owner, 'it has')}"
     if isinstance(owner, dict):
-        return f"no key {excerpt(name)} in {excerpt(owner)}{closest(owner, 'it has')}"
+        return f"no key {excerpt(name)} in {excerpt(owner)}{nearest(owner, 'it has')}"
     if dataclasses.is_dataclass(owner):
         kind = type(owner).__name__.lower()
-        return f"a {kind} has no '{name}'{closest([f.name for f in dataclasses.fields(owner)], 'it has')}"
+        return f"a {kind} has no '{name}'{nearest([f.name for f in dataclasses.fields(owner)], 'it has')}"
     return f"{_kind(owner)} has no '{name}'"
 
 

@@ -20,12 +20,12 @@ every row has every column.
 
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 
 import jinja2
 
+from pnp.suggest import closest
 from pnp.errors import DataError, Problems
 from pnp.paths import data_path, excerpt
 from pnp.loading.schema import entry
@@ -57,8 +57,8 @@ class DataMap(dict):
 
     def __missing__(self, key):
         keys = [str(k) for k in self]
-        close = difflib.get_close_matches(str(key), keys, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        close = closest(key, keys)
+        hint = f"; did you mean '{close}'?" if close else ""
         at = f" ({self.source})" if self.source else ""
         listed = ", ".join(keys[:12]) + (", ..." if len(keys) > 12 else "") if keys else "nothing"
         what = "game.yaml's data lists" if self.where == "data" else "it has"

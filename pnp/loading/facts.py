@@ -11,9 +11,9 @@ The checked data reaches the engine and the kit as ``game.facts``: plain dicts a
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
+from pnp.suggest import closest
 from pnp.loading import placeholders
 from pnp.errors import Problems
 from pnp.paths import data_path, excerpt
@@ -67,8 +67,8 @@ def load_facts(root: Path, files, module, engine: str | None, cards, problems: P
         for key, value in raw.items():
             at = line_of(raw, key)
             if key not in schema:
-                close = difflib.get_close_matches(str(key), [str(k) for k in schema], n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                close = closest(key, schema)
+                hint = f" (did you mean '{close}'?)" if close else ""
                 problems.error(path, at, None, f"{excerpt(key)}: unknown key{hint}; the engine reads: "
                                                f"{', '.join(schema)}")
                 continue

@@ -6,12 +6,12 @@ decides whether to stop (``load_game(..., strict=True)`` raises :class:`~pnp.err
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from pathlib import Path
 
+from pnp.suggest import closest
 from pnp import DATA_DIR, default_game
 from pnp.loading import placeholders
 from pnp.errors import Problems, UserError
@@ -427,7 +427,7 @@ def _deck_layouts(decks, palette: dict, root, problems, path, raw) -> tuple:
     out = []
     for deck in decks:
         where = "card.layout" if deck.id == DEFAULT_DECK and "card" in raw else f"deck '{deck.id}' layout"
-        choice = load_choice(deck.layout, root, problems, path, deck.line, where)
+        choice = load_choice(deck.layout, root, problems, path, _layout_line(raw, deck) or deck.line, where)
         if choice is not None and palette:
             def recolour(layout):
                 return replace(layout, palette=tuple({**layout.palette_dict(), **palette}.items()))
@@ -435,6 +435,14 @@ def _deck_layouts(decks, palette: dict, root, problems, path, raw) -> tuple:
                              layouts=tuple((v, recolour(lay)) for v, lay in choice.layouts))
         out.append(replace(deck, layout=choice))
     return tuple(out)
+
+
+def _layout_line(raw, deck) -> int | None:
+    """The line of the deck's ``layout:`` in game.yaml (``raw``), where a problem naming it belongs."""
+    items = [raw["card"]] if deck.id == DEFAULT_DECK and isinstance(raw.get("card"), dict) else \
+        [item for item in (raw.get("decks") if isinstance(raw.get("decks"), list) else ())
+         if isinstance(item, dict) and item.get("id") == deck.id]
+    return next((line_of(item, "layout") for item in items if "layout" in item), None)
 
 
 def _check_deck_icons(decks, icon_set, raw, problems, path) -> None:
@@ -471,8 +479,8 @@ def parse_components(raw, problems: Problems, path) -> tuple:
         if isinstance(item, str):
             kind, cid, config = item, item, {}
             if kind not in kinds:
-                close = difflib.get_close_matches(kind, kinds, n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                close = closest(kind, kinds)
+                hint = f" (did you mean '{close}'?)" if close else ""
                 problems.error(path, line, None, f"{where}: unknown component {excerpt(kind)}{hint}; known: "
                                                  f"{', '.join(kinds)}")
                 continue
@@ -515,8 +523,8 @@ def load_engine(name: str, problems: Problems, path, line):
     try:
         module = engine_module(name)
     except UnknownEngine as exc:
-        close = difflib.get_close_matches(name, exc.known, n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        close = closest(name, exc.known)
+        hint = f" (did you mean '{close}'?)" if close else ""
         known = ", ".join(exc.known) or "none"
         problems.error(path, line, None, f"engine: no installed rules engine is named '{name}'{hint}; installed "
                                          f"engines: {known} (an engine is a Python package registered in the "

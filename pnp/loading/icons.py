@@ -9,12 +9,12 @@ failing. Pure data: no reportlab (drawing is :mod:`pnp.draw.icons`).
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.errors import Problems
+from pnp.suggest import closest
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.paths import check_inside, excerpt
 from pnp.loading.renames import icon_hint
@@ -48,8 +48,13 @@ class IconSet:
     aliases: tuple = ()      # (name, target name, colour or None)
 
     @property
+    def own_names(self) -> frozenset:
+        """The game's own icons: its SVG files and game.yaml's names (a "did you mean" names them first)."""
+        return frozenset({n for n, _, _ in self.files} | {n for n, _, _ in self.aliases})
+
+    @property
     def names(self) -> frozenset:
-        return ICON_NAMES | {n for n, _, _ in self.files} | {n for n, _, _ in self.aliases}
+        return ICON_NAMES | self.own_names
 
     def __contains__(self, name) -> bool:
         return name in self.names
@@ -83,9 +88,9 @@ class IconSet:
         renamed = icon_hint(name, self.names)
         if renamed:
             return f"unknown icon {excerpt(name)}: {renamed}"
-        close = difflib.get_close_matches(name, sorted(self.names), n=1) if isinstance(name, str) else []
+        close = closest(name, self.names, builtin=ICON_NAMES - self.own_names) if isinstance(name, str) else None
         if close:
-            return f"unknown icon {excerpt(name)}; did you mean '{close[0]}'?"
+            return f"unknown icon {excerpt(name)}; did you mean '{close}'?"
         return f"unknown icon {excerpt(name)}; known icons: {', '.join(sorted(self.names))}"
 
 

@@ -8,9 +8,9 @@ by :mod:`pnp.loading.mapcheck`. See ``docs/data-format.md``, "Hex maps and piece
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
+from pnp.suggest import closest
 from pnp.errors import Problems
 from pnp.layout.hexgrid import axial_to_offset, distance, offset_to_axial
 from pnp.paths import data_path, excerpt
@@ -86,8 +86,8 @@ HOLDING_SCHEMA = {
 
 
 def _hint(word, known) -> str:
-    close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    close = closest(word, known)
+    return f" (did you mean '{close}'?)" if close else ""
 
 
 def _unique_entries(raw_list, checked, key, problems, path):

@@ -11,13 +11,13 @@ No reportlab here: drawing is :mod:`pnp.draw.pictures`.
 
 from __future__ import annotations
 
-import difflib
 import io
 import os
 import warnings
 from functools import lru_cache
 from pathlib import Path
 
+from pnp.suggest import closest
 from pnp.cache import file_stamp, reads_files
 from pnp.paths import NotRegularFile, open_regular
 
@@ -119,8 +119,8 @@ def picture_file(root: Path, value: str, problems, path, line, subject, where: s
         return None
     if not target.is_file():
         known = pictures_in(Path(root).resolve())
-        close = difflib.get_close_matches(str(value), known, n=1)
-        hint = (f"; did you mean '{close[0]}'?" if close
+        close = closest(value, known)
+        hint = (f"; did you mean '{close}'?" if close
                 else f"; pictures in the game folder: {', '.join(known[:8])}" if known else "")
         problems.error(path, line, subject, f"{where}: no file {excerpt(value)} in the game folder{hint}")
         return None

@@ -7,12 +7,12 @@ caller can keep checking the rest of the file instead of stopping at the first m
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pnp.suggest import closest
 from pnp.errors import Problems
 from pnp.paths import LANGUAGE, PACKAGE, SAFE_NAME, SAFE_NAME_TEXT, excerpt
 from pnp.loading.yamlsrc import LineDict, LineList, line_of
@@ -261,8 +261,8 @@ class Checker:
                     self.error(line_of(data, key), where, old)
                     continue
                 accepted = ", ".join(schema)
-                close = difflib.get_close_matches(str(key), [str(k) for k in schema], n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                close = closest(key, schema)
+                hint = f" (did you mean '{close}'?)" if close else ""
                 self.error(line_of(data, key), where, f"unknown key{hint}; accepted keys: {accepted}")
         for key, spec in schema.items():
             where = subkey(prefix, key)

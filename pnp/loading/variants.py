@@ -25,11 +25,11 @@ of its games.
 
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from pnp.suggest import closest
 from pnp.loading.decks import card_schema, exactly_one_problems, new_card
 from pnp.errors import Problems, UserError
 from pnp.paths import excerpt
@@ -96,8 +96,8 @@ BASE = Variant()
 
 
 def _closest(word, choices) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    close = closest(word, choices)
+    return f" (did you mean '{close}'?)" if close else ""
 
 
 def parameter_fields(options: dict) -> dict:

@@ -30,12 +30,12 @@ missing word from the game's own language (validation refuses that unless ``--al
 from __future__ import annotations
 
 from dataclasses import replace
-from difflib import get_close_matches
 from pathlib import Path
 
 from pnp import TEMPLATES_DIR
 from pnp.errors import DataError, Problem
 from pnp.markup import Safe, fill, placeholder_problems
+from pnp.suggest import closest
 from pnp.loading.yamlsrc import load_yaml
 
 #: Printed words that are filled in (:func:`pnp.markup.fill`), and the only placeholders each may use.
@@ -253,12 +253,14 @@ def words_function(game, lang: str | None = None):
     A key that is in neither the game's own language's words nor pnp's is an error naming the closest
     keys; a placeholder the words use but the call does not give is an error too."""
     words = strings(game, lang)
+    own = {key for each in dict.fromkeys((game.source_language, lang or game.language))
+           for key in game_words(game, each)}
 
     def t(key, **values):
         key = str(key)
         if key not in words:
-            close = get_close_matches(key, list(words), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            close = closest(key, words, builtin=set(words) - own)       # the game's words first
+            hint = f"; did you mean '{close}'?" if close else ""
             raise UnknownWord(f"t('{key}'): no printed word '{key}' in the game's i18n/{game.source_language}"
                               f".yaml strings: or pnp's words{hint}")
         text = words[key]

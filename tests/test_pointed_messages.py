@@ -1,0 +1,100 @@
+"""Messages that point to the right place and name the right thing (issue 32): each test makes a
+designer's mistake in a starter game (``pnp new``) or a test game and asserts the exact message, its file
+and line: the game's own names suggested before pnp's built-ins, translation problems at the
+translation's line, one message per mistake, a layout's mistake at the designer's file."""
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.suggest import closest
+
+GAMES = Path(__file__).parent / "games"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture
+def starter(tmp_path) -> Path:
+    root = tmp_path / "g"
+    assert run("new", root).exit_code == 0
+    return root
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    text = path.read_text()
+    assert text.count(old) == count, (path, old)
+    path.write_text(text.replace(old, new))
+
+
+def problems(*args) -> list[str]:
+    """The problem lines of a ``pnp`` command that must find problems (exit 2)."""
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    return [line for line in result.output.splitlines() if not re.fullmatch(r"\d+ problems? found.*", line)]
+
+
+# ----------------------------------------------------------------------------- did you mean
+
+def test_closest_ranks_the_games_own_names_before_pnps_builtins():
+    # 'acron' is as near the built-in 'crown' as the game's 'acorn' by spelling: the game's name wins
+    assert closest("acron", ["acorn", "crown"], builtin={"crown"}) == "acorn"
+    assert closest("acron", ["acorn", "crown"]) == "crown"           # without the rule: the later name
+    assert closest("crwn", ["acorn", "crown"], builtin={"crown"}) == "crown"     # none of the game's is close
+    assert closest("zzz", ["acorn", "crown"], builtin={"crown"}) is None
+    assert closest(3, [1, 3]) == "3"
+
+
+def test_no_message_makes_its_own_suggestion():
+    """Every "did you mean" goes through pnp.suggest.closest, so the ranking rule holds everywhere."""
+    root = Path(__file__).parent.parent / "pnp"
+    offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
+                 if p.name != "suggest.py" and "get_close_matches" in p.read_text()]
+    assert offenders == []
+
+
+def test_an_icon_misspelt_in_card_text_suggests_the_games_own_icon(starter):
+    (starter / "icons" / "spark.svg").rename(starter / "icons" / "acorn.svg")
+    for name in ("game.yaml", "tokens.yaml", "templates/layouts/starter.yaml"):
+        path = starter / name
+        path.write_text(path.read_text().replace("spark", "acorn"))
+    edit(starter / "cards.csv", "Take 1 [spark].", "Take 1 [acron].")
+    edit(starter / "cards.csv", "[spark]", "[acorn]", count=2)
+    assert problems("validate", starter) == [
+        f"{starter}/cards.csv:2:5: card 'spark': text: unknown icon [acron]; did you mean [acorn]?"]
+
+
+def test_an_icon_name_misspelt_in_data_suggests_the_games_own_icon(starter):
+    (starter / "icons" / "spark.svg").rename(starter / "icons" / "acorn.svg")
+    edit(starter / "game.yaml", "emblem: spark", "emblem: acron")
+    edit(starter / "tokens.yaml", "icon: spark", "icon: acorn", count=2)
+    edit(starter / "templates/layouts/starter.yaml", "icon: \"'spark'\"", "icon: \"'acorn'\"")
+    edit(starter / "cards.csv", "[spark]", "[acorn]", count=3)
+    assert problems("validate", starter) == [
+        f"{starter}/game.yaml:19: deck 'cards': back.emblem: unknown icon 'acron'; did you mean 'acorn'?"]
+
+
+def test_a_misspelt_layout_name_suggests_the_games_own_layout(starter):
+    edit(starter / "game.yaml", "layout: starter ", "layout: startr ")
+    assert problems("validate", starter) == [
+        f"{starter}/game.yaml:18: deck 'cards' layout: no layout 'startr' (templates/layouts/startr.yaml in the "
+        f"game folder or pnp's); did you mean 'starter'?"]
+
+
+@pytest.mark.parametrize("written, message", [
+    ("points", "no value 'points' in a layout; deck 'cards' has a field 'points': write field('points')"),
+    ("pionts", "no value 'pionts' in a layout; did you mean field('points')?"),
+    ("tnit(colour, 0.5)", "no value 'tnit' in a layout; did you mean 'tint'?"),
+])
+def test_a_bare_name_in_a_layout_that_is_a_field_suggests_field(starter, written, message):
+    edit(starter / "templates/layouts/starter.yaml", "before: badges}", f"before: badges}}\n"
+         f"  - {{name: extra, kind: text, rect: [5, 5, 20, 5], text: \"{written}\"}}")
+    assert problems("validate", starter) == [
+        f"{starter}/templates/layouts/starter.yaml:11: layout 'starter', region 'extra': text: {message} "
+        f"(4 cards, e.g. card 'spark')"]
