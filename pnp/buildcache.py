@@ -28,10 +28,13 @@ libraries that write the bytes, and ``SOURCE_DATE_EPOCH`` (the documents' dates)
 
 The cache folder is ``.pnp-cache`` inside the output folder unless ``--cache DIR`` names another, so
 pnp writes nowhere else unasked; entries are stored only once the kit is written (a failed build
-leaves no folder behind). An entry is JSON metadata and the PDF bytes it names, each checked against
-its SHA-256 when read: nothing is unpickled or executed, and an entry that is damaged, foreign, too
-large or of another format is ignored (the work is done again). The folder is kept to
-:data:`MAX_BYTES`, the least recently used entries dropped first.
+leaves no folder behind). The folder is pnp's alone (:mod:`pnp.cachedir`): marked, refused when it
+holds anything pnp did not put there, and pruned of pnp's own files only (``LAYOUT/entries/KEY.json``,
+``LAYOUT/blobs/SHA256.blob``). An entry is JSON metadata, with the SHA-256 of its own content, and the
+PDF bytes it names by SHA-256 and size, each checked when read (the sizes before anything is read):
+nothing is unpickled or executed, and an entry that is damaged, foreign, too large or of another format
+is ignored (the work is done again). The folder is kept to :data:`MAX_BYTES`, the least recently used
+entries dropped first.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import secrets
+import re
 import stat
 import threading
 import time
@@ -48,17 +51,29 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from pnp import FONTS_DIR, PROJECT_ROOT, TEMPLATES_DIR, __version__
+from pnp import FONTS_DIR, PROJECT_ROOT, TEMPLATES_DIR, __version__, cachedir
 
 #: The default cache folder's name, inside the output folder.
 FOLDER = ".pnp-cache"
 #: What an entry's metadata says it is; another format is ignored.
 MARK = "pnp build cache"
-FORMAT = 1
+FORMAT = 2
+#: This format's subfolder of the cache folder, and its entries' and blobs' subfolders.
+LAYOUT = f"build-v{FORMAT}"
+ENTRIES, BLOBS = "entries", "blobs"
 #: The cache folder's size limit: least recently used entries are dropped past it.
 MAX_BYTES = 512 << 20
 #: An entry's metadata larger than this is not pnp's.
 MAX_META_BYTES = 8 << 20
+#: A blob larger than this is not kept (nor read: its size is checked before it is).
+MAX_BLOB_BYTES = 256 << 20
+#: The names pnp gives: an entry's key, a blob's SHA-256, and their files (format 2, and before: flat).
+_KEY = re.compile(r"[0-9a-f]{32}")
+_SHA = re.compile(r"[0-9a-f]{64}")
+_ENTRY_FILE = re.compile(r"[0-9a-f]{32}\.json")
+_BLOB_FILE = re.compile(r"[0-9a-f]{64}\.blob")
+_OLD_ENTRY, _OLD_BLOB = _ENTRY_FILE, _BLOB_FILE
+_OLD_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.json|[0-9a-f]{64}\.blob)\.[0-9a-f]{8}\.tmp")
 #: A file modified less than this long ago (ns) is hashed again at its next use, whatever its stamp says.
 RACY_NS = 2_000_000_000
 #: Folders of a game folder whose files are no part of the game (version control, Python's caches).
@@ -406,7 +421,10 @@ class BuildCache:
     """One cache folder (``folder`` None: the cache is off and every method finds nothing).
 
     Lookups read the folder; new entries wait in memory (:attr:`pending`) until :meth:`store` writes
-    them, once the kit is written."""
+    them, once the kit is written. The folder is pnp's alone (:mod:`pnp.cachedir`): a command calls
+    :meth:`claim` first, which refuses a folder holding anything pnp did not put there; a folder that is
+    not pnp's is neither read nor written. Inside it, this format's entries are ``LAYOUT/entries/KEY.json``
+    and the bytes they name ``LAYOUT/blobs/SHA256.blob``; pruning removes only files of those names."""
 
     def __init__(self, folder=None, files: FileDigests | None = None):
         self.folder = Path(folder) if folder is not None else None
@@ -419,17 +437,33 @@ class BuildCache:
         self.game_files: str | None = None
         #: what one build works out once and shares (in this process)
         self.memo: dict = {}
+        self._readable: bool | None = None      # whether the folder is pnp's (looked at once, at the first read)
 
     def __bool__(self) -> bool:
         return self.folder is not None
 
+    def claim(self, option: str | None = "--cache") -> "BuildCache":
+        """Refuse (:class:`pnp.cachedir.CacheFolderError`, exit 2 with one line) a folder that is not pnp's
+        (see :mod:`pnp.cachedir`); ``option`` is how the command's user named it (None: the default folder)."""
+        if self:
+            cachedir.claim(self.folder, option, earlier=_earlier_layout, subfolders=(LAYOUT,))
+        return self
+
     # ------------------------------------------------------------------ entries
 
     def _meta_path(self, key: str) -> Path:
-        return self.folder / f"{key}.json"
+        return self.folder / LAYOUT / ENTRIES / f"{key}.json"
 
     def _blob_path(self, sha: str) -> Path:
-        return self.folder / f"{sha}.blob"
+        return self.folder / LAYOUT / BLOBS / f"{sha}.blob"
+
+    def _ours(self) -> bool:
+        """Whether entries may be read from the folder: it is pnp's and its subfolders are plain folders."""
+        if self._readable is None:
+            self._readable = cachedir.state(self.folder) == "ours" and all(
+                cachedir.real_folder(p) for p in (self.folder / LAYOUT, self.folder / LAYOUT / ENTRIES,
+                                                  self.folder / LAYOUT / BLOBS))
+        return self._readable
 
     def get(self, key: str):
         """(meta, blobs) of the entry ``key``, or None when there is none or it is not sound."""
@@ -437,7 +471,7 @@ class BuildCache:
             return None
         if key in self.pending:
             return self.pending[key]
-        found = self._read(key)
+        found = self._read(key) if _KEY.fullmatch(key) and self._ours() else None
         if found is None:
             self.misses += 1
         else:
@@ -445,88 +479,99 @@ class BuildCache:
             self.used.add(key)
         return found
 
+    def _meta(self, key: str) -> dict | None:
+        """The metadata of the entry ``key`` when its file is sound (:func:`entry_from_bytes`)."""
+        return entry_from_bytes(cachedir.read_regular(self._meta_path(key), MAX_META_BYTES), key)
+
     def _read(self, key: str):
-        try:
-            path = self._meta_path(key)
-            if os.path.islink(path) or os.path.getsize(path) > MAX_META_BYTES:
-                return None
-            with open(path, "rb") as f:
-                meta = json.loads(f.read())
-            if not (isinstance(meta, dict) and meta.get("mark") == MARK and meta.get("format") == FORMAT
-                    and meta.get("key") == key and isinstance(meta.get("blobs"), list)):
-                return None
-            blobs = []
-            for sha in meta["blobs"]:
-                if not (isinstance(sha, str) and len(sha) == 64 and all(c in "0123456789abcdef" for c in sha)):
-                    return None
-                blob_path = self._blob_path(sha)
-                if os.path.islink(blob_path):
-                    return None
-                with open(blob_path, "rb") as f:
-                    data = f.read()
-                if hashlib.sha256(data).hexdigest() != sha:
-                    return None
-                blobs.append(data)
-            return meta, blobs
-        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        meta = self._meta(key)
+        if meta is None:
             return None
+        blobs = []
+        for sha, size in zip(meta["blobs"], meta["sizes"]):
+            data = cachedir.read_regular(self._blob_path(sha), MAX_BLOB_BYTES, size)    # the size first
+            if data is None or hashlib.sha256(data).hexdigest() != sha:
+                return None
+            blobs.append(data)
+        return meta, blobs
 
     def put(self, key: str, meta: dict, blobs: list) -> None:
-        """Keep an entry, written by :meth:`store`."""
-        if not self or key is None:
+        """Keep an entry, written by :meth:`store` (not one whose blob is larger than :data:`MAX_BLOB_BYTES`)."""
+        if not self or key is None or any(len(b) > MAX_BLOB_BYTES for b in blobs):
             return
         meta = {**meta, "mark": MARK, "format": FORMAT, "key": key,
-                "blobs": [hashlib.sha256(b).hexdigest() for b in blobs]}
+                "blobs": [hashlib.sha256(b).hexdigest() for b in blobs], "sizes": [len(b) for b in blobs]}
         self.pending[key] = (meta, list(blobs))
         self.used.add(key)
 
     def store(self) -> None:
         """Write the new entries, touch the ones used, and keep the folder within :data:`MAX_BYTES`.
-        The cache is a help, not a product: a folder that cannot be written is left as it is."""
+        The cache is a help, not a product: a folder that cannot be written, or that is not pnp's (see
+        :mod:`pnp.cachedir`), is left as it is."""
         if not self or not (self.pending or self.used):
             return
         try:
-            if self.folder.is_symlink() or (self.folder.exists() and not self.folder.is_dir()):
+            if not cachedir.make_ours(self.folder, _earlier_layout, _forget_earlier_layout):
                 return
-            self.folder.mkdir(parents=True, exist_ok=True)
-            for key, (meta, blobs) in self.pending.items():
-                for sha, data in zip(meta["blobs"], blobs):
+            entries = cachedir.subfolder(self.folder, LAYOUT, ENTRIES)
+            blobs = cachedir.subfolder(self.folder, LAYOUT, BLOBS)
+            if entries is None or blobs is None:
+                return
+            self._readable = None
+            for folder, names in ((entries, _ENTRY_FILE), (blobs, _BLOB_FILE)):
+                cachedir.remove_stale_temporaries(folder, names)
+        except OSError:
+            return
+        for key, (meta, data) in self.pending.items():
+            try:
+                for sha, blob in zip(meta["blobs"], data):
                     target = self._blob_path(sha)
-                    if not _holds(target, data):
-                        _write(target, data)
-                _write(self._meta_path(key), json.dumps(meta, sort_keys=True).encode())
-            for key in self.used - set(self.pending):
-                _touch(self._meta_path(key))
-            self.pending.clear()
+                    if cachedir.read_regular(target, MAX_BLOB_BYTES, len(blob)) != blob:
+                        cachedir.write_file(target, blob)
+                cachedir.write_file(self._meta_path(key), entry_bytes(meta))
+            except OSError:
+                continue
+        for key in self.used - set(self.pending):
+            _touch(self._meta_path(key))
+        self.pending.clear()
+        try:
             self._prune()
         except OSError:
             pass
 
     def _prune(self) -> None:
-        entries = []
-        total = 0
-        with os.scandir(self.folder) as it:
-            for entry in it:
-                if not entry.is_file(follow_symlinks=False):
-                    continue
-                st = entry.stat(follow_symlinks=False)
-                total += st.st_size
-                if entry.name.endswith(".json"):
-                    entries.append((st.st_mtime_ns, entry.name[:-5], st.st_size))
+        """Past :data:`MAX_BYTES` (counting this format's entries and blobs only), drop the entries used
+        longest ago, down to half of it, and the blobs no entry left names. Only files named as pnp names
+        them, in its own subfolders, are removed; the entries this build used are kept."""
+        entries, blobs = {}, {}
+        for folder, pattern, found in ((self.folder / LAYOUT / ENTRIES, _ENTRY_FILE, entries),
+                                       (self.folder / LAYOUT / BLOBS, _BLOB_FILE, blobs)):
+            with os.scandir(folder) as it:
+                for entry in it:
+                    if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                        st = entry.stat(follow_symlinks=False)
+                        found[entry.name.rsplit(".", 1)[0]] = (st.st_mtime_ns, st.st_size)
+        total = sum(size for _, size in entries.values()) + sum(size for _, size in blobs.values())
         if total <= MAX_BYTES:
             return
         live = {}
-        for _, key, _ in entries:
-            found = self._read(key)
-            live[key] = found[0]["blobs"] if found else []
-        for _, key, _ in sorted(entries):
-            if total <= MAX_BYTES // 2 or key in self.used:
+        for key in entries:
+            meta = self._meta(key)
+            live[key] = meta["blobs"] if meta else []
+        for key in sorted(entries, key=lambda k: entries[k]):
+            if total <= MAX_BYTES // 2:
                 break
-            others = {sha for k, shas in live.items() if k != key for sha in shas}
+            if key in self.used:
+                continue
+            total -= cachedir.remove_file(self._meta_path(key))
             for sha in live.pop(key):
-                if sha not in others:
-                    total -= _unlink(self._blob_path(sha))
-            total -= _unlink(self._meta_path(key))
+                if sha in blobs and not any(sha in shas for shas in live.values()):
+                    total -= cachedir.remove_file(self._blob_path(sha))
+                    del blobs[sha]
+        named = {sha for shas in live.values() for sha in shas}
+        for sha in blobs:               # a blob no entry names (its entry was lost): only room taken
+            if sha not in named:
+                cachedir.remove_file(self._blob_path(sha))
 
     # ------------------------------------------------------------------ what a build keeps
 
@@ -560,41 +605,83 @@ class BuildCache:
         return pdf
 
 
-def _write(target: Path, data: bytes) -> None:
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        with open(tmp, "xb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def _holds(path: Path, data: bytes) -> bool:
-    """Whether ``path`` is a plain file holding ``data`` (a damaged one is written again)."""
-    try:
-        if path.is_symlink() or path.stat().st_size != len(data):
-            return False
-        return path.read_bytes() == data
-    except OSError:
-        return False
-
-
 def _touch(path: Path) -> None:
     try:
-        os.utime(path)
+        if os.path.isfile(path) and not os.path.islink(path):
+            os.utime(path)
     except OSError:
         pass
 
 
-def _unlink(path: Path) -> int:
+# ---------------------------------------------------------------------- an entry's file
+
+def _canonical(meta: dict) -> bytes:
+    return json.dumps(meta, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def entry_bytes(meta: dict) -> bytes:
+    """The file of an entry: its metadata and the SHA-256 of the metadata's canonical JSON, so that any
+    change to the file (a flipped bit that leaves valid JSON, an edited value) is seen when it is read."""
+    body = _canonical(meta)
+    return b'{"entry":' + body + b',"sha256":"' + hashlib.sha256(body).hexdigest().encode() + b'"}\n'
+
+
+def entry_from_bytes(data: bytes | None, key: str) -> dict | None:
+    """The metadata in an entry's file (:func:`entry_bytes`) when it is sound and is the entry ``key``'s
+    (its SHA-256, the key, the format, the blobs' SHA-256 and sizes checked); None otherwise."""
+    if data is None:
+        return None
     try:
-        size = path.stat().st_size
-        path.unlink()
-        return size
-    except OSError:
-        return 0
+        held = json.loads(data)
+        if not (isinstance(held, dict) and set(held) == {"entry", "sha256"} and isinstance(held["entry"], dict)):
+            return None
+        meta = held["entry"]
+        if hashlib.sha256(_canonical(meta)).hexdigest() != held["sha256"]:
+            return None
+    except (ValueError, UnicodeError, RecursionError, TypeError):
+        return None
+    shas, sizes = meta.get("blobs"), meta.get("sizes")
+    if not (meta.get("mark") == MARK and meta.get("format") == FORMAT and meta.get("key") == key
+            and isinstance(shas, list) and isinstance(sizes, list) and len(shas) == len(sizes)):
+        return None
+    if not all(isinstance(s, str) and _SHA.fullmatch(s) for s in shas):
+        return None
+    if not all(type(n) is int and 0 <= n <= MAX_BLOB_BYTES for n in sizes):
+        return None
+    return meta
+
+
+def _earlier_layout(folder, names) -> bool:
+    """Whether ``folder`` (holding ``names``) is the build cache of a pnp before format 2 (no mark, its
+    entries and blobs side by side): every name one that pnp gave, every file a regular one, and at least
+    one entry, each entry's JSON saying it is pnp's entry for its name."""
+    found = False
+    for name in names:
+        if not (_OLD_ENTRY.fullmatch(name) or _OLD_BLOB.fullmatch(name) or _OLD_TEMPORARY.fullmatch(name)):
+            return False
+        try:
+            if not stat.S_ISREG(os.lstat(os.path.join(folder, name)).st_mode):
+                return False
+        except OSError:
+            return False
+        if _OLD_ENTRY.fullmatch(name):
+            data = cachedir.read_regular(os.path.join(folder, name), MAX_META_BYTES)
+            try:
+                meta = json.loads(data) if data is not None else None
+            except (ValueError, UnicodeError, RecursionError):
+                meta = None
+            if not (isinstance(meta, dict) and meta.get("mark") == MARK and meta.get("key") == name[:-5]):
+                return False
+            found = True
+    return found
+
+
+def _forget_earlier_layout(folder) -> None:
+    """Remove the files of an earlier pnp's cache (:func:`_earlier_layout`): of a format this pnp does not
+    read, they would only take room."""
+    for name in os.listdir(folder):
+        if _OLD_ENTRY.fullmatch(name) or _OLD_BLOB.fullmatch(name) or _OLD_TEMPORARY.fullmatch(name):
+            cachedir.remove_file(os.path.join(folder, name))
 
 
 class Generations:

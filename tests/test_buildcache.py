@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from pnp import DATA_DIR
 from pnp import cache as file_caches
-from pnp.buildcache import FOLDER, BuildCache
+from pnp.buildcache import BLOBS, ENTRIES, FOLDER, LAYOUT, BuildCache, entry_bytes
 from pnp.cli import main
 from pnp.components import BuildOptions
 from pnp.kit import build_kit
@@ -139,7 +139,7 @@ def test_one_card_edit_redraws_only_what_shows_the_card(tmp_path):
     edit(game, "cards.yaml", "consolation: 3", "consolation: 2")
     _, cache = cached_build(game, out, BuildOptions())
     kinds = [meta["kind"] for meta, _ in cache.pending.values()] if cache.pending else []
-    entries = [json.loads(p.read_text()) for p in (out / FOLDER).glob("*.json")]
+    entries = [json.loads(p.read_text()) for p in (out / FOLDER / LAYOUT / ENTRIES).glob("*.json")]
     assert cache.hits >= 3, "the card backs, the tokens and the box are not drawn again"
     assert not kinds       # stored once the kit was written
     assert len(entries) > 0
@@ -149,21 +149,22 @@ def test_a_damaged_or_foreign_entry_is_ignored(tmp_path):
     game = copy_game("behind_the_throne", tmp_path)
     out = tmp_path / "out"
     first, _ = cached_build(game, out, BuildOptions())
-    folder = out / FOLDER
-    blobs = sorted(folder.glob("*.blob"))
+    folder = out / FOLDER / LAYOUT
+    blobs = sorted((folder / BLOBS).glob("*.blob"))
     # entries a rebuild with nothing changed looks up (not the drawn files inside a component's entry,
     # nor the lists of what a component read, which only lead to its entry)
-    metas = sorted(p for p in folder.glob("*.json")
-                   if json.loads(p.read_text())["kind"] in ("component", "described", "merge"))
+    metas = sorted(p for p in (folder / ENTRIES).glob("*.json")
+                   if json.loads(p.read_text())["entry"]["kind"] in ("component", "described", "merge"))
+
+    def rewrite(path, **changes):       # an entry changed and its own SHA-256 written anew to match
+        path.write_bytes(entry_bytes({**json.loads(path.read_text())["entry"], **changes}))
+
     blobs[0].write_bytes(blobs[0].read_bytes()[:-10] + b"0123456789")     # damaged: its hash does not match
     metas[0].write_text("{not json")
-    meta = json.loads(metas[1].read_text())
-    metas[1].write_text(json.dumps({**meta, "format": 99}))                 # another pnp's
-    meta = json.loads(metas[2].read_text())
-    metas[2].write_text(json.dumps({**meta, "blobs": ["../../etc/passwd"]}))
+    rewrite(metas[1], format=99)                                            # another pnp's
+    rewrite(metas[2], blobs=["../../etc/passwd"])
     if len(metas) > 3:
-        meta = json.loads(metas[3].read_text())
-        metas[3].write_text(json.dumps({**meta, "outputs": [{"filename": 1}], "problems": "x"}))
+        rewrite(metas[3], outputs=[{"filename": 1}], problems="x")
     again, cache = cached_build(game, out, BuildOptions())
     assert again == first
     assert cache.misses >= 3
@@ -390,8 +391,8 @@ def test_label_inks_are_kept_in_memory_and_in_the_cache(tmp_path, monkeypatch):
     assert rasters, "Valeria's kit prints labels on icons"
 
     def drop_drawn_files():
-        for entry in (out / FOLDER).glob("*.json"):      # the drawn files dropped, the inks kept
-            if json.loads(entry.read_text())["kind"] != "label inks":
+        for entry in (out / FOLDER / LAYOUT / ENTRIES).glob("*.json"):      # the drawn files dropped, the inks kept
+            if json.loads(entry.read_text())["entry"]["kind"] != "label inks":
                 entry.unlink()
 
     rasters.clear()

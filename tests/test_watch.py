@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import TEMPLATES_DIR, cache
+from pnp.buildcache import ENTRIES, LAYOUT
 from pnp.cli import main
 from pnp.commands.watch import Changes, rebuild, watch_loop
 from pnp.components import BuildOptions
@@ -176,4 +177,4 @@ def test_rebuild_with_the_build_cache_draws_only_what_changed(tmp_path, game_cop
     for path in (tmp_path / "clean").iterdir():
         if path.is_file():
             assert (out / path.name).read_bytes() == path.read_bytes(), path.name
-    assert sorted(p.name for p in (out / ".pnp-cache").glob("*.json"))
+    assert sorted(p.name for p in (out / ".pnp-cache" / LAYOUT / ENTRIES).glob("*.json"))

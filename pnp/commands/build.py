@@ -171,14 +171,17 @@ def _component_count(game) -> int:
 
 def build_cache(out_dir, cache_dir=None, off: bool = False):
     """The build cache of ``--cache``/``--no-cache``: ``.pnp-cache`` in the output folder by default, so
-    nothing is written outside ``--out`` unless the user names a folder."""
+    nothing is written outside ``--out`` unless the user names a folder. A folder that is not pnp's (one
+    holding the user's files) is refused before anything is done (:mod:`pnp.cachedir`)."""
     from pnp.buildcache import FOLDER, BuildCache
 
     if off:
         if cache_dir is not None:
             raise UserError("--cache and --no-cache: give one of them")
         return BuildCache(None)
-    return BuildCache(cache_dir if cache_dir is not None else Path(out_dir) / FOLDER)
+    if cache_dir is not None:
+        return BuildCache(cache_dir).claim("--cache")
+    return BuildCache(Path(out_dir) / FOLDER).claim(None)
 
 
 def parse_offset(text: str) -> tuple[float, float]:

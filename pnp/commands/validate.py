@@ -39,6 +39,7 @@ def command(game, lang, allow_missing, cache_dir, no_cache):
         raise UserError("--cache and --no-cache: give one of them")
     problems = Problems()
     cache = BuildCache(None if no_cache else cache_dir if cache_dir is not None else Path(DEFAULT_OUT) / FOLDER)
+    cache.claim("--cache" if cache_dir is not None else None)     # a folder of the user's files is refused
     result = validate_game(game, problems, BuildOptions(lang=lang, allow_missing=allow_missing) if lang else None,
                            cache=cache)
     cache.store()

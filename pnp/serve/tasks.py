@@ -111,7 +111,7 @@ def build(what: str, root: Path, out_dir: Path, build_options, version: int) -> 
         from pnp.kit import build_kit
 
         # the build cache in the output folder, as pnp build keeps it: only what changed is drawn again
-        result = build_kit(root, out_dir, build_options, cache=BuildCache(Path(out_dir) / FOLDER))
+        result = build_kit(root, out_dir, build_options, cache=BuildCache(Path(out_dir) / FOLDER).claim(None))
         return [Download(p.name, what, version, path=p) for p in result.files]
     folder = out_dir / BUILDS.get(what, "")
     if what == "cards":
