@@ -555,6 +555,49 @@ class MarkupSandbox(ImmutableSandboxedEnvironment):
         return super().call_binop(context, operator_name, left, right)
 
 
+class LiteralMarkupCodeGenerator(BoundedCodeGenerator):
+    """:class:`BoundedCodeGenerator` for expressions whose quoted texts are markup: every text constant
+    goes through ``environment.pnp_literal`` (:class:`LiteralMarkupSandbox`)."""
+
+    def visit_Const(self, node, frame):
+        if isinstance(node.value, str):
+            self.write("environment.pnp_literal(")
+            super().visit_Const(node, frame)
+            self.write(")")
+        else:
+            super().visit_Const(node, frame)
+
+
+class LiteralMarkupSandbox(MarkupSandbox):
+    """:class:`MarkupSandbox` for layout expressions over data as it is (a board's facts and data files):
+    a quoted text of the expression is markup (:class:`~pnp.markup.Safe`: ``'[coin] **2**'`` draws the
+    icon, in bold), a value from the data is not. ``~`` joining markup with anything else escapes the
+    rest (:func:`pnp.markup.escape`), so ``'[coin] ' ~ item.name`` is markup that prints the name as
+    written; any other operation on a text gives plain text, escaped where it is printed."""
+
+    code_generator_class = LiteralMarkupCodeGenerator
+
+    @staticmethod
+    def pnp_literal(text: str) -> Safe:
+        return Safe(text)
+
+    @staticmethod
+    def pnp_concat(values):
+        joined = MarkupSandbox.pnp_concat(values)          # the limits
+        if not any(isinstance(v, Safe) for v in values):
+            return joined
+        return Safe("".join(v if isinstance(v, Safe) else _escaped_part(v) for v in values))
+
+
+def _escaped_part(value) -> str:
+    """A data value joined into a line of markup: escaped, the spaces at its ends kept."""
+    text = str(value)
+    core = escape(text)
+    if not core:
+        return " " if text else ""
+    return (" " if text[0].isspace() else "") + core + (" " if text[-1].isspace() else "")
+
+
 def _printed(value):
     """The environment's ``finalize``: what ``{{ ... }}`` prints is checked (:func:`text_size`) and
     counted against the render's output."""
@@ -718,6 +761,12 @@ def environment(roots: tuple, trim: bool = True, keep_trailing_newline: bool = T
     return MarkupSandbox(loader=ConfinedLoader(roots), undefined=jinja2.StrictUndefined, autoescape=False,
                          trim_blocks=trim, lstrip_blocks=trim, keep_trailing_newline=keep_trailing_newline,
                          bytecode_cache=compiled)
+
+
+def literal_markup_environment(roots: tuple) -> LiteralMarkupSandbox:
+    """A sandboxed environment like :func:`environment`'s, for expressions whose quoted texts are markup
+    (:class:`LiteralMarkupSandbox`)."""
+    return LiteralMarkupSandbox(loader=ConfinedLoader(roots), undefined=jinja2.StrictUndefined, autoescape=False)
 
 
 def render(template: jinja2.Template, **context) -> Safe:

@@ -27,7 +27,7 @@ from functools import lru_cache
 from pnp import reprint, templating
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
-from pnp.loading.cardlayout import evaluate, load_layout, compiled
+from pnp.loading.cardlayout import compiled, evaluate, load_layout, text_problems
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import drawable, with_game_icons
 from pnp.errors import DataError, Problems
@@ -452,7 +452,14 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
         problems.error(game.root / "game.yaml", spec.line, f"board '{spec.id}'",
                        f"unknown icon {excerpt(name)} (layout '{config['layout']}'"
                        f"{', back ' + repr(config['back']) if config['back'] else ''})")
-    front, _ = _layouts(game, spec, config, problems)
+    front, back = _layouts(game, spec, config, problems)
+    found = []
+    for piece in all_pieces:
+        found += text_problems(front, piece.front, game.icons.names, f"board '{spec.id}'")
+        if back is not None and piece.back is not None:
+            found += text_problems(back, piece.back, game.icons.names, f"board '{spec.id}'")
+    for problem in dict.fromkeys(found):
+        problems.error(*problem)
     distinct = list({(p.size, p.keep, p.back is None): p for p in all_pieces}.values())
     for paper in ("letter", "a4"):
         for piece in distinct:

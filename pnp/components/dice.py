@@ -15,7 +15,7 @@ from functools import lru_cache
 from pnp import reprint, templating
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
-from pnp.loading.cardlayout import compiled, evaluate, load_layout
+from pnp.loading.cardlayout import compiled, evaluate, load_layout, text_problems
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.components.board import scope
 from pnp.draw.icons import with_game_icons
@@ -187,10 +187,15 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     """The face layout and expressions work for every die, and each form fits Letter and A4."""
     config = config_of(spec)
     try:
-        dice_faces(game, spec)
+        dice, layout = dice_faces(game, spec)
     except DataError as exc:
         problems.extend(p for p in exc.problems if p not in problems)
         return
+    found = [problem for _, faces in dice for face in faces
+             for problem in text_problems(layout, place(face, layout.size, *layout.size, None), game.icons.names,
+                                          f"dice '{spec.id}'")]
+    for problem in dict.fromkeys(found):
+        problems.error(*problem)
     for paper in ("letter", "a4"):
         w, h = BuildOptions(paper=paper).page_size
         try:

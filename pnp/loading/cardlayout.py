@@ -409,9 +409,19 @@ def _environment():
     return templating.environment((TEMPLATES_DIR / "layouts",)).overlay(undefined=LayoutUndefined)
 
 
+@lru_cache(maxsize=1)
+def _literal_environment():
+    """The sandbox for expressions over data as it is (boards, dice): their quoted texts are markup."""
+    return templating.literal_markup_environment((TEMPLATES_DIR / "layouts",)).overlay(undefined=LayoutUndefined)
+
+
 @lru_cache(maxsize=1024)
-def compiled(expression: str):
-    expr = _environment().compile_expression(expression, undefined_to_none=False)
+def compiled(expression: str, literal_markup: bool = False):
+    """``expression`` compiled in pnp's sandbox: a function of the scope's names giving its value (a name
+    that does not exist raises). With ``literal_markup`` its quoted texts are markup
+    (:class:`pnp.templating.LiteralMarkupSandbox`)."""
+    env = _literal_environment() if literal_markup else _environment()
+    expr = env.compile_expression(expression, undefined_to_none=False)
 
     def run(**scope):
         with templating.limits():
@@ -576,7 +586,7 @@ AREA = "area"
 
 def _evaluate_region(layout: Layout, region: dict, scope: dict, markup: bool, icons) -> list[dict]:
     if region.get("for"):
-        values = _value(layout, region, "for", scope)
+        values = _value(layout, region, "for", scope, markup)
         if not isinstance(values, (list, tuple, range)):
             raise _Wrong("for", f"gives {_kind(values)}; give a list (one copy of the region per item)")
         out = []
@@ -591,6 +601,29 @@ def _evaluate_region(layout: Layout, region: dict, scope: dict, markup: bool, ic
         # window) is drawn there, not silently dropped
         return [{"name": region["name"], "kind": AREA, "rect": region["rect"]}]
     return [one] if one is not None else []
+
+
+def text_problems(layout: Layout, elements, icons, piece: str) -> list[tuple]:
+    """(path, line, subject, message) for every text of ``elements`` (a piece drawn by ``layout`` over
+    data as it is: a board, a die's face) whose markup names an icon the game does not have, or
+    ``[pips:N]`` without a usable N, at the line of the region that wrote it. Each message once."""
+    from pnp.layout.geometry import Text, flatten
+
+    by_role = {}
+    for items in layout.regions:
+        region = dict(items)
+        by_role.setdefault(region.get("role") or region["name"], region["name"])
+    out = {}
+    for el in flatten(elements):
+        if not isinstance(el, Text):
+            continue
+        name = by_role.get(el.role.split(":", 1)[0], el.role.split(":", 1)[0])
+        key = "rows" if el.role.endswith(":cell") else "text"
+        for message in markup_problems(el.markup, icons):
+            path, line, written = layout.written(name, key)
+            out.setdefault((str(path), line, f"layout '{written}', region '{name}'", f"{key}: {message} ({piece})"),
+                           None)
+    return list(out)
 
 
 class RegionProblems:
@@ -631,14 +664,15 @@ class _Wrong(Exception):
         self.key, self.text = key, text
 
 
-def _value(layout: Layout, region: dict, key: str, scope: dict):
+def _value(layout: Layout, region: dict, key: str, scope: dict, markup: bool = True):
     """The value of ``region``'s expression ``key`` (a ``#rrggbb`` colour as written), its failure a
-    :class:`_Wrong` in pnp's words."""
+    :class:`_Wrong` in pnp's words. Without ``markup`` (a scope of data as it is) the expression's quoted
+    texts are markup (see :func:`evaluate`)."""
     value = region.get(key)
     if not isinstance(value, str) or _is_colour(value):
         return value
     try:
-        return compiled(value)(**scope)
+        return compiled(value, not markup)(**scope)
     except UnknownName as exc:
         raise _Wrong(key, _unknown(exc, scope)) from None
     except (UnknownField, LayoutError) as exc:
@@ -709,18 +743,32 @@ COLOUR_KEYS = ("fill", "stroke", "colour", "highlight")
 def _one(layout: Layout, region: dict, scope: dict, markup: bool = False, icons=None) -> dict | None:
     region = dict(region)
     when = region.get("when")
-    if when and not _value(layout, region, "when", scope):
+    if when and not _value(layout, region, "when", scope, markup):
         return None
     for key in EXPRESSIONS[1:]:
         if key not in region:
             continue
-        result = _value(layout, region, key, scope)
-        if key in ("text", "label") and isinstance(result, str) and not isinstance(result, Safe):
-            result = Safe(result) if markup else escape(result)
+        result = _value(layout, region, key, scope, markup)
+        if key in ("text", "label"):
+            result = _as_markup(result, markup)
+        elif key == "rows" and isinstance(result, (list, tuple)):
+            # every cell is a text as a text region's: markup where the text region's would be
+            result = [[_as_markup(cell, markup) for cell in row] if isinstance(row, (list, tuple)) else row
+                      for row in result]
         region[key] = _checked(region, key, result, icons)
     if isinstance(region.get("style"), str):
         region["style"] = layout.style(region["style"])
     return region
+
+
+def _as_markup(value, markup: bool):
+    """A text an expression gave, as markup: with ``markup`` (a card's content, data escaped already) the
+    text is markup as it is; otherwise only what is marked :class:`Safe` is (the layout's quoted texts,
+    printed words), anything else is data and escaped. Numbers and other values are left to
+    :func:`_checked`."""
+    if isinstance(value, str) and not isinstance(value, Safe):
+        return Safe(value) if markup else escape(value)
+    return value
 
 
 def _checked(region: dict, key: str, value, icons):
@@ -752,8 +800,15 @@ def _checked(region: dict, key: str, value, icons):
         return value
     if key == "numbers" and not isinstance(value, (list, tuple, range)):
         raise _Wrong(key, f"gives {_kind(value)}; give a list of numbers")
-    if key == "rows" and not (isinstance(value, (list, tuple)) and all(isinstance(r, (list, tuple)) for r in value)):
-        raise _Wrong(key, f"gives {_kind(value)}; give a list of rows, each a list of cells")
+    if key == "rows":
+        if not (isinstance(value, (list, tuple)) and all(isinstance(r, (list, tuple)) for r in value)):
+            raise _Wrong(key, f"gives {_kind(value)}; give a list of rows, each a list of cells")
+        if icons is not None:
+            for row in value:
+                for cell in row:
+                    wrong = markup_problems(cell, icons) if isinstance(cell, str) else ()
+                    if wrong:
+                        raise _Wrong(key, wrong[0])
     return value
 
 

@@ -1,0 +1,130 @@
+"""Mistakes a designer made in a game folder that once passed ``pnp validate`` and printed something wrong
+(issue 32): each is made here in a small game started with ``pnp new``, and the test asserts what pnp now
+says (the message, at its file and line) or prints."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.components.board import pieces
+from pnp.layout.geometry import Text, flatten
+from pnp.loading.gamedata import load_game
+from pnp.markup import inline_atoms
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def new_game(root: Path) -> Path:
+    result = run("new", root)
+    assert result.exit_code == 0, result.output
+    return root
+
+
+def add_component(root: Path, entry: str) -> None:
+    """``entry`` added to game.yaml's components, after the tokens."""
+    game = root / "game.yaml"
+    text = game.read_text()
+    assert "  - tokens\n" in text
+    game.write_text(text.replace("  - tokens\n", f"  - tokens\n  - {entry}\n", 1))
+
+
+def line_of(path: Path, needle: str) -> int:
+    """The 1-based line of ``path`` holding ``needle``."""
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+def page_text(pdf: Path) -> str:
+    return "\n".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(str(pdf)))
+
+
+def icons_in(markup: str) -> list[str]:
+    return [a.text for word in inline_atoms(markup) if word for a in word if a.kind == "icon"]
+
+
+# ----------------------------------------------------------------------------- tables draw markup
+
+MAT = textwrap.dedent("""\
+    size: [120, 80]
+    regions:
+      - {name: ground, kind: box, rect: [0, 0, 120, 80], fill: "#f4ecd8"}
+      - {name: heading, kind: text, rect: [8, 62, 104, 12], text: "'**Harvest** [bloom] ' ~ title"}
+      - {name: chart, kind: table, rect: [8, 8, 104, 50], header: true,
+         rows: "[['Action', 'Gain'], ['**Plant**', '[bloom] 1'], [data.crops[0].name, data.crops[0].gain]]"}
+    """)
+
+
+@pytest.fixture(scope="module")
+def mat_game(tmp_path_factory) -> Path:
+    """A starter game with its own icon ``bloom`` and a board whose text and table write it, and a data
+    file whose values hold markup characters (data stays data)."""
+    root = new_game(tmp_path_factory.mktemp("mat") / "g")
+    shutil.copy(root / "icons" / "spark.svg", root / "icons" / "bloom.svg")
+    (root / "templates" / "layouts" / "mat.yaml").write_text(MAT)
+    (root / "crops.csv").write_text("name,gain\n*Wheat*,[bloom] 2\n")
+    game = root / "game.yaml"
+    game.write_text(game.read_text().replace("\ndecks:", "\ndata: [crops.csv]\n\ndecks:", 1))
+    add_component(root, "{kind: board, id: mat, layout: mat, title: Mat}")
+    return root
+
+
+def test_a_board_table_draws_the_icons_and_bold_its_quoted_texts_write_as_a_text_region_does(mat_game, tmp_path):
+    game = load_game(mat_game)
+    (spec,) = [s for s in game.component_specs if s.id == "mat"]
+    (piece,) = pieces(game, spec)
+    texts = {}
+    for el in flatten(piece.front):
+        if isinstance(el, Text):
+            texts.setdefault(el.role, []).append(el.markup)
+    assert texts["heading"] == ["**Harvest** [bloom] G"]
+    assert texts["chart:cell"] == ["Action", "Gain", "**Plant**", "[bloom] 1", "\\*Wheat\\*", "\\[bloom\\] 2"]
+    assert icons_in(texts["heading"][0]) == ["bloom"]
+    assert [icons_in(cell) for cell in texts["chart:cell"]] == [[], [], [], ["bloom"], [], []]
+    result = run("build", mat_game, "--out", tmp_path / "kit", "--no-cache")
+    assert result.exit_code == 0, result.output
+    printed = page_text(tmp_path / "kit" / "mat.pdf")
+    # the quoted texts print their words, bold and icons drawn; the data file's values as written
+    assert "Plant" in printed and "**Plant**" not in printed and "[bloom] 1" not in printed
+    assert "*Wheat*" in printed and "[bloom] 2" in printed
+    assert "Harvest" in printed and "**" not in printed.replace("*Wheat*", "")
+
+
+def test_an_unknown_icon_in_a_board_table_is_an_error_at_the_region_with_the_closest_name(mat_game, tmp_path):
+    root = tmp_path / "g"
+    shutil.copytree(mat_game, root)
+    layout = root / "templates" / "layouts" / "mat.yaml"
+    layout.write_text(layout.read_text().replace("'[bloom] 1'", "'[bloomm] 1'"))
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == (
+        f"{layout}:{line_of(layout, '[bloomm]')}: layout 'mat', region 'chart': rows: unknown icon [bloomm]; "
+        f"did you mean [bloom]? (board 'mat')")
+
+
+def test_a_card_layout_table_draws_markup_and_checks_its_icons(tmp_path):
+    root = new_game(tmp_path / "g")
+    layout = root / "templates" / "layouts" / "starter.yaml"
+    layout.write_text(layout.read_text() + "  - {name: chart, kind: table, rect: [8, 58, 47, 10], "
+                                           "rows: \"[['**Play**', '[spark] ' ~ field('points')]]\"}\n")
+    from pnp.components.cards import face_content, layout_of
+    from pnp.layout.cards import card_face
+
+    game = load_game(root)
+    card = game.card("ember")
+    face = card_face(face_content(game, card), 63.0, 88.0, 0.0, layout_of(game.deck_of(card), card))
+    cells = [el.markup for el in flatten(face) if isinstance(el, Text) and el.role == "chart:cell"]
+    assert cells == ["**Play**", "[spark] 2"] and icons_in(cells[1]) == ["spark"]
+    layout.write_text(layout.read_text().replace("'[spark] '", "'[sprak] '"))
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == (
+        f"{layout}:{line_of(layout, 'name: chart')}: layout 'starter', region 'chart': rows: unknown icon "
+        f"[sprak]; did you mean [spark]? (4 cards, e.g. card 'spark')")
