@@ -128,3 +128,76 @@ def test_a_card_layout_table_draws_markup_and_checks_its_icons(tmp_path):
     assert result.output.splitlines()[0] == (
         f"{layout}:{line_of(layout, 'name: chart')}: layout 'starter', region 'chart': rows: unknown icon "
         f"[sprak]; did you mean [spark]? (4 cards, e.g. card 'spark')")
+
+
+# ----------------------------------------------------------------------------- the box and its contents
+
+def tarot_deck(root: Path, deck_id: str = "omens") -> None:
+    """A second deck of two tarot cards, ``deck_id``, in the starter game."""
+    (root / f"{deck_id}.csv").write_text("id,name,copies\nsun,The Sun,1\nmoon,The Moon,1\n")
+    game = root / "game.yaml"
+    game.write_text(game.read_text().replace("\n# the kit", f"""  - id: {deck_id}
+    name: Omens
+    cards: {deck_id}.csv
+    size: tarot
+    fields: {{points: {{type: int, default: 0}}}}
+
+# the kit""", 1))
+
+
+def box_lines(root: Path, *lines: str) -> Path:
+    """box.yaml's contents replaced by ``lines`` (each one entry's mapping)."""
+    box = root / "box.yaml"
+    text = box.read_text()
+    box.write_text(text[:text.index("contents:")] + "contents:\n" + "".join(f"  - {line}\n" for line in lines))
+    return box
+
+
+@pytest.mark.parametrize("deck_id, line, message", [
+    ("aids", "{count: aids, item: aid cards}",
+     "count: 'aids' counts the player-aid cards (a deck's aids:), and the game has none; did you mean deck:aids "
+     "(the deck 'aids')?"),
+    ("omens", "{count: aids, item: aid cards}",
+     "count: 'aids' counts the player-aid cards (a deck's aids:, or player_aid:), and the game has none"),
+    ("omens", "{count: \"deck:omen\", item: omen cards}", "count: the game has no deck 'omen'; did you mean deck:omens?"),
+    ("omens", "{count: omens, item: omen cards}",
+     "count: expected a number, one of cards, tokens, aids or deck:<deck id>, got 'omens'; did you mean deck:omens?"),
+])
+def test_a_box_contents_line_that_counts_nothing_is_an_error_at_its_line(tmp_path, deck_id, line, message):
+    root = new_game(tmp_path / "g")
+    tarot_deck(root, deck_id)
+    box = box_lines(root, "{count: cards, item: cards}", line, "{count: 1, item: rulebook}")
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [f"{box}:{line_of(box, line)}: contents #2: {message}",
+                                          "1 problem found; nothing was written."]
+
+
+def test_a_deck_beside_the_box_neither_sizes_it_nor_counts_in_it(tmp_path):
+    from pnp.components import BuildOptions
+    from pnp.components.box import content, layout, load_box, spec
+
+    root = new_game(tmp_path / "g")
+    starter = layout(load_game(root), BuildOptions()).dimensions
+    tarot_deck(root)
+    box_lines(root, "{count: cards, item: cards}", "{count: \"deck:omens\", item: tarot omens, in_box: false}",
+              "{count: 1, item: rulebook}")
+    game = load_game(root)
+    sized = spec(game, load_box(game), None)
+    assert (sized.card_w, sized.card_l, sized.cards) == (63.0, 88.0, 9)
+    dims = layout(game, BuildOptions()).dimensions
+    # the poker cards alone: (63 + 2) x (88 + 2) x (9 x 0.3 + 2) mm inside, as the starter's own box
+    assert dims.inner.rounded() == (65.0, 90.0, 4.7) == starter.inner.rounded()
+    result = run("build", root, "--out", tmp_path / "kit", "--no-cache")
+    assert result.exit_code == 0, result.output
+    words = content(game, load_box(game))
+    assert (words.contents, words.beside) == (("9 cards",), ("2 tarot omens", "1 rulebook"))
+    printed = page_text(tmp_path / "kit" / "box.pdf")
+    assert "9 cards" in printed and "2 tarot omens" in printed and "11 cards" not in printed
+    # every deck beside the box: nothing to size it by
+    box = box_lines(root, "{count: cards, item: cards, in_box: false}")
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == (
+        f"{box}:{line_of(box, 'contents:')}: contents: every card travels beside the box (in_box: false), and a box "
+        f"is sized for the cards it holds: put a deck in it, or leave the box out of the kit")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from pnp import buildcache, reprint
@@ -128,15 +129,17 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
     for i, item in enumerate(top.get("contents") or []):
         count, line = item.get("count"), line_of(raw_contents, i)
         number = isinstance(count, int) and not isinstance(count, bool) and count >= 0
-        decks = {f"deck:{d.id}" for d in game.decks}
-        if not (number or isinstance(count, str) and (count in COUNT_SOURCES or count in decks)):
-            problems.error(path, line, f"contents #{i + 1}",
-                           f"count: expected a number, one of {', '.join(COUNT_SOURCES)} or deck:<deck id>, "
-                           f"got {excerpt(count)}")
+        wrong = None if number else _count_problem(game, count)
+        if wrong:
+            problems.error(path, line, f"contents #{i + 1}", f"count: {wrong}")
             continue
         if "item" in item:
             in_box = item.get("in_box")
             contents.append((count, item["item"], line, (not number) if in_box is None else in_box))
+    if style and contents and not _held_decks(game, tuple(contents)):
+        problems.error(path, line_of(raw, "contents"), "contents",
+                       "every card travels beside the box (in_box: false), and a box is sized for the cards it "
+                       "holds: put a deck in it, or leave the box out of the kit")
     sleeves = {name: Sleeve(name, s["thickness"], s.get("oversize") or 0.0)
                for name, s in (top.get("sleeves") or {}).items() if "thickness" in s}
     result = BoxData(str(path), style, params,
@@ -161,14 +164,69 @@ def token_count(game) -> int | None:
 COUNT_SOURCES = ("cards", "tokens", "aids")
 
 
+def _count_problem(game, count) -> str | None:
+    """What is wrong with a contents line's ``count`` that is not a number (None: nothing): a word pnp does
+    not count, a deck the game does not have, or ``aids`` in a game without player-aid cards (a line that
+    would print nothing), each with the closest thing that exists."""
+    decks = [d.id for d in game.decks]
+    expected = f"expected a number, one of {', '.join(COUNT_SOURCES)} or deck:<deck id>, got {excerpt(count)}"
+    if not isinstance(count, str):
+        return expected
+    if count == "aids":
+        if game.aid_count:
+            return None
+        if "aids" in decks:
+            return ("'aids' counts the player-aid cards (a deck's aids:), and the game has none; did you mean "
+                    "deck:aids (the deck 'aids')?")
+        return "'aids' counts the player-aid cards (a deck's aids:, or player_aid:), and the game has none"
+    if count in COUNT_SOURCES:
+        return None
+    if count.startswith("deck:"):
+        if count[5:] in decks:
+            return None
+        close = difflib.get_close_matches(count[5:], decks, n=1)
+        return (f"the game has no deck {excerpt(count[5:])}" +
+                (f"; did you mean deck:{close[0]}?" if close else f" (its decks: {', '.join(decks)})"))
+    if count in decks:
+        return f"{expected}; did you mean deck:{count}?"
+    close = difflib.get_close_matches(count, list(COUNT_SOURCES), n=1)
+    return f"{expected}; did you mean {close[0]}?" if close else expected
+
+
+def _held_decks(game, contents) -> tuple:
+    """The decks whose cards the box holds, by box.yaml's contents lines: every deck, but those a line
+    ``deck:<id>`` puts beside the box (``in_box: false``), or all of them when a ``cards`` line travels
+    beside (unless a ``deck:<id>`` line puts that deck back in)."""
+    inside = {d.id: True for d in game.decks}
+    for count, _, _, in_box in contents:
+        if count == "cards" and not in_box:
+            inside = dict.fromkeys(inside, False)
+    for count, _, _, in_box in contents:
+        if isinstance(count, str) and count.startswith("deck:") and count[5:] in inside:
+            inside[count[5:]] = bool(in_box)
+    return tuple(d for d in game.decks if inside[d.id])
+
+
+def _aid_decks(game, contents, decks) -> tuple:
+    """The decks whose player-aid cards the box holds: those of the decks it holds, unless an ``aids`` line
+    says where the aids go (``in_box``: every deck's aids, or none)."""
+    said = [in_box for count, _, _, in_box in contents if count == "aids"]
+    chosen = (game.decks if said[-1] else ()) if said else decks
+    return tuple(d for d in chosen if d.aid_copies)
+
+
 def spec(game, data: BoxData, sleeved: str | None) -> BoxSpec:
     if sleeved is not None and sleeved not in data.sleeves:
         raise UserError(f"--sleeved {sleeved}: {data.path} has no such sleeve kind "
                         f"(known: {', '.join(data.sleeves) or 'none'})")
     p = data.spec_params
-    # the box holds every card of every deck, player aids included, and fits the largest card size
-    return BoxSpec(card_w=max(d.width for d in game.decks), card_l=max(d.height for d in game.decks),
-                   cards=len(game.deck_for()) + game.aid_count,
+    # the box holds the cards of the decks that go in it (every deck unless the contents say otherwise),
+    # their player aids included, and fits the largest of their card sizes
+    decks = _held_decks(game, data.contents) or game.decks       # none: an error validation reports
+    aids = _aid_decks(game, data.contents, decks)
+    sized = decks + tuple(d for d in aids if d not in decks)
+    return BoxSpec(card_w=max(d.width for d in sized), card_l=max(d.height for d in sized),
+                   cards=sum(len(d.physical()) for d in decks) + sum(d.aid_copies for d in aids),
                    card_thickness=p["card_thickness"], token_bags=p["token_bags"], clearance=p["clearance"],
                    material=p["material"], glue_tab=p["glue_tab"], bleed=p["bleed"],
                    sleeve=data.sleeves.get(sleeved) if sleeved else None, style=data.style_params)
@@ -185,13 +243,15 @@ def words_for(game, lang) -> dict:
 
 def listed(game, data: BoxData, lang=None) -> list[tuple[int, str, bool]]:
     """box.yaml's contents as (how many, what, whether the box holds it), counts worked out from the
-    data (cards, a deck, aids, tokens) and names in ``lang``; lines with nothing to count are left out."""
+    data (cards: those of the decks on the line's side of the box; a deck, aids, tokens) and names in
+    ``lang``; a ``tokens`` line of a game without tokens.yaml is left out."""
     tokens = token_count(game)
     items = (translation(game, lang or game.language).get("box") or {}).get("items") or {}
+    held = _held_decks(game, data.contents)
     out = []
     for count, item, _, in_box in data.contents:
-        if count == "cards":
-            count = len(game.deck_for())
+        if count == "cards":            # the cards on the line's side of the box (every card, unless decks part)
+            count = sum(len(d.physical()) for d in game.decks if (d in held) == bool(in_box))
         elif isinstance(count, str) and count.startswith("deck:"):
             deck = next((d for d in game.decks if d.id == count[5:]), None)
             count = len(deck.physical()) if deck else 0
