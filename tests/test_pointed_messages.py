@@ -98,3 +98,30 @@ def test_a_bare_name_in_a_layout_that_is_a_field_suggests_field(starter, written
     assert problems("validate", starter) == [
         f"{starter}/templates/layouts/starter.yaml:11: layout 'starter', region 'extra': text: {message} "
         f"(4 cards, e.g. card 'spark')"]
+
+
+# ----------------------------------------------------------------------------- layouts extending pnp's
+
+def test_removing_a_region_other_regions_are_drawn_in_is_reported_at_the_removal(starter):
+    """The starter's layout extends pnp's classic; removing classic's art window leaves classic's emblem
+    and badges (in: art) nowhere to go: one problem, at the designer's line, not two in classic.yaml."""
+    edit(starter / "templates/layouts/starter.yaml", "{name: rank, remove: true}", "{name: art, remove: true}")
+    assert problems("validate", starter) == [
+        f"{starter}/templates/layouts/starter.yaml:8: region 'art': remove: regions 'emblem' and 'badges' of "
+        f"layout 'classic' are drawn in it (in: art): remove them too, or give them in: another region with a rect"]
+
+
+def test_removing_the_regions_left_without_their_area_too_is_valid(starter):
+    edit(starter / "templates/layouts/starter.yaml", "{name: rank, remove: true}",
+         "{name: art, remove: true}\n  - {name: emblem, remove: true}\n  - {name: badges, in: art-tall}")
+    edit(starter / "templates/layouts/starter.yaml", "before: badges}", "}")
+    result = run("validate", starter)
+    assert result.exit_code == 0, result.output
+
+
+def test_a_style_name_the_layout_does_not_have_is_an_error_at_the_designers_line(starter):
+    edit(starter / "templates/layouts/starter.yaml", "{name: rank, remove: true}",
+         "{name: rank, remove: true}\n  - {name: name, style: nmae}")
+    assert problems("validate", starter) == [
+        f"{starter}/templates/layouts/starter.yaml:9: region 'name': style: no style 'nmae' in layout 'starter'; "
+        f"did you mean 'name'?"]

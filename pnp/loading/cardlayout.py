@@ -218,6 +218,7 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
             k = names.index(region["name"])
             if region.get("remove"):
                 regions.pop(k)
+                lines[(region["name"], "remove")] = (str(path), rline, name)
             else:
                 regions[k] = {**regions[k], **{key: v for key, v in region.items() if v is not None}}
             continue
@@ -248,6 +249,13 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
         styles[sname] = {**styles.get(sname, {}), **{k: v for k, v in style.items() if v is not None}}
         _check_text_size(styles[sname], problems, path, line_of(raw_styles, sname),
                          f"{where + '.' if where else ''}styles.{sname}")
+    for region in regions:          # a style by name is one the layout has (else the text is set plain)
+        style = region.get("style")
+        if region.get("name") in own and isinstance(style, str) and style not in styles:
+            close = closest(style, styles)
+            hint = f"; did you mean '{close}'?" if close else f" (its styles: {', '.join(styles) or 'none'})"
+            problems.error(path, _region_line(raw_regions, region.get("name")), f"region '{region.get('name')}'",
+                           f"style: no style '{style}' in layout '{name}'{hint}")
     size = tuple(clean.get("size") or (parent.size if parent else (63.0, 88.0)))
     if len(size) != 2:
         problems.error(path, line_of(raw, "size"), None, f"{where}size: give [width, height]")
@@ -263,28 +271,44 @@ def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:
 
 def _check_areas(regions, problems, lines) -> None:
     """A region drawn ``in`` another (an emblem, the badges) names a region with a ``rect`` before it:
-    otherwise it would have nowhere to go and draw nothing."""
-    before = {}
+    otherwise it would have nowhere to go and draw nothing. When a layout removed that region from the
+    one it extends, the mistake is that removal: one problem at its line, naming every region left
+    without its area (not one problem per region, in the file of the layout extended)."""
+    before, orphans = {}, {}
     for region in regions:
         area = region.get("in")
         if area is not None and "rect" not in before.get(area, {}):
-            path, line, _ = lines.get((region.get("name"), "in")) or lines.get((region.get("name"), None)) or \
-                (None, None, None)
-            known = [n for n, r in before.items() if "rect" in r]
-            close = closest(area, known)
-            hint = f"; did you mean '{close}'?" if close else f" (regions with a rect before it: {', '.join(known) or 'none'})"
-            why = "has no rect" if area in before else "is not a region before it"
-            problems.error(path, line, f"region '{region.get('name')}'", f"in: '{area}' {why}{hint}")
+            if area not in before and (area, "remove") in lines:
+                orphans.setdefault(area, []).append(region)
+            else:
+                path, line, _ = lines.get((region.get("name"), "in")) or lines.get((region.get("name"), None)) \
+                    or (None, None, None)
+                known = [n for n, r in before.items() if "rect" in r]
+                close = closest(area, known)
+                hint = f"; did you mean '{close}'?" if close else \
+                    f" (regions with a rect before it: {', '.join(known) or 'none'})"
+                why = "has no rect" if area in before else "is not a region before it"
+                problems.error(path, line, f"region '{region.get('name')}'", f"in: '{area}' {why}{hint}")
         before[region.get("name")] = region
+    for area, left in orphans.items():
+        path, line, _ = lines[(area, "remove")]
+        names = [f"'{r.get('name')}'" for r in left]
+        written = sorted({lines.get((r.get("name"), "in"), (None, None, "?"))[2] for r in left})
+        them = "them" if len(left) > 1 else "it"
+        problems.error(path, line, f"region '{area}'",
+                       f"remove: region{'s' if len(left) > 1 else ''} {_and(names)} of layout "
+                       f"{_and([repr(w) for w in written])} {'are' if len(left) > 1 else 'is'} drawn in it (in: {area}): "
+                       f"remove {them} too, or give {them} in: another region with a rect")
+
+
+def _and(words: list) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _check_region(region, problems, path, raw_regions, where) -> None:
     """Expressions compile, and the region has what its kind needs."""
     name = region.get("name")
-    line = None
-    for i, r in enumerate(raw_regions or []):
-        if isinstance(r, dict) and r.get("name") == name:
-            line = line_of(raw_regions, i)
+    line = _region_line(raw_regions, name)
     for key in EXPRESSIONS + ("for",):
         value = region.get(key)
         if isinstance(value, str) and not _is_colour(value):
@@ -310,6 +334,15 @@ def _check_region(region, problems, path, raw_regions, where) -> None:
             problems.error(path, line, f"region '{name}'", f"{key}: give [x, y]")
     if "offset" in region and len(region["offset"]) != 2:
         problems.error(path, line, f"region '{name}'", "offset: give [dx, dy]")
+
+
+def _region_line(raw_regions, name) -> int | None:
+    """The line of the (last) region called ``name`` in a layout file's ``regions`` list."""
+    line = None
+    for i, r in enumerate(raw_regions if isinstance(raw_regions, list) else []):
+        if isinstance(r, dict) and r.get("name") == name:
+            line = line_of(raw_regions, i)
+    return line
 
 
 def _check_text_size(style: dict, problems, path, line, where: str) -> None:
