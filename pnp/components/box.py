@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from pnp import buildcache, reprint
@@ -19,6 +18,7 @@ from pnp.layout.geometry import Text, flatten
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.markup import escape, fill, plain_text
 from pnp.paths import excerpt
+from pnp.suggest import closest
 from pnp.loading.tokendata import load_tokens
 from pnp.loading.schema import Field, check as check_schema, parse_length
 from pnp.loading.yamlsrc import line_of, load_yaml_or_report
@@ -184,13 +184,15 @@ def _count_problem(game, count) -> str | None:
     if count.startswith("deck:"):
         if count[5:] in decks:
             return None
-        close = difflib.get_close_matches(count[5:], decks, n=1)
+        close = closest(count[5:], decks)
         return (f"the game has no deck {excerpt(count[5:])}" +
-                (f"; did you mean deck:{close[0]}?" if close else f" (its decks: {', '.join(decks)})"))
+                (f"; did you mean deck:{close}?" if close else f" (its decks: {', '.join(decks)})"))
     if count in decks:
         return f"{expected}; did you mean deck:{count}?"
-    close = difflib.get_close_matches(count, list(COUNT_SOURCES), n=1)
-    return f"{expected}; did you mean {close[0]}?" if close else expected
+    close = closest(count, [*decks, *COUNT_SOURCES], builtin=COUNT_SOURCES)    # the game's decks first
+    if close is not None and close not in COUNT_SOURCES:
+        return f"{expected}; did you mean deck:{close}?"
+    return f"{expected}; did you mean {close}?" if close else expected
 
 
 def _held_decks(game, contents) -> tuple:
