@@ -349,11 +349,14 @@ def xml_escape(text: str) -> str:
 
 class Cover(RichText):
     """The cover's content: title, emblems (or game.yaml's ``look.art``), player count, time, age — drawn to
-    fill the frame, in ``look.palette``'s accent and ink when it gives them."""
+    fill the frame, in ``look.palette``'s accent and ink when it gives them. It keeps what it prints (title,
+    look, the factions' emblems and colours), not the game: a flowable holds plain values that copy."""
 
     def __init__(self, game, subtitle, facts, credits=()):
         super().__init__("", BODY)
-        self.game, self.subtitle, self.facts, self.credits = game, subtitle, facts, tuple(credits)
+        self.title, self.look = game.title, game.look
+        self.emblems = tuple((f.emblem, f.colour) for f in game.factions)
+        self.subtitle, self.facts, self.credits = subtitle, tuple(facts), tuple(credits)
 
     def wrap(self, avail_width, avail_height):
         self.width, self.height = avail_width, avail_height - 1
@@ -366,13 +369,13 @@ class Cover(RichText):
         c, w, h = self.canv, self.width, self.height
         if not painting(c):
             return
-        look = self.game.look
+        look = self.look
         accent, ink = look.colour("accent", ACCENT), look.colour("ink", INK)
         # a light accent (made for the dark backs and box) darkened just enough to read on the paper
         title = Style(font="serif-semibold", size=34, leading=1.0, colour=readable(accent, "#ffffff", 3.0),
                       upper=True, tracking=2.5)
         y = h * 0.80
-        for word in self.game.title.split():
+        for word in self.title.split():
             f = fit(escape(word), replace(title, min_size=18), w / 2.8346, 20)
             paint_lines(c, f.lines, title, f.size, 0, w, y)
             y -= f.size * 1.05
@@ -389,7 +392,7 @@ class Cover(RichText):
             own = dict(look.palette)
             sign = own.get("accent", "#ffffff") if "back" in own else "#ffffff"
             emblems = [(look.emblem, own.get("back", accent), sign)] if look.emblem else \
-                [(f.emblem, f.colour, "#ffffff") for f in self.game.factions] or [("crown", accent, "#ffffff")]
+                [(emblem, colour, "#ffffff") for emblem, colour in self.emblems] or [("crown", accent, "#ffffff")]
             n = len(emblems)
             for i, (emblem, colour, sign) in enumerate(emblems):
                 cx = w * (i + 1) / (n + 1)
@@ -416,7 +419,7 @@ class RulebookDoc(BaseDocTemplate):
                          leftMargin=pt(MARGIN["inner"]), rightMargin=pt(MARGIN["outer"]),
                          topMargin=pt(MARGIN["top"]), bottomMargin=pt(MARGIN["bottom"]))
         self.game, self.running_title = game, running_title
-        frame = _Frame(self, self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+        frame = _Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                        leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([
             PageTemplate("cover", [frame], onPage=self._cover_page),
@@ -670,14 +673,15 @@ class LaidOut:
 
 class _Frame(Frame):
     """The body frame. In a layout pass (the document's ``laid_out`` is a list) a flowable that fits is
-    not drawn: where it goes is written down for :func:`draw_laid_out`."""
+    not drawn: where it goes is written down for :func:`draw_laid_out`.
 
-    def __init__(self, doc, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.doc = doc
+    It holds nothing but reportlab's own geometry: platypus deep-copies the current frame to measure a
+    :class:`KeepTogether` (an example box), so the frame finds its document through the canvas it is
+    given, as platypus's own flowables do, rather than holding it (a copy would take the document along:
+    its canvas, whose PDF's hash object cannot be copied, and the game)."""
 
     def add(self, flowable, canv, trySplit=0):
-        pages = self.doc.laid_out
+        pages = getattr(getattr(canv, "_doctemplate", None), "laid_out", None)
         if pages is None:
             return super().add(flowable, canv, trySplit)
 

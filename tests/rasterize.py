@@ -48,3 +48,20 @@ def booklet_text(pdf) -> str:
         pages.append(" ".join(lines))
     text = " ".join(" ".join(pages).split()).replace("\u2019", "'")
     return re.sub(r"(\w)- (\w)", r"\1\2", text)
+
+
+def page_words(pdf) -> list[str]:
+    """The words of each page of a PDF (bytes or a path) as pdfium extracts them (many times faster than
+    pypdf's extraction), one space between words, a word hyphenated at a line end joined, typographic
+    quotes and apostrophes (English and Spanish) read as typed ones."""
+    import re
+
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        texts = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
+    straight = str.maketrans("\u2018\u2019\u201c\u201d\u00ab\u00bb", "''\"\"\"\"")
+    return [re.sub(r"(\w)-\s+(\w)", r"\1\2", " ".join(text.translate(straight).split())) for text in texts]

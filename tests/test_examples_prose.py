@@ -13,10 +13,10 @@ from pnp.errors import DataError
 from pnp.figures import Figures
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
-from pnp.markup import plain_text
+from pnp.markup import escape, plain_text
 from pnp.rulebook import load_config
 from pnp.loading.scenario import load_scenario, play_scenario
-from rasterize import booklet_text
+from rasterize import booklet_text, page_words
 
 GAMES = ["shadow_throne", "behind_the_throne", "shadow_queen", "shadow_kingdoms_of_valeria"]
 
@@ -157,3 +157,29 @@ def test_a_game_without_event_templates_keeps_the_transcript(game_copy):
     ex = engine_examples(game, load_config(game), "en", Figures(game))["killing"]
     assert ex.markup.startswith("> **Example: Anna Lys strikes first**")
     assert "Cleo reveals Queen's Guard and pays 1 gold (2 left)." in list(ex)
+
+
+def test_a_game_without_event_templates_validates_and_prints_its_transcripts_in_boxes(game_copy):
+    """The documented fallback (issue 32: every ``>`` box crashed the layout, so this game neither
+    validated nor built): each example and the seeded battle print the engine's transcript lines in an example box;
+    the battle's box runs on from one page to the next."""
+    for lang in ("en", "es"):
+        (game_copy / "templates" / "events" / f"{lang}.j2").unlink()
+    game = load_game(game_copy)
+    battle = engine_battle(game, load_config(game), "en", prose=True)
+    lines = list(battle)
+    assert lines[0] == "== Battle 1 ==" and len(lines) > 12        # a box set line by line, not kept whole
+    assert battle.markup.splitlines() == [f"> {escape(line)}" for line in lines]
+    with using(game.icons, "en"):
+        pdf, pages, _ = booklet(game, "letter", "en")
+    assert pages == 16
+    words = page_words(pdf)
+    text = " ".join(words)
+    assert "> " not in text and "Example: Anna Lys strikes first" in text
+    assert "Cleo reveals Queen's Guard and pays 1 gold (2 left)." in text
+    at = 0
+    for line in lines:                                # every line of the battle, in order
+        at = text.find(flat(line), at)
+        assert at >= 0, line
+    first, last = (next(k for k, page in enumerate(words) if flat(line) in page) for line in (lines[0], lines[-1]))
+    assert last == first + 1

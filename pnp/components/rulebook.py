@@ -376,8 +376,9 @@ def _played(game, what: tuple, play, files=()):
 
 def engine_battle(game, cfg, lang=None, prose: bool = False):
     """An excerpt of a seeded bot game (events whose ``battle`` is the one asked for), as transcript lines;
-    [] when rulebook.yaml asks for none. With ``prose`` (and the game's event templates), an
-    :class:`EngineExample` told in sentences, which iterates as those lines."""
+    [] when rulebook.yaml asks for none. With ``prose``, an :class:`EngineExample`, which iterates as
+    those lines: told in sentences by the game's event templates, or (a game without them) printing the
+    lines in a box, as its examples do."""
     b = cfg.get("battle") or {}
     if not b:
         return []
@@ -389,9 +390,12 @@ def engine_battle(game, cfg, lang=None, prose: bool = False):
                           lambda: _play_battle(game, cfg)))
     names = list(PLAYER_NAMES[:players])
     lines = _transcript(engine, events, game, names, lang)
-    module, template_file = event_templates(game, lang or game.language) if prose else (None, None)
-    if module is None:
+    if not prose:
         return lines
+    module, template_file = event_templates(game, lang or game.language)
+    if module is None:
+        return EngineExample("battle", "", "", "", (), (), tuple(lines),
+                             Safe("\n".join(f"> {escape(line)}" for line in lines)))
     setup, steps, said, problems = _sentences(game, module, events, names, template_file, lang)
     if problems:
         raise DataError(problems)
