@@ -201,3 +201,77 @@ def test_a_deck_beside_the_box_neither_sizes_it_nor_counts_in_it(tmp_path):
     assert result.output.splitlines()[0] == (
         f"{box}:{line_of(box, 'contents:')}: contents: every card travels beside the box (in_box: false), and a box "
         f"is sized for the cards it holds: put a deck in it, or leave the box out of the kit")
+
+
+# ----------------------------------------------------------------------------- picture backs
+
+def picture_backs(root: Path, images: dict, sizes: dict | None = None) -> Path:
+    """The starter deck's back made ``{by: id, images: ...}`` (pictures of 744 x 1039 px, or ``sizes``)."""
+    from PIL import Image
+
+    (root / "art").mkdir(exist_ok=True)
+    lines = []
+    for value, name in images.items():
+        Image.new("RGB", (sizes or {}).get(name, (744, 1039)), "#336699").save(root / "art" / name)
+        lines.append(f"        {value}: art/{name}\n")
+    game = root / "game.yaml"
+    text = game.read_text()
+    old = "    back: {emblem: spark}         # pnp's designed back, with the game's own icon\n"
+    assert old in text
+    game.write_text(text.replace(old, "    back:\n      by: id\n      images:\n" + "".join(lines)))
+    return game
+
+
+def test_a_misspelt_card_id_in_a_picture_back_is_an_error_with_the_closest_id(tmp_path):
+    root = new_game(tmp_path / "g")
+    game = picture_backs(root, {"spark": "spark.png", "embr": "ember.png", "flare": "flare.png",
+                                "star": "star.png"})
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 2, result.output
+    # one message: the card the misspelt id was meant for is not also reported as left without a picture
+    assert result.output.splitlines() == [
+        f"{game}:{line_of(game, 'embr:')}: deck 'cards': back.images: no card of the deck has id 'embr'; did you "
+        f"mean 'ember'?", "1 problem found; nothing was written."]
+
+
+def test_a_card_left_out_of_a_picture_back_is_a_warning_naming_it(tmp_path):
+    root = new_game(tmp_path / "g")
+    game = picture_backs(root, {"spark": "spark.png", "ember": "ember.png", "flare": "flare.png"})
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert f"{game}:{line_of(game, 'images:')}: warning: deck 'cards': back.images: card 'star' has no picture, and " \
+           f"there is no image: for the others, so it prints the designed back; give it a picture, or give image: " \
+           f"for every card without one" in result.output.splitlines()
+    # image: for the others is the documented fallback: nothing to warn about
+    game.write_text(game.read_text().replace("      by: id\n", "      by: id\n      image: art/spark.png\n"))
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
+
+
+def test_a_back_picture_at_30_dpi_is_a_warning_as_card_art_is(tmp_path):
+    root = new_game(tmp_path / "g")
+    game = picture_backs(root, {"spark": "spark.png", "ember": "ember.png", "flare": "flare.png", "star": "star.png"},
+                         sizes={"flare.png": (74, 104)})
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 0, result.output
+    # 744 x 1039 px (what print services ask for, 299.9 dpi on a poker card) is not reported
+    assert [line for line in result.output.splitlines() if "warning" in line] == [
+        f"{game}:{line_of(game, 'flare:')}: warning: deck 'cards': back.images.flare: flare.png prints at 30 dpi "
+        f"(74 x 104 px on 63.0 x 88.0 mm); print shops ask for 300"]
+
+
+def test_a_back_by_a_choice_field_names_a_value_no_card_has_with_the_closest(tmp_path):
+    root = new_game(tmp_path / "g")
+    (root / "cards.csv").write_text((root / "cards.csv").read_text().replace("id,name,copies,points,text,flavour",
+                                                                               "id,name,copies,points,text,flavour,kind")
+                                    .replace("\n", ",hot\n").replace("flavour,kind,hot", "flavour,kind"))
+    game = root / "game.yaml"
+    game.write_text(game.read_text().replace(
+        "      text: {type: text}", "      text: {type: text}\n      kind: {type: choice, choices: [hot, cold]}").replace(
+        "    back: {emblem: spark}", "    back: {by: kind, labels: {hto: Hot, cold: Cold}}"))
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 2, result.output
+    # 'cold' is a declared choice no card has yet: not a mistake
+    assert result.output.splitlines() == [
+        f"{game}:{line_of(game, 'hto: Hot')}: deck 'cards': back.labels: no card of the deck has kind 'hto'; did you "
+        f"mean 'hot'?", "1 problem found; nothing was written."]

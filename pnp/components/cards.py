@@ -27,6 +27,8 @@ from pnp.layout.cutter import CUT_BLEED, MACHINES, CutOutline, cutter_grid, keyl
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.icon_names import ICON_NAMES
 from pnp.markup import card_markup, escape, markup_problems, plain_text
+from pnp.paths import excerpt
+from pnp.suggest import closest
 from pnp.loading.placeholders import PRINTED_MARK
 from pnp import reprint
 
@@ -682,12 +684,89 @@ def check_art_dpi(game, deck, problems, lang=None, bleed: float = 0.0) -> None:
                 area = Rect(shown.rect.x + gl, shown.rect.y + gb, shown.rect.w - gl - gr, shown.rect.h - gb - gt)
         except (templating.TEMPLATE_ERRORS + (RegionError,)):
             pass                                 # its layout's problem is reported for its region
-        dpi = effective_dpi(pixels, (area.w, area.h), art.fit)
-        if dpi < ART_DPI:
+        low = low_dpi(pixels, (area.w, area.h), art.fit)
+        if low:
             path, line = game.sources.get(card_id, (deck.cards_file, None))
-            problems.warn(path, art.line or line, f"card '{card_id}'",
-                          f"art {art.path.name} prints at {dpi:.0f} dpi ({pixels[0]} x {pixels[1]} px on "
-                          f"{area.w:.1f} x {area.h:.1f} mm); print shops ask for {ART_DPI}")
+            problems.warn(path, art.line or line, f"card '{card_id}'", f"art {art.path.name} {low}")
+
+
+def low_dpi(pixels: tuple, area_mm: tuple, fit: str) -> str | None:
+    """How a picture of ``pixels`` filling ``area_mm`` as ``fit`` says prints when that is below
+    :data:`ART_DPI` (``prints at 30 dpi (...); print shops ask for 300``), else None."""
+    dpi = effective_dpi(pixels, area_mm, fit)
+    if round(dpi) >= ART_DPI:               # 744 x 1039 px on a poker card: 299.9 dpi, the size services ask for
+        return None
+    return (f"prints at {dpi:.0f} dpi ({pixels[0]} x {pixels[1]} px on {area_mm[0]:.1f} x {area_mm[1]:.1f} mm); "
+            f"print shops ask for {ART_DPI}")
+
+
+def check_back_pictures(game, deck, problems) -> None:
+    """A deck's back pictures, as its card art is checked: a PNG or JPEG that prints below :data:`ART_DPI`
+    on the card is a warning at its line; with a back picked by a card key (``by``), a value of
+    ``images``, ``labels`` or ``emblems`` that no card of the deck has (nor the key declares: a choice, a
+    faction, a rank) is an error naming the closest value, and cards left without a picture (no value of
+    theirs in ``images``, ``labels`` or ``emblems`` and no ``image`` for the others: they print the
+    designed back) are a warning naming them."""
+    back = deck.back
+    if back is None:
+        return
+    path, subject = game.root / "game.yaml", f"deck '{deck.id}'"
+    for what, value, picture in [("image", None, back.image)] + [("images", v, p) for v, p in back.images]:
+        pixels = image_pixels(picture) if picture is not None and picture.suffix.lower() != ".svg" else None
+        low = low_dpi(pixels, (deck.width, deck.height), back.fit) if pixels else None
+        if low:
+            problems.warn(path, back.where(what, value), subject, f"back.{what}{f'.{value}' if value else ''}: "
+                                                                  f"{picture.name} {low}")
+    if back.by is None:
+        return
+    held = {}
+    for card in deck.cards:
+        value = card_key(card, back.by)
+        if value is not None:
+            held.setdefault(str(value), []).append(card)
+    declared = {"faction": [f.id for f in game.factions], "rank": [r.id for r in game.ranks]}.get(back.by) or \
+        next((list(f.choices or ()) for f in deck.fields if f.name == back.by), [])
+    known = list(held) + [str(v) for v in declared if str(v) not in held]
+    meant = set()                       # the values a misspelt one is taken for: not reported twice
+    for what, keyed in (("images", back.images), ("labels", back.labels), ("emblems", back.emblems)):
+        for value, _ in keyed:
+            if value in known:
+                continue
+            close = closest(value, known)
+            meant.add(close)
+            hint = f"; did you mean '{close}'?" if close else f" (the cards have: {', '.join(sorted(held)[:12])})"
+            problems.error(path, back.where(what, value), subject,
+                           f"back.{what}: no card of the deck has {back.by} {excerpt(value)}{hint}")
+    if not back.images or back.image is not None:
+        return
+    # a value with a label or an emblem of its own prints the designed back on purpose
+    chosen = {v for v, _ in back.images} | {v for v, _ in back.labels} | {v for v, _ in back.emblems}
+    bare = [(value, cards) for value, cards in held.items() if value not in chosen and value not in meant]
+    if bare:
+        problems.warn(path, back.where("images"), subject, f"back.images: {_without(back.by, bare)}")
+
+
+def _without(key: str, bare: list) -> str:
+    """What a back keyed by ``key`` says of the ``bare`` (value, cards) it gives no picture."""
+    if key == "id":
+        names = [f"'{value}'" for value, _ in bare]
+        one = len(names) == 1
+        who = ("card " if one else "cards ") + _listed(names)
+    else:
+        named = [f"{key} '{value}' ({f'card {cards[0].id!r}' if len(cards) == 1 else f'{len(cards)} cards, e.g. card {cards[0].id!r}'})"
+                 for value, cards in bare]
+        one = sum(len(cards) for _, cards in bare) == 1
+        who = _listed(named)
+    return (f"{who} {'has' if len(bare) == 1 else 'have'} no picture, and there is no image: for the others, so "
+            f"{'it prints' if one else 'they print'} the designed back; give {'it' if len(bare) == 1 else 'each'} a "
+            f"picture, or give image: for every card without one")
+
+
+def _listed(names: list, most: int = 6) -> str:
+    """``'a', 'b' and 'c'`` (the first ``most``, then how many more)."""
+    if len(names) > most:
+        return ", ".join(names[:most]) + f" and {len(names) - most} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def check_back_bleed(game, problems, bleed: float) -> None:
@@ -880,6 +959,7 @@ def check(game, problems, options: BuildOptions | None = None, spec=None, done: 
         checks.store()
         regions.report(problems)
         check_art_dpi(game, deck, problems, lang, bleed)
+        check_back_pictures(game, deck, problems)
         check_unprinted_fields(game, deck, problems)
         at = game.deck_where(deck) if game.several_decks else game.where("player_aid")
         try:

@@ -205,6 +205,13 @@ class Back:
     emblem: str | None = None
     line: int | None = None
     bleed: str | None = None  # extend | mirror: the pictures are made to the trim; the bleed comes from their edges
+    # ((what, value), line) where the mapping writes each keyed value (what: images, labels, emblems) and the
+    # image (("image", None))
+    lines: tuple = field(default=(), compare=False, repr=False)
+
+    def where(self, what: str, value=None) -> int | None:
+        """The line of ``what`` (``image``; ``images``, ``labels`` or ``emblems`` with a ``value``)."""
+        return dict(self.lines).get((what, value)) or self.line
 
     def for_value(self, value) -> tuple:
         """(image path or None, label or None, emblem or None) of the back of a card whose key is ``value``."""
@@ -286,10 +293,14 @@ def parse_back(raw, root: Path, fields, problems: Problems, path, line, where: s
     for value, twin in case_twins(values).items():
         problems.error(path, line, None, f"{where}: the values {excerpt(twin)} and {excerpt(value)} differ only in "
                                          f"case; their exported back images would be one file on Windows and macOS")
+    lines = [((what, None), line_of(raw, what)) for what in ("image", "images", "labels", "emblems")] + \
+        [((what, str(value)), line_of(raw.get(what), value) or line_of(raw, what))
+         for what in ("images", "labels", "emblems") for value in (clean.get(what) or {})]
     return Back(image, clean.get("fit") or "cover", by, tuple(images),
                 tuple((str(k), v) for k, v in (clean.get("labels") or {}).items()),
                 tuple((str(k), v) for k, v in (clean.get("emblems") or {}).items()),
-                clean.get("label"), clean.get("emblem"), line, clean.get("bleed"))
+                clean.get("label"), clean.get("emblem"), line, clean.get("bleed"),
+                tuple((key, at) for key, at in lines if at))
 
 
 @dataclass(frozen=True)
