@@ -190,7 +190,7 @@ def test_every_problem_of_every_file_in_one_run(tmp_path):
         "quests.csv:2:3: card 'dragon': copies: 0 is below the minimum 1",
         "tokens.yaml:2: token 't': shape: 'circel' is not one of",
         "box.yaml:2: card_thicknes: unknown key",
-        "fr.yaml:3: language 'fr': unused key 'cards.knigt.name'",
+        "fr.yaml:3: language 'fr': unused key 'cards.knigt': the game has no card 'knigt'; did you mean 'knight'?",
     ]
     for text in expected:
         assert text in out, (text, out)

@@ -64,7 +64,8 @@ def test_missing_and_unused_keys_name_file_and_line(game_copy):
             f"in i18n/es.yaml") in out
     assert f"{cards}:{langman}: card 'langman': flavour " in out
     assert "give cards.langman.flavour in i18n/es.yaml" in out
-    assert (f"{path}:{line_of(text, 'langmann')}: language 'es': unused key 'cards.langmann.name'") in out
+    assert (f"{path}:{line_of(text, 'langmann')}: language 'es': unused key 'cards.langmann': the game has no card "
+            f"'langmann'; did you mean 'langman'?") in out
 
 
 def test_missing_strings_key_is_reported(game, tmp_path, monkeypatch):

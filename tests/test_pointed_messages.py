@@ -125,3 +125,67 @@ def test_a_style_name_the_layout_does_not_have_is_an_error_at_the_designers_line
     assert problems("validate", starter) == [
         f"{starter}/templates/layouts/starter.yaml:9: region 'name': style: no style 'nmae' in layout 'starter'; "
         f"did you mean 'name'?"]
+
+
+# ----------------------------------------------------------------------------- one mistake, one message
+
+@pytest.fixture
+def lantern(tmp_path) -> Path:
+    """A copy of tests/games/lantern_night (every printed word translated into Spanish)."""
+    dest = tmp_path / "lantern_night"
+    shutil.copytree(GAMES / "lantern_night", dest)
+    return dest
+
+
+def test_a_translation_key_for_a_misspelt_card_id_names_the_closest_card(lantern):
+    es = lantern / "i18n" / "es.yaml"
+    edit(es, "  red-dragon: {name:", "  red-dargon: {name:")
+    assert problems("validate", lantern) == [
+        f"{es}:17: language 'es': unused key 'cards.red-dargon': the game has no card 'red-dargon'; did you mean "
+        f"'red-dragon'?"]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("  oil: {front", "  oli: {front", "20: language 'es': unused key 'tokens.oli': the game has no token 'oli'; did "
+                                       "you mean 'oil'?"),
+    ("  moon: {name: Luna", "  mono: {name: Luna",
+     "5: language 'es': unused key 'factions.mono': the game has no faction 'mono'; did you mean 'moon'?"),
+    ("{label: Guardián, back", "{lable: Guardián, back",
+     "28: language 'es': unused key 'components.keepers.pieces.keeper.lable'; did you mean "
+     "'components.keepers.pieces.keeper.label'?"),
+])
+def test_other_unused_translation_keys_name_the_closest(lantern, old, new, message):
+    es = lantern / "i18n" / "es.yaml"
+    edit(es, old, new)
+    assert problems("validate", lantern) == [f"{es}:{message}"]
+
+
+@pytest.mark.parametrize("file, old, new, message", [
+    # a wrong token key: the token's problem, not also its translated caption called unused
+    ("tokens.yaml", "count: 8, shape: rounded", "count: 8, shpe: rounded",
+     "7: token 'oil': shpe: unknown key (did you mean 'shape'?); accepted keys: id, kind, faction, value, count, "
+     "shape, outline, size, on_track, front, back, placeholder"),
+    # a misspelt required key is not also a missing one
+    ("game.yaml", "width: 25", "widht: 25",
+     "37: component 'keepers': widht: unknown key (did you mean 'width'?); accepted keys: kind, id, width, height, "
+     "base_depth, fold, base, slot_depth, slot_width, pieces, each, piece, title, part"),
+    ("rulebook.yaml", "chapters:", "chapter:",
+     "1: chapter: unknown key (did you mean 'chapters'?); accepted keys: pages, notes, chapters, examples, battle"),
+    # a deck key with a typo: its translated back label is not called unused
+    ("game.yaml", "back: {label: Night market}", "back: {lable: Night market}",
+     "26: deck 'lanterns': back.lable: unknown key (did you mean 'label'?); accepted keys: image, fit, by, images, "
+     "labels, emblems, label, emblem, bleed"),
+    # a deck left out: none of its translated words (deck, cards) are called unused
+    ("game.yaml", "size: poker", "size: pokr",
+     "19: deck 'lanterns': size: unknown size 'pokr'; give one of poker, bridge, mini, mini-euro, euro, square, "
+     "tarot or {width, height} in mm"),
+    # a field's type misspelt: its cards' values are not each reported against a type it does not have
+    ("game.yaml", "colour: {type: choice", "colour: {type: choise",
+     "22: deck 'lanterns': fields.colour.type: 'choise' is not one of: int, text, choice, list, bool"),
+    ("game.yaml", "first_light: {type: bool}", "first_light: {typ: bool}",
+     "24: deck 'lanterns': fields.first_light.typ: unknown key (did you mean 'type'?); accepted keys: type, "
+     "required, default, min, max, choices, icon, sign, format"),
+])
+def test_one_mistake_gives_one_message(lantern, file, old, new, message):
+    edit(lantern / file, old, new)
+    assert problems("validate", lantern) == [f"{lantern / file}:{message}"]

@@ -22,6 +22,7 @@ from pnp.paths import SAFE_NAME_TEXT, case_twins, data_path, excerpt, name_probl
 from pnp.loading.schema import Field, check, entry, subkey
 from pnp.loading.tables import coerce, guess, is_table, load_table
 from pnp.loading.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
+from pnp.suggest import closest
 from rules_engine.model import Ability, Card
 
 #: Card sizes by name (trim size, width x height in mm).
@@ -169,6 +170,8 @@ class CardField:
         if self.type == "list":
             return Field("list", required=self.required, default=list(self.default or []), nullable=nullable,
                          items=Field("str", blank=False, choices=self.choices or None))
+        if self.type == UNSURE:
+            return Field("any", required=self.required, default=self.default, nullable=True)
         return Field("str", required=self.required, default=self.default, nullable=nullable)
 
     @property
@@ -373,6 +376,21 @@ def parse_size(value, problems: Problems, path, line, where: str) -> tuple[float
     return None
 
 
+#: The type of a field whose ``type:`` is wrong (reported at its line): its cards' values are not
+#: checked against a type it may not have (one message for the mistake, not one per card).
+UNSURE = "unsure"
+
+
+def _type_unsure(raw) -> bool:
+    """Whether a field's definition leaves its type unknown: a ``type`` that is none of
+    :data:`FIELD_TYPES`, or none given but a misspelt key meant to be it (``typ: bool``)."""
+    if not isinstance(raw, dict):
+        return False
+    if "type" in raw:
+        return raw["type"] not in FIELD_TYPES
+    return any(closest(key, FIELD_SCHEMA) == "type" for key in raw if key not in FIELD_SCHEMA)
+
+
 def _fields(raw_fields, clean_fields: dict, problems: Problems, path, where: str) -> tuple:
     out = []
     for name, f in clean_fields.items():
@@ -382,7 +400,8 @@ def _fields(raw_fields, clean_fields: dict, problems: Problems, path, where: str
             if name in BUILTIN_KEYS:
                 problems.error(path, line, None, f"{at}: '{name}' is a key every card has; name the field otherwise")
             continue
-        kind = f.get("type", "int")
+        kind = UNSURE if _type_unsure(raw_fields.get(name) if isinstance(raw_fields, dict) else None) \
+            else f.get("type", "int")
         if kind == "int" and {"min", "max"} <= f.keys() and f["min"] > f["max"]:
             problems.error(path, line, None, f"{at}: min {f['min']} is more than max {f['max']}")
             continue

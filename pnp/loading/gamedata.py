@@ -160,6 +160,10 @@ class Game:
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
     meta_lines: dict = field(default_factory=dict, hash=False, compare=False)  # game.yaml key -> line
     item_lines: dict = field(default_factory=dict, hash=False, compare=False)  # ("factions", id) -> line
+    # translation key prefixes ("decks.lanterns.", "factions.") of what game.yaml writes with problems of its
+    # own: left out or partly read, so a translation's words for it are not called unused (one mistake, one
+    # message); see :func:`unsure_keys`
+    unsure: tuple = field(default=(), hash=False, compare=False)
 
     def where(self, key: str, item: str | None = None) -> tuple:
         """(path, line) of a top-level key of game.yaml (or of its list entry with id ``item``)."""
@@ -369,6 +373,9 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         marks[hexmap.source] = marks.get(hexmap.source, 0) + 1
     name = root.resolve().name
     players, minutes = meta.get("players") or {}, meta.get("minutes") or {}
+    unsure = unsure_keys(raw_game, [p.line for p in problems.errors[before:] if p.path == str(game_path)], decks)
+    if raw_game.get("map") is not None and hexmap is None:     # the map file has problems of its own
+        unsure += ("map.",)
     result = Game(
         root=root, id=name, title=meta.get("title") or name, author=meta.get("author") or "",
         publisher=meta.get("publisher") or "", artist=meta.get("artist") or "",
@@ -381,13 +388,51 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         components=tuple(c.id for c in specs), component_specs=specs, sources=sources, icons=icon_set,
         power_track=meta.get("power_track") or {}, facts=facts, data=data, placeholders=marks, pieces=pieces,
         holdings=holdings, map=hexmap, look=look, version=meta.get("version") or git_commit(root),
-        meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines,
+        meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines, unsure=unsure,
     )
     if engine and not problems.errors:
         _check_engine_accepts(result, problems)
     if strict:
         problems.raise_if_errors()
     return result
+
+
+#: The translation sections whose words game.yaml's top-level keys write (see :func:`unsure_keys`); a
+#: section keyed by the ids of the key's list entries when its prefix ends with a dot.
+TRANSLATED_KEYS = {"title": "title", "decks": "decks.", "card": "decks.", "factions": "factions.",
+                   "ranks": "ranks.", "ability_categories": "categories.", "components": "components.",
+                   "pieces": "pieces.", "holdings": "holdings.", "credits": "credits.", "map": "map."}
+
+
+def unsure_keys(raw, lines: list, decks) -> tuple:
+    """The translation key prefixes of what game.yaml (``raw``) writes at the ``lines`` of its errors: the
+    entry of a list of things with ids (``decks.lanterns.``, ``components.keepers.``), else the whole
+    section (``factions.``); every section for an error without a line. A deck left out altogether takes
+    its cards' words with it (``cards.``: its cards file was not read)."""
+    if not lines:
+        return ()
+    if None in lines:
+        return tuple(dict.fromkeys(TRANSLATED_KEYS.values())) + ("cards.",)
+    tops = sorted((line, key) for key, line in getattr(raw, "key_lines", {}).items() if line is not None)
+    out = []
+    for line in lines:
+        key = next((k for at, k in reversed(tops) if at <= line), None)
+        prefix = TRANSLATED_KEYS.get(key)
+        if prefix is None:
+            continue
+        items = raw.get(key)
+        if prefix.endswith(".") and isinstance(items, list) and key != "card":
+            at = [i for i in range(len(items)) if (line_of(items, i) or 0) <= line]
+            item = items[at[-1]] if at else None
+            ident = item.get("id", item.get("kind")) if isinstance(item, dict) else item
+            prefix = f"{prefix}{ident}." if isinstance(ident, str) else prefix
+        out.append(prefix)
+    loaded = {d.id for d in decks}
+    raw_decks = raw.get("decks") if isinstance(raw.get("decks"), list) else []
+    if any(not (isinstance(d, dict) and d.get("id") in loaded) for d in raw_decks) or \
+            ("card" in raw and not decks):
+        out.append("cards.")
+    return tuple(dict.fromkeys(out))
 
 
 def git_commit(root: Path) -> str:

@@ -247,9 +247,12 @@ class Checker:
         return MISSING
 
     def mapping(self, data, schema: dict, prefix: str = "") -> dict:
-        """Check a mapping against a schema; unknown keys and missing required keys are problems."""
+        """Check a mapping against a schema; unknown keys and missing required keys are problems. A
+        required key that an unknown key was meant to be (its "did you mean") is not reported missing
+        as well: one mistake, one message."""
         out = {}
         base_line = getattr(data, "line", None)
+        meant = set()
         for key in data:
             shown = key if isinstance(key, str) and len(key) <= 40 else excerpt(key)
             where = subkey(prefix, shown)
@@ -263,6 +266,8 @@ class Checker:
                 accepted = ", ".join(schema)
                 close = closest(key, schema)
                 hint = f" (did you mean '{close}'?)" if close else ""
+                if close is not None and close not in data:
+                    meant.add(close)
                 self.error(line_of(data, key), where, f"unknown key{hint}; accepted keys: {accepted}")
         for key, spec in schema.items():
             where = subkey(prefix, key)
@@ -273,7 +278,8 @@ class Checker:
                 elif not spec.required:
                     out[key] = spec.default      # reported; the default keeps the rest of the checks going
             elif spec.required:
-                self.error(base_line, where, "required key is missing")
+                if key not in meant:
+                    self.error(base_line, where, "required key is missing")
             else:
                 out[key] = spec.default
         return out

@@ -10,12 +10,13 @@ validate also runs :func:`check_translation_keys` (keys of each translation file
 
 from __future__ import annotations
 
-from pnp.errors import Problems
+from pnp.errors import DataError, Problems
 from pnp.loading.i18n import (PLACEHOLDERS, languages, no_translation, pnp_words, strings_path, translation_path)
 from pnp.loading.i18n.catalogue import Source, sources
 from pnp.loading.i18n.literals import suggested_key
 from pnp.markup import markup_problems, placeholder_problems
 from pnp.paths import excerpt
+from pnp.suggest import closest
 from pnp.loading.yamlsrc import LineDict, line_of, load_yaml_or_report
 
 
@@ -141,13 +142,16 @@ def check_translation_keys(game, problems: Problems) -> None:
     matches nothing in the data (a misspelt card id would otherwise silently keep the original words).
     Missing keys are reported when building or validating that language (``--lang``).
 
-    A card left out for its own problems (or a whole cards file with a syntax error) is not a reason to
-    call its translated words unused: that would be one follow-on message per word."""
+    A card, a deck, a token or anything else left out (or partly read) for its own problems is not a
+    reason to call its translated words unused: that would be one follow-on message per word. A key
+    under an id the game does not have (a misspelt card id) is one problem for the id, with the closest
+    id the game has; any other unused key names the closest key a translation may give."""
     folder = game.root / "i18n"
     if not folder.is_dir():
         return
     expected = {s.key for s in sources(game) if s.kind == "key"}
-    unsure = _unsure_prefixes(game)
+    unsure = _unsure_prefixes(game) + tuple(getattr(game, "unsure", ()))
+    ids = _ids(game)
     for tpath in sorted(folder.glob("*.yaml")):
         lang = tpath.stem
         before = len(problems)
@@ -158,19 +162,69 @@ def check_translation_keys(game, problems: Problems) -> None:
             problems.error(tpath, getattr(raw, "line", None), f"language '{lang}'",
                            f"the translation is {_what(raw)}; expected a mapping of translated words")
             continue
+        told = set()
         for key, (_, line) in leaves(raw):
-            if key not in expected and not key.startswith(unsure):
-                problems.error(tpath, line, f"language '{lang}'", f"unused key {excerpt(key)}")
+            if key in expected or key.startswith(unsure):
+                continue
+            section, _, rest = key.partition(".")
+            ident = rest.split(".", 1)[0]
+            if section in ids and ident not in ids[section]:      # one problem per unknown id
+                if (section, ident) not in told:
+                    told.add((section, ident))
+                    close = closest(ident, ids[section])
+                    hint = f"; did you mean '{close}'?" if close else ""
+                    problems.error(tpath, line_of(raw.get(section), ident) or line, f"language '{lang}'",
+                                   f"unused key {excerpt(f'{section}.{ident}')}: the game has no "
+                                   f"{_ID_SECTIONS[section]} {excerpt(ident)}{hint}")
+                continue
+            near = [k for k in expected if k.startswith(f"{section}.{ident}.")] or \
+                [k for k in expected if k.startswith(f"{section}.")]
+            close = closest(key, near)
+            hint = f"; did you mean '{close}'?" if close else ""
+            problems.error(tpath, line, f"language '{lang}'", f"unused key {excerpt(key)}{hint}")
+
+
+#: Sections of a translation keyed by the ids of the game's things (``cards.<card id>.name``), and what
+#: each id names in a message.
+_ID_SECTIONS = {"cards": "card", "factions": "faction", "ranks": "rank", "categories": "category",
+                "decks": "deck", "tokens": "token", "components": "component", "pieces": "piece",
+                "holdings": "holding"}
+
+
+def _ids(game) -> dict:
+    """The ids the game has in each of :data:`_ID_SECTIONS` (tokens: when tokens.yaml loads)."""
+    from pnp.loading.tokendata import load_tokens
+
+    out = {"cards": {c.id for c in game.cards}, "factions": {f.id for f in game.factions},
+           "ranks": {r.id for r in game.ranks}, "categories": {c.id for c in game.categories},
+           "decks": {d.id for d in game.decks}, "components": set(game.components),
+           "pieces": {p.id for p in game.pieces}, "holdings": {h.id for h in game.holdings}}
+    try:
+        tokens = load_tokens(game)
+    except DataError:            # its own problems: its keys are unsure (_unsure_prefixes)
+        tokens = None
+    out["tokens"] = {t.id for t in tokens.tokens} if tokens is not None else set()
+    return out
 
 
 def _unsure_prefixes(game) -> tuple:
     """Key prefixes a translation may use although the loaded game lacks them: the raw ids of every
-    deck's card entries left out for their own problems, and all of ``cards.`` when a cards file cannot
-    be read at all."""
+    deck's card entries left out for their own problems, all of ``cards.`` when a cards file cannot
+    be read at all, ``tokens.`` when tokens.yaml has problems of its own and ``examples.`` when
+    rulebook.yaml has (the game's :attr:`~pnp.loading.gamedata.Game.unsure` says what of game.yaml)."""
     from pnp.loading.decks import read_cards
+    from pnp.loading.tokendata import load_tokens
+    from pnp.rulebook import config_path, load_config
 
-    loaded = {c.id for c in game.cards}
     prefixes = []
+    for prefix, load, path in (("tokens.", load_tokens, game.root / "tokens.yaml"),
+                               ("examples.", load_config, config_path(game))):
+        if path.is_file():
+            try:
+                load(game)
+            except DataError:
+                prefixes.append(prefix)
+    loaded = {c.id for c in game.cards}
     for deck in game.decks:
         raw_list, top = read_cards(deck, game.root, Problems())      # parsed once per run: cached
         if top is None and deck.cards_file is not None:
