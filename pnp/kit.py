@@ -511,7 +511,7 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
     Returns the files and a warning for every face whose text or icons leave the service's safe zone and
     for every colour the press cannot print within ΔE 8 (:func:`pnp.draw.cmyk.gamut_warnings`)."""
     from pnp.components.cards import back_elements, card_key, deck_faces
-    from pnp.exports.cards import safe_zone_warnings
+    from pnp.exports.cards import back_bleed_warnings, preset_bleed, safe_zone_warnings
     from pnp.draw.cmyk import Separation, gamut_warnings
     from pnp.draw.pdfx import cmyk_profile, to_pdfx1a
     from pnp.exports.presets import product_for
@@ -538,5 +538,7 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
             title = f"{game.title}: {deck.name}" if game.several_decks else game.title
             name = f"{preset.name}-{deck.id}.pdf" if game.several_decks else f"{preset.name}.pdf"
             files[name] = to_pdfx1a(tag_font_subsets(render(pages, title, game.author)), title, separation)
-        warnings = safe_zone_warnings(game, preset, options.lang).warnings + gamut_warnings(separation, preset.name)
+        bleeds = {d.id: product_for(preset, d.width, d.height).bleed_mm for d in game.decks}
+        warnings = back_bleed_warnings(game, bleeds, preset_bleed(preset)) + \
+            safe_zone_warnings(game, preset, options.lang).warnings + gamut_warnings(separation, preset.name)
     return write_atomically(out_dir, files), warnings

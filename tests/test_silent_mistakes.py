@@ -275,3 +275,53 @@ def test_a_back_by_a_choice_field_names_a_value_no_card_has_with_the_closest(tmp
     assert result.output.splitlines() == [
         f"{game}:{line_of(game, 'hto: Hot')}: deck 'cards': back.labels: no card of the deck has kind 'hto'; did you "
         f"mean 'hot'?", "1 problem found; nothing was written."]
+
+
+# ----------------------------------------------------------------------------- a back picture in the exports' bleed
+
+@pytest.fixture(scope="module")
+def trim_back_game(tmp_path_factory) -> Path:
+    """The starter game with a picture back made to the card's trim (744 x 1039 px, a gold frame 20 px in),
+    CMYK so the DriveThruCards preset takes it, and no ``bleed: extend``."""
+    from PIL import Image, ImageDraw
+
+    root = new_game(tmp_path_factory.mktemp("trimback") / "g")
+    (root / "art").mkdir()
+    picture = Image.new("RGB", (744, 1039), "#203050")
+    ImageDraw.Draw(picture).rectangle([20, 20, 723, 1018], outline="#e0c060", width=18)
+    picture.convert("CMYK").save(root / "art" / "back.jpg", quality=90)
+    game = root / "game.yaml"
+    game.write_text(game.read_text().replace("    back: {emblem: spark}         # pnp's designed back, with the "
+                                             "game's own icon\n", "    back: {image: art/back.jpg}\n"))
+    return root
+
+
+@pytest.mark.parametrize("command, bleed", [
+    (("export", "cards", "--preset", "thegamecrafter"), "3.2 mm bleed that --preset thegamecrafter (The Game Crafter) adds,"),
+    (("export", "cards", "--preset", "makeplayingcards"), "3.0 mm bleed that --preset makeplayingcards (MakePlayingCards) "
+                                                          "adds,"),
+    (("build", "--preset", "drivethrucards"), "3.2 mm bleed that --preset drivethrucards (DriveThruCards) adds,"),
+    (("export", "cards", "--bleed", "3"), "3 mm bleed"),
+])
+def test_a_back_picture_made_to_the_trim_is_a_warning_in_every_export_that_adds_a_bleed(trim_back_game, tmp_path,
+                                                                                          command, bleed):
+    game = trim_back_game / "game.yaml"
+    args = [command[0], *([command[1]] if command[0] == "export" else []), trim_back_game,
+            *command[2 if command[0] == "export" else 1:], "--out", tmp_path / "out"]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    warning = (f"{game}:{line_of(game, 'back: {image')}: warning: deck 'cards' back: back.jpg (744 x 1039 px) has the "
+               f"proportions of the 63 x 88 mm card, so it ends at the trim: drawn over the {bleed} it loses about "
+               f"{bleed.split(' mm')[0]} mm at every edge; give it bleed: extend (or mirror) to make the bleed from "
+               f"its edges")
+    assert warning in result.output.splitlines()
+
+
+def test_a_back_picture_with_a_bleed_made_from_its_edges_is_not_reported(trim_back_game, tmp_path):
+    root = tmp_path / "g"
+    shutil.copytree(trim_back_game, root)
+    game = root / "game.yaml"
+    game.write_text(game.read_text().replace("back: {image: art/back.jpg}", "back: {image: art/back.jpg, bleed: extend}"))
+    result = run("export", "cards", root, "--preset", "thegamecrafter", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output, result.output

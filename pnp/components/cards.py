@@ -769,12 +769,15 @@ def _listed(names: list, most: int = 6) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def check_back_bleed(game, problems, bleed: float) -> None:
-    """With a bleed: a warning for each back picture that has the card's own proportions (made to the trim,
-    so the bleed would cut into it) when its deck does not ask for a bleed made from its edges."""
+def check_back_bleed(game, problems, bleed, context: str = "") -> None:
+    """With a bleed (mm, or {deck id: mm} for the decks an export prints): a warning for each back picture
+    that has the card's own proportions (made to the trim, so the bleed would cut into it) when its deck
+    does not ask for a bleed made from its edges, at the back's line in game.yaml. ``context`` says what
+    adds the bleed when it is not ``--bleed`` (an export's preset)."""
     for deck in game.decks:
         back = deck.back
-        if back is None or back.bleed or deck.bleed:
+        deck_bleed = bleed.get(deck.id) if isinstance(bleed, dict) else bleed
+        if back is None or back.bleed or deck.bleed or not deck_bleed:
             continue
         pictures = dict.fromkeys([back.image] + [p for _, p in back.images])
         w, h = deck.width, deck.height
@@ -785,13 +788,14 @@ def check_back_bleed(game, problems, bleed: float) -> None:
             if not size or not size[1]:
                 continue
             ratio = size[0] / size[1]
-            trim, full = w / h, (w + 2 * bleed) / (h + 2 * bleed)
+            trim, full = w / h, (w + 2 * deck_bleed) / (h + 2 * deck_bleed)
             if abs(ratio - trim) < abs(ratio - full) and abs(ratio - trim) <= 0.01 * trim:
+                mm = f"{deck_bleed:.1f}" if context else f"{deck_bleed:g}"
                 problems.warn(game.root / "game.yaml", back.line or game.deck_where(deck)[1], f"deck '{deck.id}' back",
                               f"{picture.name} ({size[0]} x {size[1]} px) has the proportions of the {w:g} x {h:g} mm "
-                              f"card, so it ends at the trim: drawn over the {bleed:g} mm bleed it loses about "
-                              f"{bleed:g} mm at every edge; give it bleed: extend (or mirror) to make the bleed from "
-                              f"its edges")
+                              f"card, so it ends at the trim: drawn over the {mm} mm bleed"
+                              f"{f' that {context} adds,' if context else ''} it loses about {mm} mm at every edge; give it "
+                              f"bleed: extend (or mirror) to make the bleed from its edges")
 
 
 def check_art_at_trim(deck, card, face, bleed: float, problems, path, line) -> None:

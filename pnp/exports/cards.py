@@ -246,8 +246,19 @@ def export_cards(game_arg, out_dir: str | os.PathLike, dpi: int = 300, bleed: fl
             files[f"{folder}{back_file(key)}"] = encoded[key]
     first = next(iter(sizes.values()))
     written = []
-    return CardExport(game, write_atomically(out_dir, files, record=RECORD, warnings=written), first, dpi, bleed,
-                      sizes, written)
+    paths = write_atomically(out_dir, files, record=RECORD, warnings=written)
+    return CardExport(game, paths, first, dpi, bleed, sizes,
+                      back_bleed_warnings(game, {d.id: bleed for d in select_decks(game, decks)}, "") + written)
+
+
+def back_bleed_warnings(game, bleeds: dict, context: str) -> list:
+    """A warning for each back picture made to the trim that the bleeds (deck id -> mm) of an export would
+    cut into (:func:`pnp.components.cards.check_back_bleed`)."""
+    from pnp.components.cards import check_back_bleed
+
+    found = Problems()
+    check_back_bleed(game, found, bleeds, context)
+    return list(found.warnings)
 
 
 def face_count(game, lang=None, decks=None) -> int:
@@ -360,4 +371,11 @@ def export_preset(game_arg, out_dir: str | os.PathLike, preset, lang: str | None
         sizes[deck.id] = product.image_px
     written = []
     paths = write_atomically(out_dir, files, record=RECORD, warnings=written)
-    return PresetExport(game, preset, paths, sizes, list(warnings.warnings) + written, products, list(skipped))
+    cut = back_bleed_warnings(game, {k: p.bleed_mm for k, p in products.items()}, preset_bleed(preset))
+    return PresetExport(game, preset, paths, sizes, cut + list(warnings.warnings) + written, products, list(skipped))
+
+
+def preset_bleed(preset) -> str:
+    """What adds the bleed of ``preset``'s files, for a message: ``--preset thegamecrafter (The Game
+    Crafter)``."""
+    return f"--preset {preset.name} ({preset.service})"
