@@ -17,7 +17,7 @@ from PIL import Image
 
 from pnp.cli import main
 from pnp.errors import DataError
-from pnp.loading.svg import MAX_DEPTH, check_svg_bytes
+from pnp.loading.svg import MAX_DEPTH, MAX_ELEMENTS, check_svg_bytes
 from pnp.loading.tables import load_table
 from pnp.loading.yamlsrc import Limits, parse_yaml
 
@@ -66,7 +66,7 @@ SVGS = [
     ("use fan-out", (HEAD + '<defs><g id="a0"><rect width="1" height="1"/></g>' +
                      "".join(f'<g id="a{i}">' + f'<use href="#a{i - 1}"/>' * 10 + "</g>" for i in range(1, 10)) +
                      '</defs>\n<use href="#a9"/></svg>').encode(),
-     1, "draws more than 50,000 elements once its <use> references are expanded"),
+     1, f"draws more than {MAX_ELEMENTS:,} elements once its <use> references are expanded"),
     ("200 nested groups", (HEAD + "\n" + "<g>" * 200 + '<rect width="1" height="1"/>' + "</g>" * 200 + "</svg>").encode(),
      2, f"nests elements more than {MAX_DEPTH} deep"),
     ("a use chain", (HEAD + '<g id="g0"><rect width="1" height="1"/></g>\n' +

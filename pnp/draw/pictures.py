@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from reportlab.lib.utils import ImageReader
 
 from pnp.cache import reads_files
 from pnp.draw import fonts
+from pnp.errors import DataError, Problem
 from pnp.loading.svg import check_svg
 
 #: svglib logs what it cannot draw; pnp's validation already refused what is unsafe.
@@ -116,7 +118,16 @@ def _svg_form(c, path: str, drawing, colour, outline: bool, stroke_width: float)
         # renderPDF sets its default font (Helvetica) before drawing anything: name the canvas's own,
         # bundled and embedded, so no PDF refers to a font it does not carry (print shops refuse those)
         drawing.initialFontName = fonts.INITIAL_FONT
-        _renderer()().draw(renderPDF.renderScaledDrawing(drawing), c, 0, 0)
+        try:
+            _renderer()().draw(renderPDF.renderScaledDrawing(drawing), c, 0, 0)
+        except ValueError as exc:        # a number svglib made (an arc's radii) too large to write in a PDF
+            large = re.search(r"number too large (\S+)", str(exc))
+            if large is None:
+                raise
+            raise DataError([Problem(path, None, None, f"cannot be drawn: its shapes make a number too large to "
+                                                       f"write into a PDF ({large.group(1)[:30]}); keep its "
+                                                       f"coordinates, radii and sizes within a sensible range")]) \
+                from None
         c.endForm()
         forms.add(name)
     return name
