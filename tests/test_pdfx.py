@@ -136,3 +136,80 @@ def test_the_bundled_cards_keep_to_drivethrucards_safe_zone(dtc):
     from pnp.loading.gamedata import load_game
 
     assert safe_zone_warnings(load_game("shadow_throne"), PDF_PRESETS["drivethrucards"]) == []
+
+
+def _starter_with_art(folder):
+    """`pnp new`'s starter with card art in a column of its CSV: a CMYK JPEG, a grey PNG and an RGB PNG."""
+    assert CliRunner().invoke(main, ["new", str(folder)]).exit_code == 0
+    Image.new("CMYK", (300, 250), (40, 10, 0, 5)).save(folder / "cmyk.jpg")
+    Image.new("L", (300, 250), 128).save(folder / "grey.png")
+    Image.new("RGB", (300, 250), (200, 30, 30)).save(folder / "red.png")
+    cards = folder / "cards.csv"
+    rows = cards.read_text().splitlines()
+    art = {"spark": "cmyk.jpg", "ember": "grey.png", "flare": "red.png"}
+    cards.write_text("\n".join([rows[0] + ",art"] + [f"{row},{art.get(row.split(',')[0], '')}" for row in rows[1:]])
+                     + "\n")
+    return folder
+
+
+def _line_of(path, needle) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+def test_what_the_cmyk_file_cannot_take_is_refused_at_its_file_and_line(tmp_path):
+    """RGB card art, an RGB back picture and a card size DriveThruCards does not print: exit 2 before
+    anything is written, each at the line that asks for it (the card's art cell, the deck's back, the
+    deck); CMYK and grey art pass."""
+    game = _starter_with_art(tmp_path / "g")
+    Image.new("RGB", (250, 350), (20, 20, 60)).save(game / "back.png")
+    (game / "minis.csv").write_text("id,name,copies,points\ndrop,Drop,1,1\n")
+    yaml = game / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("back: {emblem: spark}", "back: {image: back.png}")
+                    .replace("# the kit, printed in this order",
+                             "  - {id: minis, name: Minis, cards: minis.csv, size: mini, fields: {points: {type: int}}}\n\n# the kit, printed in this order"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(game), "--preset", "drivethrucards", "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    csv, row = game / "cards.csv", _line_of(game / "cards.csv", "flare,")
+    rgb = ("is an RGB picture; --preset drivethrucards writes CMYK PDF/X-1a and pnp does not convert pictures' "
+           "colours yet: save it as a CMYK JPEG (or in grey), or draw it as SVG")
+    assert result.output.splitlines() == [
+        f"{yaml}:{_line_of(yaml, 'back.png')}: deck 'cards' back: back picture back.png {rgb}",
+        f"{csv}:{row}:7: card 'flare': art red.png {rgb}",
+        f"{yaml}:{_line_of(yaml, 'id: minis')}: deck 'minis': --preset drivethrucards: none of DriveThruCards' card "
+        f"templates pnp knows fits 44 x 63 mm cards (within 1.5 mm; the closest is poker, 63.5 x 88.9 mm; "
+        f"docs/printing.md lists them)",
+        "3 problems found; nothing was written."]
+    assert not out.exists()
+
+
+def test_cmyk_and_grey_art_print_and_a_picture_inside_an_svg_is_named_at_its_card(tmp_path):
+    """CMYK and grey art go into the file as they are; an RGB picture inside an SVG (seen only once drawn)
+    is refused at the card whose page holds it."""
+    import base64
+    import io
+
+    game = _starter_with_art(tmp_path / "g")
+    cards = game / "cards.csv"
+    cards.write_text(cards.read_text().replace("red.png", "cmyk.jpg"))
+    result = CliRunner().invoke(main, ["build", str(game), "--preset", "drivethrucards", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(tmp_path / "o" / "drivethrucards.pdf") as pdf:
+        spaces = {str(x.get("/ColorSpace")) for page in pdf.pages
+                  for x in (page.obj.Resources.get("/XObject") or {}).values() if x.get("/Subtype") == "/Image"}
+    assert spaces == {"/DeviceCMYK", "/DeviceGray"}
+
+    png = io.BytesIO()
+    Image.new("RGB", (30, 20), (200, 30, 30)).save(png, "PNG")
+    (game / "inside.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="30" height="20">'
+        f'<image width="30" height="20" xlink:href="data:image/png;base64,{base64.b64encode(png.getvalue()).decode()}"/>'
+        '</svg>')
+    cards.write_text(cards.read_text().replace("grey.png", "inside.svg"))
+    result = CliRunner().invoke(main, ["build", str(game), "--preset", "drivethrucards", "--out", str(tmp_path / "p")])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        f"{cards}:{_line_of(cards, 'ember,')}:1: card 'ember' (face): --preset drivethrucards: an image in /DeviceRGB "
+        f"cannot be written as PDF/X-1a yet; give its pictures in CMYK, or as SVG without pictures inside",
+        "1 problem found; nothing was written."]
+    assert not (tmp_path / "p").exists()

@@ -231,12 +231,22 @@ def _check_resources(resources, what: str) -> None:
             space = xobject.get("/ColorSpace")
             if space not in (Name.DeviceCMYK, Name.DeviceGray):
                 raise UserError(f"{what}: an image in {space} cannot be written as PDF/X-1a yet; "
-                                f"give the card's art as CMYK or as a vector (SVG)")
+                                f"give its pictures in CMYK, or as SVG without pictures inside")
+
+
+class PdfxRefusal(UserError):
+    """What PDF/X-1a cannot hold (``reason``) on page ``page`` (from 1) of the drawn PDF, so the caller can
+    name what the page shows; its text names the file's title and the page."""
+
+    def __init__(self, what: str, reason: str, page: int):
+        super().__init__(f"{what}: {reason}")
+        self.reason, self.page = reason, page
 
 
 def to_pdfx1a(data: bytes, title: str, separation: Separation | None = None) -> bytes:
     """``data`` (a PDF pnp drew, pages with TrimBox and BleedBox) as PDF/X-1a:2003 bytes. ``separation``
-    (for the output intent's profile; made when not given) records every colour it converted."""
+    (for the output intent's profile; made when not given) records every colour it converted. What the
+    format cannot hold (transparency, an RGB image, ...) is a :class:`PdfxRefusal` naming its page."""
     profile = cmyk_profile()
     icc_bytes = profile.read_bytes()
     separation = separation or Separation(icc_bytes)
@@ -246,7 +256,10 @@ def to_pdfx1a(data: bytes, title: str, separation: Separation | None = None) -> 
             what = f"{title}, page {number}"
             if "/TrimBox" not in page.obj or "/BleedBox" not in page.obj:
                 raise UserError(f"{what}: PDF/X needs a TrimBox and a BleedBox on every page")
-            _convert_page(pdf, page, separation, what, seen)
+            try:
+                _convert_page(pdf, page, separation, what, seen)
+            except UserError as exc:
+                raise PdfxRefusal(what, str(exc).removeprefix(f"{what}: "), number) from None
         icc = pdf.make_stream(icc_bytes)
         icc.N = 4
         pdf.Root.OutputIntents = Array([Dictionary(
@@ -267,4 +280,4 @@ def to_pdfx1a(data: bytes, title: str, separation: Separation | None = None) -> 
         return buf.getvalue()
 
 
-__all__ = ["INK_LIMIT", "PDFX_VERSION", "cmyk_profile", "to_pdfx1a"]
+__all__ = ["INK_LIMIT", "PDFX_VERSION", "PdfxRefusal", "cmyk_profile", "to_pdfx1a"]

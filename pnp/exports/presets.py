@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
-from pnp.errors import UserError
-from pnp.layout.geometry import Icon, Rect, Text, extent, flatten
+from pnp.errors import Problems, UserError
+from pnp.layout.geometry import Icon, Picture, Rect, Text, extent, flatten
 from pnp.units import MM_PER_INCH
 
 _MM_PER_INCH = Fraction(str(MM_PER_INCH))
@@ -206,3 +207,60 @@ def outside_safe_zone(elements, trim_w: float, trim_h: float, inside_trim: float
         gap = min(box.x, box.y, trim_w - box.right, trim_h - box.top)
         found.append((el.role or type(el).__name__.lower(), gap))
     return found
+
+
+def cmyk_refusal(path) -> str | None:
+    """Why the PNG or JPEG picture at ``path`` cannot go into a CMYK PDF/X-1a file as it is (None for a CMYK
+    picture, and a grey one without transparency): pnp does not convert pictures' colours yet."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        mode, transparent = image.mode, "transparency" in image.info or "A" in image.getbands()
+    if mode == "CMYK" or (mode in ("L", "1") and not transparent):
+        return None
+    if transparent:
+        return "has transparency, which PDF/X-1a does not allow"
+    return f"is {'a palette' if mode == 'P' else 'an RGB' if mode.startswith('RGB') else f'a {mode}'} picture"
+
+
+def print_shop_problems(game, deck, preset: Preset, product: CardProduct | None, cards: list, faces: list,
+                        backs: list) -> Problems:
+    """What stops ``preset``'s CMYK file of ``deck``, each at its file and line: a card size none of its
+    products prints (``product`` None, at the deck in game.yaml), and every PNG or JPEG picture a card's
+    face or back draws that is not CMYK (:func:`cmyk_refusal`), once per card and picture. ``cards``,
+    ``faces`` and ``backs``: the deck's physical cards (None for a player aid) and their laid-out sides."""
+    problems = Problems()
+    if product is None:
+        problems.error(*game.deck_where(deck), f"deck '{deck.id}'",
+                       f"--preset {preset.name}: {unprintable(preset, deck.width, deck.height)}")
+    for card, face, back in zip(cards, faces, backs):
+        for side, elements in (("face", face), ("back", back)):
+            for picture in flatten(elements):
+                if not isinstance(picture, Picture) or picture.path.lower().endswith(".svg"):
+                    continue
+                why = cmyk_refusal(picture.path)
+                if why is not None:
+                    path, line, subject, what = _picture_source(game, deck, card, side, picture)
+                    problems.error(path, line, subject,
+                                   f"{what} {why}; --preset {preset.name} writes CMYK PDF/X-1a and pnp does not "
+                                   f"convert pictures' colours yet: save it as a CMYK JPEG (or in grey), or draw "
+                                   f"it as SVG")
+    return Problems(problems.unique())
+
+
+def _picture_source(game, deck, card, side: str, picture: Picture) -> tuple:
+    """(path, line, subject, what) naming where the data asks for ``picture`` on ``side`` of ``card`` (None:
+    a player aid): a back picture at the deck's ``back``, card art at the card's ``art``, any other picture
+    (a layout's) at the card."""
+    file = Path(picture.path)
+    name = file.relative_to(game.root).as_posix() if file.is_relative_to(game.root) else file.name
+    deck_file, deck_line = game.deck_where(deck)
+    if side == "back" and picture.role == "back-image":
+        return deck_file, deck.back.line or deck_line, f"deck '{deck.id}' back", f"back picture {name}"
+    if card is None:
+        return deck_file, deck_line, f"deck '{deck.id}' player aid", f"picture {name}"
+    path, line = game.source(card)
+    art = deck.art.get(card.id)
+    if art is not None and str(art.path) == picture.path:
+        return path, art.line or line, f"card '{card.id}'", f"art {name}"
+    return path, line, f"card '{card.id}'", f"picture {name} on its {side}"
