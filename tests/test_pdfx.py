@@ -166,7 +166,8 @@ def test_what_the_cmyk_file_cannot_take_is_refused_at_its_file_and_line(tmp_path
     yaml = game / "game.yaml"
     yaml.write_text(yaml.read_text().replace("back: {emblem: spark}", "back: {image: back.png}")
                     .replace("# the kit, printed in this order",
-                             "  - {id: minis, name: Minis, cards: minis.csv, size: mini, fields: {points: {type: int}}}\n\n# the kit, printed in this order"))
+                             "  - {id: minis, name: Minis, cards: minis.csv, size: mini,\n"
+                             "     fields: {points: {type: int}}}\n\n# the kit, printed in this order"))
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["build", str(game), "--preset", "drivethrucards", "--out", str(out)])
     assert result.exit_code == 2, result.output
@@ -201,10 +202,10 @@ def test_cmyk_and_grey_art_print_and_a_picture_inside_an_svg_is_named_at_its_car
 
     png = io.BytesIO()
     Image.new("RGB", (30, 20), (200, 30, 30)).save(png, "PNG")
+    data = base64.b64encode(png.getvalue()).decode()
     (game / "inside.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="30" height="20">'
-        f'<image width="30" height="20" xlink:href="data:image/png;base64,{base64.b64encode(png.getvalue()).decode()}"/>'
-        '</svg>')
+        f'<image width="30" height="20" xlink:href="data:image/png;base64,{data}"/></svg>')
     cards.write_text(cards.read_text().replace("grey.png", "inside.svg"))
     result = CliRunner().invoke(main, ["build", str(game), "--preset", "drivethrucards", "--out", str(tmp_path / "p")])
     assert result.exit_code == 2, result.output
