@@ -189,3 +189,41 @@ def test_other_unused_translation_keys_name_the_closest(lantern, old, new, messa
 def test_one_mistake_gives_one_message(lantern, file, old, new, message):
     edit(lantern / file, old, new)
     assert problems("validate", lantern) == [f"{lantern / file}:{message}"]
+
+
+# ----------------------------------------------------------------------------- translations' own lines
+
+def errors(*args) -> list[str]:
+    """The errors of a ``pnp`` command that must find some (its warnings left out)."""
+    return [line for line in problems(*args) if ": warning: " not in line]
+
+
+def test_a_translated_card_name_too_long_is_reported_at_the_translations_line(lantern):
+    es = lantern / "i18n" / "es.yaml"
+    long = "Dragón Rojo Muy Largo De Verdad Que No Cabe En Ninguna Parte Del Naipe Jamás Nunca"
+    edit(es, "  red-dragon: {name: Dragón Rojo, rules: ",
+         f"  red-dragon:\n    name: {long}\n    rules: ")
+    assert errors("validate", lantern, "--lang", "es") == [
+        f"{es}:18: card 'red-dragon': name text does not fit its 52.0 x 9.4 mm box even at 8 pt (needs 3 lines, at "
+        f"most 2 allowed): '{long}'"]
+    # the same words in the game's own language are the cards file's
+    cards = lantern / "lanterns.yaml"
+    edit(cards, "name: Red Dragon", f"name: {long}")
+    assert errors("validate", lantern) == [
+        f"{cards}:4: card 'red-dragon': name text does not fit its 52.0 x 9.4 mm box even at 8 pt (needs 3 lines, "
+        f"at most 2 allowed): '{long}'"]
+
+
+def test_a_translated_token_caption_is_checked_and_reported_at_the_translations_line(lantern):
+    es = lantern / "i18n" / "es.yaml"
+    edit(es, "back: {caption: Gastado}", "back: {caption: Aceite gastado}")
+    assert errors("validate", lantern, "--lang", "es") == [
+        f"{es}:20: token 'oil': back.caption 'Aceite gastado' does not fit a 18 mm token"]
+
+
+def test_a_translated_box_pitch_too_long_is_reported_at_the_translations_line(starter):
+    (starter / "i18n").mkdir()
+    es = starter / "i18n" / "es.yaml"
+    es.write_text("box:\n  pitch: >-\n    " + "Una carrera por los puntos que no termina nunca. " * 40 + "\n")
+    assert errors("validate", starter, "--lang", "es", "--allow-missing")[0].startswith(
+        f"{es}:2: box: pitch text does not fit its ")

@@ -227,8 +227,7 @@ def test_a_designed_back_whose_words_do_not_fit_names_the_deck_the_size_and_the_
     assert run("validate", game).exit_code == 0
     result = run("validate", game, "--lang", "es")
     assert result.exit_code == 2
-    line = next(i for i, t in enumerate((game / "game.yaml").read_text().splitlines(), 1)
-                if t.strip() == "- id: tools")                   # the deck's entry
-    assert (f"{game / 'game.yaml'}:{line}: deck 'tools': back: 'ÚTILES DEL GUARDIÁN DE GUARDIA' (the words of "
-            f"i18n/es.yaml) does not fit the 44 x 63 mm designed back even at 6 pt (26.0 mm across inside its frame): "
-            f"shorten it") in result.output
+    line = next(i for i, t in enumerate(es.read_text(encoding="utf-8").splitlines(), 1)
+                if "Útiles del guardián de guardia" in t)        # the translation's words, not the deck's entry
+    assert (f"{es}:{line}: deck 'tools': back: 'ÚTILES DEL GUARDIÁN DE GUARDIA' does not fit the 44 x 63 mm "
+            f"designed back even at 6 pt (26.0 mm across inside its frame): shorten it") in result.output

@@ -11,7 +11,7 @@ from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.errors import DataError, Problems, UserError
-from pnp.loading.i18n import strings, translation
+from pnp.loading.i18n import strings, translation, words_at
 from pnp.layout.box import (LID_GOLD, STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout,
                             decorate)
 from pnp.layout.geometry import Text, flatten
@@ -362,6 +362,11 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     papers = (options.paper,) if options else ("letter", "a4")
     kinds = [sleeved] if options else [None, *data.sleeves]
     reported = set()
+    items = (translation(game, lang).get("box") or {}).get("items") if lang else None
+    keys = ["box.pitch", "title", *(f"box.items.{item}" for item in (items if isinstance(items, dict) else ()))]
+
+    def where(el):        # the translation's line for its words, else box.yaml's
+        return words_at(game, lang, el.markup, keys) or (data.path, _line_for(el.role, data))
     for paper in dict.fromkeys(papers):
         for kind in kinds:
             what = f"on {paper}" + (f" with {kind} sleeves" if kind else "")
@@ -378,14 +383,14 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                     key = (el.role, el.markup, fitted.ok)
                     if not fitted.ok and key not in reported:
                         reported.add(key)
-                        problems.error(data.path, _line_for(el.role, data), "box",
+                        problems.error(*where(el), "box",
                                        f"{el.role} text does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm box "
                                        f"{what} even at {el.style.min_size or el.style.size:g} pt "
                                        f"({fitted.reason}): {_short(el.markup)!r}")
                     missing = fonts.missing_glyphs(plain_text(el.markup), fonts.font_name(el.style.font))
                     if missing and ("glyphs", el.markup) not in reported:
                         reported.add(("glyphs", el.markup))
-                        problems.error(data.path, _line_for(el.role, data), "box",
+                        problems.error(*where(el), "box",
                                        f"{el.role} text uses characters the font cannot print: "
                                        f"{' '.join(sorted(missing))}")
 

@@ -15,7 +15,7 @@ from pnp.errors import Problems
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts, icons
 from pnp.draw.text import fit
-from pnp.loading.i18n import strings, words_function
+from pnp.loading.i18n import strings, words_at, words_function
 from pnp.loading.decks import image_pixels
 from pnp.loading.cardlayout import FieldValues, RegionProblems, bundled, evaluate, showing, shown_fields
 from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face, card_grid,
@@ -586,21 +586,36 @@ def cut_files(game, machine, page_w: float, page_h: float, pages: list, stem: st
     return cutfile.cut_files(game.title, machine, page_w, page_h, pages, stem, numbers, drawn)
 
 
-def _check_texts(elements, problems, path, line, subject, what: str = "", icons=None) -> None:
+def _check_texts(elements, problems, path, line, subject, what: str = "", icons=None, place=None) -> None:
+    """Every text of ``elements`` has known icons, fits its box and has its characters in its font; each
+    problem at ``path``:``line``, or where ``place(markup)`` says the words come from (a translation's
+    line) when it says."""
     for el in flatten(elements):
         if not isinstance(el, Text):
             continue
+        at = (place(el.markup) if place is not None else None) or (path, line)
         for message in markup_problems(el.markup, icons.names if icons else ICON_NAMES):
-            problems.error(path, line, subject, f"{what}{el.role} text: {message}")
+            problems.error(*at, subject, f"{what}{el.role} text: {message}")
         result = fit(el.markup, el.style, el.rect.w, el.rect.h)
         if not result.ok:
-            problems.error(path, line, subject,
+            problems.error(*at, subject,
                            f"{what}{el.role} text does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm box even at "
                            f"{el.style.min_size or el.style.size:g} pt ({result.reason}): {el.markup!r}")
         missing = fonts.missing_glyphs(plain_text(el.markup), fonts.font_name(el.style.font))
         if missing:
-            problems.error(path, line, subject,
+            problems.error(*at, subject,
                            f"{what}{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
+
+
+def translated_card_place(game, deck, card, lang):
+    """``place(markup)`` for :func:`_check_texts` of a card's face in ``lang``: the line of
+    ``i18n/<lang>.yaml`` that gives the card's words a text prints (its name, flavour, a text or list
+    field), or None. None in the game's own language."""
+    if not lang or lang == game.source_language:
+        return None
+    keys = [f"cards.{card.id}.{key}" for key in ("name", "flavour", *(f.name for f in deck.fields
+                                                                      if f.type in ("text", "list")))]
+    return lambda markup: words_at(game, lang, markup, keys)
 
 
 def unprinted_fields(game, deck, layout) -> list:
@@ -856,7 +871,8 @@ def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, repor
     except RegionError as exc:
         reports.append((exc.region, None, str(exc)))
         return
-    _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons)
+    _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons,
+                 place=translated_card_place(game, deck, card, lang))
     if bleed:
         check_art_at_trim(deck, card, face, bleed, problems, path, line)
 
@@ -984,9 +1000,14 @@ def check(game, problems, options: BuildOptions | None = None, spec=None, done: 
             probe = _ValueCard(deck.back.by, value) if value is not None else None
             for el in flatten(back_elements(game, deck, 0.0, probe)):
                 if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
-                    where = game.deck_where(deck) if game.several_decks or deck.back else game.where("title")
+                    keys = ["title", f"decks.{deck.id}.back.label"] + \
+                        ([f"decks.{deck.id}.back.labels.{value}"] if value is not None else [])
+                    given = words_at(game, lang, el.markup, keys)        # at the translation's line
+                    where = given or (game.deck_where(deck) if game.several_decks or deck.back else
+                                      game.where("title"))
                     subject = f"deck '{deck.id}': back" + (f" of '{value}'" if value is not None else "")
-                    words = f" (the words of i18n/{lang}.yaml)" if lang and lang != game.source_language else ""
+                    words = f" (the words of i18n/{lang}.yaml)" if lang and lang != game.source_language and \
+                        not given else ""
                     problems.error(*where, subject, f"{plain_text(el.markup)!r}{words} does not fit the "
                                    f"{deck.width:g} x {deck.height:g} mm designed back even at "
                                    f"{el.style.min_size:g} pt ({el.rect.w:.1f} mm across inside its frame): "

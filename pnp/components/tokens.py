@@ -11,7 +11,7 @@ from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.text import fit
 from pnp.errors import DataError, Problems
-from pnp.loading.i18n import strings, word
+from pnp.loading.i18n import given_at, strings, word, words_at
 from pnp.layout.geometry import Rect, Text
 from pnp.layout.outline import CircleOutline, CutPiece, PolygonOutline, RectOutline
 from pnp.layout.tokens import ROUNDED, front_area, hexagon_points, plan, sheet_pages, token_face
@@ -226,17 +226,24 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                 problems.error(token_set.path, t.line, f"token '{t.id}'",
                                f"size: {t.size:g} mm is larger than the half sheet it prints on "
                                f"({area.w:.1f} x {area.h:.1f} mm on {paper})")
+    lang = options.lang if options else None
     for t in token_set.tokens:
         for side, face in (("front", t.front), ("back", t.back)):
+            # the words the kit prints: the translation's in a translated kit, and its line when it gives them
+            keys = {key: f"tokens.{t.id}.{side}.{key}" for key in ("caption", "label")}
+            if face.caption != "faction":
+                face = replace(face, caption=word(game, keys["caption"], face.caption, lang))
+            face = replace(face, label=word(game, keys["label"], face.label, lang))
             for key, text, roles in (("caption", face.caption, ("sans-black",)), ("label", face.label, ("sans-black",))):
                 shown = fonts.unprintable(str(text), roles) if text and text != "faction" else None
                 if shown:      # a faction's name is checked with game.yaml
-                    problems.error(token_set.path, t.line, f"token '{t.id}'",
+                    problems.error(*(given_at(game, lang, keys[key]) or (token_set.path, t.line)), f"token '{t.id}'",
                                    f"{side}.{key} {excerpt(str(text))} uses characters the fonts cannot print: {shown}")
             caption = game.faction(t.faction).name if face.caption == "faction" and t.faction else face.caption
             for el in token_face(face, t.shape, t.size, 0, "#000000", escape(caption) if caption else caption):
                 if isinstance(el, Text) and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
-                    problems.error(token_set.path, t.line, f"token '{t.id}'",
+                    at = words_at(game, lang, el.markup, keys.values()) or (token_set.path, t.line)
+                    problems.error(*at, f"token '{t.id}'",
                                    f"{side}.caption {excerpt(plain_text(el.markup))} does not fit a {t.size:g} mm "
                                    f"token")
     if not problems.errors and (options is None or options.thorough):

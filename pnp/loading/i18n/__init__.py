@@ -219,6 +219,60 @@ def _translated_kind(tr, section, kind, keys):
                             if getattr(kind, k, None)})
 
 
+def given_at(game, lang: str | None, key: str) -> tuple | None:
+    """(file, line) where the game's ``i18n/<lang>.yaml`` gives the dotted ``key`` (text, or a list of
+    texts), or None: in the game's own language, or when the translation does not give it (the
+    original's words print)."""
+    if not lang or lang == game.source_language:
+        return None
+    node = game_file(game, lang)
+    *parents, last = key.split(".")
+    for part in parents:
+        node = node.get(part) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or not isinstance(node.get(last), (str, list)):
+        return None
+    from pnp.loading.yamlsrc import line_of
+
+    return translation_path(game, lang), line_of(node, last)
+
+
+def _words_of(text) -> str:
+    """The words of a text or markup, compared as printed: no styles or icons, spaces and case aside."""
+    from pnp.markup import card_markup, plain_text
+
+    if isinstance(text, (list, tuple)):
+        text = " ".join(map(str, text))
+    return " ".join(plain_text(card_markup(str(text))).replace("\xad", "").split()).casefold()
+
+
+def words_at(game, lang: str | None, printed: str, keys) -> tuple | None:
+    """Where the translated words a kit in ``lang`` prints as ``printed`` (an element's markup) come
+    from: (file, line) in ``i18n/<lang>.yaml`` of the longest translation among the dotted ``keys``
+    whose words ``printed`` holds, or None (the game's own language, or words the translation does not
+    give). A problem with translated words (a name too long for its card) belongs at that line, not at
+    the original's."""
+    if not lang or lang == game.source_language:
+        return None
+    shown = _words_of(printed)
+    best = None
+    for key in keys:
+        at = given_at(game, lang, key)
+        if at is None:
+            continue
+        words = _words_of(_value_at(translation(game, lang), key))
+        if words and words in shown and (best is None or len(words) > best[0]):
+            best = (len(words), at)
+    return best[1] if best else None
+
+
+def _value_at(tr, key: str):
+    """The value at dotted ``key`` of a translation (any type), or None."""
+    node = tr
+    for part in key.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
 def languages(game) -> list[str]:
     """Languages the game claims: its own, and every i18n/<lang>.yaml."""
     found = {game.source_language}
@@ -271,6 +325,6 @@ def words_function(game, lang: str | None = None):
     return t
 
 
-__all__ = ["PLACEHOLDERS", "game_file", "game_words", "languages", "lookup", "no_translation",
+__all__ = ["PLACEHOLDERS", "game_file", "game_words", "given_at", "languages", "lookup", "no_translation",
            "pnp_words", "require_language", "strings", "strings_path", "translate", "translation",
-           "translation_path", "word", "words_function", "UnknownWord"]
+           "translation_path", "word", "words_at", "words_function", "UnknownWord"]
