@@ -336,3 +336,77 @@ def test_ctrl_c_during_a_local_dask_run_is_one_line_130_and_no_process_left(wait
     while group_alive(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert group_alive(proc.pid) == []
+
+
+# ------------------------------------------------------------------ what answers is asked who it is first
+
+def pnp_subprocess(*args, timeout=60):
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "pnp", *args], capture_output=True, text=True, env=ENV,
+                          timeout=timeout)
+    return done, time.monotonic() - started
+
+
+@pytest.mark.parametrize("kind", ["garbage", "http"])
+def test_a_listener_that_answers_garbage_is_given_up_at_once_with_one_line(kind):
+    # a Client whose connection failed halfway closed itself at the program's end: 40 s more and a traceback
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    answer = b"\xff" * 64 if kind == "garbage" else b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+    conns = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                return
+            conns.append(conn)
+            conn.sendall(answer)
+    threading.Thread(target=serve, daemon=True).start()
+    address = f"tcp://127.0.0.1:{sock.getsockname()[1]}"
+    try:
+        done, seconds = pnp_subprocess("simulate", "behind_the_throne", "--games", "2", "--scheduler", address)
+    finally:
+        for item in [sock, *conns]:
+            item.close()
+    assert done.returncode == 2 and done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"error: --executor dask: what answers at {address} is not a Dask scheduler pnp can use (")
+    assert "EiB" not in line and seconds < 15
+
+
+def test_a_running_scheduler_is_recognised_and_a_worker_is_not_one(tmp_path):
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--dashboard-address", ":0", "--no-show"], env=ENV,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker_port = free_port()
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                               "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", "--worker-port",
+                               str(worker_port)], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                DaskExecutor(address)._probe()
+                break
+            except DaskError:
+                assert time.monotonic() < deadline, "the scheduler did not start"
+                time.sleep(0.5)
+        while True:
+            try:
+                DaskExecutor(f"tcp://127.0.0.1:{worker_port}")._probe()
+            except DaskError as exc:
+                if "(a Dask Worker)" in str(exc):
+                    assert str(exc) == (f"what answers at tcp://127.0.0.1:{worker_port} is not a Dask scheduler "
+                                        f"pnp can use (a Dask Worker)")
+                    break
+            assert time.monotonic() < deadline, "the worker did not start"
+            time.sleep(0.5)
+    finally:
+        for process in (worker, scheduler):
+            process.terminate()
+            process.wait(30)

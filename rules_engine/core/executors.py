@@ -191,6 +191,7 @@ class DaskExecutor:
         if self.scheduler.lower().startswith("tls://") and not dask.config.get("distributed.comm.tls.ca-file"):
             raise DaskError(f"{self.scheduler}: tls:// needs Dask's TLS settings (distributed.comm.tls: ca-file, "
                             f"and the client's cert and key) in Dask's configuration")
+        self._probe()
         try:
             return Client(self.scheduler, timeout=f"{self.CONNECT_TIMEOUT}s", set_as_default=False)
         except (OSError, TimeoutError) as exc:
@@ -198,6 +199,38 @@ class DaskExecutor:
         except Exception as exc:  # noqa: BLE001 - whatever answered, it did not answer as a scheduler does
             raise DaskError(f"what answers at {self.scheduler} is not a Dask scheduler pnp can use "
                             f"({type(exc).__name__}: {_first_line(exc)})") from None
+
+    def _probe(self) -> None:
+        """Ask what answers at the address who it is (Dask's ``identity`` message) on a connection of
+        this method's own, closed whatever happens, before a :class:`~dask.distributed.Client` is made:
+        a Client whose connection fails halfway is left to close itself when the program ends, which
+        against a listener that sent garbage took 40 s and printed a traceback. :class:`DaskError` unless
+        a scheduler answers."""
+        import asyncio
+
+        from distributed.comm import connect
+        from distributed.security import Security
+
+        async def identity():
+            comm = await connect(self.scheduler, timeout=self.CONNECT_TIMEOUT,
+                                 **Security().get_connection_args("client"))
+            try:
+                await comm.write({"op": "identity", "reply": True})
+                return await comm.read()
+            finally:
+                comm.abort()
+
+        try:
+            answer = asyncio.run(identity())
+        except (OSError, TimeoutError) as exc:
+            raise DaskError(f"cannot reach a Dask scheduler at {self.scheduler}: {_first_line(exc)}") from None
+        except Exception as exc:  # noqa: BLE001 - whatever answered, it did not answer as a scheduler does
+            raise DaskError(f"what answers at {self.scheduler} is not a Dask scheduler pnp can use "
+                            f"({_garbled(exc)})") from None
+        if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+            kind = answer.get("type") if isinstance(answer, dict) else None
+            said = f"a Dask {kind[:40]}" if isinstance(kind, str) else "not a Dask scheduler's answer"
+            raise DaskError(f"what answers at {self.scheduler} is not a Dask scheduler pnp can use ({said})")
 
     def _local_settings(self):
         """Dask's settings for a run on a local cluster: a batch may lose its worker
@@ -333,6 +366,13 @@ class DaskExecutor:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return (text[0] if text else type(exc).__name__)[:200]
+
+
+def _garbled(exc: BaseException) -> str:
+    """How a message that is no Dask message failed to read, in a few words (not a claim to exabytes)."""
+    if isinstance(exc, MemoryError):
+        return "it announced a message too large to be Dask's"
+    return f"{type(exc).__name__}: {_first_line(exc)[:120]}"
 
 
 def _within(seconds: float, function: Callable, message: str):
