@@ -151,16 +151,18 @@ def installed(tmp_path_factory) -> dict:
     return dict(os.environ, PYTHONPATH=os.pathsep.join(paths), PNP_GAME="")
 
 
-def pnp(env, *args):
+def pnp(env, cwd, *args):
+    """``pnp ARGS`` in a process of its own, run in ``cwd`` (a test's own folder: pnp validate keeps its
+    cache in output/ of the working directory)."""
     return subprocess.run([sys.executable, "-m", "pnp", *map(str, args)], capture_output=True, text=True, env=env,
-                          timeout=300, cwd=GAME.parent)
+                          timeout=300, cwd=cwd)
 
 
-def test_an_installed_engine_package_validates_and_simulates_its_game(installed):
-    done = pnp(installed, "validate", GAME)
+def test_an_installed_engine_package_validates_and_simulates_its_game(installed, tmp_path):
+    done = pnp(installed, tmp_path, "validate", GAME)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("High Card: 14 cards (5 different), components cards: valid")
-    done = pnp(installed, "simulate", GAME, "--games", "200", "--players", "3", "--seed", "4", "--check")
+    done = pnp(installed, tmp_path, "simulate", GAME, "--games", "200", "--players", "3", "--seed", "4", "--check")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "High Card: 200 games, 3 players, seed 4"
@@ -168,13 +170,13 @@ def test_an_installed_engine_package_validates_and_simulates_its_game(installed)
     assert len(wins) == 3 and sum(wins) == 200       # every game has its winners (a tie shares the win)
     assert lines[2] == "Invariants: none broken"
     # the same report from two worker processes: they look the engine up by its installed name too
-    again = pnp(installed, "simulate", GAME, "--games", "200", "--players", "3", "--seed", "4", "--check",
+    again = pnp(installed, tmp_path, "simulate", GAME, "--games", "200", "--players", "3", "--seed", "4", "--check",
                 "--jobs", "2")
     assert again.returncode == 0 and again.stdout == done.stdout
 
 
-def test_an_installed_engine_plays_a_game_told_round_by_round(installed):
-    done = pnp(installed, "simulate", GAME, "--games", "1", "--players", "2", "--transcript", "--seed", "7")
+def test_an_installed_engine_plays_a_game_told_round_by_round(installed, tmp_path):
+    done = pnp(installed, tmp_path, "simulate", GAME, "--games", "1", "--players", "2", "--transcript", "--seed", "7")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "High Card, seed 7. Seats: Ana (random bot), Ben (random bot)."
@@ -185,9 +187,9 @@ def test_an_installed_engine_plays_a_game_told_round_by_round(installed):
         assert played and {played[1].title(), played[2].title()} <= names
 
 
-def test_without_the_package_the_game_names_an_engine_nobody_installed(installed):
+def test_without_the_package_the_game_names_an_engine_nobody_installed(installed, tmp_path):
     env = dict(installed, PYTHONPATH=str(PROJECT_ROOT))
-    done = pnp(env, "validate", GAME)
+    done = pnp(env, tmp_path, "validate", GAME)
     assert done.returncode == 2
     assert done.stderr.splitlines()[0].endswith(
         "game.yaml:3: engine: no installed rules engine is named 'high_card'; installed engines: behind_the_throne, "

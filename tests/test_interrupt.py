@@ -34,8 +34,8 @@ def interrupt(tmp_path, point, *args):
     """Run ``pnp ARGS`` paused at ``point``, press Ctrl-C there; return (exit status, stdout, stderr)."""
     marker = tmp_path / "reached"
     proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "interrupted_pnp.py"), str(marker), point, *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=ENV,
-                            start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=ENV,
+                            start_new_session=True)      # in the test's folder: validate writes output/ there
     deadline = time.monotonic() + 60
     while not marker.exists():
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
@@ -63,7 +63,7 @@ def no_temporary_files(folder: Path) -> bool:
     ("preview", ["preview", "outlaw", "--out", "{out}/outlaw.png"]),
     ("simulate", ["simulate", "--games", "50", "--jobs", "2"]),
     ("balance", ["balance", "--games", "50", "--out", "{out}"]),
-    ("scenario", ["scenario", "tests/scenarios/beatrice.yaml"]),
+    ("scenario", ["scenario", str(ROOT / "tests" / "scenarios" / "beatrice.yaml")]),
 ])
 def test_ctrl_c_in_any_command_is_one_line_and_exit_130(tmp_path, command, args):
     out = tmp_path / "out"

@@ -284,7 +284,9 @@ def test_quoted_values_are_cut_to_an_excerpt(game_copy):
     result = run("validate", str(game_copy))
     assert result.exit_code == 2
     assert "power: expected an integer, got 's3cr3ts3cr3t" in result.output
-    assert secret[:60] not in result.output and max(len(line) for line in result.output.splitlines()) < 200
+    # each line measured without the game folder's path, whose length depends on where the test runs
+    lines = result.output.replace(str(game_copy), "GAME").splitlines()
+    assert secret[:60] not in result.output and max(len(line) for line in lines) < 160
 
 
 def test_resolve_in_rejects_every_way_out(tmp_path):

@@ -16,8 +16,8 @@ from pnp.program import GC_THRESHOLD
 HEAVY = ("pikepdf", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "pnp.loading.mapdata", "pnp.layout.hexmap")
 
 
-def _run(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+def _run(code: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=cwd)
 
 
 def test_pnp_exits_with_the_command_status_and_its_output_whole():
@@ -51,9 +51,9 @@ def test_the_collector_is_tuned_before_pnp_is_imported():
     assert run.stdout.splitlines() == [f"import at {GC_THRESHOLD}", f"pnp, version {__version__}"]
 
 
-def _loaded(code: str, names=HEAVY) -> list:
-    """The modules of ``names`` loaded after running ``code`` in a fresh interpreter."""
-    run = _run(code + f"\nimport sys\nprint(sorted(n for n in {names!r} if n in sys.modules))")
+def _loaded(code: str, names=HEAVY, cwd=None) -> list:
+    """The modules of ``names`` loaded after running ``code`` in a fresh interpreter (in ``cwd``)."""
+    run = _run(code + f"\nimport sys\nprint(sorted(n for n in {names!r} if n in sys.modules))", cwd)
     assert run.returncode == 0, run.stderr
     return eval(run.stdout.strip().splitlines()[-1])
 
@@ -63,15 +63,15 @@ def test_importing_the_command_line_loads_no_command():
     assert _loaded("import pnp.cli", tuple(f"pnp.commands.{name}" for name in COMMANDS)) == []
 
 
-def test_a_command_loads_what_it_needs_only():
+def test_a_command_loads_what_it_needs_only(tmp_path):
     # pnp --help lists the commands from the registry; validating a game without a board loads no PDF
     # merging, plotting, cluster or web library and no hex-map module
     args = "['pnp', '--help']"
     assert _loaded(f"import sys; sys.argv = {args}\nfrom pnp.cli import main\ntry: main()\nexcept SystemExit: pass",
                    HEAVY + ("reportlab",)) == []
-    args = "['pnp', 'validate', 'behind_the_throne']"
+    args = "['pnp', 'validate', 'behind_the_throne']"          # in tmp_path, where its cache is new (output/)
     assert _loaded(f"import sys; sys.argv = {args}\nfrom pnp.cli import main\ntry: main()\nexcept SystemExit as e: "
-                   f"assert not e.code, e.code") == []
+                   f"assert not e.code, e.code", cwd=tmp_path) == []
 
 
 def test_the_help_lists_each_command_with_its_own_words():
@@ -92,7 +92,7 @@ def test_the_process_ends_normally_for_profilers(tmp_path):
     # `python -m cProfile -m pnp ...` writes its profile when the program ends: no exit skips that
     out = tmp_path / "validate.prof"
     command = [sys.executable, "-m", "cProfile", "-o", str(out), "-m", "pnp", "validate", "behind_the_throne"]
-    run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)     # its output/ there
     assert run.returncode == 0, run.stderr
     import pstats
 
