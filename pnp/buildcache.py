@@ -446,7 +446,8 @@ class BuildCache:
         """Refuse (:class:`pnp.cachedir.CacheFolderError`, exit 2 with one line) a folder that is not pnp's
         (see :mod:`pnp.cachedir`); ``option`` is how the command's user named it (None: the default folder)."""
         if self:
-            cachedir.claim(self.folder, option, earlier=_earlier_layout, subfolders=(LAYOUT,))
+            cachedir.claim(self.folder, option, earlier=_earlier_layout,
+                           subfolders=(LAYOUT, f"{LAYOUT}/{ENTRIES}", f"{LAYOUT}/{BLOBS}"))
         return self
 
     # ------------------------------------------------------------------ entries
@@ -652,9 +653,17 @@ def entry_from_bytes(data: bytes | None, key: str) -> dict | None:
 
 
 def _earlier_layout(folder, names) -> bool:
-    """Whether ``folder`` (holding ``names``) is the build cache of a pnp before format 2 (no mark, its
-    entries and blobs side by side): every name one that pnp gave, every file a regular one, and at least
-    one entry, each entry's JSON saying it is pnp's entry for its name."""
+    """Whether ``folder`` (holding ``names``, not marked) is a build cache pnp made: one whose mark was lost
+    or damaged (nothing in it but the two tags and this format's folder, holding nothing but its entries'
+    and blobs' folders), or the cache of a pnp before format 2 (no mark, its entries and blobs side by
+    side: every name one that pnp gave, every file a regular one, and at least one entry, each entry's JSON
+    saying it is pnp's entry for its name)."""
+    if all(name == LAYOUT or cachedir.marks_or_their_temporaries(name) for name in names):
+        try:
+            return LAYOUT not in names or (cachedir.real_folder(os.path.join(folder, LAYOUT)) and
+                                           set(os.listdir(os.path.join(folder, LAYOUT))) <= {ENTRIES, BLOBS})
+        except OSError:
+            return False
     found = False
     for name in names:
         if not (_OLD_ENTRY.fullmatch(name) or _OLD_BLOB.fullmatch(name) or _OLD_TEMPORARY.fullmatch(name)):
@@ -679,9 +688,10 @@ def _earlier_layout(folder, names) -> bool:
 def _forget_earlier_layout(folder) -> None:
     """Remove the files of an earlier pnp's cache (:func:`_earlier_layout`): of a format this pnp does not
     read, they would only take room."""
-    for name in os.listdir(folder):
+    names = os.listdir(folder)
+    for name in sorted(names, key=lambda n: bool(_OLD_ENTRY.fullmatch(n))):     # the entries last: killed
         if _OLD_ENTRY.fullmatch(name) or _OLD_BLOB.fullmatch(name) or _OLD_TEMPORARY.fullmatch(name):
-            cachedir.remove_file(os.path.join(folder, name))
+            cachedir.remove_file(os.path.join(folder, name))        # meanwhile, it is still recognised
 
 
 class Generations:

@@ -53,6 +53,13 @@ MARK_FORMAT = 1
 MAX_MARKER_BYTES = 4096
 #: A temporary file of :func:`write_file`: ``.NAME.TOKEN.tmp`` beside the file NAME it becomes.
 TEMPORARY = re.compile(r"\.(?P<name>[^/]+)\.[0-9a-f]{16}\.tmp\Z")
+_MARKS = re.compile(rf"{re.escape(TAG)}|{re.escape(MARKER)}")
+
+
+def marks_or_their_temporaries(name: str) -> bool:
+    """Whether ``name`` is one of the two marks or a temporary file of one (a process killed as it marked)."""
+    found = TEMPORARY.fullmatch(name)
+    return bool(_MARKS.fullmatch(found["name"] if found else name))
 #: A temporary file no process holds is removed at once; without advisory locks, when it is this old (s).
 STALE_WITHOUT_LOCKS = 3600
 
@@ -170,7 +177,7 @@ def claim(folder, option: str | None = "--cache", earlier=None, subfolders=()) -
     found = state(folder, earlier)
     if found not in ("absent", "empty", "ours", "earlier"):
         raise CacheFolderError(refusal(folder, found, option))
-    if found == "ours":
+    if found in ("ours", "earlier"):
         for sub in subfolders:
             path = Path(folder) / sub
             if os.path.lexists(path) and not real_folder(path):
@@ -184,8 +191,8 @@ def make_ours(folder, earlier=None, forget_earlier=None) -> bool:
     folder = Path(folder)
     found = state(folder, earlier)
     if found == "ours":
-        if not os.path.lexists(folder / TAG):
-            _put(folder / TAG, TAG_TEXT)
+        _put(folder / TAG, TAG_TEXT)
+        remove_stale_temporaries(folder, _MARKS)
         return True
     if found not in ("absent", "empty", "earlier"):
         return False
@@ -197,6 +204,7 @@ def make_ours(folder, earlier=None, forget_earlier=None) -> bool:
         forget_earlier(folder)          # first: killed meanwhile, the folder is still recognised next time
     _put(folder / TAG, TAG_TEXT)
     _put(folder / MARKER, marker_bytes())
+    remove_stale_temporaries(folder, _MARKS)
     return True
 
 
@@ -253,7 +261,7 @@ def remove_stale_temporaries(folder, names=None) -> int:
     try:
         with os.scandir(folder) as it:
             found = [e for e in it if TEMPORARY.match(e.name)
-                     and (names is None or names.match(TEMPORARY.match(e.name)["name"]))]
+                     and (names is None or names.fullmatch(TEMPORARY.match(e.name)["name"]))]
     except OSError:
         return 0
     for entry in found:

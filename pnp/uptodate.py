@@ -23,6 +23,12 @@ byte for byte: nothing is written, the files and warnings are listed as a build 
 says so. Anything else (no record, a file changed, deleted or damaged in ``--out``, another key) is an
 ordinary build. ``--changed-since`` (which reads an earlier kit) and ``--no-cache`` never take this path.
 
+The record is a build cache entry, checked as every entry is (its own SHA-256, its key): an edited
+record is no record. It must name every file of the kit, each once, and at least the files every kit
+has (:data:`KIT_FILES`); each is read from ``--out`` only when it is a regular file of the recorded size
+reached without a symbolic link below ``--out`` (a link there could lead to a file outside), and then
+checked against its SHA-256.
+
 This module imports nothing heavy: it runs before pnp's drawing code is loaded.
 """
 
@@ -34,12 +40,15 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp import DATA_DIR, FONTS_DIR, PROJECT_ROOT, TEMPLATES_DIR, buildcache
+from pnp import DATA_DIR, FONTS_DIR, PROJECT_ROOT, TEMPLATES_DIR, buildcache, cachedir
 
 #: The record's format; another is ignored.
 FORMAT = 1
 #: Environment variables that reach a build besides ``SOURCE_DATE_EPOCH`` (part of the code digest).
 ENV_PREFIX = "PNP_"
+#: Files every kit has (:data:`pnp.kit.KIT_FILE`, :data:`pnp.manifest.MANIFEST_FILE`,
+#: :data:`pnp.reprint.RECORD_FILE`; this module does not import them: it runs before they are loaded).
+KIT_FILES = ("kit.pdf", "manifest.json", "pieces.json")
 
 
 @dataclass
@@ -160,6 +169,18 @@ def _plain_name(name) -> bool:
     return not name.startswith("/") and all(p not in ("", ".", "..") for p in parts)
 
 
+def _kit_file(out: Path, name: str, size: int) -> bytes | None:
+    """The bytes of the kit file ``name`` in ``out`` when it is a regular file of ``size`` bytes reached
+    without a symbolic link below ``out`` (a link there could lead anywhere: the file would not be the
+    kit's), checked before it is read; else None."""
+    folder = out
+    for part in name.split("/")[:-1]:
+        folder = folder / part
+        if not cachedir.real_folder(folder):
+            return None
+    return cachedir.read_regular(out / name, size, size)
+
+
 def held(cache, key: str | None, out_dir, game_arg) -> HeldKit | None:
     """The kit in ``out_dir`` when it is the one recorded under ``key`` (see the module), else None."""
     if key is None or not cache:
@@ -175,17 +196,21 @@ def held(cache, key: str | None, out_dir, game_arg) -> HeldKit | None:
         if not (isinstance(files, list) and isinstance(modules, list) and _modules_unchanged(modules)):
             return None
         out = Path(out_dir)
+        names = [f[0] if isinstance(f, list) and f else None for f in files]
+        if not (set(KIT_FILES) <= set(names) and len(set(names)) == len(names)):
+            return None             # every kit has these; a record without them is not a whole kit's
         paths = []
         for name, sha, size in files:
-            if not (_plain_name(name) and isinstance(sha, str) and type(size) is int):
+            if not (_plain_name(name) and isinstance(sha, str) and type(size) is int and size >= 0):
                 return None
             path = out / name
-            if path.is_symlink() or not path.is_file() or path.stat().st_size != size:
-                return None
-            if hashlib.sha256(path.read_bytes()).hexdigest() != sha:
+            data = _kit_file(out, name, size)
+            if data is None or hashlib.sha256(data).hexdigest() != sha:
                 return None
             paths.append(path)
         pages = {str(k): int(v) for k, v in meta["pages"].items()}
+        if not set(pages) <= set(names):
+            return None
         root = game_root(game_arg)
         warnings = buildcache.problems_from_json(meta["warnings"], root) if root is not None else None
         if warnings is None:

@@ -220,3 +220,83 @@ def test_a_marked_folder_whose_subfolder_is_a_link_is_refused(game, tmp_path):
     assert result.exit_code == 2, result.output
     assert f"holds {LAYOUT}, which is not a folder pnp made" in result.output
     assert listing(elsewhere) == before
+
+
+# ---------------------------------------------------------------------- the lab's cache of played games
+
+def lab_sweep(cache):
+    from pnp.lab.sweep import Sweep
+    from pnp.loading.gamedata import load_game
+    from rules_engine import engine_module
+    from rules_engine.core.executors import LocalExecutor
+
+    game, engine = load_game("behind_the_throne"), engine_module("behind_the_throne")
+    return Sweep(engine, game, players=4, bots=["random"], seed=3, executor=LocalExecutor(1), cache=cache)
+
+
+def test_the_lab_refuses_a_cache_folder_of_the_users_files(tmp_path):
+    folder = users_folder(tmp_path)
+    before = listing(folder)
+    result = run("lab", "behind_the_throne", "compare", "base", "base", "--games", 4, "--out", tmp_path / "lab",
+                 "--cache", folder)
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1 and REFUSED in result.output
+    assert listing(folder) == before
+
+
+def test_the_lab_marks_its_cache_and_takes_over_an_earlier_pnps(tmp_path):
+    """The lab's default cache, OUT/cache, as an earlier pnp left it (ENGINE/KEY/START-STOP.json, unmarked)."""
+    from pnp.lab.sweep import LAYOUT as GAMES
+
+    old = tmp_path / "lab" / "cache" / "behind_the_throne" / ("0123456789abcdef" + "01234567")
+    old.mkdir(parents=True)
+    (old / "0-50.json").write_text('{"rows": []}')
+    (old / ".0-50.abc123xy").write_text('{"ro')
+    args = ["lab", "behind_the_throne", "compare", "base", "base", "--games", 4, "--out", tmp_path / "lab"]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    cache = tmp_path / "lab" / "cache"
+    assert sorted(p.name for p in cache.iterdir()) == sorted([cachedir.TAG, cachedir.MARKER, GAMES])
+    assert len(list((cache / GAMES).rglob("*.json"))) == 1
+    assert run(*args).output == result.output
+
+
+def test_a_damaged_or_edited_batch_of_games_is_played_again(tmp_path):
+    """The lab used an edited batch (a metric changed, still JSON) as it was, and ended in exit 70, a hang or
+    MemoryError on damaged ones, the same at every run until the cache was deleted by hand. Now each is
+    played again, its file written anew, and the rows are those of a run without the cache."""
+    from pnp.loading.variants import BASE
+
+    fresh = lab_sweep(None)
+    expected = fresh.run_arms([fresh.arm(BASE)], 4)
+    cache = tmp_path / "cache"
+    first = lab_sweep(cache)
+    assert first.run_arms([first.arm(BASE)], 4) == expected
+    batch = next(cache.rglob("0-4.json"))
+    good = batch.read_bytes()
+    held = json.loads(good)
+    row = held["batch"]["rows"][0]
+    metric = next(k for k, v in row.items() if type(v) is int and k != "game")
+    swapped = json.loads(good)
+    swapped["batch"]["rows"][0], swapped["batch"]["rows"][1] = swapped["batch"]["rows"][1], swapped["batch"]["rows"][0]
+    damages = {
+        "a metric edited": lambda: batch.write_text(good.decode().replace(f'"{metric}":{row[metric]}',
+                                                                          f'"{metric}":{row[metric] + 7}', 1)),
+        "rows swapped": lambda: batch.write_text(json.dumps(swapped)),
+        "truncated": lambda: batch.write_bytes(good[: len(good) // 2]),
+        "no rows": lambda: batch.write_text('{"rows": {"game": 0}}'),
+        "deep": lambda: batch.write_text("[" * 100_000),
+        "a FIFO": lambda: (batch.unlink(), os.mkfifo(batch)),
+        "huge": lambda: (batch.write_bytes(good), os.truncate(batch, 3 << 30)),
+        "a folder": lambda: (batch.unlink(), batch.mkdir()),
+    }
+    for name, damage in damages.items():
+        damage()
+        again = lab_sweep(cache)
+        assert again.run_arms([again.arm(BASE)], 4) == expected, name
+        assert again.played == 4, name
+        if name != "a folder":
+            assert batch.read_bytes() == good, name           # written anew
+        else:
+            batch.rmdir()
+            batch.write_bytes(good)

@@ -73,7 +73,8 @@ from pnp.units import PAPERS
                    "cores that are free now (the cores less the load average), at most 4.")
 @click.option("--cache", "cache_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Keep what the build drew in DIR and draw again only what an edit changed (default: "
-                   ".pnp-cache in the --out folder). The kit is the same byte for byte as without it.")
+                   ".pnp-cache in the --out folder). The kit is the same byte for byte as without it. DIR "
+                   "must be new, empty or a cache pnp made: pnp marks it and deletes only its own files there.")
 @click.option("--no-cache", is_flag=True, help="Check and draw everything; read and write no build cache.")
 def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, allow_missing, bleed, back_offset,
             card_sheets, cutter, changed_since, ink_saver, calibration, preset, jobs, cache_dir, no_cache):

@@ -49,6 +49,10 @@ class Lab:
         self.where = f"--scheduler {scheduler}" if scheduler else f"--executor {executor or 'local'}"
         self.out = Path(out)
         self.cache = None if no_cache else Path(cache) if cache else self.out / "cache"
+        if self.cache is not None:              # a folder of the user's files is refused (pnp.cachedir)
+            from pnp.lab.sweep import claim
+
+            claim(self.cache, "--cache" if cache else None)
 
     def variant(self, path):
         from pnp.loading.variants import BASE, load_variant

@@ -25,7 +25,7 @@ DEFAULT_OUT = "output"
 @click.option("--cache", "cache_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Keep each check's problems in DIR and check again only what an edit concerns (default: "
                    "the build cache pnp build uses by default, output/.pnp-cache). The problems are the same "
-                   "as without it.")
+                   "as without it. DIR must be new, empty or a cache pnp made.")
 @click.option("--no-cache", is_flag=True, help="Run every check; read and write no cache.")
 def command(game, lang, allow_missing, cache_dir, no_cache):
     """Check GAME's data (a bundled game's name or a game folder; default: the project's default game).
