@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import importlib
 import os
 import signal
@@ -68,14 +69,26 @@ class _Sigint:
     """Ctrl-C during a command: KeyboardInterrupt, as Python's own handler raises it, remembered. Python
     swallows an exception raised inside a finalizer or a weakref callback (printing "Exception ignored"),
     so a Ctrl-C that lands there would otherwise be lost and the command end with status 0 as if nothing
-    happened; remembered, it still ends the command with 130 (and nothing is printed for it)."""
+    happened; remembered, it still ends the command with 130 (and nothing is printed for it).
 
-    def __init__(self):
+    Run as a program (:func:`run`), pnp keeps this handler from its start to its very end: it raises
+    only while the command runs (``raising``); before (parsing the command line) and after (printing
+    the outcome, the interpreter's own shutdown) a Ctrl-C is only remembered (``late``), and :func:`run`
+    says it and ends with status 130, with the signal blocked so that none lands where Python has put
+    its default handler back (a Ctrl-C in the last instants of a command killed pnp by the signal, with
+    no message)."""
+
+    def __init__(self, raising: bool = True):
         self.seen = False
+        self.late = False
+        self.raising = raising
+        self.command: str | None = None
 
     def __call__(self, signum, frame):
         self.seen = True
-        raise KeyboardInterrupt
+        if self.raising:
+            raise KeyboardInterrupt
+        self.late = True
 
     @contextlib.contextmanager
     def installed(self):
@@ -84,17 +97,25 @@ class _Sigint:
             yield
             return
         hook = sys.unraisablehook
-
-        def quiet(unraisable):
-            if not isinstance(unraisable.exc_value, KeyboardInterrupt):
-                hook(unraisable)
         signal.signal(signal.SIGINT, self)
-        sys.unraisablehook = quiet
+        sys.unraisablehook = _quiet(hook)
         try:
             yield
         finally:
             signal.signal(signal.SIGINT, signal.default_int_handler)
             sys.unraisablehook = hook
+
+
+def _quiet(hook):
+    """``sys.unraisablehook`` without the KeyboardInterrupts Python swallows (they are remembered)."""
+    def quiet(unraisable):
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            hook(unraisable)
+    return quiet
+
+
+#: The handler of pnp run as a program (:func:`run`), None when :func:`main` is called otherwise (tests).
+_program: _Sigint | None = None
 
 
 class PnpGroup(click.Group):
@@ -118,6 +139,10 @@ class PnpGroup(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx):
+        program = _program
+        if program is not None:             # run as a program: the handler is in place from start to end
+            program.raising = True
+            return self._invoke(ctx, program)
         sigint = _Sigint()
         with sigint.installed():
             return self._invoke(ctx, sigint)
@@ -125,12 +150,28 @@ class PnpGroup(click.Group):
     def _invoke(self, ctx, sigint):
         debug = ctx.params.get("debug") or os.environ.get("PNP_DEBUG", "") not in ("", "0")
         try:
+            if sigint.late:                 # Ctrl-C before the command began
+                sigint.late = False
+                raise KeyboardInterrupt
             check_environment()
             result = super().invoke(ctx)
+            sigint.raising = False          # a Ctrl-C from here on is remembered: run() says it at the end
+            sigint.command = ctx.invoked_subcommand
             if sigint.seen and ctx.invoked_subcommand not in RUN_UNTIL_CTRL_C:
                 raise KeyboardInterrupt
             return result
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+        except BaseException as exc:
+            # (no Python code runs between the raise and this line: a Ctrl-C after it is remembered)
+            sigint.raising = False
+            sigint.command = ctx.invoked_subcommand
+            self._ended(ctx, exc, debug)
+
+    def _ended(self, ctx, exc: BaseException, debug: bool) -> None:
+        """The command ended by ``exc``: one message and the documented exit status."""
+        try:
+            raise exc
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit,
+                GeneratorExit):
             raise
         except KeyboardInterrupt as exc:
             interrupted(ctx.invoked_subcommand, str(exc))
@@ -214,10 +255,63 @@ def run() -> None:
     as any Python program ends (so that ``python -m cProfile -m pnp build`` and coverage see the whole
     command). Tests call :func:`main` too. (:func:`pnp.program.run`, the program's entry point, tunes
     the process first.)"""
+    global _program
+    sigint = _Sigint(raising=False)
+    if threading.current_thread() is threading.main_thread() \
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, sigint)
+        sys.unraisablehook = _quiet(sys.unraisablehook)
+        _program = sigint
+    code = 0
     try:
-        main()
+        try:
+            main()
+        finally:
+            _flush_output()
+    except SystemExit as done:
+        code = done.code
     finally:
-        _flush_output()
+        if _program is sigint:
+            code = _last_word(sigint, code)
+    sys.exit(code)
+
+
+def _last_word(sigint: _Sigint, code):
+    """The exit status once the command ended, SIGINT blocked from now until the process ends (the
+    interpreter's shutdown puts the default handler back, and a Ctrl-C then killed pnp by the signal,
+    with no message): a Ctrl-C that came after the command's own end is said in one line, status 130
+    (a command run until Ctrl-C, the studio, ends as it ended). What remains is the interpreter's
+    shutdown, kept to a few hundredths of a second by freezing the objects the command left (``gc.freeze``:
+    the shutdown's collections skip them, and the system takes the memory back; it took half a
+    second); a Ctrl-C then is too late to stop anything, and the status the command ended with stands."""
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, OSError):         # pragma: no cover - a system without signal masks
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _handlers_run()
+    gc.freeze()
+    if signal.SIGINT in _pending() and not sigint.seen:
+        sigint.seen = sigint.late = True
+    if not sigint.late or code == EXIT_INTERRUPTED or sigint.command in RUN_UNTIL_CTRL_C:
+        return code
+    name = f"pnp {sigint.command}" if sigint.command else "pnp"
+    after = " after it finished" if sigint.command else ""
+    try:
+        click.echo(f"{name}: interrupted{after}", err=True)
+    except (OSError, ValueError):
+        pass
+    return EXIT_INTERRUPTED
+
+
+def _handlers_run() -> None:
+    """A Python call: Python runs the handlers of signals that arrived before the mask at such points."""
+
+
+def _pending() -> set:
+    try:
+        return signal.sigpending()
+    except (AttributeError, OSError):         # pragma: no cover
+        return set()
 
 
 def _flush_output() -> None:

@@ -24,4 +24,10 @@ def run() -> None:
         print("pnp: interrupted", file=sys.stderr)
         raise SystemExit(130) from None
 
-    run_command()
+    try:
+        run_command()                            # (pnp.cli.run keeps its own handler from its first line)
+    except KeyboardInterrupt:                    # a Ctrl-C in the instant before it was in place
+        import sys
+
+        print("pnp: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None

@@ -7,8 +7,10 @@ goes on. POINT is ``load`` (a game was just loaded: every command is under way),
 same, inside an object's ``__del__``, where Python swallows a KeyboardInterrupt), ``class`` (the same,
 while a class is created: in a descriptor's ``__set_name__``, as in every dataclass field, where Python
 3.11 wraps the KeyboardInterrupt in a RuntimeError), ``staged`` (the new
-files are written beside the output folder, before the swap) or ``swap`` (inside the swap, where
-Ctrl-C must wait until the swap is done).
+files are written beside the output folder, before the swap), ``swap`` (inside the swap, where
+Ctrl-C must wait until the swap is done), ``returned`` (the command has ended and said its outcome;
+click is on its way out), ``finished`` (pnp's program flushes the output, just before it decides its
+exit status) or ``shutdown`` (in an exit handler, as the interpreter shuts down).
 """
 
 import sys
@@ -62,7 +64,18 @@ def in_class_creation(function):
     return run
 
 
-if POINT in ("load", "finalizer", "class"):
+if POINT in ("returned", "finished", "shutdown"):
+    import atexit
+
+    import pnp.cli
+
+    if POINT == "returned":
+        pnp.cli.PnpGroup._invoke = at(pnp.cli.PnpGroup._invoke)
+    elif POINT == "finished":
+        pnp.cli._flush_output = at(pnp.cli._flush_output)
+    else:
+        atexit.register(pause)
+elif POINT in ("load", "finalizer", "class"):
     import pnp.loading.gamedata
 
     pnp.loading.gamedata.load_game = {"load": at, "finalizer": in_finalizer, "class": in_class_creation}[POINT](

@@ -180,3 +180,45 @@ def test_ctrl_c_to_pnp_alone_leaves_no_worker_and_no_traceback(tmp_path, args, w
         assert [p for p in started if Path(f"/proc/{p}").exists()
                 and b"Z" not in Path(f"/proc/{p}/stat").read_bytes().rpartition(b")")[2][:3]] == []
         assert not out.exists() and no_temporary_files(tmp_path)
+
+
+# ---------------------------------------------------------------- Ctrl-C in a command's last instants
+
+LAST_INSTANTS = {
+    "validate": ["validate"],
+    "export": ["export", "cards", "--dpi", "30", "--out", "{out}"],
+    "build": ["build", "--jobs", "1", "--out", "{out}"],
+}
+
+
+def last_instant(tmp_path, point, command):
+    out = tmp_path / "out"
+    code, stdout, err = interrupt(tmp_path, point, *[a.format(out=out) for a in LAST_INSTANTS[command]])
+    if command != "validate":       # the command had ended: its output whole and in place, nothing left aside
+        assert (out / ("kit.pdf" if command == "build" else ".pnp-export-cards.json")).is_file()
+    else:
+        assert stdout.rstrip().endswith(": valid")
+    assert no_temporary_files(tmp_path)
+    return code, err.splitlines()
+
+
+@pytest.mark.parametrize("point, command", [("returned", "export"), ("finished", "build")])
+def test_ctrl_c_after_the_command_ended_is_said_once_with_130(tmp_path, point, command):
+    """Once a command has said its outcome, pnp's handler only remembers a Ctrl-C, and says it as the
+    program ends (it used to reach click, "Aborted!" and status 1, or Python's default handler: pnp
+    killed by SIGINT with no message)."""
+    assert last_instant(tmp_path, point, command) == (130, [f"pnp {command}: interrupted after it finished"])
+
+
+def test_ctrl_c_as_the_interpreter_shuts_down_leaves_the_command_s_status(tmp_path):
+    """In the interpreter's shutdown (exit handlers, then its own clean-up, where Python puts the
+    default handler back) SIGINT is blocked: the command had ended, and its status stands; no
+    traceback, no death by the signal."""
+    assert last_instant(tmp_path, "shutdown", "validate") == (0, [])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("point", ["returned", "finished"])
+@pytest.mark.parametrize("command", sorted(LAST_INSTANTS))
+def test_ctrl_c_after_any_command_ended(tmp_path, point, command):
+    assert last_instant(tmp_path, point, command) == (130, [f"pnp {command}: interrupted after it finished"])
