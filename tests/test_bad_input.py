@@ -425,6 +425,7 @@ def test_internal_error_is_one_line_and_exit_70(monkeypatch):
     def broken(*args, **kwargs):
         raise ZeroDivisionError("division by zero")
     monkeypatch.setattr(validate_command, "validate_game", broken)
+    monkeypatch.setattr(validate_command, "validate_languages", broken)
     result = run("validate")
     assert result.exit_code == 70
     assert result.output == ("pnp: internal error (ZeroDivisionError: division by zero). This is a bug in pnp: "

@@ -325,3 +325,36 @@ def test_a_back_picture_with_a_bleed_made_from_its_edges_is_not_reported(trim_ba
     result = run("export", "cards", root, "--preset", "thegamecrafter", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert "warning" not in result.output, result.output
+
+
+# ----------------------------------------------------------------------------- every translation, validated
+
+def test_pnp_validate_checks_every_translation_the_game_ships_unless_lang_narrows_it(tmp_path):
+    root = new_game(tmp_path / "g")
+    (root / "i18n").mkdir()
+    (root / "i18n" / "fr.yaml").write_text("title: Étincelle\n", encoding="utf-8")
+    chapter = root / "templates" / "rulebook" / "fr" / "rules.md.j2"
+    chapter.parent.mkdir(parents=True)
+    chapter.write_text((root / "templates" / "rulebook" / "en" / "rules.md.j2").read_text()
+                       .replace("Put the [spark] tokens", "Put the [sprak] tokens"))
+    typo = (f"{chapter}:{line_of(chapter, '[sprak]')}: chapter 'rules': unknown icon [sprak]; did you mean "
+            f"[spark]?")
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 2, result.output
+    lines = result.output.splitlines()
+    assert typo in lines and lines[-1] == "1 problem found; nothing was written."
+    # what the translation lacks is counted, not listed (pnp validate --lang fr lists it)
+    (counted,) = [line for line in lines if "warning" in line]
+    assert counted.startswith(f"{root / 'i18n' / 'fr.yaml'}: warning: language 'fr': ") and counted.endswith(
+        " printed strings are not translated (pnp validate --lang fr lists them; a build in 'fr' needs "
+        "--allow-missing)")
+    result = run("validate", root, "--no-cache", "--lang", "fr", "--allow-missing")
+    assert result.exit_code == 2 and typo in result.output.splitlines()
+    # --lang narrows the check to one language: the English kit is valid
+    result = run("validate", root, "--no-cache", "--lang", "en")
+    assert result.exit_code == 0, result.output
+    chapter.write_text(chapter.read_text().replace("[sprak]", "[spark]"))
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == ("G: 9 cards (4 different), components instructions, score, cards, "
+                                              "tokens, rulebook, box, languages en, fr: valid")

@@ -17,7 +17,7 @@ def test_bundled_game_is_valid():
     assert result.exit_code == 0, result.output
     assert result.output.strip() == (
         "Shadow Throne: 54 cards (27 different), 3 factions, components instructions, power_track, cards, "
-        "tokens, rulebook, box: valid")
+        "tokens, rulebook, box, languages en, es: valid")
 
 
 def test_default_game_is_shadow_throne():

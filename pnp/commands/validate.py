@@ -8,7 +8,7 @@ import click
 
 from pnp.components import BuildOptions
 from pnp.errors import DataError, Problems, UserError
-from pnp.loading.validation import validate_game
+from pnp.loading.validation import validate_game, validate_languages
 
 #: The folder whose .pnp-cache validate shares: pnp build's default --out.
 DEFAULT_OUT = "output"
@@ -17,8 +17,9 @@ DEFAULT_OUT = "output"
 @click.command("validate")
 @click.argument("game", required=False)
 @click.option("--lang", default=None, metavar="LANG",
-              help="Also check the translation into LANG (e.g. es): every printed string it lacks (at the "
-                   "file and line of the original), every unused key, and that the translated text fits.")
+              help="Check the game in LANG only (e.g. es; default: in its own language and in every translation "
+                   "it ships): every printed string LANG lacks (at the file and line of the original), every "
+                   "unused key, and that the translated text fits.")
 @click.option("--allow-missing", is_flag=True,
               help="With --lang: report untranslated strings as warnings (exit 0); a build prints them in "
                    "the game's own language.")
@@ -28,7 +29,8 @@ DEFAULT_OUT = "output"
                    "as without it. DIR must be new, empty or a cache pnp made.")
 @click.option("--no-cache", is_flag=True, help="Run every check; read and write no cache.")
 def command(game, lang, allow_missing, cache_dir, no_cache):
-    """Check GAME's data (a bundled game's name or a game folder; default: the project's default game).
+    """Check GAME's data (a bundled game's name or a game folder; default: the project's default game), in
+    its own language and in every translation it ships (--lang narrows it to one).
 
     Reports every problem as FILE:LINE: SUBJECT: MESSAGE and exits with status 2 when any is an error;
     a valid game prints a one-line summary.
@@ -40,8 +42,11 @@ def command(game, lang, allow_missing, cache_dir, no_cache):
     problems = Problems()
     cache = BuildCache(None if no_cache else cache_dir if cache_dir is not None else Path(DEFAULT_OUT) / FOLDER)
     cache.claim("--cache" if cache_dir is not None else None)     # a folder of the user's files is refused
-    result = validate_game(game, problems, BuildOptions(lang=lang, allow_missing=allow_missing) if lang else None,
-                           cache=cache)
+    if lang:
+        result = validate_game(game, problems, BuildOptions(lang=lang, allow_missing=allow_missing), cache=cache)
+    else:                                   # every language the game ships
+        result = validate_languages(game, problems, lambda each: BuildOptions(lang=each, allow_missing=True),
+                                    cache=cache)
     cache.store()
     for warning in problems.warnings:
         click.echo(str(warning), err=True)

@@ -40,14 +40,37 @@ def register_check(func):
     return func
 
 
+def validate_languages(game_arg, problems: Problems, options_for, cache=None) -> ValidationResult:
+    """``pnp validate`` without ``--lang``: the game in its own language, then in every other language it
+    claims (each ``i18n/<lang>.yaml``), as ``--lang`` checks one: its chapters, its printed words and what
+    they print (a typo in a French chapter is an error at its line). A string a translation lacks is not an
+    error here: one warning per language counts them (``--lang`` lists them). A problem the languages share
+    is reported once. ``options_for(lang)`` gives the options of the run in ``lang``."""
+    from pnp.loading.i18n import languages
+
+    result = validate_game(game_arg, problems, None, cache=cache)
+    game = result.game
+    others = [lang for lang in languages(game) if lang != game.source_language] if game is not None else []
+    for lang in others:
+        found = Problems()
+        validate_game(game_arg, found, options_for(lang), cache=cache, every_language=True)
+        problems.extend(p for p in found if p not in problems)
+    if others and result.summary:
+        shown = ", ".join([game.source_language, *others])
+        result = ValidationResult(game, result.summary[:-len(": valid")] + f", languages {shown}: valid")
+    return result
+
+
 def validate_game(game_arg, problems: Problems, options=None, component_checks=None, cache=None,
-                  skip=()) -> ValidationResult:
+                  skip=(), every_language: bool = False) -> ValidationResult:
     """Load the game and run every check, adding problems to ``problems``. ``component_checks(game,
     problems)``, when given, stands in for running the components' own checks one after the other
     (a parallel build runs them with their builds). With a build ``cache`` (:class:`pnp.buildcache.BuildCache`:
     ``pnp validate``'s), each check's problems are kept there by what it read and read back while that is
     unchanged (:mod:`pnp.loading.checked`); ``skip``: folders of the game folder that are no part of the game
-    (the output folder)."""
+    (the output folder). ``every_language``: a run of :func:`validate_languages` (the strings a
+    translation lacks counted in one warning; the engine's games, which no language changes, not played
+    again)."""
     lang = options.lang if options else None
     if lang is not None and not LANGUAGE.fullmatch(lang):
         problems.error(None, None, "--lang", f"{excerpt(lang)} is not a language code such as en, es or pt-BR")
@@ -59,10 +82,11 @@ def validate_game(game_arg, problems: Problems, options=None, component_checks=N
         # only pnp validate keeps its checks (pnp build keeps whole components: pnp.kit)
         kept = KeptChecks(cache if cache is not None else buildcache.BuildCache(None), options, skip)
         with using(game.icons, lang or game.language):
-            return _validate(game, problems, options, lang, component_checks, kept)
+            return _validate(game, problems, options, lang, component_checks, kept, every_language)
 
 
-def _validate(game, problems: Problems, options, lang, component_checks=None, kept=None) -> ValidationResult:
+def _validate(game, problems: Problems, options, lang, component_checks=None, kept=None,
+              every_language: bool = False) -> ValidationResult:
     from pnp.components import game_components
 
     kept = kept if kept is not None else KeptChecks(buildcache.BuildCache(None), options)
@@ -82,7 +106,8 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
                        f"--players {players}: {game.title} is for {game.players[0]} to {game.players[1]} players")
     untranslated = 0
     if lang:
-        untranslated = check_language(game, lang, problems, allow_missing=bool(options and options.allow_missing))
+        untranslated = check_language(game, lang, problems, allow_missing=bool(options and options.allow_missing),
+                                      counted=every_language)
         if not problems.errors:
             game = translate(game, lang)
     if not problems.errors:
@@ -106,7 +131,7 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
                 vision_problems(game, found)
                 piece_problems(game, found)
             kept.run(game, "pieces", problems, pieces)
-        if game.engine and (options is None or options.thorough):
+        if game.engine and (options is None or options.thorough) and not every_language:
             kept.run(game, "engine", problems, lambda found: _engine_check(game, found))
     decks = f"{len(game.decks)} decks, " if game.several_decks else ""
     factions = f"{len(game.factions)} factions, " if game.factions else ""

@@ -20,9 +20,11 @@ from pnp.suggest import closest
 from pnp.loading.yamlsrc import LineDict, line_of, load_yaml_or_report
 
 
-def check_language(game, lang: str, problems: Problems, allow_missing: bool = False) -> int:
+def check_language(game, lang: str, problems: Problems, allow_missing: bool = False, counted: bool = False) -> int:
     """Every printed string of ``game`` (loaded in its own language) that ``lang`` lacks, reported where
-    the original is written: errors, or warnings when ``allow_missing``. Returns how many are missing.
+    the original is written: errors, or warnings when ``allow_missing``; with ``counted``, one warning
+    saying how many (``pnp validate`` without ``--lang``, which checks every translation the game ships).
+    Returns how many are missing.
 
     Also: pnp's own words file for ``lang`` has no key pnp does not use, and the translation file's
     values are of the right type (those are errors either way)."""
@@ -60,8 +62,14 @@ def check_language(game, lang: str, problems: Problems, allow_missing: bool = Fa
         elif source.kind == "template" and _template_for(source, lang) is not None:
             continue
         missing += 1
-        report(source.path, source.line, source.subject, missing_message(game, source, lang))
-    if missing and allow_missing:
+        if not counted:
+            report(source.path, source.line, source.subject, missing_message(game, source, lang))
+    if missing and counted:
+        problems.warn(tpath, None, f"language '{lang}'",
+                      f"{missing} printed string{'s are' if missing != 1 else ' is'} not translated (pnp validate "
+                      f"--lang {lang} lists {'them' if missing != 1 else 'it'}; a build in '{lang}' needs "
+                      f"--allow-missing)")
+    elif missing and allow_missing:
         problems.warn(tpath, None, f"language '{lang}'",
                       f"{missing} printed string{'s are' if missing != 1 else ' is'} not translated; the kit "
                       f"prints {'them' if missing != 1 else 'it'} in '{game.source_language}' (--allow-missing)")
