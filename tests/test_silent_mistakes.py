@@ -358,3 +358,34 @@ def test_pnp_validate_checks_every_translation_the_game_ships_unless_lang_narrow
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == ("G: 9 cards (4 different), components instructions, score, cards, "
                                               "tokens, rulebook, box, languages en, fr: valid")
+
+
+# ----------------------------------------------------------------------------- a name tested in a template
+
+def test_a_misspelt_name_tested_with_is_defined_is_a_warning_at_the_template_line(tmp_path):
+    root = new_game(tmp_path / "g")
+    chapter = root / "templates" / "rulebook" / "en" / "rules.md.j2"
+    chapter.write_text(chapter.read_text() + textwrap.dedent("""\
+
+        ## High cards
+        | Card | Points |
+        |---|---|
+        {% for card in game.cards %}{% if card.stats.pionts is defined %}
+        | {{ card.name }} | {{ card.stats.pionts }} |
+        {% endif %}{% endfor %}
+
+        {% for c in cards | sort(attribute='name') %}{% if c.flavor is defined %}{{ c.flavor }}{% endif %}{% if 'txt' in c.stats %}!{% endif %}{% endfor %}
+        {% if examples.anything is defined %}{% endif %}{% if game.title is defined %}{{ game.title }}{% endif %}
+        """))
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 0, result.output
+    line = line_of(chapter, "pionts is defined")
+    after = line_of(chapter, "c.flavor")
+    # a name pnp cannot follow (examples) is left alone, one that exists (game.title) is fine
+    assert [w for w in result.output.splitlines() if "warning" in w] == [
+        f"{chapter}:{line}: warning: card.stats.pionts is defined: no deck of the game has a field 'pionts', so the "
+        f"test is always false; did you mean 'points'?",
+        f"{chapter}:{after}: warning: c.flavor is defined: no card has an attribute 'flavor', so the test is always "
+        f"false; did you mean 'flavour'?",
+        f"{chapter}:{after}: warning: 'txt' in c.stats: no deck of the game has a field 'txt', so the test is always "
+        f"false; did you mean 'text'?"]

@@ -17,6 +17,7 @@ from pnp.errors import Problems
 from pnp.loading.gamedata import Game, load_game
 from pnp.loading.i18n import translate, translation_path
 from pnp.loading.i18n.check import check_language, check_strings, check_translation_keys
+from pnp.loading.templatetests import check_template_tests
 from pnp.markup import card_markup_problems
 from pnp.paths import LANGUAGE, excerpt
 from pnp.loading.yamlsrc import line_of
@@ -99,6 +100,7 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
                 component.check_files(game, found)
         check_translation_keys(game, found)
         check_strings(game, lang or game.language, found)
+        check_template_tests(game, found)
     kept.run(game, "files", problems, files)
     players = options.players if options else None
     if players is not None and not game.players[0] <= players <= game.players[1]:
