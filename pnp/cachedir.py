@@ -25,7 +25,6 @@ waiting on a FIFO or a device, never more than a stated size.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import re
@@ -54,18 +53,18 @@ MAX_MARKER_BYTES = 4096
 #: A temporary file of :func:`write_file`: ``.NAME.TOKEN.tmp`` beside the file NAME it becomes.
 TEMPORARY = re.compile(r"\.(?P<name>[^/]+)\.[0-9a-f]{16}\.tmp\Z")
 _MARKS = re.compile(rf"{re.escape(TAG)}|{re.escape(MARKER)}")
-
-
-def marks_or_their_temporaries(name: str) -> bool:
-    """Whether ``name`` is one of the two marks or a temporary file of one (a process killed as it marked)."""
-    found = TEMPORARY.fullmatch(name)
-    return bool(_MARKS.fullmatch(found["name"] if found else name))
 #: A temporary file no process holds is removed at once; without advisory locks, when it is this old (s).
 STALE_WITHOUT_LOCKS = 3600
 
 
 class CacheFolderError(UserError):
     """A cache folder pnp may not use: not pnp's (see the module)."""
+
+
+def marks_or_their_temporaries(name: str) -> bool:
+    """Whether ``name`` is one of the two marks or a temporary file of one (a process killed as it marked)."""
+    found = TEMPORARY.fullmatch(name)
+    return bool(_MARKS.fullmatch(found["name"] if found else name))
 
 
 def marker_bytes() -> bytes:
@@ -290,10 +289,8 @@ def _abandoned(path: str) -> bool:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return False
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True             # no writer holds it: its process is gone (the lock goes with the lock's holder)
-    except OSError as exc:
-        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            return False
+        return True             # no writer holds it: its process is gone (a lock goes with its holder)
+    except OSError:             # held (EWOULDBLOCK): a running process is writing it
         return False
     finally:
         os.close(fd)
