@@ -255,7 +255,8 @@ def _column_widths(node: TableBlock, width):
 
 
 def _example(node: Example):
-    flows = [RichText(line, EXAMPLE, 0, 0, background="#efe6d2") for line in node.lines]
+    # an empty ">" line is a line of the box left blank
+    flows = [RichText(line, EXAMPLE, 0, 0, background="#efe6d2", min_lines=1) for line in node.lines]
     if len(flows) > 1 and node.lines[0].startswith("**"):
         flows[0].keep_next = True       # a box's title line stays with the box
     return flows
@@ -590,7 +591,7 @@ def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figure
         "toc": _once(toc),
         "pagebreak": lambda arg: [PageBreakIfNotEmpty()],    # a new page, unless this one is still empty
         "notes": _notes(notes, words.get("notes", "Notes"), bool(cfg.get("notes")), doc.height, mark_notes),
-        "space": lambda arg: [Spacer(1, pt(_space(arg)))],
+        "space": lambda arg: [Spacer(1, _space(arg))],      # points, as docs/rulebook.md says
         # the booklet takes spare content out unless it has room (pnp.components.rulebook.without_spare)
         "spare": lambda arg: [],
     }
@@ -607,8 +608,17 @@ def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figure
             added = markup.count("\n") - given.count("\n")
             problems.error(name, exc.line - added if exc.line else exc.line, "rulebook", exc.message)
     problems.raise_if_errors()
+    _drop_trailing_breaks(story)
     headed = notes if cfg.get("notes") else 0
     return doc, story, toc, contents_entries(nodes, headed)
+
+
+def _drop_trailing_breaks(story: list) -> None:
+    """Take the page breaks off the end of ``story``: with nothing after them they end no page that would
+    not end anyway, and platypus fails on one right after a page ended (a booklet ending with ``!cover``
+    and ``!pagebreak``). A layout pass's padding point stays (:func:`lay_out` takes it off)."""
+    while story and type(story[-1]) is PageBreakIfNotEmpty:
+        story.pop()
 
 
 def _layout_problem(cfg, exc) -> DataError:
@@ -747,9 +757,13 @@ def lay_out(game, cfg, chapters, page_size_mm, lang, words: dict, figures=None) 
     toc.addEntries([entry for entry, _ in guess])
     toc.beforeBuild()                   # as multiBuild does: the contents show the seeded entries
     breaks = [i for i, f in enumerate(story) if isinstance(f, _NotesBreak)]
-    if len(breaks) == 1:                # one padding point (in the middle, or the booklet's end)
+    at_end = len(breaks) == 1 and breaks[0] + 1 == len(story)
+    if at_end:                          # padding at the end: its break, last, ends nothing
+        del story[-1]
+        _drop_trailing_breaks(story)
+    elif len(breaks) == 1:              # one padding point in the middle
         doc._notes_break = story[breaks[0]]
-        doc._after_break = story[breaks[0] + 1] if breaks[0] + 1 < len(story) else None
+        doc._after_break = story[breaks[0] + 1]
     doc.laid_out, doc._story = pages, _ = [], story
     try:
         doc.build(story, canvasmaker=MeasuringCanvas)
@@ -758,8 +772,8 @@ def lay_out(game, cfg, chapters, page_size_mm, lang, words: dict, figures=None) 
     finally:
         doc.laid_out = doc._story = doc._notes_break = doc._after_break = None
     notes_at, doc.notes_at = doc.notes_at, None
-    if len(breaks) == 1 and breaks[0] + 1 == len(story):
-        notes_at = len(pages)           # padding at the end
+    if at_end:
+        notes_at = len(pages)
     return LaidOut(pages, list(doc.toc_log), guess, notes_at, doc, toc,
                    (game, cfg, chapters, page_size_mm, lang, words, figures))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.flowables import UseUpSpace
 
 from pnp.draw import icons
@@ -42,7 +43,7 @@ class RichText(Flowable):
 
     def __init__(self, markup: str, style: Style, space_before=0.0, space_after=0.0, indent=0.0,
                  bullet: str | None = None, lines=None, keep_with_next=False, toc_level=None, background=None,
-                 marker: ListGeometry | None = None, kind: str | None = None):
+                 marker: ListGeometry | None = None, kind: str | None = None, min_lines: int = 0):
         super().__init__()
         self.markup = markup
         self.style = style
@@ -57,6 +58,7 @@ class RichText(Flowable):
         self.background = background
         if kind:
             self.kind = kind
+        self.min_lines = min_lines      # as tall as this many lines, however few it holds (a blank line)
         self._width = None
 
     # platypus asks these for spacing between flowables
@@ -80,7 +82,7 @@ class RichText(Flowable):
         return lines
 
     def _height(self, n):
-        return self.lead * n
+        return self.lead * max(n, self.min_lines)
 
     def wrap(self, avail_width, avail_height):
         self.width = avail_width
@@ -165,8 +167,15 @@ class KeepWithNext(Flowable):
         room = avail_height - h1 - self._gap()
         if room <= 0:
             return []
-        parts = self.second.splitOn(canv, avail_width, room)
-        if len(parts) < 2 or not isinstance(parts[0], Flowable) or getattr(parts[0], "isAction", 0):
+        parts = self._split_second(canv, avail_width, room)
+        if parts and isinstance(parts[0], ActionFlowable):
+            # a block kept together (an example box) that does not fit in the room left: platypus asks
+            # for the next frame, and the pair goes there; at the top of a frame already, the block is
+            # taller than a page and is split where it stands
+            if getattr(parts[0], "locChanger", 0):
+                return []
+            parts = parts[1:]
+        if len(parts) < 2 or not isinstance(parts[0], Flowable):
             return []
         head = parts[0]
         _, hh = head.wrapOn(canv, avail_width, room)
@@ -175,6 +184,19 @@ class KeepWithNext(Flowable):
         if hh > room + 0.01 or torn:
             return []
         return [self.first, *parts]
+
+    def _split_second(self, canv, avail_width, room) -> list:
+        """The second flowable split to ``room``, told of the frame the pair is split in (a kept block
+        asks it whether it stands at the top of a page)."""
+        frame = getattr(self, "_frame", None)
+        if frame is None:
+            return self.second.splitOn(canv, avail_width, room)
+        self.second._frame = frame
+        try:
+            return self.second.splitOn(canv, avail_width, room)
+        finally:
+            if getattr(self.second, "_frame", None) is frame:
+                del self.second._frame
 
     def drawOn(self, canvas, x, y, _sW=0):
         # the pair as the frame placed it: the first on top, the second below with the gap between
@@ -201,7 +223,7 @@ def keep_with_next(flows: list) -> list:
 def _content(f) -> bool:
     """Whether a flowable is content a heading can be kept with: not a page break or a space, nor an
     indexing flowable (the contents), which a multi-pass build must find at the top of the story."""
-    return not getattr(f, "isAction", 0) and not isinstance(f, (Spacer, UseUpSpace)) and not f.isIndexing()
+    return not isinstance(f, (ActionFlowable, Spacer, UseUpSpace)) and not f.isIndexing()
 
 
 class Rule(Flowable):
