@@ -515,8 +515,26 @@ class RulebookDoc(BaseDocTemplate):
             self.notify("TOCEntry", entry)
 
 
+class Contents(TableOfContents):
+    """The contents (``!toc``): reportlab's table of contents, which sets a line "Placeholder for table of
+    contents" when it has no entry; a booklet without a listed chapter heading gets an empty list."""
+
+    def wrap(self, avail_width, avail_height):
+        if self._lastEntries:
+            return super().wrap(avail_width, avail_height)
+        self.width, self.height = avail_width, 0
+        return self.width, self.height
+
+    def split(self, avail_width, avail_height):
+        return super().split(avail_width, avail_height) if self._lastEntries else []
+
+    def drawOn(self, canvas, x, y, _sW=0):
+        if self._lastEntries:
+            super().drawOn(canvas, x, y, _sW)
+
+
 def _toc():
-    toc = TableOfContents(dotsMinLevel=0)
+    toc = Contents(dotsMinLevel=0)
     toc.tableStyle = TableStyle([("FONTNAME", (0, 0), (-1, -1), "EBGaramond-Regular"),
                                  ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                  ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),

@@ -16,6 +16,56 @@ def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
+def _starter(tmp_path):
+    from pnp.loading.gamedata import load_game
+    from pnp.rulebook import load_config
+
+    assert run("new", tmp_path / "g").exit_code == 0
+    game = load_game(tmp_path / "g")
+    return game, load_config(game)
+
+
+def _laid_out(game, cfg, markup: str):
+    """A layout pass (:func:`pnp.rulebook.lay_out`) of a Letter booklet of the one chapter ``markup``."""
+    from pnp.draw.icons import using
+    from pnp.loading.i18n import strings
+    from pnp.rulebook import lay_out
+    from pnp.units import half_sheet
+
+    with using(game.icons, "en"):
+        return lay_out(game, cfg, [("rules", markup)], half_sheet("letter"), "en", strings(game, "en"))
+
+
+def _pages_of(game, cfg, markup: str) -> dict:
+    """{markup of each text flowable: the page it is set on} of a booklet of the one chapter ``markup``."""
+    from pnp.draw.flowables import KeepWithNext
+
+    out = {}
+
+    def note(flowable, page):
+        if isinstance(flowable, KeepWithNext):
+            note(flowable.first, page)
+            note(flowable.second, page)
+        elif getattr(flowable, "markup", None):
+            out.setdefault(flowable.markup, page)
+        for inner in getattr(flowable, "_content", ()):      # a box kept together
+            note(inner, page)
+
+    for page, laid_page in enumerate(_laid_out(game, cfg, markup).pages, 1):
+        for event in laid_page.events:
+            if event[0] == "place":
+                note(event[1], page)
+    return out
+
+
+def _y_of(game, cfg, markup: str, text: str) -> float:
+    """Where the text flowable ``text`` is set (points from the page's foot) in a booklet of the one chapter
+    ``markup``."""
+    (y,) = [e[3] for page in _laid_out(game, cfg, markup).pages for e in page.events
+            if e[0] == "place" and getattr(e[1], "markup", None) == text]
+    return y
+
+
 def test_an_example_box_in_a_starter_game_validates_builds_and_exports(tmp_path):
     """The issue's repro: two ``>`` lines appended to ``pnp new``'s chapter. A box of up to 12 lines is a
     platypus KeepTogether, which deep-copies the frame to measure it; the frame held the document (its
@@ -38,22 +88,6 @@ def test_an_example_box_in_a_starter_game_validates_builds_and_exports(tmp_path)
         result = run(*args)
         assert result.exit_code == 0, (args, result.output)
     assert (tmp_path / "tts" / "tts.json").is_file() and (tmp_path / "rulebook.png").stat().st_size > 1000
-
-
-
-def _y_of(game, cfg, markup: str, text: str) -> float:
-    """Where the text flowable ``text`` is set (points from the page's foot) in a booklet of the one chapter
-    ``markup`` (a layout pass)."""
-    from pnp.draw.icons import using
-    from pnp.loading.i18n import strings
-    from pnp.rulebook import lay_out
-    from pnp.units import half_sheet
-
-    with using(game.icons, "en"):
-        laid = lay_out(game, cfg, [("rules", markup)], half_sheet("letter"), "en", strings(game, "en"))
-    (y,) = [e[3] for page in laid.pages for e in page.events
-            if e[0] == "place" and getattr(e[1], "markup", None) == text]
-    return y
 
 
 def test_space_is_that_many_points(tmp_path):
@@ -197,7 +231,7 @@ class Chapters:
         self.n, self.files, self.expected, self.kinds, self.listed = 0, {}, [], [], []
         self.forms = {}         # kind -> the inline forms its blocks hold, in turn
 
-    def chapter(self, name: str, kinds: list, head: str = "", tail: str = "") -> None:
+    def chapter(self, name: str, kinds: list, head: str = "") -> None:
         parts = [head] if head else []
         for kind in kinds:
             if kind in ("notes", "spare", "toc", "cover"):
@@ -213,8 +247,6 @@ class Chapters:
             self.expected += [w.lower() for w in words]
             if kind == "h1":
                 self.listed.append(_tag(self.n))
-        if tail:
-            parts.append(tail)
         self.files[name] = "\n\n".join(parts) + "\n"
 
 
@@ -266,6 +298,7 @@ def printed_problems(pdf, chapters: Chapters, start: str, contents: bool = True)
     problems += [f"markup {m!r} printed" for m in ("**", "[spark]", "[point]", "[coin]", "[pips", "[step", "{-}",
                                                    "!space", "!pagebreak", "!spare", "!notes", ">")
                  if m in text]
+    problems += ["reportlab's contents placeholder printed"] if "placeholder for table of contents" in text else []
     return problems
 
 
@@ -432,43 +465,6 @@ def test_nothing_is_drawn_outside_the_frame(cheap_kits, lang, paper):
     assert overflow_problems(kits[paper][1] / "rulebook.pdf", paper) == []
 
 
-def _starter(tmp_path):
-    from pnp.loading.gamedata import load_game
-    from pnp.rulebook import load_config
-
-    assert run("new", tmp_path / "g").exit_code == 0
-    game = load_game(tmp_path / "g")
-    return game, load_config(game)
-
-
-def _pages_of(game, cfg, markup, paper="letter") -> dict:
-    """{markup of each text flowable: the page it is set on} of a booklet of the one chapter ``markup``."""
-    from pnp.draw.flowables import KeepWithNext
-    from pnp.draw.icons import using
-    from pnp.loading.i18n import strings
-    from pnp.rulebook import lay_out
-    from pnp.units import half_sheet
-
-    with using(game.icons, "en"):
-        laid = lay_out(game, cfg, [("rules", markup)], half_sheet(paper), "en", strings(game, "en"))
-    out = {}
-
-    def note(flowable, page):
-        if isinstance(flowable, KeepWithNext):
-            note(flowable.first, page)
-            note(flowable.second, page)
-        elif getattr(flowable, "markup", None):
-            out.setdefault(flowable.markup, page)
-        for inner in getattr(flowable, "_content", ()):      # a box kept together
-            note(inner, page)
-
-    for page, laid_page in enumerate(laid.pages, 1):
-        for event in laid_page.events:
-            if event[0] == "place":
-                note(event[1], page)
-    return out
-
-
 def test_a_heading_and_the_box_after_it_move_on_together(tmp_path):
     """A heading keeps its box with it: where both do not fit at the foot of a page they start the next
     (platypus's request for a new frame, inside the pair, ended in exit 70), and the box stays whole."""
@@ -505,6 +501,20 @@ def test_a_booklet_may_end_with_page_breaks(tmp_path, ending):
     chapter.write_text(f"# Rules\n\nFirst.\n\n{ending}\n")
     _, pages, content = booklet(game, "letter", "en")
     assert (pages, content) == (4, 2)      # the cover page, then the chapter (a cover fills its page)
+
+
+def test_contents_without_a_chapter_heading_are_empty(tmp_path):
+    """pnp's contents chapter in a rulebook of sections only: the heading and no entry (reportlab's table
+    of contents printed "Placeholder for table of contents 0", in every language)."""
+    from pnp.components.rulebook import booklet
+
+    game, cfg = _starter(tmp_path)
+    (tmp_path / "g" / "rulebook.yaml").write_text("chapters: [cover, contents, rules]\n")
+    chapter = tmp_path / "g" / "templates" / "rulebook" / "en" / "rules.md.j2"
+    chapter.write_text(chapter.read_text().replace("# How to play", "## How to play"))
+    pdf, _, _ = booklet(game, "letter", "en")
+    (contents,) = [page for page in page_words(pdf) if "Contents" in page]
+    assert "Placeholder" not in contents and "How to play" in contents and "race for points" in contents
 
 
 def test_the_overflow_check_sees_what_runs_over_the_margin(tmp_path):
