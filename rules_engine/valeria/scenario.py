@@ -314,7 +314,8 @@ def _setup(rules: Rules, scenario: Scenario, record: bool, check: bool) -> GameS
     total = rules.setup[n]["gems"]
     state.gem_supply = data["gems"] if data.get("gems") is not None else total - held
     if state.gem_supply + held != total:
-        raise _Refused("gems", f"the players hold {held} gems and the shrine {state.gem_supply}: the game has {total}")
+        raise _Refused("gems", f"the players hold {held} gem{'' if held == 1 else 's'} and the shrine "
+                               f"{state.gem_supply}, {held + state.gem_supply} in all: the game has {total}")
     first = data.get("first")
     if first is not None and first not in names:
         raise _Refused("first", f"unknown player {first!r}; players: {', '.join(names)}")
