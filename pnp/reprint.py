@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 
@@ -185,34 +187,133 @@ def kit_record(game, components, built: dict) -> bytes:
     return record(game, {c.name: [o.record for o in built.get(c.name, ()) if o.record] for c in components})
 
 
+#: Largest record (``pieces.json``, ``cards.json``) read from an earlier kit: a record of 20,000 cards is
+#: about 10 MB.
+MAX_RECORD_BYTES = 32 * 2**20
+
+
 def read_record(folder: str | Path, given: str | None = None) -> dict:
     """The record of an earlier kit folder: its ``pieces.json``, or the ``cards.json`` of a pnp that
-    recorded cards only (read as the record of its cards, with ``only: ["cards"]``)."""
+    recorded cards only (read as the record of its cards, with ``only: ["cards"]``). The file is read as
+    data from anywhere: bounded in size, every value of the type pnp writes (a UserError naming the first
+    that is not)."""
     given = given or str(folder)
     path = Path(folder) / RECORD_FILE
     if not path.is_file() and (Path(folder) / CARDS_RECORD_FILE).is_file():
         return _cards_record(Path(folder) / CARDS_RECORD_FILE, given)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = _read_json(path)
     except FileNotFoundError:
         raise UserError(f"--changed-since {given}: no {RECORD_FILE} there; it is written by every pnp build "
                         f"from this version on, so build the old kit again (or give a git reference of the "
                         f"game folder's repository, such as a tag)") from None
-    except (OSError, ValueError) as exc:
-        raise UserError(f"--changed-since {given}: cannot read {RECORD_FILE}: {exc}") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UserError(f"--changed-since {given}: cannot read {RECORD_FILE}: {_reason(exc)}") from None
     if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT or not isinstance(doc.get("components"), dict):
         raise UserError(f"--changed-since {given}: {RECORD_FILE} is not a record of pieces pnp wrote")
+    problem = _record_problem(doc)
+    if problem:
+        raise UserError(f"--changed-since {given}: {RECORD_FILE} is not a record of pieces pnp wrote ({problem})")
     return doc
+
+
+def _read_json(path: Path):
+    """A JSON file of an earlier kit: a regular file (a FIFO is refused, not waited for) of at most
+    :data:`MAX_RECORD_BYTES`."""
+    from pnp.paths import open_regular
+
+    with open_regular(path) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > MAX_RECORD_BYTES:
+            raise ValueError(f"it holds {size / 2**20:,.0f} MB, more than a record pnp writes "
+                             f"(at most {MAX_RECORD_BYTES // 2**20} MB)")
+        data = f.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise ValueError(f"it holds more than {MAX_RECORD_BYTES // 2**20} MB, more than a record pnp writes")
+    return json.loads(data.decode("utf-8"))
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "its values are nested too deeply"
+    if isinstance(exc, UnicodeDecodeError):
+        return "it is not UTF-8 text"
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return str(exc)
+
+
+def _short(key) -> str:
+    text = str(key)
+    return text if len(text) <= 40 else text[:39] + "\u2026"
+
+
+def _wrong(value, where: str, kind: type) -> str | None:
+    """``where: expected ...`` when ``value`` is not of ``kind`` (bool is no number, None no text)."""
+    if isinstance(value, kind):
+        return None
+    words = {str: "text", dict: "a mapping", list: "a list"}
+    got = "nothing" if value is None else type(value).__name__.replace("str", "text").replace("dict", "a mapping")
+    return f"{where}: expected {words[kind]}, got {got}"
+
+
+def _pieces_problem(pieces, where: str) -> str | None:
+    """The first value of a component's pieces (or a deck's cards) that is not as pnp writes it."""
+    problem = _wrong(pieces, where, dict)
+    if problem:
+        return problem
+    for key, piece in pieces.items():
+        at = f"{where}.{_short(key)}"
+        problem = _wrong(piece, at, dict)
+        for name, kind in (("name", str), ("values", dict), ("copies", dict)):
+            problem = problem or _wrong(piece.get(name), f"{at}.{name}", kind)
+        problem = problem or _wrong(piece.get("group", ""), f"{at}.group", str)
+        if problem:
+            return problem
+        for label, prints in piece["copies"].items():
+            label_at = f"{at}.copies.{_short(label)}"
+            problem = _wrong(prints, label_at, dict)
+            for side in ("face", "back"):
+                problem = problem or _wrong(prints.get(side), f"{label_at}.{side}", str)
+            if problem:
+                return problem
+    return None
+
+
+def _record_problem(doc: dict) -> str | None:
+    """The first value of a ``pieces.json`` record that is not of the type pnp writes (None: it is a record)."""
+    for name in ("game", "version"):
+        if doc.get(name) is not None and not isinstance(doc[name], str):
+            return _wrong(doc[name], name, str)
+    only = doc.get("only")
+    if only is not None and not (isinstance(only, list) and all(isinstance(k, str) for k in only)):
+        return "only: expected a list of kinds"
+    for comp_id, comp in doc["components"].items():
+        where = f"components.{_short(comp_id)}"
+        problem = _wrong(comp, where, dict)
+        for name in ("kind", "title"):
+            problem = problem or _wrong(comp.get(name), f"{where}.{name}", str)
+        problem = problem or _pieces_problem(comp.get("pieces"), f"{where}.pieces")
+        if problem:
+            return problem
+    return None
 
 
 def _cards_record(path: Path, given: str) -> dict:
     """A format-1 ``cards.json`` (decks of cards, each card's copies) as a record of one ``cards`` component."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UserError(f"--changed-since {given}: cannot read {CARDS_RECORD_FILE}: {exc}") from None
+        doc = _read_json(path)
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UserError(f"--changed-since {given}: cannot read {CARDS_RECORD_FILE}: {_reason(exc)}") from None
     if not isinstance(doc, dict) or doc.get("format") != 1 or not isinstance(doc.get("decks"), dict):
         raise UserError(f"--changed-since {given}: {CARDS_RECORD_FILE} is not a card record pnp wrote")
+    problem = None
+    for deck_id, deck in doc["decks"].items():
+        where = f"decks.{_short(deck_id)}"
+        problem = problem or _wrong(deck, where, dict) or _pieces_problem(deck.get("cards", {}), f"{where}.cards")
+    problem = problem or _record_problem({k: doc.get(k) for k in ("game", "version")} | {"components": {}})
+    if problem:
+        raise UserError(f"--changed-since {given}: {CARDS_RECORD_FILE} is not a card record pnp wrote ({problem})")
     pieces = {}
     for deck_id, deck in doc["decks"].items():
         for card_id, card in deck.get("cards", {}).items():
@@ -372,17 +473,29 @@ def _changelog_rows(changes, components, old, new, words, escape) -> list[tuple]
     listed += [name for name in by_component if name not in listed]
     rows = []
     for name in listed:
-        comp = new["components"].get(name) or old["components"].get(name)
+        comp = new["components"].get(name)
+        title = comp["title"] if comp is not None else _as_data(old["components"][name]["title"], escape)
+        comp = comp or old["components"][name]
         groups = {p.get("group", "") for p in comp["pieces"].values()}
-        rows.append(("heading", comp["title"]))
+        rows.append(("heading", title))
         for change in by_component[name]:
             what = words.get(f"reprint_{change.kind}", change.kind.capitalize())
             group = f" ({escape(change.group)})" if len(groups) > 1 and change.group else ""
-            line = f"**{what}**: {change.name}{group}"
+            # a removed piece is named by the earlier record: printed as data, whoever wrote that file
+            shown = _as_data(change.name, escape) if change.kind == "removed" else change.name
+            line = f"**{what}**: {shown}{group}"
             if change.values:
                 line += " — " + ", ".join(escape(v) for v in change.values)
             rows.append(("line", line))
     return rows
+
+
+def _as_data(markup: str, escape) -> str:
+    """A name or title from an earlier kit's record as markup that prints it as data: the record holds it
+    as markup pnp made (data escaped), so the escapes are taken out and the text escaped again; a name that
+    is such markup prints as before, any other (``**big** [crown]`` in a file someone edited) prints
+    exactly as written, stars and brackets included."""
+    return escape(re.sub(r"\\(.)", r"\1", str(markup), flags=re.DOTALL))
 
 
 def reprint_output(game, options, components, record_bytes: bytes):

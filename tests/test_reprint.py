@@ -366,3 +366,27 @@ def test_without_dulwich_a_git_reference_says_what_to_install(repo, monkeypatch)
     assert result.exit_code == 2
     assert ("--changed-since with a git reference reads the repository with dulwich, which is not installed: "
             "pip install 'pnp[git]' (or give the folder of the earlier kit)") in result.output
+
+
+def test_names_from_an_earlier_record_print_as_data_never_as_markup(tmp_path):
+    """A removed piece and a removed component are named by the earlier kit's pieces.json, a file anyone may
+    have written: its names print exactly as written (stars, brackets, tags), while a name pnp escaped when
+    it wrote the record prints as the name it was."""
+    root = _game_copy(tmp_path)
+    record = _record(root)
+    cards = record["components"]["cards"]["pieces"]
+    cards["ghost"] = {**cards["general"], "name": "**Big** [crown] <font size=40>x</font>"}
+    cards["star"] = {**cards["general"], "name": "Five \\*\\* Stars \\[crown\\]"}         # as pnp escapes it
+    record["components"]["extra"] = {"kind": "tokens", "title": "*Tokens* [crown]", "pieces": {
+        "coin": {"name": "# Coin", "group": "", "values": {}, "copies": {"coin#1": {"face": "f", "back": "b"}}}}}
+    old = tmp_path / "kit-1"
+    old.mkdir()
+    (old / RECORD_FILE).write_text(json.dumps(record), encoding="utf-8")
+    cache.clear()
+    changelog, _, _ = _reprint(root, old)
+    rows = _rows(changelog)
+    assert ("line", "**Removed**: \\*\\*Big\\*\\* \\[crown\\] <font size=40>x</font>") in rows
+    assert ("line", "**Removed**: Five \\*\\* Stars \\[crown\\]") in rows
+    assert rows[-2:] == [("heading", "\\*Tokens\\* \\[crown\\]"), ("line", "**Removed**: \\# Coin")]
+    assert [plain_text(m) for _, m in rows[-2:]] == ["*Tokens* [crown]", "Removed: # Coin"]
+    assert "Removed: **Big** [crown] <font size=40>x</font>" in [plain_text(m) for _, m in rows]

@@ -9,6 +9,7 @@ games. The numbers come from :mod:`pnp.lab.analysis`; the pages from :mod:`pnp.l
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from dataclasses import replace
@@ -19,12 +20,18 @@ import click
 from pnp.commands.balance import _write, report_json
 from pnp.commands.simulate import bot_list, executor_options, make_executor, player_counts
 from pnp.errors import UserError
+from pnp.paths import excerpt
 
 #: report.json format version of the lab's reports.
 VERSION = 1
 
 #: Metrics the terminal shows besides the engine's headline ones.
 EXPERIENCE = ("length", "decided", "lead_changes", "comeback", "stalls", "timeout")
+
+#: Most values a tuning run may try in its first grid (the product of the values of each ``--param``).
+MAX_TUNE_VALUES = 1_000
+#: Most games per variant a lab question may ask for.
+MAX_GAMES = 1_000_000
 
 
 class Lab:
@@ -157,7 +164,7 @@ def common(command):
                      help="Players per game. [default: 4, within the game's player range]"),
         click.option("--bots", default=None, help="Comma-separated bots, rotated around the table. [default: the "
                                                   "engine's default bots]"),
-        click.option("--games", type=click.IntRange(min=2), default=400, show_default=True,
+        click.option("--games", type=click.IntRange(min=2, max=MAX_GAMES), default=400, show_default=True,
                      help="Games per variant (the same seeds for every variant)."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the games."),
         click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/lab", show_default=True,
@@ -256,7 +263,7 @@ def compare(game, variant_files, metric_names, players_text, bots, games, seed, 
 
 # ---------------------------------------------------------------------------------------------- ablate
 
-_CHANGE = re.compile(r"^\s*(remove|([a-z_][a-z0-9_]*)\s*=\s*([+-]\d+))\s*$")
+_CHANGE = re.compile(r"^\s*(remove|([a-z_][a-z0-9_]*)\s*=\s*([+-]\d{1,6}))\s*$")
 
 
 def _slug(text: str) -> str:
@@ -311,7 +318,7 @@ def ablate(game, each, change_text, deck_ids, base_file, metric_names, players_t
 
     match = _CHANGE.match(change_text)
     if not match:
-        raise UserError(f"--change: expected remove, copies=-1 or FIELD=+N (e.g. cost=+1), got {change_text!r}")
+        raise UserError(f"--change: expected remove, copies=-1 or FIELD=+N (e.g. cost=+1), got {excerpt(change_text)}")
     change = "remove" if match.group(1) == "remove" else (match.group(2), int(match.group(3)))
     lab = _lab(game, players_text, bots, games, seed, jobs, executor, scheduler, workers, out_dir, cache_dir, no_cache)
     base = lab.variant(base_file) if base_file else BASE
@@ -371,7 +378,10 @@ def ablate(game, each, change_text, deck_ids, base_file, metric_names, players_t
 
 # ---------------------------------------------------------------------------------------------- tune
 
-_RANGE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(-?[\d.]+%?)\s*\.\.\s*(-?[\d.]+%?)\s*$")
+#: ``NAME=LO..HI``: each bound a plain decimal number of at most 15 digits before and after its point (a
+#: percentage for a rate), so ``1.2.3..5`` or a thousand-digit bound is refused, not converted.
+_NUMBER = r"(-?(?:\d{1,15}(?:\.\d{0,15})?|\.\d{1,15})%?)"
+_RANGE = re.compile(rf"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*{_NUMBER}\s*\.\.\s*{_NUMBER}\s*$")
 
 
 def _number(text: str, rate: bool) -> float:
@@ -415,7 +425,7 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
     for text in param_texts:
         m = _RANGE.match(text)
         if not m:
-            raise UserError(f"--param: expected NAME=LO..HI (e.g. goal=10..20), got {text!r}")
+            raise UserError(f"--param: expected NAME=LO..HI (e.g. goal=10..20), got {excerpt(text)}")
         name = m.group(1)
         spec = options.get(name)
         if spec is None:
@@ -427,7 +437,12 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
         if spec.type != "int":
             raise UserError(f"--param {name}: only whole-number parameters are tuned ({name} is {spec.type}); "
                             f"compare its values with variant files")
-        low, high = int(float(m.group(2))), int(float(m.group(3)))
+        if any(p["name"] == name for p in params):
+            raise UserError(f"--param {name}: given twice; give each parameter once")
+        values = [float(t.rstrip("%")) for t in m.group(2, 3)]
+        if any(v != int(v) or t.endswith("%") for v, t in zip(values, m.group(2, 3))):
+            raise UserError(f"--param {name}: {name} takes whole numbers, got {m.group(2)}..{m.group(3)}")
+        low, high = (int(v) for v in values)
         if low > high:
             raise UserError(f"--param {name}: the range {low}..{high} is empty; write the smaller value first")
         from pnp.errors import DataError, Problems
@@ -444,7 +459,7 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
     for text in target_texts:
         m = _RANGE.match(text)
         if not m:
-            raise UserError(f"--target: expected METRIC=LO..HI (e.g. win_seat_1=0.45..0.55), got {text!r}")
+            raise UserError(f"--target: expected METRIC=LO..HI (e.g. win_seat_1=0.45..0.55), got {excerpt(text)}")
         targets.append({"metric": m.group(1), "text": text})
     names = [p["name"] for p in params]
 
@@ -453,7 +468,13 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
         return base.with_parameters(name=label, **dict(zip(names, values)))
 
     points_done = {}
-    todo = list(product(*[_grid(p["low"], p["high"], points) for p in params]))
+    grids = [_grid(p["low"], p["high"], points) for p in params]
+    size = math.prod(len(g) for g in grids)
+    if size > MAX_TUNE_VALUES:
+        raise UserError(f"--param: a grid of {size:,} values ({' x '.join(str(len(g)) for g in grids)}) is more "
+                        f"than a tuning run tries ({MAX_TUNE_VALUES:,}); tune fewer parameters at once or give a "
+                        f"smaller --grid")
+    todo = list(product(*grids))
     catalog = None
     for round_ in range(rounds + 1):
         todo = [v for v in todo if v not in points_done]
@@ -570,7 +591,8 @@ def default_rungs(engine) -> list[str]:
                                             "the game's own bots, search:25, search:100, search:400, search:1600]")
 @click.option("--players", "players_text", default=None, metavar="N",
               help="Players per game. [default: 4, within the game's player range]")
-@click.option("--games", type=click.IntRange(min=2), default=100, show_default=True, help="Games per rung.")
+@click.option("--games", type=click.IntRange(min=2, max=MAX_GAMES), default=100, show_default=True,
+              help="Games per rung.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the games.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output/lab", show_default=True,
               help="Folder report.json and report.html are written to.")

@@ -45,20 +45,23 @@ def player_counts(text: str | None, game_range: tuple, engine_range: tuple, titl
     text = text.strip()
     ranged = re.fullmatch(r"(\d+)\s*\.\.\s*(\d+)", text)
     if ranged:
-        first, last = int(ranged.group(1)), int(ranged.group(2))
-        if first > last:
-            raise UserError(f"--players: the range {text} is empty; write the smaller count first")
-        counts = list(range(first, last + 1))
+        first, last = ranged.groups()
     elif re.fullmatch(r"\d+", text):
-        counts = [int(text)]
+        first = last = text
     else:
-        raise UserError(f"--players: expected a number or a range like 2..5, got {text!r}")
+        raise UserError(f"--players: expected a number or a range like 2..5, got {excerpt(text)}")
     low, high = engine_range
-    for n in counts:
-        if not low <= n <= high:
-            raise UserError(f"--players: {n} is not between {low} and {high} (the players {title}'s rules engine "
-                            f"plays)")
-    return counts
+    # checked before a list of counts is made: 1..1000000000000 is refused, not counted
+    digits = [n.lstrip("0") or "0" for n in (first, last)]
+    numbers = [int(d) if len(d) <= 6 else None for d in digits]
+    if None not in numbers and numbers[0] > numbers[1]:
+        raise UserError(f"--players: the range {excerpt(text)[1:-1]} is empty; write the smaller count first")
+    for d, n in zip(digits, numbers):
+        if n is None or not low <= n <= high:
+            shown = d if len(d) <= 20 else f"a number of {len(d):,} digits"
+            raise UserError(f"--players: {shown} is not between {low} and {high} (the players {title}'s rules "
+                            f"engine plays)")
+    return list(range(numbers[0], numbers[1] + 1))
 
 
 def executor_options(command):

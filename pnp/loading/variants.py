@@ -153,6 +153,8 @@ def load_variant(path: str | Path, game, engine) -> Variant:
     if raw is None:
         raw = {}
     top = check(raw, SCHEMA, problems, path)
+    if not isinstance(raw, dict):
+        problems.raise_if_errors()         # a list or a text: nothing more to read in it
     if top.get("game") and top["game"] not in (game.id, game.engine):
         problems.error(path, line_of(raw, "game"), None,
                        f"game: the variant is written for '{top['game']}', not for '{game.id}'")
