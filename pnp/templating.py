@@ -70,6 +70,10 @@ MAX_TEXT = 1_000_000
 MAX_ITEMS = 100_000
 #: Most a render may print (characters; "1 MB").
 MAX_OUTPUT = 1_000_000
+#: Most text the operations of one render may make in all, printed or not (characters; "50 MB"): what
+#: bounds the memory of a render as RENDER_SECONDS bounds its time (a filter mapped over a long list makes
+#: each of its texts within MAX_TEXT, and all of them together within this).
+MAX_MADE = 50_000_000
 #: Most steps one render may take: loop turns, calls, filters, tests and lookups, plus the items that
 #: checks and conversions walk.
 MAX_STEPS = 5_000_000
@@ -230,13 +234,14 @@ class TemplateTimeout(TemplateLimit):
 class Budget:
     """What one render has used: steps, characters printed, and when its time is up."""
 
-    __slots__ = ("deadline", "seconds", "steps", "printed")
+    __slots__ = ("deadline", "seconds", "steps", "printed", "made")
 
     def __init__(self, seconds: float):
         self.seconds = seconds
         self.deadline = time.monotonic() + seconds
         self.steps = 0
         self.printed = 0
+        self.made = 0
 
     def spend(self, steps: int = 1) -> None:
         self.steps += steps
@@ -250,6 +255,12 @@ class Budget:
         self.printed += characters
         if self.printed > MAX_OUTPUT:
             raise TemplateLimit(f"this template printed more than {MAX_OUTPUT / 1e6:g} MB")
+
+    def make(self, characters: int) -> None:
+        self.made += characters
+        if self.made > MAX_MADE:
+            raise TemplateLimit(f"this template made more than {MAX_MADE / 1e6:g} MB of text (a filter over a "
+                                f"long list, or texts made in a loop?)")
 
 
 _BUDGET: contextvars.ContextVar = contextvars.ContextVar("pnp_template_budget", default=None)
@@ -276,6 +287,15 @@ def spend(steps: int = 1) -> None:
     budget = _BUDGET.get()
     if budget is not None:
         budget.spend(steps)
+
+
+def made(value):
+    """``value``, a text an operation just made, counted against the current render's :data:`MAX_MADE`."""
+    if isinstance(value, str):
+        budget = _BUDGET.get()
+        if budget is not None:
+            budget.make(len(value))
+    return value
 
 
 def _kind(value) -> str:
@@ -467,7 +487,7 @@ class MarkupSandbox(ImmutableSandboxedEnvironment):
             total += text_size(value)
             if total > MAX_TEXT:
                 raise TemplateLimit(f"a text of more than {MAX_TEXT:,} characters")
-        return "".join(map(str, values))
+        return made("".join(map(str, values)))
 
     @staticmethod
     def pnp_made(value):
@@ -507,6 +527,9 @@ class MarkupSandbox(ImmutableSandboxedEnvironment):
             name = getattr(__obj, "__name__", "")
             if name in _WIDTH_METHODS:
                 _check_size(*args, *kwargs.values())
+                if name == "expandtabs":
+                    _check_made(len(text) + text.count("\t") * _width(args[0] if args else kwargs.get("tabsize", 8)),
+                                "expandtabs()")
             elif name in _REFUSED_METHODS:
                 raise jinja2.exceptions.SecurityError(f"a template may not call {name}()")
             elif name == "replace":
@@ -515,7 +538,7 @@ class MarkupSandbox(ImmutableSandboxedEnvironment):
                 if not isinstance(args[0], (list, tuple, set, frozenset, dict, str)):
                     args = (loop_items(args[0], MAX_ITEMS), *args[1:])      # a generator: its items, counted
                 _check_join(text, args[0])
-        return super().call(__context, __obj, *args, **kwargs)
+        return made(super().call(__context, __obj, *args, **kwargs))
 
     def call_test(self, name, value, args=None, kwargs=None, context=None, eval_ctx=None):
         spend(1 + (len(args[0]) if name == "in" and args and hasattr(args[0], "__len__") else 0))
@@ -528,6 +551,9 @@ class MarkupSandbox(ImmutableSandboxedEnvironment):
                     and abs(left) > 1 and abs(right) * len(str(int(abs(left)))) > MAX_POWER_RESULT_DIGITS:
                 raise jinja2.exceptions.SecurityError(f"{left!r} ** {right!r} is too large a number")
             return operator.pow(left, right)
+        return made(self._binop(context, operator_name, left, right))
+
+    def _binop(self, context, operator_name, left, right):
         if operator_name == "*":
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and times > 0:
@@ -671,8 +697,40 @@ def _bounded_filter(func):
         _check_size(*args[1:], *kwargs.values())
         if func.__name__ == "do_format" and args and isinstance(args[0], str):
             _check_percent(args[0])
+        grows = _GROWTH.get(func.__name__)
+        if grows is not None:
+            grows(*args, **kwargs)
         return func(*args, **kwargs)
     return bounded
+
+
+def _width(value) -> int:
+    """What one width argument adds (a count, or a text's length)."""
+    if isinstance(value, str):
+        return len(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _check_made(size: int, what: str) -> None:
+    if size > MAX_TEXT:
+        raise TemplateLimit(f"{what} would make a text of more than {MAX_TEXT:,} characters")
+
+
+def _indent_size(value, width=4, first=False, blank=False, *_, **__):
+    text = str(value) if isinstance(value, str) else ""
+    _check_made(len(text) + (text.count("\n") + 1) * _width(width), "indent()")
+
+
+def _wordwrap_size(environment, value, width=79, break_long_words=True, wrapstring=None, *_, **__):
+    text = str(value) if isinstance(value, str) else ""
+    step = width if isinstance(width, int) and not isinstance(width, bool) and width > 0 else 1
+    lines = 2 * len(text) // step + text.count("\n") + 2            # greedy wrapping: two lines hold > width
+    wrap = environment.newline_sequence if wrapstring is None else wrapstring
+    _check_made(len(text) + lines * _width(wrap), "wordwrap()")
+
+
+#: Filters whose text can be far longer than their value: what they would make, checked before they run.
+_GROWTH = {"do_indent": _indent_size, "do_wordwrap": _wordwrap_size}
 
 
 #: Filters that turn their value into text: the value must be printable, and not too long.
@@ -699,7 +757,7 @@ def _guarded_filter(name: str, func):
                 value = loop_items(value, MAX_ITEMS)          # a generator: its items, counted
                 args = (*args[:at], value, *rest)
             _check_join(rest[0] if rest else kwargs.get("d", ""), value)
-        return func(*args, **kwargs)
+        return made(func(*args, **kwargs))
     return guarded
 
 
@@ -880,7 +938,7 @@ def call_macro(macro, *args, memo: dict | None = None) -> Safe:
 
 #: Errors a template can raise while it renders (its own mistakes, not pnp's).
 TEMPLATE_ERRORS = (jinja2.TemplateError, ArithmeticError, TypeError, ValueError, LookupError, AttributeError,
-                   RecursionError)
+                   RecursionError, AssertionError)       # (Jinja2's filters check their arguments with assert)
 
 
 def template_problem(exc: BaseException, template_file=None, subject: str | None = "template") -> Problem:

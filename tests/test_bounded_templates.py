@@ -47,6 +47,18 @@ HOSTILE = [
     ("{{ '{}'.format(['x' * 10000] * 200) }}", "a text of more than 1,000,000 characters"),
     ("{{ '{a}'.format_map({'a': ['x' * 10000] * 200}) }}", "a text of more than 1,000,000 characters"),
     ("{{ '%s' % (['x' * 10000] * 200,) }}", "a text of more than 1,000,000 characters"),
+    # texts made by filters and methods that grow them (issue 33): bounded before they are made, and the
+    # texts of one render bounded in all (what a filter mapped over a long list makes)
+    ("{{ ('x\\n' * 50000)|indent(99999) }}", "indent() would make a text of more than 1,000,000 characters"),
+    ("{{ ('x\\n' * 50000)|indent('y' * 99999, first=true, blank=true) }}",
+     "indent() would make a text of more than 1,000,000 characters"),
+    ("{{ ('x ' * 50000)|wordwrap(1, wrapstring='y' * 99999) }}",
+     "wordwrap() would make a text of more than 1,000,000 characters"),
+    ("{{ ('\\t' * 99999).expandtabs(99999) }}", "expandtabs() would make a text of more than 1,000,000 characters"),
+    ("{{ (('x' * 99999)|list)|map('center', 99999)|join }}", "this template made more than 50 MB of text"),
+    ("{{ ([('&' * 99999)] * 100000)|map('forceescape')|list|length }}", "this template made more than 50 MB of text"),
+    ("{% for i in range(100000) %}{% set x = 'y' * 99999 %}{% endfor %}", "this template made more than 50 MB"),
+    ("{{ ('x' * 99999)|truncate(5, end='y' * 99999) }}", "AssertionError: expected length >= 99999, got 5"),
     # no machine paths and no Python object reprs
     ("{{ game.root }}", "printing a path (where a file lies on this computer)"),
     ("{{ game.icons }}", "printing an IconSet object"),
@@ -144,6 +156,9 @@ def line_of(path, needle):
 
 @pytest.mark.parametrize("body, message", [
     ("{% for i in range(100000) %}0123456789abcdefghij{% endfor %}", "this template printed more than 1 MB"),
+    ("{{ ('x\\n' * 50000)|indent(99999) }}", "indent() would make a text of more than 1,000,000 characters"),
+    ("{{ range(99999)|map('string')|map('center', 99999)|list|length }}",
+     "this template made more than 50 MB of text (a filter over a long list, or texts made in a loop?)"),
     ("Made in {{ game.root }}.", "not allowed in a template: printing a path (where a file lies on this computer); "
                                  "a template prints text, numbers and lists of them"),
     ("{{ game.icons }}", "not allowed in a template: printing an IconSet object; a template prints text, numbers "
