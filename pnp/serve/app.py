@@ -62,7 +62,7 @@ from pnp.paths import LANGUAGE, OutsidePath, resolve_in
 from pnp.serve.options import CARD_DPI
 from pnp.serve.studio import Options, Studio
 from pnp.serve.tasks import BUILDS
-from pnp.serve.worker import Undrawable
+from pnp.serve.worker import Stopped, Undrawable
 from pnp.units import PAPERS
 
 #: The page's own files, shipped in the package (``pnp/serve/static/``).
@@ -129,7 +129,8 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
     from pnp.serve.replay import PAGE, Replays
 
     statics = static_files()
-    replays = Replays(studio.root, reports, version=lambda: studio.version, pictures=studio.piece_pictures)
+    replays = Replays(studio.root, reports, version=lambda: studio.version, play=studio.replay,
+                      pictures=studio.piece_pictures)
     token = token or secrets.token_urlsafe(32)
     page = statics["index.html"][0].replace(
         b"<head>", b'<head>\n<meta name="pnp-token" content="' + token.encode() + b'">', 1)
@@ -273,11 +274,7 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
                         headers={"Cache-Control": "no-store"})
 
     async def replay_list(request):
-        try:
-            games = await asyncio.to_thread(replays.listed)
-        except UserError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=409)
-        return JSONResponse({"games": games}, headers={"Cache-Control": "no-store"})
+        return JSONResponse({"games": replays.listed()}, headers={"Cache-Control": "no-store"})
 
     async def replay(request):
         q = request.query_params
@@ -289,8 +286,10 @@ def create_app(studio: Studio, allowed_hosts=("127.0.0.1", "localhost", "[::1]")
         if start < 0 or not 1 <= count <= PAGE:
             return bad_request(f"from: 0 or more; count: 1 to {PAGE}")
         try:
-            spec = await asyncio.to_thread(replays.spec, q)
-            data = await asyncio.to_thread(replays.steps, spec, start, count)
+            spec = replays.spec(q)
+            data = await asyncio.to_thread(replays.steps, spec, start, count)   # played in the preview process
+        except Stopped as exc:            # past the preview limits, or the studio is stopping
+            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Cache-Control": "no-store"})
         except UserError as exc:
             return bad_request(str(exc))
         return JSONResponse(data, headers={"Cache-Control": "no-store"})
@@ -414,8 +413,8 @@ class StudioServer:
 
         class Server(uvicorn.Server):
             def handle_exit(self, sig, frame):
-                studio_ref.stopping.set()      # event streams end, so the shutdown need not wait
-                super().handle_exit(sig, frame)
+                studio_ref.interrupt()         # event streams end, and what waits for the previews is answered,
+                super().handle_exit(sig, frame)  # so the shutdown need not wait
 
         self.server = Server(config)
 
@@ -427,7 +426,7 @@ class StudioServer:
         self.server.run(sockets=[self.sock])
 
     def stop(self) -> None:
-        self.studio.stopping.set()
+        self.studio.interrupt()
         self.server.should_exit = True
 
     @property

@@ -66,3 +66,19 @@ def problem_json(root: Path, p: Problem) -> dict:
     text = (f"{at}: " if at else "") + ("warning: " if p.warning else "") + \
         (f"{p.subject}: " if p.subject else "") + p.message
     return {**place, "subject": p.subject, "message": p.message, "warning": p.warning, "text": text}
+
+
+def unplaced(text: str, root: Path, *files) -> str:
+    """``text`` (a message) without the machine's paths it may quote: each of ``files`` (a variant file
+    a report names, anywhere) by its name, the game folder's files relative to it, then whatever else
+    lies under the working folder or the home folder by its name (the studio's answers name no path of
+    the machine)."""
+    for file in files:
+        if file:
+            for form in {str(file), str(Path(file).resolve())}:
+                text = text.replace(form, Path(file).name)
+    for folder in (root, Path.cwd(), Path.home()):
+        for form in sorted({str(folder), str(Path(folder).resolve())}, key=len, reverse=True):
+            if len(form) > 1:
+                text = text.replace(form + "/", "").replace(form, Path(form).name)
+    return text

@@ -39,12 +39,13 @@ from pnp.errors import DataError, Problem, Problems, UserError
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import languages, require_language, translate
 from pnp.serve import faces as cardfaces
-from pnp.serve.options import BLEED_MM, Options, inside, problem_json, where
+from pnp.serve.options import BLEED_MM, Options, inside, problem_json, unplaced, where
 from pnp.exports.cards import AID, BACK
 from pnp.serve.images import HASH, Image, ImageStore
 from pnp.serve.pages import PageMaker
+from pnp.serve.replay import replay_work
 from pnp.serve.tasks import engine_status
-from pnp.serve.worker import CHECK, DATA, URGENT, Stopped, Undrawable, Worker
+from pnp.serve.worker import CHECK, DATA, URGENT, Stopped, Undrawable, Unplayable, Worker
 from pnp.units import PAPERS
 
 #: Option sets whose views are kept (and made again after an edit): the most recently used.
@@ -208,17 +209,17 @@ class Previews:
     # ------------------------------------------------------------------ the studio's questions
 
     def answer(self, op: str, args: tuple, reply) -> None:
-        """Answer the studio's question ``op`` (``json``, ``face``, ``picture``, ``pieces``, ``stats``)
-        through ``reply(ok, value)``: at once when the answer is ready, else on the worker."""
+        """Answer the studio's question ``op`` (``json``, ``face``, ``picture``, ``pieces``, ``replay``,
+        ``stats``) through ``reply(ok, value)``: at once when the answer is ready, else on the worker."""
         quick = {"json": self.current_json, "face": self.stored_face, "picture": self.stored_picture,
-                 "pieces": self.stored_pieces,
+                 "pieces": self.stored_pieces, "replay": lambda spec: None,
                  "stats": lambda: {"pictures": len(self.images), "drawn": self.drawn}}[op](*args)
         if quick is not None:
             reply(True, quick)
             return
         slow = {"json": self.game_json, "face": self.face_picture, "picture": self.picture,
-                "pieces": self.piece_pictures}[op]
-        name = face_work(args[0]) if op == "face" else \
+                "pieces": self.piece_pictures, "replay": self.replay}[op]
+        name = face_work(args[0]) if op == "face" else replay_work(args[0]) if op == "replay" else \
             {"picture": "a picture the page asked for", "pieces": PIECES_WORK}.get(op, CARDS_WORK)
 
         def done(future):
@@ -317,6 +318,27 @@ class Previews:
             pictures = piece_pictures(game) if game.map is not None else {}
         self._pieces = (version, pictures)
         return pictures
+
+    def replay(self, spec: dict) -> dict:
+        """The replay of ``spec`` (:func:`pnp.serve.replay.play_replay`), played from the game as its files
+        are now, as a piece of work the studio's limits apply to (on the worker): :class:`Stopped` when
+        the studio stopped it before, :class:`Unplayable` for a game that cannot be played (the reason,
+        also for an engine that fails on the reported values)."""
+        from pnp.serve.replay import play_replay
+
+        self._caches_of(self.version)
+        with self.activity.doing(replay_work(spec)):
+            try:
+                return play_replay(self.root, spec)
+            except (Stopped, MemoryError):
+                raise
+            except UserError as exc:
+                message = str(exc)
+            except DataError as exc:
+                message = "; ".join(self.problem_json(p)["text"] for p in exc.problems[:3])
+            except Exception as exc:  # noqa: BLE001 - the engine's fault or pnp's: said, the studio goes on
+                message = f"the game cannot be replayed: {why(exc)}"
+        raise Unplayable(unplaced(message, self.root, spec.get("variant")))
 
     def _put(self, key: str, image: Image) -> Image:
         self.drawn += 1

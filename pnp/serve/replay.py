@@ -3,14 +3,19 @@ table after each step (scores, hands, the cards in play, the board's pieces).
 
 A replay is the game ``pnp replay`` prints: the same seed, seats and variant play the same game move
 for move (the core loop plays what an engine's fast loop plays). The games offered are those of the
-report files given to ``pnp serve --report``: a lab report's typical and extreme games, a balance
-report's outliers' games, and any game its ``replay`` list names. Any other seed may be replayed with
-bots that do not search (a search bot's game can take minutes: such games come from reports only).
+report files given to ``pnp serve --report``, read and checked once when the studio starts (a file that
+is not a report, or holds a value of the wrong kind, is refused then, naming the file and the value): a
+lab report's typical and extreme games, a balance report's outliers' games, and any game its ``replay``
+list names. Any other seed may be replayed with bots that do not search (a search bot's game can take
+minutes: such games come from reports only).
 
-The table after each step comes from the engine's ``table_view(state)`` (:mod:`rules_engine.core.view`);
-the step's words from its transcript. The pieces' pictures (each kind's standee front) are drawn in the
-studio's preview process, under its time and memory limits; the game itself is played here, in the
-studio's process, as ``pnp replay`` plays it.
+A game is played in the studio's preview process (:func:`play_replay`, asked through
+:class:`Replays`'s ``play``), as a piece of preview work under its limits: one that takes longer than
+the preview limit (a report's search bots) is stopped there, the studio answers why and goes on, and
+Ctrl-C stops the studio at once whatever is being replayed. The table after each step comes from the
+engine's ``table_view(state)`` (:mod:`rules_engine.core.view`); the step's words from its transcript;
+the pieces' pictures (each kind's standee front) are drawn there too. What the studio answers names
+files by their names only, never by where they are on the machine.
 """
 
 from __future__ import annotations
@@ -27,44 +32,159 @@ from pnp.errors import DataError, UserError
 #: Replays kept in memory, and steps sent per request.
 KEEP = 4
 PAGE = 200
-#: Games of a balance report's list offered (the report's outliers link the telling ones).
+#: Games of a balance report's list offered (the report's outliers link the telling ones) ...
 REPORT_GAMES = 200
+#: ... and games offered by all the reports together.
+MAX_GAMES = 5_000
+#: A report file larger than this is refused (pnp's own are a few MB at most).
+MAX_REPORT_BYTES = 64 * 2**20
 #: A replay stops after this many steps (a game at a turn limit can be very long).
 MAX_STEPS = 20_000
+#: Bounds of a reported game's values: seats, bots' names, labels and file names.
+MAX_SEATS = 16
+MAX_TEXT = 200
+MAX_SEED = 2**128
+
+
+class _Bad(Exception):
+    """A value of a report of the wrong kind: ``where`` (``replay.games[3].seed``) and what it should be."""
+
+    def __init__(self, where: str, wanted: str):
+        super().__init__(f"{where}: expected {wanted}")
+
+
+def _get(mapping: dict, key: str, where: str, kind, wanted: str, default=None, required=False):
+    value = mapping.get(key, default)
+    if value is None and not required:
+        return default
+    ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+    if not ok:
+        raise _Bad(f"{where}{key}" if where else key, wanted)
+    return value
+
+
+def _text(mapping, key, where, required=True) -> str | None:
+    value = _get(mapping, key, where, str, f"a text of at most {MAX_TEXT} characters", required=required)
+    if value is not None and len(value) > MAX_TEXT:
+        raise _Bad(f"{where}{key}", f"a text of at most {MAX_TEXT} characters")
+    return value
+
+
+def _file(mapping, key, where) -> str | None:
+    value = _get(mapping, key, where, str, "a file name")
+    if value is not None and (len(value) > 1024 or "\0" in value):
+        raise _Bad(f"{where}{key}", "a file name of at most 1,024 characters")
+    return value
+
+
+def _game(g, where: str) -> dict:
+    """A reported game's seed and seats' bots, checked (``where``: its place in the report)."""
+    if not isinstance(g, dict):
+        raise _Bad(where.rstrip("."), "a game (a mapping with its game, seed and bots)")
+    seed = _get(g, "seed", where, int, "a whole number", required=True)
+    if abs(seed) >= MAX_SEED:
+        raise _Bad(f"{where}seed", f"a whole number below 2^{MAX_SEED.bit_length() - 1}")
+    number = _get(g, "game", where, int, "a whole number", required=True)
+    bots = _get(g, "bots", where, list, f"a list of 1 to {MAX_SEATS} bots' names", required=True)
+    if not 1 <= len(bots) <= MAX_SEATS or not all(isinstance(b, str) and 0 < len(b) <= 100 for b in bots):
+        raise _Bad(f"{where}bots", f"a list of 1 to {MAX_SEATS} bots' names")
+    return {"game": number, "seed": seed, "bots": list(bots)}
+
+
+def _items(value, where: str, wanted: str) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _Bad(where, wanted)
+    return value
+
+
+def _read_report(path: Path) -> dict:
+    from pnp.paths import NotRegularFile, open_regular
+
+    try:
+        with open_regular(path) as f:
+            data = f.read(MAX_REPORT_BYTES + 1)
+    except NotRegularFile as exc:
+        raise UserError(f"--report {path}: {exc}") from None
+    except OSError as exc:
+        raise UserError(f"--report {path}: cannot read it: {exc.strerror or exc}") from None
+    if len(data) > MAX_REPORT_BYTES:
+        raise UserError(f"--report {path}: larger than {MAX_REPORT_BYTES // 2**20} MB; not a report of pnp balance or "
+                        f"pnp lab")
+    try:
+        report = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)[:120]
+        raise UserError(f"--report {path}: cannot read it: {why}") from None
+    if not isinstance(report, dict) or "players" not in report:
+        raise UserError(f"--report {path}: not a report of pnp balance or pnp lab")
+    return report
 
 
 def reported_games(paths) -> list[dict]:
-    """The games the report files name: ``{label, seed, players, bots, variant, options, report}``."""
+    """The games the report files name: ``{label, seed, players, bots, variant, options, report}``, the
+    variant as the path of its file (found as :func:`_variant_file` says). UserError naming the file, and
+    the value of the wrong kind, for a file that is not such a report."""
     games = []
     for path in paths:
         path = Path(path)
+        report = _read_report(path)
         try:
-            report = json.loads(path.read_text())
-        except (OSError, ValueError) as exc:
-            raise UserError(f"--report {path}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
-        if not isinstance(report, dict) or "players" not in report:
-            raise UserError(f"--report {path}: not a report of pnp balance or pnp lab")
-        players = report["players"]
-        options = dict(report.get("options") or {})
-        played_with = (report.get("variant") or {}).get("file")    # pnp balance --variant FILE
+            games += _games_of(report, path)
+        except _Bad as exc:
+            raise UserError(f"--report {path}: {exc}") from None
+        if len(games) > MAX_GAMES:
+            raise UserError(f"--report {path}: the reports name more than {MAX_GAMES:,} games")
+    return games
 
-        def add(label, game, variant=played_with, extra=None):
-            games.append({"label": label, "seed": game["seed"], "players": players, "bots": list(game["bots"]),
-                          "variant": _variant_file(variant, path), "options": dict(options if extra is None else extra),
-                          "report": path.name})
 
-        for o in report.get("outliers") or []:
-            for which, g in (o.get("links") or {}).items():
-                add(f"{o['kind']} {o['name']}: {which} game {g['game']}", g)
-        base_file = (report.get("base") or {}).get("file")
-        base_file = None if base_file in (None, "base", "-") else base_file
-        for row in report.get("variants") or report.get("rows") or []:
-            for which, g in (row.get("games") or {}).items():
-                add(f"{row['name']}: {which} game {g['game']}", g, row.get("file"), {})
-                add(f"{row['name']}: game {g['game']} in the base", g, base_file, {})
-        for g in (report.get("replay") or {}).get("games", [])[:REPORT_GAMES]:
-            winners = ", ".join(f"seat {w}" for w in g.get("winners") or ()) or "none"
-            add(f"game {g['game']} (winner: {winners})", g)
+def _games_of(report: dict, path: Path) -> list[dict]:
+    games = []
+    players = _get(report, "players", "", int, f"a number of players, 1 to {MAX_SEATS}", required=True)
+    if not 1 <= players <= MAX_SEATS:
+        raise _Bad("players", f"a number of players, 1 to {MAX_SEATS}")
+    options = _get(report, "options", "", dict, "a mapping of game options", default={})
+    if not all(isinstance(k, str) and len(k) <= MAX_TEXT and (v is None or isinstance(v, (str, int, float, bool)))
+               for k, v in options.items()):
+        raise _Bad("options", "a mapping of game options' names to plain values")
+    played_with = _file(_get(report, "variant", "", dict, "a mapping", default={}), "file", "variant.")
+
+    def add(label, game, variant=played_with, extra=None):
+        games.append({"label": label[:MAX_TEXT], "seed": game["seed"], "players": players, "bots": game["bots"],
+                      "variant": _variant_file(variant, path), "options": dict(options if extra is None else extra),
+                      "report": path.name})
+
+    for i, o in enumerate(_items(report.get("outliers"), "outliers", "a list of outliers")):
+        where = f"outliers[{i}]."
+        if not isinstance(o, dict):
+            raise _Bad(where.rstrip("."), "an outlier (a mapping)")
+        kind, name = _text(o, "kind", where), _text(o, "name", where)
+        links = _get(o, "links", where, dict, "a mapping of games", default={})
+        for which, g in links.items():
+            g = _game(g, f"{where}links.{str(which)[:40]}.")
+            add(f"{kind} {name}: {str(which)[:40]} game {g['game']}", g)
+    base = _get(report, "base", "", dict, "a mapping", default={})
+    base_file = _file(base, "file", "base.")
+    base_file = None if base_file in (None, "base", "-") else base_file
+    rows_key = "variants" if report.get("variants") is not None else "rows"
+    for i, row in enumerate(_items(report.get(rows_key), rows_key, "a list of variants")):
+        where = f"{rows_key}[{i}]."
+        if not isinstance(row, dict):
+            raise _Bad(where.rstrip("."), "a variant (a mapping)")
+        name, file = _text(row, "name", where), _file(row, "file", where)
+        for which, g in _get(row, "games", where, dict, "a mapping of games", default={}).items():
+            g = _game(g, f"{where}games.{str(which)[:40]}.")
+            add(f"{name}: {str(which)[:40]} game {g['game']}", g, file, {})
+            add(f"{name}: game {g['game']} in the base", g, base_file, {})
+    replay = _get(report, "replay", "", dict, "a mapping", default={})
+    for i, g in enumerate(_items(replay.get("games"), "replay.games", "a list of games")[:REPORT_GAMES]):
+        game = _game(g, f"replay.games[{i}].")
+        winners = _items(g.get("winners"), f"replay.games[{i}].winners", "a list of seats")
+        if not all(isinstance(w, int) and not isinstance(w, bool) for w in winners):
+            raise _Bad(f"replay.games[{i}].winners", "a list of seats")
+        shown = ", ".join(f"seat {w}" for w in winners[:MAX_SEATS]) or "none"
+        add(f"game {game['game']} (winner: {shown})", game)
     return games
 
 
@@ -80,27 +200,46 @@ def _variant_file(name, report_path):
     return str(name)
 
 
+def public(game: dict) -> dict:
+    """A reported game as the studio answers it: its variant file by name only (no machine's path)."""
+    return {**game, "variant": Path(game["variant"]).name if game["variant"] else None}
+
+
+def replay_work(spec: dict) -> str:
+    """How the preview work of a replay is named (in the message that says it was stopped)."""
+    bots = ", ".join(spec.get("bots") or ()) or "the engine's bots"
+    variant = f", variant {Path(spec['variant']).name}" if spec.get("variant") else ""
+    return f"the replay of seed {spec['seed']} ({bots}{variant})"
+
+
 class Replays:
     """Replays of one game folder, kept for a while (a page steps through them a window at a time).
-    ``version()``: the files' version; ``pictures()``: a future of the pieces' pictures (the studio's
-    :meth:`~pnp.serve.studio.Studio.piece_pictures`)."""
+    ``version()``: the files' version; ``play(spec)``: a future of the replay of ``spec`` (the studio's
+    :meth:`~pnp.serve.studio.Studio.replay`, played in its preview process); ``pictures()``: a future of
+    the pieces' pictures (:meth:`~pnp.serve.studio.Studio.piece_pictures`, a piece of preview work of its
+    own: stopped, the replay comes without them). The reports are read once, here (UserError for one
+    that is not a report)."""
 
-    def __init__(self, root, reports, version, pictures):
+    def __init__(self, root, reports, version, play, pictures):
         self.root = Path(root)
-        self.reports = list(reports)
+        self.games = reported_games(reports)
         self.version = version                    # the game files' version: a replay of older data is not kept
-        self.pictures = pictures                  # () -> a future of the pieces' pictures (the preview process)
+        self.play = play
+        self.pictures = pictures
         self._kept: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
 
     def listed(self) -> list[dict]:
-        return reported_games(self.reports)
+        return [public(g) for g in self.games]
 
     def spec(self, query) -> dict:
         """The game a request names: ``game=K`` (the K-th reported game) or ``seed``, ``players``, ``bots``."""
         if query.get("game") is not None:
             try:
-                return self.listed()[int(query["game"])]
+                k = int(query["game"])
+                if k < 0:
+                    raise IndexError
+                return self.games[k]
             except (ValueError, IndexError):
                 raise UserError("game: no such reported game") from None
         try:
@@ -108,21 +247,34 @@ class Replays:
             players = int(query["players"]) if query.get("players") else None
         except ValueError:
             raise UserError("seed and players: whole numbers") from None
+        if abs(seed) >= MAX_SEED or (players is not None and not 1 <= players <= MAX_SEATS):
+            raise UserError(f"seed and players: a seed below 2^{MAX_SEED.bit_length() - 1} and 1 to {MAX_SEATS} "
+                            f"players")
         bots = [b for b in (query.get("bots") or "").split(",") if b.strip()]
+        if len(bots) > MAX_SEATS or any(len(b) > 100 for b in bots):
+            raise UserError(f"bots: 1 to {MAX_SEATS} bots' names")
         if any(b.split(":")[0].strip() == "search" for b in bots):
             raise UserError("bots: a game with a search bot is replayed from a report (pnp serve --report)")
         return {"seed": seed, "players": players, "bots": bots or None, "variant": None, "options": {}}
 
     def steps(self, spec: dict, start: int = 0, count: int = PAGE) -> dict:
+        """Steps ``start`` to ``start + count`` of the replay of ``spec``, played in the preview process
+        when it is not kept (UserError: :class:`~pnp.serve.worker.Stopped` past the preview limits,
+        :class:`~pnp.serve.worker.Unplayable` for a game that cannot be played)."""
         key = json.dumps([spec, self.version()], sort_keys=True, default=str)
         with self._lock:
             replay = self._kept.get(key)
-            if replay is None:
-                replay = self._play(spec)
+        if replay is None:
+            replay = self.play(spec).result()     # (the studio's stop answers it at once)
+            if replay["map"] is not None:
+                replay["pieces"], replay["pieces_error"] = self._pieces()
+            with self._lock:
                 self._kept[key] = replay
                 while len(self._kept) > KEEP:
                     self._kept.popitem(last=False)
-            self._kept.move_to_end(key)
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
         out = {k: v for k, v in replay.items() if k != "steps"}
         out["from"] = start
         out["steps"] = replay["steps"][start:start + count]
@@ -131,58 +283,60 @@ class Replays:
                 out.pop(key, None)
         return out
 
-    def _play(self, spec: dict) -> dict:
-        from pnp.commands.replay import table
-        from pnp.commands.simulate import SEAT_NAMES
 
-        players = spec.get("players")
-        bots = spec.get("bots")
+    def _pieces(self) -> tuple[dict, str | None]:
+        """(piece kind -> picture as a data: address, None), or ({}, why) when they could not be drawn:
+        drawn in the studio's preview process, under its limits, never in the studio's own."""
         try:
-            game, engine, seats, rules, options = table(
-                self.root, str(players) if players else None, ",".join(bots) if bots else None, spec.get("variant"),
-                (), spec.get("options"))
-        except DataError:
-            raise UserError("The data has problems: fix them to replay a game.") from None
-        view = getattr(engine, "table_view", None)
-        if view is None:
-            raise UserError(f"{game.title}'s engine shows no table (table_view)")
-        players = len(seats)
-        state = engine.ENGINE.new_state(rules, players, record=True, **options)
-        bots = [engine.ENGINE.make_bot(b) for b in seats]
-        seat_names = list(SEAT_NAMES[:players])
-        words = _Words(engine, game, seat_names)
-        rng = random.Random(spec["seed"])
-        steps = [{"lines": words.new(state.events), "view": view(state)}]
-        while not state.is_over and len(steps) < MAX_STEPS:
-            movers = state.to_move()
-            if movers:
-                if len(movers) == 1:
-                    state.step_action(bots[movers[0]].act(state, movers[0], rng))
-                else:
-                    state.step_actions({p: bots[p].act(state, p, rng) for p in movers})
-            elif state.is_chance():
-                state.sample_chance(rng)
-            else:
-                break
-            lines = words.new(state.events)
-            if lines:
-                steps.append({"lines": lines, "view": view(state)})
-        pieces, unpictured = self._pieces(game) if game.map is not None else ({}, None)
-        return {"title": game.title, "seed": spec["seed"], "seats": [{"name": n, "bot": b} for n, b in
-                                                                        zip(seat_names, seats)],
-                "total": len(steps), "over": state.is_over, "map": map_json(game.map, game),
-                "cards": {c.id: c.name for c in game.cards},
-                "pieces": {k: "data:image/png;base64," + base64.b64encode(v).decode() for k, v in pieces.items()},
-                "pieces_error": unpictured,
-                "steps": steps}
-
-    def _pieces(self, game) -> tuple[dict, str | None]:
-        """(piece kind -> PNG bytes, None), or ({}, why) when they could not be drawn: drawn in the
-        studio's preview process, under its limits (``pictures``), never in the studio's own."""
-        try:
-            return self.pictures().result(), None
+            pictures = self.pictures().result()
         except UserError as exc:          # stopped past the preview limits, or the previews cannot start
             return {}, str(exc)
+        return {k: "data:image/png;base64," + base64.b64encode(v).decode() for k, v in pictures.items()}, None
+
+
+def play_replay(root, spec: dict) -> dict:
+    """The replay of ``spec`` (in the preview process): the game played again, every step's transcript
+    lines and table, the map and cards (the pieces' pictures are asked for apart: :class:`Replays`)."""
+    from pnp.commands.replay import table
+    from pnp.commands.simulate import SEAT_NAMES
+
+    players = spec.get("players")
+    bots = spec.get("bots")
+    try:
+        game, engine, seats, rules, options = table(
+            Path(root), str(players) if players else None, ",".join(bots) if bots else None, spec.get("variant"),
+            (), spec.get("options"))
+    except DataError:
+        raise UserError("The data has problems: fix them to replay a game.") from None
+    view = getattr(engine, "table_view", None)
+    if view is None:
+        raise UserError(f"{game.title}'s engine shows no table (table_view)")
+    players = len(seats)
+    state = engine.ENGINE.new_state(rules, players, record=True, **options)
+    bots = [engine.ENGINE.make_bot(b) for b in seats]
+    seat_names = list(SEAT_NAMES[:players])
+    words = _Words(engine, game, seat_names)
+    rng = random.Random(spec["seed"])
+    steps = [{"lines": words.new(state.events), "view": view(state)}]
+    while not state.is_over and len(steps) < MAX_STEPS:
+        movers = state.to_move()
+        if movers:
+            if len(movers) == 1:
+                state.step_action(bots[movers[0]].act(state, movers[0], rng))
+            else:
+                state.step_actions({p: bots[p].act(state, p, rng) for p in movers})
+        elif state.is_chance():
+            state.sample_chance(rng)
+        else:
+            break
+        lines = words.new(state.events)
+        if lines:
+            steps.append({"lines": lines, "view": view(state)})
+    return {"title": game.title, "seed": spec["seed"], "seats": [{"name": n, "bot": b} for n, b in
+                                                                    zip(seat_names, seats)],
+            "total": len(steps), "over": state.is_over, "map": map_json(game.map, game),
+            "cards": {c.id: c.name for c in game.cards},
+            "pieces": {}, "pieces_error": None, "steps": steps}
 
 
 class _Words:

@@ -125,6 +125,17 @@ class Studio:
         process under its limits (a UserError, :class:`~pnp.serve.worker.Stopped` past them)."""
         return self.previews.ask("pieces")
 
+    def replay(self, spec: dict):
+        """A future of the replay of ``spec`` (:func:`pnp.serve.replay.play_replay`), played in the preview
+        process under its limits (a UserError: :class:`~pnp.serve.worker.Stopped` past them)."""
+        return self.previews.ask("replay", spec)
+
+    def interrupt(self) -> None:
+        """Ctrl-C: stop at once what the studio waits for (the preview process's answers: a replay, a
+        page's data), so that no request holds the server up; :meth:`close` does the rest."""
+        self.stopping.set()
+        self.previews.interrupt()
+
     def _with_own(self, data: dict) -> dict:
         """The preview process's data with what the studio keeps itself: engine figures and downloads."""
         data["engine"] = {**data["engine"], "figures": self.figures()}

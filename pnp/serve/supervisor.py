@@ -141,6 +141,18 @@ class PreviewProcess:
                 self.failing, self.failures, self._next_start = None, 0, 0.0
                 self._wake.set()
 
+    def interrupt(self) -> None:
+        """Answer what waits for the process ("the studio is stopping") and kill it, without waiting for
+        the threads (the studio is stopping: :meth:`stop` follows)."""
+        with self._lock:
+            self._closing.set()
+            child, self._child = self._child, None
+            waiting = self._take(None)
+        self._wake.set()
+        _fail(waiting, "the studio is stopping")
+        if child is not None:
+            child.kill()
+
     def stop(self) -> None:
         """Kill the process, answer what waits for it, end the threads."""
         with self._lock:

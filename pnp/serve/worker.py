@@ -28,6 +28,11 @@ class Stopped(UserError):
     the message names it (``the preview of card 'x' took longer than 60 s and was stopped``)."""
 
 
+class Unplayable(UserError):
+    """A replay the request or the data cannot give (a bot or player count the engine refuses, a variant
+    file that is not one, an engine that fails on the reported options): the message says why."""
+
+
 class Undrawable(UserError):
     """A picture the data cannot give (a card that problems name, a face whose layout fails): the
     message says why (``card 'x' cannot be drawn: heroes.yaml:4: ...``)."""
