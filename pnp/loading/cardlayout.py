@@ -574,8 +574,9 @@ def evaluate(layout: Layout, context: dict, markup: bool = False, icons=None, re
 
     With ``markup`` every text of ``context`` is markup already (a card's content: data escaped, card
     markup checked), so what a ``text`` or ``label`` expression gives is markup, the layout's literals
-    included (``'**VP** ' ~ field('vp')``). Otherwise (a board's facts, as they are) a text an
-    expression gives is data and printed as written.
+    included (``'**VP** ' ~ field('vp')``). Otherwise (a board's facts, as they are) a text from the data
+    is printed as written, while the expression's quoted texts are markup, also joined with ``~`` to
+    data (:class:`pnp.templating.LiteralMarkupSandbox`). A table's cells are texts as a text region's.
 
     One face (or board piece) is one render for the sandbox's limits (:func:`pnp.templating.limits`);
     a region past one is named in the error (with ``report``, reported, and the rest of the piece left).
