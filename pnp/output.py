@@ -85,7 +85,7 @@ def sha256(data: bytes) -> str:
 
 # ----------------------------------------------------------------------------- the output folder
 
-def _real_out(out: Path) -> Path:
+def real_out(out: Path) -> Path:
     """The folder the files go to: ``out`` itself, or the folder it links to."""
     try:
         st = os.stat(out)
@@ -486,7 +486,7 @@ def write_atomically(out_dir, files: dict, record: str | None = None, warnings: 
     targets = [output_path(out, name) for name in files]
     if record is not None:
         output_path(out, record.lstrip("."))       # the record's name is pnp's own, but check it all the same
-    real = _real_out(out)
+    real = real_out(out)
     try:
         recover(real)
         previous = read_record(real, record, warnings) if record is not None and real.is_dir() else {}

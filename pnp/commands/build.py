@@ -182,6 +182,9 @@ def build_cache(out_dir, cache_dir=None, off: bool = False):
         return BuildCache(None)
     if cache_dir is not None:
         return BuildCache(cache_dir).claim("--cache")
+    from pnp.output import real_out
+
+    real_out(Path(out_dir))          # "--out is not a folder" before its cache folder is looked at
     return BuildCache(Path(out_dir) / FOLDER).claim(None)
 
 
