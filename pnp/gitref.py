@@ -3,18 +3,19 @@
 The repository holding the game folder is read with dulwich, a git implementation in Python: no git
 program runs, so nothing the repository's configuration names (hooks, filters, an fsmonitor) runs
 either. The folder's files at the commit are written into a temporary folder (never into the
-repository, never next to it), the game is loaded from there and its record made by the same hooks a
-build records its pieces with; the temporary folder is removed when that is done. Symbolic links and
-submodules in the folder are not written (a path of the data that needs one is then reported missing).
+repository, never next to it, :func:`folder_at`), removed when the caller is done with it. Symbolic
+links and submodules in the folder are not written (a path of the data that needs one is then reported
+missing). This module only reads git: what is made of the folder is :mod:`pnp.reprint`'s.
 """
 
 from __future__ import annotations
 
 import stat
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
-from pnp.errors import DataError, UserError, display_path
+from pnp.errors import UserError, display_path
 
 #: Characters no file or folder name written from a commit may hold.
 _BAD_NAME = frozenset("/\\\0")
@@ -87,29 +88,13 @@ def _write_tree(repo, tree, dest: Path) -> None:
         # symbolic links and submodules are left out (see the module)
 
 
-def record_at(value: str, game, options) -> dict:
-    """The record (:func:`pnp.reprint.game_record`) of ``game``'s folder as it was at the git commit
-    ``value``; its version, when its game.yaml gives none, is the reference and the commit's short id."""
-    from pnp.loading.gamedata import load_game
-    from pnp.reprint import game_record
-
-    repo, commit, inside = commit_of(value, game.root)
+@contextmanager
+def folder_at(value: str, root: Path):
+    """The game folder ``root`` as it was at the git commit ``value`` names, written into a temporary folder
+    (of the same name) for the ``with`` block: yields (that folder, the commit's short id)."""
+    repo, commit, inside = commit_of(value, root)
     short = commit.id.decode("ascii")[:7]
     with tempfile.TemporaryDirectory(prefix="pnp-changed-since-") as tmp:
-        folder = Path(tmp) / (game.root.name or "game")
+        folder = Path(tmp) / (root.name or "game")
         extract(repo, commit, inside, folder, value)
-        try:
-            old = load_game(folder)
-            if options.lang:
-                from pnp.loading.i18n import translate
-
-                old = translate(old, options.lang)
-            record = game_record(old, options)
-        except DataError as exc:
-            shown = [str(p).replace(str(folder), display_path(game.root)) for p in exc.problems][:5]
-            more = len(exc.problems) - len(shown)
-            raise UserError(f"--changed-since {value}: the game folder as it was at {short} does not build:\n  "
-                            + "\n  ".join(shown) + (f"\n  ... and {more} more" if more > 0 else "")) from None
-    if not record.get("version"):
-        record["version"] = short if value.lower().startswith(short.lower()) else f"{value} ({short})"
-    return record
+        yield folder, short

@@ -26,7 +26,8 @@ import re
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 
-from pnp.errors import UserError
+from pnp import gitref
+from pnp.errors import DataError, UserError, display_path
 from pnp.layout.geometry import Group, Page, Picture, Transform
 
 RECORD_FILE = "pieces.json"
@@ -384,9 +385,31 @@ def earlier_record(value: str, game, options) -> dict:
     if path.exists():
         raise UserError(f"--changed-since {value}: a file, not a kit folder (give the folder a build wrote, or "
                         f"a git reference)")
-    from pnp import gitref
+    return record_at(value, game, options)
 
-    return gitref.record_at(value, game, options)
+
+def record_at(value: str, game, options) -> dict:
+    """The record (:func:`game_record`) of ``game``'s folder as it was at the git commit ``value``
+    (:func:`pnp.gitref.folder_at`); its version, when its game.yaml gives none, is the reference and the
+    commit's short id."""
+    from pnp.loading.gamedata import load_game
+
+    with gitref.folder_at(value, game.root) as (folder, short):
+        try:
+            old = load_game(folder)
+            if options.lang:
+                from pnp.loading.i18n import translate
+
+                old = translate(old, options.lang)
+            record = game_record(old, options)
+        except DataError as exc:
+            shown = [str(p).replace(str(folder), display_path(game.root)) for p in exc.problems][:5]
+            more = len(exc.problems) - len(shown)
+            raise UserError(f"--changed-since {value}: the game folder as it was at {short} does not build:\n  "
+                            + "\n  ".join(shown) + (f"\n  ... and {more} more" if more > 0 else "")) from None
+    if not record.get("version"):
+        record["version"] = short if value.lower().startswith(short.lower()) else f"{value} ({short})"
+    return record
 
 
 def check_earlier(value: str, game_arg) -> None:
@@ -398,7 +421,6 @@ def check_earlier(value: str, game_arg) -> None:
     elif path.exists():
         earlier_record(value, None, None)
     else:
-        from pnp import gitref
         from pnp.loading.gamedata import resolve_game_dir
 
         gitref.commit_of(value, resolve_game_dir(game_arg))

@@ -162,7 +162,7 @@ def _check_pieces(game, spec, items, problems) -> None:
                     problems.error(path, line, subject, f"piece '{p['id']}' {name}: no file '{side['art']}' "
                                                         "in the game folder")
                 elif file is not None:
-                    from pnp.loading.rasters import picture_problems
+                    from pnp.loading.picturefiles import picture_problems
 
                     for where, at, message in picture_problems(file):
                         problems.error(where if at is not None else path, at if at is not None else line, subject,

@@ -259,7 +259,7 @@ def parse_back(raw, root: Path, fields, problems: Problems, path, line, where: s
         if target.suffix.lower() not in ART_SUFFIXES or not target.is_file():
             problems.error(path, at, None, f"{where}: no PNG, JPEG or SVG file {excerpt(value)} in the game folder")
             return None
-        from pnp.loading.rasters import picture_problems
+        from pnp.loading.picturefiles import picture_problems
 
         found = picture_problems(target)
         for file, line_in, message in found:
@@ -688,7 +688,7 @@ def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: st
             if clean.get(key) is not None:
                 problems.error(path, line_of(raw, key), subject, f"{key}: the card has no art")
         return None
-    from pnp.loading.rasters import picture_file
+    from pnp.loading.picturefiles import picture_file
 
     target = picture_file(root, value, problems, path, line, subject, "art")
     if target is None:

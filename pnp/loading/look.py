@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.loading.rasters import picture_file
+from pnp.loading.picturefiles import picture_file
 from pnp.loading.schema import Field
 from pnp.loading.yamlsrc import line_of
 

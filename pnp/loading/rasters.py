@@ -6,18 +6,17 @@ A picture may come from a stranger: its name may lie about its kind (an animated
 pixels. :func:`check_picture` looks at the real format, refuses animations and pictures of more than
 :data:`MAX_PIXELS`, then verifies and fully decodes the picture once (``Image.verify()`` reads the
 structure, ``load()`` every pixel), so ``build`` never meets a picture ``validate`` let through.
-No reportlab here: drawing is :mod:`pnp.draw.pictures`.
+No reportlab here: drawing is :mod:`pnp.draw.pictures`; which picture files a game's data names, and
+whether they are usable (PNG, JPEG or SVG), is :mod:`pnp.loading.picturefiles`.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import warnings
 from functools import lru_cache
 from pathlib import Path
 
-from pnp.suggest import closest
 from pnp.cache import file_stamp, reads_files
 from pnp.paths import NotRegularFile, open_regular
 
@@ -87,63 +86,3 @@ def check_picture(path: Path) -> tuple[str | None, tuple | None]:
     """:func:`check_picture_bytes` of a picture file (its suffix says the format it must be), done once
     while the file is unchanged."""
     return _check(str(path), file_stamp(path))
-
-
-def picture_problems(target: Path) -> list[tuple]:
-    """What is wrong with a picture file of the game folder (PNG, JPEG or SVG, by its suffix), as
-    ``(file, line, message)``: an SVG's own problems are at its own lines, a PNG's or JPEG's at the
-    file (line None). Empty when it can be drawn."""
-    if target.suffix.lower() == ".svg":
-        from pnp.loading.svg import check_svg
-
-        return [(target, line, message) for line, message in check_svg(target).problems]
-    why, _ = check_picture(target)
-    return [(target, None, why)] if why else []
-
-
-#: The suffixes of the pictures a game folder may name (art, covers).
-PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
-
-
-def picture_file(root: Path, value: str, problems, path, line, subject, where: str) -> Path | None:
-    """The picture ``value`` names (``where``: its key, e.g. ``art``), checked: inside the game folder, a PNG,
-    JPEG or SVG file that exists (else the closest picture of the folder is named) and is a usable one; or
-    None, each problem reported at ``path:line``."""
-    from pnp.paths import data_path, excerpt
-
-    target = data_path(root, value, problems, path, line, subject, where)
-    if target is None:
-        return None
-    if target.suffix.lower() not in PICTURE_SUFFIXES:
-        problems.error(path, line, subject, f"{where}: {excerpt(value)} is not a PNG, JPEG or SVG file")
-        return None
-    if not target.is_file():
-        known = pictures_in(Path(root).resolve())
-        close = closest(value, known)
-        hint = (f"; did you mean '{close}'?" if close
-                else f"; pictures in the game folder: {', '.join(known[:8])}" if known else "")
-        problems.error(path, line, subject, f"{where}: no file {excerpt(value)} in the game folder{hint}")
-        return None
-    for file, at, message in picture_problems(target):
-        if at is None:                      # a PNG or JPEG: at the line naming it
-            problems.error(path, line, subject, f"{where}: {excerpt(value)} {message}")
-            return None
-        problems.error(file, at, subject, f"{where}: {message}")
-    return target
-
-
-@reads_files
-@lru_cache(maxsize=8)
-def pictures_in(root: Path, most: int = 5000) -> list[str]:
-    """The picture files of the game folder (paths relative to it), for a "did you mean": links are not
-    followed, and the walk stops after ``most`` entries (a game folder is untrusted input)."""
-    found, seen = [], 0
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            seen += 1
-            if seen > most:
-                return sorted(found)
-            if Path(name).suffix.lower() in PICTURE_SUFFIXES:
-                found.append((Path(folder) / name).relative_to(root).as_posix())
-    return sorted(found)

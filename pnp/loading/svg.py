@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from pnp.cache import file_stamp, reads_files
+from pnp.loading.rasters import check_picture_bytes
 from pnp.paths import NotRegularFile, open_regular
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -239,8 +240,6 @@ def _check_urls(text: str, line, where: str, problems) -> None:
 
 
 def _embedded_problem(href: str) -> str | None:
-    from pnp.loading.rasters import check_picture_bytes
-
     match = _EMBEDDED.match(href)
     if not match:
         return None
