@@ -4,9 +4,11 @@
   allowed), legal actions, apply, explicit chance, clone, returns, information states and
   determinization; :class:`IllegalAction`; the shuffle every engine uses.
 * :mod:`~rules_engine.core.play`: :class:`Engine` (an engine's entry points) and the play loop.
-* :mod:`~rules_engine.core.bots`: the bot interface, the random bot, the registry (``search:400``).
+* :mod:`~rules_engine.core.bot`: the bot interface (:class:`Bot`).
+* :mod:`~rules_engine.core.bots`: the random bot and the registry of bots by name (``search:400``).
 * :mod:`~rules_engine.core.search`: the ISMCTS search bot.
-* :mod:`~rules_engine.core.runs`: seeded runs of many games, seat rotation, quantiles, invariant runs.
+* :mod:`~rules_engine.core.seeds`: each game's seed and each seat's bot in a run.
+* :mod:`~rules_engine.core.runs`: seeded runs of many games, quantiles, invariant runs.
 * :mod:`~rules_engine.core.executors`: local processes or a Dask cluster.
 * :mod:`~rules_engine.core.stats`: confidence intervals.
 * :mod:`~rules_engine.core.balance`: the balance report (``pnp balance``).
@@ -14,7 +16,8 @@
 * :mod:`~rules_engine.core.scenario`: replaying a scenario's scripted decisions with line-exact errors.
 """
 
-from rules_engine.core.bots import Bot, RandomBot
+from rules_engine.core.bot import Bot
+from rules_engine.core.bots import RandomBot
 from rules_engine.core.play import Engine, play_game, recorded_game
 from rules_engine.core.state import IllegalAction, State, shuffle, weighted_kinds
 

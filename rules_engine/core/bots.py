@@ -9,21 +9,16 @@ Bots are named in ``--bots`` as ``NAME`` or ``NAME:ARG`` (``search:400``: a sear
 400 simulations per decision). Every engine gets the core bots (``random``, ``search``) and adds its
 own (``greedy``, ``cautious``) in its ``BOTS`` mapping: name -> factory taking the optional argument.
 An engine with a cheap heuristic gives it to the search bot as its rollout policy
-(``registry(own, rollout=...)``): the state modules never import their bots.
+(``registry(own, rollout=...)``): the state modules never import their bots. The base class :class:`Bot`
+is :mod:`rules_engine.core.bot`'s (the search bot derives from it too); it is importable from here.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Mapping
 
-
-class Bot:
-    """Base class: ``name`` is the spec it was made from (``search:400``), as reports show it."""
-
-    name = ""
-
-    def act(self, state, player: int, rng):
-        raise NotImplementedError
+from rules_engine.core.bot import Bot
+from rules_engine.core.search import SearchBot
 
 
 class RandomBot(Bot):
@@ -44,8 +39,6 @@ def split_spec(spec: str) -> tuple[str, str | None]:
 
 def search_factory(arg=None, rollout=None):
     """``search`` / ``search:N`` with the engine's ``rollout`` policy (None: the state's random moves)."""
-    from rules_engine.core.search import SearchBot
-
     return SearchBot.from_spec(arg, rollout=rollout)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Mapping, NamedTuple, Sequence
 
-from rules_engine.core.runs import seat_bots
+from rules_engine.core.seeds import seat_bots
 
 RATE, COUNT = "rate", "count"
 

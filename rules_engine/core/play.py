@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from rules_engine.core import bots as core_bots
-from rules_engine.core.runs import derive_seed, seat_bots
+from rules_engine.core.seeds import derive_seed, seat_bots
 
 
 @dataclass(frozen=True)

@@ -1,24 +1,13 @@
-"""What every engine's simulations share: per-game seeds, seat rotation, running a seeded run's games
-on an executor, quantiles, the invariant checks behind ``pnp validate``, and the transcript helpers."""
+"""What every engine's simulations share: running a seeded run's games on an executor, quantiles, the
+invariant checks behind ``pnp validate``, and the transcript helpers. Per-game seeds and seat rotation
+are :mod:`rules_engine.core.seeds`' (importable from here too: ``runs.derive_seed``, ``runs.seat_bots``)."""
 
 from __future__ import annotations
 
-import hashlib
 import math
 from typing import Callable, Mapping, Sequence
 
-
-def derive_seed(namespace: str, seed: int, index: int) -> int:
-    """The seed of game ``index`` of a run seeded with ``seed``: independent of how games are batched."""
-    digest = hashlib.blake2b(f"{namespace}:{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
-def seat_bots(bot_names: Sequence[str], players: int, index: int) -> list[str]:
-    """Bots of each seat in game ``index``: the list repeats around the table and rotates one seat a game,
-    so every bot sits in every seat equally often."""
-    k = len(bot_names)
-    return [bot_names[(seat + index) % k] for seat in range(players)]
+from rules_engine.core.seeds import derive_seed, seat_bots  # noqa: F401 (engines use runs.derive_seed)
 
 
 def percentile(values, q: float) -> int:

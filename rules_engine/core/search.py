@@ -30,7 +30,7 @@ import math
 import random
 from functools import partial
 
-from rules_engine.core.bots import Bot
+from rules_engine.core.bot import Bot
 
 DEFAULT_SIMULATIONS = 400
 DEFAULT_HORIZON = 20

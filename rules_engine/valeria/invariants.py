@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules_engine.valeria.state import AREA
+from rules_engine.valeria.phases import AREA
 
 
 def check_state(state) -> list[str]:

@@ -25,17 +25,13 @@ from rules_engine.core.state import IllegalAction, State, weighted_kinds
 from rules_engine.valeria import scoring
 from rules_engine.valeria.player import PlayerState
 from rules_engine.valeria.effects import TROOPS
+from rules_engine.valeria.invariants import check_state
+from rules_engine.valeria.phases import (AREA, BONUS, BOOST, CHAMP, CIRCLE, COLOUR, DICE, DIE, DONE, FREE,  # noqa: F401
+                                         GAIN_MAGIC, MAGIC_P, MOVE, NONE, OVER, PASS, PHASE_NAMES, PLAN, ROOM,
+                                         SENTRY, SIDE, TACT, TAKE)
 from rules_engine.valeria.rules import (CAMP, CHAMPIONS, GEM, GOLD, MAGIC, NB, NT, TACTICS, TURN_LIMIT, Rules,
                                         troop_of)
-
-# decision phases
-NONE, SIDE, MOVE, DIE, ROOM, MAGIC_P, CHAMP, TACT, BONUS, PLAN, DICE, BOOST, CIRCLE, AREA, FREE, TAKE, SENTRY, \
-    OVER, COLOUR = range(19)
-PHASE_NAMES = ("none", "side", "move", "die", "room", "magic", "champion", "tactics", "bonus", "plan", "dice",
-               "boost", "circle", "area", "free_champion", "take_die", "sentry", "over", "colour")
-PASS = ("pass",)
-DONE = ("done",)
-GAIN_MAGIC = ("gain_magic",)
+from rules_engine.valeria.transcript import describe_action
 
 ENDINGS = ("plans", "adversary_plans", "turn_limit")
 REASONS = ENDINGS
@@ -1529,7 +1525,6 @@ class GameState(State):
     # ================================================================== names, events, checks
 
     def action_to_string(self, player, action) -> str:
-        from rules_engine.valeria.transcript import describe_action
         return f"seat {player}: {describe_action(self, action)}"
 
     def _rec(self, kind, **data):
@@ -1538,7 +1533,6 @@ class GameState(State):
     def _checkpoint(self, where):
         if not self.check:
             return
-        from rules_engine.valeria.invariants import check_state
         for problem in check_state(self):
             self.violations.append(f"turn {self.turns}, after {where}: {problem}")
 

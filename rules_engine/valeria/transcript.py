@@ -14,7 +14,7 @@ from rules_engine.core import transcript as core_transcript
 from rules_engine.core.transcript import Namer, join
 from rules_engine.valeria.effects import TROOPS
 from rules_engine.valeria.facts import SHRINES
-from rules_engine.valeria.state import TAKE
+from rules_engine.valeria.phases import TAKE
 
 SHRINE_WORDS = ("gem", "magic", "champions", "gold", "tactics", "camp")
 AREA_WORDS = ("top-left", "top", "top-right", "left", "centre", "right", "bottom-left", "bottom", "bottom-right")
