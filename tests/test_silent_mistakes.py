@@ -389,3 +389,49 @@ def test_a_misspelt_name_tested_with_is_defined_is_a_warning_at_the_template_lin
         f"false; did you mean 'flavour'?",
         f"{chapter}:{after}: warning: 'txt' in c.stats: no deck of the game has a field 'txt', so the test is always "
         f"false; did you mean 'text'?"]
+
+
+# ----------------------------------------------------------------------------- layouts picked by a card key
+
+def layouts_by(root: Path, by: str, layouts: str) -> Path:
+    """The starter deck's layout made ``{by: BY, default: starter, layouts: LAYOUTS}``."""
+    game = root / "game.yaml"
+    text = game.read_text()
+    old = "    layout: starter               # templates/layouts/starter.yaml, which extends pnp's classic look\n"
+    assert old in text
+    game.write_text(text.replace(old, f"    layout:\n      by: {by}\n      default: starter\n      layouts:\n"
+                                      f"{layouts}"))
+    return game
+
+
+def test_a_layout_by_a_key_the_deck_has_not_is_an_error_with_the_closest(tmp_path):
+    root = new_game(tmp_path / "g")
+    game = layouts_by(root, "pionts", "        5: {extends: classic}\n")
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 2, result.output
+    # without the check every card was drawn with the default layout
+    assert result.output.splitlines() == [
+        f"{game}:{line_of(game, 'by: pionts')}: deck 'cards' layout.by: 'pionts' is not a card key of the deck; did "
+        f"you mean 'points'?", "1 problem found; nothing was written."]
+
+
+def test_a_layout_for_a_value_no_card_has_is_an_error_with_the_closest(tmp_path):
+    root = new_game(tmp_path / "g")
+    game = layouts_by(root, "id", "        star: {extends: classic}\n        embr: {extends: classic}\n")
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        f"{game}:{line_of(game, 'embr:')}: deck 'cards': layout.layouts: no card of the deck has id 'embr'; did you "
+        f"mean 'ember'?", "1 problem found; nothing was written."]
+
+
+def test_a_layout_for_a_declared_choice_no_card_has_yet_is_not_a_mistake(tmp_path):
+    root = new_game(tmp_path / "g")
+    (root / "cards.csv").write_text((root / "cards.csv").read_text().replace("id,name,copies,points,text,flavour",
+                                                                               "id,name,copies,points,text,flavour,kind")
+                                    .replace("\n", ",hot\n").replace("flavour,kind,hot", "flavour,kind"))
+    game = layouts_by(root, "kind", "        cold: {extends: classic}\n")
+    game.write_text(game.read_text().replace(
+        "      text: {type: text}", "      text: {type: text}\n      kind: {type: choice, choices: [hot, cold]}"))
+    result = run("validate", root, "--no-cache")
+    assert result.exit_code == 0, result.output

@@ -152,3 +152,16 @@ def test_track_spaces_must_hold_the_tokens(game_copy):
     path = game_copy / "game.yaml"
     assert (f"{path}:{line_of(path, 'power_track:')}: power_track: spaces are 35.1 mm on letter, "
             "too small for 40 mm tokens (need 44 mm)") in out.splitlines()
+
+
+def test_spaces_just_too_small_are_not_rounded_up_to_what_is_needed(tmp_path):
+    # 70 spaces round a Letter page are 11.96 mm: "12.0 mm ... (need 12 mm)" read as a contradiction
+    game = tmp_path / "g"
+    assert CliRunner().invoke(main, ["new", str(game)]).exit_code == 0
+    edit(game / "game.yaml", "  - tokens\n",
+         "  - tokens\n  - {kind: track, id: edge, from: 0, to: 69, shape: around, token_diameter: 8}\n")
+    result = run(str(game), "--no-cache")
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"{game / 'game.yaml'}:{line_of(game / 'game.yaml', 'id: edge')}: track 'edge': spaces are 11.9 mm on letter, "
+        f"too small for 8 mm tokens (need 12 mm)", "1 problem found; nothing was written."]

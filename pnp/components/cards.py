@@ -761,6 +761,26 @@ def check_back_pictures(game, deck, problems) -> None:
         problems.warn(path, back.where("images"), subject, f"back.images: {_without(back.by, bare)}")
 
 
+def check_layout_values(game, deck, problems) -> None:
+    """With layouts picked by a card key (``layout: {by: KEY, layouts: {VALUE: ...}}``), a VALUE that no card
+    of the deck has (nor the key declares: a choice, a faction, a rank) is an error naming the closest value
+    the cards have: its layout would never be drawn, and the cards meant for it would get the default."""
+    choice = deck.layout
+    if choice is None or choice.by is None or not choice.layouts:
+        return
+    held = {str(v) for v in (card_key(card, choice.by) for card in deck.cards) if v is not None}
+    declared = {"faction": [f.id for f in game.factions], "rank": [r.id for r in game.ranks]}.get(choice.by) or \
+        next((list(f.choices or ()) for f in deck.fields if f.name == choice.by), [])
+    known = sorted(held) + [str(v) for v in declared if str(v) not in held]
+    for value, _ in choice.layouts:
+        if value in known:
+            continue
+        close = closest(value, known)
+        hint = f"; did you mean '{close}'?" if close else f" (the cards have: {', '.join(sorted(held)[:12])})"
+        problems.error(game.root / "game.yaml", choice.line(value), f"deck '{deck.id}'",
+                       f"layout.layouts: no card of the deck has {choice.by} {excerpt(value)}{hint}")
+
+
 def _without(key: str, bare: list) -> str:
     """What a back keyed by ``key`` says of the ``bare`` (value, cards) it gives no picture."""
     if key == "id":
@@ -980,6 +1000,7 @@ def check(game, problems, options: BuildOptions | None = None, spec=None, done: 
         regions.report(problems)
         check_art_dpi(game, deck, problems, lang, bleed)
         check_back_pictures(game, deck, problems)
+        check_layout_values(game, deck, problems)
         check_unprinted_fields(game, deck, problems)
         at = game.deck_where(deck) if game.several_decks else game.where("player_aid")
         try:

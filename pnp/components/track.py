@@ -4,6 +4,8 @@ round the edge, a title and an optional start area). Shadow Throne's power track
 
 from __future__ import annotations
 
+import math
+
 from pnp import reprint
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
@@ -160,9 +162,11 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             continue
         need = track.token_diameter + TOKEN_CLEARANCE
         if result.space_size < need:
-            problems.error(*where, subject,
-                           f"spaces are {result.space_size:.1f} mm on {paper}, too small for "
-                           f"{track.token_diameter:g} mm tokens (need {need:g} mm)")
+            size = round(result.space_size, 1)
+            if size >= need:                     # 11.96 mm is not "12.0 mm" when 12 mm are needed
+                size = math.floor(result.space_size * 10) / 10
+            problems.error(*where, subject, f"spaces are {size:.1f} mm on {paper}, too small for "
+                                            f"{track.token_diameter:g} mm tokens (need {need:g} mm)")
 
 
 COMPONENT = Component("track", build, check, words=words, printed=printed, reprint=reprinted)

@@ -134,6 +134,11 @@ class LayoutChoice:
     default: Layout
     by: str | None = None
     layouts: tuple = ()          # (value, Layout)
+    lines: tuple = field(default=(), hash=False, compare=False)   # ("by" or a value, its line in game.yaml)
+
+    def line(self, key: str) -> int | None:
+        """The line of ``by:`` (``"by"``) or of a value's layout in ``layouts``."""
+        return dict(self.lines).get(key)
 
     def for_card(self, card) -> Layout:
         if self.by is None or card is None:
@@ -368,7 +373,9 @@ def load_choice(spec, root, problems, path, line, where) -> LayoutChoice | None:
                 layouts.append((str(value), layout))
         if default is None:
             return None
-        return LayoutChoice(default, clean.get("by"), tuple(layouts))
+        lines = [("by", line_of(spec, "by") or line)] + \
+            [(str(v), line_of(spec.get("layouts"), v) or line) for v in (clean.get("layouts") or {})]
+        return LayoutChoice(default, clean.get("by"), tuple(layouts), tuple(lines))
     layout = load_layout(spec, root, problems, path, line, where)
     return LayoutChoice(layout) if layout is not None else None
 

@@ -473,6 +473,8 @@ def _deck_layouts(decks, palette: dict, root, problems, path, raw) -> tuple:
     for deck in decks:
         where = "card.layout" if deck.id == DEFAULT_DECK and "card" in raw else f"deck '{deck.id}' layout"
         choice = load_choice(deck.layout, root, problems, path, _layout_line(raw, deck) or deck.line, where)
+        if choice is not None and choice.by is not None:
+            _check_layout_key(choice, deck, problems, path, where)
         if choice is not None and palette:
             def recolour(layout):
                 return replace(layout, palette=tuple({**layout.palette_dict(), **palette}.items()))
@@ -480,6 +482,18 @@ def _deck_layouts(decks, palette: dict, root, problems, path, raw) -> tuple:
                              layouts=tuple((v, recolour(lay)) for v, lay in choice.layouts))
         out.append(replace(deck, layout=choice))
     return tuple(out)
+
+
+def _check_layout_key(choice, deck, problems, path, where) -> None:
+    """A deck's ``layout: {by: KEY}`` names a card key of the deck (one of its fields, or a key every card
+    has): any other would quietly draw every card with the default layout."""
+    keys = [f.name for f in deck.fields] + [k for k in BUILTIN_KEYS if k not in ("ability", "placeholder")]
+    if choice.by in keys:
+        return
+    close = closest(choice.by, [f.name for f in deck.fields], builtin=BUILTIN_KEYS)
+    hint = f"; did you mean '{close}'?" if close else f" (its keys: {', '.join(keys)})"
+    problems.error(path, choice.line("by"), None, f"{where}.by: {excerpt(choice.by)} is not a card key of the "
+                                                   f"deck{hint}")
 
 
 def _layout_line(raw, deck) -> int | None:
