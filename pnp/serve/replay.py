@@ -71,9 +71,13 @@ def _text(mapping, key, where, required=True) -> str | None:
 
 
 def _file(mapping, key, where) -> str | None:
-    value = _get(mapping, key, where, str, "a file name")
-    if value is not None and (len(value) > 1024 or "\0" in value):
-        raise _Bad(f"{where}{key}", "a file name of at most 1,024 characters")
+    """A variant file a report names: a YAML file's name (a report cannot have the studio read any other
+    file of the machine as a variant), or None."""
+    value = _get(mapping, key, where, str, "a variant file's name (.yaml)")
+    if value is None or value in ("base", "-"):
+        return value
+    if len(value) > 1024 or "\0" in value or Path(value).suffix.lower() not in (".yaml", ".yml"):
+        raise _Bad(f"{where}{key}", "a variant file's name (.yaml), of at most 1,024 characters")
     return value
 
 
