@@ -809,16 +809,20 @@ def _place(path, root: Path):
 def problems_to_json(problems, root) -> list | None:
     from pnp.errors import Problem
 
+    from pnp.loading.tables import Cell
+
     if any(type(p) is not Problem for p in problems):
         return None
-    try:
-        return [[_place(p.path, root), p.line, p.subject, p.message, p.warning] for p in problems]
+    try:        # a spreadsheet cell's line keeps its column ([row, column]): read back, it prints the same
+        return [[_place(p.path, root), [int(p.line), p.line.column] if isinstance(p.line, Cell) else p.line,
+                 p.subject, p.message, p.warning] for p in problems]
     except ValueError:
         return None
 
 
 def problems_from_json(items, root) -> list | None:
     from pnp.errors import Problem
+    from pnp.loading.tables import Cell
 
     try:
         out = []
@@ -830,7 +834,9 @@ def problems_from_json(items, root) -> list | None:
                 if base not in ("game", "pnp") or not isinstance(rel, str):
                     return None
                 path = str((Path(root) if base == "game" else PROJECT_ROOT) / rel)
-            if not (line is None or type(line) is int):
+            if isinstance(line, list) and len(line) == 2 and all(type(n) is int for n in line):
+                line = Cell(*line)
+            elif not (line is None or type(line) is int):
                 return None
             if not (subject is None or isinstance(subject, str)) or not isinstance(message, str):
                 return None

@@ -306,3 +306,27 @@ def remove_file(path) -> int:
         return st.st_size
     except OSError:
         return 0
+
+
+# ---------------------------------------------------------------------- the user's cache folder
+
+def user_cache_dir() -> Path | None:
+    """The folder of pnp's files that belong to no output folder (``pnp validate``'s kept checks, ``pnp
+    preview``'s pictures), so those commands write nothing into the folder they run in unless asked:
+    ``$XDG_CACHE_HOME/pnp`` when that is set (an absolute path, as the XDG Base Directory Specification
+    says), else the system's: ``~/.cache/pnp`` (Linux and others), ``~/Library/Caches/pnp`` (macOS),
+    ``%LOCALAPPDATA%\\pnp\\Cache`` (Windows). None when there is no home folder to put it in."""
+    import sys
+
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "pnp"
+    if sys.platform == "win32" and os.path.isabs(os.environ.get("LOCALAPPDATA", "")):
+        return Path(os.environ["LOCALAPPDATA"]) / "pnp" / "Cache"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError, OSError):
+        return None
+    if not home.is_absolute():
+        return None
+    return home / ("Library/Caches" if sys.platform == "darwin" else ".cache") / "pnp"

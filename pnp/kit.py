@@ -56,13 +56,15 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
     under it, for ``pnp build``'s fast path."""
     problems = Problems()
     cache = cache if cache is not None else BuildCache(None)
-    # the data and print checks of `pnp validate`; the simulated games are left to `pnp validate`
-    checking = replace(options, thorough=False)
+    # every check of `pnp validate` (its simulated games too): the same errors refuse the kit and the same
+    # warnings are told; each check is kept in the build cache as pnp validate keeps it
+    checking = replace(options, thorough=True)
     kept = _Kept(cache, out_dir, options, checking)
     written = {} if kit_key is not None else None      # the files' bytes, for the kit's record
     with buildcache.using(cache), _Parallel.start(game_arg, options, checking, jobs, kept) as parallel:
         result = validate_game(game_arg, problems, checking,
-                               component_checks=parallel.checks if parallel else kept.checks)
+                               component_checks=parallel.checks if parallel else kept.checks,
+                               cache=cache, skip=(out_dir,))
         if problems.errors:
             raise DataError(problems.errors)
         with using(result.game.icons, result.game.language):      # the game's icons, wherever a page names one
@@ -522,7 +524,7 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
 
     separation = Separation(cmyk_profile().read_bytes())   # a missing profile is reported before any work
     problems = Problems()
-    result = validate_game(game_arg, problems, replace(options, thorough=False))
+    result = validate_game(game_arg, problems, replace(options, thorough=True))      # every check of pnp validate
     if problems.errors:
         raise DataError(problems.errors)
     game = result.game
@@ -554,6 +556,6 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
                 raise DataError([Problem(str(path), line, f"{what} ({side})",
                                          f"--preset {preset.name}: {exc.reason}")]) from None
         bleeds = {d.id: p.bleed_mm for d in game.decks if (p := match_product(preset, d.width, d.height))}
-        warnings = back_bleed_warnings(game, bleeds, preset_bleed(preset)) + \
+        warnings = problems.warnings + back_bleed_warnings(game, bleeds, preset_bleed(preset)) + \
             safe_zone_warnings(game, preset, options.lang).warnings + gamut_warnings(separation, preset.name)
     return write_atomically(out_dir, files), warnings

@@ -24,12 +24,10 @@ def starfall(tmp_path) -> Path:
 
 @pytest.fixture(autouse=True)
 def _validate_cache(tmp_path_factory, monkeypatch):
-    """``pnp validate`` keeps its checks in output/.pnp-cache of the working directory by default: in the tests,
-    a folder of each test's own, so a check a test changes (a monkeypatched function) is never read back by
-    another test."""
-    import pnp.commands.validate
-
-    monkeypatch.setattr(pnp.commands.validate, "DEFAULT_OUT", str(tmp_path_factory.mktemp("validate-out")))
+    """``pnp validate`` keeps its checks (and ``pnp preview`` its pictures) in the user's cache folder by
+    default: in the tests, a folder of each test's own ($XDG_CACHE_HOME), so a check a test changes (a
+    monkeypatched function) is never read back by another test, and no test writes into the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@
 --vision`` showing a card as such a player sees it."""
 
 import io
+import os
 import shutil
 
 import pytest
@@ -83,7 +84,7 @@ def test_preview_names_the_vision_in_its_default_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["preview", "dutiful-peasant", "--vision", "grey"])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == "output/preview/dutiful-peasant-grey.png"
+    assert result.output.strip() == f"{os.environ['XDG_CACHE_HOME']}/pnp/preview/shadow_throne/dutiful-peasant-grey.png"
 
 
 # ------------------------------------------------------------------ pieces alike but for their colours

@@ -3,6 +3,7 @@ omens): each print service's template for each card size, decks it cannot print 
 ``--deck``, per-value backs in print-service exports, Tabletop Simulator sheets and previews."""
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -272,14 +273,14 @@ def test_preview_shows_a_back_by_value(tmp_path):
 
 def test_preview_back_with_several_decks_writes_each_decks_back(tmp_path):
     runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path) as here:
-        result = runner.invoke(main, ["preview", "back", str(STARFALL), "--dpi", "30"])
-        assert result.exit_code == 0, result.output
-        assert result.output == "output/preview/stars-back.png\noutput/preview/omens-back.png\n"
-        with Image.open(Path(here) / "output/preview/omens-back.png") as im:
-            assert im.size == (pixels(44, 30), pixels(63, 30))          # the omens are mini cards
-        result = runner.invoke(main, ["preview", "back-dim", str(STARFALL), "--dpi", "30"])
-        assert result.exit_code == 0 and result.output == "output/preview/stars-back-dim.png\n", result.output
+    folder = Path(os.environ["XDG_CACHE_HOME"]) / "pnp" / "preview" / "starfall"      # tests/conftest.py
+    result = runner.invoke(main, ["preview", "back", str(STARFALL), "--dpi", "30"])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"{folder}/stars-back.png\n{folder}/omens-back.png\n"
+    with Image.open(folder / "omens-back.png") as im:
+        assert im.size == (pixels(44, 30), pixels(63, 30))          # the omens are mini cards
+    result = runner.invoke(main, ["preview", "back-dim", str(STARFALL), "--dpi", "30"])
+    assert result.exit_code == 0 and result.output == f"{folder}/stars-back-dim.png\n", result.output
 
 
 def test_preview_back_into_one_file_names_the_decks(tmp_path):

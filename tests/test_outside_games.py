@@ -353,7 +353,7 @@ def test_export_tts(corpus, name, tmp_path):
 
 
 def _previews(corpus, name, targets, folder: Path, monkeypatch) -> dict:
-    """``pnp preview TARGET`` for each target, in ``folder`` (where it writes output/preview/): {target:
+    """``pnp preview TARGET`` for each target, run in ``folder`` (it prints the paths it writes): {target:
     the PNGs it wrote}."""
     monkeypatch.chdir(folder)
     written = {}

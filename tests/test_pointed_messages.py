@@ -227,3 +227,62 @@ def test_a_translated_box_pitch_too_long_is_reported_at_the_translations_line(st
     es.write_text("box:\n  pitch: >-\n    " + "Una carrera por los puntos que no termina nunca. " * 40 + "\n")
     assert errors("validate", starter, "--lang", "es", "--allow-missing")[0].startswith(
         f"{es}:2: box: pitch text does not fit its ")
+
+
+# ----------------------------------------------------------------------------- build tells what validate tells
+
+def test_pnp_build_prints_the_warnings_pnp_validate_prints_once_each(starter, tmp_path):
+    """A frame 3 mm inside the trim (a cut-line warning of the pieces check, which pnp build left out) is
+    told by pnp build as by pnp validate: the same lines, once each, from a cold and from a warm cache."""
+    edit(starter / "templates/layouts/starter.yaml", "{name: rank, remove: true}",
+         "{name: rank, remove: true}\n  - {name: edge, kind: box, rect: [3, 3, 57, 82], stroke: \"#000000\", "
+         "width: 0.3}")
+    expected = [f"{starter}/cards.csv:{row}:1: warning: cards: card '{card}': edge runs 3.0 mm inside the trim, "
+                f"where cutting drift (about 1.5 mm either way) makes it visibly uneven: run it into the bleed or "
+                f"keep it at least 6 mm inside" for row, card in ((2, "spark"), (3, "ember"), (4, "flare"),
+                                                                  (5, "star"))]
+    validated = run("validate", starter, "--no-cache")
+    assert validated.exit_code == 0 and validated.stderr.splitlines() == expected
+    out = tmp_path / "kit"
+    for _ in ("cold", "warm"):
+        built = run("build", starter, "--out", out)
+        assert built.exit_code == 0, built.output
+        assert [line for line in built.stderr.splitlines() if not line.startswith("Nothing changed")] == expected
+    (starter / "box.yaml").write_text((starter / "box.yaml").read_text() + "# an edit\n")     # rebuilt, from the cache
+    built = run("build", starter, "--out", out)
+    assert built.exit_code == 0 and built.stderr.splitlines() == expected
+
+
+# ----------------------------------------------------------------------------- nothing written where pnp runs
+
+def test_validate_and_preview_write_nothing_into_the_folder_they_run_in(starter, tmp_path, monkeypatch):
+    here = tmp_path / "here"
+    here.mkdir()
+    cache_home = tmp_path / "cache-home"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache_home))
+    monkeypatch.chdir(here)
+    assert run("validate", starter).exit_code == 0
+    previewed = run("preview", "spark", starter)
+    assert previewed.exit_code == 0, previewed.output
+    assert previewed.output == f"{cache_home}/pnp/preview/g/spark.png\n"
+    assert list(here.iterdir()) == []
+    # the checks are kept in pnp's marked folder of the user's cache: a second run reads them back
+    kept = cache_home / "pnp" / "validate"
+    assert (kept / "CACHEDIR.TAG").is_file() and (kept / "PNP-CACHE.TAG").is_file()
+    assert sorted(p.name for p in (cache_home / "pnp").iterdir()) == ["preview", "validate"]
+    # asked, they write where they are told
+    assert run("validate", starter, "--cache", "mine").exit_code == 0
+    assert run("preview", "spark", starter, "--out", "spark.png").exit_code == 0
+    assert sorted(p.name for p in here.iterdir()) == ["mine", "spark.png"]
+
+
+def test_the_user_cache_folder_follows_xdg_else_the_home_folder(tmp_path, monkeypatch):
+    from pnp.cachedir import user_cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert user_cache_dir() == tmp_path / "xdg" / "pnp"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")        # the spec: only an absolute path counts
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert user_cache_dir() == tmp_path / "home" / ".cache" / "pnp"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert user_cache_dir() == tmp_path / "home" / ".cache" / "pnp"

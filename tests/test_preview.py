@@ -1,5 +1,8 @@
 """``pnp preview``: card faces and component pages as PNGs, their sizes and paths, and one-line errors."""
 
+import os
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 from PIL import Image
@@ -49,14 +52,17 @@ def test_card_preview_is_the_exported_face(tmp_path):
         assert a.tobytes() == b.tobytes()
 
 
-def test_default_path_is_printed(tmp_path):
-    runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        result = runner.invoke(main, ["preview", "tokens", "--page", "2", "--dpi", "20"])
-        assert result.exit_code == 0, result.output
-        assert result.output == "output/preview/tokens-p2.png\n"
-        result = runner.invoke(main, ["preview", "outlaw", "--dpi", "20"])
-        assert result.output == "output/preview/outlaw.png\n"
+def test_default_path_is_printed(tmp_path, monkeypatch):
+    """Without --out, pnp's preview folder of the game in the user's cache folder (the tests' own
+    $XDG_CACHE_HOME, tests/conftest.py), nothing in the folder it runs in."""
+    monkeypatch.chdir(tmp_path)
+    folder = Path(os.environ["XDG_CACHE_HOME"]) / "pnp" / "preview" / "shadow_throne"
+    result = CliRunner().invoke(main, ["preview", "tokens", "--page", "2", "--dpi", "20"])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"{folder}/tokens-p2.png\n"
+    result = CliRunner().invoke(main, ["preview", "outlaw", "--dpi", "20"])
+    assert result.output == f"{folder}/outlaw.png\n"
+    assert (folder / "outlaw.png").is_file() and list(tmp_path.iterdir()) == []
 
 
 def test_preview_shows_the_page_asked_for(tmp_path):

@@ -7,6 +7,7 @@ rulebook of chapters, and a Spanish translation of every printed word."""
 
 import csv
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -136,7 +137,7 @@ def test_card_text_prints_bold_and_the_games_own_icons_in_the_classic_rules_box(
         assert (wave_pixels(png, rect, size) > 40) == icon, card
 
 
-def test_the_back_chosen_by_a_cards_kind_goes_through_tts_preview_and_the_game_crafter(tmp_path, monkeypatch):
+def test_the_back_chosen_by_a_cards_kind_goes_through_tts_preview_and_the_game_crafter(tmp_path):
     kinds = {row["id"]: row["kind"] for row in csv.DictReader((GAME / "currents.csv").open(encoding="utf-8"))}
     # Tabletop Simulator: the currents in the unique-backs form, each card's back by its kind
     result = run("export", "tts", GAME, "--out", tmp_path / "tts")
@@ -156,11 +157,12 @@ def test_the_back_chosen_by_a_cards_kind_goes_through_tts_preview_and_the_game_c
     # pnp preview: a deck's back for a value, and every deck's back
     result = run("preview", "currents:back-flood", GAME, "--out", tmp_path / "flood.png")
     assert result.exit_code == 0 and Image.open(tmp_path / "flood.png").size == (248, 346), result.output
-    monkeypatch.chdir(tmp_path)         # without --out, preview writes output/preview/ of the working directory
+    # without --out, pnp's preview folder of the game in the user's cache folder (tests/conftest.py)
+    folder = Path(os.environ["XDG_CACHE_HOME"]) / "pnp" / "preview" / "tidewardens"
     result = run("preview", "back", GAME)
     assert result.exit_code == 0, result.output
-    assert result.output.split() == ["output/preview/currents-back.png", "output/preview/tools-back.png"]
-    assert (tmp_path / "output" / "preview" / "tools-back.png").is_file()
+    assert result.output.split() == [f"{folder}/currents-back.png", f"{folder}/tools-back.png"]
+    assert (folder / "tools-back.png").is_file()
     # The Game Crafter: each deck to its product's template, each card's own back numbered as its front
     result = run("export", "cards", GAME, "--preset", "thegamecrafter", "--out", tmp_path / "tgc")
     assert result.exit_code == 0, result.output

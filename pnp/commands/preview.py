@@ -37,8 +37,18 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
     if out:
         path = Path(out)
         return write_atomically(path.parent, {path.name: results[0].png})
-    folder = Path("output") / "preview"
-    return write_atomically(folder, {f"{r.stem}.png": r.png for r in results})
+    return write_atomically(default_folder(game), {f"{r.stem}.png": r.png for r in results})
+
+
+def default_folder(game) -> Path:
+    """Where a preview goes without ``--out``: ``preview/<game>`` in the user's cache folder
+    (``~/.cache/pnp/preview/<game>``, or under ``$XDG_CACHE_HOME/pnp``), never the folder pnp runs in."""
+    from pnp.cachedir import user_cache_dir
+
+    folder = user_cache_dir()
+    if folder is None:
+        raise UserError("no home folder to keep the preview in: give --out FILE.png")
+    return folder / "preview" / game.id
 
 
 @click.command("preview")
@@ -56,7 +66,9 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
               help="Show it as a player sees it with deuteranopia, protanopia or tritanopia (simulated), or "
                    "printed in greyscale; the file name ends in -deutan, -protan, -tritan or -grey.")
 @click.option("--out", default=None, metavar="FILE.png",
-              help="Where to write. Default: output/preview/CARD_ID.png or output/preview/FILE-pN.png.")
+              help="Where to write. Default: CARD_ID.png or FILE-pN.png in pnp's preview folder of the game, in "
+                   "the user's cache folder (~/.cache/pnp/preview/GAME/, or under $XDG_CACHE_HOME/pnp); "
+                   "the path is printed.")
 def command(target, game, page, dpi, paper, lang, bleed, vision, out):
     """Write a PNG of one card face or of one page of a component of GAME, and print its path.
 

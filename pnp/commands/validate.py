@@ -10,8 +10,18 @@ from pnp.components import BuildOptions
 from pnp.errors import DataError, Problems, UserError
 from pnp.loading.validation import validate_game, validate_languages
 
-#: The folder whose .pnp-cache validate shares: pnp build's default --out.
-DEFAULT_OUT = "output"
+#: The subfolder of the user's cache folder (:func:`pnp.cachedir.user_cache_dir`) validate keeps its checks in.
+CACHE_NAME = "validate"
+
+
+def default_cache() -> Path | None:
+    """Where ``pnp validate`` keeps its checks without ``--cache``: ``validate`` in the user's cache folder
+    (``~/.cache/pnp/validate``, or ``$XDG_CACHE_HOME/pnp/validate``), never the folder it runs in; None
+    (no cache) when the user has none."""
+    from pnp.cachedir import user_cache_dir
+
+    folder = user_cache_dir()
+    return folder / CACHE_NAME if folder is not None else None
 
 
 @click.command("validate")
@@ -25,8 +35,9 @@ DEFAULT_OUT = "output"
                    "the game's own language.")
 @click.option("--cache", "cache_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Keep each check's problems in DIR and check again only what an edit concerns (default: "
-                   "the build cache pnp build uses by default, output/.pnp-cache). The problems are the same "
-                   "as without it. DIR must be new, empty or a cache pnp made.")
+                   "pnp's folder in the user's cache folder, ~/.cache/pnp/validate or $XDG_CACHE_HOME/pnp/"
+                   "validate; nothing is written in the current folder). The problems are the same as "
+                   "without it. DIR must be new, empty or a cache pnp made.")
 @click.option("--no-cache", is_flag=True, help="Run every check; read and write no cache.")
 def command(game, lang, allow_missing, cache_dir, no_cache):
     """Check GAME's data (a bundled game's name or a game folder; default: the project's default game), in
@@ -35,12 +46,12 @@ def command(game, lang, allow_missing, cache_dir, no_cache):
     Reports every problem as FILE:LINE: SUBJECT: MESSAGE and exits with status 2 when any is an error;
     a valid game prints a one-line summary.
     """
-    from pnp.buildcache import FOLDER, BuildCache
+    from pnp.buildcache import BuildCache
 
     if no_cache and cache_dir is not None:
         raise UserError("--cache and --no-cache: give one of them")
     problems = Problems()
-    cache = BuildCache(None if no_cache else cache_dir if cache_dir is not None else Path(DEFAULT_OUT) / FOLDER)
+    cache = BuildCache(None if no_cache else cache_dir if cache_dir is not None else default_cache())
     cache.claim("--cache" if cache_dir is not None else None)     # a folder of the user's files is refused
     if lang:
         result = validate_game(game, problems, BuildOptions(lang=lang, allow_missing=allow_missing), cache=cache)
