@@ -140,9 +140,11 @@ def lantern(tmp_path) -> Path:
 def test_a_translation_key_for_a_misspelt_card_id_names_the_closest_card(lantern):
     es = lantern / "i18n" / "es.yaml"
     edit(es, "  red-dragon: {name:", "  red-dargon: {name:")
-    assert problems("validate", lantern) == [
-        f"{es}:17: language 'es': unused key 'cards.red-dargon': the game has no card 'red-dargon'; did you mean "
-        f"'red-dragon'?"]
+    message = (f"{es}:17: language 'es': unused key 'cards.red-dargon': the game has no card 'red-dargon'; did you "
+               f"mean 'red-dragon'?")
+    assert problems("validate", lantern) == [message]
+    # the card it meant is not also reported untranslated, word by word (nor counted as such)
+    assert problems("validate", lantern, "--lang", "es") == [message]
 
 
 @pytest.mark.parametrize("old, new, message", [
@@ -158,6 +160,7 @@ def test_other_unused_translation_keys_name_the_closest(lantern, old, new, messa
     es = lantern / "i18n" / "es.yaml"
     edit(es, old, new)
     assert problems("validate", lantern) == [f"{es}:{message}"]
+    assert problems("validate", lantern, "--lang", "es") == [f"{es}:{message}"]
 
 
 @pytest.mark.parametrize("file, old, new, message", [
@@ -209,7 +212,7 @@ def test_a_translated_card_name_too_long_is_reported_at_the_translations_line(la
     # the same words in the game's own language are the cards file's
     cards = lantern / "lanterns.yaml"
     edit(cards, "name: Red Dragon", f"name: {long}")
-    assert errors("validate", lantern) == [
+    assert errors("validate", lantern, "--lang", "en") == [
         f"{cards}:4: card 'red-dragon': name text does not fit its 52.0 x 9.4 mm box even at 8 pt (needs 3 lines, "
         f"at most 2 allowed): '{long}'"]
 

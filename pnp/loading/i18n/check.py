@@ -49,8 +49,14 @@ def check_language(game, lang: str, problems: Problems, allow_missing: bool = Fa
             return 0
     found = dict(leaves(raw))
     theirs = pnp_words(lang)
+    every = sources(game)
+    # words under a misspelt key are reported as one unused key (check_translation_keys), not also as missing
+    misspelt = meant_keys(game, raw, {s.key for s in every if s.kind == "key"}) if raw else ()
     missing = 0
-    for source in sources(game):
+    for source in every:
+        if source.kind == "key" and (source.key in misspelt or source.key.startswith(
+                tuple(m for m in misspelt if m.endswith(".")))):
+            continue
         if source.kind == "key":
             if source.pnp_key is not None and source.pnp_key in theirs:
                 continue
@@ -158,8 +164,6 @@ def check_translation_keys(game, problems: Problems) -> None:
     if not folder.is_dir():
         return
     expected = {s.key for s in sources(game) if s.kind == "key"}
-    unsure = _unsure_prefixes(game) + tuple(getattr(game, "unsure", ()))
-    ids = _ids(game)
     for tpath in sorted(folder.glob("*.yaml")):
         lang = tpath.stem
         before = len(problems)
@@ -170,26 +174,45 @@ def check_translation_keys(game, problems: Problems) -> None:
             problems.error(tpath, getattr(raw, "line", None), f"language '{lang}'",
                            f"the translation is {_what(raw)}; expected a mapping of translated words")
             continue
-        told = set()
-        for key, (_, line) in leaves(raw):
-            if key in expected or key.startswith(unsure):
-                continue
-            section, _, rest = key.partition(".")
-            ident = rest.split(".", 1)[0]
-            if section in ids and ident not in ids[section]:      # one problem per unknown id
-                if (section, ident) not in told:
-                    told.add((section, ident))
-                    close = closest(ident, ids[section])
-                    hint = f"; did you mean '{close}'?" if close else ""
-                    problems.error(tpath, line_of(raw.get(section), ident) or line, f"language '{lang}'",
-                                   f"unused key {excerpt(f'{section}.{ident}')}: the game has no "
-                                   f"{_ID_SECTIONS[section]} {excerpt(ident)}{hint}")
-                continue
-            near = [k for k in expected if k.startswith(f"{section}.{ident}.")] or \
-                [k for k in expected if k.startswith(f"{section}.")]
-            close = closest(key, near)
-            hint = f"; did you mean '{close}'?" if close else ""
-            problems.error(tpath, line, f"language '{lang}'", f"unused key {excerpt(key)}{hint}")
+        for line, message, _ in unused_keys(game, raw, expected):
+            problems.error(tpath, line, f"language '{lang}'", message)
+
+
+def unused_keys(game, raw, expected) -> list:
+    """(line, message, meant) of each key of a translation (``raw``) that matches none of ``expected`` (the
+    keys the game's words have), and is not under something left out for its own problems (see
+    :func:`check_translation_keys`): one per unknown id, else one per key, each naming what it likely
+    meant (``meant``: that key, or ``section.id.`` for a misspelt id; None when nothing is close)."""
+    unsure = _unsure_prefixes(game) + tuple(getattr(game, "unsure", ()))
+    ids = _ids(game)
+    out, told = [], set()
+    for key, (_, line) in leaves(raw):
+        if key in expected or key.startswith(unsure):
+            continue
+        section, _, rest = key.partition(".")
+        ident = rest.split(".", 1)[0]
+        if section in ids and ident not in ids[section]:      # one problem per unknown id
+            if (section, ident) not in told:
+                told.add((section, ident))
+                close = closest(ident, ids[section])
+                hint = f"; did you mean '{close}'?" if close else ""
+                out.append((line_of(raw.get(section), ident) or line,
+                            f"unused key {excerpt(f'{section}.{ident}')}: the game has no "
+                            f"{_ID_SECTIONS[section]} {excerpt(ident)}{hint}", close and f"{section}.{close}."))
+            continue
+        near = [k for k in expected if k.startswith(f"{section}.{ident}.")] or \
+            [k for k in expected if k.startswith(f"{section}.")]
+        close = closest(key, near)
+        hint = f"; did you mean '{close}'?" if close else ""
+        out.append((line, f"unused key {excerpt(key)}{hint}", close))
+    return out
+
+
+def meant_keys(game, raw, expected) -> tuple:
+    """The keys (and, ending in '.', the key prefixes of whole ids) a translation's unused keys likely meant
+    (their "did you mean"). The words it gives under a misspelt key count as given, wrongly: the
+    misspelling is the one problem, not also every word it meant."""
+    return tuple(meant for *_, meant in unused_keys(game, raw, expected) if meant)
 
 
 #: Sections of a translation keyed by the ids of the game's things (``cards.<card id>.name``), and what
