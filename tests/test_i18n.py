@@ -62,8 +62,8 @@ def test_missing_and_unused_keys_name_file_and_line(game_copy):
     outlaw, langman = (line_of(cards.read_text(), f"id: {i}") for i in ("outlaw", "langman"))
     assert (f"{cards}:{outlaw}: card 'outlaw': name 'Outlaw' is not translated into 'es': give cards.outlaw.name "
             f"in i18n/es.yaml") in out
-    assert f"{cards}:{langman}: card 'langman': flavour " in out
-    assert "give cards.langman.flavour in i18n/es.yaml" in out
+    # the misspelt id is one problem: the card it meant is not also listed as untranslated
+    assert f"{cards}:{langman}: card 'langman'" not in out and "give cards.langman." not in out
     assert (f"{path}:{line_of(text, 'langmann')}: language 'es': unused key 'cards.langmann': the game has no card "
             f"'langmann'; did you mean 'langman'?") in out
 
