@@ -214,3 +214,22 @@ def test_the_check_is_quick():
     start = time.perf_counter()
     _problems(game)
     assert time.perf_counter() - start < 1.0
+
+
+@pytest.mark.parametrize("count", [1, 5, 11, 13, 19])
+def test_an_icon_measures_the_same_whatever_icons_are_measured_with_it(count):
+    """Found by the generated games (issue 32): the icons are measured on one page in a grid of cells, and
+    the last row of cells could end a pixel past the rendered image, which PIL's crop fills with black: every
+    icon of that row measured as large as its whole cell, so a token's small icon 'reached 3.2 mm past the
+    cut outline' in a game with eleven icons and not in one with five."""
+    from pnp.draw.ink import _measure
+    from pnp.layout.icon_names import ICON_NAMES
+
+    names = sorted(ICON_NAMES)[:count]
+    together = _measure(names)
+    for name in names:
+        (alone,) = _measure([name]).values()
+        reach = [max(abs(x) for x, _ in hull) for hull in (together[name], alone)]
+        height = [max(abs(y) for _, y in hull) for hull in (together[name], alone)]
+        assert reach[0] == pytest.approx(reach[1], abs=0.05) and height[0] == pytest.approx(height[1], abs=0.05), name
+        assert max(reach + height) < 0.65, name         # an icon drawn 1 unit tall reaches about half of it

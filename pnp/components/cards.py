@@ -586,12 +586,17 @@ def cut_files(game, machine, page_w: float, page_h: float, pages: list, stem: st
     return cutfile.cut_files(game.title, machine, page_w, page_h, pages, stem, numbers, drawn)
 
 
-def _check_texts(elements, problems, path, line, subject, what: str = "", icons=None, place=None) -> None:
+def _check_texts(elements, problems, path, line, subject, what: str = "", icons=None, place=None,
+                 stamp=None) -> None:
     """Every text of ``elements`` has known icons, fits its box and has its characters in its font; each
     problem at ``path``:``line``, or where ``place(markup)`` says the words come from (a translation's
-    line) when it says."""
+    line) when it says. ``stamp(text)``, when given, checks the version stamp instead (pnp prints it: it is
+    not the card's)."""
     for el in flatten(elements):
         if not isinstance(el, Text):
+            continue
+        if stamp is not None and el.role == "version":
+            stamp(el)
             continue
         at = (place(el.markup) if place is not None else None) or (path, line)
         for message in markup_problems(el.markup, icons.names if icons else ICON_NAMES):
@@ -605,6 +610,25 @@ def _check_texts(elements, problems, path, line, subject, what: str = "", icons=
         if missing:
             problems.error(*at, subject,
                            f"{what}{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
+
+
+def check_version_stamp(game, deck, text: Text, problems) -> None:
+    """The game's version stamp (``version:`` in game.yaml, else the commit of the game folder's git
+    repository) fits the region the deck's layout gives it. It is pnp's, not a card's: one problem for the
+    deck, at game.yaml's ``version:`` (or the deck's line, for a commit), saying what to change."""
+    result = fit(text.markup, text.style, text.rect.w, text.rect.h)
+    if result.ok:
+        return
+    path, line = game.where("version")
+    source = "game.yaml's version"
+    if line is None:
+        path, line = game.deck_where(deck)
+        source = "the commit of the game folder's git repository"
+    problems.error(path, line, f"deck '{deck.id}'",
+                   f"the version stamp {game.version!r} ({source}) does not fit the {text.rect.w:.1f} x "
+                   f"{text.rect.h:.1f} mm corner its layout gives it on {deck.width:g} x {deck.height:g} mm cards, "
+                   f"even at {text.style.min_size or text.style.size:g} pt ({result.reason}): give the layout's "
+                   f"'version' region more room, or leave it out with {{name: version, remove: true}}")
 
 
 def translated_card_place(game, deck, card, lang):
@@ -892,7 +916,8 @@ def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, repor
         reports.append((exc.region, None, str(exc)))
         return
     _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons,
-                 place=translated_card_place(game, deck, card, lang))
+                 place=translated_card_place(game, deck, card, lang),
+                 stamp=lambda text: check_version_stamp(game, deck, text, problems))
     if bleed:
         check_art_at_trim(deck, card, face, bleed, problems, path, line)
 

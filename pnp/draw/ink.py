@@ -97,7 +97,8 @@ def _measure(names) -> dict:
     out = {}
     for k, name in enumerate(names):
         x0, y0 = round((k % cols) * cell * px), round((k // cols) * cell * px)
-        crop = image.crop((x0, y0, x0 + round(cell * px), y0 + round(cell * px)))
+        # the last row and column may end a pixel past the image (rounding): PIL would fill that with ink
+        crop = image.crop((x0, y0, min(x0 + round(cell * px), image.width), min(y0 + round(cell * px), image.height)))
         data, width = crop.tobytes().translate(_DARK), crop.width
         dots = []
         for j in range(crop.height):
