@@ -40,15 +40,17 @@ otherwise the example is run:
     picture (``.png``) or an icon (``.svg``) made up for it.
 ``group=NAME``
     Examples of one group go into one game, in page order, each on top of those before it.
-``run=validate|build|next|CMD``
+``run=validate|build|next|python|CMD``
     What runs: ``validate`` (the default) is ``pnp validate``; ``build`` also builds the kit (once per
     group, after its last example); ``next``: nothing yet, the group's next example completes it (a
-    deck whose cards file comes later on the page); any other value is a pnp command line, ``{game}``
-    and ``{file}`` filled in (``run="scenario {file}"``).
+    deck whose cards file comes later on the page); ``python``: the block is Python, run in the
+    project's folder after the blocks of its group before it (one namespace); any other value is a pnp
+    command line, ``{game}`` and ``{file}`` filled in (``run="scenario {file}"``).
 ``fails="MESSAGE"``
     The command exits with status 2 and prints MESSAGE as one of its lines.
 ``edit="OLD=>NEW"``
-    Change the block's text before it is used (to make the mistake a message on the page shows).
+    Change the block's text before it is used (to make the mistake a message on the page shows, or a
+    run of 10,000 games a run of a few); several edits are separated by ``;;``.
 """
 
 from __future__ import annotations
@@ -186,11 +188,19 @@ def target_file(example: Example) -> str:
 
 def block_text(example: Example) -> str:
     text = example.body
-    for edit in filter(None, [example.spec.get("edit")]):
-        old, new = edit.split("=>", 1)
+    for edit in filter(None, (example.spec.get("edit") or "").split(";;")):
+        old, new = edit.strip().split("=>", 1)
         assert old in text, f"docs/{example.id}: edit={edit!r}: the block has no {old!r}"
         text = text.replace(old, new)
     return text
+
+
+def run_python(examples: list[Example]) -> None:
+    """Python blocks run one after the other in one namespace, in the project's folder (the caller's
+    working folder), as a reader pastes them into an interpreter."""
+    namespace = {"__name__": "docs_example"}
+    for example in examples:
+        exec(compile(block_text(example), f"docs/{example.id}", "exec"), namespace)
 
 
 def add_support(names: str, game: Path) -> None:
@@ -320,7 +330,7 @@ def pnp(command: str, work: Path, game: Path | None, file: Path | None) -> Run:
 
 def commands(spec: dict) -> list[str]:
     run = spec.get("run", "validate")
-    if run == "next":
+    if run in ("next", "python"):
         return []
     if run in ("validate", "build"):
         return ["pnp validate {game} --no-cache"]

@@ -23,6 +23,10 @@ GROUPS = {}
 for _e in RUN:
     GROUPS.setdefault(_e.spec.get("group", _e.id), []).append(_e)
 BUILT = [name for name, members in GROUPS.items() if any(m.spec.get("run") == "build" for m in members)]
+#: The other groups that are a game: built too by the slow pass (their examples change what is drawn, but
+#: validating them checks it as well: every region evaluated, every text fitted, every tile laid out).
+UNBUILT = [name for name, members in GROUPS.items() if name not in BUILT and members[0].spec.get("game") != "none"
+           and members[0].spec.get("run") != "python"]
 
 
 def _group(example):
@@ -95,11 +99,17 @@ def test_the_named_test_exists_and_reads_the_page(example):
         f"{path} does not read docs/{example.doc}"
 
 
-@pytest.mark.parametrize("example", RUN, ids=lambda e: e.id)
+@pytest.mark.parametrize("example", [e for e in RUN if e.spec.get("run") != "python"], ids=lambda e: e.id)
 def test_the_example_works(example, work):
     _, _, runs = run_example(example, work)
     for run in runs:
         harness.check(run, example.spec, example)
+
+
+@pytest.mark.parametrize("group", [name for name, members in GROUPS.items() if members[0].spec.get("run") == "python"])
+def test_the_python_examples_run(group, monkeypatch):
+    monkeypatch.chdir(PROJECT_ROOT)
+    harness.run_python(GROUPS[group])
 
 
 def _source_of(output):
@@ -119,10 +129,95 @@ def test_the_output_is_what_the_command_prints(example, work):
                              f"it printed:\n{runs[-1].output}")
 
 
-@pytest.mark.parametrize("group", BUILT)
-def test_the_group_builds(group, work):
+def build_group(group, work):
     last = GROUPS[group][-1]
     game, _ = made(last, work)
-    run = harness.pnp("pnp build {game} --out kit --no-cache", work, game, None)
+    lang = re.search(r"--lang \w+", last.spec.get("run", ""))
+    run = harness.pnp("pnp build {game} --out kit --no-cache " + (lang[0] if lang else ""), work, game, None)
     assert run.exit_code == 0, f"{group}: {run.command}:\n{run.output}"
     assert (work / "kit" / "kit.pdf").is_file()
+
+
+@pytest.mark.parametrize("group", BUILT)
+def test_the_group_builds(group, work):
+    build_group(group, work)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("group", UNBUILT)
+def test_every_other_example_builds_too(group, work):
+    build_group(group, work)
+
+
+# ------------------------------------------------------------------------ the harness itself can fail
+
+PAGE = '''# A page
+
+<!-- example: file=tokens.yaml mode=merge -->
+```yaml
+tokens:
+  - {id: spark, count: 20}
+```
+
+```csv
+id,name,copies
+a,A,1
+```
+
+<!-- example: skip: a message shown for its wording -->
+```
+my_game/game.yaml:3: a message
+```
+'''
+
+
+def test_a_page_s_fences_are_found_with_their_comments(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(PAGE)
+    merged, csv, message = harness.examples(page)
+    assert (merged.line, merged.lang, merged.kind, merged.spec) == (4, "yaml", "run", {"file": "tokens.yaml",
+                                                                                      "mode": "merge"})
+    assert merged.body == "tokens:\n  - {id: spark, count: 20}\n"
+    # a fence without a comment is found, and counted as CSV by its look
+    assert (csv.kind, csv.lang) == ("unmarked", "csv")
+    assert (message.kind, message.reason) == ("skip", "a message shown for its wording")
+
+
+def test_a_merge_lays_entries_over_the_file_s_by_id_and_keeps_the_rest(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(PAGE)
+    example = harness.examples(page)[0]
+    game = harness.base_game({}, tmp_path)
+    harness.apply(example, game, tmp_path)
+    tokens = harness.yaml.safe_load((game / "tokens.yaml").read_text())["tokens"]
+    assert [t["id"] for t in tokens] == ["score-marker", "spark"]
+    assert tokens[1]["count"] == 20 and tokens[1]["shape"] == "circle"      # the starter's other keys stay
+
+
+def test_an_excerpt_that_is_not_what_the_game_says_fails(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(PAGE.replace("mode=merge", "mode=excerpt"))
+    example = harness.examples(page)[0]
+    game = harness.base_game({}, tmp_path)
+    with pytest.raises(AssertionError, match="the block is not what tokens.yaml says"):
+        harness.apply(example, game, tmp_path)
+    page.write_text(PAGE.replace("mode=merge", "mode=excerpt").replace("count: 20", "count: 18"))
+    harness.apply(harness.examples(page)[0], game, tmp_path)           # the starter's spark tokens: 18
+
+
+def test_a_failing_example_must_print_the_page_s_message():
+    example = harness.Example("page.md", 3, "yaml", "", "fails='a: b'", {"fails": "a: b"})
+    harness.check(harness.Run("pnp validate g", 2, "x\na: b\n1 problem found\n"), example.spec, example)
+    with pytest.raises(AssertionError, match="does not print the page's message"):
+        harness.check(harness.Run("pnp validate g", 2, "a: c\n"), example.spec, example)
+    with pytest.raises(AssertionError, match="should fail"):
+        harness.check(harness.Run("pnp validate g", 0, "a: b\n"), example.spec, example)
+
+
+def test_an_output_block_is_found_line_by_line_in_order():
+    printed = "one\ntwo\nthree\n"
+    assert harness.output_matches("one\n...\nthree\n", printed, False) is None
+    assert harness.output_matches("three\none\n", printed, False) == "one"
+    assert harness.output_matches('{"a": 1, "b": [{"c": 2}, {"c": 4}], ...}',
+                                  '{"a": 1, "z": 0, "b": [{"c": 2, "d": 3}, {"c": 3}, {"c": 4}]}', True) is None
+    assert "on the page" in harness.output_matches('{"a": 2}', '{"a": 1}', True)
