@@ -89,6 +89,14 @@ def test_an_output_block_follows_an_example_that_runs():
         assert before, f"docs/{example.id}: output of what? No example runs before it on the page"
 
 
+def test_an_example_meant_to_fail_shows_its_message():
+    for example in RUN:
+        if example.spec.get("fails") == "":
+            after = [e for e in EXAMPLES if e.doc == example.doc and e.line > example.line]
+            assert after and after[0].kind == "output", \
+                f"docs/{example.id}: fails without a message: the next block must be its output"
+
+
 @pytest.mark.parametrize("example", [e for e in EXAMPLES if e.kind == "tested-by"], ids=lambda e: e.id)
 def test_the_named_test_exists_and_reads_the_page(example):
     target = example.marker.split(None, 1)[1].strip()
