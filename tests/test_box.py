@@ -461,3 +461,83 @@ def test_tuck_box_is_one_piece_with_flaps_about_six_tenths_of_the_depth():
         assert net.fold_side(a, b)                            # every fold joins two adjacent faces
     front = next(f for f in net.faces if f.name == "tuck-front")
     assert front.notch == 14 and net.edge_kind("tuck-front", "n") == "cut"
+
+
+# ----------------------------------------------------------------------------- small games (found by the
+# generated games, issue 32): pnp's own lettering on a box for a few cards
+
+
+def _starter_box(tmp_path, box_yaml: str, author: bool = True):
+    """``pnp new``'s game (9 cards, tokens) with ``box_yaml`` as its box.yaml."""
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    root = tmp_path / "g"
+    assert CliRunner().invoke(main, ["new", str(root)]).exit_code == 0
+    (root / "box.yaml").write_text(box_yaml)
+    if author:
+        text = (root / "game.yaml").read_text()
+        (root / "game.yaml").write_text(text.replace('title: "G"', 'title: "G"\nauthor: Ana Lopez\nartist: Ben'))
+    return root
+
+
+def test_a_telescoping_box_for_a_few_cards_is_deep_enough_for_its_lettering(tmp_path):
+    """The starter's 9 cards in a telescoping box were 5 mm deep: the side titles got boxes -2.9 mm tall, the
+    credits -0.4 mm, the join letters 1.7 mm, and validation failed with messages naming no line. The trays
+    are now at least 15 mm deep inside; the credits the lid's shallow back wall cannot hold print on the
+    base's bottom."""
+    from pnp.layout.box import MIN_TRAY_DEPTH
+
+    root = _starter_box(tmp_path, "style: {kind: telescoping}\ncard_thickness: 0.3\nclearance: 2\n")
+    game = load_game(root)
+    problems = Problems()
+    box_component.check(game, problems, None)
+    assert [str(p) for p in problems] == []
+    result = box_component.layout(game, BuildOptions())
+    assert result.dimensions.inner.d == pytest.approx(MIN_TRAY_DEPTH, abs=TOL)
+    texts = [e for page in result.pages for e in flatten(page.elements) if isinstance(e, Text)]
+    (credits,) = [e for e in texts if e.role == "credits"]
+    (bottom,) = [p for p in result.placements if p.piece.has("base-bottom")]
+    face = bottom.piece.face("base-bottom").rect.moved(bottom.dx, bottom.dy)
+    assert face.x <= credits.rect.x and credits.rect.right <= face.right
+    assert face.y <= credits.rect.y and credits.rect.top <= face.top
+    assert credits.markup == "Design: Ana Lopez\nArt: Ben"
+    assert all(e.rect.h > 0 for e in texts)
+
+
+def test_a_lid_too_shallow_for_its_lettering_is_an_error_at_its_line(tmp_path):
+    root = _starter_box(tmp_path, "style: {kind: telescoping,\n        lid_depth: 8}\ncard_thickness: 0.3\n")
+    problems = Problems()
+    box_component.check(load_game(root), problems, None)
+    assert [(p.line, p.message) for p in problems] == [
+        (2, "style.lid_depth: 8 mm leaves the lid's walls no room for the title and the glue tabs' letters; give "
+            "at least 15 mm, or 'full'")]
+
+
+def test_a_text_on_the_box_that_does_not_fit_names_the_line_that_writes_it(tmp_path):
+    """A title too long for the lid is reported at game.yaml's title (it named box.yaml, with no line)."""
+    root = _starter_box(tmp_path, "style: {kind: tuck}\ncard_thickness: 0.3\n", author=False)
+    text = (root / "game.yaml").read_text().replace('title: "G"', 'title: "' + "Grand " * 12 + 'Game"')
+    (root / "game.yaml").write_text(text)
+    problems = Problems()
+    box_component.check(load_game(root), problems, None)
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if x.startswith("title:"))
+    assert problems.errors and all(p.path.endswith("game.yaml") and p.line == line for p in problems.errors), \
+        [str(p) for p in problems]
+
+
+def test_the_sheet_note_of_a_lid_split_in_five_holds_its_spanish_words(game_copy):
+    """Shadow Throne on tarot cards: its lid splits into five pieces on A4, and the sheet's note names eight
+    lettered edges: 584 characters in Spanish, which two lines could not hold even at 5 pt."""
+    from pnp.loading.i18n import translate
+
+    text = (game_copy / "game.yaml").read_text().replace("  width: 63\n", "  width: 70\n")
+    (game_copy / "game.yaml").write_text(text.replace("  height: 88\n", "  height: 120\n"))
+    game = translate(load_game(game_copy), "es")
+    problems = Problems()
+    box_component.check(game, problems, BuildOptions(lang="es", paper="a4"))
+    assert problems == []
+    notes = [e for page in box_component.layout(game, BuildOptions(lang="es", paper="a4")).pages
+             for e in flatten(page.elements) if isinstance(e, Text) and e.role == "note"]
+    assert max(len(n.markup) for n in notes) > 550

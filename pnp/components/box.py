@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pnp import buildcache, reprint
 from pnp.credits import credit_lines
@@ -12,7 +12,7 @@ from pnp.draw import fonts
 from pnp.draw.text import fit
 from pnp.errors import DataError, Problems, UserError
 from pnp.loading.i18n import strings, translation, words_at
-from pnp.layout.box import (LID_GOLD, STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout,
+from pnp.layout.box import (LID_GOLD, MIN_TRAY_DEPTH, STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout,
                             decorate)
 from pnp.layout.geometry import Text, flatten
 from pnp.layout.outline import CutPiece, RectOutline
@@ -118,6 +118,10 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
                 if mm is None or mm <= 0:
                     problems.error(path, line_of(style_raw, "lid_depth"), None,
                                    f"style.lid_depth: expected 'full' or a length in mm, got {depth!r}")
+                elif mm < MIN_TRAY_DEPTH:       # its walls carry the title, its tabs the join letters
+                    problems.error(path, line_of(style_raw, "lid_depth"), None,
+                                   f"style.lid_depth: {mm:g} mm leaves the lid's walls no room for the title and "
+                                   f"the glue tabs' letters; give at least {MIN_TRAY_DEPTH:g} mm, or 'full'")
                 params["lid_depth"] = mm
         else:
             problems.error(path, line_of(style_raw, "kind") or line_of(raw, "style"), None,
@@ -318,8 +322,23 @@ def labels(game, lang=None) -> BoxLabels:
 def layout(game, options: BuildOptions, data: BoxData | None = None):
     data = data or load_box(game)
     w, h = options.page_size
-    return box_layout(STYLES[data.style](), spec(game, data, options.sleeved), content(game, data, options.lang),
-                      w, h, labels(game, options.lang))
+    result = box_layout(STYLES[data.style](), spec(game, data, options.sleeved), content(game, data, options.lang),
+                        w, h, labels(game, options.lang))
+    for page in result.pages:
+        page.elements[:] = [_roomier(e) if isinstance(e, Text) and e.role == "note" else e for e in page.elements]
+    return result
+
+
+#: Lines a sheet's note may take when two cannot hold it (a lid split in five pieces names eight lettered edges:
+#: 584 characters in Spanish); it still fits the note's place at the sheet's foot.
+NOTE_LINES = 3
+
+
+def _roomier(note: Text) -> Text:
+    """The sheet's note, allowed :data:`NOTE_LINES` lines when its two cannot hold it even at its smallest size."""
+    if fit(note.markup, note.style, note.rect.w, note.rect.h).ok:
+        return note
+    return replace(note, style=replace(note.style, max_lines=NOTE_LINES))
 
 
 @with_game_icons
@@ -365,15 +384,15 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     items = (translation(game, lang).get("box") or {}).get("items") if lang else None
     keys = ["box.pitch", "title", *(f"box.items.{item}" for item in (items if isinstance(items, dict) else ()))]
 
-    def where(el):        # the translation's line for its words, else box.yaml's
-        return words_at(game, lang, el.markup, keys) or (data.path, _line_for(el.role, data))
+    def where(el):        # the translation's line for its words, else where they are written
+        return words_at(game, lang, el.markup, keys) or _where(el.role, game, data)
     for paper in dict.fromkeys(papers):
         for kind in kinds:
             what = f"on {paper}" + (f" with {kind} sleeves" if kind else "")
             try:
                 result = layout(game, BuildOptions(paper=paper, sleeved=kind, lang=lang), data)
             except NetTooLarge as exc:
-                problems.error(data.path, None, "box", f"{exc} ({what})")
+                problems.error(data.path, data.lines.get("style"), "box", f"{exc} ({what})")
                 continue
             for page in result.pages:
                 for el in flatten(page.elements):
@@ -395,9 +414,20 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                                        f"{' '.join(sorted(missing))}")
 
 
-def _line_for(role: str, data: BoxData):
-    key = {"pitch": "pitch", "contents": "contents"}.get(role)
-    return data.lines.get(key) if key else None
+#: Texts on the box the game's data writes: role -> game.yaml's keys that write them, the first given.
+GAME_TEXTS = {"lid-title": ("title",), "side-title": ("title",), "base-title": ("title",),
+              "lid-fact": ("players", "minutes", "ages"), "credits": ("author", "artist", "publisher", "credits")}
+
+
+def _where(role: str, game, data: BoxData) -> tuple:
+    """(file, line) of what a text on the box prints: box.yaml's pitch or contents, game.yaml's title, facts or
+    credits; pnp's own words (notes, labels, headings) at box.yaml's ``style``, the design that places them."""
+    for key in GAME_TEXTS.get(role, ()):
+        path, line = game.where(key)
+        if line is not None:
+            return path, line
+    key = {"pitch": "pitch", "contents": "contents", "beside": "contents"}.get(role, "style")
+    return data.path, data.lines.get(key)
 
 
 def _short(text: str, n: int = 60) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 from pnp.layout.geometry import Box, Circle, Icon, Line, Page, Picture, Rect, Style, Text
 from pnp.markup import fill
-from pnp.units import PRINTER_MARGIN
+from pnp.units import PRINTER_MARGIN, PT_PER_MM
 
 EPS = 1e-6
 
@@ -278,8 +278,14 @@ class Dimensions:
     deck: float              # thickness of the deck as packed (sleeved or bare)
 
 
+#: The least inside depth of a telescoping box's trays (mm): their walls carry the title and their glue tabs
+#: the join letters, which a shallower wall has no room for (a box for a few cards is this deep).
+MIN_TRAY_DEPTH = 15.0
+
+
 class TelescopingBox:
-    """Two open trays: a base holding the contents and a lid sliding over it (a "telescoping" box).
+    """Two open trays: a base holding the contents and a lid sliding over it (a "telescoping" box). The
+    trays are at least :data:`MIN_TRAY_DEPTH` deep inside.
 
     Style parameters: ``lid_clearance`` (added to the base's outside to give the lid's inside) and
     ``lid_depth`` (``None`` = full depth, the lid reaching down to the table, or a depth in mm).
@@ -294,7 +300,8 @@ class TelescopingBox:
 
     def dimensions(self, spec: BoxSpec) -> Dimensions:
         t = spec.material
-        inner = contents_inner(spec)
+        need = contents_inner(spec)
+        inner = Size3(need.w, need.l, max(need.d, MIN_TRAY_DEPTH))
         base_outer = tray_outer(inner, t)
         gap = spec.style.get("lid_clearance", 1.0)
         depth = spec.style.get("lid_depth")
@@ -591,6 +598,7 @@ class BoxContent:
     beside: tuple = ()       # lines: what the kit has that travels beside the box ("1 rulebook")
     beside_heading: str = ""
     credits: tuple = ()      # lines: design, art, publisher, further credits (pnp.credits)
+    credits_on_base: bool = False   # a lid's back wall too shallow for them: the base's bottom carries them
 
     def colour(self, name: str) -> str:
         """A colour of the box: the look's, else pnp's (the card backs' dark lid, gold, parchment, ink)."""
@@ -649,12 +657,12 @@ def decorate(face: Face, rect: Rect, content: BoxContent) -> list:
     """The printed elements of a face placed at ``rect`` (sheet coordinates)."""
     if face.decor == "lid-top":
         return _lid_top(rect, content)
-    if face.decor == "lid-side" and face.side == "back" and content.credits:
+    if face.decor == "lid-side" and face.side == "back" and content.credits and not content.credits_on_base:
         return _lid_back(rect, content)
     if face.decor == "lid-side":
         return _lid_side(rect, content)
     if face.decor == "base-bottom":     # a tuck box has no lid: its back carries the credits
-        return _base_bottom(rect, content, credits=face.part != "base")
+        return _base_bottom(rect, content, credits=face.part != "base" or content.credits_on_base)
     if face.decor == "tuck-front":
         return _tuck_front(rect, content)
     return []
@@ -737,13 +745,27 @@ def _lid_side(r: Rect, content: BoxContent) -> list:
     return els
 
 
+def _credits_height(content: BoxContent) -> float:
+    """The height (mm) the credits take on the lid's back wall."""
+    return 2.9 * len(content.credits) + 0.6
+
+
+def back_holds_credits(wall_h: float, content: BoxContent) -> bool:
+    """Whether a lid's back wall ``wall_h`` mm high holds the credits under the title at their smallest
+    sizes (else the base's bottom carries the credits)."""
+    inner_h = wall_h - 2 * SAFE
+    credits_h = _credits_height(content)
+    title = TITLE_SIDE.min_size / PT_PER_MM * content.title_lines
+    return credits_h <= inner_h * 0.5 and inner_h - credits_h - 3.0 >= title
+
+
 def _lid_back(r: Rect, content: BoxContent) -> list:
     """The lid's back wall: the title as on the other walls, smaller and higher, and the credits below it."""
     inner = r.inset(SAFE)
     gold = content.colour("accent")
     els = [Line(inner.x, inner.top, inner.right, inner.top, gold, 0.3, role="decor"),
            Line(inner.x, inner.y, inner.right, inner.y, gold, 0.3, role="decor")]
-    credits_h = min(inner.h * 0.5, 2.9 * len(content.credits) + 0.6)
+    credits_h = min(inner.h * 0.5, _credits_height(content))
     title_h = min(9.0, inner.h - credits_h - 3.0)
     els.append(Text(Rect(r.x + 8.0, inner.top - 1.0 - title_h, r.w - 16.0, title_h), content.title,
                     replace(content.styled(TITLE_SIDE), size=13), role="side-title"))
@@ -837,11 +859,17 @@ def piece_elements(pl: Placement, content: BoxContent, labels: BoxLabels, bleed:
             lines.append(_line(x1, y1, x2, y2, "cut"))
         if t.letter:
             tabs.append(Text(core, t.letter, LETTER_STYLE, role="glue-letter"))
-        elif min(core.w, core.h) >= 2.5:
+        elif core.h >= 2.5 and core.w - 1.0 >= _word_width(labels.glue, GLUE_STYLE.min_size):
             tabs.append(Text(core.inset(0.5), labels.glue, GLUE_STYLE, role="glue-label"))
     # the edge a lettered tab glues behind carries no letter (it would print on the outside of the box):
     # the sheet's note names it
     return fills + deco + tabs + lines
+
+
+def _word_width(word: str, size: float) -> float:
+    """A generous width (mm) of ``word`` set in sans at ``size`` pt: 0.62 em a letter, more than any
+    bundled sans font's average, so a label given this much room fits it."""
+    return len(word) * 0.62 * size / PT_PER_MM
 
 
 def _notched_edge(r: Rect, diameter: float) -> list:
@@ -912,6 +940,9 @@ def box_layout(style, spec: BoxSpec, content: BoxContent, page_w: float, page_h:
     labels = labels or BoxLabels()
     dims = style.dimensions(spec)
     nets = style.nets(spec)
+    if dims.lid_inner is not None and content.credits \
+            and not back_holds_credits(tray_net(dims.lid_inner, spec.material)[2], content):
+        content = replace(content, credits_on_base=True)
     area = printable_area(page_w, page_h)
     pieces = letter_tabs(split_to_fit(nets, area.w, area.h, spec.glue_tab, spec.bleed))
     placements = pack(pieces, page_w, page_h, spec.bleed)
