@@ -14,7 +14,7 @@ a fence of another language (a shell command, a message, Python) must carry one 
 ``tested-by PATH::TEST``
     Run by that test, which reads the block from the page (the harness checks the test exists).
 ``output [json] [cmd=CMD] [edit="OLD=>NEW"]``
-    The output of the example before it on the page: every line of the block must come out in that order
+    The output of the example just before it, else of the nearest before it meant to work: every line of the block must come out in that order
     (a line ``...`` stands for any lines), or with ``json`` every key and value of the block must be in
     the JSON the command prints (a mapping or a list of mappings may leave entries out, ``...`` saying so). The command is the
     block's own first line when it is ``$ pnp ...``, else ``cmd``, else the example's; ``edit`` changes
