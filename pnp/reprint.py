@@ -423,7 +423,8 @@ def check_earlier(value: str, game_arg) -> None:
     else:
         from pnp.loading.gamedata import resolve_game_dir
 
-        gitref.commit_of(value, resolve_game_dir(game_arg))
+        repository, _, _ = gitref.commit_of(value, resolve_game_dir(game_arg))
+        repository.close()
 
 
 def game_record(game, options) -> dict:
