@@ -82,6 +82,12 @@ def fake_engine(monkeypatch):
     return module
 
 
+def _errors(result) -> list[str]:
+    """The output's lines but its warnings (a copy of Shadow Throne ships Spanish, whose engine phrases the
+    fake engine's name does not find: a warning of plain validate's check of every translation)."""
+    return [line for line in result.output.splitlines() if ": warning: " not in line]
+
+
 def _engine_game(game_copy, name="fake"):
     game = game_copy / "game.yaml"
     game.write_text(game.read_text().replace("engine: shadow_throne", f"engine: {name}"))
@@ -96,7 +102,7 @@ def test_an_engine_missing_protocol_names_is_reported(game_copy, fake_engine):
     game, line = _engine_game(game_copy)
     result = run("validate", game_copy)
     assert result.exit_code == 2
-    assert result.output.splitlines()[0] == (
+    assert _errors(result)[0] == (
         f"{game}:{line}: engine: the rules engine 'fake' (fake_engine) does not export SCENARIO_SCHEMA, rules_for, "
         f"validate_game, scenario_from_data, run_scenario, scenario_lines, transcript_lines, play_game, "
         f"recorded_game, simulate, report_lines (the engine protocol, docs/engine.md)")
@@ -110,7 +116,7 @@ def test_an_engine_whose_name_differs_from_its_entry_point_is_reported(game_copy
     game, line = _engine_game(game_copy)
     result = run("validate", game_copy)
     assert result.exit_code == 2
-    assert result.output.splitlines()[0] == (
+    assert _errors(result)[0] == (
         f"{game}:{line}: engine: the rules engine 'fake' (fake_engine) calls itself 'shadow_throne' in ENGINE.name; "
         f"it must be its entry point's name, 'fake' (simulations look it up by that name)")
 

@@ -167,16 +167,21 @@ def test_the_engine_figures_of_the_studio_say_why_the_plugin_cannot_play(plugin)
                                                     f"import tried to end the program (SystemExit(3))."}
 
 
-def test_an_engine_error_outside_loading_is_one_line_and_exit_2(plugin, monkeypatch):
+def test_an_engine_error_outside_loading_is_one_line_and_exit_2(tmp_path, plugin, monkeypatch):
     # a worker (or any code) that looks the engine up after loading: the CLI names the plugin, no exit 70
+    # (the game names no engine, so loading it needs none installed: high_card is installed by one test only)
     name = plugin("raise SystemExit(0)\n")
     import pnp.commands.validate as validate
 
     def boom(*args, **kwargs):
         engine_module(name)
 
+    game = tmp_path / "game"
+    shutil.copytree(GAME, game)
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("engine: high_card\n", ""))
     monkeypatch.setattr(validate, "validate_game", boom)
-    result = CliRunner().invoke(main, ["validate", str(GAME)])
+    monkeypatch.setattr(validate, "validate_languages", boom)
+    result = CliRunner().invoke(main, ["validate", str(game)])
     assert result.exit_code == 2
     assert result.output.splitlines() == [f"error: the rules engine '{name}' ({name}) cannot be imported: its import "
                                           f"tried to end the program (SystemExit(0))"]
