@@ -107,32 +107,47 @@ def git_folder(top: str) -> str:
     return target
 
 
+#: What dulwich may read of a git folder to find a reference: its own files and these folders (not
+#: hooks, which pnp never runs, nor git-lfs's or a submodule's folders, which it never reads).
+_READ_FOLDERS = (("refs",), ("logs",), ("info",), ("objects", "info"), ("objects", "pack"))
+
+
 def check_control_files(gitdir: str, top: str) -> None:
-    """The repository's own files are folders and regular files inside ``top``, each but the objects at
-    most :data:`MAX_CONTROL_FILE`: no FIFO, device or link out that reading it could wait on or leave by."""
+    """What dulwich may read of the git folder (:data:`_READ_FOLDERS` and the files beside them) is
+    folders and regular files inside ``top`` (a socket, which cannot be read, is passed over), each but a
+    pack, a pack index and git's index at most :data:`MAX_CONTROL_FILE`: no FIFO or device that reading
+    it could wait on or never end, no link that leads out."""
     seen = 0
-    for folder, dirs, files in os.walk(gitdir):
-        relative = os.path.relpath(folder, gitdir).split(os.sep)
-        for name in dirs + files:
-            seen += 1
-            if seen > MAX_CONTROL_ENTRIES:
-                raise RepositoryRefused(f"its git folder holds more than {MAX_CONTROL_ENTRIES:,} files")
-            path = os.path.join(folder, name)
-            shown = os.path.relpath(path, top)
-            if not _inside(path, top):
-                raise RepositoryRefused(f"{shown} is a link that leads outside the repository")
-            info = os.stat(path)
-            if name in dirs:
-                if not stat.S_ISDIR(info.st_mode):
-                    raise RepositoryRefused(f"{shown} is not a folder")
-                continue
-            if not stat.S_ISREG(info.st_mode):
-                raise RepositoryRefused(f"{shown} is not a regular file (a FIFO or a device?)")
-            if relative[:2] != ["objects", "pack"] and info.st_size > MAX_CONTROL_FILE:
-                raise RepositoryRefused(f"{shown} holds {megabytes(info.st_size)}, more than pnp reads of a "
-                                        f"repository's own file ({megabytes(MAX_CONTROL_FILE)})")
-        if relative == ["objects"]:
-            dirs[:] = [d for d in dirs if d in ("pack", "info")]    # loose objects: each checked as it is read
+    folders = [(gitdir, True)] + [(os.path.join(gitdir, *parts), False) for parts in _READ_FOLDERS]
+    for start, alone in folders:
+        if not os.path.isdir(start):
+            continue
+        for folder, dirs, files in os.walk(start):
+            for name in ([] if alone else dirs) + files:
+                seen += 1
+                if seen > MAX_CONTROL_ENTRIES:
+                    raise RepositoryRefused(f"its git folder holds more than {MAX_CONTROL_ENTRIES:,} files")
+                _check_control_file(os.path.join(folder, name), name in dirs and not alone, top)
+            if alone:
+                break                                     # the git folder's own files only
+
+
+def _check_control_file(path: str, folder: bool, top: str) -> None:
+    shown = os.path.relpath(path, top)
+    if not _inside(path, top):
+        raise RepositoryRefused(f"{shown} is a link that leads outside the repository")
+    mode, size = (info := os.stat(path)).st_mode, info.st_size
+    if folder:
+        if not stat.S_ISDIR(mode):
+            raise RepositoryRefused(f"{shown} is not a folder")
+        return
+    if stat.S_ISSOCK(mode) or stat.S_ISDIR(mode):
+        return
+    if not stat.S_ISREG(mode):
+        raise RepositoryRefused(f"{shown} is not a regular file (a FIFO or a device?)")
+    if size > MAX_CONTROL_FILE and not shown.endswith((".pack", ".idx")) and os.path.basename(path) != "index":
+        raise RepositoryRefused(f"{shown} holds {megabytes(size)}, more than pnp reads of a repository's own "
+                                f"file ({megabytes(MAX_CONTROL_FILE)})")
 
 
 # ----------------------------------------------------------------------------- objects

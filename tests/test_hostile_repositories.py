@@ -414,6 +414,24 @@ def test_an_oversized_file_of_the_repository_is_refused(maker, temp):
 
 # ----------------------------------------------------------------------------------------- what still works
 
+def test_what_pnp_never_reads_of_the_git_folder_does_not_matter(maker, tmp_path, temp):
+    """Hooks linked to a folder elsewhere (pnp runs none), git-lfs's large files, a socket of a tool."""
+    maker.commit(maker.game_tree())
+    (tmp_path / "shared-hooks").mkdir()
+    (tmp_path / "shared-hooks" / "pre-commit").write_text("#!/bin/sh\n")
+    hooks = maker.top / ".git" / "hooks"
+    shutil.rmtree(hooks, ignore_errors=True)
+    hooks.symlink_to(tmp_path / "shared-hooks")
+    lfs = maker.top / ".git" / "lfs" / "objects" / "ab"
+    lfs.mkdir(parents=True)
+    with open(lfs / ("ab" * 32), "wb") as f:
+        f.truncate(100 * 2**20)
+    import socket
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(maker.top / ".git" / "daemon.ipc"))
+        assert record(maker)["components"]
+
+
 def test_a_file_named_twice_is_written_once_and_linked(maker, temp, monkeypatch):
     art = maker.blob(b"\x89PNG same bytes")
     maker.commit(maker.game_tree([("a.bin", FILE, art), ("b.bin", FILE, art)]))
