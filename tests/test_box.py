@@ -482,11 +482,21 @@ def _starter_box(tmp_path, box_yaml: str, author: bool = True):
     return root
 
 
+def _credits_on(result, face_name: str):
+    """Whether the box's credits print inside the face ``face_name`` of its nets."""
+    (credits,) = [e for page in result.pages for e in flatten(page.elements)
+                  if isinstance(e, Text) and e.role == "credits"]
+    (placed,) = [p for p in result.placements if p.piece.has(face_name)]
+    face = placed.piece.face(face_name).rect.moved(placed.dx, placed.dy)
+    r = credits.rect
+    return face.x <= r.x and r.right <= face.right and face.y <= r.y and r.top <= face.top
+
+
 def test_a_telescoping_box_for_a_few_cards_is_deep_enough_for_its_lettering(tmp_path):
     """The starter's 9 cards in a telescoping box were 5 mm deep: the side titles got boxes -2.9 mm tall, the
     credits -0.4 mm, the join letters 1.7 mm, and validation failed with messages naming no line. The trays
-    are now at least 15 mm deep inside; the credits the lid's shallow back wall cannot hold print on the
-    base's bottom."""
+    are now at least 15 mm deep inside; the credits the lid's shallow back wall cannot hold under the title
+    print alone on it."""
     from pnp.layout.box import MIN_TRAY_DEPTH
 
     root = _starter_box(tmp_path, "style: {kind: telescoping}\ncard_thickness: 0.3\nclearance: 2\n")
@@ -497,13 +507,18 @@ def test_a_telescoping_box_for_a_few_cards_is_deep_enough_for_its_lettering(tmp_
     result = box_component.layout(game, BuildOptions())
     assert result.dimensions.inner.d == pytest.approx(MIN_TRAY_DEPTH, abs=TOL)
     texts = [e for page in result.pages for e in flatten(page.elements) if isinstance(e, Text)]
-    (credits,) = [e for e in texts if e.role == "credits"]
-    (bottom,) = [p for p in result.placements if p.piece.has("base-bottom")]
-    face = bottom.piece.face("base-bottom").rect.moved(bottom.dx, bottom.dy)
-    assert face.x <= credits.rect.x and credits.rect.right <= face.right
-    assert face.y <= credits.rect.y and credits.rect.top <= face.top
-    assert credits.markup == "Design: Ana Lopez\nArt: Ben"
     assert all(e.rect.h > 0 for e in texts)
+    assert _credits_on(result, "lid-back")
+    assert [e.markup for e in texts if e.role == "credits"] == ["Design: Ana Lopez\nArt: Ben"]
+    # four lines of credits: too many for that wall, they print on the base's bottom
+    text = (root / "game.yaml").read_text().replace("artist: Ben", "artist: Ben\npublisher: Cy\n"
+                                                    "credits: [{role: Story, name: Di}]")
+    (root / "game.yaml").write_text(text)
+    game = load_game(root)
+    problems = Problems()
+    box_component.check(game, problems, None)
+    assert [str(p) for p in problems] == []
+    assert _credits_on(box_component.layout(game, BuildOptions()), "base-bottom")
 
 
 def test_a_lid_too_shallow_for_its_lettering_is_an_error_at_its_line(tmp_path):

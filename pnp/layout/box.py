@@ -598,7 +598,8 @@ class BoxContent:
     beside: tuple = ()       # lines: what the kit has that travels beside the box ("1 rulebook")
     beside_heading: str = ""
     credits: tuple = ()      # lines: design, art, publisher, further credits (pnp.credits)
-    credits_on_base: bool = False   # a lid's back wall too shallow for them: the base's bottom carries them
+    credits_at: str = "lid"  # a lid's back wall under the title; "wall" alone on it (too shallow for both);
+                             # "base": the base's bottom (too shallow for them at all)
 
     def colour(self, name: str) -> str:
         """A colour of the box: the look's, else pnp's (the card backs' dark lid, gold, parchment, ink)."""
@@ -657,12 +658,12 @@ def decorate(face: Face, rect: Rect, content: BoxContent) -> list:
     """The printed elements of a face placed at ``rect`` (sheet coordinates)."""
     if face.decor == "lid-top":
         return _lid_top(rect, content)
-    if face.decor == "lid-side" and face.side == "back" and content.credits and not content.credits_on_base:
+    if face.decor == "lid-side" and face.side == "back" and content.credits and content.credits_at != "base":
         return _lid_back(rect, content)
     if face.decor == "lid-side":
         return _lid_side(rect, content)
     if face.decor == "base-bottom":     # a tuck box has no lid: its back carries the credits
-        return _base_bottom(rect, content, credits=face.part != "base" or content.credits_on_base)
+        return _base_bottom(rect, content, credits=face.part != "base" or content.credits_at == "base")
     if face.decor == "tuck-front":
         return _tuck_front(rect, content)
     return []
@@ -750,13 +751,16 @@ def _credits_height(content: BoxContent) -> float:
     return 2.9 * len(content.credits) + 0.6
 
 
-def back_holds_credits(wall_h: float, content: BoxContent) -> bool:
-    """Whether a lid's back wall ``wall_h`` mm high holds the credits under the title at their smallest
-    sizes (else the base's bottom carries the credits)."""
+def credits_place(wall_h: float, content: BoxContent) -> str:
+    """Where the credits go on a box whose lid's back wall is ``wall_h`` mm high (:attr:`BoxContent.credits_at`):
+    under the title on that wall when both fit at their smallest sizes, else alone on it, else on the base's
+    bottom."""
     inner_h = wall_h - 2 * SAFE
     credits_h = _credits_height(content)
     title = TITLE_SIDE.min_size / PT_PER_MM * content.title_lines
-    return credits_h <= inner_h * 0.5 and inner_h - credits_h - 3.0 >= title
+    if credits_h <= inner_h * 0.5 and inner_h - credits_h - 3.0 >= title:
+        return "lid"
+    return "wall" if credits_h <= inner_h - 2.0 else "base"
 
 
 def _lid_back(r: Rect, content: BoxContent) -> list:
@@ -765,6 +769,10 @@ def _lid_back(r: Rect, content: BoxContent) -> list:
     gold = content.colour("accent")
     els = [Line(inner.x, inner.top, inner.right, inner.top, gold, 0.3, role="decor"),
            Line(inner.x, inner.y, inner.right, inner.y, gold, 0.3, role="decor")]
+    if content.credits_at == "wall":           # too shallow for the title too: the credits alone, in the middle
+        els.append(Text(Rect(r.x + 8.0, inner.y + 1.0, r.w - 16.0, inner.h - 2.0), "\n".join(content.credits),
+                        content.styled(CREDITS_STYLE), role="credits"))
+        return els
     credits_h = min(inner.h * 0.5, _credits_height(content))
     title_h = min(9.0, inner.h - credits_h - 3.0)
     els.append(Text(Rect(r.x + 8.0, inner.top - 1.0 - title_h, r.w - 16.0, title_h), content.title,
@@ -940,9 +948,8 @@ def box_layout(style, spec: BoxSpec, content: BoxContent, page_w: float, page_h:
     labels = labels or BoxLabels()
     dims = style.dimensions(spec)
     nets = style.nets(spec)
-    if dims.lid_inner is not None and content.credits \
-            and not back_holds_credits(tray_net(dims.lid_inner, spec.material)[2], content):
-        content = replace(content, credits_on_base=True)
+    if dims.lid_inner is not None and content.credits:
+        content = replace(content, credits_at=credits_place(tray_net(dims.lid_inner, spec.material)[2], content))
     area = printable_area(page_w, page_h)
     pieces = letter_tabs(split_to_fit(nets, area.w, area.h, spec.glue_tab, spec.bleed))
     placements = pack(pieces, page_w, page_h, spec.bleed)
