@@ -622,8 +622,8 @@ def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figure
             story.extend(flowables(parsed, doc.width, extra, figures))
             nodes.extend(parsed)
         except MarkupError as exc:
-            # the line in the chapter as written (the padding point is a line pnp put before it)
-            added = markup.count("\n") - given.count("\n")
+            # the line in the chapter as written (the padding point is a line pnp put before it, or after it)
+            added = 0 if markup.startswith(given) else markup.count("\n") - given.count("\n")
             problems.error(name, exc.line - added if exc.line else exc.line, "rulebook", exc.message)
     problems.raise_if_errors()
     _drop_trailing_breaks(story)
@@ -834,11 +834,14 @@ def draw_laid_out(laid: LaidOut, notes: int, placed: list | None = None) -> tupl
 
 def with_notes_point(chapters):
     """The chapters with a ``!notes`` directive before the last one, unless one already has it
-    (padding goes before the last chapter, which keeps the back page: the quick reference)."""
-    if not any("!notes" in markup for _, markup in chapters) and len(chapters) > 1:
-        name, markup = chapters[-1]
-        return chapters[:-1] + [(name, "!notes\n" + markup)]
-    return chapters
+    (padding goes before the last chapter, which keeps the back page: the quick reference); a booklet of
+    one chapter is padded after it (before it, the booklet would open on the padding)."""
+    if any("!notes" in markup for _, markup in chapters) or not chapters:
+        return chapters
+    name, markup = chapters[-1]
+    if len(chapters) == 1:
+        return [(name, markup + "\n\n!notes\n")]
+    return chapters[:-1] + [(name, "!notes\n" + markup)]
 
 
 def contents_entries(nodes, notes: int) -> list:

@@ -228,3 +228,22 @@ def test_no_bundled_rulebook_runs_two_lead_ins_into_one_paragraph():
         joined += [f"{path.relative_to(root)}:{n + 2}" for n, (a, b) in enumerate(zip(lines, lines[1:]))
                    if a.startswith("**") and b.startswith("**")]
     assert joined == []
+
+
+@pytest.mark.parametrize("notes", [False, True])
+@pytest.mark.parametrize("chapter", ["# Rules\n\nAna plays first.\n", "# Rules\n\nAna plays.\n\n!pagebreak\n\nBen follows.\n",
+                                     "# Rules\n\nAna plays.\n\n!spare\n\nBen follows.\n"])
+def test_a_booklet_of_one_chapter_is_padded_after_it(tmp_path, chapter, notes):
+    """Found by the generated games (issue 32): ``chapters: [rules]`` alone (no cover) of one or two pages
+    had nowhere to put the padding (it goes before the last chapter, and the only one is the first) and
+    failed with 'padding with 3 pages gave 1 pages, not 4'. The padding now follows the chapter."""
+    game = tmp_path / "g"
+    assert CliRunner().invoke(main, ["new", str(game)]).exit_code == 0
+    (game / "rulebook.yaml").write_text("chapters: [rules]\n" + ("notes: true\n" if notes else ""))
+    (game / "templates" / "rulebook" / "en" / "rules.md.j2").write_text(chapter)
+    result = CliRunner().invoke(main, ["build", str(game), "--out", str(tmp_path / "kit"), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    pages = pypdf.PdfReader(tmp_path / "kit" / "rulebook.pdf").pages
+    assert len(pages) == 4
+    assert "Ana plays" in pages[0].extract_text()
+    assert all("Ana" not in page.extract_text() for page in pages[1:])
