@@ -351,14 +351,6 @@ def card_markup_problems(text: str, icons=ICON_NAMES) -> list[str]:
                 problems.append("a '\\' at the end of a line escapes nothing; write '\\\\' for a backslash")
             i += 2
             continue
-        if ch == "*":
-            if text.startswith("**", i):
-                bold = None if bold is not None else _around(text, i)
-                i += 2
-            else:
-                italic = None if italic is not None else _around(text, i)
-                i += 1
-            continue
         if ch == "[":
             m = _ICON_TOKEN.match(text, i)
             if m:
@@ -378,13 +370,57 @@ def card_markup_problems(text: str, icons=ICON_NAMES) -> list[str]:
             i += 1
             continue
         i += 1
-    if bold is not None:
-        problems.append(f"'**' at {bold!r} starts bold that never ends; close it with '**', or write '\\*\\*' "
-                        f"for literal stars")
-    if italic is not None:
-        problems.append(f"'*' at {italic!r} starts italics that never end; close them with '*', or write '\\*' "
-                        f"for a literal star")
+    problems += [message for message, _ in open_emphasis(text)]
     return list(dict.fromkeys(problems))
+
+
+def open_emphasis(text: str) -> list[tuple[str, str]]:
+    """The ``**`` (bold) and ``*`` (italics) that inline markup ``text`` opens and never closes (the rest of
+    the text would print bold or slanted): (message, the few characters from the star) for each."""
+    bold = italic = None          # the text where an open ** / * started
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        m = _ICON_TOKEN.match(text, i) if ch == "[" else None
+        if m:
+            i = m.end()
+            continue
+        if ch == "*":
+            if text.startswith("**", i):
+                bold = None if bold is not None else _around(text, i)
+                i += 2
+            else:
+                italic = None if italic is not None else _around(text, i)
+                i += 1
+            continue
+        i += 1
+    out = []
+    if bold is not None:
+        out.append((f"'**' at {bold!r} starts bold that never ends; close it with '**', or write '\\*\\*' "
+                    f"for literal stars", bold))
+    if italic is not None:
+        out.append((f"'*' at {italic!r} starts italics that never end; close them with '*', or write '\\*' "
+                    f"for a literal star", italic))
+    return out
+
+
+def inline_texts(nodes) -> list[str]:
+    """Every run of inline markup of parsed blocks (:func:`parse`): headings, paragraphs, list items,
+    table cells and example-box lines, each set on its own."""
+    out = []
+    for node in nodes:
+        if isinstance(node, (Heading, Paragraph)):
+            out.append(node.text)
+        elif isinstance(node, ListBlock):
+            out.extend(node.items)
+        elif isinstance(node, TableBlock):
+            out.extend(cell for row in node.rows for cell in row)
+        elif isinstance(node, Example):
+            out.extend(node.lines)
+    return out
 
 
 def _around(text: str, i: int) -> str:

@@ -56,7 +56,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from pnp.cache import reads_files
 from pnp.errors import Problem
-from pnp.markup import Safe, escape, icons_used, markup_problems
+from pnp.markup import MarkupError, Safe, escape, icons_used, inline_texts, markup_problems, open_emphasis, parse
 
 #: Largest number a template may compute with ``**`` (digits) and with ``*`` or ``+`` (bits).
 MAX_POWER_RESULT_DIGITS = 100
@@ -968,8 +968,9 @@ def template_problem(exc: BaseException, template_file=None, subject: str | None
 
 def markup_problems_in(markup: str, template_file, subject: str | None, problems, icons=None) -> None:
     """Report what drawing ``markup`` (a template's output) would get wrong (unknown icons, bad
-    ``[pips:N]``; ``icons``: the names the game has) at the template's file, on the first line that
-    writes the offending icon."""
+    ``[pips:N]``; ``icons``: the names the game has; a ``**`` or ``*`` a block never closes, which would set
+    the rest of it bold or slanted) at the template's file, on the first line that writes the offending
+    icon or star."""
     try:
         source = Path(template_file).read_text(encoding="utf-8").splitlines() if template_file else []
     except (OSError, UnicodeDecodeError):
@@ -983,4 +984,12 @@ def markup_problems_in(markup: str, template_file, subject: str | None, problems
             seen.add(message)
             needle = written[:-1]
             line = next((i for i, text in enumerate(source, 1) if needle in text), None)
+            problems.error(template_file, line, subject, message)
+    try:
+        blocks = parse(markup)
+    except MarkupError:                 # (reported where the chapter is laid out)
+        blocks = []
+    for text in inline_texts(blocks):
+        for message, at in open_emphasis(text):
+            line = next((i for i, written in enumerate(source, 1) if at in written), None)
             problems.error(template_file, line, subject, message)

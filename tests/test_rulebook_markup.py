@@ -598,3 +598,28 @@ def exhaustive_problems(tmp_path, lang: str) -> list[str]:
 def test_every_pair_of_every_block_prints_on_both_papers(tmp_path, lang):
     problems = exhaustive_problems(tmp_path, lang)
     assert problems == [], "\n".join(problems)
+
+
+def test_a_star_a_chapter_never_closes_is_an_error_at_its_line(tmp_path):
+    """Found by the generated games (issue 32): '**' or '*' left open in a chapter set the rest of its
+    paragraph (list item, table cell, box line) bold or slanted, and validation said nothing; card text
+    has always been checked for it. Bullets written '* ', escaped stars and icon labels are no emphasis."""
+    game = tmp_path / "g"
+    assert run("new", game).exit_code == 0
+    chapter = game / "templates" / "rulebook" / "en" / "rules.md.j2"
+    chapter.write_text("# Rules\n\nAna plays **first and wins.\n\n* a bullet, \\*not\\* italic [coin:*]\n\n"
+                       "- Ben *follows\n- Cy **leads**\n\n| a | b |\n|---|---|\n| **x | y |\n\n> Di *waits\n")
+    result = run("validate", "--no-cache", game)
+    assert result.exit_code == 2
+    lines = [line.split(str(chapter) + ":", 1)[1] for line in result.output.splitlines() if str(chapter) in line]
+    assert lines == [
+        "3: chapter 'rules': '**' at '**first and wins' starts bold that never ends; close it with '**', or write "
+        "'\\*\\*' for literal stars",
+        "7: chapter 'rules': '*' at '*follows' starts italics that never end; close them with '*', or write '\\*' "
+        "for a literal star",
+        "12: chapter 'rules': '**' at '**x' starts bold that never ends; close it with '**', or write '\\*\\*' for "
+        "literal stars",
+        "14: chapter 'rules': '*' at '*waits' starts italics that never end; close them with '*', or write '\\*' for "
+        "a literal star"]
+    chapter.write_text("# Rules\n\nAna plays **first** and *wins*.\n\n* a bullet, \\*not\\* italic\n")
+    assert run("validate", "--no-cache", game).exit_code == 0
