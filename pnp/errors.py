@@ -22,7 +22,8 @@ def display_path(path: str | os.PathLike | None) -> str:
         return str(p)
 
 
-#: A message longer than this is cut: values quoted from data never fill the screen.
+#: A message longer than this is cut: values quoted from data never fill the screen. Lines after a
+#: message's first are a block pnp wrote itself (words to paste into a file), printed whole.
 MAX_MESSAGE = 400
 
 
@@ -46,8 +47,9 @@ class Problem:
             text += "warning: "
         if self.subject:
             text += f"{self.subject}: "
-        message = self.message if len(self.message) <= MAX_MESSAGE else self.message[:MAX_MESSAGE - 1] + "\u2026"
-        return text + message
+        message, newline, block = self.message.partition("\n")
+        message = message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 1] + "\u2026"
+        return text + message + newline + block
 
 
 class DataError(Exception):

@@ -135,8 +135,13 @@ def load_config(game, problems: Problems | None = None) -> dict:
 
 def template_dirs(game, lang: str) -> list:
     """Where a game's chapters are looked up: its own folder's ``templates/rulebook/<lang>/`` first, then
-    pnp's shared chapters (cover, contents)."""
-    return [game.root / "templates" / "rulebook" / lang, TEMPLATES_DIR / "rulebook" / "common" / lang]
+    pnp's shared chapters (cover, contents, card_index: one template for every language, whose words are
+    pnp's printed words)."""
+    return [game.root / "templates" / "rulebook" / lang, SHARED_CHAPTERS]
+
+
+#: pnp's shared rulebook chapters.
+SHARED_CHAPTERS = TEMPLATES_DIR / "rulebook" / "common"
 
 
 def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]:

@@ -1,15 +1,20 @@
-"""Typography by the rules of the trade: quotes and apostrophes per language, hyphenation points.
+"""Typography by the rules of the trade, from the language's locale data: quotes, spacing, hyphenation.
 
 No reportlab here: these are functions of text. :mod:`pnp.draw.text` applies them while it sets every
 printed text (cards, boards, rulebook), in the language of the kit being built (:func:`language`,
-set with a game's icons by :func:`pnp.draw.icons.with_game_icons`).
+set with a game's icons by :func:`pnp.draw.icons.with_game_icons`). Every convention comes from the
+language's CLDR data (:mod:`pnp.locales`), for any language code, never from a table of ours:
 
-* :func:`quotes` turns typewriter quotes into the language's own: English “double” and ‘single’
-  quotes and the apostrophe ’; Spanish «comillas latinas» and the apostrophe ’. Only text is changed,
-  never markup syntax (an icon's ``[name:label]``); a quote written ``\\"`` stays straight.
+* :func:`quotes` turns typewriter quotes into the language's own: its quotation marks for ``"`` and its
+  alternate ones for ``'`` (CLDR's delimiters: English “double” and ‘single’, German „so“ and ‚so‘,
+  French « » ...), and ``'`` inside or after a word into the apostrophe ’. Only text is changed, never
+  markup syntax (an icon's ``[name:label]``); a quote written ``\\"`` stays straight. In French it also
+  sets the narrow no-break space French typography puts before ``; : ! ?`` and inside « » (CLDR has no
+  data for this spacing: it is the one rule here written for a language, :data:`SPACED_PUNCTUATION`).
 * :func:`hyphen_points` gives where a word may be broken, from the maintained TeX patterns that
-  ``pyphen`` ships (English and Spanish dictionaries), with at least two letters before a break and
-  three after it.
+  ``pyphen`` ships for the language (:func:`pnp.locales.hyphenation_dictionary`), with at least two
+  letters before a break and three after it; a language pyphen has no dictionary for breaks no word
+  (validation warns, :func:`hyphenation_problem`).
 """
 
 from __future__ import annotations
@@ -19,35 +24,42 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 
+from pnp import locales
+
 _ACTIVE: ContextVar = ContextVar("pnp_typography_language", default="en")
 
-#: Per language: (opening double, closing double, opening single, closing single / apostrophe).
-QUOTES = {
-    "en": ("\u201c", "\u201d", "\u2018", "\u2019"),
-    "es": ("\u00ab", "\u00bb", "\u201c", "\u201d"),
-}
+#: The apostrophe (Unicode's recommended one, in every language: CLDR gives none).
 APOSTROPHE = "\u2019"
-#: pyphen's dictionary for a language (the two-letter code of a kit's language).
-DICTIONARIES = {"en": "en_US", "es": "es"}
 #: Fewest letters a hyphenated word keeps before the break and carries after it.
 HYPHEN_LEFT, HYPHEN_RIGHT = 2, 3
+#: Languages whose typography puts a narrow no-break space before ``; : ! ?`` and inside « »
+#: (French: Lexique des règles typographiques en usage à l'Imprimerie nationale). CLDR has no such data.
+SPACED_PUNCTUATION = frozenset({"fr"})
+NNBSP = "\u202f"
 
 #: Inline markup tokens that are not text (as :data:`pnp.markup._INLINE` splits them): escapes,
 #: bold/italic stars, icons, line breaks. Spaces are text boundaries.
 _TOKENS = re.compile(r"(\\.|\*\*|\*|\[[a-z][a-z0-9_-]*(?::[^\]]*)?\]|\n| +)", re.DOTALL)
+#: Markup that is never text, for the spacing rules: escapes and icons.
+_NOT_TEXT = re.compile(r"(\\.|\[[a-z][a-z0-9_-]*(?::[^\]]*)?\])", re.DOTALL)
 #: After these, a quote opens.
-_OPENS_AFTER = set(" \t\n([{\u2014\u2013-/\u00ab\u201c\u2018")
+_OPENS_AFTER = set(" \t\n([{\u2014\u2013-/\u00ab\u201c\u2018\u201e\u201a\u2039\u300c\u300e")
+#: French spacing: a high punctuation mark after a word (spaces before it replaced), when a space, the
+#: end, a style star, a closing mark or another punctuation follows (not ``12:30``, nor ``http://``).
+_BEFORE_HIGH = re.compile(r"(?<=[^\s;:!?\u00ab(\[])(\*{0,2})[ \u00a0\u202f]*([;:!?])(?=$|[\s*\u00bb)\].,;:!?\u2019\u201d])")
+_INSIDE_OPEN = re.compile(r"\u00ab[ \u00a0\u202f]*(?=[^\s\u00bb])")
+_INSIDE_CLOSE = re.compile(r"(?<=[^\s\u00ab])[ \u00a0\u202f]*\u00bb")
 
 
 def active() -> str:
-    """The language texts are being set in (two-letter code)."""
+    """The language texts are being set in (a language code as :func:`pnp.locales.locale_id` writes it)."""
     return _ACTIVE.get()
 
 
 @contextmanager
 def language(lang: str | None):
-    """Set texts in ``lang`` inside the block (its quotes, its hyphenation)."""
-    token = _ACTIVE.set(base_language(lang))
+    """Set texts in ``lang`` inside the block (its quotes, spacing and hyphenation)."""
+    token = _ACTIVE.set(locales.locale_id(lang))
     try:
         yield
     finally:
@@ -56,21 +68,29 @@ def language(lang: str | None):
 
 def base_language(lang: str | None) -> str:
     """``es-MX`` -> ``es``; None -> ``en``."""
-    return (lang or "en").replace("_", "-").split("-")[0].lower() or "en"
+    return locales.locale_id(lang).split("_")[0].lower() or "en"
 
 
 def quotes(markup: str, lang: str | None = None) -> str:
     """``markup`` with its text's straight quotes made typographic for ``lang`` (default: the active
-    language). Markup syntax and escaped quotes (``\\"``, ``\\'``) are left as written."""
-    if "'" not in markup and '"' not in markup:
+    language), and the language's spacing around punctuation. Markup syntax and escaped quotes
+    (``\\"``, ``\\'``) are left as written."""
+    lang = locales.locale_id(lang) if lang else active()
+    spaced = base_language(lang) in SPACED_PUNCTUATION
+    if "'" not in markup and '"' not in markup and not (spaced and _has_spaced(markup)):
         return markup
-    return _quotes(markup, base_language(lang) if lang else active())
+    return _quotes(markup, lang)
+
+
+def _has_spaced(markup: str) -> bool:
+    return any(ch in markup for ch in ";:!?\u00ab\u00bb")
 
 
 @lru_cache(maxsize=8192)
 def _quotes(markup: str, lang: str) -> str:
-    open2, close2, open1, close1 = QUOTES.get(lang, QUOTES["en"])
+    open2, close2, open1, close1 = locales.quotation_marks(lang)
     out, prev = [], " "         # the last printed character: a quote after a space opens
+    single = False              # an alternate (single) quotation is open
     for token in _TOKENS.split(markup):
         if not token:
             continue
@@ -91,12 +111,29 @@ def _quotes(markup: str, lang: str) -> str:
                 ch = open2 if prev in _OPENS_AFTER else close2
             elif ch == "'":
                 # after a space it opens a quotation if it closes later in the word ('word'); otherwise
-                # it is an apostrophe, elision included ('tis, '90s)
-                ch = open1 if prev in _OPENS_AFTER and _single_opens(token, i) else APOSTROPHE
+                # it is an apostrophe, elision included ('tis, '90s); at the end of a word, while one is
+                # open, it closes the quotation with the language's alternate closing mark
+                if prev in _OPENS_AFTER and _single_opens(token, i):
+                    ch, single = open1, True
+                elif single and not token[i + 1:i + 2].isalpha():
+                    ch, single = close1, False
+                else:
+                    ch = APOSTROPHE
             chars.append(ch)
             prev = ch
         out.append("".join(chars))
-    return "".join(out)
+    text = "".join(out)
+    return _spaced(text) if base_language(lang) in SPACED_PUNCTUATION else text
+
+
+def _spaced(text: str) -> str:
+    """``text`` with French spacing: a narrow no-break space before ``; : ! ?`` and inside « »."""
+    parts = _NOT_TEXT.split(text)
+    for i in range(0, len(parts), 2):           # even parts are text, odd ones escapes and icons
+        part = _BEFORE_HIGH.sub(lambda m: f"{m.group(1)}{NNBSP}{m.group(2)}", parts[i])
+        part = _INSIDE_OPEN.sub("\u00ab" + NNBSP, part)
+        parts[i] = _INSIDE_CLOSE.sub(NNBSP + "\u00bb", part)
+    return "".join(parts)
 
 
 def _single_opens(token: str, i: int) -> bool:
@@ -107,12 +144,20 @@ def _single_opens(token: str, i: int) -> bool:
 
 @lru_cache(maxsize=4)
 def _dictionary(lang: str):
-    name = DICTIONARIES.get(lang)
+    name = locales.hyphenation_dictionary(lang)
     if name is None:
         return None
     import pyphen                    # imported when a text first needs a break
 
-    return Patterns(pyphen.LANGUAGES[pyphen.language_fallback(name)])
+    return Patterns(pyphen.LANGUAGES[name])
+
+
+def hyphenation_problem(lang: str | None) -> str | None:
+    """Why texts in ``lang`` will not be hyphenated (pyphen has no dictionary for it), or None."""
+    if locales.hyphenation_dictionary(lang) is not None:
+        return None
+    return (f"pyphen has no hyphenation dictionary for '{lang}': texts in '{lang}' print without "
+            f"breaking a word (lines may end shorter)")
 
 
 class Patterns:
@@ -184,8 +229,8 @@ _BREAKS = re.compile(r"[1-9]").search
 def hyphen_points(word: str, lang: str | None = None) -> tuple[int, ...]:
     """Indexes into ``word`` where it may break with a hyphen (none for a language without a
     dictionary, a word with digits or capitals only, or one shorter than six letters)."""
-    lang = base_language(lang) if lang else active()
-    core = word.strip(".,;:!?)»”’\"'(«“‘")
+    lang = locales.locale_id(lang) if lang else active()
+    core = word.strip(".,;:!?)»”’\"'(«“‘„‚‹›\u202f\u00a0")
     if len(core) < 6 or not core.isalpha() or core.isupper():
         return ()
     dictionary = _dictionary(lang)

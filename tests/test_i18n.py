@@ -80,13 +80,13 @@ def test_missing_strings_key_is_reported(game, tmp_path, monkeypatch):
     problems = Problems()
     check_language(game, "es", problems)
     messages = [str(p) for p in problems]
-    en = real("en")
-    line = line_of(en.read_text(), "token_fold_note:")
-    missing = [p for p in problems if "'token_fold_note'" in p.message]
-    assert [(p.path, p.line, p.subject) for p in missing] == [(str(en), line, "pnp's printed words")]
-    assert missing[0].message.startswith("printed word 'token_fold_note' ('Fold along the grey line with")
-    assert missing[0].message.endswith("is not translated into 'es': give strings.token_fold_note in i18n/es.yaml "
-                                       "(or token_fold_note in pnp's templates/strings/es.yaml)")
+    # one message at the game's translation, whose strings: may give it, with the English words to paste
+    missing = [p for p in problems if "token_fold_note:" in p.message]
+    assert [(p.path, p.subject) for p in missing] == [(str(game.root / "i18n" / "es.yaml"), "language 'es'")]
+    assert missing[0].message == (
+        "1 of pnp's printed words is not translated into 'es': give it under strings: in i18n/es.yaml; it is the "
+        "words in 'en', ready to paste there and translate:\nstrings:\n  token_fold_note: Fold along the grey line "
+        "with the printed sides out and glue, then cut along the pink lines.")
     assert any("unused key 'token_fold_notes'" in m and f"{fake}:" in m for m in messages)
 
 

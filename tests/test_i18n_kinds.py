@@ -15,6 +15,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from pnp import TEMPLATES_DIR
 from pnp.cli import main
 from pnp.errors import display_path
 
@@ -215,10 +216,20 @@ def test_a_language_the_game_does_not_claim_lists_what_is_missing():
     assert f"{display_path(GAME / 'i18n' / 'fr.yaml')}: language 'fr': Lantern Night has no translation into 'fr' " \
            f"(available: en, es); what a translation must give:" in out
     assert "card 'paper-moon': name 'Paper Moon' is not translated into 'fr'" in out
-    assert "pnp's printed words: printed word 'tokens' ('Tokens') is not translated into 'fr': give " \
-           "strings.tokens in i18n/fr.yaml (or tokens in pnp's templates/strings/fr.yaml)" in out
-    assert "instructions: the instructions page has no 'fr' version: write pnp's " \
-           "templates/instructions/fr.md.j2" in out
+    # pnp's own words (the instructions page's included): one message at the translation, with the words to paste
+    pnp_words = yaml.safe_load((TEMPLATES_DIR / "strings" / "en.yaml").read_text())
+    head = f"{display_path(GAME / 'i18n' / 'fr.yaml')}: language 'fr': {len(pnp_words)} of pnp's printed words are " \
+           f"not translated into 'fr': give them under strings: in i18n/fr.yaml; these are the words in 'en', " \
+           f"ready to paste there and translate:\nstrings:\n"
+    assert head in out
+    lines = out[out.index(head) + len(head) - len("strings:\n"):].splitlines()
+    block = [lines[0]]
+    for line in lines[1:]:
+        if not line.startswith("  "):
+            break
+        block.append(line)
+    assert yaml.safe_load("\n".join(block))["strings"] == pnp_words
+    assert "instructions page" not in out
 
 
 def text_of(path):

@@ -112,9 +112,9 @@ def test_waiting_for_workers_the_build_compiles_the_instructions_template_once(m
     env, compiled = instructions._environment(), []
     monkeypatch.setattr(env, "compile", lambda *a, _c=env.compile, **k: compiled.append(a[1:2]) or _c(*a, **k))
     instructions.warm(game, options)
-    assert compiled == [("en.md.j2",)]
+    assert compiled == [("page.md.j2",)]
     build_kit("shadow_throne", tmp_path / "kit", options)
-    assert compiled == [("en.md.j2",)]    # the kit's instructions page, built afterwards, reuses it
+    assert compiled == [("page.md.j2",)]    # the kit's instructions page, built afterwards, reuses it
 
 
 def test_no_fork_from_a_process_running_threads():

@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from pnp.cli import main
@@ -241,18 +242,20 @@ def test_instructions_keep_a_space_before_the_decks_sentence_in_every_language()
     from jinja2 import Environment
 
     from pnp.components.instructions import TEMPLATES_DIR
+    from pnp.loading.i18n import Words, pnp_words
 
+    source = (TEMPLATES_DIR / "instructions" / "page.md.j2").read_text()
+    # from the card sheets' paragraph (gutterfold sheets or not) to the decks' sentence
+    start, end = source.index('{% if "cards-gutterfold.pdf" in files %}'), source.index('{{ say("kit_decks"')
+    snippet = source[start:end] + '{{ say("kit_decks", count=2) }}{% endif %}'
     for lang, cut, decks in (("en", "Cut along the grey lines.", "The cards come in"),
                              ("es", "Recorta por las líneas grises.", "Las cartas forman")):
-        source = (TEMPLATES_DIR / "instructions" / f"{lang}.md.j2").read_text()
-        # from the card sheets' paragraph (gutterfold sheets or not) to the decks' sentence
-        start, end = source.index('{% if "cards-gutterfold.pdf" in files %}'), source.index(decks)
-        snippet = source[start:end] + decks + "{% endif %}"
+        words = Words(pnp_words(lang), lang)
         env = Environment(trim_blocks=True, lstrip_blocks=True)
         entries = [{"filename": "cards-fronts.pdf", "first": 3, "last": 9},
                    {"filename": "cards-backs.pdf", "first": 10, "last": 16}]
         out = env.from_string(snippet).render(bleed="", cutter="", files=set(), entries=entries, flip="long",
-                                              game={"decks": [1, 2]})
+                                              game={"decks": [1, 2]}, words=words, say=words.say)
         assert f"{cut} {decks}" in " ".join(out.split()), (lang, out)
 
 
@@ -380,12 +383,14 @@ def test_10_credits_print_on_the_rulebook_cover_and_the_box(tmp_path, spanish_ki
 def test_10_the_rulers_caption_says_where_the_ruler_is():
     from pathlib import Path
 
+    templates = Path(__file__).resolve().parents[1] / "templates"
+    page = (templates / "instructions" / "page.md.j2").read_text()
+    assert page.rstrip().endswith("!ruler")       # the ruler is the last thing: "at the end"
     for lang in ("en", "es"):
-        text = (Path(__file__).resolve().parents[1] / "templates" / "instructions" / f"{lang}.md.j2").read_text()
-        assert "foot" not in text and "al pie" not in text
-        assert text.rstrip().endswith("!ruler")       # the ruler is the last thing: "at the end"
-    assert "ruler at the end of these instructions" in (Path(__file__).resolve().parents[1] / "templates" /
-                                                         "instructions" / "en.md.j2").read_text()
+        words = yaml.safe_load((templates / "strings" / f"{lang}.yaml").read_text())
+        assert "foot" not in words["kit_intro"] and "al pie" not in words["kit_intro"]
+    assert "ruler at the end of these instructions" in yaml.safe_load(
+        (templates / "strings" / "en.yaml").read_text())["kit_intro"]
 
 
 def test_10_a_credit_without_a_name_is_an_error_at_its_line(game_copy):
@@ -459,7 +464,7 @@ def test_11_spanish_card_texts_and_printed_words():
     assert words["box_top"] == "parte superior" and words["box_back"] == "parte trasera"
     assert es.card("loyal-soldier").flavour != "El estandarte cambia. La paga no debe."
     from pathlib import Path
-    instructions = (Path(__file__).resolve().parents[1] / "templates" / "instructions" / "es.md.j2").read_text()
+    instructions = (Path(__file__).resolve().parents[1] / "templates" / "strings" / "es.yaml").read_text()
     assert "da lo mismo" not in instructions
 
 
@@ -522,16 +527,19 @@ def test_instructions_speak_of_tiles_only_for_a_board_printed_in_tiles(lang, til
     from pnp.components import Part
     from pnp.components.instructions import TEMPLATES_DIR
 
-    source = (TEMPLATES_DIR / "instructions" / f"{lang}.md.j2").read_text()
+    from pnp.loading.i18n import Words, pnp_words
+
+    source = (TEMPLATES_DIR / "instructions" / "page.md.j2").read_text()
     # the table of files: from the top of the template to the end of its loop
     snippet = source[:source.index("{% endfor %}") + len("{% endfor %}")]
     env = Environment(trim_blocks=True, lstrip_blocks=True)
+    words = Words(pnp_words(lang), lang)
     board = {"filename": "board.pdf", "title": "Board", "first": 2, "last": 11, "component": "board",
              "sides": "single", "parts": (Part("board", "board", 1, "Board"), Part("tile", "board-tiles", 9, "tiles"))}
     boards = {"filename": "player-boards.pdf", "title": "Player boards", "first": 12, "last": 16,
               "component": "player_boards", "sides": "single", "parts": (Part("board", "player_boards", 5, "boards"),)}
     out = env.from_string(snippet).render(entries=[board, boards], kinds={"board": "board", "player_boards": "board"},
-                                          game={"title": "G"})
+                                          game={"title": "G"}, words=words, say=words.say, cutter="")
     rows = {line.split("|")[2].strip(): line.split("|")[3].strip() for line in out.splitlines()
             if line.startswith("| 2") or line.startswith("| 12")}
     assert tiled in rows["**Board**"]

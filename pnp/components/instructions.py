@@ -1,6 +1,9 @@
 """The kit's first page: what each page is, how to print it, and a ruler to check actual size.
 
-Page numbers come from the kit as built (see ``Component.needs_kit``), so they are always right.
+Page numbers come from the kit as built (see ``Component.needs_kit``), so they are always right. The
+page is one template for every language (``templates/instructions/page.md.j2``): its words are pnp's
+printed words (``templates/strings/<lang>.yaml``), which a game's ``i18n/<lang>.yaml`` may give or
+override under ``strings:``, so a kit in any language has a complete instructions page.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from pnp.draw import fonts
 from pnp.errors import DataError, Problems
 from pnp.loading.i18n import strings
 from pnp.manifest import rows
-from pnp.markup import parse
+from pnp.locales import number
+from pnp.markup import Safe, parse
 from pnp.rulebook import flowables
 from pnp.units import MM_PER_INCH, pt
 
@@ -65,11 +69,15 @@ def _environment():
     return templating.environment((TEMPLATES_DIR / "instructions",), keep_trailing_newline=False)
 
 
+#: The instructions page's template, in templates/instructions/.
+TEMPLATE = "page.md.j2"
+
+
 def warm(game, options: BuildOptions) -> None:
     """Compile the template ahead, while a parallel build waits for its other files (``Component.warm``);
     a template that does not compile is left for :func:`build` to report."""
     try:
-        _environment().get_template(f"{options.lang or game.language}.md.j2")
+        _environment().get_template(TEMPLATE)
     except templating.TEMPLATE_ERRORS:
         pass
 
@@ -85,10 +93,8 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     game = view(game)
     lang = options.lang or game.language
     words = strings(game, lang)
-    name = f"{lang}.md.j2"
     try:
-        # pnp has no instructions page in every language: then the data's own (validation reports it)
-        template = _environment().select_template(list(dict.fromkeys((name, f"{game.source_language}.md.j2"))))
+        template = _environment().get_template(TEMPLATE)
         bill = rows(entries)
         kinds = {c.name: c.kind for c in game_components(game)}
         for row in bill:
@@ -97,12 +103,13 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
                 or words.get("instructions", "Instructions")
         markup = templating.render(template, game=game, entries=entries, flip=options.flip,
                                    booklet_flip=options.booklet_flip, paper=options.paper,
-                                   bleed=f"{options.bleed:g}" if options.bleed else "",
+                                   words={k: Safe(v) if isinstance(v, str) else v for k, v in words.items()},
+                                   say=words.say, bleed=number(options.bleed, lang) if options.bleed else "",
                                    cutter=options.cutter or "",
                                    files={e.filename for e in entries}, bill=bill, kinds=kinds,
                                    sheets=sum(r["sheets"] for r in bill))
     except templating.TEMPLATE_ERRORS as exc:
-        raise DataError([templating.template_problem(exc, TEMPLATES_DIR / "instructions" / name,
+        raise DataError([templating.template_problem(exc, TEMPLATES_DIR / "instructions" / TEMPLATE,
                                                      "instructions")]) from None
     problems = Problems()
     templating.markup_problems_in(markup, template.filename, "instructions", problems)
@@ -122,14 +129,4 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     return [Output("instructions.pdf", words.get("instructions", "Instructions"), pdf=buf.getvalue())]
 
 
-def words(game, spec=None) -> list:
-    """The instructions page is one of pnp's templates per language."""
-    from pnp.loading.i18n.catalogue import Source
-
-    folder = TEMPLATES_DIR / "instructions"
-    return [Source("pnp's templates/instructions/{lang}.md.j2", (str(folder / "{lang}.md.j2"),),
-                   folder / f"{game.source_language}.md.j2", None, "instructions", "the instructions page",
-                   kind="template")]
-
-
-COMPONENT = Component("instructions", build, None, needs_kit=True, warm=warm, words=words, view=view)
+COMPONENT = Component("instructions", build, None, needs_kit=True, warm=warm, view=view)

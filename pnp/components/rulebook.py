@@ -645,7 +645,7 @@ def words(game, spec=None) -> list:
     chapter (a template per language), and the engine's transcript words (``phrases_<lang>``) when the
     rulebook prints games the engine plays."""
     from pnp.loading.i18n.catalogue import Source
-    from pnp.rulebook import template_dirs
+    from pnp.rulebook import SHARED_CHAPTERS, template_dirs
     from pnp.loading.yamlsrc import line_of
 
     try:
@@ -663,8 +663,8 @@ def words(game, spec=None) -> list:
     for chapter in cfg.get("chapters") or []:
         original = next((d / f"{chapter}.md.j2" for d in template_dirs(game, game.source_language)
                          if (d / f"{chapter}.md.j2").is_file()), None)
-        if original is None:          # reported by the rulebook's own check
-            continue
+        if original is None or original.parent == SHARED_CHAPTERS:   # missing: reported by the rulebook's
+            continue                  # own check; pnp's shared chapters print pnp's words, in any language
         out.append(Source(f"templates/rulebook/{{lang}}/{chapter}.md.j2",
                           tuple(f"{d}/{chapter}.md.j2" for d in patterns), original, None,
                           f"rulebook chapter '{chapter}'", "the chapter", kind="template"))

@@ -66,6 +66,19 @@ PLACEHOLDERS = {
     "example_bridges": {"hexes"},
     "example_tableau": {"player"},
     "example_stacks": {"player"},
+    "kit_title": {"title"},
+    "kit_cards_gutterfold_bleed": {"bleed"},
+    "kit_cards_duplex": {"edge", "fronts", "backs"},
+    "kit_cards_bleed": {"bleed"},
+    "kit_decks": {"count"},
+    "kit_deck": {"name", "cards", "width", "height"},
+    "kit_deck_cards": {"count"},
+    "kit_deck_aids": {"count"},
+    "kit_deck_cards_aids": {"cards", "aids"},
+    "kit_players_leave_out": {"players", "marked", "copies"},
+    "kit_players_reduced": {"game"},
+    "kit_tokens_cutter": {"edge"},
+    "kit_booklet": {"edge"},
 }
 
 
@@ -89,8 +102,48 @@ def _mapping(path: Path, within) -> dict:
 
 
 def _texts(mapping) -> dict:
-    return {k: v for k, v in mapping.items() if isinstance(k, str) and isinstance(v, str)} \
+    """The printed words of a words mapping: texts, and counted words given as plural forms (a mapping of
+    CLDR plural categories to texts, :func:`is_plural`); anything else is left for validation to report."""
+    return {k: v for k, v in mapping.items() if isinstance(k, str) and (isinstance(v, str) or is_plural(v))} \
         if isinstance(mapping, dict) else {}
+
+
+def is_plural(value) -> bool:
+    """Whether ``value`` is a printed word's plural forms: a mapping of CLDR plural categories (``one``,
+    ``other``, ...; ``other`` required) or exact counts (``=0``) to texts."""
+    from pnp.locales import CATEGORIES
+
+    return isinstance(value, dict) and "other" in value and all(
+        isinstance(k, str) and (k in CATEGORIES or k[:1] == "=" and k[1:].isdigit()) and isinstance(v, str)
+        for k, v in value.items())
+
+
+class Words(dict):
+    """Printed words in one language (``lang``): key -> markup, or plural forms (:func:`is_plural`).
+
+    :meth:`say` is how pnp prints one: the form for a ``count`` by the language's CLDR plural rules, its
+    ``{placeholders}`` filled (texts escaped as data, numbers with the language's separators)."""
+
+    def __init__(self, items, lang: str):
+        super().__init__(items)
+        self.lang = lang
+
+    def say(self, key: str, **values) -> Safe:
+        """The words at ``key`` with ``values`` filled in (``count`` picks a plural form)."""
+        from pnp.locales import number, plural
+
+        forms = self[key]
+        text = plural(forms, self.lang, values.get("count", 0)) if isinstance(forms, dict) else forms
+        if not values:
+            return Safe(text)
+        shown = {k: Safe(number(v, self.lang)) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+                 for k, v in values.items()}
+        return Safe(fill(text, **shown))
+
+    def text(self, key: str, default: str = "") -> str:
+        """The words at ``key`` as one text (a plural's ``other`` form), or ``default``."""
+        found = self.get(key, default)
+        return found.get("other", default) if isinstance(found, dict) else found
 
 
 def pnp_words(lang: str) -> dict:
@@ -116,7 +169,7 @@ def strings(game, lang: str | None = None) -> dict:
     in with numbers (:data:`PLACEHOLDERS`).
     """
     lang = lang or game.language
-    merged = {}
+    merged = Words({}, lang)
     for each in dict.fromkeys((game.source_language, lang)):
         merged.update(pnp_words(each))
         merged.update(game_words(game, each))
@@ -317,14 +370,15 @@ def words_function(game, lang: str | None = None):
             hint = f"; did you mean '{close}'?" if close else ""
             raise UnknownWord(f"t('{key}'): no printed word '{key}' in the game's i18n/{game.source_language}"
                               f".yaml strings: or pnp's words{hint}")
-        text = words[key]
-        wrong = placeholder_problems(text, set(values))
-        if wrong:
-            raise UnknownWord(f"t('{key}'): {wrong[0]} (the words: {text!r})")
-        return Safe(fill(text, **values)) if values else Safe(text)
+        forms = words[key]
+        for text in forms.values() if isinstance(forms, dict) else (forms,):
+            wrong = placeholder_problems(text, set(values))
+            if wrong:
+                raise UnknownWord(f"t('{key}'): {wrong[0]} (the words: {text!r})")
+        return words.say(key, **values)
     return t
 
 
-__all__ = ["PLACEHOLDERS", "game_file", "game_words", "given_at", "languages", "lookup", "no_translation",
+__all__ = ["PLACEHOLDERS", "Words", "is_plural", "game_file", "game_words", "given_at", "languages", "lookup", "no_translation",
            "pnp_words", "require_language", "strings", "strings_path", "translate", "translation",
            "translation_path", "word", "words_at", "words_function", "UnknownWord"]

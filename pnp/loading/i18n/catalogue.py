@@ -49,6 +49,8 @@ def has_letters(text) -> bool:
     """Whether ``text`` (or any text of a list) holds a letter: numbers and signs need no translation."""
     if isinstance(text, (list, tuple)):
         return any(has_letters(t) for t in text)
+    if isinstance(text, dict):               # a printed word's plural forms
+        return any(has_letters(t) for t in text.values())
     return isinstance(text, str) and any(unicodedata.category(ch).startswith("L") for ch in text)
 
 

@@ -11,7 +11,7 @@ validate also runs :func:`check_translation_keys` (keys of each translation file
 from __future__ import annotations
 
 from pnp.errors import DataError, Problems
-from pnp.loading.i18n import (PLACEHOLDERS, languages, no_translation, pnp_words, strings_path, translation_path)
+from pnp.loading.i18n import (PLACEHOLDERS, is_plural, languages, no_translation, pnp_words, strings_path, translation_path)
 from pnp.loading.i18n.catalogue import Source, sources
 from pnp.loading.i18n.literals import suggested_key
 from pnp.markup import markup_problems, placeholder_problems
@@ -52,7 +52,7 @@ def check_language(game, lang: str, problems: Problems, allow_missing: bool = Fa
     every = sources(game)
     # words under a misspelt key are reported as one unused key (check_translation_keys), not also as missing
     misspelt = meant_keys(game, raw, {s.key for s in every if s.kind == "key"}) if raw else ()
-    missing = 0
+    missing, pnp_missing = 0, []
     for source in every:
         if source.kind == "key" and (source.key in misspelt or source.key.startswith(
                 tuple(m for m in misspelt if m.endswith(".")))):
@@ -68,8 +68,14 @@ def check_language(game, lang: str, problems: Problems, allow_missing: bool = Fa
         elif source.kind == "template" and _template_for(source, lang) is not None:
             continue
         missing += 1
-        if not counted:
+        if source.pnp_key is not None:
+            pnp_missing.append(source)
+        elif not counted:
             report(source.path, source.line, source.subject, missing_message(game, source, lang))
+    if pnp_missing and not counted:
+        section = raw.get("strings") if isinstance(raw, dict) else None
+        report(tpath, line_of(raw, "strings") if section is not None else None, f"language '{lang}'",
+               pnp_words_message(game, pnp_missing, lang))
     if missing and counted:
         problems.warn(tpath, None, f"language '{lang}'",
                       f"{missing} printed string{'s are' if missing != 1 else ' is'} not translated (pnp validate "
@@ -97,7 +103,26 @@ def missing_message(game, source: Source, lang: str) -> str:
     return f"{shown} is not translated into '{lang}': give {source.key} in {file}{also}"
 
 
+def pnp_words_message(game, missing: list, lang: str) -> str:
+    """One message for all of pnp's own printed words ``lang`` lacks (the instructions page, box labels,
+    captions, ...): their keys, where to give them, and a block of them in the game's own language ready
+    to paste under ``strings:`` and translate."""
+    import yaml
+
+    block = yaml.safe_dump({"strings": {s.pnp_key: dict(s.text) if isinstance(s.text, dict) else str(s.text)
+                                        for s in missing}}, allow_unicode=True, sort_keys=False,
+                           width=10_000, default_flow_style=False).rstrip("\n")
+    n = len(missing)
+    return (f"{n} of pnp's printed words {'are' if n != 1 else 'is'} not translated into '{lang}': give "
+            f"{'them' if n != 1 else 'it'} under strings: in i18n/{lang}.yaml; {'these are' if n != 1 else 'it is'} "
+            f"the words in '{game.source_language}', ready to paste there and translate:\n{block}")
+
+
 def _wrong_value(source: Source, value) -> list[str]:
+    if source.pnp_key is not None or source.key.startswith("strings."):    # a printed word: text or plural forms
+        if isinstance(value, dict):
+            return [] if is_plural(value) else [_plural_problem(value)]
+        return [] if isinstance(value, str) and value.strip() else ["must be non-empty text (or plural forms)"]
     if isinstance(source.text, list):
         if not isinstance(value, list) or len(value) != len(source.text) or \
                 not all(isinstance(v, str) and v.strip() for v in value):
@@ -115,7 +140,7 @@ def _printing_problems(game, source: Source, value) -> list[str]:
     from pnp.markup import card_markup_problems
 
     out = list(card_markup_problems(value, game.icons.names)) if source.markup else []
-    for text in value if isinstance(value, list) else [value]:
+    for text in value if isinstance(value, list) else value.values() if isinstance(value, dict) else [value]:
         shown = fonts.unprintable(text)
         if shown:
             out.append(f"{excerpt(text)} uses characters the fonts cannot print: {shown}")
@@ -291,14 +316,34 @@ def check_strings(game, lang: str, problems: Problems) -> None:
         for key, text in words.items():
             where = f"{section}.{key}" if section else str(key)
             line = line_of(words, key)
-            if not isinstance(text, str):
+            if isinstance(text, dict) and not is_plural(text):
+                problems.error(path, line, "strings", f"{excerpt(where)}: {_plural_problem(text)}")
+                continue
+            if not isinstance(text, (str, dict)):
                 problems.error(path, line, "strings", f"{excerpt(where)}: expected text, got {_what(text)}")
                 continue
-            for message in placeholder_problems(text, PLACEHOLDERS.get(key, set())) if key in PLACEHOLDERS \
-                    else []:
-                problems.error(path, line, "strings", f"{where}: {message}")
-            for message in markup_problems(text, game.icons.names):
-                problems.error(path, line, "strings", f"{where}: {message}")
+            for form, each in text.items() if isinstance(text, dict) else ((None, text),):
+                at = line_of(text, form) if form else line
+                shown = f"{where}.{form}" if form else where
+                for message in placeholder_problems(each, PLACEHOLDERS.get(key, set())) if key in PLACEHOLDERS \
+                        else []:
+                    problems.error(path, at, "strings", f"{shown}: {message}")
+                for message in markup_problems(each, game.icons.names):
+                    problems.error(path, at, "strings", f"{shown}: {message}")
+
+
+def _plural_problem(value: dict) -> str:
+    """What is wrong with a mapping given as a printed word's plural forms."""
+    from pnp.locales import CATEGORIES
+
+    wrong = [k for k in value if not (isinstance(k, str) and (k in CATEGORIES or k[:1] == "=" and k[1:].isdigit()))]
+    if wrong:
+        return (f"plural forms: unknown form {excerpt(str(wrong[0]))}; the forms are {', '.join(CATEGORIES)} "
+                f"(CLDR's plural categories) or an exact count such as '=0'")
+    if "other" not in value:
+        return "plural forms: 'other' is required (the form for any count the others do not cover)"
+    bad = next(k for k, v in value.items() if not isinstance(v, str))
+    return f"plural forms: {bad}: expected text, got {_what(value[bad])}"
 
 
 #: Sections of a translation whose keys are words (box items as box.yaml writes them, printed words'
