@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("dulwich")
 from dulwich.objects import Blob, Commit, Tag, Tree  # noqa: E402
@@ -458,3 +460,51 @@ def test_the_cli_says_one_line_for_a_hostile_repository(maker, temp):
     assert len(lines) == 1 and lines[0].startswith(f"error: --changed-since v1: the git repository at {maker.top} "
                                                    f"has folders more than 64 deep in the game folder at ")
     assert not (maker.top.parent / "out").exists()
+
+
+# ----------------------------------------------------------------------------------------- at random
+
+@pytest.fixture(scope="module")
+def packed_once(tmp_path_factory, starter):
+    """A git-made repository with loose and packed objects (and its clean record of v1)."""
+    top = tmp_path_factory.mktemp("random") / "repo"
+    shutil.copytree(starter, top / "game")
+    _git(top, "init", "-q")
+    _git(top, "add", "-A")
+    _git(top, "commit", "-qm", "first")
+    _git(top, "tag", "v1")
+    _git(top, "gc", "-q")
+    with open(top / "game" / "cards.csv", "a") as f:
+        f.write("\n")
+    _git(top, "commit", "-qam", "loose")
+    _git(top, "pack-refs", "--all")
+    return top, reprint.record_at("v1", load_game(top / "game"), BuildOptions())
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_damage_to_a_repository_is_one_line_or_the_same_record(packed_once, data):
+    """Bits flipped in any file of the git folder pnp may read (packs, indexes, loose objects, refs, HEAD,
+    config), or the file cut short: the record is the clean one, or one line naming the reference; never
+    another error, a hang or a wrong record."""
+    top, clean = packed_once
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "repo"
+        shutil.copytree(top, copy)
+        files = sorted(p for p in (copy / ".git").rglob("*") if p.is_file() and "hooks" not in p.parts
+                       and p.name not in ("index", "description") and "logs" not in p.parts)
+        path = data.draw(st.sampled_from(files), label="file")
+        raw = bytearray(path.read_bytes())
+        path.chmod(0o644)
+        if raw and data.draw(st.booleans(), label="flip"):
+            for _ in range(data.draw(st.integers(1, 3), label="flips")):
+                raw[data.draw(st.integers(0, len(raw) - 1), label="at")] ^= 1 << data.draw(st.integers(0, 7))
+        else:
+            raw = raw[: data.draw(st.integers(0, max(len(raw) - 1, 0)), label="cut")]
+        path.write_bytes(bytes(raw))
+        try:
+            got = reprint.record_at("v1", load_game(copy / "game"), BuildOptions())
+        except UserError as exc:
+            assert "\n" not in str(exc) and str(exc).startswith("--changed-since v1: "), str(exc)
+        else:
+            assert got["components"] == clean["components"]
