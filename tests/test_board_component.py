@@ -230,7 +230,9 @@ def test_problems_name_the_entry(game_copy):
     assert any("standee 's'" in t and "unknown icon 'nosuchicon'" in t for t in text), text
     assert any("standee 's'" in t and "does not fit" in t for t in text), text
     assert any("no layout 'missing_layout'" in t for t in text), text
-    assert any("board 'd': unknown icon 'nosuchicon' (layout 'badicon')" in t for t in text), text
+    # at the line of the layout's region that names it (it was the board's entry in game.yaml)
+    assert any("badicon.yaml:3: layout 'badicon', region 'i': icon: gives 'nosuchicon', which is not an icon; "
+               "known icons: " in t and t.endswith("(board 'd')") for t in text), text
     with pytest.raises(DataError):
         next(c for c in game_components(game) if c.name == "b").build(game, BuildOptions())
 
@@ -383,3 +385,32 @@ def test_small_boards_share_a_sheet(game_copy):
     assert len(one.pages) == 1 and any(e.role == "crop" for e in flatten(one.pages[0].elements))
     a4 = next(c for c in game_components(game) if c.name == "aids").build(game, BuildOptions(paper="a4"))[0]
     assert len(a4.pages) == 1 and len([e for e in a4.pages[0].elements if e.role == "cut"]) == 4
+
+
+def test_a_misspelt_icon_of_a_board_die_or_standee_names_its_line_and_the_closest(tmp_path):
+    """Found by the generated games (issue 32): a misspelt icon in a board layout's icon region was reported
+    at game.yaml's board entry without the closest name, and one in a die's face layout was not reported at
+    all (the die printed without it); a standee's named no closest icon either."""
+    root = tmp_path / "g"
+    assert CliRunner().invoke(main, ["new", str(root)]).exit_code == 0
+    layouts = root / "templates" / "layouts"
+    (layouts / "mat.yaml").write_text(
+        "size: [100, 80]\nregions:\n  - {name: ground, kind: box, rect: [0, 0, 100, 80], fill: \"'#eeeeee'\"}\n"
+        "  - {name: seal, kind: icon, at: [50, 40], size: 10, icon: \"'seall'\"}\n")
+    (layouts / "face.yaml").write_text(
+        "size: [16, 16]\nregions:\n  - {name: pip, kind: icon, at: [8, 8], size: 5, icon: \"'sparkk'\"}\n")
+    text = (root / "game.yaml").read_text().replace(
+        "  - rulebook\n", "  - {kind: board, id: mat, layout: mat}\n  - {kind: dice, id: die, face: face}\n"
+                         "  - {kind: standee, id: fig, width: 25, height: 40, pieces: [{id: hero, icon: sparc}]}\n"
+                         "  - rulebook\n")
+    (root / "game.yaml").write_text(text)
+    result = CliRunner().invoke(main, ["validate", str(root), "--no-cache"])
+    assert result.exit_code == 2
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "kind: standee" in x)
+    assert result.output.splitlines()[:-1] == [
+        f"{layouts / 'mat.yaml'}:4: layout 'mat', region 'seal': icon: gives 'seall', which is not an icon; did you "
+        f"mean 'seal'? (board 'mat')",
+        f"{layouts / 'face.yaml'}:3: layout 'face', region 'pip': icon: gives 'sparkk', which is not an icon; did "
+        f"you mean 'spark'? (dice 'die')",
+        f"{root / 'game.yaml'}:{line}: standee 'fig': piece 'hero' front: unknown icon 'sparc'; did you mean 'spark'?",
+        f"{root / 'game.yaml'}:{line}: standee 'fig': piece 'hero' back: unknown icon 'sparc'; did you mean 'spark'?"]

@@ -29,17 +29,16 @@ from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
 from pnp.loading.cardlayout import compiled, evaluate, load_layout, text_problems
 from pnp.components import BuildOptions, Component, Output, Part
-from pnp.draw.icons import drawable, with_game_icons
+from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
 from pnp.loading.i18n import strings, word, words_function
 from pnp.layout.doublesided import double_sided_pages, duplex, fold
-from pnp.layout.geometry import Icon, Page, Rect, Style, Text, flatten
+from pnp.layout.geometry import Page, Rect, Style, Text
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.packing import pack_pieces, piece_sheet_pages
 from pnp.layout.regions import RegionError, place
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, crossings, plan_tiles, tile_pages, tile_words
 from pnp.markup import Safe, escape, plain_text
-from pnp.paths import excerpt
 from pnp.loading.placeholders import PRINTED_MARK
 from pnp.loading.schema import Field
 from pnp.units import PAPERS, PRINTER_MARGIN
@@ -446,12 +445,6 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     except DataError as exc:
         problems.extend(exc.problems)
         return
-    unknown = sorted({e.name for p in all_pieces for e in flatten(p.front + (p.back or ()))
-                      if isinstance(e, Icon) and not drawable(e.name)})
-    for name in unknown:
-        problems.error(game.root / "game.yaml", spec.line, f"board '{spec.id}'",
-                       f"unknown icon {excerpt(name)} (layout '{config['layout']}'"
-                       f"{', back ' + repr(config['back']) if config['back'] else ''})")
     front, back = _layouts(game, spec, config, problems)
     found = []
     for piece in all_pieces:

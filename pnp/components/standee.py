@@ -22,7 +22,7 @@ from pnp.layout.geometry import Box, Icon, Picture, Rect, Style, Text
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.standee import StandeeSpec, standee_layout, standee_pages, standee_sheets
 from pnp.loading.i18n import word
-from pnp.markup import escape
+from pnp.markup import closest_icon, escape
 from pnp.paths import data_path
 from pnp.loading.schema import Field
 
@@ -155,7 +155,8 @@ def _check_pieces(game, spec, items, problems) -> None:
         for name in ("front", "back"):
             side = p[name]
             if side.get("icon") and not drawable(str(side["icon"])):
-                problems.error(path, line, subject, f"piece '{p['id']}' {name}: unknown icon '{side['icon']}'")
+                problems.error(path, line, subject, f"piece '{p['id']}' {name}: unknown icon '{side['icon']}'; "
+                                                    f"{closest_icon(str(side['icon']), game.icons.names, False)}")
             if side.get("art"):
                 file = data_path(game.root, side["art"], problems, path, line, subject, f"piece '{p['id']}' {name}")
                 if file is not None and not file.is_file():

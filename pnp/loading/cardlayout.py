@@ -647,8 +647,9 @@ def _evaluate_region(layout: Layout, region: dict, scope: dict, markup: bool, ic
 def text_problems(layout: Layout, elements, icons, piece: str) -> list[tuple]:
     """(path, line, subject, message) for every text of ``elements`` (a piece drawn by ``layout`` over
     data as it is: a board, a die's face) whose markup names an icon the game does not have, or
-    ``[pips:N]`` without a usable N, at the line of the region that wrote it. Each message once."""
-    from pnp.layout.geometry import Text, flatten
+    ``[pips:N]`` without a usable N, and every icon region whose icon the game does not have (with the
+    closest), at the line of the region that wrote it. Each message once."""
+    from pnp.layout.geometry import Icon, Text, flatten
 
     by_role = {}
     for items in layout.regions:
@@ -656,6 +657,12 @@ def text_problems(layout: Layout, elements, icons, piece: str) -> list[tuple]:
         by_role.setdefault(region.get("role") or region["name"], region["name"])
     out = {}
     for el in flatten(elements):
+        if isinstance(el, Icon) and el.name not in icons:
+            name = by_role.get(el.role.split(":", 1)[0], el.role.split(":", 1)[0])
+            path, line, written = layout.written(name, "icon")
+            out.setdefault((str(path), line, f"layout '{written}', region '{name}'",
+                            f"icon: gives {excerpt(el.name)}, which is not an icon; "
+                            f"{closest_icon(el.name, icons, False)} ({piece})"), None)
         if not isinstance(el, Text):
             continue
         name = by_role.get(el.role.split(":", 1)[0], el.role.split(":", 1)[0])
