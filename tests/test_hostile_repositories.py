@@ -94,8 +94,8 @@ class Maker:
         return self.tree(self._entries(self.top / "game") + list(extra))
 
     def _entries(self, folder: Path) -> list:
-        return [(p.name, FOLDER, self.tree(self._entries(p))) if p.is_dir() else (p.name, FILE, self.blob(p.read_bytes()))
-                for p in sorted(folder.iterdir())]
+        return [(p.name, FOLDER, self.tree(self._entries(p))) if p.is_dir()
+                else (p.name, FILE, self.blob(p.read_bytes())) for p in sorted(folder.iterdir())]
 
     def commit(self, game_tree: bytes, tag: str = "v1") -> bytes:
         commit = Commit()
