@@ -73,8 +73,13 @@ def test_a_card_edit_runs_only_the_checks_that_read_the_cards(game_copy, tmp_pat
     assert ran == [] and hits > 0                 # nothing changed: every check from the cache
     edit(game_copy / "cards.yaml", "name: Dutiful Peasant", "name: Dutiful Farmer")
     checked(game_copy, BuildCache(folder))
-    assert "engine" in ran                        # it plays the cards
+    assert "engine" not in ran                    # it plays the cards, but reads no card's name
     assert "tokens" not in ran                    # the token sheet does not read them
+    edit(game_copy / "cards.yaml", "    cost: 0\n    consolation: 3\n    flavour: Bread",
+         "    cost: 1\n    consolation: 3\n    flavour: Bread")
+    checked(game_copy, BuildCache(folder))
+    assert "engine" in ran                        # a value the games play with
+    assert "tokens" not in ran
 
 
 @pytest.mark.parametrize("lang", [None, "es"])

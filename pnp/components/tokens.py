@@ -186,6 +186,20 @@ def _cutter_output(game, token_set, options: BuildOptions, words, parts) -> Outp
     return out
 
 
+def demand_check(game, problems) -> None:
+    """:func:`check_demand` for the kit's tokens (when it lists them and tokens.yaml is sound): a check of
+    pnp validate's (and pnp build's) own, kept by what the simulated games read (a card's name edited
+    does not play them again), after the components' checks."""
+    if not any(spec.kind == "tokens" for spec in game.component_specs):
+        return
+    try:
+        token_set = load_tokens(game)
+    except DataError:                # reported by the component's own check
+        return
+    if token_set is not None:
+        check_demand(game, token_set, problems)
+
+
 def check_demand(game, token_set, problems, games: int = DEMAND_GAMES) -> None:
     """Warn when the kit has fewer tokens than simulated games use at once (99th percentile, most players)."""
     engine = engine_module(game.engine) if game.engine else None
@@ -246,8 +260,6 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                     problems.error(*at, f"token '{t.id}'",
                                    f"{side}.caption {excerpt(plain_text(el.markup))} does not fit a {t.size:g} mm "
                                    f"token")
-    if not problems.errors and (options is None or options.thorough):
-        check_demand(game, token_set, problems)
 
 
 @with_game_icons

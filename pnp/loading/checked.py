@@ -5,9 +5,11 @@ printed pieces' checks, the engine's seeded games) is a unit. A unit's problems 
 :mod:`pnp.kit` keeps a component (see :mod:`pnp.buildcache`): its *identity* (pnp's code, the bytes of
 every file of the game folder but the card files, the options, the unit's name) names the list of the
 loaded game's attributes it read last time, and the values of those attributes now complete the key of
-its entry. The same values read, the same problems: a card edit runs again only the units that read the
-cards (and those find each unchanged card's own check in the cache), a translation edit only the units
-that read it. What is kept is the problems as they were found, errors and warnings, file, line and
+its entry; the cards count each by the attributes of a card the unit read (as the rulebook's plays do).
+The same values read, the same problems: a card edit runs again only the units that read what it
+changed (a card's name edited does not play the engine's seeded games again, which read no name; the
+units that read it find each unchanged card's own check in the cache), a translation edit only the
+units that read it. What is kept is the problems as they were found, errors and warnings, file, line and
 message, in their order, so a run from the cache prints the same bytes as a run without it.
 
 A unit that raises (a broken installation, an interrupted run) keeps nothing; nor does one whose problem
@@ -17,6 +19,7 @@ names a file outside the game folder and pnp's own (:func:`pnp.buildcache.proble
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack
 from pathlib import Path
 
 from pnp import buildcache
@@ -55,7 +58,15 @@ class KeptChecks:
                                  name, repr(self.options), self._engine, *more)
 
     def _entry_key(self, game, ident, names) -> str | None:
-        values = buildcache.reads_digest(game, names, self.cache.memo.setdefault("values", {}))
+        memo = self.cache.memo.setdefault("values", {})
+        if "cards" in names:    # the cards each by the attributes of a card read: a name no check read is no key
+            values = buildcache.reads_digest(game, [n for n in names if n != "cards"], memo)
+            cards = [buildcache.reads_digest(card, names, memo) for card in game.cards]
+            if values is None or None in cards:
+                return None
+            values = buildcache.digest("cards read", values, cards)
+        else:
+            values = buildcache.reads_digest(game, names, memo)
         return None if values is None else buildcache.digest("checked", ident, buildcache.data_names(game, names),
                                                                  values)
 
@@ -73,7 +84,10 @@ class KeptChecks:
         self.runs += 1
         found = Problems()
         try:
-            with buildcache.recording(game) as reads:
+            with ExitStack() as stack:
+                reads = stack.enter_context(buildcache.recording(game))
+                for card in game.cards:         # what of each card it reads (see _entry_key)
+                    stack.enter_context(buildcache.recording(card, reads))
                 check(found)
         finally:
             problems.extend(found)
@@ -87,7 +101,7 @@ class KeptChecks:
         if key is None:
             return
         self.cache.put(buildcache.digest("reads of", ident),
-                       {"kind": "reads", "reads": buildcache.data_names(game, reads)}, [])
+                       {"kind": "reads", "reads": sorted(reads)}, [])     # a card's too (see _entry_key)
         self.cache.put(key, {"kind": "checked", "problems": written}, [])
 
     def _held(self, game, ident):

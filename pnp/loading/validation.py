@@ -134,7 +134,10 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
                 piece_problems(game, found)
             kept.run(game, "pieces", problems, pieces)
         if game.engine and (options is None or options.thorough) and not every_language:
+            from pnp.components.tokens import demand_check
+
             kept.run(game, "engine", problems, lambda found: _engine_check(game, found))
+            kept.run(game, "token demand", problems, lambda found: demand_check(game, found))
     decks = f"{len(game.decks)} decks, " if game.several_decks else ""
     factions = f"{len(game.factions)} factions, " if game.factions else ""
     summary = (f"{game.title}: {decks}{len(game.deck_for())} cards ({len(game.cards)} different), "
