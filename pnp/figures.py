@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields, replace
 
 from pnp.suggest import closest
 from pnp.errors import Problems
-from pnp.layout.geometry import Box, Circle, Icon, Line, Polygon, Rect, Text, Transform, scaling
+from pnp.layout.geometry import Box, Circle, Icon, Line, Polygon, Rect, Text, Transform
 from pnp.layout.geometry import Style as _Style
 from pnp.markup import Safe, escape
 
@@ -534,7 +534,3 @@ def scaled(drawing: Drawing, width_mm: float) -> float:
     """The scale a drawing is set at in a column ``width_mm`` wide: its own, or less if it is wider."""
     return min(drawing.scale, width_mm / drawing.width) if drawing.width else drawing.scale
 
-
-def placed_elements(drawing: Drawing, scale: float) -> tuple:
-    """The drawing's elements under ``scale`` (mm), as the rulebook paints them."""
-    return (Transform(drawing.elements, scaling(scale), role="figure"),)

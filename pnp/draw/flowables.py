@@ -17,7 +17,7 @@ from reportlab.platypus.flowables import UseUpSpace
 
 from pnp.draw import icons
 from pnp.draw import text as rich
-from pnp.layout.geometry import Style
+from pnp.layout.geometry import Style, Transform, scaling
 from pnp.layout.typeset import KEEP_LINES, ListGeometry
 
 
@@ -333,7 +333,6 @@ class FigureRow(Flowable):
 
     def draw(self):
         from pnp.draw.paint import paint
-        from pnp.figures import placed_elements
         from pnp.units import PT_PER_MM as MM
 
         c = self.canv
@@ -357,3 +356,8 @@ class FigureRow(Flowable):
                     rich.paint_lines(c, lines, cap, cap.size, x, w, base + caption_h - cap.size - 1.5)
                 x += w + self.gap * MM
             top = base - 6.0
+
+
+def placed_elements(drawing, scale: float) -> tuple:
+    """A figure's elements (a :class:`pnp.figures.Drawing`) under ``scale`` (mm), as the rulebook paints them."""
+    return (Transform(drawing.elements, scaling(scale), role="figure"),)
