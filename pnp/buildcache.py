@@ -409,14 +409,6 @@ def pages_digest(pages, icons: str, files: FileDigests) -> str | None:
     return digest("pages", described, icons, [(path, files(path)) for path in pictures])
 
 
-def _drawing_context() -> tuple:
-    """What the painter reads besides the pages and the icons: the language texts are set in (its quotes
-    and hyphenation, :mod:`pnp.typography`)."""
-    from pnp import typography
-
-    return ("typography", typography.active())
-
-
 class BuildCache:
     """One cache folder (``folder`` None: the cache is off and every method finds nothing).
 
@@ -576,13 +568,14 @@ class BuildCache:
 
     # ------------------------------------------------------------------ what a build keeps
 
-    def rendered(self, pages, title: str, author: str, outline, icons: str, paint):
+    def rendered(self, pages, title: str, author: str, outline, icons: str, context: tuple, paint):
         """PDF bytes of ``pages`` (a component's layout pages, finished: painted and fonts tagged), from
-        the cache or made by ``paint()`` and kept."""
+        the cache or made by ``paint()`` and kept. ``context``: what the painter reads besides the pages
+        and the icons (:func:`pnp.draw.pdf.drawing_context`), part of the key."""
         key = None
         if self:
             pages_key = pages_digest(pages, icons, self.files)
-            key = digest("rendered", code_digest(), title, author, outline, _drawing_context(),
+            key = digest("rendered", code_digest(), title, author, outline, context,
                          pages_key) if pages_key else None
             found = self.get(key)
             if found is not None and len(found[1]) == 1:
@@ -724,74 +717,7 @@ class Generations:
         self.now[key] = value
 
 
-# ---------------------------------------------------------------------- a component's files as JSON
-
-def outputs_to_json(outs) -> tuple[list, list] | None:
-    """(metadata, PDF bytes) of a component's finished outputs; None when one holds something this
-    cannot write down (then the component is not kept: nothing is guessed back)."""
-    from pnp.components import Output, Part
-    from pnp.markup import Safe
-
-    metas, blobs = [], []
-    for out in outs:
-        if type(out) is not Output or out.pdf is None or out.pages:
-            return None
-        meta = {}
-        for f in fields(Output):
-            value = getattr(out, f.name)
-            if f.name == "pdf":
-                meta["pdf"] = len(blobs)
-                blobs.append(value)
-            elif f.name == "pages":
-                continue
-            elif f.name == "parts":
-                if any(type(p) is not Part for p in value):
-                    return None
-                meta["parts"] = [[p.kind, p.item, p.count, str(p.name)] for p in value]
-            elif f.name == "title":
-                meta["title"] = [str(value), isinstance(value, Safe)]
-            elif f.name == "interleave":
-                meta["interleave"] = list(value)
-            elif f.name == "beside":            # files written next to it (cut files): their bytes
-                if not all(type(k) is str and type(v) is bytes for k, v in value.items()):
-                    return None
-                meta["beside"] = {}
-                for name, data in value.items():
-                    meta["beside"][name] = len(blobs)
-                    blobs.append(data)
-            elif value is None or type(value) in (str, int, float, bool):
-                meta[f.name] = value
-            else:
-                return None
-        metas.append(meta)
-    return metas, blobs
-
-
-def outputs_from_json(metas, blobs) -> list | None:
-    """The outputs :func:`outputs_to_json` wrote down, or None when the metadata is not sound."""
-    from pnp.components import Output, Part
-    from pnp.markup import Safe
-
-    names = {f.name for f in fields(Output)} - {"pages"}
-    outs = []
-    try:
-        for meta in metas:
-            if not isinstance(meta, dict) or set(meta) != names:
-                return None
-            title, safe = meta["title"]
-            kwargs = {k: v for k, v in meta.items() if k not in ("pdf", "parts", "title", "interleave", "beside")}
-            if "beside" in names:
-                kwargs["beside"] = {str(n): blobs[i] for n, i in meta["beside"].items()}
-            if not all(v is None or type(v) in (str, int, float, bool) for k, v in kwargs.items() if k != "beside"):
-                return None
-            parts = tuple(Part(str(k), str(i), int(n), str(name)) for k, i, n, name in meta["parts"])
-            out = Output(**kwargs, title=Safe(title) if safe else str(title), pdf=blobs[meta["pdf"]],
-                         parts=parts, interleave=tuple(str(n) for n in meta["interleave"]))
-            outs.append(out)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
-    return outs
-
+# ---------------------------------------------------------------------- problems as JSON
 
 def _place(path, root: Path):
     """A problem's file as the cache writes it down: relative to the game folder or to pnp's own folder,

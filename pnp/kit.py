@@ -15,19 +15,20 @@ from __future__ import annotations
 
 import os
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from pnp import buildcache, reprint
 from pnp.buildcache import BuildCache
-from pnp.components import BuildOptions, KitEntry, game_components
+from pnp.components import BuildOptions, KitEntry, Output, Part, game_components
 from pnp.draw.icons import using
 from pnp.draw.merge import interleave, merge, page_count, tag_font_subsets
-from pnp.draw.pdf import render
+from pnp.draw.pdf import drawing_context, render
 from pnp.errors import DataError, Problem, Problems, UserError
 from pnp.loading.gamedata import load_game
 from pnp.layout.inksaver import save_ink_page
 from pnp.manifest import MANIFEST_FILE, entry_of, manifest, to_json
+from pnp.markup import Safe
 from pnp.output import write_atomically
 from pnp.loading.validation import validate_game
 from pnp.workers import TaskPool
@@ -163,7 +164,7 @@ class _Kept:
             return None
         meta, blobs = found
         problems = buildcache.problems_from_json(meta.get("problems"), game.root)
-        outs = buildcache.outputs_from_json(meta.get("outputs") or [], blobs)
+        outs = outputs_from_json(meta.get("outputs") or [], blobs)
         if problems is None or outs is None:
             return None
         return problems, outs
@@ -196,7 +197,7 @@ class _Kept:
         if not self.cache or ident is None or component.needs_kit:
             return
         problems = buildcache.problems_to_json(found, self._root)
-        written = buildcache.outputs_to_json(outs)
+        written = outputs_to_json(outs)
         if problems is None or written is None or any(not p[4] for p in problems):
             return
         self.remember(game, ident, self.reads_of(game, component, reads),
@@ -210,16 +211,77 @@ class _Kept:
         ident = self.ident(game, component, "described", repr(entries))
         found = self.lookup(game, ident)
         if found is not None:
-            outs = buildcache.outputs_from_json(found[0].get("outputs") or [], found[1])
+            outs = outputs_from_json(found[0].get("outputs") or [], found[1])
             if outs is not None:
                 return outs
         with buildcache.unrecorded() if seen is not None else buildcache.recording(game) as reads:
             outs = finished(game, component.build(game, options, entries), options)
         reads = self.reads_of(game, component, reads)
-        written = buildcache.outputs_to_json(outs)
+        written = outputs_to_json(outs)
         if written is not None:
             self.remember(game, ident, reads, {"kind": "described", "outputs": written[0]}, written[1])
         return outs
+
+
+def outputs_to_json(outs) -> tuple[list, list] | None:
+    """(metadata, PDF bytes) of a component's finished outputs; None when one holds something this
+    cannot write down (then the component is not kept: nothing is guessed back)."""
+    metas, blobs = [], []
+    for out in outs:
+        if type(out) is not Output or out.pdf is None or out.pages:
+            return None
+        meta = {}
+        for f in fields(Output):
+            value = getattr(out, f.name)
+            if f.name == "pdf":
+                meta["pdf"] = len(blobs)
+                blobs.append(value)
+            elif f.name == "pages":
+                continue
+            elif f.name == "parts":
+                if any(type(p) is not Part for p in value):
+                    return None
+                meta["parts"] = [[p.kind, p.item, p.count, str(p.name)] for p in value]
+            elif f.name == "title":
+                meta["title"] = [str(value), isinstance(value, Safe)]
+            elif f.name == "interleave":
+                meta["interleave"] = list(value)
+            elif f.name == "beside":            # files written next to it (cut files): their bytes
+                if not all(type(k) is str and type(v) is bytes for k, v in value.items()):
+                    return None
+                meta["beside"] = {}
+                for name, data in value.items():
+                    meta["beside"][name] = len(blobs)
+                    blobs.append(data)
+            elif value is None or type(value) in (str, int, float, bool):
+                meta[f.name] = value
+            else:
+                return None
+        metas.append(meta)
+    return metas, blobs
+
+
+def outputs_from_json(metas, blobs) -> list | None:
+    """The outputs :func:`outputs_to_json` wrote down, or None when the metadata is not sound."""
+    names = {f.name for f in fields(Output)} - {"pages"}
+    outs = []
+    try:
+        for meta in metas:
+            if not isinstance(meta, dict) or set(meta) != names:
+                return None
+            title, safe = meta["title"]
+            kwargs = {k: v for k, v in meta.items() if k not in ("pdf", "parts", "title", "interleave", "beside")}
+            if "beside" in names:
+                kwargs["beside"] = {str(n): blobs[i] for n, i in meta["beside"].items()}
+            if not all(v is None or type(v) in (str, int, float, bool) for k, v in kwargs.items() if k != "beside"):
+                return None
+            parts = tuple(Part(str(k), str(i), int(n), str(name)) for k, i, n, name in meta["parts"])
+            out = Output(**kwargs, title=Safe(title) if safe else str(title), pdf=blobs[meta["pdf"]],
+                         parts=parts, interleave=tuple(str(n) for n in meta["interleave"]))
+            outs.append(out)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return outs
 
 
 def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict | None = None,
@@ -471,7 +533,7 @@ def rendered(game, out, options):
         cache = buildcache.current()
         if cache:
             icons = buildcache.icons_digest(getattr(game, "icons", None), cache.files)
-            out.pdf = cache.rendered(pages, title, game.author, out.title, icons,
+            out.pdf = cache.rendered(pages, title, game.author, out.title, icons, drawing_context(),
                                      lambda: tag_font_subsets(render(pages, title, game.author, outline=out.title)))
         else:
             out.pdf = render(pages, title, game.author, outline=out.title)

@@ -232,6 +232,7 @@ def test_a_drawn_file_is_keyed_by_the_language_texts_are_set_in(tmp_path):
     """The painter sets quotes and hyphenation in the active language (pnp.typography): the same pages in
     another language are drawn again, not taken from the cache."""
     from pnp import typography
+    from pnp.draw.pdf import drawing_context
     from pnp.layout.geometry import Page, Rect, Text
 
     cache = BuildCache(tmp_path / "cache")
@@ -246,7 +247,7 @@ def test_a_drawn_file_is_keyed_by_the_language_texts_are_set_in(tmp_path):
 
     for lang in ("en", "es", "en"):
         with typography.language(lang):
-            assert cache.rendered(pages, "t", "a", "o", "icons", paint(lang)) == lang.encode()
+            assert cache.rendered(pages, "t", "a", "o", "icons", drawing_context(), paint(lang)) == lang.encode()
     assert drawn == ["en", "es"]
 
 

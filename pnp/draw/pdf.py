@@ -10,6 +10,7 @@ import io
 
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp import typography
 from pnp.draw import fonts
 from pnp.draw.paint import paint
 from pnp.units import pt
@@ -49,3 +50,9 @@ def render(pages, title: str, author: str = "", outline: str | None = None) -> b
     add_pages(c, pages, outline)
     c.save()
     return buf.getvalue()
+
+
+def drawing_context() -> tuple:
+    """What the painter reads besides the pages and the icons (a drawn file's build cache key holds it): the
+    language texts are set in (its quotes and hyphenation, :mod:`pnp.typography`)."""
+    return ("typography", typography.active())
