@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from pnp import buildcache, reprint
+from pnp.components.record import RECORD_FILE, kit_record
 from pnp.buildcache import BuildCache
 from pnp.components import BuildOptions, KitEntry, Output, Part, game_components
 from pnp.draw.icons import using
@@ -316,7 +317,7 @@ def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict |
         files.update(out.beside)          # cut files next to their PDF
     pages = {out.filename: out.page_count for out in outputs}
     # pieces.json: every piece's drawing; with --changed-since, reprint.pdf of those that changed (pnp.reprint)
-    files[reprint.RECORD_FILE] = record = reprint.kit_record(game, components, built)
+    files[RECORD_FILE] = record = kit_record(game, components, built)
     if options.changed_since:
         for out in finished(game, [reprint.reprint_output(game, options, components, record)], options):
             files[out.filename] = out.pdf

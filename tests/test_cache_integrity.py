@@ -197,7 +197,7 @@ def test_a_kit_record_never_reads_a_file_through_a_link_in_out(setup, tmp_path):
 def test_the_files_every_kit_has_are_the_kits_own_names():
     from pnp.kit import KIT_FILE
     from pnp.manifest import MANIFEST_FILE
-    from pnp.reprint import RECORD_FILE
+    from pnp.components.record import RECORD_FILE
 
     assert set(uptodate.KIT_FILES) == {KIT_FILE, MANIFEST_FILE, RECORD_FILE}
 

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
-from pnp.reprint import MAX_RECORD_BYTES, RECORD_FILE
+from pnp.components.record import RECORD_FILE
+from pnp.reprint import MAX_RECORD_BYTES
 
 
 def pnp(*args):

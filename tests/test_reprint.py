@@ -25,8 +25,8 @@ from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import strings
 from pnp.loading.tokendata import load_tokens
 from pnp.markup import plain_text
-from pnp.reprint import (CARDS_RECORD_FILE, RECORD_FILE, REPRINT_FILE, Change, compare, fingerprint, game_record,
-                         reprint_pages)
+from pnp.components.record import RECORD_FILE, fingerprint
+from pnp.reprint import CARDS_RECORD_FILE, REPRINT_FILE, Change, compare, game_record, reprint_pages
 
 
 def _game_copy(tmp_path, name="behind_the_throne"):

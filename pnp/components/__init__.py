@@ -84,7 +84,7 @@ class Output:
     page_count: int | None = None    # known once the PDF is made
     beside: dict = field(default_factory=dict)  # other files written next to it (file name -> bytes): cut files
     record: str | None = None        # the pieces it prints, each with its drawing's fingerprint (JSON, made by
-                                     # pnp.reprint.fragment): the kit's pieces.json gathers them
+                                     # pnp.components.record.fragment): the kit's pieces.json gathers them
 
 
 @dataclass(frozen=True)
@@ -128,9 +128,9 @@ class Component:
                                      # build must give the same bytes (the card sheets of a large deck)
     run_part: Callable | None = None
     join_parts: Callable | None = None
-    printed: Callable | None = None  # (game, options) -> [pnp.reprint.Printed]: every physical piece it prints with
+    printed: Callable | None = None  # (game, options) -> [pnp.components.record.Printed]: every physical piece it prints with
                                      # its drawing, for pieces.json and --changed-since (its build records them too)
-    reprint: Callable | None = None  # (game, options, labels: set, first: int) -> pnp.reprint.Reprinted: the sheets
+    reprint: Callable | None = None  # (game, options, labels: set, first: int) -> pnp.components.record.Reprinted: the sheets
                                      # of only the copies ``labels``, laid out as its build lays them out
     view: Callable | None = None     # (game) -> the game as its build reads it (all it reads; the build narrows the
                                      # game to it first): the build cache keys it by this view instead of recorded reads

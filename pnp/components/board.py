@@ -24,7 +24,8 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pnp import reprint, templating
+from pnp import templating
+from pnp.components import record
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
 from pnp.loading.cardlayout import compiled, evaluate, load_layout, text_problems
@@ -369,7 +370,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     if tiles:
         parts.append(Part("tile", f"{spec.id}-tiles", tiles, words.get("part_tiles", "tiles")))
     out = Output(file_name(spec), title, pages, parts=tuple(parts), sides=sides, sheets=sheets)
-    out.record = reprint.fragment(game, "board", *printed(game, options, spec))
+    out.record = record.fragment(game, "board", *printed(game, options, spec))
     return [out]
 
 
@@ -414,13 +415,13 @@ def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
     config = config_of(spec)
     out = []
     for key, label, piece in _labelled(game, spec, config):
-        values = {"name": key, **(reprint.item_values(piece.item, game.root) if piece.item is not None else {})}
-        out.append(reprint.Printed(key, label, piece.name, piece.front, piece.back or (), values))
+        values = {"name": key, **(record.item_values(piece.item, game.root) if piece.item is not None else {})}
+        out.append(record.Printed(key, label, piece.name, piece.front, piece.back or (), values))
     return escape(_title(game, spec, config)), out
 
 
 @with_game_icons
-def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> record.Reprinted:
     """Only the pieces ``labels``, each printed as the build prints it (packed with other small ones, tiled,
     duplex or folded)."""
     config = config_of(spec)
@@ -429,7 +430,7 @@ def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -
     for ps, how, _ in _laid_sheets(game, spec, config, chosen, options, strings(game, options.lang),
                                    escape(_title(game, spec, config))):
         sheets += list(zip(ps[::2], ps[1::2])) if how == "double" else [(page, None) for page in ps]
-    return reprint.Reprinted(sheets)
+    return record.Reprinted(sheets)
 
 
 @with_game_icons

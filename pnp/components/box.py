@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from pnp import buildcache, reprint
+from pnp import buildcache
+from pnp.components import record
 from pnp.credits import credit_lines
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
@@ -346,7 +347,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     game = buildcache.counts_only(game)          # all the box reads of the cards (Component.view)
     words = words_for(game, options.lang)
     out = Output("box.pdf", words["box"], layout(game, options).pages, parts=(Part("box", "box", 1, words["box"]),))
-    out.record = reprint.fragment(game, "box", *printed(game, options))
+    out.record = record.fragment(game, "box", *printed(game, options))
     return [out]
 
 
@@ -356,13 +357,13 @@ def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
 
     title = words_for(game, options.lang)["box"]
     sheets = tuple(Group(tuple(page.elements), role=f"sheet {i + 1}") for i, page in enumerate(layout(game, options).pages))
-    return title, [reprint.Printed("box", "box#1", title, sheets, (), {})]
+    return title, [record.Printed("box", "box#1", title, sheets, (), {})]
 
 
 @with_game_icons
-def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> record.Reprinted:
     """The box's sheets again."""
-    return reprint.Reprinted([(page, None) for page in layout(game, options).pages])
+    return record.Reprinted([(page, None) for page in layout(game, options).pages])
 
 
 @with_game_icons

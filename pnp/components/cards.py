@@ -30,7 +30,7 @@ from pnp.markup import card_markup, escape, markup_problems, plain_text
 from pnp.paths import excerpt
 from pnp.suggest import closest
 from pnp.loading.placeholders import PRINTED_MARK
-from pnp import reprint
+from pnp.components import record
 
 
 #: ``pnp build --cards gutterfold``: the file of card sheets folded on their gutter, and its hint in the margin.
@@ -319,18 +319,18 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
                                  single_card_pages(faces, back_elements(game, deck, laid.bleed), deck.width,
                                                    deck.height, laid.bleed, labels, _backs(game, deck, cards, laid)),
                                  in_kit=False))
-    record = reprint.fragment(game, "cards", *printed(game, options))
+    recorded = record.fragment(game, "cards", *printed(game, options))
     if options.cards == "gutterfold":
         # fronts and backs on one side of each sheet, folded on the gutter and glued
         out = Output(GUTTERFOLD_FILE, words.get("card_gutterfold", "Cards, gutterfold"), folded, parts=tuple(parts),
                      sides="fold")
-        out.record = record
+        out.record = recorded
         return [out] + single
     fronts_out = Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), fronts, parts=tuple(parts),
                         sides="double")
     if machine:
         fronts_out.beside = cut_files(game, machine, w, h, cut_pages, "cards-fronts", drawn=fronts)
-    fronts_out.record = record
+    fronts_out.record = recorded
     return [
         fronts_out,
         # printed on the reverse of the fronts' sheets
@@ -425,8 +425,8 @@ def draw_piece(game, options: BuildOptions, piece) -> tuple:
         own = back_elements(game, deck, 0.0)
         for i, (face, label, card) in enumerate(zip(faces, labels, cards)):
             prints.append((number, card.id if card is not None else None, label,
-                           reprint.fingerprint(face, game.root, digests),
-                           reprint.fingerprint(per_card[i] if per_card is not None else own, game.root, digests)))
+                           record.fingerprint(face, game.root, digests),
+                           record.fingerprint(per_card[i] if per_card is not None else own, game.root, digests)))
 
     def paint(pages):
         pages = [save_ink_page(p) for p in pages] if options.ink_saver else pages
@@ -455,11 +455,11 @@ def joined_pieces(game, options: BuildOptions, pieces, drawn) -> list[Output]:
             card = next(c for c in deck.cards if c.id == card_id) if card_id is not None else None
             prints.append((card.id if card is not None else label.rsplit("#", 1)[0], label,
                            escape(card.name) if card is not None else aid, face, back,
-                           reprint.card_values(card) if card is not None else {}, deck.id))
+                           record.card_values(card) if card is not None else {}, deck.id))
     fronts_title, backs_title = words.get("card_fronts", "Card fronts"), words.get("card_backs", "Card backs")
     fronts = Output("cards-fronts.pdf", fronts_title, parts=tuple(parts), sides="double",
                     pdf=concatenate([d[0] for d in drawn], f"{game.title}: {fronts_title}", game.author, fronts_title))
-    fronts.record = reprint.fragment_of(game, "cards", words.get("reprint_cards", "Cards"), prints)
+    fronts.record = record.fragment_of(game, "cards", words.get("reprint_cards", "Cards"), prints)
     return [
         fronts,
         Output("cards-backs.pdf", backs_title, sides="double", sheets=0,
@@ -545,13 +545,13 @@ def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
         for i, (face, label, card) in enumerate(zip(faces, labels, cards)):
             key = card.id if card is not None else label.rsplit("#", 1)[0]
             name = escape(card.name) if card is not None else words.get("reprint_aid", "player aid")
-            out.append(reprint.Printed(key, label, name, face, backs[i] if backs is not None else own,
-                                       reprint.card_values(card) if card is not None else {}, deck.id))
+            out.append(record.Printed(key, label, name, face, backs[i] if backs is not None else own,
+                                       record.card_values(card) if card is not None else {}, deck.id))
     return words.get("reprint_cards", "Cards"), out
 
 
 @with_game_icons
-def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> record.Reprinted:
     """The sheets of the card copies ``labels`` (:mod:`pnp.reprint`), laid out as :func:`build` lays out its
     cards (the same paper, bleed, gutterfold or cutting machine, whose cut files are named by the pages of
     ``reprint.pdf``, the first of these being page ``first``)."""
@@ -572,7 +572,7 @@ def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -
             drawn.append(front)
             sheets.append((front, back))
         sheets += [(page, None) for page in folded]
-    out = reprint.Reprinted(sheets)
+    out = record.Reprinted(sheets)
     if machine and cut_pages:
         out.beside = cut_files(game, machine, w, h, cut_pages, "reprint", numbers, drawn=drawn)
     return out

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pnp import reprint, templating
+from pnp import templating
+from pnp.components import record
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
 from pnp.loading.cardlayout import compiled, evaluate, load_layout, text_problems
@@ -125,7 +126,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
 
             out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, f"{base}-{form}")
         outs.append(out)
-    outs[0].record = reprint.fragment(game, "dice", *printed(game, options, spec))
+    outs[0].record = record.fragment(game, "dice", *printed(game, options, spec))
     return outs
 
 
@@ -162,13 +163,13 @@ def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
             drawn[id(faces)] = tuple(Group(tuple(place(face, layout.size, side, side, None)), role=f"face {k + 1}")
                                      for k, face in enumerate(faces))
         name = item.get("name") if isinstance(item, dict) and item.get("name") else key
-        values = reprint.item_values(item, game.root) if item is not None else {}
-        out.append(reprint.Printed(key, label, escape(str(name)), drawn[id(faces)], (), values))
+        values = record.item_values(item, game.root) if item is not None else {}
+        out.append(record.Printed(key, label, escape(str(name)), drawn[id(faces)], (), values))
     return escape(word(game, f"components.{spec.id}.title", _own_title(spec))), out
 
 
 @with_game_icons
-def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> record.Reprinted:
     """Only the dice ``labels``, in the kit's form (its first), laid out as the build lays it out (without a
     cutting machine's layout)."""
     config = config_of(spec)
@@ -179,7 +180,7 @@ def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -
     title = escape(word(game, f"components.{spec.id}.title", _own_title(spec)))
     pages = _form_pages(form, chosen, layout, config, *options.page_size,
                         f"{title}: {words.get(f'dice_{form}', form)}", words.get("dice_glue", "glue"))
-    return reprint.Reprinted([(page, None) for page in pages])
+    return record.Reprinted([(page, None) for page in pages])
 
 
 @with_game_icons

@@ -9,7 +9,7 @@ orientation (to print larger or smaller hexes, or pointy-top) and choose what is
 
 from __future__ import annotations
 
-from pnp import reprint
+from pnp.components import record
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
@@ -146,7 +146,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         parts.append(Part("tile", f"{spec.id if spec else 'map'}-tiles", tiles.sheets,
                           strings(game, options.lang).get("part_tiles", "tiles")))
     result = Output(file_name(spec), title, out, parts=tuple(parts))
-    result.record = reprint.fragment(game, "hexmap", *printed(game, options, spec))
+    result.record = record.fragment(game, "hexmap", *printed(game, options, spec))
     return [result]
 
 
@@ -158,13 +158,13 @@ def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
         return title, []
     key = spec.id if spec else "map"
     elements = tuple(map_layout(game, config, options.lang).elements)
-    return title, [reprint.Printed(key, f"{key}#1", title, elements, (), {})]
+    return title, [record.Printed(key, f"{key}#1", title, elements, (), {})]
 
 
 @with_game_icons
-def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> record.Reprinted:
     """The whole map again: its assembly map and every tile (or its one sheet)."""
-    return reprint.Reprinted([(page, None) for page in pages(game, options, spec)[0]])
+    return record.Reprinted([(page, None) for page in pages(game, options, spec)[0]])
 
 
 def _problem(game, spec, message):

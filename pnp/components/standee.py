@@ -11,7 +11,8 @@ front unless it says otherwise.
 
 from __future__ import annotations
 
-from pnp import reprint, templating
+from pnp import templating
+from pnp.components import record
 from pnp.loading.cardlayout import compiled
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.components.board import scope
@@ -204,7 +205,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         from pnp.exports.cutfile import moved_sheets
 
         out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, stem)
-    out.record = reprint.fragment(game, "standee", *printed(game, options, spec))
+    out.record = record.fragment(game, "standee", *printed(game, options, spec))
     return [out]
 
 
@@ -217,13 +218,13 @@ def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
     for p in piece_list(game, spec):
         front, back = tuple(side_elements(game, p["front"], w, h)), tuple(side_elements(game, p["back"], w, h))
         name = escape(p["front"].get("label") or p["id"])
-        values = reprint.item_values({"count": p["count"], "front": p["front"], "back": p["back"]})
-        out += [reprint.Printed(p["id"], f"{p['id']}#{k + 1}", name, front, back, values) for k in range(p["count"])]
+        values = record.item_values({"count": p["count"], "front": p["front"], "back": p["back"]})
+        out += [record.Printed(p["id"], f"{p['id']}#{k + 1}", name, front, back, values) for k in range(p["count"])]
     return escape(printed_title(game, spec)), out
 
 
 @with_game_icons
-def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> record.Reprinted:
     """The sheets of only the figures ``labels``, packed as the build packs them (without a cutting
     machine's layout)."""
     config = config_of(spec)
@@ -238,7 +239,7 @@ def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -
             arts[key] = (side_elements(game, p["front"], config["width"], config["height"]),
                          side_elements(game, p["back"], config["width"], config["height"]))
     pages = standee_pages(standees, arts, *options.page_size, label=escape(printed_title(game, spec)))
-    return reprint.Reprinted([(page, None) for page in pages])
+    return record.Reprinted([(page, None) for page in pages])
 
 
 @with_game_icons

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pnp import reprint
+from pnp.components import record
 from pnp.loading import placeholders
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw import fonts
@@ -91,7 +91,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     else:
         out = Output("tokens.pdf", words.get("tokens", "Tokens"), _pages(game, token_set, token_set.tokens, options),
                      parts=parts, sides="fold")
-    out.record = reprint.fragment(game, "tokens", *printed(game, options))
+    out.record = record.fragment(game, "tokens", *printed(game, options))
     return [out]
 
 
@@ -119,13 +119,13 @@ def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
     values of its tokens.yaml entry), for :mod:`pnp.reprint`."""
     token_set = load_tokens(game)
     sides = faces(game, token_set, options.lang)
-    out = [reprint.Printed(t.id, f"{t.id}#{k + 1}", escape(t.id), *sides[t.id], reprint.item_values(t, game.root))
+    out = [record.Printed(t.id, f"{t.id}#{k + 1}", escape(t.id), *sides[t.id], record.item_values(t, game.root))
            for t in token_set.tokens for k in range(t.count)]
     return strings(game, options.lang).get("tokens", "Tokens"), out
 
 
 @with_game_icons
-def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> record.Reprinted:
     """Fold-and-glue sheets of only the token copies ``labels``, laid out as the build lays out tokens
     (without a cutting machine's layout)."""
     token_set = _print_set(game, options)
@@ -134,7 +134,7 @@ def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -
         key = label.rsplit("#", 1)[0]
         wanted[key] = wanted.get(key, 0) + 1
     tokens = [replace(t, count=wanted[t.id]) for t in token_set.tokens if t.id in wanted]
-    return reprint.Reprinted([(page, None) for page in _pages(game, token_set, tokens, options)])
+    return record.Reprinted([(page, None) for page in _pages(game, token_set, tokens, options)])
 
 
 def _cutter_output(game, token_set, options: BuildOptions, words, parts) -> Output:

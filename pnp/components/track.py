@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from pnp import reprint
+from pnp.components import record
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError
@@ -113,7 +113,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     title, _ = titles(game, config, spec.id if spec else "power_track", options.lang)
     part = Part("board", spec.id if spec else "power_track", 1, title)
     out = Output(file_name(spec), title, [layout(game, options, spec).page], parts=(part,))
-    out.record = reprint.fragment(game, "track", *printed(game, options, spec))
+    out.record = record.fragment(game, "track", *printed(game, options, spec))
     return [out]
 
 
@@ -123,13 +123,13 @@ def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
     title, _ = titles(game, config, spec.id if spec else "power_track", options.lang)
     key = spec.id if spec else "power_track"
     page = layout(game, options, spec).page
-    return title, [reprint.Printed(key, f"{key}#1", title, tuple(page.elements), (), reprint.item_values(config))]
+    return title, [record.Printed(key, f"{key}#1", title, tuple(page.elements), (), record.item_values(config))]
 
 
 @with_game_icons
-def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> reprint.Reprinted:
+def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> record.Reprinted:
     """The track's page again."""
-    return reprint.Reprinted([(layout(game, options, spec).page, None)])
+    return record.Reprinted([(layout(game, options, spec).page, None)])
 
 
 @with_game_icons
