@@ -8,8 +8,7 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
-from pnp.loading.i18n.catalogue import sources
-from pnp.loading.i18n.check import check_language
+from pnp.loading.i18n.check import check_language, sources
 from pnp.errors import Problems
 
 

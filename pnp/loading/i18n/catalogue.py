@@ -4,9 +4,10 @@ Each :class:`Source` is one string a kit prints in the game's own language (a ca
 caption, a track's title, one of pnp's own words, ...), the key a translation gives it under
 (``cards.outlaw.name`` in ``i18n/<lang>.yaml``), and the file and line the original is written at, so
 ``pnp validate --lang es`` can point at what is still in English. The game's own data gives the
-names, decks and cards; every component kind adds what its own settings and files print
-(:attr:`pnp.components.Component.words`); layouts add their printed literals
-(:mod:`pnp.loading.i18n.literals`); templates (rulebook chapters, card text, aids) are one file per language.
+names, decks and cards (:func:`data_sources`); every component kind adds what its own settings and files
+print (:attr:`pnp.components.Component.words`: :func:`pnp.loading.i18n.check.sources` gathers them all);
+layouts add their printed literals (:mod:`pnp.loading.i18n.literals`); templates (rulebook chapters, card
+text, aids) are one file per language.
 
 Words without a letter (``3``, ``+1``, ``−2``) are the same in every language and need no translation.
 """
@@ -52,24 +53,6 @@ def has_letters(text) -> bool:
     if isinstance(text, dict):               # a printed word's plural forms
         return any(has_letters(t) for t in text.values())
     return isinstance(text, str) and any(unicodedata.category(ch).startswith("L") for ch in text)
-
-
-def sources(game) -> list[Source]:
-    """Every printed string of ``game`` (loaded in its own language) a translation must give, in the
-    order of the files: game.yaml and the cards, each component's own words, the game's and pnp's words."""
-    from pnp.components import game_components
-
-    out = list(data_sources(game))
-    for component in game_components(game):
-        if component.words is not None:
-            out += component.words(game)
-    out += word_sources(game)
-    seen, unique = set(), []
-    for s in out:
-        if s.key not in seen and (s.kind != "key" or has_letters(s.text)):
-            seen.add(s.key)
-            unique.append(s)
-    return unique
 
 
 def data_sources(game):

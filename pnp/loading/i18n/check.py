@@ -1,7 +1,7 @@
 """The checks of a game's languages: every printed string a language lacks, reported at the original.
 
 ``pnp validate --lang es`` (and ``pnp build --lang es``) calls :func:`check_language`: each string of
-:func:`pnp.loading.i18n.catalogue.sources` the Spanish translation does not give is a problem at the file and
+:func:`sources` the Spanish translation does not give is a problem at the file and
 line where the original words are written, saying which key to add to which file. They are errors, or
 warnings with ``--allow-missing`` (a playtest kit then prints them in the data's own language). Every
 validate also runs :func:`check_translation_keys` (keys of each translation file that match nothing) and
@@ -11,13 +11,30 @@ validate also runs :func:`check_translation_keys` (keys of each translation file
 from __future__ import annotations
 
 from pnp.errors import DataError, Problems
+from pnp.components import game_components
 from pnp.loading.i18n import (PLACEHOLDERS, is_plural, languages, no_translation, pnp_words, strings_path, translation_path)
-from pnp.loading.i18n.catalogue import Source, sources
+from pnp.loading.i18n.catalogue import Source, data_sources, has_letters, word_sources
 from pnp.loading.i18n.literals import suggested_key
 from pnp.markup import markup_problems, placeholder_problems
 from pnp.paths import excerpt
 from pnp.suggest import closest
 from pnp.loading.yamlsrc import LineDict, line_of, load_yaml_or_report
+
+
+def sources(game) -> list[Source]:
+    """Every printed string of ``game`` (loaded in its own language) a translation must give, in the
+    order of the files: game.yaml and the cards, each component's own words, the game's and pnp's words."""
+    out = list(data_sources(game))
+    for component in game_components(game):
+        if component.words is not None:
+            out += component.words(game)
+    out += word_sources(game)
+    seen, unique = set(), []
+    for s in out:
+        if s.key not in seen and (s.kind != "key" or has_letters(s.text)):
+            seen.add(s.key)
+            unique.append(s)
+    return unique
 
 
 def check_language(game, lang: str, problems: Problems, allow_missing: bool = False, counted: bool = False) -> int:
