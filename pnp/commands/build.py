@@ -98,7 +98,7 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
     if preset:
         from pnp.draw.merge import page_count
         from pnp.exports.presets import PDF_PRESETS as presets
-        from pnp.kit import build_print_shop
+        from pnp.exports.printshop import build_print_shop
         paths, warnings = build_print_shop(game, out_dir, options, presets[preset])
         for warning in warnings:
             click.echo(str(warning), err=True)
