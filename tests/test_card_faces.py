@@ -7,7 +7,8 @@ from pnp.components.cards import build, face_content
 from pnp.components import BuildOptions
 from pnp.draw.text import fit
 from pnp.loading.gamedata import load_game
-from pnp.layout.cards import card_face, stat_slots
+from pnp.layout.cards import stat_slots
+from pnp.loading.cardlayout import card_face
 from pnp.layout.geometry import Rect, Text, flatten
 
 

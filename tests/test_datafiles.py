@@ -130,7 +130,7 @@ def test_templates_and_card_layouts_see_data(folder, tmp_path):
                                                  "style: {font: sans, size: 7}}\n", 1))
     game = load_game(folder)
     from pnp.components.cards import face_content, layout_of
-    from pnp.layout.cards import card_face
+    from pnp.loading.cardlayout import card_face
     card = game.deck("stars").cards[0]
     deck = game.deck("stars")
     face = card_face(face_content(game, card), deck.width, deck.height, 0.0, layout_of(deck, card))

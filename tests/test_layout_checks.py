@@ -9,7 +9,7 @@ from pnp.loading.cardlayout import LayoutError, evaluate
 from pnp.cli import main
 from pnp.components.cards import face_content, layout_of
 from pnp.loading.gamedata import load_game
-from pnp.layout.cards import face_scope
+from pnp.loading.cardlayout import face_scope
 
 from test_card_markup import GAME, OMENS, write_game
 

@@ -115,7 +115,7 @@ def test_a_card_layout_table_draws_markup_and_checks_its_icons(tmp_path):
     layout.write_text(layout.read_text() + "  - {name: chart, kind: table, rect: [8, 58, 47, 10], "
                                            "rows: \"[['**Play**', '[spark] ' ~ field('points')]]\"}\n")
     from pnp.components.cards import face_content, layout_of
-    from pnp.layout.cards import card_face
+    from pnp.loading.cardlayout import card_face
 
     game = load_game(root)
     card = game.card("ember")

@@ -17,9 +17,10 @@ from pnp.draw import fonts, icons
 from pnp.draw.text import fit
 from pnp.loading.i18n import strings, words_at, words_function
 from pnp.loading.decks import image_pixels
-from pnp.loading.cardlayout import FieldValues, RegionProblems, bundled, evaluate, showing, shown_fields
-from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_face, card_grid,
-                              card_sheets, face_scope, offset_backs_clearance, single_card_pages, stat_slots)
+from pnp.loading.cardlayout import (FieldValues, RegionProblems, bundled, card_face, evaluate, face_scope, showing,
+                                    shown_fields)
+from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_grid, card_sheets,
+                              offset_backs_clearance, single_card_pages, stat_slots)
 from pnp.layout.geometry import Picture, Rect, Text, flatten
 from pnp.layout.regions import RegionError, trim_sides
 from pnp.layout.gutterfold import gutterfold_sheets, plan as gutterfold_plan

@@ -21,7 +21,8 @@ from pnp.errors import DataError, Problems, UserError
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
 from pnp.output import write_atomically
 from pnp.paths import excerpt
-from pnp.layout.cards import aid_face, card_face
+from pnp.layout.cards import aid_face
+from pnp.loading.cardlayout import card_face
 from pnp.markup import escape
 from pnp.layout.geometry import Group, Page, Rect
 from pnp.loading.validation import validate_game

@@ -13,8 +13,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text, Transform
-from pnp.layout.regions import place
-from pnp.markup import Safe, escape
+from pnp.markup import escape
 from pnp.layout.sheet import (CROP_LENGTH, CROP_OFFSET, Grid, back_slots, crop_marks, cut_lines, fit_grid,
                               margin_cut_lines)
 from pnp.units import MIN_TEXT_PT, PRINTER_MARGIN
@@ -95,42 +94,6 @@ def face_context(content: FaceContent) -> dict:
             "watermark": content.watermark, "mark": content.mark, "version": content.version,
             "art": content.art is not None,
             "stats": tuple((name, icon, escape(label)) for name, icon, label in content.stats), **content.values}
-
-
-#: Between the labels of a card's type line.
-LABEL_SEPARATOR = " \u00b7 "
-
-
-def generic_values(content: FaceContent, layout) -> dict:
-    """What a layout's generic regions show (the classic layout's rules box and type line): the fields
-    that no other region of ``layout`` shows by name (:func:`pnp.loading.cardlayout.shown_fields`).
-
-    ``rules``: the ability text, then each such text field, one per line (markup). ``labels``: such
-    choice, list, flag and plain number values as printed. ``type_line``: the rank's (or category's)
-    name, then the labels, joined by a middle dot."""
-    from pnp.loading.cardlayout import shown_fields
-
-    shown = shown_fields(layout)
-    texts = [markup for name, markup in content.texts if shown is not None and name not in shown]
-    labels = [label for name, label in content.labels if shown is not None and name not in shown]
-    rules = "\n".join(([content.ability] if content.ability else []) + texts)
-    type_line = LABEL_SEPARATOR.join(([content.rank_name] if content.rank_name else []) + labels)
-    return {"rules": Safe(rules), "labels": labels, "type_line": Safe(type_line)}
-
-
-def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0, layout=None) -> list:
-    """Elements of one face in the card's frame (origin at the trim corner), as the ``layout`` (a
-    :class:`pnp.loading.cardlayout.Layout`; default: the bundled ``classic``) places them; the frame colour
-    runs ``bleed`` mm past the trim line."""
-    from pnp.loading.cardlayout import bundled, evaluate
-
-    layout = layout or bundled("classic")
-    return place(evaluate(layout, face_scope(content, layout), markup=True), layout.size, w, h, content, bleed)
-
-
-def face_scope(content: FaceContent, layout) -> dict:
-    """Everything ``layout``'s expressions see of a face: :func:`face_context` and :func:`generic_values`."""
-    return {**face_context(content), **generic_values(content, layout)}
 
 
 def _with(style: Style, **changes) -> Style:

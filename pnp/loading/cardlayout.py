@@ -29,7 +29,9 @@ import jinja2
 from pnp import TEMPLATES_DIR, templating
 from pnp.cache import reads_files
 from pnp.errors import Problems
+from pnp.layout.cards import FaceContent, face_context
 from pnp.layout.colour import readable, shade, tint, tint_to
+from pnp.layout.regions import place
 from pnp.markup import Safe, closest_icon, escape, markup_problems, plain_text
 from pnp.paths import SAFE_NAME, excerpt
 from pnp.suggest import closest
@@ -883,3 +885,38 @@ def _shifted(region: dict, index: int) -> dict:
             x, y = region[key]
             region[key] = [x + mx, y + my]
     return region
+
+
+# ----------------------------------------------------------------------------- a card's face
+
+#: Between the labels of a card's type line.
+LABEL_SEPARATOR = " \u00b7 "
+
+
+def generic_values(content: FaceContent, layout) -> dict:
+    """What a layout's generic regions show (the classic layout's rules box and type line): the fields
+    that no other region of ``layout`` shows by name (:func:`shown_fields`).
+
+    ``rules``: the ability text, then each such text field, one per line (markup). ``labels``: such
+    choice, list, flag and plain number values as printed. ``type_line``: the rank's (or category's)
+    name, then the labels, joined by a middle dot."""
+    shown = shown_fields(layout)
+    texts = [markup for name, markup in content.texts if shown is not None and name not in shown]
+    labels = [label for name, label in content.labels if shown is not None and name not in shown]
+    rules = "\n".join(([content.ability] if content.ability else []) + texts)
+    type_line = LABEL_SEPARATOR.join(([content.rank_name] if content.rank_name else []) + labels)
+    return {"rules": Safe(rules), "labels": labels, "type_line": Safe(type_line)}
+
+
+def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0, layout=None) -> list:
+    """Elements of one face in the card's frame (origin at the trim corner), as the ``layout`` (a
+    :class:`Layout`; default: the bundled ``classic``) places them; the frame colour
+    runs ``bleed`` mm past the trim line."""
+    layout = layout or bundled("classic")
+    return place(evaluate(layout, face_scope(content, layout), markup=True), layout.size, w, h, content, bleed)
+
+
+def face_scope(content: FaceContent, layout) -> dict:
+    """Everything ``layout``'s expressions see of a face: :func:`pnp.layout.cards.face_context` and
+    :func:`generic_values`."""
+    return {**face_context(content), **generic_values(content, layout)}
