@@ -14,7 +14,7 @@ from PIL import Image
 
 from pnp.cli import main
 from pnp.commands.replay import replayed
-from pnp.commands.simulate import SEAT_NAMES
+from pnp.lab.table import SEAT_NAMES
 from pnp.loading.gamedata import load_game
 from serve_helpers import running
 

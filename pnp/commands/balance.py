@@ -13,7 +13,8 @@ from pathlib import Path
 import click
 
 from pnp import default_game
-from pnp.commands.simulate import bot_list, executor_options, game_options, make_executor, player_counts
+from pnp.commands.simulate import executor_options, make_executor
+from pnp.lab.table import bot_list, game_options, player_counts
 from pnp.errors import UserError
 from pnp.loading.gamedata import load_game
 from rules_engine import engine_module

@@ -18,7 +18,8 @@ from pathlib import Path
 import click
 
 from pnp.commands.balance import _write, report_json
-from pnp.commands.simulate import bot_list, executor_options, make_executor, player_counts
+from pnp.commands.simulate import executor_options, make_executor
+from pnp.lab.table import bot_list, player_counts
 from pnp.errors import UserError
 from pnp.paths import excerpt
 

@@ -8,37 +8,8 @@ from __future__ import annotations
 
 import click
 
-from pnp.commands.simulate import SEAT_NAMES, bot_list, game_options, player_counts, print_game
-from pnp.errors import UserError
-
-
-def table(game_name, players_text, bots, variant_file, option_pairs, options=None):
-    """``(game, engine, seat bots, rules, options)``: a game's table as a report names it (UserError for a
-    bad player count, bot, variant or option)."""
-    from pnp.loading.gamedata import load_game
-    from rules_engine import engine_module
-
-    game = load_game(game_name)
-    if not game.engine:
-        raise UserError(f"{game.title} has no rules engine to play")
-    engine = engine_module(game.engine)
-    variant = None
-    if variant_file:
-        from pnp.loading.variants import apply, load_variant
-
-        variant = load_variant(variant_file, game, engine)
-        game = apply(game, variant, engine)
-    options = {**(variant.parameters if variant else {}), **(options or {}),
-               **game_options(option_pairs, None, engine, game.title)}
-    counts = player_counts(players_text, game.players, engine.PLAYERS, game.title)
-    if len(counts) != 1:
-        raise UserError("--players: a game has one player count")
-    players = counts[0]
-    names = bot_list(bots, engine.BOTS) if bots is not None else list(engine.DEFAULT_BOTS)
-    if len(names) > players:
-        raise UserError(f"--bots: {len(names)} bots for {players} seats; give one per seat, in seat order")
-    seats = [names[i % len(names)] for i in range(players)]
-    return game, engine, seats, engine.rules_for(game), options
+from pnp.commands.simulate import print_game
+from pnp.lab.table import SEAT_NAMES, table
 
 
 def replayed(game_name, seed, players_text, bots, variant_file, option_pairs, check=False):

@@ -301,8 +301,7 @@ class Replays:
 def play_replay(root, spec: dict) -> dict:
     """The replay of ``spec`` (in the preview process): the game played again, every step's transcript
     lines and table, the map and cards (the pieces' pictures are asked for apart: :class:`Replays`)."""
-    from pnp.commands.replay import table
-    from pnp.commands.simulate import SEAT_NAMES
+    from pnp.lab.table import SEAT_NAMES, table
 
     players = spec.get("players")
     bots = spec.get("bots")

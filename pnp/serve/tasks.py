@@ -51,7 +51,7 @@ def engine_status(game, games: int = ENGINE_GAMES) -> dict:
 def engine_figures(game, version: int, games: int = ENGINE_GAMES) -> dict:
     """Play the seeded summary of ``games`` games for ``game`` (checked data) and return it with the
     lines of its report."""
-    from pnp.commands.simulate import player_counts
+    from pnp.lab.table import player_counts
     from rules_engine import engine_module
 
     status = engine_status(game)
