@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from pnp import TEMPLATES_DIR, cache
 from pnp.buildcache import ENTRIES, LAYOUT
 from pnp.cli import main
-from pnp.commands.watch import Changes, rebuild, watch_loop
+from pnp.commands.watch import rebuild, watch_loop
+from pnp.serve.watcher import Changes
 from pnp.components import BuildOptions
 
 

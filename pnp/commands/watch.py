@@ -4,9 +4,10 @@ Three small parts, each testable alone:
 
 * :func:`rebuild` builds once as ``pnp build`` does, after clearing the caches that depend on files
   (:func:`pnp.cache.clear`), and reports problems instead of stopping;
-* :class:`Changes` is the watchdog handler: it keeps the paths of real edits (created, modified, deleted,
-  moved files) and ignores what a build itself causes (files opened and closed for reading), editor
-  swap and backup files, hidden files, and anything under the output folder;
+* :class:`pnp.serve.watcher.Changes` (the studio's too) is the watchdog handler: it keeps the paths of
+  real edits (created, modified, deleted, moved files) and ignores what a build itself causes (files
+  opened and closed for reading), editor swap and backup files, hidden files, and anything under the
+  output folder;
 * :func:`watch_loop` waits until no edit has arrived for ``debounce`` seconds, then calls its
   ``on_change(paths)`` handler on the calling thread, so rebuilds never overlap: edits saved during
   a rebuild start one more when it ends.
@@ -22,19 +23,10 @@ import time
 from pathlib import Path
 
 import click
-from watchdog.events import FileSystemEventHandler
 
 from pnp import TEMPLATES_DIR
 from pnp.commands.params import FiniteFloatRange
 from pnp.errors import DataError, UserError, caused_by_ctrl_c, display_path
-
-#: Events that mean a file's contents changed. Reads by the build itself arrive as "opened" and
-#: "closed_no_write" and must not trigger another build (that would loop forever).
-EDIT_EVENTS = {"created", "modified", "deleted", "moved", "closed"}
-#: Editors' swap, backup and probe files.
-IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".bak", ".pyc")
-IGNORED_NAMES = {"4913", "__pycache__"}
-
 
 def rebuild(game_arg, out_dir, options, echo=click.echo, changed=(), build_cache=None) -> bool:
     """One build as ``pnp build`` does it, problems printed as it prints them. True on success. With
@@ -76,52 +68,6 @@ def _fresh(build_cache):
     return BuildCache(build_cache.folder, build_cache.files)
 
 
-class Changes(FileSystemEventHandler):
-    """Collects the paths of edits under the watched folders (thread-safe; watchdog calls from its thread)."""
-
-    def __init__(self, ignore_under=()):
-        super().__init__()
-        self.ignore_under = [Path(p).resolve() for p in ignore_under]
-        self._paths: set[str] = set()
-        self._last = 0.0
-        self._lock = threading.Lock()
-
-    def relevant(self, event) -> bool:
-        if event.event_type not in EDIT_EVENTS:
-            return False
-        if event.is_directory and event.event_type == "modified":
-            return False       # a file inside changed: that file's own event is enough
-        paths = [event.src_path, getattr(event, "dest_path", "") or ""]
-        return any(p and self._relevant_path(Path(str(p))) for p in paths)
-
-    def _relevant_path(self, path: Path) -> bool:
-        if path.name.endswith(IGNORED_SUFFIXES) or any(part in IGNORED_NAMES for part in path.parts):
-            return False
-        if any(part.startswith(".") for part in path.parts[-3:]):   # .git, .#emacs-lock, .DS_Store
-            return False
-        resolved = path.resolve()
-        return not any(resolved.is_relative_to(p) for p in self.ignore_under)
-
-    def on_any_event(self, event):
-        if self.relevant(event):
-            # a move names the file it became (editors and sed save by renaming a temporary file)
-            self.add(str(getattr(event, "dest_path", "") or event.src_path))
-
-    def add(self, path: str, now: float | None = None) -> None:
-        with self._lock:
-            self._paths.add(path)
-            self._last = time.monotonic() if now is None else now
-
-    def take_settled(self, debounce: float, now: float | None = None) -> set[str]:
-        """The edited paths, once none has arrived for ``debounce`` seconds (then forgotten); else empty."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            if not self._paths or now - self._last < debounce:
-                return set()
-            paths, self._paths = self._paths, set()
-            return paths
-
-
 def watch_loop(folders, on_change, changes: Changes | None = None, debounce: float = 0.3,
                stop: threading.Event | None = None, poll: float = 0.05, ready=None) -> None:
     """Observe ``folders`` recursively and call ``on_change(paths)`` after each settled burst of edits,
@@ -130,6 +76,8 @@ def watch_loop(folders, on_change, changes: Changes | None = None, debounce: flo
     classes are made by running generated code, and starting its threads; a Ctrl-C that lands there
     was reported as an internal error, or, under ``python -m``, ended the process by SIGINT)."""
     from watchdog.observers import Observer
+
+    from pnp.serve.watcher import Changes
 
     changes = changes or Changes()
     observer = Observer()
@@ -171,6 +119,7 @@ def command(game, paper, lang, out_dir, debounce, cache_dir, no_cache):
     from pnp.loading.gamedata import resolve_game_dir
 
     from pnp.commands.build import build_cache
+    from pnp.serve.watcher import Changes
 
     folder = resolve_game_dir(game)
     options = BuildOptions(paper=paper, lang=lang)

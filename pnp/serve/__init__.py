@@ -14,7 +14,7 @@ The parts, each in its own module:
 * :mod:`pnp.serve.studio`: the studio itself: the open pages, builds, engine figures;
 * :mod:`pnp.serve.child` and :mod:`pnp.serve.tasks`: the processes it starts (fresh interpreters in a
   process group of their own) and what runs in them: builds, exports, the engine's figures;
-* :mod:`pnp.serve.watcher`: the change watcher (watchdog, through ``pnp watch``'s edit filter) telling
+* :mod:`pnp.serve.watcher`: the change watcher (watchdog, and the edit filter ``pnp watch`` shares) telling
   the studio which files changed;
 * :mod:`pnp.serve.app`: the Starlette application: the page and its static files, the JSON endpoints,
   server-sent events, pictures, the game's own files and the built files, nothing else;
