@@ -733,9 +733,7 @@ def _place(path, root: Path):
 
 
 def problems_to_json(problems, root) -> list | None:
-    from pnp.errors import Problem
-
-    from pnp.loading.tables import Cell
+    from pnp.errors import Cell, Problem
 
     if any(type(p) is not Problem for p in problems):
         return None
@@ -747,8 +745,7 @@ def problems_to_json(problems, root) -> list | None:
 
 
 def problems_from_json(items, root) -> list | None:
-    from pnp.errors import Problem
-    from pnp.loading.tables import Cell
+    from pnp.errors import Cell, Problem
 
     try:
         out = []

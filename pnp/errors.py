@@ -22,6 +22,32 @@ def display_path(path: str | os.PathLike | None) -> str:
         return str(p)
 
 
+class Cell(int):
+    """A row number (1-based, as a spreadsheet shows it) that also knows its column, printed ``ROW:COLUMN``
+    (a problem's line in a ``.csv`` or ``.xlsx`` card list, :mod:`pnp.loading.tables`).
+
+    It is an ``int`` so every place that takes a line number takes it; messages print both.
+    """
+
+    column: int
+
+    def __new__(cls, row: int, column: int):
+        obj = super().__new__(cls, row)
+        obj.column = column
+        return obj
+
+    def __str__(self) -> str:
+        return f"{int(self)}:{self.column}"
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if not spec else format(int(self), spec)
+
+    def __reduce__(self):
+        return (Cell, (int(self), self.column))
+
+
 #: A message longer than this is cut: values quoted from data never fill the screen. Lines after a
 #: message's first are a block pnp wrote itself (words to paste into a file), printed whole.
 MAX_MESSAGE = 400

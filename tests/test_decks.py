@@ -13,7 +13,7 @@ from pnp.loading.decks import NAMED_SIZES, CardField
 from pnp.errors import Problems
 from pnp.loading.gamedata import load_game
 from pnp.layout.cards import stat_slots
-from pnp.loading.tables import Cell
+from pnp.errors import Cell
 from pnp.loading.validation import validate_game
 
 GAME = """\

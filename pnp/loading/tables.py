@@ -2,8 +2,9 @@
 
 Designers keep cards in spreadsheets. A sheet has a header row naming the keys (dotted headers make
 nested keys: ``ability.kind``, ``ability.step``) and one card per row; an empty cell means the key is
-absent. Each row becomes a :class:`~pnp.loading.yamlsrc.LineDict` whose key positions are :class:`Cell` values
-(the row and the column), so every message the schema checker writes names ``cards.csv:ROW:COLUMN``.
+absent. Each row becomes a :class:`~pnp.loading.yamlsrc.LineDict` whose key positions are
+:class:`~pnp.errors.Cell` values (the row and the column), so every message the schema checker writes names
+``cards.csv:ROW:COLUMN``.
 
 Cells are text in a CSV file; :func:`coerce` turns them into the type a key expects (an integer for
 ``copies``, a list for a list field) before the usual checks, which then report what does not convert.
@@ -16,7 +17,7 @@ import io
 import zipfile
 from pathlib import Path
 
-from pnp.errors import DataError, Problem
+from pnp.errors import Cell, DataError, Problem
 from pnp.paths import NotRegularFile, check_inside, excerpt, open_regular
 from pnp.loading.yamlsrc import LIMITS, LineDict, LineList, read_text
 
@@ -31,31 +32,6 @@ MAX_COLUMNS = 200
 #: (spreadsheet XML packs 5 to 30 times; a zip bomb packs thousands of times).
 MAX_PART_BYTES = 64 * 1024 * 1024
 MAX_PART_RATIO = 200
-
-
-class Cell(int):
-    """A row number (1-based, as a spreadsheet shows it) that also knows its column, printed ``ROW:COLUMN``.
-
-    It is an ``int`` so every place that takes a line number takes it; messages print both.
-    """
-
-    column: int
-
-    def __new__(cls, row: int, column: int):
-        obj = super().__new__(cls, row)
-        obj.column = column
-        return obj
-
-    def __str__(self) -> str:
-        return f"{int(self)}:{self.column}"
-
-    __repr__ = __str__
-
-    def __format__(self, spec: str) -> str:
-        return str(self) if not spec else format(int(self), spec)
-
-    def __reduce__(self):
-        return (Cell, (int(self), self.column))
 
 
 class Text(str):
@@ -195,7 +171,7 @@ def _xlsx_value(value):
 
 
 def _mappings(path: Path, header, rows) -> LineList:
-    """Rows -> LineDicts keyed by the header (dotted keys nested), positions as :class:`Cell`."""
+    """Rows -> LineDicts keyed by the header (dotted keys nested), positions as :class:`pnp.errors.Cell`."""
     problems = []
     names = []
     seen = set()
