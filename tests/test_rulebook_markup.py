@@ -623,3 +623,19 @@ def test_a_star_a_chapter_never_closes_is_an_error_at_its_line(tmp_path):
         "a literal star"]
     chapter.write_text("# Rules\n\nAna plays **first** and *wins*.\n\n* a bullet, \\*not\\* italic\n")
     assert run("validate", "--no-cache", game).exit_code == 0
+
+
+@pytest.mark.parametrize("after", ["", "\n\nMore text after it.", "\n\n!pagebreak\n\n!notes"])
+@pytest.mark.parametrize("heading", ["# Chapter", "## Section", "### Part"])
+def test_a_heading_then_a_box_of_one_line_lays_out(tmp_path, heading, after):
+    """Found by the generated games (issue 32): a heading keeps its block with it, and a box of one line is
+    a kept block of one flowable; kept blocks always ask to be split (platypus's KeepTogether), and the pair
+    took the one flowable it got back for a split that failed: 'cannot be laid out: Flowable <KeepWithNext
+    at 0x...> (327.97 x 16777234.8) too large' (boxes of two lines and more laid out)."""
+    game, cfg = _starter(tmp_path)
+    markup = f"{heading}\n\n> A one-line example box.{after}"
+    pages = _pages_of(game, cfg, markup)
+    assert pages[heading.lstrip("# ")] == pages["A one-line example box."] == 1
+    (tmp_path / "g" / "templates" / "rulebook" / "en" / "rules.md.j2").write_text(markup + "\n")
+    result = run("build", "--no-cache", tmp_path / "g", "--out", tmp_path / "kit")
+    assert result.exit_code == 0, result.output

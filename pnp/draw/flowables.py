@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus import Flowable, KeepTogether, Spacer
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.flowables import UseUpSpace
 
@@ -175,11 +175,15 @@ class KeepWithNext(Flowable):
             if getattr(parts[0], "locChanger", 0):
                 return []
             parts = parts[1:]
-        if len(parts) < 2 or not isinstance(parts[0], Flowable):
+        # (a kept block that fits hands back its content, whole: one line of a box is a placement too; any
+        # other flowable that splits into fewer than two parts did not split)
+        if not parts or not isinstance(parts[0], Flowable) or (len(parts) < 2
+                                                                and not isinstance(self.second, KeepTogether)):
             return []
         head = parts[0]
         _, hh = head.wrapOn(canv, avail_width, room)
-        torn = (isinstance(head, RichText) and isinstance(parts[1], RichText) and parts[1].markup == head.markup
+        torn = (len(parts) > 1 and isinstance(head, RichText) and isinstance(parts[1], RichText)
+                and parts[1].markup == head.markup
                 and len(head._lines or ()) < KEEP_LINES)      # a paragraph split with one line left here
         if hh > room + 0.01 or torn:
             return []
