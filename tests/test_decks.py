@@ -359,3 +359,17 @@ def test_a_placeholder_mark_that_is_not_a_key_is_an_error(tmp_path):
     assert result.exit_code == 2
     assert (f"{root / 'heroes.yaml'}:2: card 'knight': placeholder: 'speed' is not a key of this entry (its keys: "
             f"id, name, copies, might, cost, guild, tags, loyal)") in result.output
+
+
+def test_a_missing_cards_file_is_an_error_at_the_deck_with_the_closest(tmp_path):
+    """Found by the generated games (issue 32): a deck naming a cards file that is not there was reported as
+    'quests.csv: file not found', with no line and nothing to say which deck named it."""
+    root = tmp_path / "g"
+    assert CliRunner().invoke(main, ["new", str(root)]).exit_code == 0
+    (root / "cards.csv").rename(root / "card.csv")
+    result = CliRunner().invoke(main, ["validate", str(root), "--no-cache"])
+    line = next(i for i, x in enumerate((root / "game.yaml").read_text().splitlines(), 1) if "cards: cards.csv" in x)
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"{root / 'game.yaml'}:{line}: deck 'cards': cards: no file 'cards.csv' in the game folder; did you mean "
+        f"'card.csv'?", "1 problem found; nothing was written."]

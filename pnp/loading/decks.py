@@ -525,6 +525,10 @@ def _new_form(meta, raw, root, problems, path) -> tuple:
                     problems.error(path, line_of(item, "cards"), f"deck '{d['id']}'",
                                    f"cards: {excerpt(d['cards'])} is also deck '{files[cards_file]}''s file")
                     cards_file = None
+                elif not (cards_file.exists() or cards_file.is_symlink()):
+                    problems.error(path, line_of(item, "cards"), f"deck '{d['id']}'",
+                                   f"cards: no file {excerpt(d['cards'])} in the game folder{_closest_table(root, d)}")
+                    cards_file = None
                 else:
                     files[cards_file] = d["id"]
         back = parse_back(item.get("back"), root, fields, problems, path, line_of(item, "back") or line,
@@ -585,6 +589,16 @@ def _coerce_row(row: LineDict, deck: Deck) -> LineDict:
         else:
             row[key] = guess(value)
     return row
+
+
+def _closest_table(root: Path, deck: dict) -> str:
+    """"; did you mean 'x.csv'?" for a deck's cards file that is not there: the closest card file of the
+    folder (not another deck's), else the list of them."""
+    from pnp.loading.picturefiles import files_in
+
+    known = files_in(Path(root).resolve(), (".yaml", ".yml", ".csv", ".xlsx"))
+    close = closest(str(deck["cards"]), known)
+    return f"; did you mean '{close}'?" if close else ""
 
 
 def read_cards(deck: Deck, root: Path, problems: Problems):

@@ -58,11 +58,17 @@ def picture_file(root: Path, value: str, problems, path, line, subject, where: s
     return target
 
 
+def pictures_in(root: Path, most: int = 5000) -> list[str]:
+    """The picture files of the game folder (paths relative to it), for a "did you mean"."""
+    return files_in(root, PICTURE_SUFFIXES, most)
+
+
 @reads_files
 @lru_cache(maxsize=8)
-def pictures_in(root: Path, most: int = 5000) -> list[str]:
-    """The picture files of the game folder (paths relative to it), for a "did you mean": links are not
-    followed, and the walk stops after ``most`` entries (a game folder is untrusted input)."""
+def files_in(root: Path, suffixes: tuple, most: int = 5000) -> list[str]:
+    """The files of the game folder whose names end with one of ``suffixes`` (paths relative to it), for a
+    "did you mean": links are not followed, and the walk stops after ``most`` entries (a game folder is
+    untrusted input)."""
     found, seen = [], 0
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -70,6 +76,6 @@ def pictures_in(root: Path, most: int = 5000) -> list[str]:
             seen += 1
             if seen > most:
                 return sorted(found)
-            if Path(name).suffix.lower() in PICTURE_SUFFIXES:
+            if Path(name).suffix.lower() in suffixes:
                 found.append((Path(folder) / name).relative_to(root).as_posix())
     return sorted(found)
