@@ -1,9 +1,9 @@
-"""The rulebook: Jinja2 chapter templates -> pnp markup -> platypus flowables -> booklet PDFs.
+"""The rulebook typeset: its chapters' pnp markup -> platypus flowables -> booklet PDFs.
 
-``data/<game>/rulebook.yaml`` lists the chapters (``templates/rulebook/<lang>/<chapter>.md.j2``), the
-booklet's page count, and the examples the rules engine plays at build time. Character lists, numbers
-and ability texts come from the card data and the card-text templates, so the rulebook cannot
-contradict the cards; the examples are engine transcripts, never typed by hand.
+The chapters' markup comes from :mod:`pnp.chapters` (``rulebook.yaml`` and the chapter templates); this
+module sets it with the rulebook's styles: the cover, the contents, headings, lists, tables, examples and
+figures, the notes pages, laid out once (:func:`lay_out`) and drawn from that layout. The pages of sheets
+and of the instructions page are set the same way, in one frame (:func:`single_frame_pdf`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, replace
 
-import jinja2
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
@@ -20,7 +19,6 @@ from reportlab.platypus.flowables import PageBreakIfNotEmpty
 from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from pnp import TEMPLATES_DIR, templating
 from pnp.credits import credit_lines
 from pnp.draw import fonts, icons
 from pnp import typography
@@ -28,15 +26,12 @@ from pnp.draw.flowables import (FigureRow, KeepWithNext, MeasuringCanvas, RichTe
                                 painting)
 from pnp.draw.text import fit, line_width, natural_widths, paint_lines, wrap
 from pnp.layout.typeset import bullet_list, leads_in, numbered_list
-from pnp.errors import DataError, Problem, Problems, display_path
+from pnp.errors import DataError, Problem, Problems
 from pnp.layout.colour import readable
 from pnp.layout.geometry import Style
 from pnp.markup import (Directive, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, escape,
                         escaped_at, fill, parse, plain_text)
-from pnp.paths import data_path, excerpt
-from pnp.loading.schema import Field, check, entry
 from pnp.units import pt
-from pnp.loading.yamlsrc import line_of, load_yaml
 
 INK = "#1f1a17"
 ACCENT = "#6b1d2a"
@@ -45,25 +40,6 @@ MARGIN = dict(inner=12.0, outer=12.0, top=13.0, bottom=15.0)
 COVER_FRAME = 6.0
 #: A chapter starts on a new page when less than this is left on the page (mm).
 CHAPTER_ROOM = 45.0
-
-CONFIG_SCHEMA = {
-    "pages": Field("int", nullable=True, min=4, max=64,
-                   doc="booklet pages, padding pages up to it; default: the smallest multiple of 4 "
-                       "that holds the chapters"),
-    "notes": Field("bool", default=False,
-                   doc="padding pages are ruled Notes pages; without it they are left blank"),
-    "chapters": Field("list", required=True, items=Field("id")),
-    "examples": Field("list", default=[], items=Field("map", schema={
-        "id": Field("id", required=True),
-        "scenario": Field("str", required=True, doc="scenario file, relative to the game folder"),
-    })),
-    "battle": Field("map", default={}, schema={
-        "seed": Field("int", default=1),
-        "players": Field("int", default=4, min=1, max=10),
-        "bots": Field("str", nullable=True, doc="a bot name; default: the engine's first default bot"),
-        "battle": Field("int", default=1, min=1),
-    }),
-}
 
 BODY = Style(font="serif", size=9.4, leading=1.26, align="left", hyphenate=True)
 H1 = Style(font="serif-semibold", size=17, leading=1.1, align="left", colour=ACCENT)
@@ -74,125 +50,6 @@ CELL = Style(font="sans", size=7.0, leading=1.2, align="left", hyphenate=True)
 CAPTION = Style(font="sans", size=6.8, leading=1.25, align="center", colour="#4a423b", hyphenate=True)
 CELL_HEAD = Style(font="sans-bold", size=6.8, leading=1.2, align="left", colour="#ffffff", upper=True,
                   tracking=0.3)
-
-
-def _check_chapters(raw, cfg, problems: Problems, path) -> None:
-    """At least one chapter, each listed once (a chapter twice would print the contents twice, which
-    never settle)."""
-    raw_chapters = raw.get("chapters") if isinstance(raw, dict) else None
-    if "chapters" in cfg and not cfg["chapters"]:
-        problems.error(path, line_of(raw, "chapters"), "rulebook", "chapters: the list is empty; a rulebook needs "
-                                                                   "at least one chapter")
-    seen = {}
-    for i, chapter in enumerate(cfg.get("chapters") or []):
-        line = line_of(raw_chapters, i)
-        if chapter in seen:
-            problems.error(path, line, "rulebook", f"{entry('chapters', chapter, i)}: '{chapter}' is listed twice "
-                                                   f"(first at line {seen[chapter]})")
-        seen.setdefault(chapter, line)
-
-
-def config_path(game):
-    return game.root / "rulebook.yaml"
-
-
-def load_config(game, problems: Problems | None = None) -> dict:
-    """rulebook.yaml, checked. Each example's ``scenario`` becomes ``_file``: a path inside the game folder."""
-    path = config_path(game)
-    raw = load_yaml(path, within=game.root)
-    own = problems is None
-    problems = Problems() if own else problems
-    cfg = check(raw, CONFIG_SCHEMA, problems, path)
-    _check_chapters(raw, cfg, problems, path)
-    if not game.engine:       # chapters only: examples and battles are played by an engine
-        for key in ("examples", "battle"):
-            if cfg.get(key):
-                problems.error(path, line_of(raw, key), "rulebook",
-                               f"{key}: played by the rules engine, but game.yaml names no engine "
-                               f"(a rulebook without an engine has chapters only)")
-                cfg[key] = [] if key == "examples" else {}
-    raw_examples = raw.get("examples") if isinstance(raw, dict) else None
-    for i, ex in enumerate(cfg.get("examples") or []):
-        line = line_of(raw_examples, i)
-        subject = f"example '{ex.get('id')}'"
-        if "scenario" not in ex:
-            continue
-        target = data_path(game.root, ex["scenario"], problems, path, line, subject, "scenario")
-        if target is None:
-            continue
-        if not target.is_file():
-            problems.error(path, line, subject, f"scenario: no file {excerpt(ex['scenario'])} in the game folder")
-            continue
-        ex["_file"] = target
-    if own:
-        problems.raise_if_errors()
-    cfg["_path"] = str(path)
-    cfg["_battle_line"] = line_of(raw, "battle")
-    cfg["_chapter_lines"] = dict(enumerate(getattr(raw.get("chapters") if isinstance(raw, dict) else None,
-                                                   "item_lines", [])))
-    return cfg
-
-
-def template_dirs(game, lang: str) -> list:
-    """Where a game's chapters are looked up: its own folder's ``templates/rulebook/<lang>/`` first, then
-    pnp's shared chapters (cover, contents, card_index: one template for every language, whose words are
-    pnp's printed words)."""
-    return [game.root / "templates" / "rulebook" / lang, SHARED_CHAPTERS]
-
-
-#: pnp's shared rulebook chapters.
-SHARED_CHAPTERS = TEMPLATES_DIR / "rulebook" / "common"
-
-
-def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]:
-    """[(template path, markup)] for every chapter, rendered in the sandbox with the rulebook context
-    (its data escaped, see :mod:`pnp.templating`). Every chapter's problems are reported at once."""
-    # a chapter the language lacks is the data's own language's (validation reports it; --allow-missing)
-    dirs = tuple(dict.fromkeys(template_dirs(game, lang) + template_dirs(game, game.source_language)))
-    env = templating.environment(dirs)
-    out, problems = [], Problems()
-    render = templating.renderer(**context)
-    for i, chapter in enumerate(cfg["chapters"]):
-        name = f"{chapter}.md.j2"
-        try:
-            template = env.get_template(name)
-        except jinja2.TemplateNotFound as exc:
-            message = f"no template {name} in {' or '.join(display_path(d) for d in dirs)}"
-            if exc.name != name or (exc.message and exc.message != name):
-                # the chapter was found, but something it includes was not, or it is a link leading out
-                message = templating.template_problem(exc).message
-            problems.error(cfg["_path"], cfg.get("_chapter_lines", {}).get(i), f"chapter '{chapter}'", message)
-            continue
-        except jinja2.TemplateSyntaxError as exc:
-            problems.append(templating.template_problem(exc, subject=f"chapter '{chapter}'"))
-            continue
-        try:
-            markup = render(template)
-        except templating.TEMPLATE_ERRORS as exc:
-            problems.append(templating.template_problem(exc, template.filename, f"chapter '{chapter}'"))
-            continue
-        templating.markup_problems_in(markup, template.filename, f"chapter '{chapter}'", problems,
-                                      game.icons.names)
-        _figure_lines(markup, template.filename, f"chapter '{chapter}'", problems)
-        out.append((template.filename, markup))
-    problems.raise_if_errors()
-    return out
-
-
-def _figure_lines(markup: str, template_file, subject: str, problems: Problems) -> None:
-    """A figure placeholder inside a line of text would print as words: each figure call stands on a
-    line of its own (reported at the template line that writes it)."""
-    for line in markup.splitlines():
-        at = line.find("!figure ")
-        if at > 0 and line[:at].strip():
-            try:
-                source = open(template_file, encoding="utf-8").read().splitlines()
-            except (OSError, TypeError):
-                source = []
-            before = line[:at].strip()[-20:]
-            number = next((i for i, text in enumerate(source, 1) if "figure." in text and before[-8:] in text), None)
-            problems.error(template_file, number, subject, "a figure goes on a line of its own, not inside a "
-                                                            f"paragraph (after {before!r})")
 
 
 # ----------------------------------------------------------------------------- flowables
@@ -343,6 +200,22 @@ def flowables(nodes, width, extra: dict, figures=None):
         else:  # pragma: no cover
             raise TypeError(node)
     return keep_with_next(out)
+
+
+def single_frame_pdf(size_mm: tuple, margin_mm: float, title: str, author: str, story) -> bytes:
+    """A document of flowing text in one frame per page (a sheet, the instructions page): ``size_mm`` paper,
+    ``margin_mm`` on every side; ``story(width)`` gives its flowables for the frame's width (points)."""
+    buf = io.BytesIO()
+    fonts.register()
+    doc = BaseDocTemplate(buf, pagesize=(pt(size_mm[0]), pt(size_mm[1])), invariant=1,
+                          initialFontName="EBGaramond-Regular", title=title, author=author,
+                          leftMargin=pt(margin_mm), rightMargin=pt(margin_mm), topMargin=pt(margin_mm),
+                          bottomMargin=pt(margin_mm))
+    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, leftPadding=0, rightPadding=0,
+                  topPadding=0, bottomPadding=0)
+    doc.addPageTemplates([PageTemplate("page", [frame])])
+    doc.build(story(doc.width))
+    return buf.getvalue()
 
 
 # ----------------------------------------------------------------------------- the document

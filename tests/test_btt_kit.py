@@ -82,7 +82,7 @@ def test_instructions_say_which_cards_to_leave_out(kit):
 
 def test_rulebook_prints_the_engine_example_and_the_character_table(game, kit):
     from pnp.components.rulebook import engine_examples
-    from pnp.rulebook import load_config
+    from pnp.chapters import load_config
     from rasterize import booklet_text
     book = booklet_text(kit / "rulebook.pdf")
     example = engine_examples(game, load_config(game))["three_turns"]

@@ -14,7 +14,7 @@ from pnp.figures import Figures
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
 from pnp.markup import escape, plain_text
-from pnp.rulebook import load_config
+from pnp.chapters import load_config
 from pnp.loading.scenario import load_scenario, play_scenario
 from rasterize import booklet_text, page_words
 

@@ -135,7 +135,7 @@ def test_a_designers_game_prints_its_own_pieces_as_figures(starfall):
     with using(game.icons, "en"):
         figures = Figures(game, "en")
         from pnp.components.rulebook import context
-        from pnp.rulebook import chapter_markup, load_config
+        from pnp.chapters import chapter_markup, load_config
 
         cfg = load_config(game)
         chapters = chapter_markup(game, cfg, context(game, cfg, "en", figures), "en")

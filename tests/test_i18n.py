@@ -124,7 +124,7 @@ def test_spanish_kit_prints_spanish_everywhere(spanish_kit):
 
 def test_spanish_examples_are_engine_prose_in_spanish(game, spanish_kit):
     from pnp.components.rulebook import engine_examples, phrases
-    from pnp.rulebook import load_config
+    from pnp.chapters import load_config
     from rules_engine import engine_module
 
     es = translate(game, "es")

@@ -406,7 +406,7 @@ def test_10_a_credit_without_a_name_is_an_error_at_its_line(game_copy):
 def test_11_spanish_engine_sentences_have_articles_and_agreement():
     from pnp.components.rulebook import engine_examples
     from pnp.loading.i18n import translate
-    from pnp.rulebook import load_config
+    from pnp.chapters import load_config
 
     es = translate(load_game(THRONE), "es")
     examples = engine_examples(es, load_config(es), "es")
@@ -424,7 +424,7 @@ def test_11_spanish_examples_agree_and_name_every_person():
     closes it with a comma, 'X de Ana' uses the short name, and nothing is 'cobrado' at 0."""
     from pnp.components.rulebook import engine_battle, engine_examples
     from pnp.loading.i18n import translate
-    from pnp.rulebook import load_config
+    from pnp.chapters import load_config
 
     es = translate(load_game(THRONE), "es")
     cfg = load_config(es)
@@ -507,7 +507,7 @@ def test_english_examples_close_an_epithet_before_the_sentence_goes_on():
     """A card name with an epithet ("Anna Lys, Widow Maker") is an apposition: in the English examples the
     sentence that goes on after it closes it with a comma, as the Spanish ones do."""
     from pnp.components.rulebook import engine_battle, engine_examples
-    from pnp.rulebook import load_config
+    from pnp.chapters import load_config
 
     game = load_game(THRONE)
     cfg = load_config(game)

@@ -17,7 +17,7 @@ from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Style
 from pnp.layout.imposition import print_order
 from pnp.markup import MarkupError, parse
-from pnp.rulebook import load_config
+from pnp.chapters import load_config
 from pnp.loading.scenario import run_scenario_file, scenario_lines  # noqa: F401
 
 

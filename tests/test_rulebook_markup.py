@@ -18,7 +18,7 @@ def run(*args):
 
 def _starter(tmp_path):
     from pnp.loading.gamedata import load_game
-    from pnp.rulebook import load_config
+    from pnp.chapters import load_config
 
     assert run("new", tmp_path / "g").exit_code == 0
     game = load_game(tmp_path / "g")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import pnp.rulebook as R
+from pnp.chapters import chapter_markup
 from pnp.components import rulebook as component
 from pnp.draw.icons import using
 from pnp.figures import Figures
@@ -26,7 +27,7 @@ def two_passes(game, paper):
     cfg = component.load_config(game)
     lang = game.language
     figures = Figures(game, lang)
-    chapters = R.chapter_markup(game, cfg, component.context(game, cfg, lang, figures), lang)
+    chapters = chapter_markup(game, cfg, component.context(game, cfg, lang, figures), lang)
     words, size = strings(game, lang), half_sheet(paper)
     _, pages, entries = RENDER(game, cfg, chapters, size, lang, 0, words, measure=True, figures=figures)
     target = cfg.get("pages") or padded(pages)
@@ -121,7 +122,7 @@ def test_a_drawing_that_cannot_follow_its_layout_falls_back_to_platypus(tmp_path
         expected = two_passes(game, "letter")
         cfg = component.load_config(game)
         figures = Figures(game, game.language)
-        chapters = R.chapter_markup(game, cfg, component.context(game, cfg, game.language, figures), game.language)
+        chapters = chapter_markup(game, cfg, component.context(game, cfg, game.language, figures), game.language)
         laid = R.lay_out(game, cfg, chapters, half_sheet("letter"), game.language, strings(game, game.language),
                          figures)
         assert laid.notes_at is not None

@@ -19,7 +19,7 @@ from pnp import cache as file_caches
 from pnp.buildcache import BuildCache
 from pnp.components import rulebook
 from pnp.loading.gamedata import load_game
-from pnp.rulebook import load_config
+from pnp.chapters import load_config
 
 from test_recorded_reads import Poison
 

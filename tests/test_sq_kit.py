@@ -162,7 +162,7 @@ def test_each_reference_sheet_lists_its_sides_pieces_and_cards_only():
 
 def test_the_rulebook_prints_the_engines_examples(tmp_path):
     from pnp.components.rulebook import engine_examples
-    from pnp.rulebook import load_config
+    from pnp.chapters import load_config
 
     game = load_game("shadow_queen")
     cfg = load_config(game)

@@ -20,7 +20,8 @@ from pnp.layout.geometry import Rect, Style, extent
 from pnp.layout.imposition import side_marks
 from pnp.layout.typeset import BULLET_GAP, bullet_list, numbered_list
 from pnp.markup import parse
-from pnp.rulebook import (BODY, COVER_FRAME, MARGIN, chapter_markup, flowables, load_config, render_booklet)
+from pnp.chapters import chapter_markup, load_config
+from pnp.rulebook import BODY, COVER_FRAME, MARGIN, flowables, render_booklet
 from pnp.units import half_sheet, pt
 
 GAMES = ["shadow_throne", "behind_the_throne", "shadow_queen", "shadow_kingdoms_of_valeria"]

@@ -8,59 +8,20 @@ override under ``strings:``, so a kit in any language has a complete instruction
 
 from __future__ import annotations
 
-import io
 from functools import cache
-
-from reportlab.lib.colors import HexColor
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from pnp import TEMPLATES_DIR, buildcache, templating
 from pnp.components import BuildOptions, Component, Output, game_components
+from pnp.draw.flowables import Ruler
 from pnp.draw.icons import with_game_icons
-from pnp.draw import fonts
 from pnp.errors import DataError, Problems
 from pnp.loading.i18n import strings
 from pnp.manifest import rows
 from pnp.locales import number
 from pnp.markup import Safe, parse
-from pnp.rulebook import flowables
-from pnp.units import MM_PER_INCH, pt
+from pnp.rulebook import flowables, single_frame_pdf
 
 MARGIN = 15.0
-
-
-class Ruler(Flowable):
-    """A 50 mm scale and a 2 inch scale, to check that the printer did not resize the page."""
-
-    def __init__(self, words):
-        super().__init__()
-        self.words = words
-
-    def wrap(self, avail_width, avail_height):
-        self.width = avail_width
-        return avail_width, pt(24)
-
-    @staticmethod
-    def _scale(c, y, length_mm, ticks, major_every, label_every, label):
-        """A scale ``length_mm`` long cut into ``ticks``; numbers count ticks / ``major_every`` units."""
-        c.setLineWidth(0.5)
-        c.line(0, y, pt(length_mm), y)
-        for k in range(ticks + 1):
-            x = pt(length_mm * k / ticks)
-            c.line(x, y, x, y + pt(3.2 if k % major_every == 0 else 1.8))
-            if k % label_every == 0:
-                c.setFont(fonts.font_name("sans"), 6)
-                c.drawCentredString(x, y + pt(4.2), f"{k // major_every}")
-        c.setFont(fonts.font_name("sans-bold"), 6.5)
-        c.drawString(pt(length_mm) + pt(3), y + pt(0.5), label)
-
-    def draw(self):
-        c = self.canv
-        c.setStrokeColor(HexColor("#1f1a17"))
-        c.setFillColor(HexColor("#1f1a17"))
-        # 50 mm in millimetres, numbered every centimetre; 2 inches in eighths, numbered every inch
-        self._scale(c, pt(14), 50, 50, 10, 10, self.words.get("ruler_mm", "cm (50 mm)"))
-        self._scale(c, pt(2), 2 * MM_PER_INCH, 16, 8, 8, self.words.get("ruler_in", "in"))
 
 
 @cache
@@ -114,19 +75,10 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     problems = Problems()
     templating.markup_problems_in(markup, template.filename, "instructions", problems)
     problems.raise_if_errors()
-    w, h = options.page_size
-    buf = io.BytesIO()
-    fonts.register()
-    doc = BaseDocTemplate(buf, pagesize=(pt(w), pt(h)), invariant=1, initialFontName="EBGaramond-Regular",
-                          title=f"{game.title}: {words.get('instructions', 'Instructions')}", author=game.author,
-                          leftMargin=pt(MARGIN), rightMargin=pt(MARGIN), topMargin=pt(MARGIN),
-                          bottomMargin=pt(MARGIN))
-    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, leftPadding=0, rightPadding=0,
-                  topPadding=0, bottomPadding=0)
-    doc.addPageTemplates([PageTemplate("page", [frame])])
-    story = flowables(parse(markup), doc.width, {"ruler": lambda arg: [Ruler(words)]})
-    doc.build(story)
-    return [Output("instructions.pdf", words.get("instructions", "Instructions"), pdf=buf.getvalue())]
+    title = f"{game.title}: {words.get('instructions', 'Instructions')}"
+    pdf = single_frame_pdf(options.page_size, MARGIN, title, game.author,
+                           lambda width: flowables(parse(markup), width, {"ruler": lambda arg: [Ruler(words)]}))
+    return [Output("instructions.pdf", words.get("instructions", "Instructions"), pdf=pdf)]
 
 
 COMPONENT = Component("instructions", build, None, needs_kit=True, warm=warm, view=view)

@@ -24,7 +24,8 @@ from pnp.figures import Figures
 from pnp.loading.i18n import strings, translation
 from pnp.layout.imposition import padded, print_order, side_marks
 from pnp.markup import Safe, escape, fill, parse
-from pnp.rulebook import chapter_markup, draw_laid_out, lay_out, load_config
+from pnp.chapters import chapter_markup, load_config
+from pnp.rulebook import draw_laid_out, lay_out
 from pnp.loading.scenario import load_scenario, play_scenario
 from pnp.loading.tokendata import load_tokens
 from pnp.units import half_sheet, pt
@@ -645,7 +646,7 @@ def words(game, spec=None) -> list:
     chapter (a template per language), and the engine's transcript words (``phrases_<lang>``) when the
     rulebook prints games the engine plays."""
     from pnp.loading.i18n.catalogue import Source
-    from pnp.rulebook import SHARED_CHAPTERS, template_dirs
+    from pnp.chapters import SHARED_CHAPTERS, template_dirs
     from pnp.loading.yamlsrc import line_of
 
     try:

@@ -10,25 +10,22 @@ sheet longer than its ``pages`` is a validation error, so a reference sheet stay
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 
 import jinja2
-from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
 from pnp import templating
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
 from pnp.components import BuildOptions, Component, Output, Part
-from pnp.draw import fonts
 from pnp.draw.icons import with_game_icons
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problems
 from pnp.loading.i18n import word
 from pnp.markup import MarkupError, escape, parse
-from pnp.rulebook import flowables
+from pnp.rulebook import flowables, single_frame_pdf
 from pnp.loading.schema import Field
-from pnp.units import PAPERS, pt
+from pnp.units import PAPERS
 
 MARGIN = 12.0
 
@@ -107,24 +104,16 @@ def render(game, spec, options: BuildOptions) -> bytes:
 @lru_cache(maxsize=16)
 def _rendered(game, spec, _config, paper, lang) -> bytes:
     text, filename = markup(game, spec, lang)
-    w, h = PAPERS[paper]
-    buf = io.BytesIO()
-    fonts.register()
-    doc = BaseDocTemplate(buf, pagesize=(pt(w), pt(h)), invariant=1, initialFontName="EBGaramond-Regular",
-                          title=f"{game.title}: {title_of(spec, game)}", author=game.author or "",
-                          leftMargin=pt(MARGIN), rightMargin=pt(MARGIN), topMargin=pt(MARGIN),
-                          bottomMargin=pt(MARGIN))
-    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, leftPadding=0, rightPadding=0,
-                  topPadding=0, bottomPadding=0)
-    doc.addPageTemplates([PageTemplate("page", [frame])])
-    try:
-        story = flowables(parse(text), doc.width, {})
-    except MarkupError as exc:
-        problems = Problems()
-        problems.error(filename, exc.line, f"sheet '{spec.id}'", exc.message)
-        raise DataError(problems) from None
-    doc.build(story)
-    return buf.getvalue()
+
+    def story(width):
+        try:
+            return flowables(parse(text), width, {})
+        except MarkupError as exc:
+            problems = Problems()
+            problems.error(filename, exc.line, f"sheet '{spec.id}'", exc.message)
+            raise DataError(problems) from None
+
+    return single_frame_pdf(PAPERS[paper], MARGIN, f"{game.title}: {title_of(spec, game)}", game.author or "", story)
 
 
 def title_of(spec, game=None) -> str:

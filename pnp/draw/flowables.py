@@ -15,10 +15,11 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.flowables import UseUpSpace
 
-from pnp.draw import icons
+from pnp.draw import fonts, icons
 from pnp.draw import text as rich
 from pnp.layout.geometry import Style, Transform, scaling
 from pnp.layout.typeset import KEEP_LINES, ListGeometry
+from pnp.units import MM_PER_INCH, pt
 
 
 class MeasuringCanvas(Canvas):
@@ -361,6 +362,40 @@ class FigureRow(Flowable):
                 x += w + self.gap * MM
             top = base - 6.0
 
+
+
+class Ruler(Flowable):
+    """A 50 mm scale and a 2 inch scale, to check that the printer did not resize the page."""
+
+    def __init__(self, words):
+        super().__init__()
+        self.words = words
+
+    def wrap(self, avail_width, avail_height):
+        self.width = avail_width
+        return avail_width, pt(24)
+
+    @staticmethod
+    def _scale(c, y, length_mm, ticks, major_every, label_every, label):
+        """A scale ``length_mm`` long cut into ``ticks``; numbers count ticks / ``major_every`` units."""
+        c.setLineWidth(0.5)
+        c.line(0, y, pt(length_mm), y)
+        for k in range(ticks + 1):
+            x = pt(length_mm * k / ticks)
+            c.line(x, y, x, y + pt(3.2 if k % major_every == 0 else 1.8))
+            if k % label_every == 0:
+                c.setFont(fonts.font_name("sans"), 6)
+                c.drawCentredString(x, y + pt(4.2), f"{k // major_every}")
+        c.setFont(fonts.font_name("sans-bold"), 6.5)
+        c.drawString(pt(length_mm) + pt(3), y + pt(0.5), label)
+
+    def draw(self):
+        c = self.canv
+        c.setStrokeColor(HexColor("#1f1a17"))
+        c.setFillColor(HexColor("#1f1a17"))
+        # 50 mm in millimetres, numbered every centimetre; 2 inches in eighths, numbered every inch
+        self._scale(c, pt(14), 50, 50, 10, 10, self.words.get("ruler_mm", "cm (50 mm)"))
+        self._scale(c, pt(2), 2 * MM_PER_INCH, 16, 8, 8, self.words.get("ruler_in", "in"))
 
 def placed_elements(drawing, scale: float) -> tuple:
     """A figure's elements (a :class:`pnp.figures.Drawing`) under ``scale`` (mm), as the rulebook paints them."""

@@ -287,7 +287,7 @@ def _unsure_prefixes(game) -> tuple:
     rulebook.yaml has (the game's :attr:`~pnp.loading.gamedata.Game.unsure` says what of game.yaml)."""
     from pnp.loading.decks import read_cards
     from pnp.loading.tokendata import load_tokens
-    from pnp.rulebook import config_path, load_config
+    from pnp.chapters import config_path, load_config
 
     prefixes = []
     for prefix, load, path in (("tokens.", load_tokens, game.root / "tokens.yaml"),
