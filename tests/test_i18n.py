@@ -178,3 +178,28 @@ def test_map_holdings_print_in_the_kit_language(tmp_path):
     check_language(game, "es", problems, allow_missing=True)
     assert not any("map.holdings.stronghold" in p.message for p in problems)
     assert any(p.message.startswith("name 'West Pen' is not translated into 'es'") for p in problems)
+
+
+def test_a_misspelt_printed_word_is_a_warning_at_its_line(tmp_path):
+    """Found by the generated games (issue 32): a misspelt key under strings: (tokens_socre for the token
+    kind 'score', a misspelt override of one of pnp's words) printed the kind's id (pnp's own word)
+    silently. A key that is a letter or two from such a word the file does not give, and that nothing of the
+    game asks for, is a warning naming the word; a game's own word its layouts ask for is left alone."""
+    root = tmp_path / "g"
+    assert CliRunner().invoke(main, ["new", str(root)]).exit_code == 0
+    (root / "i18n").mkdir()
+    (root / "i18n" / "en.yaml").write_text("strings:\n  tokens_scor: Score markers\n  instructoins: How to build\n"
+                                           "  spark_tokens: Sparks\n")
+    layout = root / "templates" / "layouts" / "starter.yaml"      # a word of the game's own, asked for by name
+    layout.write_text(layout.read_text() + "  - {name: note, kind: text, rect: [6, 4, 30, 4], "
+                                           "text: \"t('spark_tokens')\"}\n")
+    result = CliRunner().invoke(main, ["validate", str(root), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    path = root / "i18n" / "en.yaml"
+    assert [line for line in result.output.splitlines() if "strings:" in line] == [
+        f"{path}:2: warning: language 'en': strings: 'tokens_scor' is no printed word of pnp's nor a token kind's, "
+        f"and nothing of the game asks for it with t('tokens_scor'); did you mean 'tokens_score' (the printed word "
+        f"of token kind 'score')?",
+        f"{path}:3: warning: language 'en': strings: 'instructoins' is no printed word of pnp's nor a token kind's, "
+        f"and nothing of the game asks for it with t('instructoins'); did you mean 'instructions' (pnp's printed "
+        f"word)?"]

@@ -218,6 +218,62 @@ def check_translation_keys(game, problems: Problems) -> None:
             continue
         for line, message, _ in unused_keys(game, raw, expected):
             problems.error(tpath, line, f"language '{lang}'", message)
+        misspelt_words(game, tpath, raw, lang, problems)
+
+
+#: How alike a key of ``strings:`` must be to a printed word it may have meant (difflib's ratio): a letter
+#: or two of a word's name (stricter than a "did you mean"'s: the key may be the game's own).
+MEANT = 0.8
+
+
+def misspelt_words(game, tpath, raw, lang: str, problems: Problems) -> None:
+    """A key of a language file's ``strings:`` that is none of pnp's printed words nor a token kind's
+    ``tokens_<kind>``, that no file of the game writes (a game's own word, which a layout or template asks
+    for with ``t('key')``), and that is a letter or two from one of those words the file does not give: a
+    warning at its line naming that word (the word it meant prints pnp's own words, or the kind's id,
+    silently)."""
+    section = raw.get("strings")
+    if not isinstance(section, dict):
+        return
+    words = set(pnp_words("en")) | set(pnp_words(lang))
+    known = words | {f"tokens_{kind}" for kind in _token_kinds(game)}
+    for key in section:
+        if not isinstance(key, str) or key in known:
+            continue
+        meant = closest(key, known, builtin=words, cutoff=MEANT)
+        if meant is None or meant in section or _written(game, key):
+            continue
+        what = "pnp's printed word" if meant in words else f"the printed word of token kind '{meant[7:]}'"
+        problems.warn(tpath, line_of(section, key), f"language '{lang}'",
+                      f"strings: {excerpt(key)} is no printed word of pnp's nor a token kind's, and nothing of the "
+                      f"game asks for it with t('{key}'); did you mean {excerpt(meant)} ({what})?")
+
+
+def _token_kinds(game) -> list:
+    from pnp.loading.tokendata import load_tokens
+
+    try:
+        token_set = load_tokens(game)
+    except DataError:                   # (reported with tokens.yaml's own problems)
+        return []
+    return list(token_set.kinds) if token_set is not None else []
+
+
+def _written(game, key: str) -> bool:
+    """Whether a file of the game other than its translations (game.yaml, a layout, a template, a data
+    file) writes ``key``: its own printed word, asked for by name."""
+    from pnp.loading.picturefiles import files_in
+
+    root = game.root.resolve()
+    for name in files_in(root, (".yaml", ".yml", ".j2", ".csv")):
+        if name.startswith("i18n/"):
+            continue
+        try:
+            if key in (root / name).read_text(encoding="utf-8", errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def unused_keys(game, raw, expected) -> list:
