@@ -114,7 +114,7 @@ def _code_stamp() -> str:
             versions.append((dist, md.version(dist)))
         except md.PackageNotFoundError:
             versions.append((dist, None))
-    trees = [Path(__file__).resolve().parent, PROJECT_ROOT / "rules_engine", TEMPLATES_DIR, FONTS_DIR]
+    trees = [PROJECT_ROOT / "pnp", PROJECT_ROOT / "rules_engine", TEMPLATES_DIR, FONTS_DIR]
     return digest(__version__, versions, [(str(t), _stat_walk(t)) for t in trees])
 
 

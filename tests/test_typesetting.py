@@ -4,12 +4,11 @@ marks outside every page's frame, padding pages only as rulebook.yaml asks."""
 
 import io
 import json
-from pathlib import Path
 
 import pypdf
 import pytest
 
-from pnp import typography
+from pnp import locales, typography
 from pnp.components.rulebook import context
 from pnp.draw import fonts
 from pnp.draw.icons import using
@@ -115,8 +114,7 @@ def test_quotes_follow_the_language_and_leave_markup_alone(lang, text, expected)
 
 #: CLDR's quotation marks, as CLDR's own JSON gives them (the file pnp reads, made by
 #: scripts/update_cldr_delimiters.py), checked against the values CLDR publishes for a few languages.
-CLDR_QUOTES = json.loads((Path(__file__).resolve().parents[1] / "pnp" / "cldr_delimiters.json")
-                         .read_text("utf-8"))["delimiters"]
+CLDR_QUOTES = json.loads(locales.DELIMITERS_FILE.read_text("utf-8"))["delimiters"]
 
 
 def test_the_quotation_marks_are_cldrs():
