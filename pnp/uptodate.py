@@ -47,7 +47,7 @@ FORMAT = 1
 #: Environment variables that reach a build besides ``SOURCE_DATE_EPOCH`` (part of the code digest).
 ENV_PREFIX = "PNP_"
 #: Files every kit has (:data:`pnp.kit.KIT_FILE`, :data:`pnp.manifest.MANIFEST_FILE`,
-#: :data:`pnp.reprint.RECORD_FILE`; this module does not import them: it runs before they are loaded).
+#: :data:`pnp.components.record.RECORD_FILE`; this module does not import them: it runs before they are loaded).
 KIT_FILES = ("kit.pdf", "manifest.json", "pieces.json")
 
 
