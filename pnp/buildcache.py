@@ -202,9 +202,10 @@ def folder_digest(root, files: FileDigests, skip=(), leave_out=()) -> str:
 
 @dataclass(frozen=True)
 class _Copies:
-    """A card as :func:`counts_only` shows it: how many copies it has."""
+    """A card as :func:`counts_only` shows it: how many copies it has (and whether it has a side B)."""
 
     copies: int
+    side_b: bool = False
 
 
 def counts_only(game):
@@ -215,7 +216,9 @@ def counts_only(game):
     keeps the counts finds it built."""
     if all(isinstance(c, _Copies) for d in game.decks for c in d.cards) and not game.cards:
         return game
-    decks = tuple(replace(d, cards=tuple(_Copies(c.copies) for c in d.cards), art={}) for d in game.decks)
+    decks = tuple(replace(d, cards=tuple(_Copies(c.copies, c.side_b is not None) for c in d.cards), art={},
+                          side_b=replace(d.side_b, art={}, lines={}) if d.side_b is not None else None)
+                  for d in game.decks)
     return replace(game, cards=(), sources={}, decks=decks)
 
 

@@ -20,6 +20,7 @@ import sys
 from dataclasses import dataclass, fields, replace
 
 from pnp.suggest import closest
+from pnp.paths import excerpt
 from pnp.errors import Problems
 from pnp.layout.geometry import Box, Circle, Icon, Line, Polygon, Rect, Text, Transform
 from pnp.layout.geometry import Style as _Style
@@ -32,6 +33,8 @@ CARD_SCALE = 0.5
 MARK_INK = "#1f1a17"
 HIGHLIGHT = "#c0392b"
 OUTLINE = "#8a8178"
+#: The sides ``figure.card`` and ``figure.hand`` draw: a card's face, its side B (a double-sided card), its back.
+SIDES = ("a", "b", "front", "back")
 
 
 @dataclass(frozen=True)
@@ -112,23 +115,41 @@ class Figures:
 
     # -------------------------------------------------------------------------------------- pieces
 
-    def face(self, card) -> tuple[tuple, float, float]:
-        """A card's face elements as printed (no bleed) with its size, and a hairline round it."""
-        from pnp.components.cards import laid_out_face, printed_mark
+    def face(self, card, side: str = "a") -> tuple[tuple, float, float]:
+        """A card's face elements as printed (no bleed) with its size, and a hairline round it: its face
+        (``side`` ``a`` or ``front``), its side B (``b``) or its back (``back``: side B of a double-sided
+        card, else the back its deck prints behind it)."""
+        from pnp.components.cards import back_elements, laid_out_face, printed_mark
 
         deck = self.game.deck_of(card)
         w, h = deck.width, deck.height
+        mark = printed_mark(self.game, card, 1)
         # the face of its first copy exactly as printed (its corner mark included), laid out once for both
-        els = laid_out_face(self.game, deck, card, self.lang, printed_mark(self.game, card, 1), (w, h), 0.0)
+        if side in ("b", "back"):
+            els = back_elements(self.game, deck, 0.0, card, lang=self.lang, mark=mark)
+        else:
+            els = laid_out_face(self.game, deck, card, self.lang, mark, (w, h), 0.0)
         return tuple(els) + (Box(Rect(0, 0, w, h), stroke=OUTLINE, width=0.3, radius=3.0, role="figure-edge"),), w, h
 
-    def card(self, card_id, scale=CARD_SCALE, caption=None, token=None) -> Safe:
-        """A card's face, as printed, at ``scale``; ``token``: a token of tokens.yaml lying on it (a
-        converted character's convert token)."""
+    def _side(self, card, side) -> str | None:
+        """Why ``side`` cannot be drawn of ``card`` (None when it can)."""
+        if side not in SIDES:
+            return f"side: {excerpt(str(side))} is not one of {', '.join(repr(s) for s in SIDES)}"
+        if side == "b" and card.side_b is None:
+            return f"card '{card.id}' has one face: side='b' draws a double-sided card's side B (side='back' " \
+                   f"draws a card's back)"
+        return None
+
+    def card(self, card_id, scale=CARD_SCALE, caption=None, token=None, side="a") -> Safe:
+        """A card's face, as printed, at ``scale`` (``side``: ``b`` its side B, ``back`` its back);
+        ``token``: a token of tokens.yaml lying on it (a converted character's convert token)."""
         card, problem = self._card(card_id)
         if card is None:
             return self._error("figure.card", problem)
-        els, w, h = self.face(card)
+        problem = self._side(card, side)
+        if problem:
+            return self._error("figure.card", problem)
+        els, w, h = self.face(card, side)
         if token is not None:
             on, problem = self._tokens_on({card_id: token})
             if problem:
@@ -152,10 +173,17 @@ class Figures:
         size = min(w * 0.34, by_id[token_id][1].size)
         return (self.token_marker(by_id, token_id, w * 0.74, h * 0.58, size),)
 
-    def hand(self, card_ids, scale=CARD_SCALE * 0.8, caption=None, overlap=0.25, tokens=None) -> Safe:
+    def hand(self, card_ids, scale=CARD_SCALE * 0.8, caption=None, overlap=0.25, tokens=None, side="a",
+             sides=None) -> Safe:
         """A row of cards "in hand" (or on the table): each face as printed, overlapping by ``overlap``
-        of a card's width; ``tokens`` ({card id: token id}) lays a token of tokens.yaml on those cards."""
+        of a card's width; ``tokens`` ({card id: token id}) lays a token of tokens.yaml on those cards;
+        ``side`` (``a``, ``b`` or ``back``) shows every card's side, ``sides`` ({card id: side}) some cards'."""
         by_id = None
+        if sides is not None and not isinstance(sides, dict):
+            return self._error("figure.hand", "sides: give a mapping of card ids to sides, like {'oak': 'b'}")
+        stray = [c for c in sides or () if c not in (card_ids or ())]
+        if stray:
+            return self._error("figure.hand", f"sides: '{stray[0]}' is not one of the figure's cards")
         if tokens:
             by_id, problem = self._tokens_on(tokens)
             if problem:
@@ -168,7 +196,11 @@ class Figures:
             card, problem = self._card(card_id)
             if card is None:
                 return self._error("figure.hand", problem)
-            els, w, h = self.face(card)
+            shown = (sides or {}).get(card_id, side)
+            problem = self._side(card, shown)
+            if problem:
+                return self._error("figure.hand", problem)
+            els, w, h = self.face(card, shown)
             if by_id is not None and card_id in tokens:
                 els += self._token_on_card(by_id, str(tokens[card_id]), w, h)
             faces.append((els, w, h))

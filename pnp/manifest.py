@@ -51,10 +51,13 @@ def rows(entries) -> list[dict]:
         if e.sheets and e.sides not in row["sides"]:
             row["sides"].append(e.sides)
         for part in e.parts:
-            same = next((p for p in row["pieces"] if (p["kind"], p["item"]) == (part.kind, part.item)), None)
+            same = next((p for p in row["pieces"] if (p["kind"], p["item"], p.get("faces", 1)) ==
+                         (part.kind, part.item, part.faces)), None)
             if same is None:
                 row["pieces"].append({"kind": part.kind, "item": part.item, "count": part.count,
                                       "name": part.name or part.item})
+                if part.faces != 1:         # double-sided cards: both faces are played
+                    row["pieces"][-1]["faces"] = part.faces
             else:
                 same["count"] += part.count
     return out

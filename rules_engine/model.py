@@ -78,7 +78,9 @@ class Card:
     """One distinct card. ``stats`` holds the value of every field its deck declares (an int, a text, a
     choice, a list or a flag; None when the card leaves an optional one out); ``deck`` is its deck's id.
     ``placeholder`` says what of it was invented where the source is silent: ``()`` nothing,
-    ``(WHOLE_PLACEHOLDER,)`` the whole card, else the names of the invented keys (``("copies",)``)."""
+    ``(WHOLE_PLACEHOLDER,)`` the whole card, else the names of the invented keys (``("copies",)``).
+    ``side_b``: a double-sided card's second face (a card of the same id, copies, faction and rank, with
+    its own name, stats and flavour and no ability), or None for a card with one face."""
 
     id: str
     name: str
@@ -90,6 +92,7 @@ class Card:
     flavour: str = ""
     deck: str = "cards"
     placeholder: tuple = ()
+    side_b: "Card | None" = None
 
     def invented(self, key: str | None = None) -> bool:
         """Whether the card (``key=None``: any of it) or its value of ``key`` is a placeholder."""

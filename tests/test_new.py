@@ -185,3 +185,30 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path, monkeypatch, failure):
         assert result.output == f"error: cannot write {tmp_path / 'g'}: No space left on device\n"
     else:
         assert result.exit_code == 130 and result.output == "pnp new: interrupted\n"
+
+
+def test_new_double_sided_writes_a_deck_whose_every_card_has_two_faces(tmp_path):
+    root = tmp_path / "turncoat"
+    result = run("new", root, "--double-sided", "--players", "2")
+    assert result.exit_code == 0, result.output
+    assert tree(root) == sorted(FILES + ["templates/layouts/starter_b.yaml"])
+    game = load_game(root)
+    (deck,) = game.decks
+    assert deck.double_sided and deck.side_b.required and deck.b.layout.default.name == "starter_b"
+    assert [(c.name, c.side_b.name, c.side_b.stats["points"]) for c in game.cards] == [
+        ("Spark", "Blaze", 2), ("Ember", "Coal", 3), ("Flare", "Afterglow", 1), ("Star", "Nova", 8)]
+    assert run("validate", root).exit_code == 0
+    out = tmp_path / "kit"
+    result = run("build", root, "--out", out)
+    assert result.exit_code == 0, result.output
+    (backs,) = page_texts(out / "cards-backs.pdf")
+    assert backs.count("Blaze") == 3 and "Turned over: take 2" in backs and "Spark" not in backs
+    rules = " ".join(" ".join(page_texts(out / "rulebook.pdf")).split())
+    assert "The same card turned over: its side B" in rules and "Spark 3 1 Blaze 2" in rules
+    (instructions,) = page_texts(out / "instructions.pdf")
+    assert "Print both sides: every card has two faces." in " ".join(instructions.split())
+    # the starter without the flag is the one-faced game it always was
+    plain = tmp_path / "plain"
+    assert run("new", plain).exit_code == 0
+    assert (plain / "cards.csv").read_text() != (root / "cards.csv").read_text()
+    assert "side_b" not in (plain / "game.yaml").read_text()

@@ -192,3 +192,46 @@ def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
         browser.find_element(By.CSS_SELECTOR, '[data-build="kit"]').click()
         wait.until(lambda d: "problem" in build_status.text)
         assert "token" not in build_status.text
+
+
+def test_a_double_sided_card_turns_over_in_the_large_view(browser, tmp_path):
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    game = tmp_path / "dusk_orchard"
+    shutil.copytree(Path(__file__).parent / "games" / "dusk_orchard", game)
+    folder = shots(tmp_path)
+    wait = WebDriverWait(browser, 60, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException])
+
+    def large():
+        img = browser.find_element(By.CSS_SELECTOR, "#card-large img")
+        return img.get_attribute("src")
+
+    with running(game, tmp_path / "out", draw=False) as (server, _):
+        browser.get(server.url)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '#decks .tile[data-id="plum"] img'))
+        tile = browser.find_element(By.CSS_SELECTOR, '#decks .tile[data-id="plum"]')
+        assert tile.find_element(By.CSS_SELECTOR, ".sides").text == "2 sides"
+        assert not browser.find_elements(By.CSS_SELECTOR, '#decks .tile[data-id="drizzle"] .sides')
+        tile.click()
+        flip = browser.find_element(By.ID, "card-flip")
+        wait.until(lambda d: flip.is_displayed() and d.find_element(By.ID, "card-title").text == "Plum Sapling")
+        front = large()
+        flip.click()
+        wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Plum Sapling · side B: Plum Harvest")
+        assert large() != front and flip.text == "Turn to side A"
+        assert "score" in browser.find_element(By.ID, "card-fields").text
+        assert "plum%40b.png" in browser.find_element(By.ID, "card-png").get_attribute("href")
+        wait.until(lambda d: d.execute_script(
+            "const i = document.querySelector('#card-large img'); return i && i.complete && i.naturalWidth > 0"))
+        browser.save_screenshot(str(folder / "double-sided-turned.png"))
+        browser.find_element(By.ID, "card-dialog").send_keys("f")        # F turns it back
+        wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Plum Sapling")
+        assert large() == front
+        browser.find_element(By.ID, "card-dialog").send_keys("f")
+        wait.until(lambda d: d.find_element(By.ID, "card-title").text.endswith("side B: Plum Harvest"))
+        browser.find_element(By.ID, "card-dialog").send_keys(Keys.ARROW_RIGHT)     # the next card opens on side A
+        wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Pear Row")
+        assert flip.text == "Turn over"

@@ -2,7 +2,9 @@
 
 The starter is pnp's own folder ``templates/starter/`` (a CSV deck with a text field using the game's
 SVG icon, a card layout extending ``classic``, a rulebook chapter, tokens and a box), copied with the
-game's title and player count filled in. The folder is made whole or not at all: the files are written
+game's title and player count filled in. ``--double-sided`` lays ``templates/starter_double_sided/`` over
+it: the deck's cards get a side B (``side_b`` in game.yaml, ``side_b.*`` columns in cards.csv, a look of
+its own) and the chapter shows both sides. The folder is made whole or not at all: the files are written
 to a temporary folder beside it, which is then renamed into place, and a folder that already holds
 anything is never written into.
 """
@@ -23,6 +25,8 @@ from pnp.errors import UserError, display_path
 from pnp.paths import SAFE_NAME, SAFE_NAME_TEXT, excerpt
 
 STARTER = TEMPLATES_DIR / "starter"
+#: What ``pnp new --double-sided`` writes over the starter: files replaced or added.
+DOUBLE_SIDED = TEMPLATES_DIR / "starter_double_sided"
 #: The most players game.yaml allows.
 MAX_PLAYERS = 20
 #: Files of the starter whose text names the game's title or player counts.
@@ -45,13 +49,15 @@ def title_from(name: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in words) or name
 
 
-def starter_files(title: str, players: tuple[int, int]) -> dict[str, bytes]:
-    """The starter game's files by relative path, with ``title`` and ``players`` filled in."""
+def starter_files(title: str, players: tuple[int, int], double_sided: bool = False) -> dict[str, bytes]:
+    """The starter game's files by relative path, with ``title`` and ``players`` filled in (``double_sided``:
+    its cards with a side B)."""
+    found = {path.relative_to(STARTER).as_posix(): path for path in STARTER.rglob("*") if path.is_file()}
+    if double_sided:
+        found.update({path.relative_to(DOUBLE_SIDED).as_posix(): path for path in DOUBLE_SIDED.rglob("*")
+                      if path.is_file()})
     files = {}
-    for path in sorted(STARTER.rglob("*")):
-        if not path.is_file():
-            continue
-        rel = path.relative_to(STARTER).as_posix()
+    for rel, path in sorted(found.items()):
         data = path.read_bytes()
         if rel in FILLED:
             text = data.decode("utf-8")
@@ -65,7 +71,7 @@ def starter_files(title: str, players: tuple[int, int]) -> dict[str, bytes]:
     return files
 
 
-def write_new_game(folder: Path, title: str, players: tuple[int, int]) -> list[str]:
+def write_new_game(folder: Path, title: str, players: tuple[int, int], double_sided: bool = False) -> list[str]:
     """Write the starter game into ``folder`` (new, or an empty folder); the relative paths written."""
     name = folder.name if folder.name not in ("", ".", "..") else folder.resolve().name
     if not SAFE_NAME.fullmatch(name):
@@ -85,7 +91,7 @@ def write_new_game(folder: Path, title: str, players: tuple[int, int]) -> list[s
     missing = unprintable(title)
     if missing:
         raise UserError(f"--title {excerpt(title)}: the bundled fonts cannot print {missing}")
-    files = starter_files(title, players)
+    files = starter_files(title, players, double_sided)
     try:
         staging = Path(tempfile.mkdtemp(prefix=f".{name}.pnp-new-", dir=parent))
     except OSError as exc:
@@ -118,13 +124,17 @@ def _umask() -> int:
 @click.option("--players", "players_text", default="2-4", show_default=True, metavar="MIN-MAX",
               help="The player counts the game is for (a range such as 2-4, or one count).")
 @click.option("--title", default=None, help="The game's title. [default: from the folder's name]")
-def command(folder: Path, players_text: str, title: str | None):
+@click.option("--double-sided", is_flag=True,
+              help="Its cards have two playable faces: a side B for every card, with a look of its own.")
+def command(folder: Path, players_text: str, title: str | None, double_sided: bool):
     """Write a small starter game into FOLDER (new or empty): game.yaml with a CSV deck whose card text
     uses the game's own SVG icon, a card layout extending pnp's classic one, a rulebook chapter, tokens
-    and a box. It validates and builds as it is; change any file from there (docs/data-format.md).
+    and a box (with --double-sided, every card has a side B). It validates and builds as it is; change any
+    file from there (docs/data-format.md).
     """
     players = parse_players(players_text)
-    written = write_new_game(folder, title if title is not None else title_from(folder.absolute().name), players)
+    written = write_new_game(folder, title if title is not None else title_from(folder.absolute().name), players,
+                             double_sided)
     shown = display_path(folder)
     click.echo(f"Wrote a starter game in {shown}/: " + ", ".join(written))
     click.echo(f"Next: pnp validate {shown}, then pnp build {shown} --out {shown}-kit, and change any file "

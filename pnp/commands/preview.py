@@ -14,21 +14,21 @@ from pnp.units import PAPERS
 
 def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 100, lang: str | None = None,
                 out: str | None = None, paper: str = "letter", bleed: float = 0.0,
-                vision: str | None = None) -> list[Path]:
+                vision: str | None = None, side: str = "a") -> list[Path]:
     """Write the PNG of ``target`` (see :mod:`pnp.exports.preview`; ``back`` or ``aid`` of a game with
     several decks: one per deck) and return the paths. ``vision`` (a key of
     :data:`pnp.loading.colourvision.VISIONS`) shows it as a player with that colour vision sees it (or in grey),
-    named ``<stem>-<vision>.png`` by default."""
+    named ``<stem>-<vision>.png`` by default. ``side="b"``: a double-sided card's side B (``<card>-b.png``)."""
     from pnp.exports.cards import checked_game
     from pnp.exports.preview import previews, shared_targets
     from pnp.output import write_atomically
 
     game = checked_game(game_arg, lang)
-    many = shared_targets(game).get(target)
+    many = shared_targets(game).get(target) if side == "a" else None
     if out and many:
         raise UserError(f"{target!r}: {game.title} has {len(many)} decks with one; name a deck to write "
                         f"{out}: {', '.join(many)}")
-    results = previews(game, target, page, dpi, BuildOptions(paper=paper, lang=lang), bleed)
+    results = previews(game, target, page, dpi, BuildOptions(paper=paper, lang=lang), bleed, side)
     if vision:
         from dataclasses import replace
 
@@ -65,11 +65,13 @@ def default_folder(game) -> Path:
 @click.option("--vision", type=click.Choice(["deutan", "protan", "tritan", "grey"]), default=None,
               help="Show it as a player sees it with deuteranopia, protanopia or tritanopia (simulated), or "
                    "printed in greyscale; the file name ends in -deutan, -protan, -tritan or -grey.")
+@click.option("--side", type=click.Choice(["a", "b"]), default="a", show_default=True,
+              help="For a double-sided card: b shows its side B (written as CARD_ID-b.png).")
 @click.option("--out", default=None, metavar="FILE.png",
               help="Where to write. Default: CARD_ID.png or FILE-pN.png in pnp's preview folder of the game, in "
                    "the user's cache folder (~/.cache/pnp/preview/GAME/, or under $XDG_CACHE_HOME/pnp); "
                    "the path is printed.")
-def command(target, game, page, dpi, paper, lang, bleed, vision, out):
+def command(target, game, page, dpi, paper, lang, bleed, vision, side, out):
     """Write a PNG of one card face or of one page of a component of GAME, and print its path.
 
     CARD_ID|COMPONENT is a card id from cards.yaml (or 'back', 'back-VALUE' for the back of the cards whose
@@ -79,5 +81,5 @@ def command(target, game, page, dpi, paper, lang, bleed, vision, out):
     file); one of the kit's files (cards-backs.pdf, rulebook-imposed.pdf, ...); or 'kit'. Only what is
     needed is built (instructions and the kit need the whole kit).
     """
-    for path in preview_png(target, game, page, dpi, lang, out, paper, bleed, vision):
+    for path in preview_png(target, game, page, dpi, lang, out, paper, bleed, vision, side):
         click.echo(display_path(path))

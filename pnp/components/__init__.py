@@ -54,6 +54,7 @@ class Part:
     item: str
     count: int
     name: str = ""
+    faces: int = 1        # printed faces of each piece: 2 for double-sided cards (both sides are played)
 
     def __post_init__(self):
         object.__setattr__(self, "name", Safe(self.name or ""))

@@ -15,13 +15,13 @@ from pnp.errors import Problems
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts, icons
 from pnp.draw.text import fit
-from pnp.loading.i18n import strings, words_at, words_function
+from pnp.loading.i18n import strings, words_at, words_function, words_of
 from pnp.loading.decks import image_pixels
 from pnp.loading.cardlayout import (FieldValues, RegionProblems, bundled, card_face, evaluate, face_scope, showing,
                                     shown_fields)
-from pnp.layout.cards import (PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_grid, card_sheets,
-                              offset_backs_clearance, single_card_pages, stat_slots)
-from pnp.layout.geometry import Picture, Rect, Text, flatten
+from pnp.layout.cards import (BACK_SPILL, PLAIN, PRINTABLE_EDGE, FaceContent, aid_face, art_area, card_back, card_grid,
+                              card_sheets, offset_backs_clearance, single_card_pages, stat_slots)
+from pnp.layout.geometry import Group, Picture, Rect, Text, extent, flatten
 from pnp.layout.regions import RegionError, trim_sides
 from pnp.layout.gutterfold import gutterfold_sheets, plan as gutterfold_plan
 from pnp.layout.cutter import CUT_BLEED, MACHINES, CutOutline, cutter_grid, keylines, registration_marks
@@ -56,8 +56,10 @@ def back_palette(game, deck) -> dict:
     return {**palette(deck), **{k: v for k, v in game.look.palette if k in ("back", "accent")}}
 
 
-def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
-    deck = game.deck_of(card)
+def face_content(game, card, lang=None, mark: str = "", deck=None) -> FaceContent:
+    """What ``card``'s face shows. ``deck``: the deck as the face sees it (``deck.b`` for a card's side B;
+    default: the card's deck)."""
+    deck = deck if deck is not None else game.deck_of(card)
     faction = game.faction(card.faction) if card.faction else None
     rank = game.rank(card.rank) if card.rank else None
     category = game.category_of(card)
@@ -76,7 +78,7 @@ def face_content(game, card, lang=None, mark: str = "") -> FaceContent:
         pips=rank.pips if rank else 0,
         colour=colour,
         emblem=faction.emblem if faction else None,
-        stats=stat_slots(game, card),
+        stats=stat_slots(game, card, deck),
         step=card.ability.step if card.ability else None,
         ability=ability_text(game, card, lang),
         flavour=card_markup(card.flavour),
@@ -132,11 +134,13 @@ def face_context(game, deck, cache=None) -> str | None:
         return None
     memo = cache.memo.setdefault("face contexts", {})
     active = icons.active()
-    at = (id(game), deck.id, id(active))
+    at = (id(game), deck.id, deck.side, id(active))
     found = memo.get(at)
     if found is None or found[0] is not game or found[1] is not active:
+        # (where each card's side B is written is per card, as its source is)
+        side_b = replace(deck.side_b, lines={}) if deck.side_b is not None else None
         described = repr(([(f.name, getattr(game, f.name)) for f in dataclass_fields(game) if f.name not in PER_CARD],
-                          replace(deck, cards=()), active))
+                          replace(deck, cards=(), side_b=side_b), active))
         key = None if " at 0x" in described else buildcache.digest(
             "card face", buildcache.code_digest(), cache.game_files, described)
         found = memo[at] = (game, active, key)
@@ -162,17 +166,28 @@ def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: floa
     if key is not None:
         found = _LAID_OUT.get(cache, key)
         if found is None:
-            found = tuple(card_face(face_content(game, card, lang, mark), *size_mm, bleed, layout_of(deck, card)))
+            found = tuple(card_face(face_content(game, card, lang, mark, deck), *size_mm, bleed,
+                                    layout_of(deck, card)))
             _LAID_OUT.put(cache, key, found)
         return found
     owner = _FACES["game"]
     if owner is None or owner() is not game:
         _FACES.update(game=weakref.ref(game), faces={})
     faces = _FACES["faces"]
-    key = (deck.id, card.id, lang or game.language, mark, size_mm, bleed, icons.active())
+    key = (deck.id, deck.side, card.id, lang or game.language, mark, size_mm, bleed, icons.active())
     if key not in faces:
-        faces[key] = tuple(card_face(face_content(game, card, lang, mark), *size_mm, bleed, layout_of(deck, card)))
+        faces[key] = tuple(card_face(face_content(game, card, lang, mark, deck), *size_mm, bleed,
+                                     layout_of(deck, card)))
     return faces[key]
+
+
+def side_b_face(game, deck, card, lang=None, mark: str = "", size_mm=None, bleed: float = 0.0) -> tuple | None:
+    """The elements of ``card``'s side B (laid out as its face is, with its deck's side B layout and the
+    same corner mark), or None for a card with one face."""
+    side = getattr(card, "side_b", None)
+    if side is None or deck.b is None:
+        return None
+    return laid_out_face(game, deck.b, side, lang, mark, tuple(size_mm or deck.size), bleed)
 
 
 def players_mark(game, card, copy: int) -> str:
@@ -213,13 +228,17 @@ def card_key(card, key: str):
     return card.stats.get(key)
 
 
-def back_elements(game, deck, bleed: float = 0.0, card=None, size_mm=None) -> tuple:
-    """The back of ``card`` (None: the deck's own back, which player aids show too): a picture from the
-    data, or the designed back (the game's title round its emblem, ``look.emblem``, else the factions'; with
+def back_elements(game, deck, bleed: float = 0.0, card=None, size_mm=None, lang=None, mark: str = "") -> tuple:
+    """The back of ``card`` (None: the deck's own back, which player aids show too): a double-sided card's
+    side B (:func:`side_b_face`, in ``lang`` with the copy's corner ``mark``), a picture from the data, or
+    the designed back (the game's title round its emblem, ``look.emblem``, else the factions'; with
     several decks or a label from the data, the label or the deck's name below the emblems; coloured by
     the deck's palette, ``look.palette``'s ``back`` and ``accent`` over it). ``size_mm`` lays it out at
     another size than the deck's (a print service's product)."""
     w, h = size_mm or (deck.width, deck.height)
+    side = side_b_face(game, deck, card, lang, mark, (w, h), bleed) if card is not None else None
+    if side is not None:
+        return side
     back = deck.back
     image = label = emblem = None
     if back is not None:
@@ -237,8 +256,15 @@ def back_elements(game, deck, bleed: float = 0.0, card=None, size_mm=None) -> tu
                            palette=back_palette(game, deck)))
 
 
-def back_margin(game, deck, card=None) -> tuple | None:
-    """What runs 2 mm past a picture back on sheets without bleed (the picture itself), or None."""
+def back_margin(game, deck, card=None, lang=None, mark: str = "") -> tuple | None:
+    """What runs 2 mm past a picture back (the picture itself) or a card's side B (its own frame, laid out
+    with 2 mm of bleed) on sheets without bleed, in a frame 2 mm larger than the card; or None."""
+    side = side_b_face(game, deck, card, lang, mark, deck.size, BACK_SPILL) if card is not None else None
+    if side is not None:            # what of it runs past the trim (its frame's colour, art made to the trim)
+        trim = Rect(0.0, 0.0, deck.width, deck.height)
+        past = tuple(e for e in flatten(side) if not trim.contains(extent(e), tol=1e-6))
+        return (Group(past, BACK_SPILL, BACK_SPILL, clip=Rect(-BACK_SPILL, -BACK_SPILL, deck.width + 2 * BACK_SPILL,
+                                                             deck.height + 2 * BACK_SPILL)),)
     back = deck.back
     if back is None:
         return None
@@ -250,7 +276,15 @@ def back_margin(game, deck, card=None) -> tuple | None:
 
 
 def varies(deck) -> bool:
-    return deck.back is not None and (deck.back.by is not None or deck.back.image is not None)
+    """Whether a deck's cards have backs of their own: a back picked by a card key, a picture, or side B of
+    double-sided cards."""
+    return deck.double_sided or (deck.back is not None and (deck.back.by is not None or deck.back.image is not None))
+
+
+def copy_mark(game, card, label: str) -> str:
+    """The corner mark of the copy ``label`` (``<card id>#<copy>``) of ``card``."""
+    copy = label.rsplit("#", 1)[-1]
+    return printed_mark(game, card, int(copy)) if copy.isdigit() else printed_mark(game, card, 1)
 
 
 def deck_copies(game, deck, options: BuildOptions) -> list:
@@ -279,10 +313,15 @@ def deck_faces(game, deck, options: BuildOptions, size_mm=None, copies=None) -> 
 
 
 def deck_parts(deck, cards, words, several: bool = True) -> list[Part]:
-    """The bill of materials of a deck as printed: its cards, then its player aids."""
+    """The bill of materials of a deck as printed: its cards (a double-sided deck's cards with a side B as
+    pieces of two faces, the others apart), then its player aids."""
     aids = sum(1 for c in cards if c is None)
     name = escape(deck.name) if several else words.get("part_cards", "cards")
-    parts = [Part("card", deck.id, len(cards) - aids, name)]
+    two = sum(1 for c in cards if c is not None and c.side_b is not None) if deck.double_sided else 0
+    parts = [Part("card", deck.id, len(cards) - aids - two, name)] if len(cards) - aids - two or not two else []
+    if two:
+        parts.append(Part("card", deck.id, two, f"{name} ({words.get('part_double_sided', 'double-sided')})",
+                          faces=2))
     if aids:
         parts.append(Part("card", f"{deck.id}-aids", aids, words.get("part_aids", "player aids")))
     return parts
@@ -318,7 +357,8 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
             title = words.get("card_singles", "Cards, one per page") + (f": {deck.name}" if game.several_decks else "")
             single.append(Output(single_file(game, deck), title,
                                  single_card_pages(faces, back_elements(game, deck, laid.bleed), deck.width,
-                                                   deck.height, laid.bleed, labels, _backs(game, deck, cards, laid)),
+                                                   deck.height, laid.bleed, labels,
+                                                   _backs(game, deck, cards, laid, labels)),
                                  in_kit=False))
     recorded = record.fragment(game, "cards", *printed(game, options))
     if options.cards == "gutterfold":
@@ -342,13 +382,24 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     ] + single
 
 
-def _backs(game, deck, cards, options) -> list | None:
-    """Each card's back when the deck's back varies by a card key (one layout per key value), else None."""
+def _backs(game, deck, cards, options, labels=None) -> list | None:
+    """Each card's back when the deck's backs vary (one layout per key value a back varies by, one per copy
+    of a double-sided card, its side B with the copy's corner mark), else None. ``labels``: the copies'
+    (``<card id>#<copy>``), for their marks."""
     if not varies(deck):
         return None
     shared = {}
-    return [shared.setdefault(card_key(c, deck.back.by) if c and deck.back.by else None,
-                              back_elements(game, deck, options.bleed, c)) for c in cards]
+    out = []
+    for i, c in enumerate(cards):
+        if c is not None and c.side_b is not None and deck.double_sided:
+            mark = copy_mark(game, c, labels[i]) if labels else printed_mark(game, c, 1)
+            key = ("side b", c.id, mark)
+        else:
+            mark, key = "", card_key(c, deck.back.by) if c and deck.back is not None and deck.back.by else None
+        if key not in shared:
+            shared[key] = back_elements(game, deck, options.bleed, c, lang=options.lang, mark=mark)
+        out.append(shared[key])
+    return out
 
 
 #: Card sheets drawn as one piece: when the decks take more sheets than this, they are laid out and
@@ -422,7 +473,7 @@ def draw_piece(game, options: BuildOptions, piece) -> tuple:
         sheets = _deck_sheets(game, deck, options, options, None, faces, labels, cards, words, first_sheet=first)
         fronts += sheets[0]
         backs += sheets[1]
-        per_card = _backs(game, deck, cards, options)
+        per_card = _backs(game, deck, cards, options, labels)
         own = back_elements(game, deck, 0.0)
         for i, (face, label, card) in enumerate(zip(faces, labels, cards)):
             prints.append((number, card.id if card is not None else None, label,
@@ -474,14 +525,15 @@ def run_part(game, options: BuildOptions, checking: BuildOptions, pieces, index:
     """Part ``index`` of a parallel build of the card sheets: the checks of a share of the cards (all
     decks' cards in order, shared out evenly) and piece ``index`` drawn. For :func:`join_parts`."""
     lang, bleed = checking.lang, checking.bleed
-    every = [(deck, card) for deck in game.decks for card in deck.cards]
+    every = [(face, card) for deck in game.decks for face in faces_of(deck) for card in face.cards]
     share = every[len(every) * index // len(pieces):len(every) * (index + 1) // len(pieces)]
     checked, checks = [], {}
     with icons.using(game.icons, game.language):
-        for deck, card in share:
-            if deck.id not in checks:
-                checks[deck.id] = _CardChecks(game, deck, lang, bleed)
-            checked.append(((deck.id, card.id), card_check(game, deck, card, checks[deck.id], lang, bleed)))
+        for face, card in share:
+            if (face.id, face.side) not in checks:
+                checks[face.id, face.side] = _CardChecks(game, face, lang, bleed)
+            checked.append(((face.id, face.side, card.id), card_check(game, face, card, checks[face.id, face.side],
+                                                                      lang, bleed)))
         try:
             drawn = draw_piece(game, options, pieces[index])
         except (templating.TEMPLATE_ERRORS + (RegionError,)):
@@ -507,8 +559,9 @@ def _deck_sheets(game, deck, options, laid, machine, faces, labels, cards, words
     """(front pages, back pages, gutterfold pages, cut outlines per front page) of some of a deck's cards."""
     w, h = options.page_size
     name = deck.name if game.several_decks else ""
-    per_card = _backs(game, deck, cards, laid)
-    margins = [back_margin(game, deck, c) for c in cards] if per_card is not None else None
+    per_card = _backs(game, deck, cards, laid, labels)
+    margins = [back_margin(game, deck, c, laid.lang, copy_mark(game, c, label) if c is not None else "")
+               for c, label in zip(cards, labels)] if per_card is not None else None
     fill = back_palette(game, deck).get("back", PLAIN["back"])
     if options.cards == "gutterfold":
         return [], [], gutterfold_sheets(faces, back_elements(game, deck, options.bleed),
@@ -541,7 +594,7 @@ def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
     out = []
     for deck in game.decks:
         faces, labels, cards = deck_faces(game, deck, plain)
-        backs = _backs(game, deck, cards, plain)
+        backs = _backs(game, deck, cards, plain, labels)
         own = back_elements(game, deck, 0.0)
         for i, (face, label, card) in enumerate(zip(faces, labels, cards)):
             key = card.id if card is not None else label.rsplit("#", 1)[0]
@@ -638,8 +691,8 @@ def translated_card_place(game, deck, card, lang):
     field), or None. None in the game's own language."""
     if not lang or lang == game.source_language:
         return None
-    keys = [f"cards.{card.id}.{key}" for key in ("name", "flavour", *(f.name for f in deck.fields
-                                                                      if f.type in ("text", "list")))]
+    at = f"cards.{card.id}.side_b" if deck.side == "b" else f"cards.{card.id}"
+    keys = [f"{at}.{key}" for key in ("name", "flavour", *(f.name for f in deck.fields if f.type in ("text", "list")))]
     return lambda markup: words_at(game, lang, markup, keys)
 
 
@@ -678,6 +731,7 @@ def check_unprinted_fields(game, deck, problems) -> None:
     for layout in used.values():
         for f in unprinted_fields(game, deck, layout):
             where = f"deck '{deck.id}'" if game.several_decks or deck.id != "cards" else "card"
+            where += " side B" if deck.side == "b" else ""
             problems.warn(game.root / "game.yaml", f.line or deck.line, f"{where} field '{f.name}'",
                           f"no region of layout '{layout.name}' ({Path(layout.source).name}) prints it; show it in a "
                           f"region of its own (text: \"field('{f.name}')\") or keep the rules box and type line of "
@@ -714,7 +768,7 @@ def check_art_dpi(game, deck, problems, lang=None, bleed: float = 0.0) -> None:
         pixels = image_pixels(art.path)
         if pixels is None:
             continue
-        card = game.card(card_id)
+        card = next(c for c in deck.cards if c.id == card_id)     # deck.b holds each card's side B
         area = art_area(deck.width, deck.height)
         try:
             face = laid_out_face(game, deck, card, lang, printed_mark(game, card, 1), (deck.width, deck.height), bleed)
@@ -727,7 +781,8 @@ def check_art_dpi(game, deck, problems, lang=None, bleed: float = 0.0) -> None:
         low = low_dpi(pixels, (area.w, area.h), art.fit)
         if low:
             path, line = game.sources.get(card_id, (deck.cards_file, None))
-            problems.warn(path, art.line or line, f"card '{card_id}'", f"art {art.path.name} {low}")
+            what = "side_b.art" if deck.side == "b" else "art"
+            problems.warn(path, art.line or line, face_subject(deck, card), f"{what} {art.path.name} {low}")
 
 
 def low_dpi(pixels: tuple, area_mm: tuple, fit: str) -> str | None:
@@ -802,8 +857,9 @@ def check_layout_values(game, deck, problems) -> None:
             continue
         close = closest(value, known)
         hint = f"; did you mean '{close}'?" if close else f" (the cards have: {', '.join(sorted(held)[:12])})"
+        key = "side_b.layout.layouts" if deck.side == "b" else "layout.layouts"       # (deck.b: its side B's)
         problems.error(game.root / "game.yaml", choice.line(value), f"deck '{deck.id}'",
-                       f"layout.layouts: no card of the deck has {choice.by} {excerpt(value)}{hint}")
+                       f"{key}: no card of the deck has {choice.by} {excerpt(value)}{hint}")
 
 
 def _without(key: str, bare: list) -> str:
@@ -899,9 +955,9 @@ def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, repor
     problem of a layout region is noted in ``reports`` as (region, key, text), for the deck's
     :class:`RegionProblems` (which tells a problem once for all cards)."""
     try:
-        content = face_content(game, card, lang, mark)
+        content = face_content(game, card, lang, mark, deck)
     except templating.TEMPLATE_ERRORS as exc:            # its ability text's template
-        problems.append(templating.template_problem(exc, subject=f"card '{card.id}'"))
+        problems.append(templating.template_problem(exc, subject=face_subject(deck, card)))
         return
     # every region of its layout evaluated: a problem is reported once per region, for all cards
     layout = layout_of(deck, card)
@@ -916,11 +972,62 @@ def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, repor
     except RegionError as exc:
         reports.append((exc.region, None, str(exc)))
         return
-    _check_texts(face, problems, path, line, f"card '{card.id}'", icons=game.icons,
-                 place=translated_card_place(game, deck, card, lang),
+    _check_texts(face, problems, path, line, face_subject(deck, card), icons=game.icons,
+                 place=card_place(game, deck, card, lang),
                  stamp=lambda text: check_version_stamp(game, deck, text, problems))
     if bleed:
         check_art_at_trim(deck, card, face, bleed, problems, path, line)
+
+
+def face_subject(deck, card) -> str:
+    """How a message names a card's face: ``card 'plum'``, or ``card 'plum' side B`` for its side B."""
+    return f"card '{card.id}' side B" if deck.side == "b" else f"card '{card.id}'"
+
+
+def card_place(game, deck, card, lang):
+    """``place(markup)`` for :func:`_check_texts` of a card's face (:func:`translated_card_place`); on a
+    card's side B, without a translation's line, the line (or spreadsheet cell) of the side B value whose
+    words the text prints (its name, flavour, a field), else of its ``side_b``."""
+    translated = translated_card_place(game, deck, card, lang)
+    if deck.side != "b":
+        return translated
+    path = game.source(card)[0]
+    where = deck_b_spec(game, deck).where
+
+    def place(markup):
+        found = translated(markup) if translated is not None else None
+        if found is not None:
+            return found
+        key = printed_key(markup, side_values(deck, card))
+        return path, where(card.id, key) if key else where(card.id)
+    return place
+
+
+def deck_b_spec(game, deck):
+    """The :class:`~pnp.loading.decks.SideB` of a deck as its side B sees it (``deck.b``)."""
+    return game.deck(deck.id).side_b
+
+
+def side_values(deck, card) -> dict:
+    """The printed words of a card's face by key (its name, flavour, text and list fields)."""
+    values = {"name": card.name, "flavour": card.flavour}
+    for f in deck.fields:
+        value = card.stats.get(f.name)
+        if f.type in ("text", "list") and value:
+            values[f.name] = value
+    return values
+
+
+def printed_key(markup: str, values: dict) -> str | None:
+    """The key of ``values`` (key -> text or list of texts) whose words ``markup`` (an element's) prints,
+    the longest when several do, or None."""
+    shown = words_of(markup)
+    best = None
+    for key, value in values.items():
+        words = words_of(value) if value else ""
+        if words and words in shown and (best is None or len(words) > best[0]):
+            best = (len(words), key)
+    return best[1] if best else None
 
 
 def card_check(game, deck, card, checks, lang, bleed) -> tuple:
@@ -928,7 +1035,9 @@ def card_check(game, deck, card, checks, lang, bleed) -> tuple:
     when it holds it."""
     path, line = game.source(card)
     mark = printed_mark(game, card, 1)
-    key = checks.key(card, mark, path, line)
+    # a side B's problems are told at the lines of its values: they are its place too
+    place = (line, sorted(deck_b_spec(game, deck).lines.get(card.id, {}).items())) if deck.side == "b" else line
+    key = checks.key(card, mark, path, place)
     held = checks.get(key)
     if held is not None:
         return key, held[0], held[1]
@@ -1002,7 +1111,7 @@ class _CardChecks:
 @with_game_icons
 def check(game, problems, options: BuildOptions | None = None, spec=None, done: dict | None = None) -> None:
     """Every text on every face fits its box at the smallest allowed size, in fonts that have its glyphs.
-    ``done``: cards checked already (by (deck id, card id): :func:`card_check`'s result), as the parts
+    ``done``: cards checked already (by (deck id, side, card id): :func:`card_check`'s result), as the parts
     of a parallel build check them (:func:`run_part`)."""
     if options is not None:
         check_back_offset(game, problems, options)
@@ -1012,22 +1121,25 @@ def check(game, problems, options: BuildOptions | None = None, spec=None, done: 
     bleed = options.bleed if options else 0.0
     for deck in game.decks:
         regions = RegionProblems()
-        checks = _CardChecks(game, deck, lang, bleed)
-        for card in deck.cards:
-            given = done.get((deck.id, card.id)) if done is not None else None
-            key, found, reports = given if given is not None else card_check(game, deck, card, checks, lang, bleed)
-            checks.put(key, found, reports)
-            problems.extend(found)
-            if reports:
-                report = regions.for_piece(layout_of(deck, card), card.id)
-                for region, name, text in reports:
-                    report(region, name, text)
-        checks.store()
+        for face in faces_of(deck):         # its cards' faces, then their side B (a double-sided deck)
+            checks = _CardChecks(game, face, lang, bleed)
+            for card in face.cards:
+                given = done.get((face.id, face.side, card.id)) if done is not None else None
+                key, found, reports = given if given is not None else card_check(game, face, card, checks, lang,
+                                                                                 bleed)
+                checks.put(key, found, reports)
+                problems.extend(found)
+                if reports:
+                    report = regions.for_piece(layout_of(face, card), card.id)
+                    for region, name, text in reports:
+                        report(region, name, text)
+            checks.store()
         regions.report(problems)
-        check_art_dpi(game, deck, problems, lang, bleed)
+        for face in faces_of(deck):
+            check_art_dpi(game, face, problems, lang, bleed)
+            check_unprinted_fields(game, face, problems)
+            check_layout_values(game, face, problems)
         check_back_pictures(game, deck, problems)
-        check_layout_values(game, deck, problems)
-        check_unprinted_fields(game, deck, problems)
         at = game.deck_where(deck) if game.several_decks else game.where("player_aid")
         try:
             aid = aid_elements(game, deck, lang)
@@ -1061,6 +1173,11 @@ def check(game, problems, options: BuildOptions | None = None, spec=None, done: 
                                    f"shorten it")
 
 
+def faces_of(deck) -> list:
+    """The deck as each face of its cards sees it: the deck, then ``deck.b`` when its cards have a side B."""
+    return [deck] + ([deck.b] if deck.b is not None else [])
+
+
 def cut_pieces(game, options: BuildOptions | None = None, spec=None):
     """Every distinct face (each card's first copy, the player aid) and back of every deck, as cut out."""
     lang = options.lang if options else None
@@ -1070,6 +1187,14 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
         for card in deck.cards:
             face = laid_out_face(game, deck, card, lang, printed_mark(game, card, 1), (deck.width, deck.height), 0.0)
             yield CutPiece(name, f"card '{card.id}'", outline, face, game.source(card), trimmed=True)
+            side = side_b_face(game, deck, card, lang, printed_mark(game, card, 1))
+            if side is not None:        # its side B: each text at the line of the value it prints
+                path = game.source(card)[0]
+                spec = deck.side_b
+                places = tuple((words_of(value), (path, spec.where(card.id, key)))
+                               for key, value in side_values(deck.b, card.side_b).items())
+                yield CutPiece(name, f"card '{card.id}' side B", outline, side, (path, spec.where(card.id)),
+                               trimmed=True, places=places)
         at = game.deck_where(deck) if game.several_decks else game.where("player_aid")
         deck_name = f" ({deck.id})" if game.several_decks else ""
         aid = aid_elements(game, deck, lang)

@@ -49,6 +49,14 @@ def view(game):
     return buildcache.counts_only(game)
 
 
+def two_faced(game) -> str:
+    """``every`` when every card of the kit has a side B (its back pages are half of every card), ``some``
+    when some do (a mixed deck), else ``""``."""
+    cards = [c for d in game.decks for c in d.cards]
+    double = [c for c in cards if getattr(c, "side_b", None)]
+    return "" if not double else "every" if len(double) == len(cards) and not game.aid_count else "some"
+
+
 @with_game_icons
 def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     game = view(game)
@@ -68,7 +76,7 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
                                    say=words.say, bleed=number(options.bleed, lang) if options.bleed else "",
                                    cutter=options.cutter or "",
                                    files={e.filename for e in entries}, bill=bill, kinds=kinds,
-                                   sheets=sum(r["sheets"] for r in bill))
+                                   sheets=sum(r["sheets"] for r in bill), faces=two_faced(game))
     except templating.TEMPLATE_ERRORS as exc:
         raise DataError([templating.template_problem(exc, TEMPLATES_DIR / "instructions" / TEMPLATE,
                                                      "instructions")]) from None

@@ -114,10 +114,15 @@ def flat(value, prefix: str = "") -> dict:
 
 
 def card_values(card) -> dict:
-    """What a card is printed from, by name (``stats.<field>`` for its deck's fields)."""
+    """What a card is printed from, by name (``stats.<field>`` for its deck's fields; ``side_b.name``,
+    ``side_b.flavour`` and ``side_b.stats.<field>`` for a double-sided card's side B)."""
     values = {"name": card.name, "copies": card.copies, "faction": card.faction, "rank": card.rank,
               "flavour": card.flavour, "ability": _plain(card.ability)}
     values.update({f"stats.{k}": _plain(v) for k, v in card.stats.items()})
+    side = getattr(card, "side_b", None)
+    if side is not None:
+        values.update({"side_b.name": side.name, "side_b.flavour": side.flavour})
+        values.update({f"side_b.stats.{k}": _plain(v) for k, v in side.stats.items()})
     return values
 
 

@@ -33,6 +33,7 @@ FRONTS = "fronts"  # folder of the face images in a print service's export
 BACKS = "backs"    # folder of each card's back in a print service's export, when a deck's backs vary
 AID = "aid"      # face key and file name stem of the player-aid cards
 BACK = "back"    # face key and file name stem of the shared back
+SIDE_B = "@b"    # after a card id in a face key: the card's side B (``plum@b|3+``); not in any id
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class DeckCard:
     kind: str        # "card" or "aid"
     mark: str = ""   # player-count mark printed on this copy ("3+"), as on the printed sheets
     deck: str = ""   # the deck's id when the game has several decks (its faces' keys carry it)
+    name_b: str = ""  # a double-sided card's side B's name ("" for a card with one face)
 
     @property
     def face(self) -> str:
@@ -92,7 +94,7 @@ def deck_cards(game, lang: str | None = None, deck=None) -> list[DeckCard]:
         for card in d.physical():
             seen[card.id] = seen.get(card.id, 0) + 1
             out.append(DeckCard(card.id, seen[card.id], card.name, "card", players_mark(game, card, seen[card.id]),
-                                tag))
+                                tag, card.side_b.name if card.side_b is not None else ""))
         if d.aid_copies:
             if AID in seen:
                 raise UserError(f"a card has the id {AID!r}, which the player-aid images use; rename it to export")
@@ -117,7 +119,17 @@ def deck_of_key(game, key: str):
         return game.deck(head)
     if key.split("|")[0] in (BACK, AID):
         return game.decks[0]
-    return game.deck_of(game.card(key.partition("|")[0]))
+    return game.deck_of(game.card(card_of_key(key)))
+
+
+def card_of_key(key: str) -> str:
+    """The card id of a card's face key (``plum|3+`` and ``plum@b`` -> ``plum``)."""
+    return key.partition("|")[0].removesuffix(SIDE_B)
+
+
+def is_side_b(key: str) -> bool:
+    """Whether a face key is a card's side B."""
+    return key.partition("|")[0].endswith(SIDE_B)
 
 
 def back_variants(deck) -> list[str]:
@@ -132,9 +144,12 @@ def variant_keys(game, deck) -> list[str]:
 
 
 def card_back(game, deck, card: DeckCard) -> str:
-    """Face key of the back ``card`` shows: its value's back when the deck's back varies by a card key
-    and that value has one, else the deck's back (which player aids show too)."""
+    """Face key of the back ``card`` shows: its side B (``<id>@b``, with the copy's mark) when it is a
+    double-sided card, its value's back when the deck's back varies by a card key and that value has one,
+    else the deck's back (which player aids show too)."""
     back = back_key(game, deck)
+    if card.kind == "card" and deck.double_sided and game.card(card.id).side_b is not None:
+        return f"{card.id}{SIDE_B}|{card.mark}" if card.mark else f"{card.id}{SIDE_B}"
     if card.kind != "card" or not back_variants(deck):
         return back
     value = card_key(game.card(card.id), deck.back.by)
@@ -167,7 +182,10 @@ def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None, s
         title, body = aid_text(game, deck, lang)
         return aid_face(title, body, w, h, palette(deck), bleed=bleed, version=escape(game.version))
     card_id, _, mark = key.partition("|")
-    card = game.card(card_id)
+    card = game.card(card_of_key(card_id))
+    if is_side_b(key):
+        side = deck.b
+        return card_face(face_content(game, card.side_b, lang, mark, side), w, h, bleed, layout_of(side, card.side_b))
     return card_face(face_content(game, card, lang, mark), w, h, bleed, layout_of(deck, card))
 
 
@@ -205,6 +223,14 @@ def distinct_faces(cards: list[DeckCard], back: str = BACK) -> list[str]:
     return list(dict.fromkeys(c.face for c in cards)) + [back]
 
 
+def side_b_keys(game, deck, cards: list[DeckCard]) -> list[str]:
+    """Face keys of the side Bs of ``cards`` (those of a double-sided deck that have one), in first-use
+    order."""
+    if not deck.double_sided:
+        return []
+    return list(dict.fromkeys(k for k in (card_back(game, deck, c) for c in cards) if is_side_b(k)))
+
+
 @dataclass
 class CardExport:
     """What a card image export wrote: the files, their pixel sizes (per deck), and the dpi and bleed used."""
@@ -239,12 +265,15 @@ def export_cards(game_arg, out_dir: str | os.PathLike, dpi: int = 300, bleed: fl
         size = sizes[deck.id] = card_export_size(deck, dpi, bleed)
         back = back_key(game, deck)
         variants = variant_keys(game, deck)
-        images = face_images(game, distinct_faces(cards, back) + variants, size, bleed, lang, progress)
+        sides = side_b_keys(game, deck, cards)
+        images = face_images(game, distinct_faces(cards, back) + variants + sides, size, bleed, lang, progress)
         encoded = {key: png_bytes(image, dpi) for key, image in images.items()}
         folder = f"{deck.id}/" if game.several_decks else ""
         files.update({f"{folder}{c.stem}.png": encoded[c.face] for c in cards})
         for key in [back] + variants:
             files[f"{folder}{back_file(key)}"] = encoded[key]
+        if deck.double_sided:           # each card's other side, named as its face: its side B, or the back
+            files.update({f"{folder}{BACKS}/{c.stem}.png": encoded[card_back(game, deck, c)] for c in cards})
     first = next(iter(sizes.values()))
     written = []
     paths = write_atomically(out_dir, files, record=RECORD, warnings=written)
@@ -264,8 +293,8 @@ def back_bleed_warnings(game, bleeds: dict, context: str) -> list:
 
 def face_count(game, lang=None, decks=None) -> int:
     """How many distinct faces an export rasterizes (for progress bars)."""
-    return sum(len(distinct_faces(deck_cards(game, lang, d))) + len(back_variants(d))
-               for d in select_decks(game, decks))
+    return sum(len(distinct_faces(deck_cards(game, lang, d))) + len(back_variants(d)) +
+               len(side_b_keys(game, d, deck_cards(game, lang, d))) for d in select_decks(game, decks))
 
 
 def deck_products(game, preset, decks=None) -> tuple[dict, Problems]:
@@ -288,7 +317,7 @@ def safe_zone_warnings(game, preset, lang: str | None = None, decks=None) -> Pro
     """A warning for every distinct face (cards, player aids, backs) of every deck ``preset`` prints
     whose text or icons come closer to the trim line than its safe zone allows, naming the card's file and
     line and what comes too close. ``decks``: the ids of the decks to check (default: all)."""
-    from pnp.exports.presets import outside_safe_zone
+    from pnp.exports.presets import outside_elements
 
     warnings = Problems()
     products, _ = deck_products(game, preset, decks)
@@ -298,12 +327,13 @@ def safe_zone_warnings(game, preset, lang: str | None = None, decks=None) -> Pro
             continue
         trim = product.trim_mm
         back = back_key(game, deck)
-        keys = distinct_faces(deck_cards(game, lang, deck), back) + variant_keys(game, deck)
+        cards = deck_cards(game, lang, deck)
+        keys = distinct_faces(cards, back) + variant_keys(game, deck) + side_b_keys(game, deck, cards)
         for key in keys:
-            outside = outside_safe_zone(face_elements(game, key, 0.0, lang, trim), *trim,
-                                        product.safe_inside_trim_mm)
-            if not outside:
+            found = outside_elements(face_elements(game, key, 0.0, lang, trim), *trim, product.safe_inside_trim_mm)
+            if not found:
                 continue
+            outside = [(el.role or type(el).__name__.lower(), g) for el, g in found]
             roles = ", ".join(dict.fromkeys(role for role, _ in outside))
             gap = min(g for _, g in outside)
             card_id = key.partition("|")[0]
@@ -312,6 +342,10 @@ def safe_zone_warnings(game, preset, lang: str | None = None, decks=None) -> Pro
                 where, subject = (None, None), "card back" if plain == BACK else "player aid"
                 if back_value(key):
                     subject = f"card back '{back_value(key)}'"
+            elif is_side_b(key):        # at the line (or cell) of the side B value the nearest text prints
+                card_id = card_of_key(key)
+                where = side_b_where(game, deck, game.card(card_id), min(found, key=lambda f: f[1])[0])
+                subject = f"card '{card_id}' side B"
             else:
                 where, subject = game.source(game.card(card_id)), f"card '{card_id}'"
             warnings.warn(*where, subject,
@@ -319,6 +353,16 @@ def safe_zone_warnings(game, preset, lang: str | None = None, decks=None) -> Pro
                           f"trim line; {preset.service} asks for art and text at least "
                           f"{product.safe_inside_trim_mm:.1f} mm inside it (--preset {preset.name})")
     return warnings
+
+
+def side_b_where(game, deck, card, element) -> tuple:
+    """(path, line) of the value of ``card``'s side B that ``element`` (of its side B's face) prints (its
+    name, flavour, a field: :func:`pnp.components.cards.printed_key`), else of its ``side_b``."""
+    from pnp.components.cards import printed_key, side_values
+    from pnp.layout.geometry import Text
+
+    key = printed_key(element.markup, side_values(deck.b, card.side_b)) if isinstance(element, Text) else None
+    return game.source(card)[0], deck.side_b.where(card.id, key) if key else deck.side_b.where(card.id)
 
 
 @dataclass
@@ -357,7 +401,7 @@ def export_preset(game_arg, out_dir: str | os.PathLike, preset, lang: str | None
         cards = deck_cards(game, lang, deck)
         back = back_key(game, deck)
         variants = variant_keys(game, deck)
-        keys = distinct_faces(cards, back) + variants
+        keys = distinct_faces(cards, back) + variants + side_b_keys(game, deck, cards)
         images = face_images(game, keys, product.image_px, product.bleeds_mm, lang, progress, trim)
         encoded = {key: png_bytes(image.convert(preset.colour), product.dpi) for key, image in images.items()}
         folder = f"{deck.id}/" if game.several_decks else ""
@@ -366,7 +410,7 @@ def export_preset(game_arg, out_dir: str | os.PathLike, preset, lang: str | None
                       for n, c in enumerate(cards, 1)})
         for key in [back] + variants:
             files[f"{folder}{back_file(key)}"] = encoded[key]
-        if variants:                    # each card's own back, in the fronts' order, for "different backs"
+        if variants or deck.double_sided:     # each card's own back, in the fronts' order, for "different backs"
             files.update({f"{folder}{BACKS}/{n:0{width}d}-{c.stem}.png": encoded[card_back(game, deck, c)]
                           for n, c in enumerate(cards, 1)})
         sizes[deck.id] = product.image_px

@@ -196,6 +196,12 @@ SAFE_KINDS = (Text, Icon)
 def outside_safe_zone(elements, trim_w: float, trim_h: float, inside_trim: float) -> list[tuple[str, float]]:
     """(role, mm) for every text box or icon of a face (in the card's frame, origin at the trim corner)
     that comes closer than ``inside_trim`` mm to the trim line; mm is how close it comes."""
+    return [(el.role or type(el).__name__.lower(), gap)
+            for el, gap in outside_elements(elements, trim_w, trim_h, inside_trim)]
+
+
+def outside_elements(elements, trim_w: float, trim_h: float, inside_trim: float) -> list[tuple]:
+    """(element, mm) for every text box or icon of :func:`outside_safe_zone`."""
     safe = Rect(0.0, 0.0, trim_w, trim_h).inset(inside_trim)
     found = []
     for el in flatten(elements):
@@ -204,8 +210,7 @@ def outside_safe_zone(elements, trim_w: float, trim_h: float, inside_trim: float
         box = extent(el)
         if safe.contains(box, tol=1e-6):
             continue
-        gap = min(box.x, box.y, trim_w - box.right, trim_h - box.top)
-        found.append((el.role or type(el).__name__.lower(), gap))
+        found.append((el, min(box.x, box.y, trim_w - box.right, trim_h - box.top)))
     return found
 
 
@@ -260,6 +265,11 @@ def _picture_source(game, deck, card, side: str, picture: Picture) -> tuple:
     if card is None:
         return deck_file, deck_line, f"deck '{deck.id}' player aid", f"picture {name}"
     path, line = game.source(card)
+    if side == "back" and card.side_b is not None and deck.b is not None:    # a double-sided card's side B
+        art = deck.b.art.get(card.id)
+        if art is not None and str(art.path) == picture.path:
+            return path, art.line or line, f"card '{card.id}' side B", f"side_b.art {name}"
+        return path, deck.side_b.where(card.id) or line, f"card '{card.id}' side B", f"picture {name}"
     art = deck.art.get(card.id)
     if art is not None and str(art.path) == picture.path:
         return path, art.line or line, f"card '{card.id}'", f"art {name}"

@@ -1,6 +1,7 @@
 """``pnp preview``: one card face, or one page of a component's PDF, as a PNG.
 
-A target is looked up in this order: a card id (or ``back``, ``back-<value>`` for a deck whose back
+A target is looked up in this order: a card id (with ``side="b"``, its side B; or ``back``,
+``back-<value>`` for a deck whose back
 varies by a card key, ``aid``; with several decks ``<deck>:back``, ``<deck>:back-<value>``,
 ``<deck>:aid``, and ``back`` / ``aid`` alone for every deck's), a component name from game.yaml
 (its first file: ``cards`` -> cards-fronts.pdf, ``rulebook`` -> rulebook.pdf), an output file name
@@ -19,7 +20,7 @@ from pnp.components import BuildOptions, game_components
 from pnp.draw.icons import using
 from pnp.draw.merge import page_count
 from pnp.errors import UserError
-from pnp.exports.cards import aid_key, back_key, back_value, deck_of_key, face_images, variant_keys
+from pnp.exports.cards import SIDE_B, aid_key, back_key, back_value, deck_of_key, face_images, variant_keys
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
 from pnp.kit import KIT_FILE, build_kit, describe_kit, finished
 
@@ -67,23 +68,46 @@ def shared_targets(game) -> dict:
 
 
 def preview(game, target: str, page: int | None = None, dpi: int = 150, options: BuildOptions | None = None,
-            bleed: float = 0.0) -> Preview:
+            bleed: float = 0.0, side: str = "a") -> Preview:
+    """``side="b"``: a double-sided card's side B (``target`` a card id)."""
     with using(game.icons, game.language):
-        return _preview(game, target, page, dpi, options or BuildOptions(), bleed)
+        return _preview(game, target, page, dpi, options or BuildOptions(), bleed, side)
 
 
 def previews(game, target: str, page: int | None = None, dpi: int = 150, options: BuildOptions | None = None,
-             bleed: float = 0.0) -> list[Preview]:
+             bleed: float = 0.0, side: str = "a") -> list[Preview]:
     """:func:`preview`, or with several decks and ``back``, ``aid`` or ``back-<value>`` (no deck named),
     one preview per deck that has that face, in game.yaml's order."""
-    many = shared_targets(game).get(target)
+    many = shared_targets(game).get(target) if side == "a" else None
     if not many:
-        return [preview(game, target, page, dpi, options, bleed)]
+        return [preview(game, target, page, dpi, options, bleed, side)]
     return [preview(game, one, page, dpi, options, bleed) for one in many]
 
 
-def _preview(game, target: str, page: int | None, dpi: int, options: BuildOptions, bleed: float) -> Preview:
+def side_b_target(game, target: str) -> str:
+    """The face key of the side B of the card ``target`` (UserError when it names no double-sided card)."""
+    by_id = {c.id: c for c in game.cards}
+    card = by_id.get(target)
+    if card is None:
+        double = [c.id for c in game.cards if c.side_b is not None]
+        close = closest(target, double)
+        hint = f" (did you mean {close!r}?)" if close else ""
+        raise UserError(f"--side b: {target!r} is not a card of {game.title}{hint}; --side b shows a double-sided "
+                        f"card's side B (cards with one: {', '.join(double[:12]) or 'none'})")
+    if card.side_b is None:
+        raise UserError(f"--side b: card {target!r} has one face (its back: pnp preview "
+                        f"{back_key(game, game.deck_of(card))})")
+    return f"{card.id}{SIDE_B}"
+
+
+def _preview(game, target: str, page: int | None, dpi: int, options: BuildOptions, bleed: float,
+             side: str = "a") -> Preview:
     targets = face_targets(game)
+    if side == "b":
+        if page is not None:
+            raise UserError(f"--page applies to components and files, not to the card {target!r}")
+        targets = {f"{target}-b": side_b_target(game, target)}
+        target = f"{target}-b"
     if target in targets:
         if page is not None:
             raise UserError(f"--page applies to components and files, not to the card {target!r}")
@@ -91,7 +115,8 @@ def _preview(game, target: str, page: int | None, dpi: int, options: BuildOption
         deck = deck_of_key(game, key)
         size = size_px(deck.width + 2 * bleed, deck.height + 2 * bleed, dpi)
         image = face_images(game, [key], size, bleed, options.lang)[key]
-        return Preview(png_bytes(image, dpi), size, target.replace(":", "-"), f"card {target!r}")
+        what = f"card {target[:-2]!r} side B" if side == "b" else f"card {target!r}"
+        return Preview(png_bytes(image, dpi), size, target.replace(":", "-"), what)
     filename, pdf = component_pdf(game, target, options)
     n = page_count(pdf)
     page = 1 if page is None else page

@@ -29,7 +29,7 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
     file cannot hold stops the build before anything is written, every problem at its file and line: a
     deck of a card size the service does not print, a picture that is not CMYK (or grey) on a card
     (:func:`pnp.exports.presets.print_shop_problems`), anything else PDF/X-1a refuses on a card's page."""
-    from pnp.components.cards import back_elements, card_key, deck_faces
+    from pnp.components.cards import back_elements, card_key, copy_mark, deck_faces
     from pnp.exports.cards import back_bleed_warnings, preset_bleed, safe_zone_warnings
     from pnp.draw.cmyk import Separation, gamut_warnings
     from pnp.draw.pdfx import PdfxRefusal, cmyk_profile, to_pdfx1a
@@ -51,9 +51,16 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
             faces, labels, cards = deck_faces(game, deck, replace(options, bleed=bleed), trim)
             if not faces:
                 continue
-            shared = {}        # each card's back (a deck's back may vary by a card key), laid out once
-            backs = [shared.setdefault(card_key(c, deck.back.by) if c and deck.back and deck.back.by else None,
-                                       back_elements(game, deck, bleed, c, size_mm=trim)) for c in cards]
+            shared = {}        # each card's back (by a card key, a double-sided card's side B), laid out once
+            backs = []
+            for c, label in zip(cards, labels):
+                two = c is not None and c.side_b is not None and deck.double_sided
+                mark = copy_mark(game, c, label) if two else ""
+                key = ("side b", c.id, mark) if two else \
+                    card_key(c, deck.back.by) if c and deck.back and deck.back.by else None
+                if key not in shared:
+                    shared[key] = back_elements(game, deck, bleed, c, size_mm=trim, lang=options.lang, mark=mark)
+                backs.append(shared[key])
             refused.extend(print_shop_problems(game, deck, preset, product, cards, faces, backs))
             laid_out.append((deck, cards, single_card_pages(faces, backs[0], *trim, bleed, labels, backs)))
         refused.raise_if_errors()
@@ -66,7 +73,9 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
                 card = cards[(exc.page - 1) // 2]
                 path, line = game.source(card) if card is not None else game.deck_where(deck)
                 what = f"card '{card.id}'" if card is not None else f"deck '{deck.id}' player aid"
-                side = "face" if exc.page % 2 else "back"
+                side = "face" if exc.page % 2 else "side B" if card is not None and card.side_b else "back"
+                if side == "side B" and deck.side_b is not None:
+                    line = deck.side_b.where(card.id) or line
                 raise DataError([Problem(str(path), line, f"{what} ({side})",
                                          f"--preset {preset.name}: {exc.reason}")]) from None
         bleeds = {d.id: p.bleed_mm for d in game.decks if (p := match_product(preset, d.width, d.height))}

@@ -2,9 +2,10 @@
 the hidden-card face (the back), plus the back image and a JSON index of every cell (its fields are
 described in docs/printing.md, "Exports").
 
-A deck whose back varies by a card key (``back: {by: KEY, ...}``) is exported in Tabletop Simulator's
-"unique backs" form: beside each face sheet ``deck-N.png`` a back sheet ``backs-N.png`` holds each card's
-own back in the same cell, and the index says which back every card shows.
+A deck whose back varies by a card key (``back: {by: KEY, ...}``), or whose cards are double-sided, is
+exported in Tabletop Simulator's "unique backs" form: beside each face sheet ``deck-N.png`` a back sheet
+``backs-N.png`` holds each card's own back (a double-sided card's side B) in the same cell, and the index
+says which back every card shows.
 
 The export is planned first (:func:`plan`: which face and which back goes in which cell of which sheet,
 plain data), then drawn (:func:`export_tts`), so other Tabletop Simulator files can be made from the same
@@ -24,7 +25,7 @@ from urllib.parse import quote
 from PIL import Image
 
 from pnp.exports.cards import (BACK, DeckCard, back_file, back_key, back_value, card_back, checked_game, deck_cards,
-                               distinct_faces, face_images, select_decks, variant_keys)
+                               distinct_faces, face_images, is_side_b, select_decks, side_b_keys, variant_keys)
 from pnp.exports.raster import png_bytes
 from pnp.output import write_atomically
 from pnp.paths import SAFE_NAME
@@ -75,10 +76,11 @@ class TtsDeck:
     variants: list                 # face keys of its backs by value (unique backs when any)
     sheets: list = field(default_factory=list)
     width_mm: float = 0.0          # the card's width
+    sides: list = field(default_factory=list)    # face keys of its cards' side Bs (unique backs when any)
 
     @property
     def unique_backs(self) -> bool:
-        return bool(self.variants)
+        return bool(self.variants or self.sides)
 
 
 def plan(game, lang: str | None = None, decks=None) -> list[TtsDeck]:
@@ -88,7 +90,7 @@ def plan(game, lang: str | None = None, decks=None) -> list[TtsDeck]:
         folder = f"{deck.id}/" if game.several_decks else ""
         cards = deck_cards(game, lang, deck)
         tts = TtsDeck(deck.id, deck.name, folder, cell_size(deck.width, deck.height), back_key(game, deck),
-                      variant_keys(game, deck), width_mm=deck.width)
+                      variant_keys(game, deck), width_mm=deck.width, sides=side_b_keys(game, deck, cards))
         for s, start in enumerate(range(0, len(cards), CARDS_PER_SHEET)):
             number += 1
             chunk = cards[start:start + CARDS_PER_SHEET]
@@ -134,7 +136,8 @@ def export_tts(game_arg, out_dir: str | os.PathLike, lang: str | None = None, pr
     planned = plan(game, lang, decks)
     for deck in planned:
         cards = [c for sheet in deck.sheets for c in sheet.cards]
-        faces = face_images(game, distinct_faces(cards, deck.back) + deck.variants, deck.cell, 0.0, lang, progress)
+        faces = face_images(game, distinct_faces(cards, deck.back) + deck.variants + deck.sides, deck.cell, 0.0, lang,
+                            progress)
         deck_sheets = []
         for sheet in deck.sheets:
             hidden = [None] * (COLUMNS * ROWS - 1) + [sheet.hidden]
@@ -290,8 +293,9 @@ def saved_object(game, planned: list, base: str, pieces: list = ()) -> dict:
             for k, card in enumerate(sheet.cards):
                 card_id = sheet.number * 100 + k
                 ids.append(card_id)
+                nickname = f"{card.name} / {card.name_b}" if card.name_b else card.name     # both sides' names
                 cards.append({"Name": "Card", "GUID": _guid(game.id, deck.id, card.id, card.copy),
-                              "Transform": where, "Nickname": card.name, "Description": "", "CardID": card_id,
+                              "Transform": where, "Nickname": nickname, "Description": "", "CardID": card_id,
                               "CustomDeck": {str(sheet.number): custom[str(sheet.number)]}})
         if len(cards) == 1:             # Tabletop Simulator's decks hold two cards or more
             objects.append(cards[0])
@@ -312,13 +316,18 @@ def _entry(game, deck: TtsDeck, sheet: TtsSheet, i: int, card: DeckCard, back: s
              "name": card.name, "kind": card.kind, "tts_card_id": sheet.number * 100 + i}
     if game.several_decks:
         entry["deck"] = deck.id
+    if card.name_b:                     # a double-sided card: its side B is its back, in the back sheet's cell
+        entry["side_b"] = card.name_b
     if deck.unique_backs:
-        entry["back"] = f"{deck.folder}{back_file(back)}"
-        entry["back_value"] = back_value(back)
+        entry["back"] = sheet.back_file if is_side_b(back) else f"{deck.folder}{back_file(back)}"
+        entry["back_value"] = None if is_side_b(back) else back_value(back)
     return entry
 
 
 def _unique_backs(deck: TtsDeck) -> dict:
     """The index's words for a deck whose cards have their own backs."""
-    return {"unique_backs": True,
-            "backs": {back_value(key): f"{deck.folder}{back_file(key)}" for key in deck.variants}}
+    words = {"unique_backs": True,
+             "backs": {back_value(key): f"{deck.folder}{back_file(key)}" for key in deck.variants}}
+    if deck.sides:
+        words["double_sided"] = True
+    return words

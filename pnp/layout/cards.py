@@ -47,13 +47,14 @@ class FaceContent:
     labels: tuple = ()      # (field name, value as printed) of its other shown fields: choices, lists, ...
 
 
-def stat_slots(game, card) -> tuple:
+def stat_slots(game, card, deck=None) -> tuple:
     """The stat badges of a card: one per badge field of its deck, one per exactly-one-of group,
-    each value printed as its field's format says (sign, format).
+    each value printed as its field's format says (sign, format). ``deck``: the deck as the face sees it
+    (``deck.b`` for a card's side B; default: the card's deck).
 
     Optional fields with nothing to give (0 or missing) are left off, as on printed cards.
     """
-    deck = game.deck_of(card)
+    deck = deck if deck is not None else game.deck_of(card)
     slots, grouped = [], {}
     for group in deck.exactly_one_of:
         for name in group:

@@ -89,6 +89,9 @@ class CutPiece:
     elements: tuple
     where: tuple = (None, None)
     trimmed: bool = False
+    # (words, (path, line)): where the words a text of the piece prints are written, when that is not
+    # ``where`` (a double-sided card's side B: each value at its own line or spreadsheet cell)
+    places: tuple = ()
 
 
 #: How far text, icons and figures keep inside a cut line, in mm.

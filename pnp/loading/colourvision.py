@@ -162,6 +162,60 @@ def piece_problems(game, problems) -> None:
                   f"dice '{spec.id}'")
 
 
+def side_problems(game, problems) -> None:
+    """Warnings for double-sided decks whose side B looks like their side A but for its colours (the same
+    layout in other colours, say), when a colour-vision deficiency or a greyscale print brings those colours
+    too close: nothing then shows which side of a card is up. Each pair of layouts the deck's cards use on
+    their two sides is compared once, on the first card that uses it, its words and numbers left aside
+    (every card's are its own): one face's content is laid out with both sides' layouts."""
+    from dataclasses import replace
+
+    from pnp.components.cards import face_content, layout_of, printed_mark
+    from pnp.layout.cards import card_face
+    from pnp.loading.cardlayout import LayoutChoice
+
+    for deck in game.decks:
+        if deck.b is None:
+            continue
+        seen = set()
+        for card in deck.cards:
+            if card.side_b is None:
+                continue
+            layouts = (layout_of(deck, card), layout_of(deck.b, card.side_b))
+            pair = tuple(layout.name for layout in layouts)
+            if pair in seen:
+                continue
+            seen.add(pair)
+            mark = printed_mark(game, card, 1)
+            drawn = None
+            for face, shown in ((deck, card), (deck.b, card.side_b)):
+                try:        # a layout that shows fields the other side lacks tells the sides apart anyway
+                    drawn = [_bare(card_face(face_content(game, shown, None, mark,
+                                                          replace(face, layout=LayoutChoice(layout))),
+                                             deck.width, deck.height, 0.0, layout)) for layout in layouts]
+                    break
+                except Exception:
+                    continue
+            if drawn is None:
+                continue
+            for _, _, ca, cb, vision, delta in colour_only_pairs([("A", drawn[0]), ("B", drawn[1])]):
+                problems.warn(game.root / "game.yaml", deck.side_b.line or deck.line, f"deck '{deck.id}' side B",
+                              f"side B (layout '{pair[1]}') looks like side A (layout '{pair[0]}') but for its "
+                              f"colour {cb} against {ca}, and the two come within ΔE {delta:g} of each other for "
+                              f"{_reader(vision)} (under {TOO_CLOSE:g}): nothing else shows which side of a card is "
+                              f"up; give side B a mark of its own (a word, an icon, a band) or colours further apart")
+
+
+def _bare(elements) -> tuple:
+    """A face's elements without their words and the numbers on icons: what its layout draws."""
+    from dataclasses import replace
+
+    from pnp.layout.geometry import Icon, Text, flatten
+
+    return tuple(replace(e, markup="") if isinstance(e, Text) else replace(e, label=None) if isinstance(e, Icon)
+                 else e for e in flatten(elements))
+
+
 def _item_name(item, number: int) -> str:
     if isinstance(item, dict):
         for key in ("id", "name"):

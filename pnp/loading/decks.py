@@ -12,7 +12,8 @@ Everything here is data: checked values in frozen dataclasses, problems with fil
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,20 @@ DECK_SCHEMA = {
     "ranks": Field("bool", default=True, doc="its cards name a rank (when the game has ranks)"),
 }
 
+#: A deck's ``side_b``: its cards have two playable faces (a card without one, in a deck whose side B is not
+#: ``required``, prints the deck's ``back``).
+SIDE_B_SCHEMA = {
+    "fields": Field("dict", nullable=True, items=Field("map", schema=FIELD_SCHEMA),
+                    doc="side B's own fields (default: the deck's, each card giving side B its own values)"),
+    "exactly_one_of": Field("list", nullable=True, items=Field("list", items=Field("str"))),
+    "watermark": Field("str", nullable=True, doc="a field of side B printed large, pale, in its art area"),
+    "layout": Field("any", nullable=True, doc="side B's layout: a name, an inline layout or {by, layouts}"),
+    "required": Field("bool", default=True,
+                      doc="every card has a side B (false: a card without one prints the deck's back)"),
+}
+DECK_SCHEMA["side_b"] = Field("map", nullable=True, schema=SIDE_B_SCHEMA,
+                              doc="the cards are double-sided: side B's fields and layout")
+
 #: The one-deck form: ``card:`` in game.yaml.
 CARD_SCHEMA = {
     "width": Field("length", required=True, min=20, max=200),
@@ -105,6 +120,7 @@ CARD_SCHEMA = {
     "layout": Field("any", nullable=True, doc="a layout name or an inline layout"),
     "back": Field("any", nullable=True, doc="the deck's back"),
     "bleed": _DECK_BLEED,
+    "side_b": DECK_SCHEMA["side_b"],
 }
 
 
@@ -307,8 +323,43 @@ def parse_back(raw, root: Path, fields, problems: Problems, path, line, where: s
 
 
 @dataclass(frozen=True)
+class SideB:
+    """A double-sided deck's second face (``side_b:``): its fields (the deck's own unless it declares
+    others), its layout, and whether every card has one (``required``; otherwise a card without a side B
+    prints the deck's back). ``art``: card id -> its side B's :class:`Art`."""
+
+    fields: tuple = ()
+    exactly_one_of: tuple = ()
+    watermark: str | None = None
+    layout: Any = field(default=None, hash=False, compare=False)
+    required: bool = True
+    own_fields: bool = False           # side B declares fields of its own (else it has the deck's)
+    line: int | None = None            # where game.yaml writes side_b
+    art: dict = field(default_factory=dict, hash=False, compare=False)
+    # card id -> {key: line} of what its cards file writes under side_b (``side_b``: the mapping itself), so a
+    # problem of a card's side B is told at the line (or spreadsheet cell) of the value it concerns
+    lines: dict = field(default_factory=dict, hash=False, compare=False)
+
+    def field(self, name: str) -> CardField | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def where(self, card_id: str, key: str = "side_b") -> int | None:
+        """The line of ``key`` of card ``card_id``'s side B in its cards file (else of its ``side_b``)."""
+        found = self.lines.get(card_id) or {}
+        return found.get(key) or found.get("side_b")
+
+
+#: The faces of a card: ``a`` (its face, or side A of a double-sided card) and ``b`` (side B).
+SIDES = ("a", "b")
+
+
+@dataclass(frozen=True)
 class Deck:
-    """One deck: its cards' size, fields, rules, aids, file, layout and back (the last two as written)."""
+    """One deck: its cards' size, fields, rules, aids, file, layout and back (the last two as written).
+
+    A double-sided deck has a :class:`SideB`; :attr:`b` is the deck as its side B's faces see it (side B's
+    fields, layout and art, each card's side B as its cards), so whatever lays out or checks a face takes
+    a deck and a card of either side alike."""
 
     id: str
     name: str
@@ -328,10 +379,31 @@ class Deck:
     uses_ranks: bool = True
     art: dict = field(default_factory=dict, hash=False, compare=False)    # card id -> Art
     bleed: str | None = None           # extend | mirror: its card art and back pictures are made to the trim
+    side_b: SideB | None = None        # the cards' second face (a double-sided deck), or None
+    side: str = "a"                    # which face of the cards this deck shows (:attr:`b` shows side B)
 
     @property
     def size(self) -> tuple[float, float]:
         return self.width, self.height
+
+    @cached_property
+    def b(self) -> Deck | None:
+        """The deck as its cards' side B sees it (None for a deck of one-faced cards): side B's fields,
+        layout and art, and each card's side B (the cards that have one) as its cards."""
+        s = self.side_b
+        if s is None or self.side != "a":
+            return None
+        return replace(self, fields=s.fields, exactly_one_of=s.exactly_one_of, watermark=s.watermark,
+                       layout=s.layout, art=s.art, back=None, side_b=None, side="b", aids={},
+                       cards=tuple(c.side_b for c in self.cards if c.side_b is not None))
+
+    def on_side(self, side: str) -> Deck | None:
+        """The deck as side ``side`` (``a`` or ``b``) of its cards sees it (None: it has no side B)."""
+        return self.b if side == "b" else self
+
+    @property
+    def double_sided(self) -> bool:
+        return self.side_b is not None
 
     def field(self, name: str) -> CardField | None:
         return next((f for f in self.fields if f.name == name), None)
@@ -445,6 +517,33 @@ def _groups(raw, groups, fields, problems, path, where):
     return tuple(out)
 
 
+def _side_b(raw_deck, clean: dict, fields: tuple, groups: tuple, watermark, problems: Problems, path,
+            where: str) -> SideB | None:
+    """A deck's ``side_b`` (None: its cards have one face): side B's own fields when it declares them,
+    else the deck's (with its ``exactly_one_of`` and ``watermark``), its layout as written, ``required``."""
+    spec = clean.get("side_b")
+    raw = raw_deck.get("side_b") if isinstance(raw_deck, dict) else None
+    if spec is None or not isinstance(raw, dict):
+        return None
+    at = subkey(where, "side_b")
+    line = line_of(raw_deck, "side_b")
+    if spec.get("fields") is None:
+        for key in ("exactly_one_of", "watermark"):
+            if spec.get(key) is not None:
+                problems.error(path, line_of(raw, key) or line, None,
+                               f"{subkey(at, key)}: side B has the deck's fields (and their {key}) unless it "
+                               f"declares fields of its own")
+        return SideB(fields, groups, watermark, spec.get("layout"), spec.get("required", True), False, line)
+    own = _fields(raw.get("fields"), spec.get("fields") or {}, problems, path, subkey(at, "fields"))
+    own_groups = _groups(raw, spec.get("exactly_one_of"), own, problems, path, at)
+    own_watermark = spec.get("watermark")
+    if own_watermark is not None and own_watermark not in {f.name for f in own}:
+        problems.error(path, line_of(raw, "watermark"), None,
+                       f"{subkey(at, 'watermark')}: {excerpt(own_watermark)} is not one of side B's fields")
+        own_watermark = None
+    return SideB(own, own_groups, own_watermark, spec.get("layout"), spec.get("required", True), True, line)
+
+
 def parse_decks(meta: dict, raw: LineDict, root: Path, problems: Problems, path: Path) -> tuple:
     """The game's decks from checked game.yaml ``meta`` (cards not loaded yet)."""
     has_decks, has_card = "decks" in raw, "card" in raw
@@ -472,9 +571,10 @@ def parse_decks(meta: dict, raw: LineDict, root: Path, problems: Problems, path:
                        f"card.watermark: {excerpt(watermark)} is not one of card.fields")
         watermark = None
     back = parse_back(raw_card.get("back"), root, fields, problems, path, line_of(raw_card, "back"), "card.back")
+    side_b = _side_b(raw_card, card, fields, groups, watermark, problems, path, "card")
     return (Deck(DEFAULT_DECK, "", card.get("width", 63.0), card.get("height", 88.0), fields, groups, watermark,
                  meta.get("deck") or {}, meta.get("player_aid") or {}, root / "cards.yaml", card.get("layout"),
-                 back, line_of(raw, "card"), bleed=card.get("bleed")),)
+                 back, line_of(raw, "card"), bleed=card.get("bleed"), side_b=side_b),)
 
 
 def _new_form(meta, raw, root, problems, path) -> tuple:
@@ -533,12 +633,13 @@ def _new_form(meta, raw, root, problems, path) -> tuple:
                     files[cards_file] = d["id"]
         back = parse_back(item.get("back"), root, fields, problems, path, line_of(item, "back") or line,
                           subkey(where, 'back'))
+        side_b = _side_b(item, d, fields, groups, watermark, problems, path, where)
         if size is None:
             continue
         decks.append(Deck(d["id"], d.get("name") or d["id"], size[0], size[1], fields, groups, watermark,
                           d.get("copies") or {}, d.get("aids") or {}, cards_file, d.get("layout"), back,
                           line, uses_factions=d.get("factions", True), uses_ranks=d.get("ranks", True),
-                          bleed=d.get("bleed")))
+                          bleed=d.get("bleed"), side_b=side_b))
     if "decks" in meta and not meta["decks"]:
         problems.error(path, line_of(raw, "decks"), None, "decks: the list is empty")
     return tuple(decks)
@@ -561,11 +662,35 @@ def card_schema(deck: Deck, factions, ranks) -> dict:
         "art_bleed": Field("str", nullable=True, choices=BLEED_MODES,
                            doc="the art is made to the trim: make its bleed from its edge pixels"),
     }
+    schema["side_b"] = Field("any", nullable=True, doc="a double-sided card's second face: side B's name, "
+                                                       "flavour, art and fields")
     if factions and deck.uses_factions:
         schema["faction"] = Field("str", required=True, choices=tuple(f.id for f in factions))
     if ranks and deck.uses_ranks:
         schema["rank"] = Field("str", required=True, choices=tuple(r.id for r in ranks))
     for f in deck.fields:
+        schema[f.name] = f.schema_field()
+    return schema
+
+
+#: What a card's ``side_b`` may give besides side B's fields: its own name, flavour and art.
+SIDE_B_KEYS = ("name", "flavour", "art", "art_fit", "art_focus", "art_bleed")
+
+
+def side_b_schema(deck: Deck) -> dict:
+    """What a card of a double-sided ``deck`` gives under ``side_b``: side B's name (required), flavour,
+    art, and the value of each of side B's fields. Its id, copies, faction and rank are the card's."""
+    schema = {
+        "name": Field("str", required=True, blank=False),
+        "flavour": Field("str", default=""),
+        "art": Field("str", nullable=True, doc="a PNG, JPEG or SVG file in the game folder"),
+        "art_fit": Field("str", default="cover", choices=ART_FITS),
+        "art_focus": Field("list", nullable=True, items=Field("number", min=0, max=1),
+                           doc="[x, y], 0..1 from the left and from the top"),
+        "art_bleed": Field("str", nullable=True, choices=BLEED_MODES,
+                           doc="the art is made to the trim: make its bleed from its edge pixels"),
+    }
+    for f in deck.side_b.fields if deck.side_b is not None else ():
         schema[f.name] = f.schema_field()
     return schema
 
@@ -583,6 +708,13 @@ def _coerce_row(row: LineDict, deck: Deck) -> LineDict:
         if key == "ability" and isinstance(value, dict):
             for k in list(value):
                 value[k] = guess(value[k])
+        elif key == "side_b" and isinstance(value, dict):
+            side = dict(_CELL_TYPES)
+            side.update({f.name: f.cell_type for f in deck.side_b.fields} if deck.side_b is not None else {})
+            for k in list(value):
+                kind = side.get(k)
+                value[k] = guess(value[k]) if kind is None or isinstance(value[k], dict) else \
+                    coerce(value[k], *kind) if isinstance(kind, tuple) else coerce(value[k], kind)
         elif key in types:
             kind = types[key]
             row[key] = coerce(value, *kind) if isinstance(kind, tuple) else coerce(value, kind)
@@ -687,35 +819,36 @@ def exactly_one_problems(deck: Deck, clean: dict) -> list[str]:
     return out
 
 
-def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: str, deck_bleed: str | None = None
-             ) -> Art | None:
+def card_art(root: Path, clean: dict, raw, problems: Problems, path, subject: str, deck_bleed: str | None = None,
+             prefix: str = "") -> Art | None:
     """The card's ``art`` (checked: inside the game folder, an existing PNG, JPEG or SVG), or None.
-    ``deck_bleed``: its deck's ``bleed``, for a PNG or JPEG the card's ``art_bleed`` does not settle."""
+    ``deck_bleed``: its deck's ``bleed``, for a PNG or JPEG the card's ``art_bleed`` does not settle.
+    ``prefix`` names where the keys are in messages (``side_b.``: a double-sided card's side B)."""
     value = clean.get("art")
     focus = clean.get("art_focus")
     line = line_of(raw, "art")
     if focus is not None and len(focus) != 2:
-        problems.error(path, line_of(raw, "art_focus"), subject, "art_focus: give [x, y], each from 0 to 1")
+        problems.error(path, line_of(raw, "art_focus"), subject, f"{prefix}art_focus: give [x, y], each from 0 to 1")
         focus = None
     if value is None:
         for key in ("art_focus", "art_bleed"):
             if clean.get(key) is not None:
-                problems.error(path, line_of(raw, key), subject, f"{key}: the card has no art")
+                problems.error(path, line_of(raw, key), subject, f"{prefix}{key}: the card has no art")
         return None
     from pnp.loading.picturefiles import picture_file
 
-    target = picture_file(root, value, problems, path, line, subject, "art")
+    target = picture_file(root, value, problems, path, line, subject, f"{prefix}art")
     if target is None:
         return None
     fit, bleed = clean.get("art_fit") or "cover", clean.get("art_bleed")
     if bleed is not None:
         at = line_of(raw, "art_bleed") or line
         if target.suffix.lower() == ".svg":
-            problems.error(path, at, subject, f"art_bleed: {bleed} makes a bleed from a PNG or JPEG picture's edge "
+            problems.error(path, at, subject, f"{prefix}art_bleed: {bleed} makes a bleed from a PNG or JPEG picture's edge "
                                               f"pixels; an SVG can be drawn past the trim itself (leave art_bleed out)")
             return None
         if fit == "contain":
-            problems.error(path, at, subject, f"art_bleed: {bleed} makes a bleed from the edges of art that fills its "
+            problems.error(path, at, subject, f"{prefix}art_bleed: {bleed} makes a bleed from the edges of art that fills its "
                                               f"area; art_fit: contain shows the whole picture inside it (use cover "
                                               f"or fill)")
             return None
@@ -738,7 +871,16 @@ def card_values(deck: Deck, clean: dict) -> dict:
     return {f.name: clean.get(f.name) for f in deck.fields}
 
 
-def new_card(deck: Deck, clean: dict, ability: Ability | None, placeholder: tuple = ()) -> Card:
+def new_card(deck: Deck, clean: dict, ability: Ability | None, placeholder: tuple = (),
+             side_b: Card | None = None) -> Card:
     return Card(clean["id"], clean["name"], clean["copies"], clean.get("faction"), clean.get("rank"),
                 card_values(deck, clean), ability, clean.get("flavour") or "", deck=deck.id,
-                placeholder=placeholder)
+                placeholder=placeholder, side_b=side_b)
+
+
+def side_b_card(deck: Deck, clean: dict, side: dict) -> Card:
+    """The side B of the card ``clean`` (checked values) from its checked ``side_b`` values: the card's
+    id, copies, faction and rank, side B's own name, flavour and field values, no ability."""
+    values = {f.name: side.get(f.name) for f in deck.side_b.fields}
+    return Card(clean["id"], side["name"], clean["copies"], clean.get("faction"), clean.get("rank"), values,
+                None, side.get("flavour") or "", deck=deck.id)

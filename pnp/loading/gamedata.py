@@ -20,7 +20,8 @@ from pnp.loading.look import PLAIN as PLAIN_LOOK, SCHEMA as LOOK_SCHEMA, Look, l
 from pnp.loading.datafiles import empty as empty_data, load_data
 from pnp.loading.facts import load_facts
 from pnp.loading.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
-                       Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks, read_cards)
+                       Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks,
+                       read_cards, side_b_card, side_b_schema)
 from pnp.markup import card_markup_problems
 from pnp.paths import case_twins, excerpt
 from pnp.loading.renames import Schema
@@ -342,9 +343,12 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     sources = {}
     loaded = []
     for deck in decks:
-        art = {}
-        cards = _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art, icon_set)
-        loaded.append(replace(deck, name=deck.name or meta.get("title") or "", cards=tuple(cards), art=art))
+        art, side_art, side_lines = {}, {}, {}
+        cards = _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art, icon_set,
+                            (side_art, side_lines))
+        side_b = replace(deck.side_b, art=side_art, lines=side_lines) if deck.side_b is not None else None
+        loaded.append(replace(deck, name=deck.name or meta.get("title") or "", cards=tuple(cards), art=art,
+                              side_b=side_b))
     decks = tuple(loaded)
     for cid, twin in case_twins(sources).items():      # card ids name exported images: <id>-<copy>.png
         (path, line), (first_path, first_line) = sources[cid], sources[twin]
@@ -469,18 +473,29 @@ def _deck_layouts(decks, palette: dict, root, problems, path, raw) -> tuple:
     ``palette`` laid over theirs."""
     from pnp.loading.cardlayout import load_choice
 
-    out = []
-    for deck in decks:
-        where = "card.layout" if deck.id == DEFAULT_DECK and "card" in raw else f"deck '{deck.id}' layout"
-        choice = load_choice(deck.layout, root, problems, path, _layout_line(raw, deck) or deck.line, where)
+    def recolour(layout):
+        return replace(layout, palette=tuple({**layout.palette_dict(), **palette}.items()))
+
+    def loaded(written, line, where, keyed):
+        choice = load_choice(written, root, problems, path, line, where)
         if choice is not None and choice.by is not None:
-            _check_layout_key(choice, deck, problems, path, where)
+            _check_layout_key(choice, keyed, problems, path, where)
         if choice is not None and palette:
-            def recolour(layout):
-                return replace(layout, palette=tuple({**layout.palette_dict(), **palette}.items()))
             choice = replace(choice, default=recolour(choice.default),
                              layouts=tuple((v, recolour(lay)) for v, lay in choice.layouts))
-        out.append(replace(deck, layout=choice))
+        return choice
+
+    out = []
+    for deck in decks:
+        one = deck.id == DEFAULT_DECK and "card" in raw
+        where = "card.layout" if one else f"deck '{deck.id}' layout"
+        choice = loaded(deck.layout, _layout_line(raw, deck) or deck.line, where, deck)
+        side_b = deck.side_b
+        if side_b is not None:       # side B's layout (default: the bundled classic, as a deck's)
+            side_b = replace(side_b, layout=loaded(side_b.layout, _layout_line(raw, deck, "side_b") or side_b.line,
+                                                   "card.side_b.layout" if one else f"deck '{deck.id}' side_b.layout",
+                                                   replace(deck, fields=side_b.fields)))
+        out.append(replace(deck, layout=choice, side_b=side_b))
     return tuple(out)
 
 
@@ -496,11 +511,14 @@ def _check_layout_key(choice, deck, problems, path, where) -> None:
                                                    f"deck{hint}")
 
 
-def _layout_line(raw, deck) -> int | None:
-    """The line of the deck's ``layout:`` in game.yaml (``raw``), where a problem naming it belongs."""
+def _layout_line(raw, deck, within: str | None = None) -> int | None:
+    """The line of the deck's ``layout:`` in game.yaml (``raw``), where a problem naming it belongs
+    (``within="side_b"``: its side B's ``layout:``)."""
     items = [raw["card"]] if deck.id == DEFAULT_DECK and isinstance(raw.get("card"), dict) else \
         [item for item in (raw.get("decks") if isinstance(raw.get("decks"), list) else ())
          if isinstance(item, dict) and item.get("id") == deck.id]
+    if within is not None:
+        items = [item[within] for item in items if isinstance(item.get(within), dict)]
     return next((line_of(item, "layout") for item in items if "layout" in item), None)
 
 
@@ -514,12 +532,13 @@ def _check_deck_icons(decks, icon_set, raw, problems, path) -> None:
                 why = icon_set.problem(name) if name is not None else None
                 if why:
                     problems.error(path, back.line, None, f"{subkey(where, 'back.emblem')}: {why}")
-        for f in deck.fields:
+        own = deck.side_b.fields if deck.side_b is not None and deck.side_b.own_fields else ()
+        for f, fields in [(f, "fields") for f in deck.fields] + [(f, "side_b.fields") for f in own]:
             if f.icon is None:
                 continue
             why = icon_set.problem(f.icon)
             if why:
-                problems.error(path, f.line or deck.line, None, f"{subkey(where, 'fields')}.{f.name}.icon: {why}")
+                problems.error(path, f.line or deck.line, None, f"{subkey(where, fields)}.{f.name}.icon: {why}")
 
 
 def parse_components(raw, problems: Problems, path) -> tuple:
@@ -723,9 +742,13 @@ def _unique(meta, raw, key, needed, problems, path, lines) -> list:
     return out
 
 
-def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art, icons=BUILTIN) -> list:
+def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art, icons=BUILTIN,
+                side_b=None) -> list:
     """A deck's cards file checked against its fields: [Card]; ``sources`` gets card id -> (path, line).
-    The card markup of its texts (flavour, ``text`` fields) is checked at the cell or line that wrote it."""
+    The card markup of its texts (flavour, ``text`` fields) is checked at the cell or line that wrote it,
+    a double-sided card's side B as its face (``side_b``: dicts of card id -> its side B's art, and -> the
+    lines of what it writes under side_b)."""
+    side_art, side_lines = side_b if side_b is not None else ({}, {})
     raw_list, top = read_cards(deck, root, problems)
     path = deck.cards_file
     schema = card_schema(deck, factions, ranks)
@@ -755,14 +778,54 @@ def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, 
         if not {"id", "name", "copies"} <= clean.keys():
             dropped = True
             continue
+        side = _side_b_of(root, deck, raw, clean, problems, path, line, subject, icons, side_art, side_lines)
         picture = card_art(root, clean, raw, problems, path, subject, deck.bleed)
-        cards.append(new_card(deck, clean, ability, mark))
+        cards.append(new_card(deck, clean, ability, mark, replace(side, placeholder=mark) if side else None))
         sources.setdefault(clean["id"], (str(path), line))
         if picture is not None:
             art[clean["id"]] = picture
     if not dropped and top is not None:   # a card left out for its own errors would only add count errors
         check_deck_rules(deck, cards, factions, problems, path, getattr(top, "line", None))
     return cards
+
+
+def _side_b_of(root, deck, raw, clean, problems, path, line, subject, icons, side_art, side_lines):
+    """The side B (a :class:`~rules_engine.model.Card`) a card of ``deck`` gives under ``side_b``, checked
+    as its face is (side B's fields, card markup at its cell or line, art), or None: a card of a deck of
+    one-faced cards (``side_b`` there is an error), or without one in a mixed deck (in a deck whose side B
+    is ``required``, an error)."""
+    given = raw.get("side_b") if isinstance(raw, dict) else None
+    where = line_of(raw, "side_b") or line
+    if deck.side_b is None:
+        if given is not None:
+            problems.error(path, where, subject, f"side_b: the cards of deck '{deck.id}' have one face; give the "
+                                                 f"deck side_b: in game.yaml (its layout, and fields when side B "
+                                                 f"has others) to make them double-sided")
+        return None
+    if given is None:
+        if deck.side_b.required:
+            problems.error(path, line, subject, f"side_b: the cards of deck '{deck.id}' are double-sided (side_b in "
+                                                f"game.yaml); give this card's side B (side_b: {{name: ...}}, "
+                                                f"or side_b.name and its other columns in a spreadsheet), or "
+                                                f"side_b: {{required: false}} for a deck whose other cards print "
+                                                f"its back")
+        return None
+    side = check(given, side_b_schema(deck), problems, path, subject, prefix="side_b")
+    for key in ["flavour"] + [f.name for f in deck.side_b.fields if f.type == "text"]:
+        if isinstance(side.get(key), str):
+            for message in card_markup_problems(side[key], icons.names):
+                problems.error(path, line_of(given, key) or where, subject, f"side_b.{key}: {message}")
+    view = deck.b if deck.b is not None else deck
+    for message in exactly_one_problems(view, side):
+        problems.error(path, where, subject, f"side_b: {message}")
+    if "name" not in side or not isinstance(given, dict) or not {"id", "copies"} <= clean.keys():
+        return None
+    side_lines[clean["id"]] = {"side_b": where, **{key: line_of(given, key) for key in given
+                                                   if line_of(given, key) is not None}}
+    picture = card_art(root, side, given, problems, path, subject, deck.bleed, prefix="side_b.")
+    if picture is not None:
+        side_art[clean["id"]] = picture
+    return side_b_card(deck, clean, side)
 
 
 def _check_categories(cards, categories, effects, sources, problems) -> None:

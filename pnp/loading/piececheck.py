@@ -40,6 +40,19 @@ def region(element) -> str:
     return role or type(element).__name__.lower()
 
 
+def where(piece, element) -> tuple:
+    """(path, line) of what ``element`` of ``piece`` prints: the place of the longest of the piece's
+    ``places`` whose words its text prints, else the piece's own."""
+    if not piece.places or not isinstance(element, Text):
+        return piece.where
+    from pnp.loading.i18n import words_of
+
+    shown = words_of(element.markup)
+    best = max(((len(words), at) for words, at in piece.places if words and words in shown),
+               key=lambda found: found[0], default=None)
+    return best[1] if best else piece.where
+
+
 def check_piece(piece, problems: Problems) -> None:
     from pnp.draw.ink import ink
 
@@ -51,12 +64,14 @@ def check_piece(piece, problems: Problems) -> None:
         what = region(found.element)
         if found.distance < 0:
             past = math.ceil(-found.distance * 10) / 10
-            problems.error(*piece.where, subject, f"{what} reaches {past:.1f} mm past the {outline.name}; "
-                                                  f"keep text, icons and figures {INSIDE_CUT:g} mm inside it")
+            problems.error(*where(piece, found.element), subject,
+                           f"{what} reaches {past:.1f} mm past the {outline.name}; "
+                           f"keep text, icons and figures {INSIDE_CUT:g} mm inside it")
         else:
             near = math.floor(found.distance * 10) / 10
-            problems.warn(*piece.where, subject, f"{what} comes within {near:.1f} mm of the {outline.name}; "
-                                                 f"keep text, icons and figures {INSIDE_CUT:g} mm inside it")
+            problems.warn(*where(piece, found.element), subject,
+                          f"{what} comes within {near:.1f} mm of the {outline.name}; "
+                          f"keep text, icons and figures {INSIDE_CUT:g} mm inside it")
     frames = frames_near_trim(piece)
     if frames:
         element, distance = min(frames, key=lambda f: f[1])
@@ -97,4 +112,4 @@ def check_pieces(game, problems: Problems, options=None) -> None:
             check_piece(piece, problems)
 
 
-__all__ = ["check_piece", "check_pieces", "region"]
+__all__ = ["check_piece", "check_pieces", "region", "where"]

@@ -125,13 +125,14 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
                     kept.run(game, f"component {component.name}", problems,
                              lambda found, c=component: c.check(game, found, options))
         if not problems.errors and (options is None or options.thorough):
-            from pnp.loading.colourvision import piece_problems, vision_problems
+            from pnp.loading.colourvision import piece_problems, side_problems, vision_problems
             from pnp.loading.piececheck import check_pieces
 
             def pieces(found):
                 check_pieces(game, found, options)
                 vision_problems(game, found)
                 piece_problems(game, found)
+                side_problems(game, found)
             kept.run(game, "pieces", problems, pieces)
         if game.engine and (options is None or options.thorough) and not every_language:
             from pnp.components.tokens import demand_check
@@ -215,6 +216,23 @@ def printed_texts(game, lang: str | None = None):
         yield (*at, f"card '{card.id}'", "name", card.name, names)
         if card.flavour:
             yield (*at, f"card '{card.id}'", "flavour", card.flavour, ("serif-italic",))
+        side = card.side_b
+        if side is not None:           # its side B's name and flavour, at their lines (or the translation's)
+            spec = game.deck_of(card).side_b
+            path = game.source(card)[0]
+            for key, text, roles in (("name", side.name, names), ("flavour", side.flavour, ("serif-italic",))):
+                if text:
+                    own = (path, spec.where(card.id, key)) if spec is not None else game.source(card)
+                    yield (*(_side_b_line(tr, tr_path, card.id, key) or own), f"card '{card.id}' side B",
+                           f"side_b.{key}", text, roles)
+
+
+def _side_b_line(tr, tr_path, card_id: str, key: str) -> tuple | None:
+    """(path, line) where a translation gives ``cards.<card_id>.side_b.<key>``, or None."""
+    node = tr
+    for part in ("cards", card_id, "side_b"):
+        node = node.get(part) if isinstance(node, dict) else None
+    return (tr_path, line_of(node, key)) if isinstance(node, dict) and key in node else None
 
 
 def _raw_translation(path):
@@ -234,7 +252,8 @@ def check_printable(game, lang: str | None, problems: Problems) -> None:
     from pnp.draw import fonts
 
     for path, line, subject, field, text, roles in printed_texts(game, lang):
-        if field == "flavour":       # card markup (a translation's: the cards file's was checked on loading)
+        # card markup (a translation's: the cards file's was checked on loading)
+        if field in ("flavour", "side_b.flavour"):
             for message in card_markup_problems(text, game.icons.names):
                 problems.error(path, line, subject, f"{field}: {message}")
         shown = fonts.unprintable(text, roles)

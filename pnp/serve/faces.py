@@ -15,7 +15,8 @@ from pathlib import Path
 
 from pnp.buildcache import digest
 from pnp.draw.icons import using
-from pnp.exports.cards import aid_key, back_key, back_variants, deck_of_key, face_elements, faces_pdf
+from pnp.exports.cards import (SIDE_B, aid_key, back_key, back_variants, card_of_key, deck_of_key, face_elements,
+                               faces_pdf)
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
 from pnp.serve.images import Image, layout_fingerprint
 from pnp.serve.options import CARD_DPI, LARGE_CARD_DPI  # noqa: F401 - also read as faces.CARD_DPI
@@ -40,8 +41,8 @@ class Face:
 
 
 def card_subject(subject: str | None) -> str | None:
-    """The card id a problem's subject names (``card 'outlaw'``), else None."""
-    match = re.fullmatch(r"card '([^']+)'", subject or "")
+    """The card id a problem's subject names (``card 'outlaw'``, ``card 'oak' side B``), else None."""
+    match = re.fullmatch(r"card '([^']+)'(?: side B)?", subject or "")
     return match.group(1) if match else None
 
 
@@ -60,6 +61,7 @@ def face_keys(game) -> list[tuple[str, object]]:
     out = []
     for deck in game.decks:
         out += [(c.id, deck) for c in deck.cards]
+        out += [(f"{c.id}{SIDE_B}", deck) for c in deck.cards if c.side_b is not None]    # turned over
         back = back_key(game, deck)
         out += [(back, deck)] + [(f"{back}|{v}", deck) for v in back_variants(deck)]
         if deck.aid_copies:
@@ -80,7 +82,7 @@ def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=
     with using(game.icons, game.language):
         for key, deck in face_keys(game):
             face = Face(key, deck.id)
-            if key not in broken:
+            if card_of_key(key) not in broken:
                 try:
                     with doing(work(key)):
                         elements = face_elements(game, key, options.bleed, options.lang)
@@ -137,6 +139,23 @@ def group_of(game, card) -> tuple:
     if category is not None:
         return f"category:{category.id}", category.name, category.colour
     return "", "", None
+
+
+def side_b_fields(game, card) -> list[tuple[str, str]]:
+    """A double-sided card's side B as the page lists it: its name, fields, flavour and art."""
+    deck = game.deck_of(card).b
+    side = card.side_b
+    out = [("name", side.name)]
+    for f in deck.fields:
+        value = side.stats.get(f.name)
+        if value is not None:
+            out.append((f.name, f.display(value) or str(value)))
+    if side.flavour:
+        out.append(("flavour", side.flavour))
+    art = deck.art.get(card.id)
+    if art is not None:
+        out.append(("art", Path(art.path).name))
+    return out
 
 
 def card_fields(game, card, lang=None) -> list[tuple[str, str]]:
@@ -207,12 +226,24 @@ def deck_json(game, deck, faces: dict, bleed: float) -> dict:
             "bleed": bleed, "safe": SAFE_ZONE_MM, "groups": list(groups.values()), "extras": extras}
 
 
-def card_json(game, card, face: Face | None, problems: list, warnings: list, lang, where, problem_json) -> dict:
-    """A card as the page shows it; ``where(path, line)`` and ``problem_json(p)`` word places and problems."""
+def card_json(game, card, face: Face | None, problems: list, warnings: list, lang, where, problem_json,
+              side_face: Face | None = None) -> dict:
+    """A card as the page shows it; ``where(path, line)`` and ``problem_json(p)`` word places and problems.
+    A double-sided card also has ``side_b``: its side B's name, fields, place and pictures (``side_face``),
+    for the large view to turn the card over."""
     path, line = game.source(card)
     fields = card_fields(game, card, lang)
     gid, group, _ = group_of(game, card)
     words = [card.id, card.name, card.deck, group or ""] + [f"{k} {v}" for k, v in fields]
+    side = None
+    if card.side_b is not None:
+        side_fields = side_b_fields(game, card)
+        words += [f"{k} {v}" for k, v in side_fields]
+        spec = game.deck_of(card).side_b
+        side = {"name": card.side_b.name, "fields": [[k, v] for k, v in side_fields],
+                "source": where(path, spec.where(card.id) if spec is not None else line),
+                "error": side_face.error if side_face else None,
+                **(face_urls(side_face) if not problems else {"image": None, "large": None})}
     return {
         "id": card.id, "name": card.name, "deck": card.deck, "group": gid, "copies": card.copies,
         "fields": [[k, v] for k, v in fields],
@@ -221,5 +252,6 @@ def card_json(game, card, face: Face | None, problems: list, warnings: list, lan
         "warnings": [problem_json(p) for p in warnings],
         "error": face.error if face else None,
         "search": " ".join(words).lower(),
+        "side_b": side,
         **(face_urls(face) if not problems else {"image": None, "large": None}),
     }

@@ -40,7 +40,7 @@ from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import languages, require_language, translate
 from pnp.serve import faces as cardfaces
 from pnp.serve.options import BLEED_MM, Options, inside, problem_json, unplaced, where
-from pnp.exports.cards import AID, BACK
+from pnp.exports.cards import AID, BACK, SIDE_B, card_of_key, is_side_b
 from pnp.serve.images import HASH, Image, ImageStore
 from pnp.serve.pages import PageMaker
 from pnp.serve.replay import replay_work
@@ -145,7 +145,10 @@ class Activity:
 
 
 def face_name(key: str) -> str:
-    """How a face is named in a message: ``card 'knight'``, or ``face 'heroes:back'`` for a back or aid."""
+    """How a face is named in a message: ``card 'knight'`` (``card 'oak' side B``), or ``face 'heroes:back'``
+    for a back or aid."""
+    if is_side_b(key) and not any(c in key for c in ":|"):
+        return f"card '{card_of_key(key)}' side B"
     plain = key not in (BACK, AID) and not any(c in key for c in ":|")
     return f"card '{key}'" if plain else f"face '{key}'"
 
@@ -279,7 +282,7 @@ class Previews:
             return view.serial, None, None
         name = face.picture(dpi)
         if name is None:
-            problems = cardfaces.by_card(view.problems).get(face_key, [])
+            problems = cardfaces.by_card(view.problems).get(card_of_key(face_key), [])
             raise self._undrawn(face_key, face.error or "; ".join(self.problem_json(p)["text"] for p in problems[:3])
                                 or "no picture (see /api/game's problems)")
         image = self.images.get(name)
@@ -481,7 +484,8 @@ class Previews:
                     view.face_recipes[face.picture(dpi)] = partial(self._redraw, game, key, options, dpi)
         view.decks = [cardfaces.deck_json(game, deck, view.faces, options.bleed) for deck in game.decks]
         view.cards = [cardfaces.card_json(game, card, view.faces.get(card.id), broken.get(card.id, []),
-                                          warned.get(card.id, []), options.lang, self.where, self.problem_json)
+                                          warned.get(card.id, []), options.lang, self.where, self.problem_json,
+                                          view.faces.get(f"{card.id}{SIDE_B}"))
                       for deck in game.decks for card in deck.cards]
 
     def _redraw(self, game, key, options, dpi) -> Image:

@@ -226,9 +226,13 @@ def translate(game, lang: str | None):
     for d in game.decks:
         deck_cards = tuple(_translated_card(tr, d, c) for c in d.cards)
         cards += deck_cards
+        side_b = d.side_b
+        if side_b is not None:      # side B's own fields print as decks.<id>.side_b says, else as the deck's
+            side_b = replace(side_b, fields=tuple(_translated_field(tr, d, f, "side_b" if side_b.own_fields else None)
+                                                  for f in side_b.fields))
         decks.append(replace(d, name=lookup(tr, "decks", d.id, "name") or d.name, cards=deck_cards,
                              fields=tuple(_translated_field(tr, d, f) for f in d.fields),
-                             back=_translated_back(tr, d)))
+                             back=_translated_back(tr, d), side_b=side_b))
     pieces = tuple(_translated_kind(tr, "pieces", p, ("name", "plural", "note")) for p in game.pieces)
     holdings = tuple(_translated_kind(tr, "holdings", h, ("name", "plural")) for h in game.holdings)
     credits = tuple((lookup(tr, "credits", role) or role, name) for role, name in getattr(game, "credits", ()))
@@ -237,25 +241,31 @@ def translate(game, lang: str | None):
                    holdings=holdings, language=lang, credits=credits)
 
 
-def _translated_card(tr, deck, card):
+def _translated_card(tr, deck, card, side: tuple = ()):
+    """``card`` (a face: ``side`` ``("side_b",)`` for a card's side B) with its printed words from ``tr``."""
     stats = dict(card.stats)
-    for f in deck.fields:
+    at = ("cards", card.id, *side)
+    for f in deck.side_b.fields if side else deck.fields:
         value = stats.get(f.name)
         if f.type == "text" and isinstance(value, str):
-            stats[f.name] = lookup(tr, "cards", card.id, f.name) or value
+            stats[f.name] = lookup(tr, *at, f.name) or value
         elif f.type == "list" and not f.choices and value:
-            given = (tr.get("cards") or {}).get(card.id) if isinstance(tr.get("cards"), dict) else None
-            given = given.get(f.name) if isinstance(given, dict) else None
+            given = _value_at(tr, ".".join((*at, f.name)))
             if isinstance(given, list) and len(given) == len(value) and all(isinstance(v, str) for v in given):
                 stats[f.name] = list(given)
-    return replace(card, name=lookup(tr, "cards", card.id, "name") or card.name,
-                   flavour=lookup(tr, "cards", card.id, "flavour") or card.flavour, stats=stats)
+    side_b = card.side_b
+    if side_b is not None and not side and deck.side_b is not None:
+        side_b = _translated_card(tr, deck, side_b, ("side_b",))
+    return replace(card, name=lookup(tr, *at, "name") or card.name,
+                   flavour=lookup(tr, *at, "flavour") or card.flavour, stats=stats, side_b=side_b)
 
 
-def _translated_field(tr, deck, f):
-    labels = tuple((v, lookup(tr, "decks", deck.id, "choices", f.name, v) or v) for v in f.choices)
-    return replace(f, labels=labels, format=lookup(tr, "decks", deck.id, "formats", f.name) or f.format,
-                   title=lookup(tr, "decks", deck.id, "fields", f.name) or f.title)
+def _translated_field(tr, deck, f, section: str | None = None):
+    """How field ``f`` of ``deck`` prints in ``tr`` (``section="side_b"``: one of side B's own fields)."""
+    at = ("decks", deck.id, *((section,) if section else ()))
+    labels = tuple((v, lookup(tr, *at, "choices", f.name, v) or v) for v in f.choices)
+    return replace(f, labels=labels, format=lookup(tr, *at, "formats", f.name) or f.format,
+                   title=lookup(tr, *at, "fields", f.name) or f.title)
 
 
 def _translated_back(tr, deck):
@@ -289,7 +299,7 @@ def given_at(game, lang: str | None, key: str) -> tuple | None:
     return translation_path(game, lang), line_of(node, last)
 
 
-def _words_of(text) -> str:
+def words_of(text) -> str:
     """The words of a text or markup, compared as printed: no styles or icons, spaces and case aside."""
     from pnp.markup import card_markup, plain_text
 
@@ -306,13 +316,13 @@ def words_at(game, lang: str | None, printed: str, keys) -> tuple | None:
     the original's."""
     if not lang or lang == game.source_language:
         return None
-    shown = _words_of(printed)
+    shown = words_of(printed)
     best = None
     for key in keys:
         at = given_at(game, lang, key)
         if at is None:
             continue
-        words = _words_of(_value_at(translation(game, lang), key))
+        words = words_of(_value_at(translation(game, lang), key))
         if words and words in shown and (best is None or len(words) > best[0]):
             best = (len(words), at)
     return best[1] if best else None
@@ -381,4 +391,4 @@ def words_function(game, lang: str | None = None):
 
 __all__ = ["PLACEHOLDERS", "Words", "is_plural", "game_file", "game_words", "given_at", "languages", "lookup", "no_translation",
            "pnp_words", "require_language", "strings", "strings_path", "translate", "translation",
-           "translation_path", "word", "words_at", "words_function", "UnknownWord"]
+           "translation_path", "word", "words_at", "words_of", "words_function", "UnknownWord"]

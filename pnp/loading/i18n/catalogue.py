@@ -98,32 +98,51 @@ def deck_sources(game, deck):
         for value, label in back.labels:
             yield Source(f"decks.{deck.id}.back.labels.{value}", label, at[0], line, subject,
                          f"back label of '{value}'")
-    for f in deck.fields:
+    yield from field_sources(f"decks.{deck.id}", deck.fields, at, subject, "")
+    side_b = deck.side_b
+    if side_b is not None and side_b.own_fields:      # side B's own fields: decks.<id>.side_b.choices...
+        yield from field_sources(f"decks.{deck.id}.side_b", side_b.fields, (at[0], side_b.line or at[1]), subject,
+                                 "side B ")
+
+
+def field_sources(prefix: str, fields, at: tuple, subject: str, side: str):
+    """What a deck's ``fields`` print besides the cards' values: choices, formats, set flags' names."""
+    for f in fields:
         line = f.line or at[1]
         if f.choices and f.type in ("choice", "list"):
             for value in f.choices:
-                yield Source(f"decks.{deck.id}.choices.{f.name}.{value}", value, at[0], line, subject,
-                             f"field '{f.name}': choice")
+                yield Source(f"{prefix}.choices.{f.name}.{value}", value, at[0], line, subject,
+                             f"{side}field '{f.name}': choice")
         if f.format:
-            yield Source(f"decks.{deck.id}.formats.{f.name}", f.format, at[0], line, subject,
-                         f"field '{f.name}': format")
+            yield Source(f"{prefix}.formats.{f.name}", f.format, at[0], line, subject,
+                         f"{side}field '{f.name}': format")
         if f.type == "bool":          # a flag that is set prints its name
-            yield Source(f"decks.{deck.id}.fields.{f.name}", f.printed_name, at[0], line, subject,
-                         f"field '{f.name}': name")
+            yield Source(f"{prefix}.fields.{f.name}", f.printed_name, at[0], line, subject,
+                         f"{side}field '{f.name}': name")
 
 
 def card_sources(game, deck, card):
     at = game.source(card)
     subject = f"card '{card.id}'"
-    yield Source(f"cards.{card.id}.name", card.name, *at, subject, "name")
+    yield from face_sources(f"cards.{card.id}", deck.fields, card, at, subject, lambda key: at[1], "")
+    if card.side_b is not None and deck.b is not None:     # its side B, each value at its own line or cell
+        spec = deck.side_b
+        yield from face_sources(f"cards.{card.id}.side_b", deck.b.fields, card.side_b, at, subject,
+                                lambda key: spec.where(card.id, key) or at[1], "side_b.")
+
+
+def face_sources(prefix: str, fields, card, at: tuple, subject: str, line, what: str):
+    """A card face's printed words: its name, flavour, text fields and list fields without choices."""
+    yield Source(f"{prefix}.name", card.name, at[0], line("name"), subject, f"{what}name")
     if card.flavour:
-        yield Source(f"cards.{card.id}.flavour", card.flavour, *at, subject, "flavour", markup=True)
-    for f in deck.fields:
+        yield Source(f"{prefix}.flavour", card.flavour, at[0], line("flavour"), subject, f"{what}flavour",
+                     markup=True)
+    for f in fields:
         value = card.stats.get(f.name)
         if f.type == "text" and isinstance(value, str) and value.strip():
-            yield Source(f"cards.{card.id}.{f.name}", value, *at, subject, f.name, markup=True)
+            yield Source(f"{prefix}.{f.name}", value, at[0], line(f.name), subject, f"{what}{f.name}", markup=True)
         elif f.type == "list" and not f.choices and value:
-            yield Source(f"cards.{card.id}.{f.name}", list(value), *at, subject, f.name)
+            yield Source(f"{prefix}.{f.name}", list(value), at[0], line(f.name), subject, f"{what}{f.name}")
 
 
 def word_sources(game):

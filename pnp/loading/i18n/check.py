@@ -360,6 +360,11 @@ def _unsure_prefixes(game) -> tuple:
             return ("cards.",)
         prefixes += [f"cards.{item['id']}." for item in raw_list
                      if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"] not in loaded]
+        # a card's side B left out for its own problems takes its translated words with it
+        sides = {c.id for c in deck.cards if c.side_b is not None}
+        prefixes += [f"cards.{item['id']}.side_b." for item in raw_list
+                     if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"] in loaded
+                     and item.get("side_b") is not None and item["id"] not in sides]
     return tuple(prefixes)
 
 

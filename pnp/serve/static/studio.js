@@ -13,6 +13,7 @@ const state = {
   safe: false,
   filter: "",
   openCard: null,       // id of the card shown large
+  openSide: "a",        // which side of it: "a", or "b" for a double-sided card turned over
   loading: false,
   again: false,
   tiles: new Map(),     // card id -> tile element, reused between updates
@@ -203,7 +204,7 @@ function brokenBox(deck, card) {
 function cardTile(deck, card) {
   let tile = state.tiles.get(card.id);
   const signature = JSON.stringify([card.image, card.name, card.copies, card.problems, card.error, deck.bleed,
-    deck.width, deck.height, card.warnings.length]);
+    deck.width, deck.height, card.warnings.length, card.side_b && card.side_b.name]);
   if (tile && tile.dataset.signature === signature) {
     tile.dataset.search = card.search;
     return tile;
@@ -215,6 +216,7 @@ function cardTile(deck, card) {
     onkeydown: (e) => { if (e.key === "Enter") showCard(card.id, true); } },
   face,
   el("figcaption", {}, el("span", { class: "name", text: card.name, title: card.name }),
+    card.side_b ? el("span", { class: "sides", text: "2 sides", title: `Side B: ${card.side_b.name}` }) : null,
     el("span", { class: "copies", text: `×${card.copies}` })));
   if (tile) tile.replaceWith(fresh);
   state.tiles.set(card.id, fresh);
@@ -268,23 +270,38 @@ function applyFilter() {
 
 // ---------------------------------------------------------------- the large view
 
-function showCard(id, open) {
+function showCard(id, open, side) {
   const data = state.data;
   const card = data && data.cards.find((c) => c.id === id);
   const dialog = $("card-dialog");
   if (!card) { if (dialog.open) dialog.close(); state.openCard = null; return; }
   const deck = data.decks.find((d) => d.id === card.deck);
+  if (id !== state.openCard) state.openSide = "a";     // another card opens on its side A
+  if (side) state.openSide = side;
+  if (!card.side_b) state.openSide = "a";
   state.openCard = id;
-  $("card-title").textContent = card.name;
-  $("card-large").replaceChildren(card.large ? faceBox(deck, card.large, card.name) : brokenBox(deck, card));
-  $("card-source").replaceChildren("From ", whereButton(card.source) || "an unknown place");
+  // a double-sided card turned over shows its side B: its picture, its fields, where it is written
+  const shown = state.openSide === "b" ? { ...card, ...card.side_b, problems: card.problems,
+    warnings: card.warnings } : card;
+  $("card-title").textContent = state.openSide === "b" ? `${card.name} · side B: ${card.side_b.name}` : card.name;
+  $("card-large").replaceChildren(shown.large ? faceBox(deck, shown.large, shown.name) : brokenBox(deck, shown));
+  $("card-source").replaceChildren("From ", whereButton(shown.source) || "an unknown place");
   $("card-problems").replaceChildren(...card.problems.map(problemItem), ...card.warnings.map(problemItem));
-  $("card-fields").tBodies[0].replaceChildren(...card.fields.map(([key, value]) =>
+  $("card-fields").tBodies[0].replaceChildren(...shown.fields.map(([key, value]) =>
     el("tr", {}, el("th", { text: key }), el("td", { text: value }))));
+  const flip = $("card-flip");
+  flip.hidden = !card.side_b;
+  flip.textContent = state.openSide === "b" ? "Turn to side A" : "Turn over";
+  flip.setAttribute("aria-pressed", state.openSide === "b" ? "true" : "false");
   const link = $("card-png");
-  link.href = `/api/cards/${encodeURIComponent(card.id)}.png?${optionQuery({ dpi: "250" })}`;
-  link.hidden = !card.large;
+  const key = state.openSide === "b" ? `${card.id}@b` : card.id;
+  link.href = `/api/cards/${encodeURIComponent(key)}.png?${optionQuery({ dpi: "250" })}`;
+  link.hidden = !shown.large;
   if (open && !dialog.open) dialog.showModal();
+}
+
+function turnOver() {
+  if (state.openCard) showCard(state.openCard, false, state.openSide === "b" ? "a" : "b");
 }
 
 function step(delta) {
@@ -494,7 +511,9 @@ function setup() {
   $("card-dialog").addEventListener("keydown", (e) => {
     if (e.key === "ArrowRight") { step(1); e.preventDefault(); }
     if (e.key === "ArrowLeft") { step(-1); e.preventDefault(); }
+    if (e.key === "f" || e.key === "F") { turnOver(); e.preventDefault(); }
   });
+  $("card-flip").addEventListener("click", turnOver);
   listen();
 }
 
