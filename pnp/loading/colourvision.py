@@ -171,7 +171,7 @@ def side_problems(game, problems) -> None:
     from dataclasses import replace
 
     from pnp.components.cards import face_content, layout_of, printed_mark
-    from pnp.layout.cards import card_face
+    from pnp.loading.cardlayout import card_face
     from pnp.loading.cardlayout import LayoutChoice
 
     for deck in game.decks:
