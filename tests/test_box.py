@@ -556,3 +556,28 @@ def test_the_sheet_note_of_a_lid_split_in_five_holds_its_spanish_words(game_copy
     notes = [e for page in box_component.layout(game, BuildOptions(lang="es", paper="a4")).pages
              for e in flatten(page.elements) if isinstance(e, Text) and e.role == "note"]
     assert max(len(n.markup) for n in notes) > 550
+
+
+def test_the_lid_facts_take_a_second_line_when_one_cannot_hold_them(tmp_path):
+    """Found by the generated games (issue 32): players, time and ages on the lid of a box for mini cards, in
+    Spanish ('10–12 jugadores · 120–180 minutos · Edad 10+'), did not fit one line even at 5 pt: an error
+    the designer could do nothing about. They take a second line when one cannot hold them."""
+    import shutil
+    from pathlib import Path
+
+    from pnp.loading.i18n import translate
+
+    root = tmp_path / "tw"
+    shutil.copytree(Path(__file__).parent / "games" / "tidewardens", root)
+    text = (root / "game.yaml").read_text().replace("size: poker", "size: mini-euro").replace(
+        "players: {min: 1, max: 4}", "players: {min: 10, max: 12}").replace(
+        "minutes: {min: 25, max: 40}", "minutes: {min: 120, max: 180}")
+    (root / "game.yaml").write_text(text.replace("  - rulebook\n", "  - rulebook\n  - box\n"))
+    (root / "box.yaml").write_text("style: {kind: telescoping}\ncard_thickness: 0.3\ntitle_lines: 2\n")
+    game = translate(load_game(root), "es")
+    problems = Problems()
+    box_component.check(game, problems, BuildOptions(lang="es", paper="letter"))
+    assert [str(p) for p in problems] == []
+    (facts,) = [e for page in box_component.layout(game, BuildOptions(lang="es")).pages
+                for e in flatten(page.elements) if isinstance(e, Text) and e.role == "lid-fact"]
+    assert facts.markup == "10–12 jugadores · 120–180 minutos · Edad 10+" and facts.style.max_lines == 2

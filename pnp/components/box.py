@@ -326,20 +326,22 @@ def layout(game, options: BuildOptions, data: BoxData | None = None):
     result = box_layout(STYLES[data.style](), spec(game, data, options.sleeved), content(game, data, options.lang),
                         w, h, labels(game, options.lang))
     for page in result.pages:
-        page.elements[:] = [_roomier(e) if isinstance(e, Text) and e.role == "note" else e for e in page.elements]
+        page.elements[:] = [_roomier(e) for e in page.elements]
     return result
 
 
-#: Lines a sheet's note may take when two cannot hold it (a lid split in five pieces names eight lettered edges:
-#: 584 characters in Spanish); it still fits the note's place at the sheet's foot.
-NOTE_LINES = 3
+#: Lines a text of pnp's lettering may take when its usual ones cannot hold it even at its smallest size: a
+#: sheet's note (a lid split in five pieces names eight lettered edges: 584 characters in Spanish), the lid's
+#: facts (players, time and ages in Spanish on a lid for mini cards). Each still fits its place.
+MORE_LINES = {"note": 3, "lid-fact": 2}
 
 
-def _roomier(note: Text) -> Text:
-    """The sheet's note, allowed :data:`NOTE_LINES` lines when its two cannot hold it even at its smallest size."""
-    if fit(note.markup, note.style, note.rect.w, note.rect.h).ok:
-        return note
-    return replace(note, style=replace(note.style, max_lines=NOTE_LINES))
+def _roomier(el):
+    """``el``, a text of :data:`MORE_LINES` allowed that many lines when its usual ones cannot hold it."""
+    lines = MORE_LINES.get(getattr(el, "role", None)) if isinstance(el, Text) else None
+    if lines is None or fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
+        return el
+    return replace(el, style=replace(el.style, max_lines=lines))
 
 
 @with_game_icons
