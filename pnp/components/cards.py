@@ -873,7 +873,7 @@ def _without(key: str, bare: list) -> str:
                  for value, cards in bare]
         one = sum(len(cards) for _, cards in bare) == 1
         who = _listed(named)
-    return (f"{who} {'has' if len(bare) == 1 else 'have'} no picture, and there is no image: for the others, so "
+    return (f"{who} {'has no picture' if len(bare) == 1 else 'have no picture'}, and there is no image: for the others, so "
             f"{'it prints' if one else 'they print'} the designed back; give {'it' if len(bare) == 1 else 'each'} a "
             f"picture, or give image: for every card without one")
 
