@@ -272,3 +272,23 @@ def test_a_cricut_build_writes_each_sheets_image_and_their_sizes(tmp_path):
     assert "cards-fronts-images.txt  (image sizes)" in result.output
     # no registration marks: Design Space prints its own
     assert not any(b"registration" in p.read_bytes() for p in tmp_path.glob("*.svg"))
+
+
+def test_a_dxf_is_the_same_bytes_whatever_the_process_string_hashing():
+    # ezdxf lists the DXF types in use from a set: its order followed PYTHONHASHSEED, and kits' DXF files
+    # differed from run to run (one seed in six gave another CLASSES section)
+    import subprocess
+    import sys
+
+    from pnp import PROJECT_ROOT
+
+    script = ("import sys, hashlib\n"
+              "from pnp.exports.cutfile import dxf\n"
+              "from pnp.layout.cutter import MACHINES, CutOutline, cut_sheets\n"
+              "from pnp.layout.geometry import Rect\n"
+              "sheet = cut_sheets(MACHINES['silhouette'], 210, 297, [[CutOutline(Rect(20, 40, 63, 88), 3.0)]])[0]\n"
+              "sys.stdout.write(hashlib.sha256(dxf(sheet)).hexdigest())\n")
+    digests = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              cwd=PROJECT_ROOT, env={"PYTHONHASHSEED": str(seed), "PATH": ""}).stdout
+               for seed in range(8)}
+    assert len(digests) == 1

@@ -118,6 +118,10 @@ def dxf(sheet) -> bytes:
             for x1, y1, x2, y2 in sheet.folds:
                 msp.add_line((round(x1 - ox, 4), round(y1 - oy, 4)), (round(x2 - ox, 4), round(y2 - oy, 4)),
                              dxfattribs={"layer": FOLD_LAYER})
+        # ezdxf registers a class for each DXF type in use in the order of a set, which varies with the
+        # process's string hashing: registered first in sorted order, the CLASSES section is the same bytes
+        for dxftype in sorted(doc.entitydb.dxf_types_in_use()):
+            doc.classes.add_class(dxftype)
         stream = io.StringIO()
         doc.write(stream)
     finally:
