@@ -7,7 +7,9 @@ module only adds them up, so the manifest and the printed table cannot disagree.
 
 Sheets are sheets of paper: a file printed on one side takes one sheet a page; card backs printed on
 the reverse of the fronts take none of their own; a duplex booklet takes one sheet per two pages.
-Files kept beside the kit for screen or a duplex printer (``in_kit`` false) are listed but not counted.
+Files kept beside the kit for screen or a duplex printer (``in_kit`` false) are listed but not counted;
+the files a file has written next to it (a pad's pictures, a cutter's cut files) are listed with it
+(``beside``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ def entry_of(component, out, first: int, last: int, pages: int, own_pages: int |
     """A kit entry carrying what the manifest needs of one output: ``pages`` in the kit (0 beside it) and
     ``own_pages``, the file's own (the same for a file in the kit)."""
     return KitEntry(out.filename, out.title, first, last, component, sheets_of(out, pages), out.sides,
-                    tuple(out.parts), pages if own_pages is None else own_pages)
+                    tuple(out.parts), pages if own_pages is None else own_pages, tuple(out.beside))
 
 
 def rows(entries) -> list[dict]:
@@ -46,7 +48,8 @@ def rows(entries) -> list[dict]:
         if not row["title"] and e.first and e.filename:      # the first file of the kit names the row
             row["title"] = e.title
         row["files"].append({"file": e.filename, "pages": e.pages or (e.last - e.first + 1 if e.first else 0),
-                             "sheets": e.sheets, "sides": e.sides, "in_kit": bool(e.first)})
+                             "sheets": e.sheets, "sides": e.sides, "in_kit": bool(e.first),
+                             **({"beside": list(e.beside)} if e.beside else {})})
         row["sheets"] += e.sheets
         if e.sheets and e.sides not in row["sides"]:
             row["sides"].append(e.sides)

@@ -583,10 +583,12 @@ class MarkupSandbox(ImmutableSandboxedEnvironment):
 
 class LiteralMarkupCodeGenerator(BoundedCodeGenerator):
     """:class:`BoundedCodeGenerator` for expressions whose quoted texts are markup: every text constant
-    goes through ``environment.pnp_literal`` (:class:`LiteralMarkupSandbox`)."""
+    goes through ``environment.pnp_literal`` (:class:`LiteralMarkupSandbox`), and so does every list,
+    tuple or mapping that Jinja's optimizer folded into one constant (``[['[sun]']] + [['Spring']]``): the
+    texts inside it are quoted texts too."""
 
     def visit_Const(self, node, frame):
-        if isinstance(node.value, str):
+        if isinstance(node.value, (str, list, tuple, dict)):
             self.write("environment.pnp_literal(")
             super().visit_Const(node, frame)
             self.write(")")
@@ -604,8 +606,17 @@ class LiteralMarkupSandbox(MarkupSandbox):
     code_generator_class = LiteralMarkupCodeGenerator
 
     @staticmethod
-    def pnp_literal(text: str) -> Safe:
-        return Safe(text)
+    def pnp_literal(value):
+        """A quoted text as markup; the texts of a folded constant list, tuple or mapping (its values) too."""
+        if isinstance(value, str):
+            return Safe(value)
+        if isinstance(value, list):
+            return [LiteralMarkupSandbox.pnp_literal(v) for v in value]
+        if isinstance(value, tuple):
+            return tuple(LiteralMarkupSandbox.pnp_literal(v) for v in value)
+        if isinstance(value, dict):
+            return {k: LiteralMarkupSandbox.pnp_literal(v) for k, v in value.items()}
+        return value
 
     @staticmethod
     def pnp_concat(values):

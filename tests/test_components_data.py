@@ -90,7 +90,7 @@ def line_in(path, needle):
 
 def test_the_registry_is_an_explicit_table_of_modules():
     assert set(KINDS) == {"instructions", "track", "hexmap", "cards", "tokens", "sheet", "rulebook", "box", "board",
-                          "standee", "dice"}
+                          "standee", "dice", "pad"}
     for kind in KINDS:
         assert component(kind).name == kind
     assert component("power_track") is component("track")

@@ -184,7 +184,7 @@ def test_other_unused_translation_keys_name_the_closest(lantern, old, new, messa
      "tarot or {width, height} in mm"),
     # a field's type misspelt: its cards' values are not each reported against a type it does not have
     ("game.yaml", "colour: {type: choice", "colour: {type: choise",
-     "22: deck 'lanterns': fields.colour.type: 'choise' is not one of: int, text, choice, list, bool"),
+     "22: deck 'lanterns': fields.colour.type: 'choise' is not one of: int, text, choice, list, bool; did you mean 'choice'?"),
     ("game.yaml", "first_light: {type: bool}", "first_light: {typ: bool}",
      "24: deck 'lanterns': fields.first_light.typ: unknown key (did you mean 'type'?); accepted keys: type, "
      "required, default, min, max, choices, icon, sign, format"),

@@ -61,7 +61,7 @@ game: behind_the_throne
         "v.yaml:7: cards.langman.cost: expected an integer, got 'six'",
         "v.yaml:8: cards.thamna.id: a variant cannot change a card's id (remove the card and add another)",
         "v.yaml:9: cards.kings-guard: expected 'remove' or a mapping of the keys to change, got 7",
-        "v.yaml:11: add[0].faction: 'empir' is not one of: empire, rebels, church",
+        "v.yaml:11: add[0].faction: 'empir' is not one of: empire, rebels, church; did you mean 'empire'?",
         "v.yaml:11: add[0]: give exactly one of cost, income (found neither cost nor income)",
         "v.yaml:12: add[1].id: the game already has a card 'outlaw'",
     ]

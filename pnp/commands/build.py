@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -142,8 +143,14 @@ def _list_kit(result, done: str) -> None:
         if path.suffix in (".svg", ".dxf"):     # --cutter: cut files beside their PDF
             click.echo(f"{display_path(path)}  (cut lines)")
             continue
+        if path.suffix == ".png" and not re.search(r"-p\d+\.png$", path.name):   # a pad's side, as a picture
+            click.echo(f"{display_path(path)}  (picture, for a virtual table)")
+            continue
         if path.suffix in (".png", ".txt"):     # --cutter cricut: the sheets' images to upload, their sizes
             click.echo(f"{display_path(path)}  ({'image to upload' if path.suffix == '.png' else 'image sizes'})")
+            continue
+        if path.name.endswith("-fillable.pdf") and n is not None:    # a pad to fill in on a screen
+            click.echo(f"{display_path(path)}  (fillable form, {n} page{'s' if n != 1 else ''})")
             continue
         if path.name == "pieces.json":         # what --changed-since compares a later build with (pnp.reprint)
             click.echo(f"{display_path(path)}  (every piece's drawing, for --changed-since)")

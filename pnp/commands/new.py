@@ -4,7 +4,9 @@ The starter is pnp's own folder ``templates/starter/`` (a CSV deck with a text f
 SVG icon, a card layout extending ``classic``, a rulebook chapter, tokens and a box), copied with the
 game's title and player count filled in. ``--double-sided`` lays ``templates/starter_double_sided/`` over
 it: the deck's cards get a side B (``side_b`` in game.yaml, ``side_b.*`` columns in cards.csv, a look of
-its own) and the chapter shows both sides. The folder is made whole or not at all: the files are written
+its own) and the chapter shows both sides. ``--roll-and-write`` adds ``templates/starter_pad/`` (a score
+pad's layout: boxes, check boxes, a track and write-in lines) and its entry in game.yaml's components.
+The folder is made whole or not at all: the files are written
 to a temporary folder beside it, which is then renamed into place, and a folder that already holds
 anything is never written into.
 """
@@ -27,6 +29,11 @@ from pnp.paths import SAFE_NAME, SAFE_NAME_TEXT, excerpt
 STARTER = TEMPLATES_DIR / "starter"
 #: What ``pnp new --double-sided`` writes over the starter: files replaced or added.
 DOUBLE_SIDED = TEMPLATES_DIR / "starter_double_sided"
+#: What ``--roll-and-write`` adds: a pad's layout (sheets players write on), and its entry in components.
+STARTER_PAD = TEMPLATES_DIR / "starter_pad"
+PAD_AFTER = "  - {kind: track, id: score, from: 0, to: 30, title: Score}\n"
+PAD_ENTRY = ("  - {kind: pad, id: score_pad, layout: score_pad, title: Score pad}   # sheets to write on "
+             "(templates/layouts/score_pad.yaml)\n")
 #: The most players game.yaml allows.
 MAX_PLAYERS = 20
 #: Files of the starter whose text names the game's title or player counts.
@@ -49,12 +56,16 @@ def title_from(name: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in words) or name
 
 
-def starter_files(title: str, players: tuple[int, int], double_sided: bool = False) -> dict[str, bytes]:
+def starter_files(title: str, players: tuple[int, int], double_sided: bool = False,
+                  pad: bool = False) -> dict[str, bytes]:
     """The starter game's files by relative path, with ``title`` and ``players`` filled in (``double_sided``:
-    its cards with a side B)."""
+    its cards with a side B; ``pad``: a score pad too, listed in game.yaml's components)."""
     found = {path.relative_to(STARTER).as_posix(): path for path in STARTER.rglob("*") if path.is_file()}
     if double_sided:
         found.update({path.relative_to(DOUBLE_SIDED).as_posix(): path for path in DOUBLE_SIDED.rglob("*")
+                      if path.is_file()})
+    if pad:
+        found.update({path.relative_to(STARTER_PAD).as_posix(): path for path in STARTER_PAD.rglob("*")
                       if path.is_file()})
     files = {}
     for rel, path in sorted(found.items()):
@@ -66,13 +77,17 @@ def starter_files(title: str, players: tuple[int, int], double_sided: bool = Fal
             text = text.replace("title: __TITLE__", f"title: {json.dumps(title, ensure_ascii=False)}")
             text = text.replace("__TITLE__", title.replace("\n", " "))
             text = text.replace("__MIN__", str(players[0])).replace("__MAX__", str(players[1]))
+            if pad and rel == "game.yaml":
+                text = text.replace(PAD_AFTER, PAD_AFTER + PAD_ENTRY)
             data = text.encode("utf-8")
         files[rel] = data
     return files
 
 
-def write_new_game(folder: Path, title: str, players: tuple[int, int], double_sided: bool = False) -> list[str]:
-    """Write the starter game into ``folder`` (new, or an empty folder); the relative paths written."""
+def write_new_game(folder: Path, title: str, players: tuple[int, int], double_sided: bool = False,
+                   pad: bool = False) -> list[str]:
+    """Write the starter game (see :func:`starter_files`) into ``folder`` (new, or an empty folder); the
+    relative paths written."""
     name = folder.name if folder.name not in ("", ".", "..") else folder.resolve().name
     if not SAFE_NAME.fullmatch(name):
         raise UserError(f"{excerpt(name)}: a game folder's name is its id: use {SAFE_NAME_TEXT} (for example "
@@ -91,7 +106,7 @@ def write_new_game(folder: Path, title: str, players: tuple[int, int], double_si
     missing = unprintable(title)
     if missing:
         raise UserError(f"--title {excerpt(title)}: the bundled fonts cannot print {missing}")
-    files = starter_files(title, players, double_sided)
+    files = starter_files(title, players, double_sided, pad)
     try:
         staging = Path(tempfile.mkdtemp(prefix=f".{name}.pnp-new-", dir=parent))
     except OSError as exc:
@@ -126,15 +141,19 @@ def _umask() -> int:
 @click.option("--title", default=None, help="The game's title. [default: from the folder's name]")
 @click.option("--double-sided", is_flag=True,
               help="Its cards have two playable faces: a side B for every card, with a look of its own.")
-def command(folder: Path, players_text: str, title: str | None, double_sided: bool):
+@click.option("--roll-and-write", "pad", is_flag=True,
+              help="Add a score pad: a sheet to write on, with boxes, check boxes, a track and lines, printed "
+                   "several to a page and written as a fillable PDF and a picture too.")
+def command(folder: Path, players_text: str, title: str | None, double_sided: bool, pad: bool):
     """Write a small starter game into FOLDER (new or empty): game.yaml with a CSV deck whose card text
     uses the game's own SVG icon, a card layout extending pnp's classic one, a rulebook chapter, tokens
-    and a box (with --double-sided, every card has a side B). It validates and builds as it is; change any
+    and a box (with --double-sided, every card has a side B; with --roll-and-write, a score pad to write on
+    too). It validates and builds as it is; change any
     file from there (docs/data-format.md).
     """
     players = parse_players(players_text)
     written = write_new_game(folder, title if title is not None else title_from(folder.absolute().name), players,
-                             double_sided)
+                             double_sided, pad)
     shown = display_path(folder)
     click.echo(f"Wrote a starter game in {shown}/: " + ", ".join(written))
     click.echo(f"Next: pnp validate {shown}, then pnp build {shown} --out {shown}-kit, and change any file "

@@ -101,6 +101,7 @@ class KitEntry:
     sides: str = "single"
     parts: tuple = ()                # Part per kind of piece
     pages: int = 0                   # the file's own pages (a file beside the kit has them too)
+    beside: tuple = ()               # the names of the files written next to it (pictures, cut files)
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,7 @@ KINDS = {
     "board": "pnp.components.board",
     "standee": "pnp.components.standee",
     "dice": "pnp.components.dice",
+    "pad": "pnp.components.pad",
 }
 #: Older names, read as a kind with settings (``power_track`` is the track of game.yaml's
 #: ``power_track:`` mapping, its start area holding the factions' tokens).

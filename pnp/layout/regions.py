@@ -17,6 +17,8 @@ from pnp.layout.colour import tint
 from pnp.layout.geometry import Box, Circle, Icon, Line, Picture, Rect, Style, Text, extent
 from pnp.layout.tiling import Keep
 from pnp.layout.track import around_problem
+from pnp.layout.writein import (boxes_elements, checks_elements, grid_cells, lines_elements, table_fields,
+                                track_fields)
 from pnp.markup import escape, plain_text
 
 #: Style keys a region's ``style`` may set (see :class:`pnp.layout.geometry.Style`).
@@ -41,13 +43,15 @@ def style_of(region: dict) -> Style:
 
 
 def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: float = 0.0,
-          keep: list | None = None) -> list:
+          keep: list | None = None, fields: list | None = None) -> list:
     """Elements of the evaluated ``regions`` on a ``w`` x ``h`` piece. ``content`` gives what the
     card-bound kinds draw: ``pips`` (int), ``stats`` ((name, icon, label) per badge), ``emblem`` (icon
     name or None), ``art`` (an object with path, fit, focus, or None).
 
     ``keep`` (a board's): gets a :class:`~pnp.layout.tiling.Keep` for every element a tile seam must not
-    cut (see :func:`kept`)."""
+    cut (see :func:`kept`). ``fields`` (a pad's): gets a :class:`~pnp.layout.writein.FormField` over every
+    place a player writes in (boxes, lines, check boxes; a track's spaces and a table's empty cells when
+    their region asks), in tab order."""
     sx, sy = w / size[0], h / size[1]
     rects = {}
 
@@ -123,11 +127,17 @@ def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: 
                 raise RegionError(region["name"], "keep_whole: false: a track's spaces are never cut by a tile "
                                                   "seam (a marker must sit on a whole space)")
             try:
-                els += track_elements(region, area, role)
+                els += track_elements(region, area, role, fields)
             except ValueError as exc:
                 raise RegionError(region["name"], str(exc)) from None
         elif kind == "table":
-            els += table_elements(region, area, role)
+            els += table_elements(region, area, role, fields)
+        elif kind == "boxes":
+            els += boxes_elements(region, area, role, style_of(region), fields)
+        elif kind == "lines":
+            els += lines_elements(region, area, role, style_of(region), fields)
+        elif kind == "checks":
+            els += checks_elements(region, area, role, style_of(region), fields)
         if keep is not None:
             keep += kept(region, els[start:])
     return els
@@ -198,10 +208,13 @@ def track_cells(path: str, area: Rect, n: int, columns: int | None = None) -> li
     return cells
 
 
-def track_elements(region: dict, area: Rect, role: str) -> list:
-    """A track's numbered spaces (see :func:`track_cells`); every ``highlight_every``-th number tinted."""
+def track_elements(region: dict, area: Rect, role: str, fields: list | None = None) -> list:
+    """A track's numbered spaces (see :func:`track_cells`); every ``highlight_every``-th number tinted;
+    with ``fields``, a field over each space (see :func:`pnp.layout.writein.track_fields`)."""
     numbers = list(region.get("numbers") or ())
     cells = track_cells(region.get("path", "row"), area, len(numbers), region.get("columns"))
+    if fields is not None:
+        track_fields(region, cells, fields)
     every = region.get("highlight_every", 0)
     fill = region.get("fill") or "#ffffff"
     highlight = region.get("highlight") or tint(region.get("stroke") or "#1f1a17", 0.75)
@@ -215,14 +228,17 @@ def track_elements(region: dict, area: Rect, role: str) -> list:
     return els
 
 
-def table_elements(region: dict, area: Rect, role: str) -> list:
+def table_elements(region: dict, area: Rect, role: str, fields: list | None = None) -> list:
     """A table: ``rows`` (lists of values, escaped) in equal columns and rows filling ``area``, ruled;
-    with ``header`` the first row on a tinted band."""
+    with ``header`` the first row on a tinted band; with ``fields``, a field over each empty cell when the
+    region asks (``field: text``)."""
     rows = [list(r) for r in (region.get("rows") or ())]
     if not rows:
         return []
     ncols = max(len(r) for r in rows)
     cw, ch = area.w / ncols, area.h / len(rows)
+    if fields is not None:
+        table_fields(region, grid_cells(area, ncols, len(rows)), rows, fields)
     ink = region.get("stroke") or "#1f1a17"
     els = [Box(area, fill=region.get("fill"), stroke=ink, width=region.get("width", 0.3), role=role)]
     if region.get("header"):

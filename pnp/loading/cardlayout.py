@@ -32,6 +32,7 @@ from pnp.errors import Problems
 from pnp.layout.cards import FaceContent, face_context
 from pnp.layout.colour import readable, shade, tint, tint_to
 from pnp.layout.regions import place
+from pnp.layout.writein import CELL_KEYS, FIELD_KINDS
 from pnp.markup import Safe, closest_icon, escape, markup_problems, plain_text
 from pnp.paths import SAFE_NAME, excerpt
 from pnp.suggest import closest
@@ -39,7 +40,8 @@ from pnp.loading.schema import Field, check, entry, subkey
 from pnp.units import MIN_TEXT_PT
 from pnp.loading.yamlsrc import line_of, load_yaml_or_report
 
-KINDS = ("box", "text", "line", "icon", "art", "emblem", "pips", "badges", "circle", "track", "table")
+KINDS = ("box", "text", "line", "icon", "art", "emblem", "pips", "badges", "circle", "track", "table", "boxes",
+         "lines", "checks")
 DEFAULT_LAYOUT = "classic"
 FONTS = ("serif", "serif-italic", "serif-bold", "serif-semibold", "sans", "sans-bold", "sans-black")
 
@@ -76,6 +78,14 @@ REGION_SCHEMA = {
     "path": Field("str", choices=("around", "row", "column")), "highlight": Field("str"),
     "highlight_every": Field("int", min=0, max=100), "rows": Field("str", doc="table: an expression giving rows"),
     "header": Field("bool"),
+    "grid": Field("list", items=Field("int", min=1, max=100), doc="boxes, checks: [columns, rows]"),
+    "gap": Field("number", min=0, max=100, doc="boxes, checks: mm between neighbouring boxes"),
+    "cells": Field("str", doc="boxes: an expression giving rows of cells (a hint, or {text, icon, value, shade})"),
+    "labels": Field("str", doc="lines, checks: an expression giving a label per line or check box"),
+    "count": Field("int", min=1, max=200, doc="lines: how many (default: one per label)"),
+    "label_width": Field("number", min=0, max=1000, doc="lines, checks: mm a label takes before its line"),
+    "field": Field("str", choices=FIELD_KINDS, doc="pads: the fillable PDF's field on each place (text, check "
+                                                   "or none)"),
     "keep_whole": Field("bool", doc="boards: true, no tile seam may cut any of it; false, seams may cross its texts "
                                     "and icons too"),
 }
@@ -95,7 +105,8 @@ CHOICE_SCHEMA = {
 }
 
 #: Keys of a region whose values are expressions (or ``#rrggbb`` colours).
-EXPRESSIONS = ("when", "fill", "stroke", "text", "colour", "icon", "label", "numbers", "rows", "highlight")
+EXPRESSIONS = ("when", "fill", "stroke", "text", "colour", "icon", "label", "numbers", "rows", "highlight", "cells",
+               "labels")
 
 
 @dataclass(frozen=True)
@@ -329,7 +340,8 @@ def _check_region(region, problems, path, raw_regions, where) -> None:
     kind = region.get("kind")
     need = {"box": ("rect",), "text": ("rect", "text"), "line": ("from", "to"), "icon": ("at", "icon"),
             "art": ("rect",), "emblem": ("in",), "pips": ("at",), "badges": ("in",), "circle": ("at", "r"),
-            "track": ("rect", "numbers"), "table": ("rect", "rows")}.get(kind, ())
+            "track": ("rect", "numbers"), "table": ("rect", "rows"), "boxes": ("rect", "grid"),
+            "lines": ("rect",), "checks": ("rect", "grid")}.get(kind, ())
     for key in need:
         if key not in region:
             problems.error(path, line, f"region '{name}'", f"a {kind} region needs '{key}'")
@@ -341,6 +353,8 @@ def _check_region(region, problems, path, raw_regions, where) -> None:
             problems.error(path, line, f"region '{name}'", f"{key}: give [x, y]")
     if "offset" in region and len(region["offset"]) != 2:
         problems.error(path, line, f"region '{name}'", "offset: give [dx, dy]")
+    if "grid" in region and len(region["grid"]) != 2:
+        problems.error(path, line, f"region '{name}'", "grid: give [columns, rows]")
 
 
 def _region_line(raw_regions, name) -> int | None:
@@ -668,12 +682,21 @@ def text_problems(layout: Layout, elements, icons, piece: str) -> list[tuple]:
         if not isinstance(el, Text):
             continue
         name = by_role.get(el.role.split(":", 1)[0], el.role.split(":", 1)[0])
-        key = "rows" if el.role.endswith(":cell") else "text"
+        key = text_key(el.role)
         for message in markup_problems(el.markup, icons):
             path, line, written = layout.written(name, key)
             out.setdefault((str(path), line, f"layout '{written}', region '{name}'", f"{key}: {message} ({piece})"),
                            None)
     return list(out)
+
+
+#: The region key that writes a text, by the end of its element's role (a text region's own: ``text``).
+TEXT_KEYS = {"cell": "rows", "hint": "cells", "value": "cells", "label": "labels", "text": "text"}
+
+
+def text_key(role: str) -> str:
+    """The key of its region that a text element of ``role`` prints (``grid:hint`` -> ``cells``)."""
+    return TEXT_KEYS.get(role.rsplit(":", 1)[1], "text") if ":" in role else "text"
 
 
 class RegionProblems:
@@ -805,6 +828,11 @@ def _one(layout: Layout, region: dict, scope: dict, markup: bool = False, icons=
             # every cell is a text as a text region's: markup where the text region's would be
             result = [[_as_markup(cell, markup) for cell in row] if isinstance(row, (list, tuple)) else row
                       for row in result]
+        elif key == "cells" and isinstance(result, (list, tuple)):
+            result = [[_cell_markup(cell, markup) for cell in row] if isinstance(row, (list, tuple)) else row
+                      for row in result]
+        elif key == "labels" and isinstance(result, (list, tuple)):
+            result = [_as_markup(label, markup) for label in result]
         region[key] = _checked(region, key, result, icons)
     if isinstance(region.get("style"), str):
         region["style"] = layout.style(region["style"])
@@ -818,6 +846,51 @@ def _as_markup(value, markup: bool):
     :func:`_checked`."""
     if isinstance(value, str) and not isinstance(value, Safe):
         return Safe(value) if markup else escape(value)
+    return value
+
+
+def _cell_markup(cell, markup: bool):
+    """A cell of a ``boxes`` region with its texts as markup (see :func:`_as_markup`): a text, or a mapping's
+    ``text`` and ``value``."""
+    if isinstance(cell, dict):
+        items = {k: _as_markup(v, markup) if k in ("text", "value") else v for k, v in cell.items()}
+        return cell.copy_with(items) if hasattr(cell, "copy_with") else items   # a data file's: where it is
+    return _as_markup(cell, markup)
+
+
+def _checked_cells(value, icons):
+    """The ``cells`` of a ``boxes`` region: rows of cells, each nothing, a text or a number (a hint), or a
+    mapping of :data:`pnp.layout.writein.CELL_KEYS` (an icon named by its ``icon``)."""
+    if not (isinstance(value, (list, tuple)) and all(isinstance(r, (list, tuple)) for r in value)):
+        raise _Wrong("cells", f"gives {_kind(value)}; give a list of rows, each a list of cells")
+    for r, row in enumerate(value):
+        for c, cell in enumerate(row):
+            at = f"row {r + 1}, cell {c + 1}" + (f" ({cell.source})" if getattr(cell, "source", "") else "")
+            if isinstance(cell, dict):
+                for k, v in cell.items():
+                    if k not in CELL_KEYS:
+                        close = closest(str(k), CELL_KEYS)
+                        hint = f"; did you mean '{close}'?" if close else f" (a cell gives {', '.join(CELL_KEYS)})"
+                        raise _Wrong("cells", f"{at}: no key {excerpt(k)} in a cell{hint}")
+                    if k == "icon" and v:
+                        name = plain_text(v) if isinstance(v, Safe) else v
+                        if not isinstance(name, str):
+                            raise _Wrong("cells", f"{at}: icon gives {_kind(name)}, not an icon's name")
+                        if icons is not None and name not in icons:
+                            raise _Wrong("cells", f"{at}: icon {excerpt(name)} is not an icon; "
+                                                  f"{closest_icon(name, icons, False)}")
+                        cell[k] = name
+                    elif k in ("text", "value") and isinstance(v, str) and icons is not None:
+                        wrong = markup_problems(v, icons)
+                        if wrong:
+                            raise _Wrong("cells", f"{at}: {wrong[0]}")
+            elif isinstance(cell, (bool, list, tuple, set)):
+                raise _Wrong("cells", f"{at} gives {_kind(cell)}; a cell is a text, or a mapping of "
+                                      f"{', '.join(CELL_KEYS)}")
+            elif isinstance(cell, str) and icons is not None:
+                wrong = markup_problems(cell, icons)
+                if wrong:
+                    raise _Wrong("cells", f"{at}: {wrong[0]}")
     return value
 
 
@@ -845,6 +918,16 @@ def _checked(region: dict, key: str, value, icons):
                               f"a number")
         if key == "text" and icons is not None and isinstance(value, str):
             wrong = markup_problems(value, icons)
+            if wrong:
+                raise _Wrong(key, wrong[0])
+        return value
+    if key == "cells":
+        return _checked_cells(value, icons)
+    if key == "labels":
+        if not isinstance(value, (list, tuple)) or any(isinstance(v, (bool, list, tuple, dict, set)) for v in value):
+            raise _Wrong(key, f"gives {_kind(value)}; give a list of labels, each a text")
+        for label in value:
+            wrong = markup_problems(label, icons) if icons is not None and isinstance(label, str) else ()
             if wrong:
                 raise _Wrong(key, wrong[0])
         return value

@@ -232,7 +232,9 @@ class Checker:
         else:  # pragma: no cover - a programming error in a schema
             raise ValueError(f"unknown field type {t}")
         if spec.choices is not None and value not in spec.choices:
-            self.error(line, where, f"{_describe(value)} is not one of: {', '.join(map(str, spec.choices))}")
+            close = closest(value, [str(c) for c in spec.choices]) if isinstance(value, str) else None
+            hint = f"; did you mean '{close}'?" if close else ""
+            self.error(line, where, f"{_describe(value)} is not one of: {', '.join(map(str, spec.choices))}{hint}")
             return MISSING
         if spec.min is not None and isinstance(value, (int, float)) and value < spec.min:
             self.error(line, where, f"{value} is below the minimum {spec.min:g}")

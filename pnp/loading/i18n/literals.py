@@ -21,8 +21,16 @@ from jinja2.parser import Parser
 from pnp.loading.i18n.catalogue import Source, has_letters
 from pnp.loading.yamlsrc import line_of
 
-#: Region keys whose value is printed (a text, an icon's label, a table's rows).
-PRINTED_KEYS = ("text", "label", "rows")
+#: Region keys whose value is printed (a text, an icon's label, a table's rows, a grid's cells, labels of lines
+#: and check boxes).
+PRINTED_KEYS = ("text", "label", "rows", "cells", "labels")
+
+#: An inline icon of markup (``[bloom]``, ``[coin:2]``): a literal of icons alone prints no word to translate
+#: (a label on an icon, ``[coin:two]``, does).
+ICON = re.compile(r"\[[a-z][a-z0-9_-]*(?::([^\]\n]*))?\]")
+
+#: Keys of a mapping whose value names something rather than prints words (a grid cell's ``icon``).
+NAMING_KEYS = ("icon",)
 
 _ENV = jinja2.Environment()
 
@@ -42,7 +50,7 @@ def printed_literals(expression: str) -> tuple[str, ...]:
 
 def _walk(node, found: list) -> None:
     if isinstance(node, nodes.Const):
-        if isinstance(node.value, str) and has_letters(node.value):
+        if isinstance(node.value, str) and has_letters(ICON.sub(lambda m: m.group(1) or "", node.value)):
             found.append(node.value)
     elif isinstance(node, nodes.Concat):
         for part in node.nodes:
@@ -59,7 +67,8 @@ def _walk(node, found: list) -> None:
             _walk(item, found)
     elif isinstance(node, nodes.Dict):
         for pair in node.items:
-            _walk(pair.value, found)
+            if not (isinstance(pair.key, nodes.Const) and pair.key.value in NAMING_KEYS):
+                _walk(pair.value, found)
     elif isinstance(node, nodes.Getitem):
         if isinstance(node.node, (nodes.Dict, nodes.List, nodes.Tuple)):
             _walk(node.node, found)
