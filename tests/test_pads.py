@@ -189,23 +189,30 @@ def test_a_sheet_turns_landscape_when_that_holds_more_and_keeps_to_per_sheet():
         pad_sheet(90, 300, *PAPERS["letter"])
 
 
+@pytest.mark.parametrize("size, paper", [((95, 130), "letter"), ((120, 90), "a4")])     # portrait, landscape
 @pytest.mark.parametrize("flip, turn", [("long", "side"), ("short", "top"), ("long", "top"), ("short", "side")])
-def test_every_back_lies_behind_its_front(flip, turn):
-    from pnp.layout.doublesided import DoubleSided, flip_axis, turn_matrix
+def test_every_back_lies_behind_its_front(flip, turn, size, paper):
+    """Turning the sheet over on ``flip``'s edge (a portrait sheet's long edge mirrors it left to right, a
+    landscape sheet's top to bottom) puts each back behind its own front, the pad turned over on ``turn``."""
+    from pnp.layout.doublesided import DoubleSided, turn_matrix
 
-    sheet = pad_sheet(95, 130, *PAPERS["letter"])
+    w, h = size
+    sheet = pad_sheet(w, h, *PAPERS[paper])
     g = sheet.grid
-    axis = flip_axis(flip, g.page_w, g.page_h)
-    reflection = (-1.0, 0.0, 0.0, 1.0, g.page_w, 0.0) if axis == "x" else (1.0, 0.0, 0.0, -1.0, 0.0, g.page_h)
+    assert sheet.landscape == (paper == "a4") and sheet.per_sheet == 4
+    across = (flip == "long") == (not sheet.landscape)           # the sheet is mirrored left to right
+    reflection = (-1.0, 0.0, 0.0, 1.0, g.page_w, 0.0) if across else (1.0, 0.0, 0.0, -1.0, 0.0, g.page_h)
     for i in range(4):
         slot = g.slot(i)
         m = back_matrix(sheet, slot, flip, turn)
-        ds = DoubleSided("duplex", g.page_w, g.page_h, 95, 130, turn, slot, back_rect(sheet, slot, flip, turn),
+        ds = DoubleSided("duplex", g.page_w, g.page_h, w, h, turn, slot, back_rect(sheet, slot, flip, turn),
                          (1, 0, 0, 1, slot.x, slot.y), m, reflection)
-        for u, v in ((0, 0), (95, 0), (10, 120), (47.5, 65)):
-            fu, fv = apply(turn_matrix(turn, 95, 130), u, v)          # the front point this back point is behind
+        for u, v in ((0, 0), (w, 0), (10, h - 10), (w / 2, h / 2)):
+            fu, fv = apply(turn_matrix(turn, w, h), u, v)             # the front point this back point is behind
             x, y = behind(ds, *apply(m, u, v))
             assert close(x, slot.x + fu) and close(y, slot.y + fv), (i, u, v)
+        back = back_rect(sheet, slot, flip, turn)                      # the back lies on the page, upright
+        assert back.w == pytest.approx(w) and 0 < back.x and back.right < g.page_w and 0 < back.y < g.page_h
 
 
 # ------------------------------------------------------------------------------------- the test game
