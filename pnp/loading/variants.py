@@ -201,6 +201,8 @@ def load_variant(path: str | Path, game, engine) -> Variant:
 
 def _partial_schema(deck, game) -> dict:
     schema = card_schema(deck, game.factions, game.ranks)
+    if deck.side_b is None:                  # a deck of one-faced cards: no side B to change
+        schema.pop("side_b", None)
     return {k: replace(f, required=False, default=None) for k, f in schema.items() if k not in FIXED_KEYS}
 
 
