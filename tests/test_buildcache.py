@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp import DATA_DIR
+from pnp import DATA_DIR, PROJECT_ROOT
 from pnp import cache as file_caches
 from pnp.buildcache import BLOBS, ENTRIES, FOLDER, LAYOUT, BuildCache, entry_bytes
 from pnp.cli import main
@@ -221,7 +221,7 @@ def test_keys_hold_this_installations_file_stamps(tmp_path, monkeypatch):
     out = tmp_path / "out"
     first, _ = cached_build(game, out, BuildOptions())
     stamp = buildcache._code_stamp()
-    assert len(buildcache._stat_walk(Path(buildcache.__file__).parent)) > 10
+    assert len(buildcache._stat_walk(PROJECT_ROOT / "pnp")) > 10
     monkeypatch.setattr(buildcache, "_code_stamp", lambda: buildcache.digest(stamp, "another installation"))
     again, cache = cached_build(game, out, BuildOptions())
     assert again == first
