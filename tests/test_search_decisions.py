@@ -1,14 +1,14 @@
-"""The search bot decides as it did before it was made faster: at fixed positions of every bundled game,
-and through the first moves of a game with a search bot in every seat, it chooses the moves recorded in
-``search_decisions.json``.
+"""The search bot decides as recorded: at fixed positions of every bundled game and of the trick-taking test
+engine (tests/engines/tricks), and through the first moves of a game with a search bot in every seat, it
+chooses the moves recorded in ``search_decisions.json``.
 
-That file was written by main's code before the speed-up (issue 25), not by hand, except for one entry:
-Shadow Throne's search bot now ends its rollouts at the end of a battle (a cheaper policy, which plays
-other moves; benchmarks/README.md has the ladders): it is recorded under ``shadow_throne, rollouts to
-the battle's end`` from the code that made it, and the entry ``shadow_throne`` checks the earlier
-rollout (``GreedyRollout(battle_end=False)``) against main's recording.
-To record entries again from a source tree (only
-when a change is *meant* to change the search bot's play, with a ladder to show the strength):
+The file is written by the code, never by hand, and recorded again only when a change is *meant* to change
+the search bot's play, with a ladder to show its strength (benchmarks/README.md). History: main's code
+wrote it before the speed-up of issue 25; Shadow Throne's rollouts to the battle's end added the entry
+``shadow_throne, rollouts to the battle's end``; issue 36 replaced the tree search by sequential halving
+over the heuristic's move and other candidates, with the engine's heuristic as rollout policy and model
+of the other seats (every entry recorded again from that code; the entry ``shadow_throne`` still plays
+the earlier rollout, ``GreedyRollout(battle_end=False)``). To record entries again from a source tree:
 
     PYTHONPATH=TREE python tests/test_search_decisions.py --record [ENTRY ...]
 """
@@ -37,12 +37,18 @@ CASES = {
     "behind_the_throne": ("behind_the_throne", 4, 50, 16, 6, "engine"),
     "shadow_kingdoms_of_valeria": ("shadow_kingdoms_of_valeria", 4, 30, 12, 3, "engine"),
     "shadow_queen": ("shadow_queen", 2, 30, 12, 3, "engine"),
+    "tricks": ("tricks", 3, 50, 16, 20, "engine"),
 }
 #: Seat decisions of the game played with search bots (Shadow Throne ends sooner).
 GAME_MOVES = 180
 
 
 def _engine(name):
+    if name == "tricks":                  # the trick-taking test engine, played from its code
+        sys.path.insert(0, os.path.join(os.path.dirname(RECORDED), "engines", "tricks"))
+        import tricks
+
+        return tricks, tricks.standard_rules()
     game = load_game(name)
     engine = engine_module(game.engine)
     return engine, engine.rules_for(game)
@@ -82,9 +88,9 @@ def search_bot(engine, budget: int, rollout: str):
     if rollout == "engine":
         return engine.ENGINE.make_bot(f"search:{budget}")
     from rules_engine.core.search import SearchBot
-    from rules_engine.shadow_throne.bots import GreedyRollout
+    from rules_engine.shadow_throne.bots import GreedyBot, GreedyRollout
 
-    return SearchBot(budget, rollout=GreedyRollout(battle_end=rollout == "to the battle's end"))
+    return SearchBot(budget, rollout=GreedyRollout(battle_end=rollout == "to the battle's end"), heuristic=GreedyBot())
 
 
 def decisions(name: str) -> dict:

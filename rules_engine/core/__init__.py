@@ -6,7 +6,7 @@
 * :mod:`~rules_engine.core.play`: :class:`Engine` (an engine's entry points) and the play loop.
 * :mod:`~rules_engine.core.bot`: the bot interface (:class:`Bot`).
 * :mod:`~rules_engine.core.bots`: the random bot and the registry of bots by name (``search:400``).
-* :mod:`~rules_engine.core.search`: the ISMCTS search bot.
+* :mod:`~rules_engine.core.search`: the search bot (determinized Monte Carlo search around the heuristic).
 * :mod:`~rules_engine.core.seeds`: each game's seed and each seat's bot in a run.
 * :mod:`~rules_engine.core.runs`: seeded runs of many games, quantiles, invariant runs.
 * :mod:`~rules_engine.core.executors`: local processes or a Dask cluster.

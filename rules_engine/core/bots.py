@@ -8,8 +8,10 @@ play loop, so a game is reproducible from its seed.
 Bots are named in ``--bots`` as ``NAME`` or ``NAME:ARG`` (``search:400``: a search bot with a budget of
 400 simulations per decision). Every engine gets the core bots (``random``, ``search``) and adds its
 own (``greedy``, ``cautious``) in its ``BOTS`` mapping: name -> factory taking the optional argument.
-An engine with a cheap heuristic gives it to the search bot as its rollout policy
-(``registry(own, rollout=...)``): the state modules never import their bots. The base class :class:`Bot`
+The search bot plays the engine's heuristic bot around its search (the first of the engine's own bots
+that is not ``random``, unless ``registry(own, heuristic=...)`` names another) and, when the engine has
+a faster form of it for rollouts, ``registry(own, rollout=...)``: the state modules never import their
+bots. The base class :class:`Bot`
 is :mod:`rules_engine.core.bot`'s (the search bot derives from it too); it is importable from here.
 """
 
@@ -37,9 +39,10 @@ def split_spec(spec: str) -> tuple[str, str | None]:
     return name.strip(), (arg.strip() if sep else None)
 
 
-def search_factory(arg=None, rollout=None):
-    """``search`` / ``search:N`` with the engine's ``rollout`` policy (None: the state's random moves)."""
-    return SearchBot.from_spec(arg, rollout=rollout)
+def search_factory(arg=None, rollout=None, heuristic=None):
+    """``search`` / ``search:N`` with the engine's ``heuristic`` bot (a factory: a new bot for each search
+    bot) and ``rollout`` policy (None: the heuristic; neither: the state's random moves)."""
+    return SearchBot.from_spec(arg, rollout=rollout, heuristic=heuristic() if heuristic is not None else None)
 
 
 def _no_arg(cls, name, arg):
@@ -64,13 +67,21 @@ def make_bot(registry: Mapping[str, Callable], spec: str):
     return bot
 
 
-def registry(own: Mapping[str, Callable], rollout: Bot | None = None) -> dict[str, Callable]:
+def registry(own: Mapping[str, Callable], rollout: Bot | None = None,
+             heuristic: str | None = None) -> dict[str, Callable]:
     """An engine's bots: ``random`` (the core's unless the engine gives its own), the engine's own, and
-    ``search``, whose rollouts play ``rollout`` (a bot: the engine's cheap heuristic; None: the state's
-    random moves). A class in ``own`` takes no argument."""
+    ``search``. The search bot's candidate moves start from the engine's heuristic bot (``heuristic``
+    names one of ``own``; by default the first that is not ``random``) and its rollouts play ``rollout``
+    (a bot: a faster form of the heuristic) or else the heuristic; an engine with neither gets rollouts
+    of the state's random moves. A class in ``own`` takes no argument."""
     merged = {"random": lambda arg=None: _no_arg(RandomBot, "random", arg)}
     for name, factory in own.items():
         merged[name] = (lambda f, n: (lambda arg=None: _no_arg(f, n, arg)))(factory, name) \
             if isinstance(factory, type) else factory
-    merged.setdefault("search", lambda arg=None: search_factory(arg, rollout))
+    if heuristic is None:
+        heuristic = next((name for name in own if name not in ("random", "search")), None)
+    elif heuristic not in own:
+        raise ValueError(f"the search bot's heuristic {heuristic!r} is not one of the engine's bots: {', '.join(own)}")
+    made = merged[heuristic] if heuristic is not None else None
+    merged.setdefault("search", lambda arg=None: search_factory(arg, rollout, made))
     return merged
