@@ -282,10 +282,10 @@ def game_record(game, options) -> dict:
     return json.loads(record(game, fragments))
 
 
-def reprint_pages(game, options, components, record_bytes: bytes, words: dict) -> tuple[list, dict, int]:
+def reprint_pages(game, options, components, record_bytes: bytes, words) -> tuple[list, dict, int]:
     """(the pages of ``reprint.pdf``, files beside it, the copies it prints): the changelog since
     ``options.changed_since``, then each component's sheets of its changed copies (cards first, then the
-    kit's order)."""
+    kit's order). ``words``: the kit's printed words (:func:`pnp.loading.i18n.strings`)."""
     from pnp.layout.changelog import changelog_pages
     from pnp.markup import escape
 
@@ -305,9 +305,7 @@ def reprint_pages(game, options, components, record_bytes: bytes, words: dict) -
         title = _filled(words.get("reprint_from_to", "{title}: {old} to {new}"), title=title, old=was, new=now)
     elif was:
         title = _filled(words.get("reprint_since", "{title}: changes since {old}"), title=title, old=was)
-    summary = (words.get("reprint_summary", "{count} piece(s) to print again, on the pages after this one.")
-               .replace("{count}", str(count)) if count else
-               words.get("reprint_nothing", "No piece's drawing changed: nothing to print again."))
+    summary = words.say("reprint_summary", count=count) if count else words["reprint_nothing"]
     w, h = options.page_size
     pages = changelog_pages(title, summary, rows, w, h)
     beside = {}

@@ -253,14 +253,13 @@ class Cover(RichText):
         # a light accent (made for the dark backs and box) darkened just enough to read on the paper
         title = Style(font="serif-semibold", size=34, leading=1.0, colour=readable(accent, "#ffffff", 3.0),
                       upper=True, tracking=2.5)
-        y = h * 0.80
-        for word in self.title.split():
-            f = fit(escape(word), replace(title, min_size=18), w / 2.8346, 20)
-            paint_lines(c, f.lines, title, f.size, 0, w, y)
-            y -= f.size * 1.05
         sub = Style(font="serif-italic", size=14, colour=ink)
+        subtitle = wrap(self.subtitle, sub, 14, w)
+        lines, y = cover_title(self.title, title, subtitle, w, h, look.art is not None)
+        for fitted, baseline in lines:
+            paint_lines(c, fitted.lines, title, fitted.size, 0, w, baseline)
         # below the title however many lines it takes (a long title pushes the subtitle down)
-        paint_lines(c, wrap(self.subtitle, sub, 14, w), sub, 14, 0, w, min(h * 0.62, y - 8))
+        paint_lines(c, subtitle, sub, 14, 0, w, min(h * 0.62, y - 8))
         if look.art is not None:        # the cover art between the subtitle and the facts
             from pnp.draw.pictures import draw_picture
 
@@ -287,6 +286,53 @@ class Cover(RichText):
             lines = wrap(line, credit, 7.5, w)
             paint_lines(c, lines, credit, 7.5, 0, w, y)
             y -= 7.5 * 1.35 * len(lines)
+
+
+#: The cover's title starts at this share of the frame's height (its first baseline).
+COVER_TITLE_TOP = 0.80
+
+
+def cover_picture_top(h: float, art: bool) -> float:
+    """Where the cover's picture (the look's art, else the emblems) reaches up to, in points."""
+    return h * 0.57 if art else h * 0.42 + 26
+
+
+def cover_title(text: str, style: Style, subtitle: list, w: float, h: float, art: bool) -> tuple[list, float]:
+    """The cover's title: ([(fitted lines, first baseline)], the baseline below it), a word a line at up to
+    ``style.size`` as far as the frame holds it above the subtitle (``subtitle``: its wrapped lines) and the
+    picture; a title too long for that is smaller (down to 18 pt), then set several words a line, shrunk
+    to the room there is. :func:`cover_title_fits` tells whether even that is enough."""
+    top, words = h * COVER_TITLE_TOP, text.split()
+    below = cover_picture_top(h, art) + 8 + 4 + 14 * 1.2 * max(len(subtitle) - 1, 0) + 8
+    one_a_line = [fit(escape(word), replace(style, min_size=18), w / 2.8346, 20) for word in words]
+    if top - sum(f.size * 1.05 for f in one_a_line) >= below or not words:
+        out, y = [], top
+        for f in one_a_line:
+            out.append((f, y))
+            y -= f.size * 1.05
+        return out, y
+    size = (top - below) / (1.05 * len(words))
+    if size >= 18:                       # every word still on its own line, all a little smaller
+        smaller = replace(style, size=min(style.size, size), min_size=18)
+        out, y = [], top
+        for word in words:
+            f = fit(escape(word), smaller, w / 2.8346, 20)
+            out.append((f, y))
+            y -= f.size * 1.05
+        return out, y
+    room = max(top - below + style.size, style.size) / 2.8346
+    f = fit(escape(text), replace(style, leading=1.05, min_size=12), w / 2.8346, room)
+    return [(f, top)], top - f.size * 1.05 * len(f.lines)
+
+
+def cover_title_fits(text: str, subtitle: str, w: float, h: float, art: bool) -> bool:
+    """Whether the cover shows ``text`` and the subtitle above its picture (frame ``w`` x ``h`` pt)."""
+    style = Style(font="serif-semibold", size=34, leading=1.0, upper=True, tracking=2.5)
+    sub = Style(font="serif-italic", size=14)
+    lines = wrap(subtitle, sub, 14, w)
+    placed, y = cover_title(text, style, lines, w, h, art)
+    last = min(h * 0.62, y - 8) - 14 * 1.2 * max(len(lines) - 1, 0) - 4
+    return all(f.ok for f, _ in placed) and last >= cover_picture_top(h, art)
 
 
 class RulebookDoc(BaseDocTemplate):
@@ -330,8 +376,16 @@ class RulebookDoc(BaseDocTemplate):
         c.setLineWidth(0.4)
         c.line(self.leftMargin, h - pt(9), w - self.rightMargin, h - pt(9))
         c.setFillColor(HexColor("#7a6f62"))
-        c.setFont(fonts.font_name("sans-bold"), 6.5)
-        c.drawString(self.leftMargin, h - pt(7.6), f"{self.game.title.upper()}  ·  {self.running_title.upper()}")
+        font = fonts.font_name("sans-bold")
+        c.setFont(font, 6.5)
+        running = typography.spacing(f"{self.game.title.upper()}  ·  {self.running_title.upper()}")
+        if fonts.NNBSP in running:          # set with its narrow spaces
+            head = c.beginText(self.leftMargin, h - pt(7.6))
+            head.setFont(font, 6.5)
+            fonts.text_out(head, self.leftMargin, h - pt(7.6), running, font, 6.5)
+            c.drawText(head)
+        else:
+            c.drawString(self.leftMargin, h - pt(7.6), running)
         c.setFont(fonts.font_name("serif"), 9)
         label = str(doc.page)
         x = w - self.rightMargin - fonts.width(label, fonts.font_name("serif"), 9) if doc.page % 2 else self.leftMargin

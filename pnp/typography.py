@@ -46,7 +46,8 @@ _NOT_TEXT = re.compile(r"(\\.|\[[a-z][a-z0-9_-]*(?::[^\]]*)?\])", re.DOTALL)
 _OPENS_AFTER = set(" \t\n([{\u2014\u2013-/\u00ab\u201c\u2018\u201e\u201a\u2039\u300c\u300e")
 #: French spacing: a high punctuation mark after a word (spaces before it replaced), when a space, the
 #: end, a style star, a closing mark or another punctuation follows (not ``12:30``, nor ``http://``).
-_BEFORE_HIGH = re.compile(r"(?<=[^\s;:!?\u00ab(\[])(\*{0,2})[ \u00a0\u202f]*([;:!?])(?=$|[\s*\u00bb)\].,;:!?\u2019\u201d])")
+_BEFORE_HIGH = re.compile(r"(?<=[^\s;:!?\u00ab(\[])(\*{0,2})[ \u00a0\u202f]*([;:!?])"
+                          r"(?=$|[\s*\u00bb)\].,;:!?\u2019\u201d])")
 _INSIDE_OPEN = re.compile(r"\u00ab[ \u00a0\u202f]*(?=[^\s\u00bb])")
 _INSIDE_CLOSE = re.compile(r"(?<=[^\s\u00ab])[ \u00a0\u202f]*\u00bb")
 
@@ -123,6 +124,13 @@ def _quotes(markup: str, lang: str) -> str:
             prev = ch
         out.append("".join(chars))
     text = "".join(out)
+    return _spaced(text) if base_language(lang) in SPACED_PUNCTUATION else text
+
+
+def spacing(text: str, lang: str | None = None) -> str:
+    """``text`` with only the language's spacing around punctuation (French's narrow no-break spaces; the
+    same text in other languages): for words set outside markup, such as a page's running head."""
+    lang = locales.locale_id(lang) if lang else active()
     return _spaced(text) if base_language(lang) in SPACED_PUNCTUATION else text
 
 

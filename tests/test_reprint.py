@@ -90,7 +90,7 @@ def test_only_the_changed_cards_are_printed_again_after_a_changelog(tmp_path):
     _edit(root / "game.yaml", "title:", 'version: "0.2"\ntitle:')
     changelog, sheets, _ = _reprint(root, old)
     assert _texts(changelog[0], "changelog-title") == ["Reprint"]
-    assert _rows(changelog) == [("line", "9 piece(s) to print again, on the pages after this one."),
+    assert _rows(changelog) == [("line", "9 pieces to print again, on the pages after this one."),
                                 ("heading", "Cards"), ("line", "**Changed**: General — flavour")]
     assert len(changelog) == 2 and not changelog[1].elements    # the changelog takes both sides of its sheet
     # one sheet: the 9 copies of the General, front page then back page, backs behind their fronts
@@ -143,7 +143,7 @@ def test_a_token_whose_colour_changed_is_alone_on_its_fold_sheet(tmp_path):
     _edit(root / "tokens.yaml", 'front: {background: faction, icon: crown, icon_colour: "#ffffff"',
           'front: {background: faction, icon: crown, icon_colour: "#ffd700"')
     changelog, sheets, _ = _reprint(root, old)
-    assert _rows(changelog) == [("line", "1 piece(s) to print again, on the pages after this one."),
+    assert _rows(changelog) == [("line", "1 piece to print again, on the pages after this one."),
                                 ("heading", "Tokens"), ("line", "**Changed**: faction-empire — front.icon_colour")]
     # one fold-and-glue sheet, then the blank back of that sheet (reprint.pdf prints double-sided)
     assert len(sheets) == 2 and not sheets[1].elements
@@ -169,7 +169,7 @@ def test_a_renamed_standee_and_a_recoloured_player_board_print_again_alone(tmp_p
     changelog, sheets, _ = _reprint(root, old)
     colours = ["Red", "Blue", "Green", "Purple", "Yellow"]
     assert _rows(changelog) == [
-        ("line", "6 piece(s) to print again, on the pages after this one."),
+        ("line", "6 pieces to print again, on the pages after this one."),
         ("heading", "Player boards"), ("line", "**Changed**: Green player board — colour"),
         ("heading", "Wardens")] + [
         ("line", f"**Changed**: {c} Keeper — " + ("back.background, back.label, front.background, front.label"

@@ -19,11 +19,19 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
     several decks: one per deck) and return the paths. ``vision`` (a key of
     :data:`pnp.loading.colourvision.VISIONS`) shows it as a player with that colour vision sees it (or in grey),
     named ``<stem>-<vision>.png`` by default. ``side="b"``: a double-sided card's side B (``<card>-b.png``)."""
-    from pnp.exports.cards import checked_game
+    from pnp.exports.cards import checked
     from pnp.exports.preview import previews, shared_targets
     from pnp.output import write_atomically
 
-    game = checked_game(game_arg, lang)
+    # a preview is a look, not a kit: a translation's missing words print in the game's own language
+    result = checked(game_arg, lang, allow_missing=True)
+    game = result.game
+    if result.untranslated:
+        click.echo(f"warning: {result.untranslated} printed string{'s are' if result.untranslated != 1 else ' is'} "
+                   f"not translated into '{lang or game.language}': the preview prints "
+                   f"{'them' if result.untranslated != 1 else 'it'} in '{game.source_language}' (pnp validate"
+                   f"{' --lang ' + lang if lang else ''} lists {'them' if result.untranslated != 1 else 'it'})",
+                   err=True)
     many = shared_targets(game).get(target) if side == "a" else None
     if out and many:
         raise UserError(f"{target!r}: {game.title} has {len(many)} decks with one; name a deck to write "

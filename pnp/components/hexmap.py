@@ -76,7 +76,7 @@ def plan(layout: MapLayout, paper: str, config: dict) -> TilePlan:
 def title_of(game, config, lang, spec=None) -> str:
     """The map's printed title: its ``title`` translated (``components.<id>.title``), else pnp's word."""
     if not config["title"]:
-        return strings(game, lang).get("map", "Map")
+        return strings(game, lang)["map"]
     return escape(word(game, f"components.{spec.id}.title", config["title"], lang) if spec else config["title"])
 
 

@@ -26,6 +26,7 @@ from pnp.layout.imposition import padded, print_order, side_marks
 from pnp.markup import Safe, escape, fill, parse
 from pnp.chapters import chapter_markup, load_config
 from pnp.rulebook import draw_laid_out, lay_out
+from pnp.paths import excerpt
 from pnp.loading.scenario import load_scenario, play_scenario
 from pnp.loading.tokendata import load_tokens
 from pnp.units import half_sheet, pt
@@ -630,6 +631,23 @@ def check(game, problems: Problems, options: BuildOptions | None = None, spec=No
             booklet(game, paper, lang)
         except DataError as exc:
             problems.extend(exc.problems)
+        _check_cover(game, paper, lang, problems)
+
+
+def _check_cover(game, paper: str, lang: str, problems: Problems) -> None:
+    """pnp's cover shows the whole title, and the subtitle under it, above its picture: a title too long
+    even set small, several words a line, is an error at the title's line."""
+    from pnp.rulebook import MARGIN, cover_title_fits
+
+    if "cover" not in (load_config(game).get("chapters") or []):
+        return
+    w, h = half_sheet(paper)
+    frame_w, frame_h = pt(w - MARGIN["inner"] - MARGIN["outer"]), pt(h - MARGIN["top"] - MARGIN["bottom"]) - 1
+    if not cover_title_fits(game.title, strings(game, lang)["rules_of_play"], frame_w, frame_h,
+                            game.look.art is not None):
+        problems.error(*game.where("title"), "title",
+                       f"{excerpt(game.title)} is too long for the rulebook's cover on {paper} paper, even "
+                       f"set small: shorten it (or give the rulebook a cover chapter of its own)")
 
 
 @with_game_icons

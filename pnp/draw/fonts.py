@@ -113,11 +113,34 @@ def font_name(role: str, bold: bool = False, italic: bool = False) -> str:
     return bi if bold and italic else b if bold else i if italic else regular
 
 
+#: U+202F NARROW NO-BREAK SPACE, which French typography puts before ``; : ! ?`` and inside « »
+#: (:mod:`pnp.typography`). The bundled fonts have no glyph for it: it is measured and set as a gap of
+#: NARROW_SPACE em (the typographer's "fine", an eighth of an em), never as a character.
+NNBSP = "\u202f"
+NARROW_SPACE = 0.125
+
+
 @lru_cache(maxsize=65536)
 def width(text: str, font: str, size: float) -> float:
     """Advance width in points (cached: a rulebook measures the same words on every layout pass)."""
     register()
+    if NNBSP in text:
+        return pdfmetrics.stringWidth(text.replace(NNBSP, ""), font, size) + text.count(NNBSP) * NARROW_SPACE * size
     return pdfmetrics.stringWidth(text, font, size)
+
+
+def text_out(text_object, x: float, y: float, chars: str, font: str, size: float, tracking: float = 0.0) -> None:
+    """Set ``chars`` in a reportlab text object from (x, y), each :data:`NNBSP` as its gap."""
+    if NNBSP not in chars:
+        text_object.textOut(chars)
+        return
+    for i, part in enumerate(chars.split(NNBSP)):
+        if i:
+            x += NARROW_SPACE * size + tracking
+            text_object.setTextOrigin(x, y)
+        if part:
+            text_object.textOut(part)
+            x += width(part, font, size) + tracking * len(part)
 
 
 def missing_glyphs(text: str, font: str) -> set[str]:

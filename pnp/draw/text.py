@@ -338,7 +338,7 @@ def _paint_runs(c, runs, style, size, baseline, colour) -> None:
         if font != current:
             text.setFont(font, size)
             current = font
-        text.textOut(chars)
+        fonts.text_out(text, x, baseline, chars, font, size, style.tracking)
     if text is not None:
         c.drawText(text)
 

@@ -61,11 +61,18 @@ class DeckCard:
 
 def checked_game(game_arg, lang: str | None = None):
     """The game, after the checks ``pnp build`` runs (DataError with every problem otherwise)."""
+    return checked(game_arg, lang).game
+
+
+def checked(game_arg, lang: str | None = None, allow_missing: bool = False):
+    """The checks ``pnp build`` runs (:class:`pnp.loading.validation.ValidationResult`; DataError with every
+    problem otherwise). With ``allow_missing``, printed strings ``lang`` lacks are no error: they print in
+    the game's own language, and the result's ``untranslated`` counts them."""
     problems = Problems()
-    result = validate_game(game_arg, problems, BuildOptions(lang=lang, thorough=False))
+    result = validate_game(game_arg, problems, BuildOptions(lang=lang, thorough=False, allow_missing=allow_missing))
     if problems.errors:
         raise DataError(problems.errors)
-    return result.game
+    return result
 
 
 def select_decks(game, ids=None) -> tuple:

@@ -16,7 +16,8 @@ from pnp.loading import placeholders
 from pnp.errors import Problems
 from pnp.loading.gamedata import Game, load_game
 from pnp.loading.i18n import translate, translation_path
-from pnp.loading.i18n.check import check_language, check_strings, check_translation_keys
+from pnp.typography import hyphenation_problem
+from pnp.loading.i18n.check import check_language, check_own_words, check_strings, check_translation_keys
 from pnp.loading.templatetests import check_template_tests
 from pnp.markup import card_markup_problems
 from pnp.paths import LANGUAGE, excerpt
@@ -30,6 +31,7 @@ class ValidationResult:
 
     game: Game | None
     summary: str
+    untranslated: int = 0          # printed strings the language lacks (allowed by --allow-missing)
 
 
 #: Extra checks: functions (game, problems) -> None, registered by the modules that own them.
@@ -107,11 +109,17 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
         problems.error(*game.where("players"), "players",
                        f"--players {players}: {game.title} is for {game.players[0]} to {game.players[1]} players")
     untranslated = 0
+    allow_missing = bool(options and options.allow_missing)
+    if not lang or lang == game.source_language:       # pnp's words in the game's own language
+        untranslated = check_own_words(game, problems, allow_missing=allow_missing)
     if lang:
-        untranslated = check_language(game, lang, problems, allow_missing=bool(options and options.allow_missing),
-                                      counted=every_language)
+        untranslated += check_language(game, lang, problems, allow_missing=allow_missing, counted=every_language)
         if not problems.errors:
             game = translate(game, lang)
+    unbroken = hyphenation_problem(lang or game.language)
+    if unbroken:                  # a language pyphen has no dictionary for: its texts break no word
+        problems.warn(translation_path(game, lang or game.language), None, f"language '{lang or game.language}'",
+                      unbroken)
     if not problems.errors:
         kept.run(game, "printable", problems, lambda found: check_printable(game, lang, found))
     if not problems.errors:
@@ -145,7 +153,7 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
                f"{factions}components {', '.join(game.components)}"
                f"{f', language {lang}' if lang else ''}"
                f"{f' ({untranslated} printed strings untranslated)' if untranslated else ''}: valid")
-    return ValidationResult(game, summary)
+    return ValidationResult(game, summary, untranslated)
 
 
 def _engine_check(game, problems: Problems) -> None:

@@ -39,7 +39,8 @@ from pnp.suggest import closest
 from pnp.loading.yamlsrc import load_yaml
 
 #: Printed words that are filled in (:func:`pnp.markup.fill`), and the only placeholders each may use.
-#: Validation reports any other placeholder with its file and line.
+#: Validation reports any other placeholder with its file and line. Those with a ``{count}`` may be
+#: plural forms (:func:`is_plural`); pnp's other words are one text each.
 PLACEHOLDERS = {
     "players_range": {"min", "max"},
     "players_one": {"min"},
@@ -66,6 +67,7 @@ PLACEHOLDERS = {
     "example_bridges": {"hexes"},
     "example_tableau": {"player"},
     "example_stacks": {"player"},
+    "reprint_summary": {"count"},
     "kit_title": {"title"},
     "kit_cards_gutterfold_bleed": {"bleed"},
     "kit_cards_duplex": {"edge", "fronts", "backs"},
@@ -80,6 +82,10 @@ PLACEHOLDERS = {
     "kit_tokens_cutter": {"edge"},
     "kit_booklet": {"edge"},
 }
+
+
+#: The language of pnp's reference words: every printed word pnp has is in templates/strings/en.yaml.
+REFERENCE = "en"
 
 
 def strings_path(lang: str) -> Path:
@@ -161,16 +167,17 @@ def game_words(game, lang: str) -> dict:
     return _texts(game_file(game, lang).get("strings"))
 
 
-def strings(game, lang: str | None = None) -> dict:
+def strings(game, lang: str | None = None) -> "Words":
     """pnp's printed words for ``lang``, overlaid with the game's own (``strings:`` of its i18n file).
 
-    A word the language lacks is the game's own language's (validation reports it as missing, and
-    refuses the build unless ``--allow-missing``). They are markup (bold, icons) and some are filled
-    in with numbers (:data:`PLACEHOLDERS`).
+    A word the language lacks is the game's own language's, and one of pnp's words that neither gives is
+    pnp's English (validation reports it as missing, and refuses the build unless ``--allow-missing``).
+    They are markup (bold, icons); some are filled in with numbers (:data:`PLACEHOLDERS`, :meth:`Words.say`).
     """
     lang = lang or game.language
     merged = Words({}, lang)
-    for each in dict.fromkeys((game.source_language, lang)):
+    # pnp's English words under all: what a language pnp does not ship lacks (validation reports it)
+    for each in dict.fromkeys((REFERENCE, game.source_language, lang)):
         merged.update(pnp_words(each))
         merged.update(game_words(game, each))
     return merged
@@ -389,6 +396,7 @@ def words_function(game, lang: str | None = None):
     return t
 
 
-__all__ = ["PLACEHOLDERS", "Words", "is_plural", "game_file", "game_words", "given_at", "languages", "lookup", "no_translation",
-           "pnp_words", "require_language", "strings", "strings_path", "translate", "translation",
-           "translation_path", "word", "words_at", "words_of", "words_function", "UnknownWord"]
+__all__ = ["PLACEHOLDERS", "REFERENCE", "Words", "is_plural", "game_file", "game_words", "given_at",
+           "languages", "lookup", "no_translation", "pnp_words", "require_language", "strings", "strings_path",
+           "translate", "translation", "translation_path", "word", "words_at", "words_of", "words_function",
+           "UnknownWord"]

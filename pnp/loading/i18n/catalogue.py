@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from pnp.loading.i18n import game_words, pnp_words, strings_path, translation_path
+from pnp.loading.i18n import REFERENCE, game_words, pnp_words, strings_path, translation_path
 from pnp.loading.yamlsrc import line_of, load_yaml
 
 #: What a source is: a word a translation file gives (``key``), a literal of a layout expression that
@@ -147,17 +147,24 @@ def face_sources(prefix: str, fields, card, at: tuple, subject: str, line, what:
 
 def word_sources(game):
     """The game's own printed words (``strings:`` of its i18n file in its language; layouts' ``t('key')``
-    read them) and pnp's words (``templates/strings/<lang>.yaml``), each where it is written."""
+    read them) and pnp's words (every key of pnp's reference words, ``templates/strings/en.yaml``, as the
+    game's language gives it: pnp's ``templates/strings/<lang>.yaml``, or the game's ``strings:`` when pnp
+    does not ship the language), each where it is written. A pnp word the game overrides in a language pnp
+    ships is the game's own (its translations must give it too: pnp's would say something else)."""
     src = game.source_language
     own_path = translation_path(game, src)
     own = game_words(game, src)
     raw = _raw(own_path)
     section = raw.get("strings") if isinstance(raw, dict) else None
+    reference, shipped = pnp_words(REFERENCE), pnp_words(src)
     for key, text in own.items():
-        yield Source(f"strings.{key}", text, own_path, line_of(section, key), "strings", f"printed word '{key}'")
-    pnp_path = strings_path(src)
+        given = key in reference and key not in shipped       # one of pnp's words, in a language pnp lacks
+        yield Source(f"strings.{key}", text, own_path, line_of(section, key),
+                     "pnp's printed words" if given else "strings", f"printed word '{key}'",
+                     pnp_key=key if given else None)
+    pnp_path = strings_path(src) if shipped else strings_path(REFERENCE)
     pnp_raw = _raw(pnp_path)
-    for key, text in pnp_words(src).items():
+    for key, text in (shipped or reference).items():
         if key not in own:
             yield Source(f"strings.{key}", text, pnp_path, line_of(pnp_raw, key), "pnp's printed words",
                          f"printed word '{key}'", pnp_key=key)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from pnp.errors import DataError, Problems
 from pnp.components import game_components
-from pnp.loading.i18n import (PLACEHOLDERS, is_plural, languages, no_translation, pnp_words, strings_path, translation_path)
+from pnp.loading.i18n import (PLACEHOLDERS, REFERENCE, game_words, is_plural, languages, no_translation, pnp_words,
+                              strings_path, translation_path)
 from pnp.loading.i18n.catalogue import Source, data_sources, has_letters, word_sources
 from pnp.loading.i18n.literals import suggested_key
 from pnp.markup import markup_problems, placeholder_problems
@@ -120,19 +121,54 @@ def missing_message(game, source: Source, lang: str) -> str:
     return f"{shown} is not translated into '{lang}': give {source.key} in {file}{also}"
 
 
-def pnp_words_message(game, missing: list, lang: str) -> str:
+def pnp_words_message(game, missing: list, lang: str, shown_in: str | None = None) -> str:
     """One message for all of pnp's own printed words ``lang`` lacks (the instructions page, box labels,
-    captions, ...): their keys, where to give them, and a block of them in the game's own language ready
-    to paste under ``strings:`` and translate."""
+    captions, ...): how many, where to give them, and a block of them (in the game's own language, or
+    ``shown_in``) ready to paste under ``strings:`` and translate."""
     import yaml
 
     block = yaml.safe_dump({"strings": {s.pnp_key: dict(s.text) if isinstance(s.text, dict) else str(s.text)
                                         for s in missing}}, allow_unicode=True, sort_keys=False,
                            width=10_000, default_flow_style=False).rstrip("\n")
     n = len(missing)
-    return (f"{n} of pnp's printed words {'are' if n != 1 else 'is'} not translated into '{lang}': give "
-            f"{'them' if n != 1 else 'it'} under strings: in i18n/{lang}.yaml; {'these are' if n != 1 else 'it is'} "
-            f"the words in '{game.source_language}', ready to paste there and translate:\n{block}")
+    what = f"not translated into '{lang}'" if shown_in is None else f"not in '{lang}' (pnp has them in " \
+        f"{', '.join(shipped_languages())})"
+    return (f"{n} of pnp's printed words {'are' if n != 1 else 'is'} {what}: give {'them' if n != 1 else 'it'} "
+            f"under strings: in i18n/{lang}.yaml; {'these are' if n != 1 else 'it is'} the words in "
+            f"'{shown_in or game.source_language}', ready to paste there and translate:\n{block}")
+
+
+def shipped_languages() -> list[str]:
+    """The languages pnp ships its own printed words in (``templates/strings/<lang>.yaml``)."""
+    return sorted(p.stem for p in strings_path(REFERENCE).parent.glob("*.yaml"))
+
+
+def check_own_words(game, problems: Problems, allow_missing: bool = False) -> int:
+    """pnp's printed words the game's own language lacks: the keys of pnp's reference words that neither
+    pnp's words for the language nor the game's ``strings:`` give (a game written in a language pnp does
+    not ship gives them all), in one message at the game's ``i18n/<lang>.yaml`` with pnp's English words
+    to paste and translate. An error, or a warning with ``allow_missing`` (the kit prints them in English).
+    Returns how many are missing."""
+    lang = game.source_language
+    have = set(pnp_words(lang)) | set(game_words(game, lang))
+    missing = [Source(f"strings.{key}", text, strings_path(REFERENCE), None, None, "", pnp_key=key)
+               for key, text in pnp_words(REFERENCE).items() if key not in have]
+    if missing:
+        path = translation_path(game, lang)
+        raw = _raw_translation(path, game)
+        line = line_of(raw, "strings") if isinstance(raw, dict) and "strings" in raw else None
+        (problems.warn if allow_missing else problems.error)(
+            path, line, f"language '{lang}'", pnp_words_message(game, missing, lang, shown_in=REFERENCE))
+    return len(missing)
+
+
+def _raw_translation(path, game):
+    from pnp.loading.yamlsrc import load_yaml
+
+    try:
+        return load_yaml(path, within=game.root) if path.is_file() else None
+    except DataError:          # reported by the checks that read it
+        return None
 
 
 def _wrong_value(source: Source, value) -> list[str]:
@@ -378,6 +414,7 @@ def check_strings(game, lang: str, problems: Problems) -> None:
     Problems name the file and line the words come from (pnp's templates/strings or the game's i18n).
     """
     sources_ = [(strings_path(lang), None, None), (translation_path(game, lang), game.root, "strings")]
+    reference = pnp_words(REFERENCE)
     for path, within, section in sources_:
         if not path.is_file():
             continue
@@ -396,6 +433,10 @@ def check_strings(game, lang: str, problems: Problems) -> None:
             line = line_of(words, key)
             if isinstance(text, dict) and not is_plural(text):
                 problems.error(path, line, "strings", f"{excerpt(where)}: {_plural_problem(text)}")
+                continue
+            if isinstance(text, dict) and key in reference and "count" not in PLACEHOLDERS.get(key, ()):
+                problems.error(path, line, "strings", f"{excerpt(where)}: pnp prints this word with no count: "
+                                                      f"give one text, not plural forms")
                 continue
             if not isinstance(text, (str, dict)):
                 problems.error(path, line, "strings", f"{excerpt(where)}: expected text, got {_what(text)}")

@@ -1,0 +1,297 @@
+"""A kit in any language (issue 35): a game gives every word pnp prints, in a language pnp does not ship.
+
+tests/games/gardiens is a game written in French (``language: fr``): its i18n/fr.yaml gives, under
+``strings:``, every one of pnp's printed words in French, and its i18n/de.yaml translates the whole game
+(and pnp's words) into German, a language pnp has never seen. Both kits validate clean and build without
+--allow-missing, and no English word of pnp's catalogue is left in them. Their typography follows CLDR's
+locale data, read through Babel: the tests compare with Babel's, never with values of their own.
+"""
+
+import re
+import shutil
+from pathlib import Path
+
+import pypdfium2
+import pytest
+import yaml
+from babel import Locale
+from babel.numbers import format_decimal
+from click.testing import CliRunner
+
+from pnp import TEMPLATES_DIR, locales
+from pnp.cli import main
+from pnp.errors import display_path
+from pnp.loading.i18n import Words
+
+GAME = Path(__file__).parent / "games" / "gardiens"
+ENGLISH = yaml.safe_load((TEMPLATES_DIR / "strings" / "en.yaml").read_text("utf-8"))
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def texts(value) -> str:
+    return " ".join(value.values()) if isinstance(value, dict) else value
+
+
+def words_of(text: str) -> set:
+    return {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", text)}
+
+
+def kit_text(folder: Path) -> str:
+    """Every word of every PDF of a kit, as pdfium extracts it."""
+    out = []
+    for pdf in sorted(folder.glob("*.pdf")):
+        doc = pypdfium2.PdfDocument(pdf)
+        out += [page.get_textpage().get_text_range() for page in doc]
+        doc.close()
+    return "\n".join(out)
+
+
+def english_left(text: str, language_words: dict) -> set:
+    """Words of pnp's English catalogue that ``text`` prints and the language's own words do not have (a
+    word both languages write alike, such as 'Total' or 'Instructions', proves nothing)."""
+    english = set().union(*(words_of(re.sub(r"\{[a-z_]+\}", "", texts(v))) for v in ENGLISH.values()))
+    own = set().union(*(words_of(texts(v)) for v in language_words.values()))
+    return words_of(text) & (english - own)
+
+
+def flat(text: str) -> str:
+    """``text`` compared as printed: one space between words, typographic apostrophes, any case."""
+    return " ".join(text.replace("\u2019", "'").split()).casefold()
+
+
+def strings_of(lang: str) -> dict:
+    return yaml.safe_load((GAME / "i18n" / f"{lang}.yaml").read_text("utf-8"))["strings"]
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory):
+    """The French kit and the German one, built by ``pnp build`` without --allow-missing."""
+    out = {}
+    for lang in ("fr", "de"):
+        folder = tmp_path_factory.mktemp(f"gardiens-{lang}")
+        result = run("build", GAME, "--lang", lang, "--out", folder, "--no-cache")
+        assert result.exit_code == 0, result.output
+        out[lang] = folder
+    return out
+
+
+# ------------------------------------------------------------------------------- the two kits
+
+def test_the_french_game_validates_clean_in_french_and_german():
+    result = run("validate", GAME, "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert result.output == ("Les Gardiens du port: 2 decks, 21 cards (9 different), components instructions, "
+                             "maree, cards, tokens, port, plateaux, des, figurines, rulebook, box, languages fr, de: "
+                             "valid\n")          # no warning either: nothing is missing in either language
+    for lang in ("fr", "de"):
+        result = run("validate", GAME, "--lang", lang, "--no-cache")
+        assert result.exit_code == 0 and "warning" not in result.output, result.output
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_no_english_word_of_pnp_is_left_in_the_kit(kits, lang):
+    text = kit_text(kits[lang])
+    assert english_left(text, strings_of(lang)) == set()
+    # the kit printed the game's words for pnp's: the instructions page, the box, the rulebook's chapters
+    own = strings_of(lang)
+    for key in ("kit_bill", "kit_cards_plain", "box_contents", "contents", "card_index", "rules_of_play",
+                "part_tiles"):
+        assert flat(own[key]) in flat(text), key
+
+
+def test_the_english_check_finds_english(built_kit):
+    """The check that finds no English word in the French and German kits finds them in an English one."""
+    left = english_left(kit_text(built_kit()), strings_of("fr"))
+    assert {"rulebook", "sheets", "actual", "ruler", "glue"} <= left and len(left) > 50
+
+
+def test_plural_forms_follow_cldr_in_the_kit(kits):
+    text = " ".join(kit_text(kits["de"]).split())
+    assert "**" not in text
+    assert "Strömungen (11 Karten, 63 x 88 mm); Werkzeuge (10 Karten, 44 x 63 mm)" in text
+
+
+# ------------------------------------------------------------------------------- validate's messages
+
+def test_pnp_words_a_translation_lacks_are_one_message_with_a_block_to_paste(tmp_path):
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    path = game / "i18n" / "de.yaml"
+    kept = [line for line in path.read_text("utf-8").splitlines()
+            if not line.startswith(("  box_lid:", "  kit_deck_cards:", "  edge_short:"))]
+    path.write_text("\n".join(kept) + "\n", "utf-8")
+    result = run("validate", game, "--lang", "de", "--no-cache")
+    assert result.exit_code == 2
+    line = next(i for i, text in enumerate(kept, 1) if text == "strings:")
+    assert result.output.splitlines()[:7] == [
+        f"{display_path(path)}:{line}: language 'de': 3 of pnp's printed words are not translated into 'de': give "
+        f"them under strings: in i18n/de.yaml; these are the words in 'fr', ready to paste there and translate:",
+        "strings:",
+        "  box_lid: couvercle",
+        "  edge_short: bord court",
+        "  kit_deck_cards:",
+        "    one: '{count} carte'",
+        "    other: '{count} cartes'"]
+    assert result.output.splitlines()[7] == "1 problem found; nothing was written."
+
+
+def test_pnp_words_the_games_own_language_lacks_are_one_error_with_the_english_to_translate(tmp_path):
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    path = game / "i18n" / "fr.yaml"
+    kept = [line for line in path.read_text("utf-8").splitlines() if not line.startswith("  kit_total:")]
+    path.write_text("\n".join(kept) + "\n", "utf-8")
+    result = run("validate", game, "--lang", "fr", "--no-cache")
+    assert result.exit_code == 2
+    line = next(i for i, text in enumerate(kept, 1) if text == "strings:")
+    assert result.output.splitlines()[:3] == [
+        f"{display_path(path)}:{line}: language 'fr': 1 of pnp's printed words is not in 'fr' (pnp has them in en, "
+        f"es): give it under strings: in i18n/fr.yaml; it is the words in 'en', ready to paste there and translate:",
+        "strings:",
+        "  kit_total: Total"]
+    # with --allow-missing the kit prints pnp's English word instead, and says so
+    result = run("build", game, "--allow-missing", "--out", tmp_path / "kit", "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert "warning: language 'fr': 1 of pnp's printed words is not in 'fr'" in result.output
+
+
+def test_a_plural_where_pnp_prints_no_count_is_an_error(tmp_path):
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    path = game / "i18n" / "fr.yaml"
+    text = path.read_text("utf-8").replace('  kit_total: Total', '  kit_total: {one: Total, other: Totaux}')
+    path.write_text(text, "utf-8")
+    result = run("validate", game, "--no-cache")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("  kit_total:"))
+    assert f"{display_path(path)}:{line}: strings: 'strings.kit_total': pnp prints this word with no count: give " \
+           f"one text, not plural forms" in result.output
+
+
+def test_a_language_pyphen_cannot_hyphenate_is_a_warning(tmp_path):
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    shutil.copy(game / "i18n" / "de.yaml", game / "i18n" / "ja.yaml")
+    shutil.copytree(game / "templates" / "rulebook" / "de", game / "templates" / "rulebook" / "ja")
+    result = run("validate", game, "--lang", "ja", "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert f"{display_path(game / 'i18n' / 'ja.yaml')}: warning: language 'ja': pyphen has no hyphenation " \
+           f"dictionary for 'ja': texts in 'ja' print without breaking a word (lines may end shorter)" in result.output
+
+
+# ------------------------------------------------------------------------------- preview
+
+def test_preview_in_a_language_the_translation_does_not_finish(tmp_path):
+    """pnp preview --lang fr of a game whose French lacks most words: the picture, in the game's words
+    where French has none, and one warning saying how many."""
+    game = tmp_path / "lantern_night"
+    shutil.copytree(Path(__file__).parent / "games" / "lantern_night", game)
+    (game / "i18n" / "fr.yaml").write_text("title: Nuit des lanternes\n", "utf-8")
+    for target in ("paper-moon", "rulebook", "instructions"):
+        result = run("preview", target, game, "--lang", "fr", "--out", tmp_path / f"{target}.png", "--dpi", 30)
+        assert result.exit_code == 0, result.output
+        assert (tmp_path / f"{target}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        first = result.output.splitlines()[0]
+        assert re.fullmatch(r"warning: \d+ printed strings are not translated into 'fr': the preview prints them "
+                            r"in 'en' \(pnp validate --lang fr lists them\)", first), first
+
+
+def test_preview_of_the_german_game_is_clean(tmp_path):
+    result = run("preview", "etale", GAME, "--lang", "de", "--out", tmp_path / "etale.png", "--dpi", 30)
+    assert result.exit_code == 0 and result.output == f"{tmp_path / 'etale.png'}\n", result.output
+
+
+# ------------------------------------------------------------------------------- typography from CLDR
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de", "pt", "pl", "ru", "ar", "ja"])
+def test_plural_forms_are_babels(lang):
+    forms = {c: f"{c} {{count}}" for c in locales.CATEGORIES}
+    words = Words({"n": forms}, lang)
+    for n in (0, 1, 2, 3, 5, 11, 21, 100, 1000000):
+        category = Locale.parse(lang).plural_form(n)
+        assert words.say("n", count=n) == f"{category} {format_decimal(n, format='#,##0.###', locale=lang)}"
+    assert set(locales.plural_categories(lang)) <= set(Locale.parse(lang).plural_form.tags) | {"other"}
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de", "pt", "de-CH", "hi"])
+@pytest.mark.parametrize("value", [3, 63.5, 1234, 1234567.25, 0.125])
+def test_numbers_are_written_with_the_languages_separators(lang, value):
+    loc = Locale.parse(lang.replace("-", "_"))
+    symbols = loc.number_symbols[loc.default_numbering_system]
+    written = locales.number(value, lang)
+    assert written == format_decimal(value, format="#,##0.###", locale=loc)
+    if isinstance(value, float) and not value.is_integer():
+        assert symbols["decimal"] in written
+
+
+def test_ordinal_categories_are_babels():
+    for lang in ("en", "fr", "it", "sv"):
+        for n in range(1, 25):
+            assert locales.ordinal_category(lang, n) == Locale.parse(lang).ordinal_form(n)
+
+
+def test_the_french_kit_sets_a_narrow_space_before_a_colon(kits):
+    """In the instructions' title ("Les Gardiens du port : kit ..."), the colon stands a narrow space
+    (an eighth of an em) after the word in French; German sets it against the word."""
+    def gap(folder, before):
+        doc = pypdfium2.PdfDocument(folder / "instructions.pdf")
+        page = doc[0].get_textpage()
+        text = page.get_text_range()
+        i = text.index(before + ":") + len(before) - 1
+        left, _, right, top = page.get_charbox(i)
+        colon = page.get_charbox(i + 1)[0]
+        doc.close()
+        return colon - right, top
+    french, _ = gap(kits["fr"], "port")
+    german, _ = gap(kits["de"], "Hafens")
+    assert french - german > 1.5          # the heading is 18 pt: an eighth of an em is 2.25 pt
+
+
+# ------------------------------------------------------------------------------- the cover
+
+def test_a_four_line_title_keeps_its_subtitle_above_the_cover_art(tmp_path):
+    """Issue 35: a French cover's title of four lines hid its subtitle under the cover art. The title
+    shrinks until the subtitle shows between it and the picture; a title too long even then is an error
+    at its line."""
+    from dataclasses import replace
+
+    from pnp.draw.text import fit, wrap
+    from pnp.markup import escape
+    from pnp.layout.geometry import Style
+    from pnp.rulebook import cover_picture_top, cover_title, cover_title_fits
+
+    w, h = 308.0, 534.0                  # a Letter booklet page's frame, in points
+    title = Style(font="serif-semibold", size=34, leading=1.0, upper=True, tracking=2.5)
+    subtitle = wrap("Règles du jeu", Style(font="serif-italic", size=14), 14, w)
+    lines, y = cover_title("Les Gardiens des marées", title, subtitle, w, h, art=True)
+    assert len(lines) == 4 and all(f.size < 34 for f, _ in lines)
+    assert min(h * 0.62, y - 8) - 4 >= cover_picture_top(h, art=True)
+    assert cover_title_fits("Les Gardiens des marées", "Règles du jeu", w, h, art=True)
+    # without art, the same title keeps the size it always had (the emblems sit lower): a word a line
+    lines, _ = cover_title("Les Gardiens des marées", title, subtitle, w, h, art=False)
+    assert [f.size for f, _ in lines] == [fit(escape(word), replace(title, min_size=18), w / 2.8346, 20).size
+                                          for word in "Les Gardiens des marées".split()]
+    # eight words: several a line
+    lines, y = cover_title("Les Gardiens du vieux port de la baie", title, subtitle, w, h, art=True)
+    assert len(lines) == 1 and len(lines[0][0].lines) < 8
+    assert cover_title_fits("Les Gardiens du vieux port de la baie", "Règles du jeu", w, h, art=True)
+    assert not cover_title_fits(" ".join(["Anticonstitutionnellement"] * 12), "Règles du jeu", w, h, art=True)
+
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    (game / "art").mkdir()
+    shutil.copy(Path(__file__).parent / "games" / "starfall" / "art" / "nebula.png", game / "art")
+    text = (game / "game.yaml").read_text("utf-8").replace("  emblem: lighthouse\n",
+                                                            "  emblem: lighthouse\n  art: art/nebula.png\n")
+    (game / "game.yaml").write_text(text.replace("title: Les Gardiens du port", "title: Les Gardiens des marées"))
+    result = run("build", game, "--out", tmp_path / "kit", "--no-cache")
+    assert result.exit_code == 0, result.output
+    doc = pypdfium2.PdfDocument(tmp_path / "kit" / "rulebook.pdf")
+    text = doc[0].get_textpage()
+    start = text.get_text_range().index("Règles du jeu")
+    subtitle_bottom = min(text.get_charbox(i)[1] for i in range(start, start + len("Règles du jeu")))
+    art = [obj.get_bounds() for obj in doc[0].get_objects(filter=[pypdfium2.raw.FPDF_PAGEOBJ_IMAGE])]
+    assert len(art) == 1 and art[0][3] < subtitle_bottom      # the picture's top is below the subtitle
+    doc.close()
