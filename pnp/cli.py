@@ -192,7 +192,7 @@ class PnpGroup(click.Group):
         except Exception as exc:  # noqa: BLE001 - everything else is a bug, reported in one line
             if caused_by_ctrl_c(exc):
                 interrupted(ctx.invoked_subcommand)
-            if _engine_import_error(exc):          # an engine plugin's import: its fault, named in one line
+            if _engine_import_error(exc) or _outside_fault(exc):   # an engine's or a bot's fault, named in one line
                 click.echo(f"error: {exc}", err=True)
                 sys.exit(2)
             _internal_error(exc, debug)
@@ -203,6 +203,21 @@ def _engine_import_error(exc: BaseException) -> bool:
     rules_engine is loaded only by the commands that need it)."""
     engines = sys.modules.get("rules_engine")
     return engines is not None and isinstance(exc, engines.EngineImportError)
+
+
+def _outside_fault(exc: BaseException) -> bool:
+    """Whether ``exc`` is the fault of a rules engine or bot outside pnp, or a game past a limit the user
+    set (:class:`rules_engine.core.faults.GameFault`, which names the engine, the seat, the seed and the
+    replay; :class:`~rules_engine.core.faults.EngineFault`, an outside engine's hook that raised). A
+    bundled engine's or bot's fault is a bug in pnp."""
+    faults = sys.modules.get("rules_engine.core.faults")
+    if faults is None or not isinstance(exc, (faults.GameFault, faults.EngineFault)):
+        return False
+    if isinstance(exc, faults.GameFault) and exc.kind in ("decisions", "seconds"):
+        return True
+    from rules_engine import bundled_engines
+
+    return exc.engine not in bundled_engines()
 
 
 def interrupted(command: str | None, note: str = "") -> None:
@@ -229,6 +244,9 @@ def check_environment() -> None:
     if epoch and not (epoch.isdigit() and int(epoch) <= MAX_EPOCH):
         raise UserError(f"SOURCE_DATE_EPOCH={epoch[:30]!r}: expected a whole number of seconds since "
                         f"1970-01-01 (the date written into the PDFs), e.g. 1700000000")
+    faults = sys.modules.get("rules_engine.core.faults")
+    if faults is not None:          # a command that gives no limits plays with the defaults (tests run many)
+        faults.configure()
     if os.environ.get("PNP_ENGINE_IMPORT_SECONDS", "").strip():
         from rules_engine import import_seconds
 

@@ -11,20 +11,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-#: Names every engine module exports, with what they are (the same text as docs/engine.md).
+#: Names every engine module exports: the rules (docs/engine.md, "The engine contract";
+#: :data:`rules_engine.core.contract.HOOKS` says each name's arguments, return and when it is called).
 REQUIRED = {
+    "ENGINE": "rules_engine.core.play.Engine: how a game starts (new_state), who plays it (players), and "
+              "optionally its result, bots, fast loop, bound on decisions and lab metrics",
+    "rules_for": "(game) -> rules: compiled static facts; rules.max_players() is the largest table",
+}
+
+#: Names an engine may export; pnp supplies a default for those it leaves out (the contract's
+#: ``DEFAULTS``) or does without (table_view, token_demand, ...).
+OPTIONAL = {
+    "PLAYERS": "(fewest, most): the player counts the engine's rules are written for (default ENGINE.players)",
     "FACTS": "dict of the numbers the rules play with, for printed material",
     "EFFECTS": "dict effect kind -> rules_engine.model.EffectKind (checked by pnp validate)",
-    "CARD_KEYS": "dict deck id -> dict card key -> rules_engine.model.Param: the card fields the rules read "
-                 "(pnp validate checks the data declares them with that type)",
+    "CARD_KEYS": "dict deck id -> dict card key -> rules_engine.model.Param: the card fields the rules read, "
+                 "with their ranges (pnp validate checks the data declares them and every value is in range)",
     "BOTS": "mapping bot name -> bot factory taking the optional NAME:ARG argument (rules_engine.core.bots.registry)",
     "DEFAULT_BOTS": "tuple of bot names used when none are given",
-    "PLAYERS": "(fewest, most): the player counts the engine's rules are written for (bounds pnp simulate --players)",
-    "ENGINE": "rules_engine.core.play.Engine: the entry points the core's play loop, runs and bots use",
     "OPTIONS": "dict option name -> rules_engine.model.Param: game options of play_game/simulate",
     "SCENARIO_SCHEMA": "dict key -> Spec: the keys of a scenario file (besides 'game')",
-    "rules_for": "(game) -> rules: compiled static facts; rules.max_players() is the largest table",
-    "validate_game": "(game) -> [(subject, message, warning)]",
+    "validate_game": "(game) -> [Problem | (subject, message, warning)]",
     "scenario_from_data": "(rules, data, players=(lo, hi)) -> (scenario | None, [(where, message[, at])])",
     "run_scenario": "(rules, scenario) -> outcome with .scenario, .state, .events, .result",
     "scenario_lines": "(outcome, cards, factions=None) -> [str]",
@@ -33,10 +40,7 @@ REQUIRED = {
     "recorded_game": "(rules, *, seed, players, bots, check=False, **options) -> (seat bots, state)",
     "simulate": "(rules, *, games, seed, players, bots, jobs=1, check=False, progress=None, **options) -> dict",
     "report_lines": "(report, *, title, cards=(), factions=()) -> [str]",
-}
-
-#: Names an engine may export.
-OPTIONAL = {
+    "table_view": "(state) -> dict: the table after a step, for the studio's replays",
     "token_demand": "(cards, *, games, seed, players, ..., factions=None) -> dict of peak tokens in use",
     "FACTS_SCHEMA": "dict top-level key -> Spec: the rule facts the engine reads from the files game.yaml's "
                     "'facts' lists (pnp checks their shape)",
@@ -44,6 +48,7 @@ OPTIONAL = {
                    "(ids that must match, tables that must be complete)",
     "PIECE_TRAITS": "dict trait -> description: the words a board game's pieces may list in 'traits' (pnp "
                     "validate reports any other)",
+    "STEPS": "tuple of the steps an ability may resolve at (default (1, 2, 3))",
 }
 
 

@@ -11,7 +11,7 @@ import rules_engine.shadow_throne as st
 import rules_engine.valeria as valeria
 from pnp import PROJECT_ROOT
 from rules_engine import engine_module
-from rules_engine.protocol import REQUIRED, Spec, missing_names
+from rules_engine.protocol import OPTIONAL, REQUIRED, Spec, missing_names
 
 GAME_NAMES = ("shadow_throne", "behind_the_throne", "valeria", "shadow_kingdoms", "shadow_queen")
 NOT_YET_NEUTRAL = set()   # modules under pnp/ allowed to name a game: none
@@ -20,6 +20,8 @@ NOT_YET_NEUTRAL = set()   # modules under pnp/ allowed to name a game: none
 @pytest.mark.parametrize("engine", [st, btt, valeria])
 def test_every_engine_exports_the_protocol(engine):
     assert missing_names(engine) == []
+    assert [name for name in OPTIONAL if name not in ("table_view", "token_demand", "FACTS_SCHEMA", "check_facts",
+                                                      "PIECE_TRAITS", "STEPS") and not hasattr(engine, name)] == []
     assert all(isinstance(spec, Spec) for spec in engine.SCENARIO_SCHEMA.values())
     assert set(engine.DEFAULT_BOTS) <= set(engine.BOTS)
     assert isinstance(engine.FACTS, dict) and isinstance(engine.OPTIONS, dict)
@@ -27,7 +29,7 @@ def test_every_engine_exports_the_protocol(engine):
 
 def test_engine_module_finds_both_games():
     assert engine_module("behind_the_throne") is btt and engine_module("shadow_throne") is st
-    assert "scenario_from_data" in REQUIRED
+    assert sorted(REQUIRED) == ["ENGINE", "rules_for"] and "scenario_from_data" in OPTIONAL
 
 
 @pytest.mark.parametrize("name", ["behind_the_throne", "valeria"])

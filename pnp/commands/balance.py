@@ -17,7 +17,7 @@ from pnp.commands.simulate import executor_options, make_executor
 from pnp.lab.table import bot_list, game_options, player_counts
 from pnp.errors import UserError
 from pnp.loading.gamedata import load_game
-from rules_engine import engine_module
+from rules_engine.core.contract import engine_named
 from rules_engine.core.balance import balance_report, summary_lines
 from rules_engine.core.runs import run_games
 
@@ -74,7 +74,7 @@ def command(game, players_text, games, seed, bots, option_pairs, variant_file, j
     game = load_game(game or default_game())
     if not game.engine:
         raise UserError(f"{game.title} has no rules engine to play")
-    engine = engine_module(game.engine)
+    engine = engine_named(game.engine)
     bot_names = bot_list(bots, engine.BOTS) if bots is not None else list(engine.DEFAULT_BOTS)
     variant = None
     if variant_file:

@@ -41,12 +41,12 @@ class Lab:
     def __init__(self, game_name, players_text, bots, games, seed, jobs, executor, scheduler, workers, out, cache,
                  no_cache):
         from pnp.loading.gamedata import load_game
-        from rules_engine import engine_module
+        from rules_engine.core.contract import engine_named
 
         self.game = load_game(game_name)
         if not self.game.engine:
             raise UserError(f"{self.game.title} has no rules engine to play")
-        self.engine = engine_module(self.game.engine)
+        self.engine = engine_named(self.game.engine)
         self.bots = bot_list(bots, self.engine.BOTS) if bots is not None else list(self.engine.DEFAULT_BOTS)
         counts = player_counts(players_text, self.game.players, self.engine.PLAYERS, self.game.title)
         if len(counts) != 1:

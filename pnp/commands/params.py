@@ -27,3 +27,36 @@ def within_cores(ctx, param, value):
     if value is None:
         return value
     return min(value, available_cores())
+
+
+def limit_options(command):
+    """``--max-decisions N`` and ``--decision-seconds S``: the limits of every game the command plays
+    (:mod:`rules_engine.core.faults`). A game past one stops the command with one line naming the engine,
+    the bot, the seat and the seed (exit status 2). Each run of a command sets both, the defaults when
+    they are not given."""
+    from rules_engine.core.faults import DECISION_SECONDS, MAX_DECISIONS
+
+    def set_decisions(ctx, param, value):
+        from rules_engine.core import faults
+
+        faults.configure(value, faults.current().seconds)
+        return value
+
+    def set_seconds(ctx, param, value):
+        from rules_engine.core import faults
+
+        faults.configure(faults.current().decisions, value)
+        return value
+
+    options = [
+        click.option("--max-decisions", type=click.IntRange(min=1, max=10**9), default=None, expose_value=False,
+                     callback=set_decisions, is_eager=True,
+                     help=f"Most decisions a game may take before it is stopped as endless. [default: the engine's "
+                          f"own bound, else {MAX_DECISIONS:,}]"),
+        click.option("--decision-seconds", type=FiniteFloatRange(min=0.01, max=86400), default=DECISION_SECONDS,
+                     expose_value=False, callback=set_seconds, is_eager=True, show_default=True,
+                     help="Most seconds one decision (a bot's choice and the engine applying it) may take."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from pnp.commands.params import limit_options
 from pnp.commands.simulate import print_game
 from pnp.lab.table import SEAT_NAMES, table
 
@@ -31,6 +32,7 @@ def replayed(game_name, seed, players_text, bots, variant_file, option_pairs, ch
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="A game option of the engine (repeatable).")
 @click.option("--check", is_flag=True, help="Check the invariants at every step.")
+@limit_options
 @click.option("--json", "as_json", is_flag=True, help="Print the seats and the structured events as JSON.")
 def command(game, seed, players_text, bots, variant_file, option_pairs, check, as_json):
     """Play again the game of GAME with seed SEED (a game of a balance or lab report) and print what

@@ -10,15 +10,16 @@ import sys
 import click
 
 from pnp import default_game
-from pnp.commands.params import within_cores
+from pnp.commands.params import limit_options, within_cores
 from pnp.errors import UserError
 from pnp.lab.table import SEAT_NAMES, bot_list, game_options, player_counts
 from pnp.paths import excerpt
 from pnp.loading.gamedata import load_game
-from rules_engine import engine_module
+from rules_engine.core.contract import engine_named
 
 def executor_options(command):
-    """The options that say where games run: ``--jobs``, ``--executor``, ``--scheduler``, ``--workers``."""
+    """The options that say where games run: ``--jobs``, ``--executor``, ``--scheduler``, ``--workers``; and
+    the limits of every game (``--max-decisions``, ``--decision-seconds``: :func:`pnp.commands.params.limit_options`)."""
     options = [
         click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, callback=within_cores,
                      help="Local worker processes (the local executor); more than the CPU cores pnp may use "
@@ -35,7 +36,7 @@ def executor_options(command):
     ]
     for option in reversed(options):
         command = option(command)
-    return command
+    return limit_options(command)
 
 
 def make_executor(kind: str | None, scheduler: str | None, workers: int, jobs: int):
@@ -90,7 +91,7 @@ def command(game, game_option, players_text, games, seed, bots, option_pairs, jo
     game = load_game(game or game_option or default_game())
     if not game.engine:
         raise UserError(f"{game.title} has no rules engine to simulate")
-    engine = engine_module(game.engine)
+    engine = engine_named(game.engine)
     bot_names = bot_list(bots, engine.BOTS) if bots is not None else list(engine.DEFAULT_BOTS)
     options = game_options(option_pairs, goal, engine, game.title)
     rules = engine.rules_for(game)
@@ -156,13 +157,17 @@ class _NoBar:
 def print_game(engine, game, names, seats, state, as_json, heading, **fields):
     """A played game on standard output: its seats and its transcript in the game's words (invariants
     broken on standard error), or with ``as_json`` the seats and structured events (``fields`` first)."""
+    from pnp.loading.events import event_dict
+
     if as_json:
         click.echo(json.dumps({**fields, "seats": [{"name": n, "bot": b} for n, b in zip(names, seats)],
-                               "events": [e.as_dict() for e in state.events], "violations": state.violations},
+                               "events": [event_dict(e) for e in state.events], "violations": state.violations},
                               indent=2))
         return
     click.echo(f"{game.title}, {heading}. Seats: " + ", ".join(f"{n} ({b} bot)" for n, b in zip(names, seats)) + ".")
-    for line in engine.transcript_lines(state.events, game.cards, game.factions, names):
+    from pnp.loading.events import transcript_lines
+
+    for line in transcript_lines(game, engine, state.events, names):
         click.echo(line)
     for violation in state.violations:
         click.echo(f"INVARIANT BROKEN: {violation}", err=True)

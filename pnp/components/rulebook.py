@@ -3,14 +3,11 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-import jinja2
-
-from pnp import buildcache, templating, typography
+from pnp import buildcache, typography
 from pnp.cache import reads_files
 from pnp.credits import credit_lines
 from pnp.loading.cardtext import ability_text
@@ -27,32 +24,20 @@ from pnp.markup import Safe, escape, fill, parse
 from pnp.chapters import chapter_markup, load_config
 from pnp.rulebook import draw_laid_out, lay_out
 from pnp.paths import excerpt
+from pnp.loading.events import event_templates, phrases, transcript_lines  # noqa: F401 (phrases: tests)
+from pnp.loading.events import said as said_by_templates
 from pnp.loading.scenario import load_scenario, play_scenario
 from pnp.loading.tokendata import load_tokens
 from pnp.units import half_sheet, pt
-from rules_engine import engine_module
+from rules_engine.core.contract import engine_named
 
 PLAYER_NAMES = ("Ana", "Ben", "Cleo", "Dario", "Eva")
 #: Event types the printed examples leave out (waves in which a short example plays nothing).
 QUIET_EVENTS = {"wave_empty"}
 
 
-def phrases(engine, lang):
-    """The engine's transcript wording for ``lang``: module ``phrases_<lang>`` of the engine package
-    (its ``PHRASES``), else None (the engine's own words)."""
-    if lang:
-        try:
-            return importlib.import_module(f"{engine.__name__}.phrases_{lang}").PHRASES
-        except ModuleNotFoundError:
-            pass
-    return None
-
-
 def _transcript(engine, events, game, names, lang):
-    table = phrases(engine, lang)
-    if table is None:
-        return engine.transcript_lines(events, game.cards, game.factions, names)
-    return engine.transcript_lines(events, game.cards, game.factions, names, table)
+    return transcript_lines(game, engine, events, names, lang)
 
 
 @dataclass(frozen=True)
@@ -76,112 +61,25 @@ class EngineExample:
         return iter(self.lines)
 
 
-def event_templates(game, lang: str):
-    """(module, file) of the game's event wording for ``lang`` (``templates/events/<lang>.j2``: one macro
-    per event type), or (None, None) when the game has none."""
-    from pnp.loading.cardtext import template_roots
-
-    env = templating.environment(template_roots(game.root), trim=False, keep_trailing_newline=False)
-    try:
-        template = env.get_template(f"events/{lang}.j2")
-    except jinja2.TemplateNotFound:
-        return None, None
-    return template.module, template.filename
-
-
-def _namer(game, names, position_names=None) -> dict:
-    """What event templates call to name things: cards, players, factions, piece kinds and holdings by
-    id, escaped; lists joined in the kit's words (``n.list(items, 'and')``)."""
-    cards = {c.id: c.name for c in game.cards}
-    factions = {f.id: f for f in game.factions}
-    pieces = {k.id: k.name for k in game.pieces}
-    holdings = dict((position_names or {}).get("holdings") or {})
-    holdings.update({h.id: h.name for h in getattr(game.map, "holdings", ()) or ()})
-
-    def join(items, word="and"):
-        items = [str(i) for i in items]
-        if len(items) < 2:
-            return Safe(items[0] if items else "")
-        sep = "; " if any("," in i for i in items) else ", "
-        return Safe(sep.join(items[:-1]) + f" {word} " + items[-1])
-
-    return {
-        "card": lambda cid: escape(cards.get(cid, cid)),
-        "player": lambda seat: escape(names[seat] if 0 <= seat < len(names) else f"{seat + 1}"),
-        "faction": lambda fid: escape(factions[fid].name if fid in factions else fid),
-        "adjective": lambda fid: escape(factions[fid].adjective if fid in factions else fid),
-        "side": lambda seat: escape(game.factions[seat].name if 0 <= seat < len(game.factions) else str(seat)),
-        "piece": lambda kind: escape(pieces.get(kind, kind)),
-        "holding": lambda hid: escape(holdings.get(hid, hid)),
-        "list": join,
-        "cards": lambda ids, word="and": join([escape(cards.get(c, c)) for c in ids], word),
-        "factions": lambda ids, word="and": join([escape(factions[f].name if f in factions else f) for f in ids], word),
-        "players": lambda seats, word="and": join([escape(names[p] if 0 <= p < len(names) else str(p + 1))
-                                                   for p in seats], word),
-    }
-
-
 def _sentences(game, module, events, names, template_file, lang) -> tuple[str, list, list, list]:
-    """(setup, steps, outcome, problems): every event said by its macro, grouped as the template's
-    ``outcome`` and ``quiet`` lists say; an event type without a macro (and not quiet) is a problem."""
-    quiet = set(getattr(module, "quiet", ()) or ())
+    """(setup, steps, outcome, problems): every event said by its macro (:func:`pnp.loading.events.said`),
+    grouped as the template's ``outcome`` and ``heads`` lists say."""
     outcome_types = set(getattr(module, "outcome", ()) or ())
     heads = set(getattr(module, "heads", ()) or ())          # said at the start of the next step
+    sentences, problems = said_by_templates(game, module, events, names, template_file)
     pending = ""
-    events = _merged(events, set(getattr(module, "merge", ()) or ()))
-    start = next((e for e in events if e.type == "scenario_start"), None)
-    namer = _namer(game, names, start.data.get("names") if start else None)
-    setup, steps, outcome, missing, errors = "", [], [], [], []
-    converted: dict = {}        # the namer and the facts, escaped once for every event's macro
-    for e in events:
-        if e.type in quiet:
-            continue
-        macro = getattr(module, e.type, None)
-        if not isinstance(macro, jinja2.runtime.Macro):
-            if e.type not in missing:
-                missing.append(e.type)
-            continue
-        data = {"type": e.type, **{k: v for k, v in e._asdict().items() if k not in ("type", "data")}, **e.data}
-        if e.type == "scenario_start":      # what the example goes on to do: say only what it uses
-            data["later"] = sorted({x.type for x in events if x is not e})
-        try:
-            text = " ".join(templating.call_macro(macro, data, namer, game.facts, memo=converted).split())
-        except templating.TEMPLATE_ERRORS as exc:
-            problem = templating.template_problem(exc, template_file, f"event '{e.type}'")
-            if problem not in errors:
-                errors.append(problem)
-            continue
-        if not text:
-            continue
-        if e.type == "scenario_start":
-            setup = Safe(text)
-        elif e.type in heads:
+    setup, steps, outcome = "", [], []
+    for kind, text in sentences:
+        if kind == "scenario_start":
+            setup = text
+        elif kind in heads:
             pending = f"{pending} {text}".strip()
-        elif e.type in outcome_types:
-            outcome.append(Safe(text))
+        elif kind in outcome_types:
+            outcome.append(text)
         else:
             steps.append(Safe(f"{pending} {text}".strip()))
             pending = ""
-    problems = [Problem(str(template_file), None, "events", f"no macro for the engine's event '{t}' (add one, "
-                                                                f"or list it in quiet)") for t in missing]
-    return setup, steps, outcome, errors + problems
-
-
-def _merged(events, types: set) -> list:
-    """``events`` with each run of events of a type in ``types`` that differ only in their ``card`` made
-    one event with ``cards`` (the list): four cards drawn are one step, not four."""
-    out = []
-    for e in events:
-        last = out[-1] if out else None
-        if (e.type in types and last is not None and last.type == e.type and "card" in e.data
-                and {k: v for k, v in e.data.items() if k not in ("card", "cards")}
-                == {k: v for k, v in last.data.items() if k not in ("card", "cards")}):
-            cards = last.data.get("cards") or [last.data["card"]]
-            out[-1] = last._replace(data={**last.data, "cards": [*cards, e.data["card"]]})
-        else:
-            out.append(e._replace(data={**e.data, "cards": [e.data["card"]]}) if e.type in types and "card" in e.data
-                       else e)
-    return out
+    return setup, steps, outcome, problems
 
 
 def _start_figures(game, figures, position: dict, names, words, events) -> str:
@@ -240,7 +138,7 @@ def _start_figures(game, figures, position: dict, names, words, events) -> str:
 def engine_examples(game, cfg, lang=None, figures=None) -> dict:
     """Each configured scenario, played by the engine: an :class:`EngineExample` (prose from the game's
     event templates when it has them; the engine's transcript lines always)."""
-    engine = engine_module(game.engine)
+    engine = engine_named(game.engine)
     lang = lang or game.language
     titles = translation(game, lang).get("examples")
     titles = titles if isinstance(titles, dict) else {}
@@ -296,7 +194,7 @@ def _play_example(game, path) -> tuple:
 def _play_battle(game, cfg) -> tuple:
     """The events of the battle rulebook.yaml asks for, from a seeded game of the engine's bots."""
     b = cfg.get("battle") or {}
-    engine = engine_module(game.engine)
+    engine = engine_named(game.engine)
     players = b.get("players", 4)
     bots = b.get("bots") or engine.DEFAULT_BOTS[0]
     try:
@@ -384,7 +282,7 @@ def engine_battle(game, cfg, lang=None, prose: bool = False):
     b = cfg.get("battle") or {}
     if not b:
         return []
-    engine = engine_module(game.engine)
+    engine = engine_named(game.engine)
     players = b.get("players", 4)
     bots = b.get("bots") or engine.DEFAULT_BOTS[0]
     events = list(_played(game, ("battle", cfg["_path"], cfg.get("_battle_line"), game.engine, players, bots,
@@ -414,7 +312,7 @@ def context(game, cfg, lang, figures=None) -> dict:
     """What chapters see: the game, its cards and tokens, printed words, figures drawn by pnp (``figure``,
     :mod:`pnp.figures`) and (with an engine) its rule facts, played examples and battle."""
     figures = figures if figures is not None else Figures(game, lang)
-    engine = engine_module(game.engine) if game.engine else None
+    engine = engine_named(game.engine) if game.engine else None
     tokens = load_tokens(game)
     words = strings(game, lang)
     groups = []
@@ -689,7 +587,7 @@ def words(game, spec=None) -> list:
                           f"rulebook chapter '{chapter}'", "the chapter", kind="template"))
     if game.engine and (cfg.get("examples") or cfg.get("battle")):
         try:
-            engine = engine_module(game.engine)
+            engine = engine_named(game.engine)
         except Exception:             # an unknown or broken engine: game.yaml's own problem, reported at its line
             return out
         out.append(Source(f"rules_engine/{game.engine}/phrases_{{lang}}.py",

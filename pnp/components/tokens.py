@@ -18,7 +18,6 @@ from pnp.layout.tokens import ROUNDED, front_area, hexagon_points, plan, sheet_p
 from pnp.markup import escape, plain_text
 from pnp.paths import excerpt
 from pnp.loading.tokendata import load_tokens
-from rules_engine import engine_module
 
 #: Simulated games behind the token-demand warning (fast enough for every validate).
 DEMAND_GAMES = 200
@@ -202,7 +201,7 @@ def demand_check(game, problems) -> None:
 
 def check_demand(game, token_set, problems, games: int = DEMAND_GAMES) -> None:
     """Warn when the kit has fewer tokens than simulated games use at once (99th percentile, most players)."""
-    engine = engine_module(game.engine) if game.engine else None
+    engine = _engine_named(game.engine) if game.engine else None
     demand_of = getattr(engine, "token_demand", None)
     if demand_of is None:
         return
@@ -305,3 +304,11 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
 
 COMPONENT = Component("tokens", build, check, check_files=check_files, pieces=cut_pieces, words=words,
                       printed=printed, reprint=reprinted)
+
+
+def _engine_named(name: str):
+    """The installed engine as pnp uses it (its hooks, and the contract's defaults): imported when a game
+    with rules needs it."""
+    from rules_engine.core.contract import engine_named
+
+    return engine_named(name)

@@ -34,6 +34,7 @@ from typing import Callable, Sequence
 
 from pnp import cachedir
 from pnp.loading.variants import Variant, apply
+from rules_engine.core.faults import current as limits
 from rules_engine.core.metrics import Task, play_rows
 
 #: Games per cached batch; smaller with a search bot (slow games keep every worker busy).
@@ -209,7 +210,7 @@ class Sweep:
         self.played = sum(len(t) for t in tasks)
         if tasks:
             rules = {arm.key: arm.rules for arm in arms}
-            self.executor.run(self.engine.ENGINE.name, rules, tasks, (self.seed, self.players, self.bots),
+            self.executor.run(self.engine.ENGINE.name, rules, tasks, (self.seed, self.players, self.bots, limits()),
                               None, batch_function=play_rows, done=done)
         out = []
         for arm in arms:

@@ -94,12 +94,12 @@ def table(game_name, players_text, bots, variant_file, option_pairs, options=Non
     """``(game, engine, seat bots, rules, options)``: a game's table as a report names it (UserError for a
     bad player count, bot, variant or option)."""
     from pnp.loading.gamedata import load_game
-    from rules_engine import engine_module
+    from rules_engine.core.contract import engine_named
 
     game = load_game(game_name)
     if not game.engine:
         raise UserError(f"{game.title} has no rules engine to play")
-    engine = engine_module(game.engine)
+    engine = engine_named(game.engine)
     variant = None
     if variant_file:
         from pnp.loading.variants import apply, load_variant

@@ -71,13 +71,13 @@ def ability_text(game, card, lang: str | None = None) -> str:
 def aid_text(game, deck, lang: str | None = None) -> tuple[str, str]:
     """(title, markup) of a deck's player-aid card, from the game's ``templates/aids/<lang>/<template>.md.j2``
     and the engine's rule facts (``rules``; empty without an engine)."""
-    from rules_engine import engine_module
+    from rules_engine.core.contract import engine_named
 
     lang = lang or game.language
     stem = deck.aids.get("template", "quick_reference")
     template = game_environment(game).select_template(list(dict.fromkeys(
         (f"aids/{lang}/{stem}.md.j2", f"aids/{game.source_language}/{stem}.md.j2"))))
-    facts = getattr(engine_module(game.engine), "FACTS", {}) if game.engine else {}
+    facts = getattr(engine_named(game.engine), "FACTS", {}) if game.engine else {}
     text = templating.render(template, rules=facts, game=game, deck=deck, data=game.data)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     title = lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""

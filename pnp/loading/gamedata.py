@@ -14,7 +14,7 @@ from pathlib import Path
 from pnp.suggest import closest
 from pnp import DATA_DIR, default_game
 from pnp.loading import placeholders
-from pnp.errors import Problems, UserError
+from pnp.errors import Problems, UserError, display_path
 from pnp.loading.icons import BUILTIN, IconSet, load_icons
 from pnp.loading.look import PLAIN as PLAIN_LOOK, SCHEMA as LOOK_SCHEMA, Look, load_look
 from pnp.loading.datafiles import empty as empty_data, load_data
@@ -226,7 +226,9 @@ class Game:
 
     @property
     def effects(self) -> dict:
-        return engine_module(self.engine).EFFECTS if self.engine else {}
+        from rules_engine.core.contract import engine_named
+
+        return engine_named(self.engine).EFFECTS if self.engine else {}
 
 
 def resolve_game_dir(game: str | Path | None) -> Path:
@@ -394,6 +396,10 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         holdings=holdings, map=hexmap, look=look, version=meta.get("version") or git_commit(root),
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines, unsure=unsure,
     )
+    if engine:
+        from rules_engine.core import faults
+
+        faults.REPLAY_GAME = str(game) if game is not None else display_path(root)   # a fault's replay names it
     if engine and not problems.errors:
         _check_engine_accepts(result, problems)
     if strict:
@@ -614,7 +620,7 @@ def load_engine(name: str, problems: Problems, path, line):
     missing = missing_names(module)
     if missing:
         problems.error(path, line, None, f"engine: the rules engine '{name}' ({engine_target(name)}) does not "
-                                         f"export {', '.join(missing)} (the engine protocol, docs/engine.md)")
+                                         f"export {', '.join(missing)} (the engine contract, docs/engine.md)")
         return None
     declared = getattr(module.ENGINE, "name", None)
     if declared != name:
@@ -622,7 +628,9 @@ def load_engine(name: str, problems: Problems, path, line):
                                          f"{excerpt(declared)} in ENGINE.name; it must be its entry point's name, "
                                          f"'{name}' (simulations look it up by that name)")
         return None
-    return module
+    from rules_engine.core.contract import engine_api
+
+    return engine_api(module)          # its own names, and the contract's defaults for those it leaves out
 
 
 def engine_contract(module, engine: str, decks, factions, ranks, problems: Problems, path, raw) -> None:
@@ -666,8 +674,10 @@ def engine_contract(module, engine: str, decks, factions, ranks, problems: Probl
 def _check_engine_accepts(game, problems: Problems) -> None:
     """The rules engine compiles the cards (it refuses, with a ValueError, data it cannot play: a Behind
     the Throne character without a value, say); its reason becomes a problem at the card's line."""
+    from rules_engine.core.contract import engine_named
+
     try:
-        engine_module(game.engine).rules_for(game)
+        engine_named(game.engine).rules_for(game)
     except ValueError as exc:
         message = str(exc)
         card_id = message.split("'")[1] if message.startswith("card '") and message.count("'") >= 2 else None

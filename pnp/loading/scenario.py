@@ -17,7 +17,6 @@ from pnp.loading.gamedata import Game, bundled_games, load_game
 from pnp.paths import excerpt, name_problem
 from pnp.loading.specs import SpecChecker, line_at
 from pnp.loading.yamlsrc import line_of, load_yaml
-from rules_engine import engine_module
 from rules_engine.protocol import Spec
 
 
@@ -89,7 +88,7 @@ def load_scenario(path: str | Path, game: Game | None = None):
     if not game.engine:
         problems.error(path, line_of(raw, "game"), None, f"game: '{game.id}' has no rules engine")
         raise DataError(problems)
-    engine = engine_module(game.engine)
+    engine = _engine_named(game.engine)
     schema = {"game": Spec("str", nullable=True), **engine.SCENARIO_SCHEMA}
     data = SpecChecker(problems, path).mapping(raw, schema, "")
     data.pop("game", None)
@@ -99,7 +98,7 @@ def load_scenario(path: str | Path, game: Game | None = None):
         scenario, found = engine.scenario_from_data(rules, data, players=game.players)
     except ValueError as exc:            # the engine's way of refusing what it cannot set up
         scenario, found = None, [(None, f"the rules engine cannot set this scenario up: {str(exc)[:200]}")]
-    except (TypeError, AttributeError, KeyError, IndexError):
+    except (TypeError, AttributeError, KeyError, IndexError, _engine_fault()):
         if not shape_errors:
             raise                        # a bug in the engine: reported as one
         # the engine stumbled on a value the shape check rejected (it reaches the engine as None):
@@ -142,7 +141,7 @@ def run_scenario_file(path: str | Path):
 
 def play_scenario(game: Game, scenario, path):
     """The engine's outcome of a checked scenario; DataError (at ``path``) when the engine refuses it."""
-    engine = engine_module(game.engine)
+    engine = _engine_named(game.engine)
     try:
         return engine.run_scenario(engine.rules_for(game), scenario)
     except ValueError as exc:
@@ -153,5 +152,27 @@ def play_scenario(game: Game, scenario, path):
 
 
 def scenario_lines(game: Game, outcome) -> list[str]:
-    """The scenario's transcript in the game's words, titled when the file gives a title."""
-    return engine_module(game.engine).scenario_lines(outcome, game.cards, game.factions)
+    """The scenario's transcript in the game's words, titled when the file gives a title: the engine's
+    ``scenario_lines``, else its events as the transcript words them (the game's event templates)."""
+    from pnp.loading.events import transcript_lines
+
+    engine = _engine_named(game.engine)
+    if engine.own("scenario_lines"):
+        return engine.scenario_lines(outcome, game.cards, game.factions)
+    names = [p.name for p in getattr(outcome.scenario, "players", ())]
+    title = getattr(outcome.scenario, "title", "") or ""
+    return ([title] if title else []) + transcript_lines(game, engine, outcome.events, names)
+
+
+def _engine_fault():
+    from rules_engine.core.faults import EngineFault
+
+    return EngineFault
+
+
+def _engine_named(name: str):
+    """The installed engine as pnp uses it (its hooks, and the contract's defaults): imported when a game
+    with rules needs it."""
+    from rules_engine.core.contract import engine_named
+
+    return engine_named(name)

@@ -22,7 +22,6 @@ from pnp.loading.templatetests import check_template_tests
 from pnp.markup import card_markup_problems
 from pnp.paths import LANGUAGE, excerpt
 from pnp.loading.yamlsrc import line_of
-from rules_engine import engine_module
 
 
 @dataclass
@@ -158,7 +157,7 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
 
 def _engine_check(game, problems: Problems) -> None:
     """The engine's own ``validate_game`` hook (its seeded games), its problems placed at their cards."""
-    engine = engine_module(game.engine)
+    engine = _engine_named(game.engine)
     hook = getattr(engine, "validate_game", None)
     if hook is not None:
         for subject, message, warning in hook(game):
@@ -268,3 +267,11 @@ def check_printable(game, lang: str | None, problems: Problems) -> None:
         if shown:
             problems.error(path, line, subject, f"{field + ' ' if field else ''}{excerpt(text)} uses characters "
                                                 f"the fonts cannot print: {shown}")
+
+
+def _engine_named(name: str):
+    """The installed engine as pnp uses it (its hooks, and the contract's defaults): imported when a game
+    with rules needs it."""
+    from rules_engine.core.contract import engine_named
+
+    return engine_named(name)

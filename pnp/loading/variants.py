@@ -298,9 +298,9 @@ def apply(game, variant: Variant, engine=None):
     """The game with the variant's cards removed, changed and added (parameters are options, not data)."""
     if not (variant.remove or variant.changes or variant.add):
         return game
-    from rules_engine import engine_module
+    from rules_engine.core.contract import engine_named
 
-    engine = engine or engine_module(game.engine)
+    engine = engine or engine_named(game.engine)
     decks = []
     for deck in game.decks:
         cards = []

@@ -302,6 +302,7 @@ def play_replay(root, spec: dict) -> dict:
     """The replay of ``spec`` (in the preview process): the game played again, every step's transcript
     lines and table, the map and cards (the pieces' pictures are asked for apart: :class:`Replays`)."""
     from pnp.lab.table import SEAT_NAMES, table
+    from rules_engine.core.play import SeatFault, chosen_action
 
     players = spec.get("players")
     bots = spec.get("bots")
@@ -324,10 +325,15 @@ def play_replay(root, spec: dict) -> dict:
     while not state.is_over and len(steps) < MAX_STEPS:
         movers = state.to_move()
         if movers:
-            if len(movers) == 1:
-                state.step_action(bots[movers[0]].act(state, movers[0], rng))
-            else:
-                state.step_actions({p: bots[p].act(state, p, rng) for p in movers})
+            try:                       # each action checked as the play loop checks it
+                if len(movers) == 1:
+                    state.step_action(chosen_action(bots[movers[0]], state, movers[0], rng))
+                else:
+                    state.step_actions({p: chosen_action(bots[p], state, p, rng) for p in movers})
+            except SeatFault as fault:
+                raise UserError(f"{game.title}: seat {fault.seat + 1 if fault.seat is not None else '?'} "
+                                f"({seats[fault.seat] if fault.seat is not None else 'the engine'}): {fault.detail}; "
+                                f"pnp replay shows the same game") from None
         elif state.is_chance():
             state.sample_chance(rng)
         else:
@@ -359,14 +365,19 @@ class _Words:
         if not self.head:
             self.head = [events[0]]
             fresh = events[1:] if len(events) > 1 else []
-            first = self.engine.transcript_lines(self.head, self.game.cards, self.game.factions, self.names)
+            first = self._words(self.head)
             return first + (self._lines(fresh) if fresh else [])
         return self._lines(fresh)
 
     def _lines(self, events) -> list[str]:
-        head = self.engine.transcript_lines(self.head, self.game.cards, self.game.factions, self.names)
-        both = self.engine.transcript_lines(self.head + list(events), self.game.cards, self.game.factions, self.names)
+        head = self._words(self.head)
+        both = self._words(self.head + list(events))
         return both[len(head):]
+
+    def _words(self, events) -> list[str]:
+        from pnp.loading.events import transcript_lines
+
+        return transcript_lines(self.game, self.engine, events, self.names)
 
 
 def map_json(hexmap, game) -> dict | None:

@@ -35,10 +35,11 @@ def engine_status(game, games: int = ENGINE_GAMES) -> dict:
     """Whether the quick figures can be played for ``game``, and if not why."""
     if not game.engine:
         return {"available": False, "reason": f"{game.title} has no rules engine."}
-    from rules_engine import EngineImportError, UnknownEngine, engine_module
+    from rules_engine import EngineImportError, UnknownEngine
+    from rules_engine.core.contract import engine_named
 
     try:
-        engine = engine_module(game.engine)
+        engine = engine_named(game.engine)
     except (ImportError, UnknownEngine):
         return {"available": False, "reason": f"There is no rules engine named {game.engine!r}."}
     except EngineImportError as exc:
@@ -52,12 +53,12 @@ def engine_figures(game, version: int, games: int = ENGINE_GAMES) -> dict:
     """Play the seeded summary of ``games`` games for ``game`` (checked data) and return it with the
     lines of its report."""
     from pnp.lab.table import player_counts
-    from rules_engine import engine_module
+    from rules_engine.core.contract import engine_named
 
     status = engine_status(game)
     if not status["available"]:
         raise UserError(status["reason"])
-    engine = engine_module(game.engine)
+    engine = engine_named(game.engine)
     players = player_counts(None, game.players, engine.PLAYERS, game.title)[0]
     bots = list(engine.DEFAULT_BOTS)
     started = time.perf_counter()

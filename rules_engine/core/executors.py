@@ -4,7 +4,7 @@ An executor has ``run(engine_name, rules, batches, job, progress) -> [batch resu
 order whatever order they finish in; ``batch_function(engine_name, rules, batch, job)`` (default: play the
 batch's games, :func:`play_batch_by_name`) is what a worker runs, and ``done(index, result)`` (optional)
 hears of each batch as it finishes (``pnp lab`` stores it at once, so an interrupted sweep resumes). A batch is a range of game indexes; ``job`` is ``(seed, players,
-bots, check, options)``. Every game is seeded from ``(seed, index)`` alone, so any executor gives the
+bots, check, options, experience, limits)``. Every game is seeded from ``(seed, index)`` alone, so any executor gives the
 same results, and a batch that is played twice (a retried batch of a dead worker) is counted once:
 its result is stored at its own place in the list.
 
@@ -39,9 +39,14 @@ def play_batch_by_name(engine_name: str, rules, batch, job) -> list:
     from rules_engine import engine_module
     from rules_engine.core.play import play_batch
 
-    seed, players, bots, check, options, *extra = job     # extra: (experience,) asks for experience metrics
+    from rules_engine.core import faults
+
+    # extra: (experience, limits): experience metrics asked for, the limits of the run's games
+    seed, players, bots, check, options, *extra = job
+    experience, limits = (list(extra) + [False, None])[:2]
     engine = engine_module(engine_name).ENGINE
-    return play_batch(engine, rules, batch, seed, players, bots, check, options, *extra)
+    with faults.using(limits):
+        return play_batch(engine, rules, batch, seed, players, bots, check, options, experience)
 
 
 class LocalExecutor:

@@ -93,22 +93,29 @@ class Task(NamedTuple):
 
 def play_rows(engine_name: str, rules: Mapping, task: Task, job) -> list[dict]:
     """Play a task's games (the batch function of a sweep) and return one row each:
-    ``{"game", "seed", "bots", "metrics"}``; ``job`` is ``(seed, players, bots)``."""
+    ``{"game", "seed", "bots", "metrics"}``; ``job`` is ``(seed, players, bots[, limits])``."""
     from rules_engine import engine_module
+    from rules_engine.core import faults
     from rules_engine.core.experience import experience
-    from rules_engine.core.play import play_game
+    from rules_engine.core.play import game_result, play_game, replay_options
 
-    seed, players, bot_specs = job
+    seed, players, bot_specs, *extra = job
     engine = engine_module(engine_name).ENGINE
     compiled = rules[task.variant]
     options = dict(task.options)
     cache = {spec: engine.make_bot(spec) for spec in set(bot_specs)}
     out = []
-    for index in range(task.start, task.stop):
-        names = seat_bots(bot_specs, players, index)
-        game_seed = engine.game_seed(seed, index)
-        state = play_game(engine, compiled, [cache[n] for n in names], game_seed, players=players, **options)
-        result = engine.result(state, names)
-        out.append({"game": index, "seed": game_seed, "bots": names,
-                    "metrics": row(engine, compiled, result, experience(engine, state, result))})
+    with faults.using(extra[0] if extra else None):
+        for index in range(task.start, task.stop):
+            names = seat_bots(bot_specs, players, index)
+            game_seed = engine.game_seed(seed, index)
+            state = play_game(engine, compiled, [cache[n] for n in names], game_seed, players=players, **options)
+            result = game_result(engine, state, names, game_seed, options)
+            try:
+                metrics = row(engine, compiled, result, experience(engine, state, result))
+            except Exception as exc:  # noqa: BLE001 - the engine's metrics hook
+                raise faults.GameFault("engine", engine.name, f"raised {faults.raised(exc)} measuring a finished "
+                                       f"game (metrics)", seed=game_seed, players=players, bots=names,
+                                       options=replay_options(engine, options), limits=faults.current()) from None
+            out.append({"game": index, "seed": game_seed, "bots": names, "metrics": metrics})
     return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Callable, Mapping, Sequence
 
+from rules_engine.core import faults
 from rules_engine.core.seeds import derive_seed, seat_bots  # noqa: F401 (engines use runs.derive_seed)
 
 
@@ -62,7 +63,7 @@ def run_games(engine, rules, *, games: int, seed: int = 0, players: int = 4, bot
     executor = executor or LocalExecutor(jobs)
     chunk = batch_size(games, getattr(executor, "jobs", None) or getattr(executor, "workers", 1), chunk)
     batches = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
-    job = (seed, players, bots, check, dict(options or {})) + ((True,) if experience else ())
+    job = (seed, players, bots, check, dict(options or {}), experience, faults.current())
     parts = executor.run(engine.name, rules, batches, job, progress)
     return [result for part in parts for result in part]
 
@@ -78,6 +79,8 @@ def checked_games(run: Callable, counts: Sequence[int], games: int, seed: int) -
     for i, players in enumerate(counts):
         try:
             results = run(players, share, seed + i)
+        except faults.GameFault:
+            raise                      # a bot's or the engine's fault, named with its seed: one message
         except Exception as exc:  # an engine crash on real data is a problem to report, not a traceback
             problems.append(("rules engine", f"{players}-player games crashed: {type(exc).__name__}: {exc}", False))
             continue
