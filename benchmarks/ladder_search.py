@@ -3,7 +3,7 @@ issue 36's ladders against each engine's heuristic bot).
 
 Usage:
     python benchmarks/ladder_search.py GAME --against greedy [--players 4] [--budget 100] [--games 400]
-        [-o NAME=VALUE ...] [--src TREE] [--out FILE.jsonl] [--summary-only]
+        [-o NAME=VALUE ...] [--src TREE] [--shard I/N] [--out FILE.jsonl ...] [--summary-only]
     python benchmarks/ladder_search.py shadow_throne --rollouts [--budget 25] [--pairs 200]
         [--reference-games 400] [--out FILE.jsonl]
 
@@ -24,7 +24,9 @@ False)``), head to head (each seed played twice at four seats, ``new, old, new, 
 old, new``) and each against three greedy bots.
 
 Each game is one line of ``--out`` (JSON) as soon as it is played, so a stopped run keeps its games and
-the same command goes on where it stopped; the summary reads the file.
+the same command goes on where it stopped; the summary reads the file. ``--shard I/N`` plays only the
+games ``k`` with ``k mod N = I`` (N processes, each with its own ``--out``); the summary of several
+files (``--out A --out B --summary-only``) counts each game once.
 """
 
 from __future__ import annotations
@@ -116,7 +118,7 @@ def run_against(args, rows: list[dict]) -> None:
     search = engine.ENGINE.make_bot(f"search:{args.budget}")
     heuristic = engine.ENGINE.make_bot(args.against)
     with open(args.out, "a", encoding="utf-8") as out:
-        for k in range(args.games):
+        for k in range(args.shard[0], args.games, args.shard[1]):
             key = f"{args.against}:{k}"
             if key in done:
                 continue
@@ -240,16 +242,28 @@ def main():
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--reference-games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2025)
-    parser.add_argument("--out", default="ladder_search.jsonl")
+    parser.add_argument("--shard", default="0/1", metavar="I/N", help="play only the games k with k mod N = I")
+    parser.add_argument("--out", action="append", metavar="FILE.jsonl", help="default: ladder_search.jsonl")
     parser.add_argument("--summary-only", action="store_true")
     args = parser.parse_args()
     if args.rollouts == bool(args.against):
         parser.error("give --against BOT or --rollouts")
     args.budget = args.budget or (25 if args.rollouts else 100)
-    rows = []
-    if os.path.exists(args.out):
-        with open(args.out, encoding="utf-8") as f:
-            rows = [json.loads(line) for line in f if line.strip()]
+    index, _, count = args.shard.partition("/")
+    args.shard = (int(index), int(count))
+    outs = args.out or ["ladder_search.jsonl"]
+    if len(outs) > 1 and not args.summary_only:
+        parser.error("several --out files only with --summary-only")
+    args.out = outs[0]
+    kept = {}
+    for name in outs:
+        if os.path.exists(name):
+            with open(name, encoding="utf-8") as f:
+                for line in f:
+                    if line.strip():
+                        row = json.loads(line)
+                        kept.setdefault(row["key"], row)
+    rows = list(kept.values())
     if not args.summary_only:
         (run_rollouts if args.rollouts else run_against)(args, rows)
     print("\n".join(rollout_summary(rows) if args.rollouts else against_summary(rows)))

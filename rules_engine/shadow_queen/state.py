@@ -250,7 +250,7 @@ class GameState(State):
 
     def controlled(self, side: int) -> int:
         """Holdings the side controls now."""
-        return sum(1 for c in self.control if c == side)
+        return self.control.count(side)
 
     def pieces_of(self, side: int):
         """Pieces on the board that ``side`` controls."""
