@@ -148,7 +148,7 @@ def test_a_data_file_text_in_a_card_layout_prints_as_written(tmp_path):
     import shutil
 
     from pnp.components.cards import layout_of
-    from pnp.layout.cards import card_face
+    from pnp.loading.cardlayout import card_face
     from pnp.layout.geometry import flatten
 
     root = tmp_path / "starfall"

@@ -133,7 +133,7 @@ def test_small_text_on_cards_has_enough_contrast(game):
     """Small text (under 9 pt) on a card face reaches 4.5:1 against the parchment it sits on, including
     the rank word in each faction's colour (Church gold was 4.2:1)."""
     from pnp.components.cards import face_content, layout_of
-    from pnp.layout.cards import card_face
+    from pnp.loading.cardlayout import card_face
     from pnp.layout.colour import contrast
     from pnp.layout.geometry import Text
 
