@@ -26,17 +26,25 @@ GAMES = ["shadow_throne", "behind_the_throne", "shadow_kingdoms_of_valeria", "sh
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_marks_lie_where_silhouette_studio_puts_type_1_marks(paper):
+    """The marks of inkscape-silhouette's A4 template (templates/silhouette-cameo-registration-marks-a4.svg:
+    lines 0.5 mm wide, 1.88976 px at 96 px/in, each line's centre 10 mm from the sheet's edges, legs 20 mm
+    from the corner's centre, the 5 mm square drawn with the same line round it) and of the command its
+    driver sends the machine (silhouette/Graphtec.py: TB51,400 and TB53,10, 20 mm legs and 0.5 mm lines in
+    the machine's 1/20 mm units)."""
     w, h = PAPERS[paper]
     square, tr_h, tr_v, bl_h, bl_v = (b.rect.rounded() for b in registration_marks(SILHOUETTE, w, h))
-    # a 5 mm square whose outer edges are 10 mm from the left and top edges
-    assert square == (10.0, round(h - 15, 2), 5.0, 5.0)
-    # top right: legs 20 mm long and 0.3 mm thick, their outer edges 10 mm from the right and top edges
-    assert tr_h == (round(w - 30, 2), round(h - 10.3, 2), 20.0, 0.3)
-    assert tr_v == (round(w - 10.3, 2), round(h - 30, 2), 0.3, 20.0)
-    # bottom left: the same L turned, 10 mm from the left and bottom edges
-    assert bl_h == (10.0, 10.0, 20.0, 0.3)
-    assert bl_v == (10.0, 10.0, 0.3, 20.0)
-    # pieces keep 3 mm from the marks: beside them, and beyond the bands that hold them
+    # the square: 5 mm between the centres of its 0.5 mm outline, those centres 10 mm from the left and top
+    assert square == (9.75, round(h - 15.25, 2), 5.5, 5.5)
+    # top right: lines 0.5 mm wide centred 10 mm from the right and top edges, legs 20 mm from the corner
+    assert tr_h == (round(w - 30, 2), round(h - 10.25, 2), 20.25, 0.5)
+    assert tr_v == (round(w - 10.25, 2), round(h - 30, 2), 0.5, 20.25)
+    # bottom left: the same L turned, its lines centred 10 mm from the left and bottom edges
+    assert bl_h == (9.75, 9.75, 20.25, 0.5)
+    assert bl_v == (9.75, 9.75, 0.5, 20.25)
+    # every line's centre 10 mm in
+    assert round(tr_h[1] + tr_h[3] / 2, 2) == round(h - 10, 2) and round(tr_v[0] + tr_v[2] / 2, 2) == round(w - 10, 2)
+    assert round(bl_h[1] + bl_h[3] / 2, 2) == 10.0 == round(bl_v[0] + bl_v[2] / 2, 2)
+    # pieces keep 3 mm from the marks' lines: beside them, and beyond the bands that hold them
     area = cut_area(SILHOUETTE, w, h)
     assert area.rounded() == (13.0, 33.0, round(w - 26, 2), round(h - 66, 2))
 

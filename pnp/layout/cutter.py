@@ -6,12 +6,13 @@ outlines of a cut file drawn in the same coordinates as the marks. pnp prints th
 places the machine's software puts them for the settings docs/printing.md names, so the sheets can be
 printed from any PDF viewer and the cut file opened in the machine's software with those settings.
 
-Silhouette (Cameo, Portrait, Curio), "type 1" marks: a filled 5 mm square in the top-left corner and
-L-shaped corners (legs 20 mm, 0.3 mm thick) at the top right and the bottom left, the outer edge of every
-mark :attr:`Machine.inset` (10 mm) from the sheet's edges. Nothing may be printed or cut near the marks:
-pieces keep to :func:`cut_area`, the rectangle inside the marks less the bands at the top and bottom
-that hold them (the marks' legs plus :attr:`Machine.keepout`), and :attr:`Machine.keepout` from the
-sides.
+Silhouette (Cameo, Portrait, Curio), "type 1" marks, as inkscape-silhouette's template draws them and its
+driver announces them to the machine (``TB51,400``: legs of 20 mm; ``TB53,10``: lines 0.5 mm wide):
+L-shaped corners (legs 20 mm, lines 0.5 mm wide) at the top right and the bottom left and a 5 mm square
+in the top-left corner drawn with the same line round it, the centre of every line :attr:`Machine.inset`
+(10 mm) from the sheet's edges. Nothing may be printed or cut near the marks: pieces keep to
+:func:`cut_area`, the rectangle inside the marks' lines less the bands at the top and bottom that hold
+them (the marks' legs plus :attr:`Machine.keepout`), and :attr:`Machine.keepout` from the sides.
 
 Cricut (Explore, Maker, Joy Xtra) "Print Then Cut": Design Space prints its own registration frame
 round an uploaded image and cuts the image's outline, so pnp prints no marks: the pieces keep to the
@@ -45,10 +46,10 @@ class Machine:
 
     name: str
     title: str
-    inset: float = 0.0    # sheet edge to the marks' outer edges, on every side
-    square: float = 0.0   # the side of the filled square in the top-left corner
-    leg: float = 0.0      # the length of each leg of the L-shaped corners
-    thickness: float = 0.0  # the width of the L's legs
+    inset: float = 0.0    # sheet edge to the centre of the marks' lines, on every side
+    square: float = 0.0   # the side of the square in the top-left corner, between its outline's centres
+    leg: float = 0.0      # the length of each leg of the L-shaped corners, from the corner's centre
+    thickness: float = 0.0  # the width of the marks' lines
     keepout: float = 0.0  # how far what is printed or cut keeps from the marks and their bands
     corner: float = 3.0   # the radius of a card's corners in the cut file
     marks: str = ""
@@ -64,7 +65,7 @@ class Machine:
 
 MACHINES = {
     "silhouette": Machine("silhouette", "Silhouette (Cameo, Portrait, Curio)", inset=10.0, square=5.0, leg=20.0,
-                          thickness=0.3, keepout=3.0, corner=3.0, marks="type1"),
+                          thickness=0.5, keepout=3.0, corner=3.0, marks="type1"),
     "cricut": Machine("cricut", "Cricut (Print Then Cut in Design Space)", corner=3.0, image=True),
     "scanncut": Machine("scanncut", "Brother ScanNCut", corner=3.0, keyline=True),
 }
@@ -84,18 +85,21 @@ IMAGE_DPI = 300
 
 def registration_marks(machine: Machine, page_w: float, page_h: float) -> list[Box]:
     """The marks pnp prints, as filled rectangles (none for a machine whose software prints its own, or
-    that scans the sheet). Silhouette type 1: the square at the top left, then the L at the top right,
-    then the L at the bottom left (each L as its horizontal and its vertical leg)."""
+    that scans the sheet). Silhouette type 1: the square at the top left (its outline's centre on the
+    lines ``inset`` from the edges, so its ink reaches half a line beyond them), then the L at the top
+    right, then the L at the bottom left, each as its horizontal and its vertical leg: a line centred
+    ``inset`` from the edges, running ``leg`` from the corner's centre inwards, its outer end squared
+    off at the corner (as a stroked path with a mitred corner draws it)."""
     if machine.marks != "type1":
         return []
     m, s, leg, t = machine.inset, machine.square, machine.leg, machine.thickness
-    right, top = page_w - m, page_h - m
+    right, top, half = page_w - m, page_h - m, t / 2
     return [
-        Box(Rect(m, top - s, s, s), fill=MARK_INK, role="registration"),
-        Box(Rect(right - leg, top - t, leg, t), fill=MARK_INK, role="registration"),
-        Box(Rect(right - t, top - leg, t, leg), fill=MARK_INK, role="registration"),
-        Box(Rect(m, m, leg, t), fill=MARK_INK, role="registration"),
-        Box(Rect(m, m, t, leg), fill=MARK_INK, role="registration"),
+        Box(Rect(m - half, top - s - half, s + t, s + t), fill=MARK_INK, role="registration"),
+        Box(Rect(right - leg, top - half, leg + half, t), fill=MARK_INK, role="registration"),
+        Box(Rect(right - half, top - leg, t, leg + half), fill=MARK_INK, role="registration"),
+        Box(Rect(m - half, m - half, leg + half, t), fill=MARK_INK, role="registration"),
+        Box(Rect(m - half, m - half, t, leg + half), fill=MARK_INK, role="registration"),
     ]
 
 
@@ -119,7 +123,8 @@ def keylines(machine: Machine, outlines) -> list:
 def cut_area(machine: Machine, page_w: float, page_h: float) -> Rect:
     """Where pieces (with their bleed) may lie, centred on the sheet (so a grid centred on the sheet, and
     its duplex mirror, stays inside it). Silhouette: inside the marks, below the top band and above the
-    bottom band that hold them, :attr:`Machine.keepout` clear of the marks on every side. Cricut: the
+    bottom band that hold them, :attr:`Machine.keepout` clear of the centre of the marks' lines at the
+    sides and of the ends of their legs above and below. Cricut: the
     image Design Space prints (:data:`CRICUT_AREA`), within the printer's margin. ScanNCut: the sheet
     less the printer's margin."""
     if machine.marks == "type1":
