@@ -168,11 +168,11 @@ def test_an_unknown_key_of_a_row_names_the_row_and_the_closest_key(folder):
     layout = folder / "templates" / "layouts" / "crewboard.yaml"
     layout.write_text(layout.read_text().replace("item.seats", "item.seatz"))
     result = run_validate(folder)
-    line = line_of(folder / "game.yaml", "crew_boards")
     assert result.exit_code == 2
-    assert (f"game.yaml:{line}: board 'crew_boards': layout 'crewboard', region 'label' (crewboard.yaml:4): text: "
-            "a row of data.crew (crew.csv:2) has no 'seatz'; did you mean 'seats'? (it has: name, colour, seats, "
-            "note, bonus)") in result.output
+    # at the layout's line, where the mistake is (it was at the board's entry in game.yaml: issue 32)
+    assert ("crewboard.yaml:4: layout 'crewboard', region 'label': text: a row of data.crew (crew.csv:2) has no "
+            "'seatz'; did you mean 'seats'? (it has: name, colour, seats, note, bonus) (board 'crew_boards')"
+            ) in result.output
 
 
 def test_an_unknown_key_of_a_yaml_entry_names_its_line(folder):

@@ -28,7 +28,7 @@ from pnp import templating
 from pnp.components import record
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
-from pnp.loading.cardlayout import compiled, evaluate, load_layout, text_problems
+from pnp.loading.cardlayout import LayoutError, compiled, evaluate, layout_error_problem, load_layout, text_problems
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
@@ -166,6 +166,8 @@ def _pieces(game, spec, _config) -> tuple:
         problems.error(*region_where(layout, region), f"layout '{layout.name}', region '{region}'",
                        f"{exc.detail} (board '{spec.id}')")
         raise DataError(problems.errors) from None
+    except LayoutError as exc:              # at the designer's layout file, not at the board's entry
+        raise DataError([layout_error_problem(exc, f"board '{spec.id}'")]) from None
     except templating.TEMPLATE_ERRORS as exc:
         raise DataError([_problem(where, exc)]) from None
 

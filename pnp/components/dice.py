@@ -16,7 +16,7 @@ from pnp import templating
 from pnp.components import record
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
-from pnp.loading.cardlayout import compiled, evaluate, load_layout, text_problems
+from pnp.loading.cardlayout import LayoutError, compiled, evaluate, layout_error_problem, load_layout, text_problems
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.components.board import scope
 from pnp.draw.icons import with_game_icons
@@ -81,6 +81,8 @@ def _dice_faces(game, spec, _config) -> tuple:
             count = int(compiled(config["count"])(**context))
             dice += [(item, faces)] * count
         return tuple(dice), layout
+    except LayoutError as exc:              # at the designer's face layout, not at the entry
+        raise DataError([layout_error_problem(exc, f"dice '{spec.id}'")]) from None
     except templating.TEMPLATE_ERRORS as exc:
         problems.error(game.root / "game.yaml", spec.line, f"dice '{spec.id}'", str(getattr(exc, "message", None)
                                                                                     or exc))

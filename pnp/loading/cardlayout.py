@@ -28,7 +28,7 @@ import jinja2
 
 from pnp import TEMPLATES_DIR, templating
 from pnp.cache import reads_files
-from pnp.errors import Problems
+from pnp.errors import Problem, Problems
 from pnp.layout.cards import FaceContent, face_context
 from pnp.layout.colour import readable, shade, tint, tint_to
 from pnp.layout.regions import place
@@ -457,6 +457,14 @@ class LayoutError(jinja2.TemplateRuntimeError):
         at = f" ({Path(path).name}{f':{line}' if line else ''})" if path else ""
         super().__init__(f"layout '{name}', region '{region.split('[', 1)[0]}'{at}: {key + ': ' if key else ''}"
                          f"{text}")
+
+
+def layout_error_problem(exc: LayoutError, piece: str) -> Problem:
+    """:class:`LayoutError` as a problem at the line of the layout file that writes the region (the designer's
+    file, whichever layouts extend it), naming the piece it was met on (``board 'map'``)."""
+    path, line, name = exc.layout.written(exc.region, exc.key)
+    return Problem(str(path) if path else None, line, f"layout '{name}', region '{exc.region.split('[', 1)[0]}'",
+                   f"{exc.key + ': ' if exc.key else ''}{exc.text} ({piece})")
 
 
 @lru_cache(maxsize=1)
