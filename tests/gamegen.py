@@ -327,6 +327,7 @@ class Composer:
         self.es_strings: dict = {}
         self.translate = False
         self.complete = True                 # the translation gives every printed word
+        self.windows = {}                    # layout file -> its art window region
 
     # -- drawing helpers
     def d(self, strategy, label=None):
@@ -427,7 +428,7 @@ class Composer:
         self.game_yaml()
         self.languages()
         return Game(self.files, self.sites, self.edits,
-                    {"translated": self.translate, "complete": self.complete, "decks": [d["id"] for d in self.deck_list],
+                    {"translated": self.translate, "complete": self.complete, "language": "en", "decks": [d["id"] for d in self.deck_list],
                      "components": [c if isinstance(c, str) else c["id"] for c in self.component_list]})
 
     # -- icons
@@ -477,7 +478,7 @@ class Composer:
             self.data["crew"] = items
             self.data_list.append("crew.yaml")
             for i, item in enumerate(items):
-                self.site("crew.yaml", [i, "name"], "edit-only")
+                self.edit("crew.yaml", [i, "name"], [self.name(2)])
         if self.chance(0.4, "csv data"):
             rows = []
             for i in range(self.d(st.integers(1, 3), "data rows")):
@@ -489,6 +490,8 @@ class Composer:
             self.data_list.append("shelf.csv")
         if self.data_list and self.chance(0.5):
             self.site("game.yaml", ["data", 0], "path", self.data_list[0], note="data file")
+        for name in self.data_list:
+            self.site(name, (), "missing-file", note="data file")
 
     # -- pictures
     def pictures(self):
@@ -805,7 +808,8 @@ class Composer:
             value = self.pick(values)
             inner = {"extends": default, "regions": [{"name": "rank", "remove": True}]} if default == "classic" \
                 else {"extends": default, "regions": self.card_regions(fields, count=1, extending=True, styles=True,
-                                                                             changes=False)}
+                                                                             changes=False,
+                                                                             window=self.windows[default])}
             return {"by": key, "default": default, "layouts": {value: inner}}
         if form == "inline":
             return {"extends": "classic", "regions": self.card_regions(fields, count=2, extending=True)}
@@ -837,6 +841,8 @@ class Composer:
                                      prior=[r["name"] for r in regions])
         layout["regions"] = regions
         self.files[path] = layout
+        self.expression_sites(path, regions)
+        self.windows[name] = "art" if extending else "window"
         self.site(path, (), "missing-file", note="layout")
         for i, region in enumerate(regions):
             if isinstance(region.get("style"), str) and region["style"] in ("small", "big"):
@@ -895,8 +901,10 @@ class Composer:
         regions[9]["style"] = {"font": "sans-bold", "size": 6, "min_size": 6, "max_lines": 2}
         return regions
 
-    def card_regions(self, fields, count, extending, prior=(), styles=False, changes=True):
-        """New regions for a card layout, of every kind, with when:/in:/before:."""
+    def card_regions(self, fields, count, extending, prior=(), styles=False, changes=True, window="art"):
+        """New regions for a card layout, of every kind, with when:/in:/before: (``window``: the parent layout's
+        art window, which badges and emblems go in; ``prior``: the names of the regions before these)."""
+        window = window if extending else None
         regions = []
         names = set(prior)
         badge_or_text = [f for f, s in fields.items() if s.get("type", "int") in ("int", "text", "choice")]
@@ -954,8 +962,8 @@ class Composer:
             elif kind == "art":
                 r.update(rect=[40, y, 18, 10], when="art")
             elif kind == "emblem":
-                host = self.pick([n for n in names if n.startswith(("box-", "art-"))] + (["art"] if extending else []),
-                                 "emblem in") if any(n.startswith(("box-", "art-")) for n in names) or extending \
+                host = self.pick([n for n in names if n.startswith(("box-", "art-"))] + ([window] if window else []),
+                                 "emblem in") if any(n.startswith(("box-", "art-")) for n in names) or window \
                     else None
                 if host is None or host == name:
                     r = {"name": name, "kind": "box", "rect": [40, y, 18, 5], "fill": "colour"}
@@ -964,7 +972,7 @@ class Composer:
             elif kind == "pips":
                 r.update(at=[7, 3 + y], step=2.2, size=2.2, colour="colour")
             elif kind == "badges":
-                host = "art" if extending else None
+                host = window
                 if host is None:
                     r = {"name": name, "kind": "box", "rect": [40, y, 18, 5], "fill": "colour"}
                 else:
@@ -972,7 +980,8 @@ class Composer:
             if self.chance(0.3) and "when" not in r:
                 r["when"] = self.pick(["art", "not art", "flavour", "card.copies > 1", "rank_name", "labels"])
             if extending and self.chance(0.3) and r["kind"] not in ("emblem", "badges"):
-                r["before"] = self.pick(["badges", "name", "flavour", "art"])
+                r["before"] = self.pick(["badges", "name", "flavour", "art"] if window == "art" else
+                                        ["badges", "title", "flavour", "window"])
             regions.append(r)
         if extending and changes and self.chance(0.4, "change classic"):
             pick = self.pick(["rank", "pips", "version", "mark", "name"])
@@ -981,6 +990,21 @@ class Composer:
             else:
                 regions.append({"name": pick, "remove": True})
         return regions
+
+    def expression_sites(self, path, regions):
+        """The sites of a layout's expressions: the printed words they ask for (``t('key')``) and the keys of
+        data items they read (``item.name``), each a name a typo breaks; a region's numbers (its rect)."""
+        for i, region in enumerate(regions):
+            for key in ("text", "rows", "fill", "when"):
+                value = region.get(key)
+                if not isinstance(value, str):
+                    continue
+                for word in re.findall(r"t\('([a-z0-9_]+)'\)", value):
+                    self.site(path, ["regions", i, key], "name", f"'{word}'", tuple(self.strings), "printed word")
+                for attr in re.findall(r"item\.([a-z]+)", value):
+                    self.site(path, ["regions", i, key], "name", f".{attr}", note="data item key")
+            if isinstance(region.get("rect"), list):
+                self.site(path, ["regions", i, "rect"], "rect", note="region rect")
 
     def strings_ok(self):
         return True
@@ -1225,6 +1249,7 @@ class Composer:
         layout = Block(self.board_layout(name, size, item))
         path = f"templates/layouts/{name}.yaml"
         self.files[path] = layout
+        self.expression_sites(path, layout["regions"])
         for what, index, icon in self.pending_board_sites:
             key = "rows" if what == "table" else "icon"
             old = f"[{icon}" if what == "table" else f"'{icon}'"
@@ -1597,6 +1622,13 @@ class Composer:
                                                                             or ["kind"]))
                 if c["kind"] == "track":
                     self.edit("game.yaml", ["components", i, "title"], [self.name(2)])
+                    for key in ("to", "spaces", "columns"):
+                        if key in c:
+                            self.site("game.yaml", ["components", i, key], "int", note=f"track {key}")
+                if c["kind"] == "standee":
+                    self.site("game.yaml", ["components", i, "width"], "length", note="standee width")
+                if c["kind"] == "board" and "copies" in c:
+                    self.site("game.yaml", ["components", i, "copies"], "int", note="board copies")
                 if "each" in c:
                     self.site("game.yaml", ["components", i, "each"], "name", c["each"].split(".")[1],
                               tuple(self.data), "data name")
@@ -1798,13 +1830,18 @@ def mutate(game: Game, draw) -> Change | None:
         changed.set(site, new)
         return Change(f"unclosed bold at {site.file} {'/'.join(map(str, site.path))}", changed,
                       game.changed_lines(changed), "**")
+    if kind == "rect":
+        rect = list(value)
+        bad = draw(st.sampled_from([rect[:3], rect + [1], [rect[0], "wide", *rect[2:]]]), label="wrong rect")
+        changed.set(site, bad)
+        return Change(f"rect {rect} -> {bad} at {site.file} {'/'.join(map(str, site.path))}", changed,
+                      game.changed_lines(changed), str(bad))
     if kind in ("int", "length", "bool"):
-        bad = draw(st.sampled_from(["lots", "", "2.5.1", -5, 1000, [1], {"a": 1}] if kind != "bool" else
+        # (not an empty value: in YAML that is null, which leaves an optional key at its default)
+        bad = draw(st.sampled_from(["lots", "2.5.1", -5, 1000, [1], {"a": 1}] if kind != "bool" else
                                    ["maybe", 7]), label="wrong value")
         if kind == "int" and site.names:
             bad = draw(st.sampled_from([bad, site.names[1] + 1, site.names[0] - 1]), label="out of range")
-        if bad == "" and site.file.endswith(".csv"):
-            bad = "x"
         changed.set(site, bad)
         return Change(f"{kind} {value!r} -> {bad!r} at {site.file} {'/'.join(map(str, site.path))} ({site.note})",
                       changed, game.changed_lines(changed), str(bad))
@@ -1822,8 +1859,11 @@ def mutate(game: Game, draw) -> Change | None:
             new = typo(str(key), draw, avoid=tuple(map(str, parent)))
             changed.rename_key(Site(site.file, tuple((target.path if kind != "key" else site.path[:-1])) + (key,),
                                     kind), new)
-        return Change(f"key {key!r} -> {new!r} in {site.file} {'/'.join(map(str, site.path))}", changed,
-                      game.changed_lines(changed), new)
+        where = game.changed_lines(changed)
+        if site.note in ("string", "translated card"):      # a name other files use: pointing at a use is fine too
+            for name, lines in mentions(game, str(key)).items():
+                where.setdefault(name, set()).update(lines)
+        return Change(f"key {key!r} -> {new!r} in {site.file} {'/'.join(map(str, site.path))}", changed, where, new)
     return None
 
 

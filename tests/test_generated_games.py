@@ -86,8 +86,15 @@ def check_builds(game, base: Path, data, lang: bool = False) -> None:
     options = ["--jobs", "1"]
     if lang and game.info["translated"] and game.info["complete"]:
         options += ["--lang", "es"]
+    options += data.draw(st.sampled_from([[], [], ["--paper", "a4"], ["--bleed", "3"], ["--cards", "gutterfold"]]),
+                         label="build options")
     result = run("build", folder, "--out", base / "kit", *options)
     assert result.exit_code == 0, f"a generated game builds:\n{result.output}"
+    if options == ["--jobs", "1"]:             # what validate warns of (in the kit's language), build says too
+        checked = run("validate", folder, "--cache", base / "validate-cache", "--lang", game.info["language"])
+        said = set(problem_lines(result.output))
+        assert [w for w in problem_lines(checked.output) if " warning: " in w and w not in said] == [], \
+            f"pnp build did not print every warning pnp validate prints:\n{checked.output}\n---\n{result.output}"
     fresh = run("build", folder, "--out", base / "fresh", "--no-cache", *options)
     assert fresh.exit_code == 0, fresh.output
     built = kit_files(base / "kit")
