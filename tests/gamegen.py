@@ -500,8 +500,10 @@ class Composer:
             kind = self.pick(["png", "jpg", "svg"], "picture kind")
             name = f"art/{self.word()}-{i}.{kind}"
             w, h = self.pick([(60, 40), (120, 80), (40, 60), (300, 200)], "picture size")
-            self.files[name] = picture(kind, w, h, self.pick(COLOURS))
+            colour = self.pick(COLOURS)
+            self.files[name] = picture(kind, w, h, colour)
             self.art.append(name)
+            self.edit(name, (), [picture(kind, w, h, c) for c in COLOURS[:3] if c != colour][:1])
 
     # -- decks
     def decks(self):
@@ -841,7 +843,7 @@ class Composer:
                                      prior=[r["name"] for r in regions])
         layout["regions"] = regions
         self.files[path] = layout
-        self.expression_sites(path, regions)
+        self.expression_sites(path, regions, card=True)
         self.windows[name] = "art" if extending else "window"
         self.site(path, (), "missing-file", note="layout")
         for i, region in enumerate(regions):
@@ -991,7 +993,7 @@ class Composer:
                 regions.append({"name": pick, "remove": True})
         return regions
 
-    def expression_sites(self, path, regions):
+    def expression_sites(self, path, regions, card=False):
         """The sites of a layout's expressions: the printed words they ask for (``t('key')``) and the keys of
         data items they read (``item.name``), each a name a typo breaks; a region's numbers (its rect)."""
         for i, region in enumerate(regions):
@@ -1005,6 +1007,9 @@ class Composer:
                     self.site(path, ["regions", i, key], "name", f".{attr}", note="data item key")
             if isinstance(region.get("rect"), list):
                 self.site(path, ["regions", i, "rect"], "rect", note="region rect")
+                if card and region.get("kind") in ("box", "art", "text"):     # moved half a millimetre
+                    x, *rest = region["rect"]
+                    self.edit(path, ["regions", i, "rect"], [[x + 0.5, *rest]])
 
     def strings_ok(self):
         return True
@@ -1785,6 +1790,9 @@ def apply_edit(game: Game, draw) -> Change:
     site, alternatives = draw(st.sampled_from(game.edits), label="edit")
     changed = game.copy()
     new = draw(st.sampled_from(list(alternatives)), label="new value")
+    if site.path == ():                              # a file made anew (a picture redrawn)
+        changed.files[site.file] = new
+        return Change(f"{site.file} redrawn", changed, game.changed_lines(changed))
     try:
         changed.set(site, new)
     except (KeyError, IndexError, TypeError):
