@@ -387,8 +387,9 @@ def test_drivethrucards_pairs_each_cards_faces_on_its_pages(tmp_path):
     pdf = pypdfium2.PdfDocument(str(tmp_path / "drivethrucards-weather.pdf"))
     pages = [" ".join(pdf[i].get_textpage().get_text_range().split()) for i in range(len(pdf))]
     assert len(pages) == 12
-    assert "Squall" in pages[8] and "Clearing" in pages[9] and "Squall" not in pages[9]
-    assert "Drizzle" in pages[0] and "WEATHER" in pages[1]
+    # DriveThruCards' card specification: each card's back (its side B) on the page before its face
+    assert "Clearing" in pages[8] and "Squall" in pages[9] and "Squall" not in pages[8]
+    assert "WEATHER" in pages[0] and "Drizzle" in pages[1]
 
 
 def test_export_tts_has_unique_backs_and_both_sides_names(game, tmp_path):

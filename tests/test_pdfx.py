@@ -85,6 +85,27 @@ def test_every_page_is_one_card_side_with_consistent_boxes(dtc):
             assert [round((t - b) * MM, 3) for t, b in zip(trim[:2], bleed[:2])] == [3.175, 3.175]
 
 
+def test_each_card_is_its_back_then_its_face(dtc):
+    """DriveThruCards' card specification (its partners' help centre, article 12780748203543, "Specifications
+    for Print Cards"): page 1 of a card PDF is the back of card 1, page 2 its front, and so on. Shadow Throne's
+    back is one picture for every card; each face prints its card's name, in the deck's order, the player
+    aids last."""
+    import pypdfium2
+
+    from pnp.loading.gamedata import load_game
+
+    pdf = pypdfium2.PdfDocument(str(dtc))
+    text = [" ".join(pdf[i].get_textpage().get_text_range().split()).replace("\u2019", "'").upper()
+            for i in range(len(pdf))]
+    game = load_game("shadow_throne")
+    names = [c.name.upper() for c in game.decks[0].physical()]
+    backs, faces = text[0::2], text[1::2]
+    assert len(faces) == len(names) + game.aid_count == 59
+    for name, face in zip(names, faces):
+        assert name in face, (name, face[:80])
+    assert all(back == backs[0] for back in backs) and not any(name in backs[0] for name in names)
+
+
 @pytest.mark.skipif(shutil.which("gs") is None, reason="needs Ghostscript (.ci/run installs it)")
 def test_total_ink_stays_within_240_percent_on_a_cmyk_rasterization(dtc, tmp_path):
     """Ghostscript renders the first card, its back and the last card to CMYK (tiff32nc); no pixel sums to

@@ -115,3 +115,41 @@ def test_a_decks_fronts_folder_is_a_plain_path_inside_the_output(tmp_path):
     with pytest.raises(UserError):
         write_atomically(tmp_path / "out", {"deck/fronts2/001-a-1.png": b"x"})
     assert not list((tmp_path / "elsewhere").iterdir())
+
+
+def _docs_table(heading: str) -> list[list[str]]:
+    """The rows of docs/printing.md's table whose header row starts with ``heading``."""
+    from pathlib import Path
+
+    lines = (Path(__file__).resolve().parents[1] / "docs" / "printing.md").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {heading} |"))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def test_every_makeplayingcards_and_printerstudio_size_is_the_documented_one_with_its_source():
+    """docs/printing.md's table is pnp's products, each with where its image size comes from (issue 37: the
+    mini size and every PrinterStudio size had none); the large card is MakePlayingCards' 3.5 x 5.75 in
+    Jumbo (its 1122 x 1797 px image as recorded by inkwell), not the 3.5 x 5 in pnp had."""
+    from pnp.exports.presets import MPC_PRODUCTS
+
+    rows = _docs_table("MakePlayingCards and PrinterStudio")
+    assert PRESETS["printerstudio"].products == PRESETS["makeplayingcards"].products == MPC_PRODUCTS
+    assert len(rows) == len(MPC_PRODUCTS)
+    for row, product in zip(rows, MPC_PRODUCTS):
+        label, finished, image, _, source = row
+        w_in, h_in = (float(v) for v in finished.removesuffix(" in").split(" x "))
+        assert product.label.startswith(label) and f"({finished})" in product.label
+        assert [round(v / 300, 4) for v in product.trim_px] == [w_in, h_in]
+        assert image == f"{product.image_px[0]} x {product.image_px[1]} px"
+        # MakePlayingCards' 36 px of bleed round every finished size
+        assert [i - t for i, t in zip(product.image_px, product.trim_px)] == [72, 72]
+        assert source, label
+    jumbo = next(p for p in MPC_PRODUCTS if p.name == "jumbo")
+    assert (jumbo.trim_px, jumbo.image_px) == ((1050, 1725), (1122, 1797))
+    mini = product_for(PRESETS["printerstudio"], 44, 63)
+    assert (mini.name, mini.image_px) == ("mini", (597, 822))

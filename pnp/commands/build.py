@@ -66,8 +66,8 @@ from pnp.units import PAPERS
               help="Write only calibration.pdf: a one-sheet duplex test to measure --back-offset.")
 @click.option("--preset", type=click.Choice(sorted(PDF_PRESETS)), default=None,
               help="Write only a print service's files: drivethrucards = one CMYK PDF/X-1a file per deck, "
-                   "one card side per page at trim + 1/8 in bleed, face then back (needs Ghostscript's "
-                   "CMYK profile or PNP_CMYK_PROFILE; see docs/printing.md).")
+                   "one card side per page at trim + 1/8 in bleed, each card's back then its face (needs "
+                   "Ghostscript's CMYK profile or PNP_CMYK_PROFILE; see docs/printing.md).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N", callback=within_cores,
               help="Processes that check and draw the components side by side; the kit is the same byte "
                    "for byte with any N (more than the CPU cores pnp may use counts as those). Default: those "

@@ -15,10 +15,12 @@ the numbers come from"):
   3.5 x 5.5, business 675 x 1125 for 2 x 3.5, domino 600 x 1125 for 1.75 x 3.5, micro 450 x 600 for
   1.25 x 1.75, US game 750 x 1125 for 56 x 87 mm, mint tin 750 x 1125 for 52 x 87 mm; art and text 1/8 in
   inside the trim (75 px from the edge of a poker image).
-- **MakePlayingCards** (its upload FAQ and templates: 36 px of bleed on every side at 300 dpi, and
-  the safe line 36 px further in): poker 822 x 1122 px, bridge 747 x 1122, mini 597 x 822, tarot
-  897 x 1497, jumbo 1122 x 1572 (3.5 x 5 in), business 672 x 1122, domino 597 x 1122, micro 447 x 597.
-- **PrinterStudio** prints from MakePlayingCards' templates.
+- **MakePlayingCards** (its upload FAQ: 36 px of bleed on every side at 300 dpi, and the safe line 36 px
+  further in; the image sizes as projects that print there record them): poker 822 x 1122 px, bridge
+  747 x 1122, mini 597 x 822, tarot 897 x 1497, jumbo 1122 x 1797 (3.5 x 5.75 in), business 672 x 1122,
+  domino 597 x 1122, micro 447 x 597.
+- **PrinterStudio** is a site of the MakePlayingCards group with the same card editor, and prints from
+  MakePlayingCards' templates.
 """
 
 from __future__ import annotations
@@ -129,7 +131,7 @@ MPC_PRODUCTS = (
     _product("bridge", "Bridge size (2.25 x 3.5 in)", (2.25, 3.5), (747, 1122), _MPC_SAFE),
     _product("mini", "Mini cards (1.75 x 2.5 in)", (1.75, 2.5), (597, 822), _MPC_SAFE),
     _product("tarot", "Tarot cards (2.75 x 4.75 in)", (2.75, 4.75), (897, 1497), _MPC_SAFE),
-    _product("jumbo", "Jumbo cards (3.5 x 5 in)", (3.5, 5.0), (1122, 1572), _MPC_SAFE),
+    _product("jumbo", "Jumbo cards (3.5 x 5.75 in)", (3.5, 5.75), (1122, 1797), _MPC_SAFE),
     _product("business", "Business card size (2 x 3.5 in)", (2.0, 3.5), (672, 1122), _MPC_SAFE),
     _product("domino", "Domino cards (1.75 x 3.5 in)", (1.75, 3.5), (597, 1122), _MPC_SAFE),
     _product("micro", "Micro cards (1.25 x 1.75 in)", (1.25, 1.75), (447, 597), _MPC_SAFE),
@@ -147,7 +149,7 @@ PRESETS = {
 }
 
 #: The PDF presets of ``pnp build --preset NAME``: one PDF per deck, one card side per page at trim plus
-#: bleed, face then back, CMYK PDF/X-1a:2003 (DriveThruCards: poker cards 2.5 x 3.5 in, 1/8 in bleed;
+#: bleed, each card's back then its face (DriveThruCards' card specification), CMYK PDF/X-1a:2003 (DriveThruCards: poker cards 2.5 x 3.5 in, 1/8 in bleed;
 #: pnp knows only that template of theirs).
 PDF_PRESETS = {
     "drivethrucards": Preset("drivethrucards", "DriveThruCards", (POKER_TGC,), colour="CMYK"),

@@ -1,6 +1,7 @@
 """``pnp build --preset drivethrucards``: a print service's files instead of the kit.
 
-For each deck, one PDF with every card's face then its back, each page the service's trim plus bleed with
+For each deck, one PDF with every card's back then its face (DriveThruCards' card specification: page 1
+the back of card 1, page 2 its front), each page the service's trim plus bleed with
 TrimBox and BleedBox, as CMYK PDF/X-1a:2003 (:mod:`pnp.draw.pdfx`, :mod:`pnp.draw.cmyk`); what the file cannot
 hold stops the build before anything is written, every problem at its file and line. The service's card
 sizes, bleeds and safe zones are :mod:`pnp.exports.presets`'.
@@ -21,8 +22,8 @@ from pnp.output import write_atomically
 
 
 def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[list[Path], list]:
-    """A print service's files (``pnp build --preset``): for each deck, one PDF with every card's face then
-    its back, each on a page of the service's trim plus bleed with TrimBox and BleedBox, as CMYK
+    """A print service's files (``pnp build --preset``): for each deck, one PDF with every card's back then
+    its face (a double-sided card's side B then its side A), each on a page of the service's trim plus bleed with TrimBox and BleedBox, as CMYK
     PDF/X-1a:2003 (``<preset>.pdf``, or ``<preset>-<deck id>.pdf`` for each deck of a game with several).
     Returns the files and a warning for every face whose text or icons leave the service's safe zone and
     for every colour the press cannot print within ΔE 8 (:func:`pnp.draw.cmyk.gamut_warnings`). What the
@@ -62,7 +63,8 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
                     shared[key] = back_elements(game, deck, bleed, c, size_mm=trim, lang=options.lang, mark=mark)
                 backs.append(shared[key])
             refused.extend(print_shop_problems(game, deck, preset, product, cards, faces, backs))
-            laid_out.append((deck, cards, single_card_pages(faces, backs[0], *trim, bleed, labels, backs)))
+            laid_out.append((deck, cards, single_card_pages(faces, backs[0], *trim, bleed, labels, backs,
+                                                                 back_first=True)))
         refused.raise_if_errors()
         for deck, cards, pages in laid_out:
             title = f"{game.title}: {deck.name}" if game.several_decks else game.title
@@ -73,7 +75,7 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
                 card = cards[(exc.page - 1) // 2]
                 path, line = game.source(card) if card is not None else game.deck_where(deck)
                 what = f"card '{card.id}'" if card is not None else f"deck '{deck.id}' player aid"
-                side = "face" if exc.page % 2 else "side B" if card is not None and card.side_b else "back"
+                side = "face" if not exc.page % 2 else "side B" if card is not None and card.side_b else "back"
                 if side == "side B" and deck.side_b is not None:
                     line = deck.side_b.where(card.id) or line
                 raise DataError([Problem(str(path), line, f"{what} ({side})",

@@ -316,18 +316,19 @@ def _trim_and_marks(page: Page, slots: list, bleed: float, into: list | None = N
 
 
 def single_card_pages(faces: list, back: list, card_w: float, card_h: float, bleed: float,
-                      labels: list | None = None, backs: list | None = None) -> list:
+                      labels: list | None = None, backs: list | None = None, back_first: bool = False) -> list:
     """One page per card side, the page the card's trim plus ``bleed`` on every side, with its TrimBox
-    (the card) and BleedBox (the page): each face followed by its back, the order print services
-    ask for (DriveThruCards: face, back, face, back ...). ``backs`` gives each card its own back
-    (default: ``back`` for every card)."""
+    (the card) and BleedBox (the page): each face followed by its back, or with ``back_first`` each back
+    followed by its face (DriveThruCards' card specification: page 1 the back of card 1, page 2 its
+    front, and so on). ``backs`` gives each card its own back (default: ``back`` for every card)."""
     w, h = card_w + 2 * bleed, card_h + 2 * bleed
     art = Rect(-bleed, -bleed, w, h)
     trim, whole = Rect(bleed, bleed, card_w, card_h), Rect(0.0, 0.0, w, h)
     pages = []
     for i, face in enumerate(faces):
         label = labels[i] if labels else str(i + 1)
-        for side, elements in (("card", face), ("back", backs[i] if backs else back)):
+        sides = (("card", face), ("back", backs[i] if backs else back))
+        for side, elements in (sides[::-1] if back_first else sides):
             pages.append(Page(w, h, [Group(tuple(elements), bleed, bleed, clip=art, role=f"{side}:{label}")],
                               label=f"{side} {label}", trim=trim, bleed=whole))
     return pages
