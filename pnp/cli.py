@@ -51,7 +51,8 @@ COMMANDS = {
            "(common random numbers), and every difference comes with its paired 95% interval.",
     "new": "Write a small starter game into FOLDER (new or empty): game.yaml with a CSV deck whose card text "
            "uses the game's own SVG icon, a card layout extending pnp's classic one, a rulebook chapter, tokens "
-           "and a box.",
+           "and a box (with --double-sided, every card has a side B; with --roll-and-write, a score pad to write "
+           "on too).",
     "preview": "Write a PNG of one card face or of one page of a component of GAME, and print its path.",
     "replay": "Play again the game of GAME with seed SEED (a game of a balance or lab report) and print what "
               "happened, event by event.",
@@ -60,7 +61,7 @@ COMMANDS = {
     "simulate": "Play seeded games of GAME (a bundled game or a game folder; default: the project's default "
                 "game) with bots and report wins, game length and the game's own statistics.",
     "validate": "Check GAME's data (a bundled game's name or a game folder; default: the project's default "
-                "game).",
+                "game), in its own language and in every translation it ships (--lang narrows it to one).",
     "watch": "Build GAME's kit, then rebuild it whenever a file in the game's folder or in templates/ changes.",
 }
 

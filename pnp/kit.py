@@ -273,7 +273,8 @@ def outputs_from_json(metas, blobs) -> list | None:
             title, safe = meta["title"]
             kwargs = {k: v for k, v in meta.items() if k not in ("pdf", "parts", "title", "interleave", "beside")}
             if "beside" in names:
-                kwargs["beside"] = {str(n): blobs[i] for n, i in meta["beside"].items()}
+                # in the order they were written (their blobs' order): the JSON holds them sorted by name
+                kwargs["beside"] = {str(n): blobs[i] for n, i in sorted(meta["beside"].items(), key=lambda kv: kv[1])}
             if not all(v is None or type(v) in (str, int, float, bool) for k, v in kwargs.items() if k != "beside"):
                 return None
             parts = tuple(Part(str(k), str(i), int(n), str(name)) for k, i, n, name in meta["parts"])

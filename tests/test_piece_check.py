@@ -126,10 +126,10 @@ def test_the_spanish_shadow_throne_keeps_inside_too():
 
 
 def test_every_component_kind_that_makes_pieces_lists_them():
-    """Kinds printed to be cut out list their pieces; those printed as pages (read or laid on the table
-    as the sheet they are printed on) do not."""
+    """Kinds printed to be cut out list their pieces (a pad's sheets are trimmed to the pad's size); those
+    printed as pages (read or laid on the table as the sheet they are printed on) do not."""
     with_pieces = {kind for kind in KINDS if component(kind).pieces is not None}
-    assert with_pieces == {"cards", "tokens", "standee", "dice", "board", "hexmap", "box"}
+    assert with_pieces == {"cards", "tokens", "standee", "dice", "board", "hexmap", "box", "pad"}
     assert set(KINDS) - with_pieces == {"instructions", "rulebook", "sheet", "track"}
 
 

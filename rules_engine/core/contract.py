@@ -315,6 +315,9 @@ def bundled(module) -> bool:
     return str(getattr(module, "__name__", "")).startswith("rules_engine.")
 
 
+_ABSENT = object()
+
+
 class EngineAPI:
     """An engine as pnp uses it: the module's own names, the default of each optional hook it leaves
     out (:data:`DEFAULTS`), and each hook guarded (see the module docstring). ``own(name)`` says whether the
@@ -332,12 +335,13 @@ class EngineAPI:
         return hasattr(self._module, name)
 
     def __getattr__(self, name: str):
-        cached = self._cache.get(name)
-        if cached is not None:
-            return cached
         module = self._module
-        if hasattr(module, name):
-            value = getattr(module, name)
+        own = getattr(module, name, _ABSENT)
+        cached = self._cache.get(name)
+        if cached is not None and cached[0] is own:      # the module's name is still what was wrapped
+            return cached[1]
+        if own is not _ABSENT:
+            value = own
         elif name in DEFAULTS:
             value = DEFAULTS[name](module)
         else:
@@ -346,7 +350,7 @@ class EngineAPI:
         if hook is not None and callable(value) and not isinstance(value, type) and name[0].islower() \
                 and not bundled(module):
             value = _guarded(module, hook, value)
-        self._cache[name] = value
+        self._cache[name] = (own, value)
         return value
 
     def __setattr__(self, name, value):
