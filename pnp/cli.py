@@ -44,6 +44,9 @@ COMMANDS = {
     "balance": "Play seeded games of GAME with bots and write a balance report: win rates by seat, side, bot "
                "and card with 95% confidence intervals and the games behind each, game length, how games end "
                "and the game's component demand.",
+    "check-engine": "Hold the installed rules engine NAME to its contract: seeded random games at every player "
+                    "count (determinism, legal actions, hidden information, the declared bound), events in every "
+                    "language of the game, scenario files and the data's ranges.",
     "build": "Build GAME's print-and-play kit (a bundled game's name or a game folder; default: the project's "
              "default game, see pyproject.toml [tool.pnp]).",
     "export": "Export images: card faces as PNG for print services, Tabletop Simulator deck sheets.",
@@ -127,7 +130,7 @@ class PnpGroup(click.Group):
 
     def get_command(self, ctx, name):
         if name not in self.commands and name in COMMANDS:
-            self.add_command(importlib.import_module(f"pnp.commands.{name}").command, name)
+            self.add_command(importlib.import_module(f"pnp.commands.{name.replace('-', '_')}").command, name)
         return self.commands.get(name)
 
     def format_commands(self, ctx, formatter):

@@ -159,6 +159,7 @@ class Game:
     credits: tuple = ()                   # (role, name) per further credit, in game.yaml's order
     placeholders: dict = field(default_factory=dict, hash=False, compare=False)  # file -> placeholder marks
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
+    field_lines: dict = field(default_factory=dict, hash=False, compare=False)  # (card id, key) -> line
     meta_lines: dict = field(default_factory=dict, hash=False, compare=False)  # game.yaml key -> line
     item_lines: dict = field(default_factory=dict, hash=False, compare=False)  # ("factions", id) -> line
     # translation key prefixes ("decks.lanterns.", "factions.") of what game.yaml writes with problems of its
@@ -219,10 +220,11 @@ class Game:
         """Player-aid cards of every deck."""
         return sum(d.aid_copies for d in self.decks)
 
-    def source(self, card) -> tuple:
-        """(path, line) of a card's entry in its deck's file."""
+    def source(self, card, key: str | None = None) -> tuple:
+        """(path, line) of a card's entry in its deck's file (of its ``key`` when the file gives one)."""
         deck = self.deck_of(card)
-        return self.sources.get(card.id, (deck.cards_file, None))
+        path, line = self.sources.get(card.id, (deck.cards_file, None))
+        return path, (self.field_lines.get((card.id, key)) if key else None) or line
 
     @property
     def effects(self) -> dict:
@@ -342,12 +344,12 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
             effects, steps = mod.EFFECTS, tuple(getattr(mod, "STEPS", (1, 2, 3)))
         else:
             effects = None      # abilities cannot be checked without the engine: its own error says why
-    sources = {}
+    sources, field_lines = {}, {}
     loaded = []
     for deck in decks:
         art, side_art, side_lines = {}, {}, {}
         cards = _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art, icon_set,
-                            (side_art, side_lines))
+                            (side_art, side_lines), field_lines)
         side_b = replace(deck.side_b, art=side_art, lines=side_lines) if deck.side_b is not None else None
         loaded.append(replace(deck, name=deck.name or meta.get("title") or "", cards=tuple(cards), art=art,
                               side_b=side_b))
@@ -361,7 +363,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     cards = tuple(c for d in decks for c in d.cards)
     _check_categories(cards, categories, effects, sources, problems)
     if mod is not None:
-        engine_contract(mod, engine, decks, factions, ranks, problems, game_path, raw_game)
+        engine_contract(mod, engine, decks, factions, ranks, problems, game_path, raw_game, sources, field_lines)
     facts, counts = load_facts(root, meta.get("facts") or [], mod, engine, cards, problems, game_path, raw_game)
     data = load_data(root, meta.get("data") or [], problems, game_path, raw_game)
     marks = {}
@@ -394,7 +396,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         components=tuple(c.id for c in specs), component_specs=specs, sources=sources, icons=icon_set,
         power_track=meta.get("power_track") or {}, facts=facts, data=data, placeholders=marks, pieces=pieces,
         holdings=holdings, map=hexmap, look=look, version=meta.get("version") or git_commit(root),
-        meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines, unsure=unsure,
+        meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines, unsure=unsure, field_lines=field_lines,
     )
     if engine:
         from rules_engine.core import faults
@@ -633,9 +635,11 @@ def load_engine(name: str, problems: Problems, path, line):
     return engine_api(module)          # its own names, and the contract's defaults for those it leaves out
 
 
-def engine_contract(module, engine: str, decks, factions, ranks, problems: Problems, path, raw) -> None:
+def engine_contract(module, engine: str, decks, factions, ranks, problems: Problems, path, raw, sources=None,
+                    field_lines=None) -> None:
     """The card keys the engine reads (its ``CARD_KEYS``: deck id -> key -> Param) exist in the data with
-    the right type, and are present on every card when the engine needs them."""
+    the right type, are present on every card when the engine needs them, and every card's value lies in
+    the range the engine declares (``min``/``max``, ``choices``): an error at the card's line."""
     wanted = getattr(module, "CARD_KEYS", None)
     if not wanted:
         return
@@ -669,6 +673,28 @@ def engine_contract(module, engine: str, decks, factions, ranks, problems: Probl
             elif param.required and not f.required and f.default is None:
                 problems.error(path, line, who, f"needs the card field '{key}' on every card: make it "
                                                 f"required or give it a default in {where}")
+            else:
+                _card_ranges(engine, deck, key, param, problems, sources or {}, field_lines or {})
+
+
+def _card_ranges(engine: str, deck, key: str, param, problems: Problems, sources: dict, field_lines: dict) -> None:
+    """Every card of ``deck`` whose value of ``key`` lies outside the engine's declared range."""
+    low, high, choices = param.min, param.max, param.choices
+    if low is None and high is None and not choices:
+        return
+    for card in deck.cards:
+        value = card.stats.get(key)
+        if value is None or isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)) and (low is not None and value < low or high is not None and value > high):
+            allowed = f"{low if low is not None else '…'}..{high if high is not None else '…'}"
+        elif choices and value not in choices:
+            allowed = ", ".join(map(str, choices))
+        else:
+            continue
+        where, line = sources.get(card.id, (deck.cards_file, None))
+        problems.error(where, field_lines.get((card.id, key)) or line, f"card '{card.id}'",
+                       f"{key}: {value} is outside what the rules engine '{engine}' plays ({allowed})")
 
 
 def _check_engine_accepts(game, problems: Problems) -> None:
@@ -676,17 +702,27 @@ def _check_engine_accepts(game, problems: Problems) -> None:
     the Throne character without a value, say); its reason becomes a problem at the card's line."""
     from rules_engine.core.contract import engine_named
 
+    engine = engine_named(game.engine)
     try:
-        engine_named(game.engine).rules_for(game)
+        rules = engine.rules_for(game)
     except ValueError as exc:
         message = str(exc)
         card_id = message.split("'")[1] if message.startswith("card '") and message.count("'") >= 2 else None
         card = next((c for c in game.cards if c.id == card_id), None)
-        path, line = game.source(card) if card else (game.root / "game.yaml", None)
+        path, line = game.source(card) if card else game.where("engine")
         subject = f"card '{card_id}'" if card else None
         if subject:
             message = message.split(": ", 1)[-1]
         problems.error(path, line, subject, f"the rules engine cannot play this: {message[:200]}")
+        return
+    most = rules.max_players()          # the largest table these cards seat, by the engine's count
+    if not isinstance(most, int) or isinstance(most, bool):
+        problems.error(*game.where("engine"), None, f"engine: the rules engine '{game.engine}' gives "
+                                                    f"{excerpt(most)} as max_players(), not a whole number")
+    elif most < game.players.max:
+        problems.error(*game.where("players"), None,
+                       f"players: up to {game.players.max}, but the rules engine '{game.engine}' seats at most "
+                       f"{most} with these cards (its max_players()); lower max or add cards")
 
 
 def _describe_top(value) -> str:
@@ -753,8 +789,9 @@ def _unique(meta, raw, key, needed, problems, path, lines) -> list:
 
 
 def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, art, icons=BUILTIN,
-                side_b=None) -> list:
-    """A deck's cards file checked against its fields: [Card]; ``sources`` gets card id -> (path, line).
+                side_b=None, field_lines=None) -> list:
+    """A deck's cards file checked against its fields: [Card]; ``sources`` gets card id -> (path, line),
+    ``field_lines`` (card id, key) -> the line that writes the key (a CSV row's line).
     The card markup of its texts (flavour, ``text`` fields) is checked at the cell or line that wrote it,
     a double-sided card's side B as its face (``side_b``: dicts of card id -> its side B's art, and -> the
     lines of what it writes under side_b)."""
@@ -792,6 +829,9 @@ def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, 
         picture = card_art(root, clean, raw, problems, path, subject, deck.bleed)
         cards.append(new_card(deck, clean, ability, mark, replace(side, placeholder=mark) if side else None))
         sources.setdefault(clean["id"], (str(path), line))
+        if field_lines is not None and isinstance(raw, dict):
+            for key in raw:
+                field_lines.setdefault((clean["id"], key), line_of(raw, key) or line)
         if picture is not None:
             art[clean["id"]] = picture
     if not dropped and top is not None:   # a card left out for its own errors would only add count errors

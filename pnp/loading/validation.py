@@ -156,22 +156,41 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
 
 
 def _engine_check(game, problems: Problems) -> None:
-    """The engine's own ``validate_game`` hook (its seeded games), its problems placed at their cards."""
+    """The engine's own ``validate_game`` hook (its seeded games), each problem at the file and line of what
+    it names (:func:`_hook_place`)."""
     engine = _engine_named(game.engine)
-    hook = getattr(engine, "validate_game", None)
-    if hook is not None:
-        for subject, message, warning in hook(game):
-            path, line = _hook_place(game, subject)
-            (problems.warn if warning else problems.error)(path, line, subject, message)
+    for found in engine.validate_game(game):
+        path, line, subject, message, warning = _hook_place(game, engine, found)
+        (problems.warn if warning else problems.error)(path, line, subject, message)
 
 
-def _hook_place(game, subject) -> tuple:
-    """Where an engine hook's problem belongs: the card's own entry for a subject ``card 'ID'``, else the
-    first deck's file (the engine's problems are about the cards)."""
-    match = re.fullmatch(r"card '([^']+)'", subject or "")
-    if match and match.group(1) in game.sources:
-        return game.source(game.card(match.group(1)))
-    return (game.decks[0].cards_file if game.decks else game.root / "game.yaml"), None
+def _hook_place(game, engine, found) -> tuple:
+    """``(path, line, subject, message, warning)`` of a problem the engine's ``validate_game`` gives: a
+    :class:`rules_engine.core.contract.Problem` at the card it names (at its ``field``'s line when the file
+    gives one), the deck's game.yaml entry, a game.yaml key's line, else game.yaml's ``engine:`` line; a
+    ``(subject, message, warning)`` triple at the card when the subject is ``card 'ID'``, a deck for
+    ``deck 'ID'``, a game.yaml key it names, else at ``engine:``."""
+    if hasattr(found, "card") and hasattr(found, "message"):
+        card, key, deck_id = found.card, found.key, found.deck
+        subject = f"card '{card}'" if card else f"deck '{deck_id}'" if deck_id else key
+        message = f"{found.field}: {found.message}" if found.field else found.message
+        warning = found.warning
+    else:
+        subject, message, warning = found
+        card = re.fullmatch(r"card '([^']+)'", subject or "")
+        card = card.group(1) if card else None
+        deck_id = re.fullmatch(r"deck '([^']+)'", subject or "")
+        deck_id = deck_id.group(1) if deck_id else None
+        key = subject if subject in game.meta_lines else None
+    if card is not None and card in game.sources:
+        return (*game.source(game.card(card), getattr(found, "field", None)), subject, message, warning)
+    deck = next((d for d in game.decks if d.id == deck_id), None) if deck_id else None
+    if deck is not None:
+        return (*game.deck_where(deck), subject, message, warning)
+    if key is not None and key in game.meta_lines:
+        return (*game.where(key), subject, message, warning)
+    who = f"engine '{game.engine}'" + (f": {subject}" if subject else "")
+    return (*game.where("engine"), who, message, warning)
 
 
 def printed_texts(game, lang: str | None = None):

@@ -3,7 +3,7 @@ strength takes the round (a tie: nobody). Whoever takes the most rounds wins."""
 
 from typing import NamedTuple
 
-from rules_engine.core import Engine, IllegalAction, State, runs, weighted_kinds
+from rules_engine.core import Engine, GameEvent, IllegalAction, State, runs, weighted_kinds
 from rules_engine.core import play as core
 from rules_engine.core.bots import registry
 from rules_engine.model import Param
@@ -28,15 +28,6 @@ class Rules(NamedTuple):
 def rules_for(game):
     cards = [c for c in game.cards for _ in range(c.copies)]
     return Rules(tuple(c.id for c in cards), tuple(c.stat("strength") for c in cards))
-
-
-class Event(NamedTuple):
-    round: int
-    plays: tuple                                  # card id played by each seat
-    taker: int | None
-
-    def as_dict(self):
-        return self._asdict()
 
 
 class GameState(State):
@@ -74,8 +65,9 @@ class GameState(State):
         for s, a in actions.items():
             self.hands[s].remove(a)
         self.round += 1
-        if self.record:
-            self.events.append(Event(self.round, tuple(self.rules.ids[actions[s]] for s in range(self.n)), taker))
+        if self.record:                           # an event: its type, and its data (ids and seats)
+            plays = [self.rules.ids[actions[s]] for s in range(self.n)]
+            self.events.append(GameEvent("round", {"round": self.round, "plays": plays, "taker": taker}))
 
     @property
     def is_over(self):
@@ -156,8 +148,8 @@ def report_lines(report, *, title, cards=(), factions=()):
 
 
 def transcript_lines(events, cards, factions, names):
-    return [f"Round {e.round}: " + ", ".join(f"{names[s]} plays {c}" for s, c in enumerate(e.plays))
-            + f"; {names[e.taker] if e.taker is not None else 'nobody'} takes it." for e in events]
+    return [f"Round {e.data['round']}: " + ", ".join(f"{names[s]} plays {c}" for s, c in enumerate(e.data["plays"]))
+            + f"; {names[e.data['taker']] if e.data['taker'] is not None else 'nobody'} takes it." for e in events]
 
 
 def validate_game(game):
