@@ -7,6 +7,7 @@ tests/games/gardiens is a game written in French (``language: fr``): its i18n/fr
 locale data, read through Babel: the tests compare with Babel's, never with values of their own.
 """
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -40,12 +41,16 @@ def words_of(text: str) -> set:
 
 
 def kit_text(folder: Path) -> str:
-    """Every word of every PDF of a kit, as pdfium extracts it."""
+    """Every word of a kit: its PDFs' as pdfium extracts them, the notes beside them (a Cricut's image
+    sizes) and the names manifest.json gives the pieces."""
     out = []
     for pdf in sorted(folder.glob("*.pdf")):
         doc = pypdfium2.PdfDocument(pdf)
         out += [page.get_textpage().get_text_range() for page in doc]
         doc.close()
+    out += [note.read_text("utf-8") for note in sorted(folder.glob("*.txt"))]
+    manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
+    out += [piece["name"] for row in manifest["components"] for piece in row["pieces"]]
     return "\n".join(out)
 
 
@@ -54,7 +59,8 @@ def english_left(text: str, language_words: dict) -> set:
     word both languages write alike, such as 'Total' or 'Instructions', proves nothing)."""
     english = set().union(*(words_of(re.sub(r"\{[a-z_]+\}", "", texts(v))) for v in ENGLISH.values()))
     own = set().union(*(words_of(texts(v)) for v in language_words.values()))
-    return words_of(text) & (english - own)
+    printed = re.sub(r"[\w-]+\.(pdf|png|svg|dxf|txt|json)\b", "", text)     # file names are no words
+    return words_of(printed) & (english - own)
 
 
 def flat(text: str) -> str:
@@ -68,11 +74,12 @@ def strings_of(lang: str) -> dict:
 
 @pytest.fixture(scope="module")
 def kits(tmp_path_factory):
-    """The French kit and the German one, built by ``pnp build`` without --allow-missing."""
+    """The French kit and the German one (for a Cricut: with its notes), built by ``pnp build`` without
+    --allow-missing."""
     out = {}
-    for lang in ("fr", "de"):
+    for lang, options in (("fr", ()), ("de", ("--cutter", "cricut"))):
         folder = tmp_path_factory.mktemp(f"gardiens-{lang}")
-        result = run("build", GAME, "--lang", lang, "--out", folder, "--no-cache")
+        result = run("build", GAME, "--lang", lang, "--out", folder, "--no-cache", *options)
         assert result.exit_code == 0, result.output
         out[lang] = folder
     return out
@@ -97,9 +104,12 @@ def test_no_english_word_of_pnp_is_left_in_the_kit(kits, lang):
     assert english_left(text, strings_of(lang)) == set()
     # the kit printed the game's words for pnp's: the instructions page, the box, the rulebook's chapters
     own = strings_of(lang)
-    for key in ("kit_bill", "kit_cards_plain", "box_contents", "contents", "card_index", "rules_of_play",
-                "part_tiles"):
+    for key in ("kit_bill", "box_contents", "contents", "card_index", "rules_of_play", "part_tiles"):
         assert flat(own[key]) in flat(text), key
+    cut = own["kit_cards_plain"] if lang == "fr" else own["kit_cards_cricut"].split(":")[0]  # up to its markup
+    assert flat(cut) in flat(text)
+    if lang == "de":
+        assert "Die Hüter des Hafens: die Bilder von cards-fronts.pdf, in Cricut Design Space" in text
 
 
 def test_the_english_check_finds_english(built_kit):

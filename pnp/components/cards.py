@@ -637,7 +637,8 @@ def cut_files(game, machine, page_w: float, page_h: float, pages: list, stem: st
     """The cut files (and, for Cricut, the images) beside ``<stem>.pdf``: :func:`pnp.exports.cutfile.cut_files`."""
     from pnp.exports import cutfile
 
-    return cutfile.cut_files(game.title, machine, page_w, page_h, pages, stem, numbers, drawn)
+    return cutfile.cut_files(game.title, machine, page_w, page_h, pages, stem, numbers, drawn,
+                             words=strings(game))
 
 
 def _check_texts(elements, problems, path, line, subject, what: str = "", icons=None, place=None,

@@ -126,7 +126,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         if machine:
             from pnp.exports.cutfile import moved_sheets
 
-            out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, f"{base}-{form}")
+            out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, f"{base}-{form}", words)
         outs.append(out)
     outs[0].record = record.fragment(game, "dice", *printed(game, options, spec))
     return outs

@@ -22,7 +22,7 @@ from pnp.layout.cutter import MACHINES, virtual_page
 from pnp.layout.geometry import Box, Icon, Picture, Rect, Style, Text
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.standee import StandeeSpec, standee_layout, standee_pages, standee_sheets
-from pnp.loading.i18n import word
+from pnp.loading.i18n import strings, word
 from pnp.markup import closest_icon, escape
 from pnp.paths import data_path
 from pnp.loading.schema import Field
@@ -204,7 +204,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     if machine:
         from pnp.exports.cutfile import moved_sheets
 
-        out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, stem)
+        out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, stem, strings(game, options.lang))
     out.record = record.fragment(game, "standee", *printed(game, options, spec))
     return [out]
 

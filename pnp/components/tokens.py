@@ -178,10 +178,11 @@ def _cutter_output(game, token_set, options: BuildOptions, words, parts) -> Outp
     out = Output("tokens.pdf", title, pages, parts=parts, sides="single" if machine.image else "double",
                  sheets=None if machine.image else len(sheets))
     if machine.image:      # Design Space prints where it likes: fronts and backs are cut apart and glued
-        out.beside = cut_files(game.title, machine, w, h, cuts, "tokens", drawn=pages)
+        out.beside = cut_files(game.title, machine, w, h, cuts, "tokens", drawn=pages, words=words)
     else:                  # the machine cuts the printed fronts; the backs are on their reverse
         numbers = list(range(1, len(pages) + 1, 2))
-        out.beside = cut_files(game.title, machine, w, h, cuts[::2], "tokens", numbers, drawn=pages[::2])
+        out.beside = cut_files(game.title, machine, w, h, cuts[::2], "tokens", numbers, drawn=pages[::2],
+                               words=words)
     return out
 
 

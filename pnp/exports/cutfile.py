@@ -169,14 +169,19 @@ def sheet_image(pdf: bytes, index: int, sheet, dpi: int) -> bytes:
 
 
 def cut_files(title: str, machine, page_w: float, page_h: float, pages: list, stem: str,
-              numbers: list | None = None, drawn: list | None = None, folds: list | None = None) -> dict:
+              numbers: list | None = None, drawn: list | None = None, folds: list | None = None,
+              words: dict | None = None) -> dict:
     """The files beside ``<stem>.pdf`` for ``machine``: ``<stem>-cut-p<first>-<last>.svg`` and ``.dxf``
     for each run of pages that cut the same outlines (one pair for every full sheet of a deck); with
     ``numbers`` (each page's number in the PDF, when other pages come between them), one pair per page.
     ``pages`` holds each page's :class:`pnp.layout.cutter.CutOutline` list, ``folds`` its fold lines.
     For a machine that takes images (Cricut), ``drawn`` (the pages themselves) also gives
-    ``<stem>-p<n>.png``, each page's image to upload, and ``<stem>-images.txt`` lists their sizes."""
+    ``<stem>-p<n>.png``, each page's image to upload, and ``<stem>-images.txt`` lists their sizes, in the
+    kit's printed ``words`` (:func:`pnp.loading.i18n.strings`: ``cutter_images``, ``cutter_image``; pnp's
+    English without them)."""
     from dataclasses import replace
+
+    from pnp.loading.i18n import REFERENCE, pnp_words
 
     from pnp.layout.cutter import IMAGE_DPI, cut_sheets
 
@@ -196,8 +201,8 @@ def cut_files(title: str, machine, page_w: float, page_h: float, pages: list, st
         from pnp.draw.pdf import render
 
         pdf = render(drawn, f"{title}: {stem}.pdf")
-        lines = [f"{title}: the images of {stem}.pdf to upload to Cricut Design Space as Print Then Cut "
-                 f"images, each at the size below (width x height)."]
+        words = words if words is not None else pnp_words(REFERENCE)
+        lines = [_said(words["cutter_images"], title=title, file=f"{stem}.pdf")]
         by_number = {}
         for sheet in runs:
             for n in range(sheet.first, sheet.last + 1):
@@ -209,13 +214,22 @@ def cut_files(title: str, machine, page_w: float, page_h: float, pages: list, st
             name = f"{stem}-p{n}.png"
             files[name] = sheet_image(pdf, index, replace(sheet, first=n, last=n), IMAGE_DPI)
             f = sheet.area
-            lines.append(f"{name}: {f.w / 25.4:.3f} x {f.h / 25.4:.3f} in ({f.w:.2f} x {f.h:.2f} mm); "
-                         f"cut file {stem}-cut-{sheet.pages}.svg")
+            lines.append(_said(words["cutter_image"], image=name, width_in=f"{f.w / 25.4:.3f}",
+                               height_in=f"{f.h / 25.4:.3f}", width_mm=f"{f.w:.2f}", height_mm=f"{f.h:.2f}",
+                               cut=f"{stem}-cut-{sheet.pages}.svg"))
         files[f"{stem}-images.txt"] = ("\n".join(lines) + "\n").encode("utf-8")
     return files
 
 
-def moved_sheets(title: str, machine, pages, page_w: float, page_h: float, stem: str) -> tuple[list, dict]:
+def _said(text: str, **values) -> str:
+    """A printed word for a plain-text file, its ``{placeholders}`` replaced by ``values`` as written."""
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", value)
+    return text
+
+
+def moved_sheets(title: str, machine, pages, page_w: float, page_h: float, stem: str,
+                 words: dict | None = None) -> tuple[list, dict]:
     """A component's pages laid out on :func:`pnp.layout.cutter.virtual_page` (standees, dice), moved
     onto the machine's sheets, and the cut files (and Cricut images) of the cut and fold lines they
     print, for ``<stem>.pdf``: (pages, files beside)."""
@@ -223,4 +237,4 @@ def moved_sheets(title: str, machine, pages, page_w: float, page_h: float, stem:
 
     _, _, dx, dy = virtual_page(machine, page_w, page_h)
     sheets, cuts, folds = onto_sheets(machine, pages, page_w, page_h, dx, dy)
-    return sheets, cut_files(title, machine, page_w, page_h, cuts, stem, drawn=sheets, folds=folds)
+    return sheets, cut_files(title, machine, page_w, page_h, cuts, stem, drawn=sheets, folds=folds, words=words)

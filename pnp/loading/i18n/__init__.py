@@ -68,6 +68,8 @@ PLACEHOLDERS = {
     "example_tableau": {"player"},
     "example_stacks": {"player"},
     "reprint_summary": {"count"},
+    "cutter_images": {"title", "file"},
+    "cutter_image": {"image", "width_in", "height_in", "width_mm", "height_mm", "cut"},
     "kit_title": {"title"},
     "kit_cards_gutterfold_bleed": {"bleed"},
     "kit_cards_duplex": {"edge", "fronts", "backs"},
