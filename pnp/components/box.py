@@ -56,10 +56,11 @@ SCHEMA = {
     "pitch": Field("str", default=""),
     "title_lines": Field("int", default=1, min=1, max=3, doc="lines the title may take on the lid and sides"),
     "contents": Field("list", default=[], items=Field("map", schema={
-        "count": Field("any", required=True, doc="a number, 'cards', 'aids', 'tokens' or 'deck:<deck id>'"),
+        "count": Field("any", required=True, doc="a number, 'cards', 'aids', 'tokens', 'dice' or 'deck:<deck id>'"),
         "item": Field("str", required=True),
         "in_box": Field("bool", nullable=True, doc="whether the box holds it (default: yes for cards, aids and "
-                                                   "tokens, which the box is sized for; no for a number)"),
+                                                   "tokens, which the box is sized for; no for dice and a "
+                                                   "number)"),
     })),
 }
 
@@ -140,7 +141,8 @@ def load_box(game, problems: Problems | None = None) -> BoxData | None:
             continue
         if "item" in item:
             in_box = item.get("in_box")
-            contents.append((count, item["item"], line, (not number) if in_box is None else in_box))
+            sized_for = not number and count != "dice"      # the box is sized for cards, aids and tokens
+            contents.append((count, item["item"], line, sized_for if in_box is None else in_box))
     if style and contents and not _held_decks(game, tuple(contents)):
         problems.error(path, line_of(raw, "contents"), "contents",
                        "every card travels beside the box (in_box: false), and a box is sized for the cards it "
@@ -166,7 +168,21 @@ def token_count(game) -> int | None:
     return tokens.total if tokens else None
 
 
-COUNT_SOURCES = ("cards", "tokens", "aids")
+COUNT_SOURCES = ("cards", "tokens", "aids", "dice")
+
+
+def dice_count(game) -> int | None:
+    """Every die of the kit's dice components (None: the game has no dice component, or its dice have
+    errors, reported elsewhere)."""
+    from pnp.components.dice import dice_faces
+
+    specs = [s for s in game.component_specs if s.kind == "dice"]
+    if not specs:
+        return None
+    try:
+        return sum(len(dice_faces(game, s)[0]) for s in specs)
+    except DataError:
+        return None
 
 
 def _count_problem(game, count) -> str | None:
@@ -184,6 +200,8 @@ def _count_problem(game, count) -> str | None:
             return ("'aids' counts the player-aid cards (a deck's aids:), and the game has none; did you mean "
                     "deck:aids (the deck 'aids')?")
         return "'aids' counts the player-aid cards (a deck's aids:, or player_aid:), and the game has none"
+    if count == "dice" and not any(s.kind == "dice" for s in game.component_specs):
+        return "'dice' counts the dice of the kit's dice components (kind: dice), and the game has none"
     if count in COUNT_SOURCES:
         return None
     if count.startswith("deck:"):
@@ -250,7 +268,7 @@ def words_for(game, lang) -> dict:
 
 def listed(game, data: BoxData, lang=None) -> list[tuple[int, str, bool]]:
     """box.yaml's contents as (how many, what, whether the box holds it), counts worked out from the
-    data (cards: those of the decks on the line's side of the box; a deck, aids, tokens) and names in
+    data (cards: those of the decks on the line's side of the box; a deck, aids, tokens, dice) and names in
     ``lang``; a ``tokens`` line of a game without tokens.yaml is left out."""
     tokens = token_count(game)
     items = (translation(game, lang or game.language).get("box") or {}).get("items") or {}
@@ -268,6 +286,10 @@ def listed(game, data: BoxData, lang=None) -> list[tuple[int, str, bool]]:
             count = tokens
         elif count == "aids":
             count = game.aid_count
+            if not count:
+                continue
+        elif count == "dice":
+            count = dice_count(game)
             if not count:
                 continue
         out.append((count, items.get(item, item), in_box))

@@ -6,7 +6,8 @@ Everything here is pure geometry in mm (origin bottom-left, y up); nothing impor
   clearance; inner depth from the deck's thickness, the token bags' allowance and the clearance.
 * A box *style* (a class in :data:`STYLES`, one per design, in the spirit of boxes.py's generators) turns
   those sizes into complete nets: faces joined by fold lines, with glue tabs.
-* :func:`sheets` splits any net too large for the sheet along fold lines (the new joint gets a
+* :func:`sheets` turns a net that fits the sheet only turned a quarter (when nothing on it reads along an
+  edge), splits any net still too large for the sheet along fold lines (the new joint gets a
   lettered glue tab, and the edge it glues behind gets the same letter), packs the pieces onto as few
   sheets as they fit, and draws them: cut lines solid, fold lines dashed, decoration on the faces, and a
   note on each sheet saying which pieces it holds.
@@ -457,6 +458,30 @@ def split(piece: Piece, fold: tuple, tab_on: str, width: float) -> tuple[Piece, 
     return parts[0], parts[1]
 
 
+#: Faces whose print reads the same whichever way the net lies on the sheet (a base's underside: its words
+#: are laid out upright in whatever rectangle the face has); a wall's title must run along its rim.
+TURNABLE_DECOR = ("", "base-bottom")
+
+#: A side after a quarter turn anticlockwise.
+TURNED_SIDE = {"n": "w", "w": "s", "s": "e", "e": "n"}
+
+
+def turned(piece: Piece) -> Piece:
+    """``piece`` turned a quarter anticlockwise about the net's origin: (x, y) -> (-y, x)."""
+    faces = tuple(replace(f, rect=Rect(-f.rect.top, f.rect.x, f.rect.h, f.rect.w)) for f in piece.faces)
+    tabs = tuple(replace(t, side=TURNED_SIDE[t.side], joins_side=TURNED_SIDE[t.joins_side]) for t in piece.tabs)
+    return Piece(faces, piece.folds, tabs)
+
+
+def upright_to_fit(piece: Piece, area_w: float, area_h: float, bleed: float) -> Piece:
+    """A net too large for the sheet but that fits turned a quarter (a base taller than it is wide on a
+    portrait sheet) is turned rather than cut in two, when nothing on it has to read along an edge."""
+    if _fits(piece, area_w, area_h, bleed) or any(f.notch or f.decor not in TURNABLE_DECOR for f in piece.faces):
+        return piece
+    other = turned(piece)
+    return other if _fits(other, area_w, area_h, bleed) else piece
+
+
 def _fits(piece: Piece, area_w: float, area_h: float, bleed: float) -> bool:
     r = piece.bounds(bleed)
     return r.w <= area_w + EPS and r.h <= area_h + EPS
@@ -793,9 +818,11 @@ def _base_bottom(r: Rect, content: BoxContent, credits: bool = False) -> list:
         els.append(Text(Rect(body.x, body.y, body.w, credits_h), "\n".join(content.credits),
                         replace(CREDITS_STYLE, colour=content.colour("ink")), role="credits"))
         body = Rect(body.x, body.y + credits_h + 2.0, body.w, body.h - credits_h - 2.0)
-    head_h = min(8.0, body.h * 0.16)
+    lines = content.title_lines if r.w < r.h else 1       # a turned, narrow underside may wrap the title
+    head_h = min(8.0 + 4.5 * (lines - 1), body.h * 0.16 * lines)
+    heading = replace(HEADING_STYLE, max_lines=lines, leading=1.0) if lines > 1 else HEADING_STYLE
     els.append(Text(Rect(body.x, body.top - head_h, body.w, head_h), content.title,
-                    content.styled(HEADING_STYLE, "ink"), role="base-title"))
+                    content.styled(heading, "ink"), role="base-title"))
     label_h = 4.0
     blocks = [(content.contents_heading, content.contents, "contents")]
     if content.beside:
@@ -951,7 +978,8 @@ def box_layout(style, spec: BoxSpec, content: BoxContent, page_w: float, page_h:
     if dims.lid_inner is not None and content.credits:
         content = replace(content, credits_at=credits_place(tray_net(dims.lid_inner, spec.material)[2], content))
     area = printable_area(page_w, page_h)
-    pieces = letter_tabs(split_to_fit(nets, area.w, area.h, spec.glue_tab, spec.bleed))
+    upright = [upright_to_fit(n, area.w, area.h, spec.bleed) for n in nets]
+    pieces = letter_tabs(split_to_fit(upright, area.w, area.h, spec.glue_tab, spec.bleed))
     placements = pack(pieces, page_w, page_h, spec.bleed)
     total = max(p.sheet for p in placements) + 1
     lettered = {t: pl.sheet for pl in placements for t in pl.piece.tabs if t.letter}
