@@ -169,7 +169,8 @@ def _cards_record(path: Path, given: str) -> dict:
 @dataclass(frozen=True)
 class Change:
     """One piece's change between two kits: ``kind`` is ``added``, ``removed`` or ``changed``; ``values``
-    the values that changed (``drawing`` when only its drawing did: a layout, a picture, a back)."""
+    the values that changed (none for a changed piece when only its drawing did: a layout, a picture, a
+    back; the changelog then prints the kit's printed word ``reprint_drawing``)."""
 
     kind: str
     component: str
@@ -203,7 +204,7 @@ def compare(old: dict, new: dict) -> tuple[list[Change], dict]:
             names = sorted(set(piece["values"]) | set(was["values"]))
             values = tuple(k for k in names if piece["values"].get(k) != was["values"].get(k))
             if values or redraw:
-                changes.append(Change("changed", comp_id, key, piece["name"], values or ("drawing",),
+                changes.append(Change("changed", comp_id, key, piece["name"], values,
                                       piece.get("group", "")))
         for key, piece in was_pieces.items():
             if key not in comp["pieces"]:
@@ -295,7 +296,8 @@ def reprint_pages(game, options, components, record_bytes: bytes, words) -> tupl
     ordered = [c for c in components if c.kind == "cards"] + [c for c in components if c.kind != "cards"]
     ordered = [c for c in ordered if c.reprint is not None]
     count = sum(len(wanted.get(c.name, ())) for c in ordered)
-    rows = _changelog_rows(changes, ordered, old, new, words, escape)
+    decks = {deck.id: escape(deck.name) for deck in game.decks if deck.name}
+    rows = _changelog_rows(changes, ordered, old, new, words, escape, decks)
     if old.get("only"):
         rows.append(("line", words.get("reprint_only_cards", "The earlier kit was built by a pnp that recorded "
                                                              "cards only: its other pieces are not compared.")))
@@ -326,8 +328,11 @@ def _filled(text: str, **values) -> str:
     return text
 
 
-def _changelog_rows(changes, components, old, new, words, escape) -> list[tuple]:
-    """("heading", title) for each component with changes, then ("line", markup) for each change."""
+def _changelog_rows(changes, components, old, new, words, escape, groups=None) -> list[tuple]:
+    """("heading", title) for each component with changes, then ("line", markup) for each change; a piece's
+    group (a card's deck) is named by ``groups`` (the decks' printed names, in the kit's language), else by
+    its id."""
+    groups = groups or {}
     by_component: dict = {}
     for change in changes:
         by_component.setdefault(change.component, []).append(change)
@@ -338,16 +343,19 @@ def _changelog_rows(changes, components, old, new, words, escape) -> list[tuple]
         comp = new["components"].get(name)
         title = comp["title"] if comp is not None else _as_data(old["components"][name]["title"], escape)
         comp = comp or old["components"][name]
-        groups = {p.get("group", "") for p in comp["pieces"].values()}
+        group_ids = {p.get("group", "") for p in comp["pieces"].values()}
+        names = groups if comp.get("kind") == "cards" else {}
         rows.append(("heading", title))
         for change in by_component[name]:
             what = words.get(f"reprint_{change.kind}", change.kind.capitalize())
-            group = f" ({escape(change.group)})" if len(groups) > 1 and change.group else ""
+            group = f" ({names.get(change.group) or escape(change.group)})" if len(group_ids) > 1 and change.group else ""
             # a removed piece is named by the earlier record: printed as data, whoever wrote that file
             shown = _as_data(change.name, escape) if change.kind == "removed" else change.name
             line = f"**{what}**: {shown}{group}"
             if change.values:
                 line += " — " + ", ".join(escape(v) for v in change.values)
+            elif change.kind == "changed":         # only its drawing changed
+                line += " — " + words.get("reprint_drawing", "drawing")
             rows.append(("line", line))
     return rows
 

@@ -305,3 +305,39 @@ def test_a_four_line_title_keeps_its_subtitle_above_the_cover_art(tmp_path):
     art = [obj.get_bounds() for obj in doc[0].get_objects(filter=[pypdfium2.raw.FPDF_PAGEOBJ_IMAGE])]
     assert len(art) == 1 and art[0][3] < subtitle_bottom      # the picture's top is below the subtitle
     doc.close()
+
+
+# ------------------------------------------------------------------------------- the reprint
+
+def test_the_german_reprint_names_a_changed_drawing_in_german(tmp_path):
+    """The changelog of ``--changed-since`` in the kit's language, down to the word it prints for a piece
+    whose drawing alone changed (the backs' colour here)."""
+    import json as json_module
+
+    from pnp import cache
+    from pnp.components import BuildOptions, game_components
+    from pnp.draw.icons import using
+    from pnp.layout.geometry import Text, flatten
+    from pnp.loading.gamedata import load_game
+    from pnp.loading.i18n import strings, translate
+    from pnp.components.record import RECORD_FILE
+    from pnp.reprint import game_record, reprint_pages
+
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    old = tmp_path / "old"
+    old.mkdir()
+    options = BuildOptions(lang="de")
+    (old / RECORD_FILE).write_text(json_module.dumps(game_record(translate(load_game(game), "de"), options)))
+    cache.clear()
+    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8").replace('back: "#17324a"',
+                                                                                     'back: "#17324b"'), "utf-8")
+    loaded = translate(load_game(game), "de")
+    options = BuildOptions(lang="de", changed_since=str(old))
+    record = json_module.dumps(game_record(loaded, options)).encode("utf-8")
+    with using(loaded.icons, "de"):
+        pages, _, _ = reprint_pages(loaded, options, game_components(loaded), record, strings(loaded, "de"))
+    lines = [e.markup for page in pages for e in flatten(page.elements)
+             if isinstance(e, Text) and e.role == "changelog-line"]
+    assert "**Geändert**: Stillwasser (Strömungen) — Zeichnung" in lines          # the deck by its name
+    assert english_left("\n".join(lines), strings_of("de")) == set()

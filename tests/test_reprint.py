@@ -119,6 +119,17 @@ def test_a_new_version_alone_prints_nothing_again(tmp_path):
     assert _rows(changelog) == [("line", "No piece's drawing changed: nothing to print again.")]
 
 
+def test_a_piece_whose_drawing_alone_changed_says_so_in_the_kits_words(tmp_path):
+    """A category's frame colour is no value of a card: the changelog names the drawing, in the printed
+    word ``reprint_drawing`` (a game's translation gives it like any of pnp's words)."""
+    root = _game_copy(tmp_path)
+    old = _kit(tmp_path, root, "kit-1")
+    _edit(root / "game.yaml", 'name: Protective, colour: "#3f7a4a"', 'name: Protective, colour: "#2f7a4a"')
+    changelog, _, _ = _reprint(root, old)
+    lines = [markup for kind, markup in _rows(changelog) if kind == "line"][1:]
+    assert lines and all(line.startswith("**Changed**: ") and line.endswith(" — drawing") for line in lines)
+
+
 def test_the_old_version_and_the_new_one_title_the_changelog_in_glyphs_its_fonts_have(tmp_path):
     root = _game_copy(tmp_path)
     _edit(root / "game.yaml", "title:", 'version: "0.1"\ntitle:')
@@ -224,7 +235,7 @@ def test_added_removed_changed_and_more_copies():
     new = _record_of({"a": ({"name": "A", "copies": 1}, 1, "f1"), "b": ({"name": "B", "copies": 3}, 3, "f2"),
                       "c": ({"name": "C", "copies": 1}, 1, "f3-redrawn"), "fresh": ({"name": "Fresh"}, 1, "f5")})
     changes, reprint = compare(old, new)
-    assert changes == [Change("changed", "c", "b", "B", ("copies",), "d"), Change("changed", "c", "c", "C", ("drawing",), "d"),
+    assert changes == [Change("changed", "c", "b", "B", ("copies",), "d"), Change("changed", "c", "c", "C", (), "d"),
                        Change("added", "c", "fresh", "Fresh", (), "d"), Change("removed", "c", "gone", "Gone", (), "d")]
     # the third copy of b (the first two are as printed), the redrawn c and the new card
     assert reprint == {"c": {"b#3", "c#1", "fresh#1"}}
