@@ -341,3 +341,16 @@ def test_the_german_reprint_names_a_changed_drawing_in_german(tmp_path):
              if isinstance(e, Text) and e.role == "changelog-line"]
     assert "**Geändert**: Stillwasser (Strömungen) — Zeichnung" in lines          # the deck by its name
     assert english_left("\n".join(lines), strings_of("de")) == set()
+
+
+# ------------------------------------------------------------------------------- Tabletop Simulator
+
+def test_the_german_table_names_the_dice_by_their_german_title():
+    """export tts names each die as the kit titles it: the German title (it was the French one)."""
+    from pnp.exports.ttstable import table_pieces
+    from pnp.loading.gamedata import load_game
+    from pnp.loading.i18n import translate
+
+    names = [p.name for p in table_pieces(translate(load_game(GAME), "de"), "de") if p.kind == "die"]
+    assert names == ["Sturmwürfel: tempete"]
+    assert [p.name for p in table_pieces(load_game(GAME), "fr") if p.kind == "die"] == ["Dé de tempête: tempete"]

@@ -97,7 +97,7 @@ def table_pieces(game, lang: str | None = None) -> list[Piece]:
         elif spec.kind == "tokens":
             out += _tokens(game, lang)
         elif spec.kind == "dice":
-            out += _dice(game, spec)
+            out += _dice(game, spec, lang)
     return out
 
 
@@ -156,9 +156,10 @@ def _tokens(game, lang) -> list[Piece]:
     return out
 
 
-def _dice(game, spec) -> list[Piece]:
+def _dice(game, spec, lang) -> list[Piece]:
     from pnp.components.dice import config_of, dice_faces, _own_title
     from pnp.layout.regions import place
+    from pnp.loading.i18n import word
 
     config = config_of(spec)
     dice, layout = dice_faces(game, spec)
@@ -170,7 +171,7 @@ def _dice(game, spec) -> list[Piece]:
         else:
             kinds.append([item, faces, 1])
     out = []
-    title = _own_title(spec)
+    title = word(game, f"components.{spec.id}.title", _own_title(spec), lang)      # as the kit prints it
     for n, (item, faces, count) in enumerate(kinds, 1):
         label = item.get("name") or item.get("id") if isinstance(item, dict) else None
         name = f"{title}: {label}" if label else title
