@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import jinja2
 
+from pnp.grammar import speaking
 from pnp import TEMPLATES_DIR, templating
 from pnp.errors import Problems, display_path
 from pnp.loading.schema import Field, check, entry
@@ -129,7 +130,8 @@ def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]
             problems.append(templating.template_problem(exc, subject=f"chapter '{chapter}'"))
             continue
         try:
-            markup = render(template)
+            with speaking(lang):
+                markup = render(template)
         except templating.TEMPLATE_ERRORS as exc:
             problems.append(templating.template_problem(exc, template.filename, f"chapter '{chapter}'"))
             continue

@@ -54,6 +54,7 @@ from jinja2.compiler import CodeGenerator
 from jinja2.runtime import Macro, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from pnp import grammar
 from pnp.cache import reads_files
 from pnp.errors import Problem
 from pnp.markup import MarkupError, Safe, escape, icons_used, inline_texts, markup_problems, open_emphasis, parse
@@ -282,6 +283,24 @@ def limits():
         _BUDGET.reset(token)
 
 
+@contextmanager
+def paused():
+    """Time spent in the block does not count against the current render's time limit (nor its backstop
+    alarm): for loading, once per process, a library a filter needs (``inflect``, whose import takes
+    seconds on a loaded machine), which is no work of the template's."""
+    budget = _BUDGET.get()
+    alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    remaining = signal.setitimer(signal.ITIMER_REAL, 0)[0] if alarm else 0.0
+    start = time.monotonic()
+    try:
+        yield
+    finally:
+        if budget is not None:
+            budget.deadline += time.monotonic() - start
+        if remaining:
+            signal.setitimer(signal.ITIMER_REAL, remaining)
+
+
 def spend(steps: int = 1) -> None:
     """Count ``steps`` against the current render's budget (none outside :func:`limits`)."""
     budget = _BUDGET.get()
@@ -466,6 +485,7 @@ class MarkupSandbox(ImmutableSandboxedEnvironment):
         for name in ("center", "indent", "format", "slice", "batch", "wordwrap", "truncate"):
             self.filters[name] = _bounded_filter(self.filters[name])
         self.filters["sum"] = _sum
+        self.filters.update(grammar.filters())        # {{ card|a }}, {{ card|al }}: articles from the data
         self.filters = {name: _guarded_filter(name, func) for name, func in self.filters.items()}
 
     # -- what generated code calls (BoundedCodeGenerator)
@@ -947,7 +967,8 @@ def call_macro(macro, *args, memo: dict | None = None) -> Safe:
         return Safe(macro(*values))
 
 
-#: Errors a template can raise while it renders (its own mistakes, not pnp's).
+#: Errors a template can raise while it renders (its own mistakes, not pnp's; a name whose article needs a
+#: gender the data does not give, :class:`pnp.grammar.GrammarError`, is a ValueError).
 TEMPLATE_ERRORS = (jinja2.TemplateError, ArithmeticError, TypeError, ValueError, LookupError, AttributeError,
                    RecursionError, AssertionError)       # (Jinja2's filters check their arguments with assert)
 

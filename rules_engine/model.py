@@ -53,14 +53,28 @@ class Ability:
 
 
 @dataclass(frozen=True)
+class Grammar:
+    """How a printed name is said in a sentence of its language, as the data gives it: its grammatical
+    ``gender`` (``masculine``, ``feminine``, ``neuter``; None when the data gives none), whether it is
+    ``plural`` (the Rebels), and whether it takes an ``article`` (a personal name does not: "Anna Lys").
+    pnp's template filters put articles by it (``{{ card|al }}``: "al Forajido", "a la Guardia")."""
+
+    gender: str | None = None
+    plural: bool = False
+    article: bool = True
+
+
+@dataclass(frozen=True)
 class Faction:
-    """A faction: its id, printed name, the adjective card text uses, its colour and its emblem icon."""
+    """A faction: its id, printed name, the adjective card text uses, its colour and its emblem icon, and
+    how its name is said (``grammar``)."""
 
     id: str
     name: str
     adjective: str
     colour: str
     emblem: str
+    grammar: Grammar = Grammar()
 
 
 @dataclass(frozen=True)
@@ -80,7 +94,8 @@ class Card:
     ``placeholder`` says what of it was invented where the source is silent: ``()`` nothing,
     ``(WHOLE_PLACEHOLDER,)`` the whole card, else the names of the invented keys (``("copies",)``).
     ``side_b``: a double-sided card's second face (a card of the same id, copies, faction and rank, with
-    its own name, stats and flavour and no ability), or None for a card with one face."""
+    its own name, stats and flavour and no ability), or None for a card with one face. ``grammar``: how its
+    name is said in a sentence (:class:`Grammar`)."""
 
     id: str
     name: str
@@ -93,6 +108,7 @@ class Card:
     deck: str = "cards"
     placeholder: tuple = ()
     side_b: "Card | None" = None
+    grammar: Grammar = Grammar()
 
     def invented(self, key: str | None = None) -> bool:
         """Whether the card (``key=None``: any of it) or its value of ``key`` is a placeholder."""

@@ -123,7 +123,7 @@ def test_shadow_throne_spanish_examples_are_spanish_prose():
     _, examples, _ = examples_of("shadow_throne", "es")
     ex = examples["convert_and_embolden"]
     assert ex.title == "Ejemplo: una oleada, dos habilidades a la vez"
-    assert "Pastor de los Perdidos de Ben convierte a Forajido de Ana" in " ".join(ex.steps)
+    assert "El Pastor de los Perdidos de Ben convierte al Forajido de Ana" in " ".join(ex.steps)
     assert ex.steps[0].startswith("**Oleada 1:**")
     assert ex.outcome[0].startswith("**Resultado.**") and "la Iglesia gana la batalla" in ex.outcome[0]
     hush = examples["hush_money"]

@@ -51,7 +51,7 @@ def line_of(text, needle):
 def test_missing_and_unused_keys_name_file_and_line(game_copy):
     path = game_copy / "i18n" / "es.yaml"
     text = path.read_text()
-    text = text.replace("  outlaw: {name: Forajido, flavour: El camino paga mejor de lo que pagó nunca el rey.}\n", "")
+    text = text.replace("  outlaw: {name: Forajido, gender: masculine, flavour: El camino paga mejor de lo que pagó nunca el rey.}\n", "")
     text = text.replace("  langman: {name:", "  langmann: {name:")
     path.write_text(text)
     result = CliRunner().invoke(main, ["validate", str(game_copy), "--lang", "es"])
@@ -130,7 +130,7 @@ def test_spanish_examples_are_engine_prose_in_spanish(game, spanish_kit):
     es = translate(game, "es")
     example = engine_examples(es, load_config(es), "es")["convert_and_embolden"]
     assert example.title == "Ejemplo: una oleada, dos habilidades a la vez"
-    assert "Pastor de los Perdidos (Ben) convierte a Forajido (Ana) a la Iglesia." in example  # the log
+    assert "El Pastor de los Perdidos (Ben) convierte al Forajido (Ana) a la Iglesia." in example  # the log
     assert phrases(engine_module("shadow_throne"), "es")["wave_start"] == "-- Oleada {wave} --"
     from rasterize import booklet_text
     rulebook = booklet_text(spanish_kit / "rulebook.pdf")

@@ -415,13 +415,13 @@ def test_11_spanish_engine_sentences_have_articles_and_agreement():
     assert "La victoria es para el Imperio." in text
     assert not re.search(r"La victoria es para (Iglesia|Imperio|Rebeldes)", text)
     assert "le quedan 1)" not in text and "le quedan" not in text
-    assert "a la facción" not in text and "convierte a Forajido (Ana) a la Iglesia." in text
+    assert "a la facción" not in text and "El Pastor de los Perdidos (Ben) convierte al Forajido (Ana) a la Iglesia." in text
 
 
 def test_11_spanish_examples_agree_and_name_every_person():
     """The rulebook's examples as printed in Spanish (the event templates' prose): the gold left agrees
-    with its number (never 'le quedan 1'), every person of a list takes its 'a', a name with an epithet
-    closes it with a comma, 'X de Ana' uses the short name, and nothing is 'cobrado' at 0."""
+    with its number (never 'le quedan 1'), every person of a list takes its 'a' contracted with the name's
+    article ('al Forajido', 'a la Guardia'), a name with an epithet closes it with a comma, 'X de Ana' uses the short name, and nothing is 'cobrado' at 0."""
     from pnp.components.rulebook import engine_battle, engine_examples
     from pnp.loading.i18n import translate
     from pnp.chapters import load_config
@@ -435,17 +435,17 @@ def test_11_spanish_examples_agree_and_name_every_person():
     assert "Cleo juega Reina Eletheria y paga 5 de oro; le queda 1." in text
     assert "Oleada 4: Ana juega Rey Kyros y paga 5 de oro; le queda 1." in text
     assert "Ana juega Anna Lys, Hacedora de Viudas, y paga 3 de oro; le quedan 2." in text
-    assert ("Paso 1: Anna Lys de Ana mata a Pastor de los Perdidos de Ben y a Guardia de la Reina de Cleo."
+    assert ("Paso 1: Anna Lys de Ana mata al Pastor de los Perdidos de Ben y a la Guardia de la Reina de Cleo."
             in text)
-    assert ("Pastor de los Perdidos de Ben convierte a Forajido de Ana y a Campesino Obediente de Cleo: desde "
+    assert ("El Pastor de los Perdidos de Ben convierte al Forajido de Ana y al Campesino Obediente de Cleo: desde "
             "ahora cuentan para la Iglesia.") in text
     assert ("Ana juega Esclavo Desafiante y paga 1 de oro, que es el Oro por Silencio por repetir la facción de "
             "la oleada anterior; le quedan 4.") in text
     assert "el Oro por Silencio le quita 1 del ingreso, así que no cobra nada (sigue con 5 de oro)." in text
     assert "cobra 0 de oro" not in text and "1 de ellos de Oro por Silencio" not in text
     assert "+2 de influencia por Anna Lys, Hacedora de Viudas, en el bando ganador" in text
-    assert "Ana renuncia a añadir otra carta con Rey Kyros." in text and "no añade ninguna carta" not in text
-    assert not re.search(r"(mata|convierte|poder) a [^.;:]* y (?!a )[A-Z]", text)     # a second person without 'a'
+    assert "Ana renuncia a añadir otra carta con el Rey Kyros." in text and "no añade ninguna carta" not in text
+    assert not re.search(r"(mata|convierte|poder) al? [^.;:]* y (?!al? )[A-Z]", text)     # a second person without 'a'
 
 
 def test_11_spanish_card_texts_and_printed_words():

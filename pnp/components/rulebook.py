@@ -66,7 +66,7 @@ def _sentences(game, module, events, names, template_file, lang) -> tuple[str, l
     grouped as the template's ``outcome`` and ``heads`` lists say."""
     outcome_types = set(getattr(module, "outcome", ()) or ())
     heads = set(getattr(module, "heads", ()) or ())          # said at the start of the next step
-    sentences, problems = said_by_templates(game, module, events, names, template_file)
+    sentences, problems = said_by_templates(game, module, events, names, template_file, lang)
     pending = ""
     setup, steps, outcome = "", [], []
     for kind, text in sentences:

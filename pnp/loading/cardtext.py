@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pathlib import Path
+
 import jinja2
 
+from pnp.grammar import speaking
 from pnp import TEMPLATES_DIR, templating
 from pnp.cache import reads_files
 from pnp.markup import Safe
@@ -63,8 +66,11 @@ def ability_text(game, card, lang: str | None = None) -> str:
                                           f"effect kind")
     params = {"kind": card.ability.kind, "step": card.ability.step, **card.ability.params}
     fac = game.faction(card.faction) if card.faction else None
-    text = templating.call_macro(macro, params, card, fac, {r.id: r for r in game.ranks},
-                                 {f.id: f for f in game.factions})
+    module = _module(game.root, game.engine, lang, game.source_language)
+    written_in = lang if Path(module.__name__ or "").stem == lang else game.source_language
+    with speaking(written_in):         # a missing translation's words are the original's, said in its language
+        text = templating.call_macro(macro, params, card, fac, {r.id: r for r in game.ranks},
+                                     {f.id: f for f in game.factions})
     return Safe(" ".join(text.split()))
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.errors import Problems
+from pnp.grammar import GENDER_VALUES, grammar_of
 from pnp.markup import placeholder_problems
 from pnp.paths import SAFE_NAME_TEXT, case_twins, data_path, excerpt, name_problem, portability_problem
 from pnp.loading.schema import Field, check, entry, subkey
@@ -42,7 +43,7 @@ DEFAULT_DECK = "cards"
 FIELD_TYPES = ("int", "text", "choice", "list", "bool")
 #: Keys every card may have besides its deck's fields (``faction``/``rank`` when the game has them).
 BUILTIN_KEYS = ("id", "name", "copies", "flavour", "ability", "faction", "rank", "placeholder", "art", "art_fit",
-                "art_focus", "art_bleed")
+                "art_focus", "art_bleed", "gender", "article")
 #: How a card's art fills its art area.
 ART_FITS = ("cover", "contain", "fill")
 ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
@@ -647,6 +648,14 @@ def _new_form(meta, raw, root, problems, path) -> tuple:
 
 # ----------------------------------------------------------------------------- the cards files
 
+#: How a name is said in a sentence (pnp.grammar): its gender (and number), and whether it takes an article.
+GRAMMAR_SCHEMA = {
+    "gender": Field("str", nullable=True, choices=GENDER_VALUES,
+                    doc="the name's grammatical gender, for the articles templates put before it"),
+    "article": Field("bool", default=True, doc="false: a personal name, said without an article"),
+}
+
+
 def card_schema(deck: Deck, factions, ranks) -> dict:
     schema = {
         "id": Field("id", required=True),
@@ -661,6 +670,7 @@ def card_schema(deck: Deck, factions, ranks) -> dict:
                            doc="[x, y], 0..1 from the left and from the top"),
         "art_bleed": Field("str", nullable=True, choices=BLEED_MODES,
                            doc="the art is made to the trim: make its bleed from its edge pixels"),
+        **GRAMMAR_SCHEMA,
     }
     schema["side_b"] = Field("any", nullable=True, doc="a double-sided card's second face: side B's name, "
                                                        "flavour, art and fields")
@@ -696,7 +706,8 @@ def side_b_schema(deck: Deck) -> dict:
 
 
 _CELL_TYPES = {"id": "str", "name": "str", "copies": "int", "flavour": "str", "faction": "str", "rank": "str",
-               "art": "str", "art_fit": "str", "art_focus": ("list", "number"), "art_bleed": "str"}
+               "art": "str", "art_fit": "str", "art_focus": ("list", "number"), "art_bleed": "str", "gender": "str",
+               "article": "bool"}
 
 
 def _coerce_row(row: LineDict, deck: Deck) -> LineDict:
@@ -875,7 +886,8 @@ def new_card(deck: Deck, clean: dict, ability: Ability | None, placeholder: tupl
              side_b: Card | None = None) -> Card:
     return Card(clean["id"], clean["name"], clean["copies"], clean.get("faction"), clean.get("rank"),
                 card_values(deck, clean), ability, clean.get("flavour") or "", deck=deck.id,
-                placeholder=placeholder, side_b=side_b)
+                placeholder=placeholder, side_b=side_b,
+                grammar=grammar_of(clean.get("gender"), clean.get("article")))
 
 
 def side_b_card(deck: Deck, clean: dict, side: dict) -> Card:

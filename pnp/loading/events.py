@@ -14,6 +14,7 @@ import importlib
 import jinja2
 
 from pnp import templating
+from pnp.grammar import Noun, speaking
 from pnp.markup import Safe, escape, plain_text
 from pnp.errors import Problem
 
@@ -45,7 +46,7 @@ def event_templates(game, lang: str):
 def namer(game, names, position_names=None) -> dict:
     """What event templates call to name things: cards, players, factions, piece kinds and holdings by
     id, escaped; lists joined in the kit's words (``n.list(items, 'and')``)."""
-    cards = {c.id: c.name for c in game.cards}
+    cards = {c.id: c for c in game.cards}
     factions = {f.id: f for f in game.factions}
     pieces = {k.id: k.name for k in game.pieces}
     holdings = dict((position_names or {}).get("holdings") or {})
@@ -59,15 +60,16 @@ def namer(game, names, position_names=None) -> dict:
         return Safe(sep.join(items[:-1]) + f" {word} " + items[-1])
 
     return {
-        "card": lambda cid: escape(cards.get(cid, cid)),
+        "card": lambda cid: Noun(cards[cid].name, cards[cid].grammar, f"cards.{cid}") if cid in cards else escape(cid),
         "player": lambda seat: escape(names[seat] if 0 <= seat < len(names) else f"{seat + 1}"),
-        "faction": lambda fid: escape(factions[fid].name if fid in factions else fid),
+        "faction": lambda fid: Noun(factions[fid].name, factions[fid].grammar, f"factions.{fid}") if fid in factions
+        else escape(fid),
         "adjective": lambda fid: escape(factions[fid].adjective if fid in factions else fid),
         "side": lambda seat: escape(game.factions[seat].name if 0 <= seat < len(game.factions) else str(seat)),
         "piece": lambda kind: escape(pieces.get(kind, kind)),
         "holding": lambda hid: escape(holdings.get(hid, hid)),
         "list": join,
-        "cards": lambda ids, word="and": join([escape(cards.get(c, c)) for c in ids], word),
+        "cards": lambda ids, word="and": join([escape(cards[c].name if c in cards else c) for c in ids], word),
         "factions": lambda ids, word="and": join([escape(factions[f].name if f in factions else f) for f in ids], word),
         "players": lambda seats, word="and": join([escape(names[p] if 0 <= p < len(names) else str(p + 1))
                                                    for p in seats], word),
@@ -87,11 +89,12 @@ def event_dict(e) -> dict:
     return {"type": e.type, **_fields(e), **dict(e.data)}
 
 
-def said(game, module, events, names, template_file) -> tuple[list, list]:
+def said(game, module, events, names, template_file, lang: str | None = None) -> tuple[list, list]:
     """``([(event type, sentence)], problems)``: each event said by its macro, in order, after the events of
     a type the template lists in ``merge`` are merged (:func:`merged`); events the template lists in
     ``quiet`` and macros that say nothing are left out; an event type without a macro (and not quiet),
-    and a macro that fails, are problems at the template file."""
+    and a macro that fails, are problems at the template file. Names take their articles in ``lang``
+    (default: the game's language), the template's language."""
     quiet = set(getattr(module, "quiet", ()) or ())
     events = merged(events, set(getattr(module, "merge", ()) or ()))
     start = next((e for e in events if e.type == "scenario_start"), None)
@@ -110,7 +113,8 @@ def said(game, module, events, names, template_file) -> tuple[list, list]:
         if e.type == "scenario_start":      # what the example goes on to do: say only what it uses
             data["later"] = sorted({x.type for x in events if x is not e})
         try:
-            text = " ".join(templating.call_macro(macro, data, names_of, game.facts, memo=converted).split())
+            with speaking(lang or game.language):
+                text = " ".join(templating.call_macro(macro, data, names_of, game.facts, memo=converted).split())
         except templating.TEMPLATE_ERRORS as exc:
             problem = templating.template_problem(exc, template_file, f"event '{e.type}'")
             if problem not in errors:
@@ -123,11 +127,11 @@ def said(game, module, events, names, template_file) -> tuple[list, list]:
     return out, errors + problems
 
 
-def template_lines(game, module, events, names, template_file) -> tuple[list[str], list]:
+def template_lines(game, module, events, names, template_file, lang: str | None = None) -> tuple[list[str], list]:
     """``(lines, problems)``: the events as transcript lines in plain text, said by the game's macros; an
     event of a type the template lists in ``heads`` starts the next line."""
     heads = set(getattr(module, "heads", ()) or ())
-    sentences, problems = said(game, module, events, names, template_file)
+    sentences, problems = said(game, module, events, names, template_file, lang)
     lines, pending = [], ""
     for kind, text in sentences:
         if kind in heads:
@@ -157,7 +161,7 @@ def transcript_lines(game, engine, events, names, lang: str | None = None) -> li
     module, template_file = event_templates(game, lang or game.language)
     if module is None:
         return engine.transcript_lines(events, game.cards, game.factions, names)
-    lines, problems = template_lines(game, module, events, names, template_file)
+    lines, problems = template_lines(game, module, events, names, template_file, lang)
     if problems:
         raise DataError(problems)
     return lines

@@ -13,13 +13,14 @@ from pathlib import Path
 
 from pnp.suggest import closest
 from pnp import DATA_DIR, default_game
+from pnp.grammar import grammar_of
 from pnp.loading import placeholders
 from pnp.errors import Problems, UserError, display_path
 from pnp.loading.icons import BUILTIN, IconSet, load_icons
 from pnp.loading.look import PLAIN as PLAIN_LOOK, SCHEMA as LOOK_SCHEMA, Look, load_look
 from pnp.loading.datafiles import empty as empty_data, load_data
 from pnp.loading.facts import load_facts
-from pnp.loading.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
+from pnp.loading.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, GRAMMAR_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
                        Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks,
                        read_cards, side_b_card, side_b_schema)
 from pnp.markup import card_markup_problems
@@ -82,6 +83,7 @@ GAME_SCHEMA = Schema("game", {
         "adjective": Field("str", blank=False),
         "colour": Field("colour", required=True),
         "emblem": Field("str", default="star", doc="an icon: the game's own or a built-in one"),
+        **GRAMMAR_SCHEMA,
     })),
     "ranks": Field("list", default=[], items=Field("map", schema={
         "id": Field("id", required=True),
@@ -320,7 +322,8 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     _check_deck_icons(decks, icon_set, raw_game, problems, game_path)
     lines = {}
     factions = tuple(
-        Faction(f["id"], f["name"], f.get("adjective") or f["name"], f["colour"], f.get("emblem") or "star")
+        Faction(f["id"], f["name"], f.get("adjective") or f["name"], f["colour"], f.get("emblem") or "star",
+                grammar_of(f.get("gender"), f.get("article")))
         for f in _unique(meta, raw_game, "factions", ("id", "name", "colour"), problems, game_path, lines)
     )
     ranks = tuple(

@@ -134,3 +134,28 @@ def _shown(node) -> str:
         return f"{_shown(node.node)}[{node.arg.value!r}]"
     return "..."
 
+
+
+def check_template_articles(game, problems: Problems) -> None:
+    """A warning for every place a template of the game writes an article itself before a value of the data
+    that names something (``a {{ card.name }}``: "a Alchemist"; Spanish ``el {{ ... }}``, ``a {{ ... }}``),
+    at its line, with the filter that says the article by the name (:func:`pnp.grammar.article_problems`).
+    A template's language is the language folder or file it is in (``rulebook/es/``, ``events/es.j2``)."""
+    from pnp.grammar import article_problems
+    from pnp.loading.i18n import languages
+
+    folder = game.root / "templates"
+    if not folder.is_dir():
+        return
+    claimed = set(languages(game))
+    for path in sorted(folder.rglob("*.j2")):
+        if not path.is_file():
+            continue
+        parts = [*path.relative_to(folder).parts[:-1], path.name.split(".")[0]]
+        lang = next((p for p in reversed(parts) if p in claimed), game.source_language)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue                     # reported where the template is used
+        for line, message in article_problems(text, lang):
+            problems.warn(path, line, None, message)

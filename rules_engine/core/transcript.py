@@ -18,9 +18,12 @@ class Namer:
     The objects may be translated (pnp passes a game in another language), so transcripts follow."""
 
     def __init__(self, cards, factions=None, players: Sequence[str] = ()):
+        cards = tuple(cards)
         self.cards = {c.id: c.name for c in cards}
         factions = tuple(factions or ())
         self.factions = {f.id: f.name for f in factions}
+        self.grammars = {**{("card", c.id): getattr(c, "grammar", None) for c in cards},
+                         **{("faction", f.id): getattr(f, "grammar", None) for f in factions}}
         self.adjectives = {f.id: getattr(f, "adjective", None) or f.name for f in factions}
         self.players = list(players)
 
@@ -35,6 +38,32 @@ class Namer:
 
     def player(self, seat: int) -> str:
         return self.players[seat] if 0 <= seat < len(self.players) else f"Player {seat + 1}"
+
+    def form(self, kind: str, ident: str) -> str:
+        """Which form of a phrase a name takes by its grammar (a phrase table's per-form patterns, such as
+        Spanish ``{"masculine": "al {character}", "feminine": "a la {character}", ...}``): ``proper`` for a
+        name said without an article, else its gender (``feminine``, ``masculine plural``), else ``other``."""
+        return grammar_form(self.grammars.get((kind, ident)))
+
+
+def grammar_form(grammar) -> str:
+    """The phrase form of a :class:`rules_engine.model.Grammar` (see :meth:`Namer.form`)."""
+    if grammar is None:
+        return "other"
+    if not grammar.article:
+        return "proper"
+    if grammar.gender is None:
+        return "other"
+    return f"{grammar.gender} plural" if grammar.plural else grammar.gender
+
+
+def shaped(phrases: dict, key: str, form: str, **names) -> str:
+    """The table's ``key`` pattern for a name of that ``form`` (one pattern for every name, or one per form
+    with ``other`` for the rest), filled with ``names``."""
+    pattern = phrases.get(key, "{" + next(iter(names)) + "}")
+    if isinstance(pattern, dict):
+        pattern = pattern.get(form, pattern.get("other", "{" + next(iter(names)) + "}"))
+    return pattern.format(**names)
 
 
 def join(items: Sequence[str], phrases: dict) -> str:

@@ -102,12 +102,13 @@ def join(items: Sequence[str], phrases: dict = ENGLISH) -> str:
 
 def faction_form(phrases: dict, key: str, faction: str, namer: Namer) -> str:
     """A faction's name as the table's ``key`` form wants it: one pattern for every faction (``"the
-    {faction}"``), or one per faction id where a language's article or contraction depends on the name
-    (Spanish: ``el Imperio``, ``los Rebeldes``, ``al Imperio``)."""
+    {faction}"``), or one per grammatical form of the name where a language's article or contraction
+    depends on it (Spanish: ``el Imperio``, ``los Rebeldes``, ``al Imperio``: the faction's ``grammar``, as
+    the data gives it), or one per faction id."""
     form = phrases.get(key, "{faction}")
-    if isinstance(form, dict):
-        form = form.get(faction, "{faction}")
-    return form.format(faction=namer.faction(faction))
+    if isinstance(form, dict) and faction in form:
+        return form[faction].format(faction=namer.faction(faction))
+    return core_transcript.shaped(phrases, key, namer.form("faction", faction), faction=namer.faction(faction))
 
 
 def format_event(event, namer: Namer, phrases: dict = ENGLISH) -> str | None:
@@ -119,6 +120,10 @@ def format_event(event, namer: Namer, phrases: dict = ENGLISH) -> str | None:
 
     def character(c):
         return phrases["_character"].format(card=namer.card(c["card"]), player=namer.player(c["player"]))
+
+    def character_as(key: str, c) -> str:
+        """A character with the table's ``key`` form of its name's article (Spanish "al Forajido (Ana)")."""
+        return core_transcript.shaped(phrases, key, namer.form("card", c["card"]), character=character(c))
 
     fields = {"wave": event.wave, "battle": event.battle}
     for key, value in data.items():
@@ -139,8 +144,11 @@ def format_event(event, namer: Namer, phrases: dict = ENGLISH) -> str | None:
             fields[key] = join([faction_form(phrases, "_the_faction", f, namer) for f in value], phrases)
         elif key in ("source", "character"):
             fields[key] = character(value)
+            fields[f"The_{key}"] = character_as("_The_character", value)
+            fields[f"to_{key}"] = character_as("_to_character", value)
         elif key == "targets":
             fields[key] = join([character(t) for t in value], phrases)
+            fields["to_targets"] = join([character_as("_to_character", t) for t in value], phrases)
         elif key == "power":
             fields[key] = phrases["_list_sep"].join(
                 phrases["_track_item"].format(faction=namer.faction(f), power=p) for f, p in value.items())

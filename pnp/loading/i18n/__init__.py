@@ -225,7 +225,8 @@ def translate(game, lang: str | None):
     if not tr:
         return replace(game, language=lang)
     factions = tuple(replace(f, name=lookup(tr, "factions", f.id, "name") or f.name,
-                             adjective=lookup(tr, "factions", f.id, "adjective") or f.adjective)
+                             adjective=lookup(tr, "factions", f.id, "adjective") or f.adjective,
+                             grammar=translated_grammar(tr, ("factions", f.id), f.grammar))
                      for f in game.factions)
     ranks = tuple(replace(r, name=lookup(tr, "ranks", r.id, "name") or r.name,
                           plural=lookup(tr, "ranks", r.id, "plural") or r.plural)
@@ -266,7 +267,27 @@ def _translated_card(tr, deck, card, side: tuple = ()):
     if side_b is not None and not side and deck.side_b is not None:
         side_b = _translated_card(tr, deck, side_b, ("side_b",))
     return replace(card, name=lookup(tr, *at, "name") or card.name,
-                   flavour=lookup(tr, *at, "flavour") or card.flavour, stats=stats, side_b=side_b)
+                   flavour=lookup(tr, *at, "flavour") or card.flavour, stats=stats, side_b=side_b,
+                   grammar=translated_grammar(tr, at, card.grammar))
+
+
+#: Keys a translation may give under a card or a faction: how its name is said in that language.
+GRAMMAR_KEYS = ("gender", "article")
+
+
+def translated_grammar(tr, at: tuple, original):
+    """How a name is said in the translation ``tr`` (its ``<at>.gender`` and ``<at>.article``): the gender
+    is the language's own (none when the translation gives none: the original's is another language's),
+    the article follows the original's unless the translation says (a personal name stays one)."""
+    from pnp.grammar import grammar_of
+
+    gender = _value_at(tr, ".".join((*at, "gender")))
+    article = _value_at(tr, ".".join((*at, "article")))
+    try:
+        return grammar_of(gender if isinstance(gender, str) else None,
+                          article if isinstance(article, bool) else original.article)
+    except ValueError:                 # (reported at the translation's line by validation)
+        return grammar_of(None, original.article)
 
 
 def _translated_field(tr, deck, f, section: str | None = None):

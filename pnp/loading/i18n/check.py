@@ -69,7 +69,7 @@ def check_language(game, lang: str, problems: Problems, allow_missing: bool = Fa
     theirs = pnp_words(lang)
     every = sources(game)
     # words under a misspelt key are reported as one unused key (check_translation_keys), not also as missing
-    misspelt = meant_keys(game, raw, {s.key for s in every if s.kind == "key"}) if raw else ()
+    misspelt = meant_keys(game, raw, {s.key for s in every if s.kind == "key"} | grammar_keys(game)) if raw else ()
     missing, pnp_missing = 0, []
     for source in every:
         if source.kind == "key" and (source.key in misspelt or source.key.startswith(
@@ -241,7 +241,7 @@ def check_translation_keys(game, problems: Problems) -> None:
     folder = game.root / "i18n"
     if not folder.is_dir():
         return
-    expected = {s.key for s in sources(game) if s.kind == "key"}
+    expected = {s.key for s in sources(game) if s.kind == "key"} | grammar_keys(game)
     for tpath in sorted(folder.glob("*.yaml")):
         lang = tpath.stem
         before = len(problems)
@@ -254,7 +254,46 @@ def check_translation_keys(game, problems: Problems) -> None:
             continue
         for line, message, _ in unused_keys(game, raw, expected):
             problems.error(tpath, line, f"language '{lang}'", message)
+        check_grammar(raw, tpath, lang, problems)
         misspelt_words(game, tpath, raw, lang, problems)
+
+
+def grammar_keys(game) -> set:
+    """The keys a translation may give to say how a name is said (``cards.<id>.gender``, ``.article``;
+    the same for factions): :data:`pnp.loading.i18n.GRAMMAR_KEYS`."""
+    from pnp.loading.i18n import GRAMMAR_KEYS
+
+    return {f"{section}.{ident}.{key}" for section, ids in (("cards", [c.id for c in game.cards]),
+                                                            ("factions", [f.id for f in game.factions]))
+            for ident in ids for key in GRAMMAR_KEYS}
+
+
+def check_grammar(raw, tpath, lang: str, problems: Problems) -> None:
+    """Each ``gender`` a translation gives is one of :data:`pnp.grammar.GENDER_VALUES`, each ``article``
+    true or false, at its line."""
+    from pnp.grammar import GENDER_VALUES, parse_gender
+
+    for section in ("cards", "factions"):
+        entries = raw.get(section)
+        if not isinstance(entries, dict):
+            continue
+        for ident, entry in entries.items():
+            if not isinstance(entry, dict):
+                continue
+            subject = f"{section[:-1]} '{ident}'"
+            if "gender" in entry:
+                try:
+                    parse_gender(entry["gender"])
+                except ValueError:
+                    close = closest(str(entry["gender"]), GENDER_VALUES)
+                    hint = f"; did you mean '{close}'?" if close else ""
+                    problems.error(tpath, line_of(entry, "gender"), subject,
+                                   f"gender: {excerpt(str(entry['gender']))} is not masculine, feminine or "
+                                   f"neuter (then ' plural' for a plural name){hint}")
+            if "article" in entry and not isinstance(entry["article"], bool):
+                problems.error(tpath, line_of(entry, "article"), subject,
+                               f"article: expected true or false (false: a personal name, said without an "
+                               f"article), got {excerpt(str(entry['article']))}")
 
 
 #: How alike a key of ``strings:`` must be to a printed word it may have meant (difflib's ratio): a letter

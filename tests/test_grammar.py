@@ -1,0 +1,147 @@
+"""Grammar as data (issue 37, item 1): articles before names come from the name's language and the grammar
+the data gives it (pnp.grammar), never from a template's "a {{ card.name }}".
+
+English "a"/"an" by pronunciation (inflect); Spanish articles and contractions (a + el = al, de + el = del)
+from the gender a translation gives each name; engine prose (event templates and the engine's own phrase
+table) says "al Forajido", "a la Guardia"; a template that writes an article before a data value is a
+warning at its line naming the filter to use."""
+
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from pnp import DATA_DIR
+from pnp.cli import main
+from pnp.draw.icons import using
+from pnp.errors import Problems
+from pnp.grammar import GrammarError, Noun, article, article_problems, capfirst
+from pnp.loading.gamedata import load_game
+from pnp.loading.i18n import translate
+from pnp.loading.templatetests import check_template_articles
+from rasterize import booklet_text, page_words
+from rules_engine.model import Grammar
+from rules_engine.shadow_throne.events import Event
+from rules_engine.shadow_throne.phrases_es import SPANISH
+from rules_engine.shadow_throne.transcript import Namer, format_event
+
+
+@pytest.mark.parametrize("name, said", [("Alchemist", "an Alchemist"), ("Minstrel", "a Minstrel"),
+                                        ("hour", "an hour"), ("unicorn", "a unicorn"), ("Usurper", "a Usurper"),
+                                        ("Honest Merchant", "an Honest Merchant"), ("**Oracle**", "an **Oracle**")])
+def test_english_indefinite_article_by_pronunciation(name, said):
+    assert article(name, "indefinite", "en") == said
+    assert article(name, "indefinite", "en_GB") == said
+
+
+SPANISH_FORMS = [
+    (Grammar("masculine"), "el Forajido", "al Forajido", "del Forajido", "un Forajido"),
+    (Grammar("feminine"), "la Forajido", "a la Forajido", "de la Forajido", "una Forajido"),
+    (Grammar("masculine", plural=True), "los Forajido", "a los Forajido", "de los Forajido", "unos Forajido"),
+    (Grammar("feminine", plural=True), "las Forajido", "a las Forajido", "de las Forajido", "unas Forajido"),
+    (Grammar("feminine", article=False), "Forajido", "a Forajido", "de Forajido", "Forajido"),
+]
+
+
+@pytest.mark.parametrize("grammar, the, al, del_, a", SPANISH_FORMS)
+def test_spanish_articles_and_contractions_follow_the_names_grammar(grammar, the, al, del_, a):
+    name = Noun("Forajido", grammar, "cards.outlaw")
+    assert article(name, "definite", "es") == the
+    assert article(name, "definite", "es", "a") == al
+    assert article(name, "definite", "es", "de") == del_
+    assert article(name, "indefinite", "es") == a
+
+
+def test_a_spanish_name_without_a_gender_is_an_error_naming_the_key_to_give():
+    with pytest.raises(GrammarError, match=r"give cards\.outlaw\.gender .* in i18n/es\.yaml"):
+        article(Noun("Forajido", Grammar(), "cards.outlaw"), "definite", "es", "a")
+    with pytest.raises(GrammarError, match="pnp puts no articles in 'fr'"):
+        article("Hors-la-loi", "definite", "fr")
+    assert capfirst("el Imperio") == "El Imperio"
+
+
+def test_behind_the_throne_prints_an_alchemist_on_its_cards_and_in_its_rulebook(built_kit):
+    kit = built_kit("behind_the_throne")
+    fronts = " ".join(page_words(kit / "cards-fronts.pdf"))
+    assert fronts.count("must take an Alchemist.") == 9          # the 9 Alchemist cards
+    assert fronts.count("must take a Minstrel.") == 9
+    assert "a Alchemist" not in fronts
+    book = booklet_text(kit / "rulebook.pdf")
+    assert "a Alchemist" not in book
+    assert book.count("must take an Alchemist") >= 2             # the card index and the aid figure
+
+
+def test_spanish_engine_prose_says_articles_from_the_names_gender(built_kit):
+    book = booklet_text(built_kit("shadow_throne", "es") / "rulebook.pdf")
+    assert "convierte al Forajido de Ana" in book
+    assert "mata al Pastor de los Perdidos de Ben y a la Guardia de la Reina de Cleo" in book
+    assert "da +1 de poder al Forajido de Ana" in book
+    assert "El Imperio, los Rebeldes y la Iglesia quieren el trono" in book
+    for wrong in ("convierte a Forajido", "mata a Pastor", r"\ba Guardia de la Reina", "poder a Forajido"):
+        assert not re.search(wrong, book), wrong
+
+
+def test_the_engines_spanish_phrase_table_contracts_by_gender():
+    game = translate(load_game("shadow_throne"), "es")
+    namer = Namer(game.cards, game.factions, ["Ana", "Ben", "Cleo"])
+    kill = Event("kill", 1, 1, {"source": {"card": "anna-lys", "player": 0},
+                                "targets": [{"card": "shepherd-of-the-lost", "player": 1},
+                                            {"card": "queens-guard", "player": 2},
+                                            {"card": "benthon-knights", "player": 1}]})
+    assert format_event(kill, namer, SPANISH) == ("Anna Lys, Hacedora de Viudas (Ana) mata al Pastor de los "
+                                                  "Perdidos (Ben), a la Guardia de la Reina (Cleo) y a los "
+                                                  "Caballeros de Bentheon (Ben).")
+    convert = Event("convert", 1, 1, {"source": {"card": "shepherd-of-the-lost", "player": 1},
+                                      "targets": [{"card": "outlaw", "player": 0}], "faction": "church"})
+    assert format_event(convert, namer, SPANISH) == \
+        "El Pastor de los Perdidos (Ben) convierte al Forajido (Ana) a la Iglesia."
+
+
+def _btt_copy(tmp_path):
+    dest = tmp_path / "behind_the_throne"
+    shutil.copytree(DATA_DIR / "behind_the_throne", dest)
+    return dest
+
+
+def test_a_template_writing_an_article_before_a_data_value_is_a_warning_at_its_line(tmp_path):
+    game_dir = _btt_copy(tmp_path)
+    template = game_dir / "templates" / "abilities" / "en.j2"
+    template.write_text(template.read_text().replace("{{ card.name|a }}", "a {{ card.name }}"))
+    problems = Problems()
+    with using(None, "en"):
+        check_template_articles(load_game(str(game_dir)), problems)
+    found = [(p.line, p.message) for p in problems.warnings if str(template) in str(p.path)]
+    assert [line for line, _ in found] == [25, 27]
+    assert "write '{{ card.name|a }}'" in found[0][1]
+    result = CliRunner().invoke(main, ["validate", str(game_dir), "--no-cache"])
+    assert result.exit_code == 0
+    assert "abilities/en.j2:25: warning: 'a {{ card.name }}' writes the article itself" in result.output
+
+
+def test_spanish_article_before_a_name_suggests_the_objects_filter():
+    found = article_problems("Un reino. El {{ factions[0].faction.name }} y a {{ n.player(e.player) }} "
+                             "mata a {{ ch(e.source, n) }} y {{ x|al }}.", "es")
+    assert found == [(1, "'El {{ factions[0].faction.name }}' writes the article itself, the same for every "
+                         "name: write '{{ factions[0].faction|the|capfirst }}', which says it by the name's "
+                         "gender and number, from the data ('al Forajido', 'a la Guardia')")]
+
+
+def test_bundled_games_write_no_article_before_a_data_value():
+    for game_id in ("shadow_throne", "behind_the_throne", "shadow_kingdoms_of_valeria", "shadow_queen"):
+        problems = Problems()
+        check_template_articles(load_game(game_id), problems)
+        assert not problems.warnings, game_id
+
+
+def test_a_translations_gender_is_checked_at_its_line(tmp_path):
+    game_dir = tmp_path / "shadow_throne"
+    shutil.copytree(DATA_DIR / "shadow_throne", game_dir)
+    es = game_dir / "i18n" / "es.yaml"
+    text = es.read_text()
+    es.write_text(text.replace("outlaw: {name: Forajido, gender: masculine,", "outlaw: {name: Forajido, gender: masculin,"))
+    line = next(i for i, t in enumerate(es.read_text().splitlines(), 1) if "gender: masculin," in t)
+    result = CliRunner().invoke(main, ["validate", str(game_dir), "--no-cache"])
+    assert result.exit_code == 2
+    shown = next(t for t in result.output.splitlines() if f"i18n/es.yaml:{line}: card 'outlaw': gender: " in t)
+    assert shown.endswith("or neuter (then ' plural' for a plural name); did you mean 'masculine'?")
