@@ -53,12 +53,16 @@ def test_a_balance_reports_games_replay_as_pnp_replay_plays_them(tmp_path):
         listed = client.json("/api/replays")["games"]
         games = report["replay"]["games"]
         # the outliers' linked games first, then every game of the report with its seed and seats
-        assert [(g["seed"], g["bots"]) for g in listed[-len(games):]] == [(g["seed"], g["bots"]) for g in games]
+        assert [(g["seed"], g["bots"]) for g in listed[-len(games):]] == [(str(g["seed"]), g["bots"]) for g in games]
         assert all(g["report"] == "report.json" and g["players"] == 4 for g in listed)
         k = len(listed) - len(games) + 7                          # game 7 of the report
         first, steps = all_steps(client, f"game={k}")
         lines, state = transcript("shadow_throne", games[7]["seed"], 4, games[7]["bots"])
         assert [line for s in steps for line in s["lines"]] == lines
+        # the game's seed as the page shows it (a string of all its 64 bits) replays the same game
+        assert listed[k]["seed"] == str(games[7]["seed"])
+        by_seed = all_steps(client, f"seed={listed[k]['seed']}&players=4&bots={','.join(listed[k]['bots'])}")[1]
+        assert by_seed == steps
         assert first["total"] == len(steps) and first["over"] and first["map"] is None
         assert [s["bot"] for s in first["seats"]] == games[7]["bots"]
         last = steps[-1]["view"]
@@ -86,7 +90,7 @@ def test_a_lab_rows_games_replay_with_its_variant(tmp_path):
         labels = [g["label"] for g in listed]
         typical = row["games"]["typical"]
         k = labels.index(f"Goal 10: typical game {typical['game']}")
-        assert listed[k]["variant"] == "goal-10.yaml" and listed[k]["seed"] == typical["seed"]   # by name only
+        assert listed[k]["variant"] == "goal-10.yaml" and listed[k]["seed"] == str(typical["seed"])   # by name only
         _, steps = all_steps(client, f"game={k}")
         lines, state = transcript("shadow_throne", typical["seed"], 4, typical["bots"], str(variant))
         assert [line for s in steps for line in s["lines"]] == lines
@@ -96,6 +100,21 @@ def test_a_lab_rows_games_replay_with_its_variant(tmp_path):
         _, base_steps = all_steps(client, f"game={base}")
         base_lines, _ = transcript("shadow_throne", typical["seed"], 4, typical["bots"])
         assert [line for s in base_steps for line in s["lines"]] == base_lines != lines
+
+
+def test_a_64_bit_seed_travels_as_a_string_and_the_link_replays_the_same_game(tmp_path):
+    # a report's seeds are 64-bit numbers (derive_seed); a browser's numbers keep 53 bits: a seed sent as a
+    # number came back rounded (...667000 for ...666038) and its link replayed another game
+    seed = 18_342_017_295_113_666_038
+    assert int(float(seed)) != seed
+    lines, _ = transcript("behind_the_throne", seed, 2, ["random", "random"])
+    with studio_of("behind_the_throne", tmp_path) as client:
+        first, steps = all_steps(client, f"seed={seed}&players=2&bots=random,random")      # the page's link
+        assert first["seed"] == str(seed)
+        assert [line for s in steps for line in s["lines"]] == lines
+        _, rounded = all_steps(client, f"seed={int(float(seed))}&players=2&bots=random,random")
+        assert [line for s in rounded for line in s["lines"]] != lines          # the game the rounding played
+    assert json.loads(json.dumps(first))["seed"] == str(seed)
 
 
 def test_shadow_queen_replay_shows_the_board_with_the_kits_pieces(tmp_path):

@@ -235,3 +235,39 @@ def test_a_double_sided_card_turns_over_in_the_large_view(browser, tmp_path):
         browser.find_element(By.ID, "card-dialog").send_keys(Keys.ARROW_RIGHT)     # the next card opens on side A
         wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Pear Row")
         assert flip.text == "Turn over"
+
+
+def test_the_replay_page_keeps_a_64_bit_seed_whole(browser, tmp_path):
+    # issue 36: the page showed a report's seed as a browser's number (53 bits: ...667000 for ...666038), and
+    # its number field could not take the seed back; the seed is text both ways, and the link replays it
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from pnp.commands.replay import replayed
+    from pnp.lab.table import SEAT_NAMES
+
+    seed = 18_342_017_295_113_666_038
+    game, engine, seats, state = replayed("behind_the_throne", seed, "2", "random,random", None, ())
+    lines = engine.transcript_lines(state.events, game.cards, game.factions, list(SEAT_NAMES[:2]))
+    wait = WebDriverWait(browser, 60, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException])
+    with running("behind_the_throne", tmp_path / "out", draw=False) as (server, _):
+        browser.get(f"{server.url.rstrip('/')}/replay")
+        wait.until(lambda d: d.find_element(By.ID, "status").text == "No report given")
+        field = browser.find_element(By.ID, "seed")
+        field.clear()
+        field.send_keys(str(seed))
+        browser.find_element(By.ID, "players").send_keys("2")
+        browser.find_element(By.ID, "bots").send_keys("random,random")
+        browser.find_element(By.CSS_SELECTOR, "#seed-form button, #seed-form [type=submit]").click()
+        wait.until(lambda d: d.find_element(By.ID, "game-title").text == f"Behind the Throne, seed {seed}")
+        link = browser.current_url
+        assert f"seed={seed}&" in link
+        browser.get(link)                                  # the link, opened again, replays the same game
+        wait.until(lambda d: d.find_element(By.ID, "game-title").text == f"Behind the Throne, seed {seed}")
+        wait.until(lambda d: d.find_element(By.ID, "step-count").text.startswith("step 1 of "))
+        browser.find_element(By.ID, "last").click()
+        total = int(browser.find_element(By.ID, "step-count").text.rsplit(" ", 1)[1])
+        wait.until(lambda d: d.find_element(By.ID, "step-count").text == f"step {total} of {total}")
+        shown = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#lines li")]
+        assert shown and shown == lines[-len(shown):]

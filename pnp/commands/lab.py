@@ -67,7 +67,7 @@ class Lab:
 
         if path in ("base", "-"):
             return BASE
-        return load_variant(path, self.game, self.engine)
+        return load_variant(path, self.game, self.engine, self.players)
 
     def sweep(self, bots=None):
         from pnp.lab.sweep import Sweep
@@ -315,7 +315,7 @@ def ablate(game, each, change_text, deck_ids, base_file, metric_names, players_t
     (Holm) and drawn as a forest plot."""
     from pnp.lab import analysis
     from pnp.lab.report import ablate_html
-    from pnp.loading.variants import BASE
+    from pnp.loading.variants import BASE, refusals
 
     match = _CHANGE.match(change_text)
     if not match:
@@ -334,10 +334,20 @@ def ablate(game, each, change_text, deck_ids, base_file, metric_names, players_t
         if change[0] not in fields:
             raise UserError(f"--change: no card field '{change[0]}'; numeric fields: "
                             f"{', '.join(sorted(f.name for d in lab.game.decks for f in d.fields if f.type == 'int'))}")
-    variants, skipped = [], []
+    variants, skipped, refused = [], [], []
     for card in cards:
         v = _ablation(card, change, base, lab.game.deck_of(card))
-        (variants.append((card, v)) if v is not None else skipped.append(card.id))
+        if v is None:
+            skipped.append(card.id)
+            continue
+        reasons = refusals(v, lab.game, lab.engine, lab.players)     # the checks of a variant file
+        if reasons:
+            refused.append({"card": card.id, "name": v.name, "reason": reasons[0]})
+        else:
+            variants.append((card, v))
+    if not variants and refused:
+        raise UserError(f"--change {change_text}: the rules engine refuses every variant at {lab.players} players "
+                        f"({len(refused)}), e.g. {refused[0]['name']}: {refused[0]['reason']}")
     if not variants:
         raise UserError(f"--change {change_text}: no card has that value to change")
     sweep = lab.sweep()
@@ -365,7 +375,7 @@ def ablate(game, each, change_text, deck_ids, base_file, metric_names, players_t
                    "change": change_text, "each": each,
                    "base": {"name": base.name, "changes": base.describe(),
                             "means": analysis.means(base_rows, {m: catalog[m] for m in shown})},
-                   "rows": out, "skipped": skipped})
+                   "rows": out, "skipped": skipped, "refused": refused})
     lab.write(report, ablate_html(report, lab.game.title))
     info = catalog[first]
     click.echo(f"{lab.game.title}: {len(out)} cards, {change_text} each, {games} games per variant on the same seeds; "
@@ -374,6 +384,8 @@ def ablate(game, each, change_text, deck_ids, base_file, metric_names, players_t
         click.echo(f"  {r['name']}: {r['verdicts'][0]}")
     if skipped:
         click.echo(f"Not changed (no such value, or it would leave its range): {', '.join(skipped)}")
+    for r in refused:
+        click.echo(f"Refused by the rules engine, not played: {r['name']}: {r['reason']}")
     lab.wrote()
 
 
@@ -417,7 +429,7 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
 
     from pnp.lab import analysis
     from pnp.lab.report import tune_html
-    from pnp.loading.variants import BASE, check_parameters
+    from pnp.loading.variants import BASE, check_parameters, table_refusal
 
     lab = _lab(game, players_text, bots, games, seed, jobs, executor, scheduler, workers, out_dir, cache_dir, no_cache)
     base = lab.variant(base_file) if base_file else BASE
@@ -477,8 +489,15 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
                         f"smaller --grid")
     todo = list(product(*grids))
     catalog = None
+    refused = {}                       # values -> why the engine refuses them (reported, not played)
     for round_ in range(rounds + 1):
-        todo = [v for v in todo if v not in points_done]
+        todo = [v for v in todo if v not in points_done and v not in refused]
+        for values in todo:
+            why = table_refusal(lab.engine, base_arm.rules, lab.players, variant_for(values).parameters,
+                                lab.game.engine)
+            if why:
+                refused[values] = why
+        todo = [v for v in todo if v not in refused]
         if not todo:
             break
         arms = [sweep.arm(variant_for(v)) for v in todo]
@@ -503,6 +522,10 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
         if len(params) != 1:
             break
         todo = _refine(sorted(points_done), points_done, targets)
+    if catalog is None:
+        values, why = next(iter(refused.items()))
+        raise UserError(f"--param: the rules engine refuses every value tried at {lab.players} players, e.g. "
+                        f"{', '.join(f'{k}={v}' for k, v in zip(names, values))}: {why}")
     catalog = {t["metric"]: catalog[t["metric"]] for t in targets}
     points_out = []
     for values in sorted(points_done):
@@ -511,13 +534,17 @@ def tune(game, param_texts, target_texts, points, rounds, base_file, players_tex
     report = lab.header("tune")
     report.update({"parameters": params, "targets": [{k: t[k] for k in ("metric", "low", "high")} for t in targets],
                    "base": {"name": base.name, "changes": base.describe()}, "metrics": catalog,
-                   "points": points_out})
+                   "points": points_out,
+                   "refused": [{"values": dict(zip(names, v)), "reason": why} for v, why in sorted(refused.items())]})
     report["verdicts"] = _tune_verdicts(points_out, targets, catalog, names)
     lab.write(report, tune_html(report, lab.game.title))
     ranges = ", ".join(f"{p['name']} in {p['low']}..{p['high']}" for p in params)
     click.echo(f"{lab.game.title}: {ranges}, {len(points_out)} values, {games} games each on the same seeds")
     for line in report["verdicts"]:
         click.echo(line)
+    for r in report["refused"]:
+        click.echo(f"Refused by the rules engine, not played: {', '.join(f'{k}={v}' for k, v in r['values'].items())}: "
+                   f"{r['reason']}")
     lab.wrote()
 
 

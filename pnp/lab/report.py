@@ -157,6 +157,9 @@ def ablate_html(report, title) -> str:
     if report.get("skipped"):
         parts.append(f"<p class=\"note\">Not changed: {e(', '.join(report['skipped']))} (no such value, or it "
                      f"would leave its range).</p>")
+    if report.get("refused"):
+        items = "".join(f"<li>{e(r['name'])}: {e(r['reason'])}</li>" for r in report["refused"])
+        parts.append(f"<p class=\"note\">Refused by the rules engine, not played:</p><ul class=\"note\">{items}</ul>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
@@ -188,6 +191,10 @@ def tune_html(report, title) -> str:
              + [{"sure": "yes (whole interval)", "likely": "yes (estimate)", "no": "no"}[p["meets"]]]
              for p in report["points"]]
     parts.append(_table(head, table))
+    if report.get("refused"):
+        items = "".join(f"<li>{e(', '.join(f'{k}={v}' for k, v in r['values'].items()))}: {e(r['reason'])}</li>"
+                        for r in report["refused"])
+        parts.append(f"<p class=\"note\">Refused by the rules engine, not played:</p><ul class=\"note\">{items}</ul>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
 

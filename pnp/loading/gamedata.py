@@ -682,22 +682,26 @@ def engine_contract(module, engine: str, decks, factions, ranks, problems: Probl
 
 def _card_ranges(engine: str, deck, key: str, param, problems: Problems, sources: dict, field_lines: dict) -> None:
     """Every card of ``deck`` whose value of ``key`` lies outside the engine's declared range."""
-    low, high, choices = param.min, param.max, param.choices
-    if low is None and high is None and not choices:
-        return
     for card in deck.cards:
-        value = card.stats.get(key)
-        if value is None or isinstance(value, bool):
-            continue
-        if isinstance(value, (int, float)) and (low is not None and value < low or high is not None and value > high):
-            allowed = f"{low if low is not None else '…'}..{high if high is not None else '…'}"
-        elif choices and value not in choices:
-            allowed = ", ".join(map(str, choices))
-        else:
-            continue
-        where, line = sources.get(card.id, (deck.cards_file, None))
-        problems.error(where, field_lines.get((card.id, key)) or line, f"card '{card.id}'",
-                       f"{key}: {value} is outside what the rules engine '{engine}' plays ({allowed})")
+        outside = outside_range(engine, key, card.stats.get(key), param)
+        if outside:
+            where, line = sources.get(card.id, (deck.cards_file, None))
+            problems.error(where, field_lines.get((card.id, key)) or line, f"card '{card.id}'", outside)
+
+
+def outside_range(engine: str, key: str, value, param) -> str | None:
+    """Why a card's ``value`` of ``key`` lies outside the range the engine declares for it (its ``CARD_KEYS``
+    Param: ``min``/``max``, ``choices``), or None when it lies inside or the Param declares none."""
+    low, high, choices = param.min, param.max, param.choices
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)) and (low is not None and value < low or high is not None and value > high):
+        allowed = f"{low if low is not None else '…'}..{high if high is not None else '…'}"
+    elif choices and value not in choices:
+        allowed = ", ".join(map(str, choices))
+    else:
+        return None
+    return f"{key}: {value} is outside what the rules engine '{engine}' plays ({allowed})"
 
 
 def _check_engine_accepts(game, problems: Problems) -> None:

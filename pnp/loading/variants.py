@@ -141,9 +141,10 @@ class _Relined(Problems):
         self.target.warn(path, line if line is not None else self.line, subject, message)
 
 
-def load_variant(path: str | Path, game, engine) -> Variant:
-    """Read and check a variant file for ``game`` (a loaded game) and its engine module; raises
-    :class:`~pnp.errors.DataError` with every problem (file:line), :class:`UserError` for a missing file."""
+def load_variant(path: str | Path, game, engine, players: int | None = None) -> Variant:
+    """Read and check a variant file for ``game`` (a loaded game) and its engine module (played at ``players``
+    seats when given); raises :class:`~pnp.errors.DataError` with every problem (file:line),
+    :class:`UserError` for a missing file."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"--variant {path}: no such file")
@@ -194,7 +195,7 @@ def load_variant(path: str | Path, game, engine) -> Variant:
     variant = Variant(name=top.get("name") or path.stem, parameters=parameters, remove=tuple(remove), changes=changes,
                       add=tuple(added), path=str(path), description=top.get("description") or "")
     if remove or changes or added:
-        check_applied(variant, game, engine, problems, path, line_of(raw, "cards") or line_of(raw, "add"))
+        check_applied(variant, game, engine, problems, path, line_of(raw, "cards") or line_of(raw, "add"), players)
     problems.raise_if_errors()
     return variant
 
@@ -337,9 +338,9 @@ def _changed(card, deck, change: dict, engine):
     return replace(card, stats=stats, **updates)
 
 
-def check_applied(variant: Variant, game, engine, problems: Problems, path, line) -> None:
+def check_applied(variant: Variant, game, engine, problems: Problems, path, line, players: int | None = None) -> None:
     """What only the whole varied game shows: a card left with both of two exclusive keys, and the
-    engine's own check of the game (its rules compile, its checked sample games play)."""
+    engine's own check of the game (:func:`refusals`), each an error at the variant file's line."""
     varied = apply(game, variant, engine)
     for card_id in variant.changes:
         card = next(c for c in varied.cards if c.id == card_id)
@@ -348,12 +349,76 @@ def check_applied(variant: Variant, game, engine, problems: Problems, path, line
             problems.error(path, line, None, f"cards.{card_id}: {message}")
     if problems.errors:
         return
+    for reason in refusals(variant, game, engine, players, varied):
+        problems.error(path, line, None, reason)
+
+
+def refusals(variant: Variant, game, engine, players: int | None = None, varied=None) -> list[str]:
+    """Why the rules engine cannot play ``variant`` of ``game`` (at ``players`` seats when given): the same
+    checks for a variant file and for the variants ``pnp lab`` makes (an ablation's card removed, a
+    tuning run's parameter values). Empty when it can: its ``rules_for`` compiles the varied cards, every
+    changed or added card's values lie in the ranges its ``CARD_KEYS`` declare, ``rules.max_players()``
+    seats ``players``, ``new_state`` takes the table and the variant's parameters, and ``validate_game``
+    finds no error."""
+    from pnp.loading.gamedata import outside_range
+
+    varied = varied if varied is not None else apply(game, variant, engine)
+    name = game.engine
+    touched = set(variant.changes) | {card.get("id") for _, card in variant.add}
+    found = []
+    declared = getattr(engine, "CARD_KEYS", None) or {}
+    for card in varied.cards:
+        if card.id in touched:
+            for key, param in (declared.get(card.deck) or {}).items():
+                outside = outside_range(name, key, card.stats.get(key), param)
+                if outside:
+                    found.append(f"card '{card.id}': {outside}")
+    if found:
+        return found
     try:
-        engine.rules_for(varied)
-        found = engine.validate_game(varied)
+        rules = engine.rules_for(varied)
     except (ValueError, KeyError, TypeError) as exc:
-        problems.error(path, line, None, f"the rules engine cannot play the varied game: {exc}")
-        return
-    for subject, message, warning in found:
+        return [f"the rules engine cannot play the varied game: {exc}"]
+    refused = table_refusal(engine, rules, players, variant.parameters, name) if players is not None else None
+    if refused:
+        return [refused]
+    try:
+        checked = engine.validate_game(varied)
+    except (ValueError, KeyError, TypeError) as exc:
+        return [f"the rules engine cannot play the varied game: {exc}"]
+    for problem in checked:
+        subject, message, warning = _hook_problem(problem)
         if not warning:
-            problems.error(path, line, None, f"the rules engine refuses the varied game: {subject}: {message}")
+            found.append(f"the rules engine refuses the varied game: {subject + ': ' if subject else ''}{message}")
+    return found
+
+
+def table_refusal(engine, rules, players: int, parameters: dict, name: str) -> str | None:
+    """Why the engine cannot seat ``players`` with ``rules`` and the ``parameters`` (its ``max_players()``,
+    or a ``ValueError`` of its ``new_state``), or None."""
+    most = rules.max_players()
+    if isinstance(most, int) and most < players:
+        return (f"the rules engine '{name}' seats at most {most} with the varied cards (its max_players()), "
+                f"not {players}")
+    try:
+        engine.ENGINE.new_state(rules, players, **parameters)
+    except ValueError as exc:
+        return f"the rules engine '{name}' refuses the varied game at {players} players: {exc}"
+    except Exception as exc:  # noqa: BLE001 - an outside engine's fault names it (exit 2); pnp's own is a bug
+        from rules_engine.core.contract import bundled
+        from rules_engine.core.faults import EngineFault
+
+        if bundled(getattr(engine, "module", engine)):
+            raise
+        raise EngineFault(name, "new_state", exc) from None
+    return None
+
+
+def _hook_problem(found) -> tuple:
+    """``(subject, message, warning)`` of a problem ``validate_game`` gives: a
+    :class:`rules_engine.core.contract.Problem` or such a triple."""
+    if hasattr(found, "message") and hasattr(found, "card"):
+        subject = f"card '{found.card}'" if found.card else f"deck '{found.deck}'" if found.deck else found.key
+        message = f"{found.field}: {found.message}" if found.field else found.message
+        return subject, message, found.warning
+    return tuple(found)

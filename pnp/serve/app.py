@@ -16,7 +16,7 @@ What it answers, and nothing else (every other path is a 404):
 ``/download/<name>``           a file the studio built (looked up by name among those it built)
 ``/game/<path>``               a file of the game folder, as text or picture (the page's source viewer)
 ``/replay``                    the replay page (``static/replay.html``): a reported game step by step
-``/api/replays``               JSON: the games the ``--report`` files name (label, seed, seats' bots, variant)
+``/api/replays``               JSON: the games the ``--report`` files name (label, seed as text, seats' bots, variant)
 ``/api/replay``                JSON: one game's steps (``?game=K`` of that list, or ``?seed=S&players=N&bots=``;
                                ``&from=N`` pages on): each step's transcript lines and the table after it
 =============================  ==========================================================================

@@ -205,8 +205,9 @@ def _variant_file(name, report_path):
 
 
 def public(game: dict) -> dict:
-    """A reported game as the studio answers it: its variant file by name only (no machine's path)."""
-    return {**game, "variant": Path(game["variant"]).name if game["variant"] else None}
+    """A reported game as the studio answers it: its variant file by name only (no machine's path), its
+    seed as a string (a seed of 64 bits and more would lose its last digits in a browser's numbers)."""
+    return {**game, "seed": str(game["seed"]), "variant": Path(game["variant"]).name if game["variant"] else None}
 
 
 def replay_work(spec: dict) -> str:
@@ -341,7 +342,7 @@ def play_replay(root, spec: dict) -> dict:
         lines = words.new(state.events)
         if lines:
             steps.append({"lines": lines, "view": view(state)})
-    return {"title": game.title, "seed": spec["seed"], "seats": [{"name": n, "bot": b} for n, b in
+    return {"title": game.title, "seed": str(spec["seed"]), "seats": [{"name": n, "bot": b} for n, b in
                                                                     zip(seat_names, seats)],
             "total": len(steps), "over": state.is_over, "map": map_json(game.map, game),
             "cards": {c.id: c.name for c in game.cards},
