@@ -25,7 +25,9 @@ an article (``article: false``: "Anna Lys") gets none. A name whose grammar the 
 data does not give is a :class:`GrammarError` naming the key to add; a language pnp has no article rules
 for is one too.
 
-:func:`article_problems` finds templates that write an article before a data value themselves.
+:func:`article_problems` finds templates that write an article before a data value themselves, and
+:func:`plural_problems` those that make a plural by adding letters (counted words come from the
+catalogue: ``t('key', count=n)``, in the language's plural form).
 No reportlab here: these are functions of text.
 """
 
@@ -267,9 +269,28 @@ def article_problems(text: str, lang: str) -> list[tuple[int, str]]:
     return out
 
 
+#: A plural made by adding letters to a word: ``Gem{{ "s" if n != 1 }}``, ``hex{{ "es" if ... }}``.
+_PLURAL_BY_LETTERS = re.compile(r"""(?P<said>["'](?:s|es)["']\s+if\s+(?P<cond>[^}%]*?))\s*(?:-?\}\}|-?%\}|\)|\belse\b)""")
+
+
+def plural_problems(text: str) -> list[tuple[int, str]]:
+    """(line, message) for each place a template makes a plural by adding letters to a word
+    (``Gem{{ "s" if n != 1 }}``): right in English for some words only, and no other language's plural
+    rules are "add s when not 1". The word's plural forms belong in the catalogue, picked for the count by
+    the language's CLDR rules (Babel): ``t('key', count=n)``."""
+    out = []
+    for match in _PLURAL_BY_LETTERS.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        out.append((line, f"'{excerpt(match.group('said').strip(), 30)}' makes a plural by adding letters: give "
+                          f"the counted word's plural forms under strings: in i18n/<lang>.yaml ({{one: \"{{count}} "
+                          f"Gem\", other: \"{{count}} Gems\"}}) and write t('key', count=n) (n.t in an event "
+                          f"template), which picks the form by the language's plural rules"))
+    return out
+
+
 def excerpt(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 __all__ = ["GENDERS", "GENDER_VALUES", "Grammar", "GrammarError", "LANGUAGES", "Noun", "article",
-           "article_problems", "english_indefinite", "filters", "grammar_of", "parse_gender"]
+           "article_problems", "english_indefinite", "filters", "grammar_of", "parse_gender", "plural_problems"]

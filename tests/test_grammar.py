@@ -4,7 +4,8 @@ the data gives it (pnp.grammar), never from a template's "a {{ card.name }}".
 English "a"/"an" by pronunciation (inflect); Spanish articles and contractions (a + el = al, de + el = del)
 from the gender a translation gives each name; engine prose (event templates and the engine's own phrase
 table) says "al Forajido", "a la Guardia"; a template that writes an article before a data value is a
-warning at its line naming the filter to use."""
+warning at its line naming the filter to use. Counted words come from the catalogue in the language's
+plural form (t('key', count=n)), and a plural made by adding letters is a warning at its line."""
 
 import re
 import shutil
@@ -16,10 +17,10 @@ from pnp import DATA_DIR
 from pnp.cli import main
 from pnp.draw.icons import using
 from pnp.errors import Problems
-from pnp.grammar import GrammarError, Noun, article, article_problems, capfirst
+from pnp.grammar import GrammarError, Noun, article, article_problems, capfirst, plural_problems
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
-from pnp.loading.templatetests import check_template_articles
+from pnp.loading.templatetests import check_template_grammar
 from rasterize import booklet_text, page_words
 from rules_engine.model import Grammar
 from rules_engine.shadow_throne.events import Event
@@ -110,7 +111,7 @@ def test_a_template_writing_an_article_before_a_data_value_is_a_warning_at_its_l
     template.write_text(template.read_text().replace("{{ card.name|a }}", "a {{ card.name }}"))
     problems = Problems()
     with using(None, "en"):
-        check_template_articles(load_game(str(game_dir)), problems)
+        check_template_grammar(load_game(str(game_dir)), problems)
     found = [(p.line, p.message) for p in problems.warnings if str(template) in str(p.path)]
     assert [line for line, _ in found] == [25, 27]
     assert "write '{{ card.name|a }}'" in found[0][1]
@@ -127,10 +128,10 @@ def test_spanish_article_before_a_name_suggests_the_objects_filter():
                          "gender and number, from the data ('al Forajido', 'a la Guardia')")]
 
 
-def test_bundled_games_write_no_article_before_a_data_value():
+def test_bundled_games_write_no_article_before_a_data_value_and_no_plural_by_letters():
     for game_id in ("shadow_throne", "behind_the_throne", "shadow_kingdoms_of_valeria", "shadow_queen"):
         problems = Problems()
-        check_template_articles(load_game(game_id), problems)
+        check_template_grammar(load_game(game_id), problems)
         assert not problems.warnings, game_id
 
 
@@ -145,3 +146,59 @@ def test_a_translations_gender_is_checked_at_its_line(tmp_path):
     assert result.exit_code == 2
     shown = next(t for t in result.output.splitlines() if f"i18n/es.yaml:{line}: card 'outlaw': gender: " in t)
     assert shown.endswith("or neuter (then ' plural' for a plural name); did you mean 'masculine'?")
+
+
+def test_a_plural_made_by_adding_letters_is_named_with_the_catalogue_way():
+    text = 'Ana has {{ c.gems }} Gem{{ "s" if c.gems != 1 }}.\n{% set x = k ~ ("es" if k > 1 else "") %}\n' \
+           '{{ n.t("gems", count=c.gems) }} {{ "die" if n == 1 else "dice" }}'
+    assert plural_problems(text) == [
+        (1, "'\"s\" if c.gems != 1' makes a plural by adding letters: give the counted word's plural forms under "
+            "strings: in i18n/<lang>.yaml ({one: \"{count} Gem\", other: \"{count} Gems\"}) and write "
+            "t('key', count=n) (n.t in an event template), which picks the form by the language's plural rules"),
+        (2, "'\"es\" if k > 1' makes a plural by adding letters: give the counted word's plural forms under "
+            "strings: in i18n/<lang>.yaml ({one: \"{count} Gem\", other: \"{count} Gems\"}) and write "
+            "t('key', count=n) (n.t in an event template), which picks the form by the language's plural rules")]
+
+
+def test_a_template_s_plural_by_letters_is_a_warning_at_its_line(tmp_path):
+    game_dir = _btt_copy(tmp_path)
+    template = game_dir / "templates" / "events" / "en.j2"
+    text = template.read_text()
+    assert "({{ n.t('cards', count=e.count) }})" in text
+    template.write_text(text.replace("({{ n.t('cards', count=e.count) }})", '({{ e.count }} card{{ "s" if e.count != 1 }})'))
+    line = next(i for i, t in enumerate(template.read_text().splitlines(), 1) if 'card{{ "s" if' in t)
+    result = CliRunner().invoke(main, ["validate", str(game_dir), "--no-cache"])
+    assert result.exit_code == 0
+    assert (f"events/en.j2:{line}: warning: '\"s\" if e.count != 1' makes a plural by adding letters: give the "
+            f"counted word's plural forms under strings: in i18n/<lang>.yaml") in result.output
+
+
+def test_event_templates_count_through_the_catalogue_in_the_kit_s_language():
+    from pnp.loading.events import namer
+
+    es = translate(load_game("shadow_throne"), "es")
+    t = namer(es, ["Ana", "Ben"], lang="es")["t"]
+    assert [t("gold_left", count=n) for n in (0, 1, 2)] == ["se queda sin oro", "le queda 1", "le quedan 2"]
+    assert [t("gold_left_then", count=n) for n in (1, 3)] == ["le quedó 1 de oro", "le quedaron 3 de oro"]
+    valeria = load_game("shadow_kingdoms_of_valeria")
+    t = namer(valeria, ["Ana"])["t"]
+    assert [t("gems", count=n) for n in (0, 1, 2)] == ["0 Gems", "1 Gem", "2 Gems"]
+    btt = load_game("behind_the_throne")
+    assert namer(btt, ["Ana"])["t"]("named_cards", count=2, card=Noun("Jester")) == "2 Jester cards"
+
+
+def test_the_examples_say_counted_words_in_their_plural_form():
+    from pnp.chapters import load_config
+    from pnp.components.rulebook import engine_examples
+
+    def told(game_id, lang="en"):
+        game = translate(load_game(game_id), lang)
+        return " ".join(" ".join(str(s).split()) for ex in engine_examples(game, load_config(game), lang).values()
+                        for s in (ex.setup, *ex.steps, *ex.outcome))
+
+    queen = told("shadow_queen")
+    assert "moves 1 hex from" in queen and "rolls 1 die for the defence" in queen
+    valeria = told("shadow_kingdoms_of_valeria")
+    assert "1 Gem and" in valeria and "0 Gems and" in valeria
+    spanish = told("shadow_throne", "es")
+    assert "le queda 1." in spanish and "le quedan 2." in spanish

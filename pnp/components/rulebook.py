@@ -18,7 +18,7 @@ from pnp.draw.merge import impose as merge_impose
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problem, Problems
 from pnp.figures import Figures
-from pnp.loading.i18n import strings, translation
+from pnp.loading.i18n import strings, translation, words_function
 from pnp.layout.imposition import padded, print_order, side_marks
 from pnp.markup import Safe, escape, fill, parse
 from pnp.chapters import chapter_markup, load_config
@@ -369,6 +369,7 @@ def context(game, cfg, lang, figures=None) -> dict:
         "battle": engine_battle(game, cfg, lang, prose=True) if engine else [],
         "battle_seed": b.get("seed", 1),
         "words": {k: Safe(v) for k, v in strings(game, lang).items()},   # printed words are markup
+        "t": words_function(game, lang),     # t('key', count=n): a counted word in the language's plural form
         "figure": figures.namespace(),
     }
 

@@ -43,9 +43,13 @@ def event_templates(game, lang: str):
     return template.module, template.filename
 
 
-def namer(game, names, position_names=None) -> dict:
+def namer(game, names, position_names=None, lang: str | None = None) -> dict:
     """What event templates call to name things: cards, players, factions, piece kinds and holdings by
-    id, escaped; lists joined in the kit's words (``n.list(items, 'and')``)."""
+    id, escaped; lists joined in the kit's words (``n.list(items, 'and')``); and ``n.t(key, count=n)``, a
+    printed word of the game's ``strings:`` in ``lang`` (a counted word in the plural form the language's
+    CLDR rules pick: "1 Gem", "2 Gems"), as in layouts."""
+    from pnp.loading.i18n import words_function
+
     cards = {c.id: c for c in game.cards}
     factions = {f.id: f for f in game.factions}
     pieces = {k.id: k.name for k in game.pieces}
@@ -73,6 +77,7 @@ def namer(game, names, position_names=None) -> dict:
         "factions": lambda ids, word="and": join([escape(factions[f].name if f in factions else f) for f in ids], word),
         "players": lambda seats, word="and": join([escape(names[p] if 0 <= p < len(names) else str(p + 1))
                                                    for p in seats], word),
+        "t": words_function(game, lang),
     }
 
 
@@ -98,7 +103,7 @@ def said(game, module, events, names, template_file, lang: str | None = None) ->
     quiet = set(getattr(module, "quiet", ()) or ())
     events = merged(events, set(getattr(module, "merge", ()) or ()))
     start = next((e for e in events if e.type == "scenario_start"), None)
-    names_of = namer(game, names, start.data.get("names") if start else None)
+    names_of = namer(game, names, start.data.get("names") if start else None, lang)
     out, missing, errors = [], [], []
     converted: dict = {}        # the namer and the facts, escaped once for every event's macro
     for e in events:

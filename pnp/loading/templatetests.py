@@ -135,13 +135,13 @@ def _shown(node) -> str:
     return "..."
 
 
-
-def check_template_articles(game, problems: Problems) -> None:
+def check_template_grammar(game, problems: Problems) -> None:
     """A warning for every place a template of the game writes an article itself before a value of the data
     that names something (``a {{ card.name }}``: "a Alchemist"; Spanish ``el {{ ... }}``, ``a {{ ... }}``),
-    at its line, with the filter that says the article by the name (:func:`pnp.grammar.article_problems`).
+    at its line, with the filter that says the article by the name (:func:`pnp.grammar.article_problems`);
+    and for every plural made by adding letters (``Gem{{ "s" if n != 1 }}``, :func:`pnp.grammar.plural_problems`).
     A template's language is the language folder or file it is in (``rulebook/es/``, ``events/es.j2``)."""
-    from pnp.grammar import article_problems
+    from pnp.grammar import article_problems, plural_problems
     from pnp.loading.i18n import languages
 
     folder = game.root / "templates"
@@ -157,5 +157,5 @@ def check_template_articles(game, problems: Problems) -> None:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue                     # reported where the template is used
-        for line, message in article_problems(text, lang):
+        for line, message in sorted(article_problems(text, lang) + plural_problems(text)):
             problems.warn(path, line, None, message)

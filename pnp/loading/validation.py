@@ -18,7 +18,7 @@ from pnp.loading.gamedata import Game, load_game
 from pnp.loading.i18n import translate, translation_path
 from pnp.typography import hyphenation_problem
 from pnp.loading.i18n.check import check_language, check_own_words, check_strings, check_translation_keys
-from pnp.loading.templatetests import check_template_articles, check_template_tests
+from pnp.loading.templatetests import check_template_grammar, check_template_tests
 from pnp.markup import card_markup_problems
 from pnp.paths import LANGUAGE, excerpt
 from pnp.loading.yamlsrc import line_of
@@ -102,7 +102,7 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
         check_translation_keys(game, found)
         check_strings(game, lang or game.language, found)
         check_template_tests(game, found)
-        check_template_articles(game, found)
+        check_template_grammar(game, found)
     kept.run(game, "files", problems, files)
     players = options.players if options else None
     if players is not None and not game.players[0] <= players <= game.players[1]:
