@@ -161,7 +161,13 @@ def _dictionary(lang: str):
 
 
 def hyphenation_problem(lang: str | None) -> str | None:
-    """Why texts in ``lang`` will not be hyphenated (pyphen has no dictionary for it), or None."""
+    """Why texts in ``lang`` will not be set by the language's own conventions, or None: a code CLDR does not
+    know (``xx``, ``de-XX``) prints by CLDR's root locale; a language pyphen has no dictionary for breaks
+    no word."""
+    if not locales.known(lang):
+        return (f"CLDR has no locale data for '{lang}': its texts print by CLDR's root conventions (numbers "
+                f"written 1,234.5, quotation marks \u201c \u201d, one plural form 'other') and break no word; "
+                f"give a language code such as 'de' or 'pt-BR'")
     if locales.hyphenation_dictionary(lang) is not None:
         return None
     return (f"pyphen has no hyphenation dictionary for '{lang}': texts in '{lang}' print without "

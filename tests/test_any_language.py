@@ -191,6 +191,27 @@ def test_a_language_pyphen_cannot_hyphenate_is_a_warning(tmp_path):
            f"dictionary for 'ja': texts in 'ja' print without breaking a word (lines may end shorter)" in result.output
 
 
+def test_a_language_code_cldr_does_not_know_is_a_warning_naming_what_it_prints_by(tmp_path):
+    """A code CLDR has no data for (a typo, a made-up code) still builds, by CLDR's root conventions, and
+    validation says so (the ja warning above is pyphen's alone: CLDR knows Japanese)."""
+    from pnp import locales
+
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    shutil.copy(game / "i18n" / "de.yaml", game / "i18n" / "de-XX.yaml")
+    shutil.copytree(game / "templates" / "rulebook" / "de", game / "templates" / "rulebook" / "de-XX")
+    result = run("validate", game, "--lang", "de-XX", "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert f"{display_path(game / 'i18n' / 'de-XX.yaml')}: warning: language 'de-XX': CLDR has no locale data for " \
+           f"'de-XX': its texts print by CLDR's root conventions (numbers written 1,234.5, quotation marks " \
+           f"\u201c \u201d, one plural form 'other') and break no word; give a language code such as 'de' or " \
+           f"'pt-BR'" in result.output
+    # what the warning says is what the root locale does
+    root = Locale.parse("root")
+    assert locales.number(1234.5, "de-XX") == format_decimal(1234.5, format="#,##0.###", locale=root) == "1,234.5"
+    assert locales.plural_categories("de-XX") == ("other",) and locales.quotation_marks("de-XX")[:2] == ("\u201c", "\u201d")
+
+
 # ------------------------------------------------------------------------------- preview
 
 def test_preview_in_a_language_the_translation_does_not_finish(tmp_path):
