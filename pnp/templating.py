@@ -982,9 +982,13 @@ def template_problem(exc: BaseException, template_file=None, subject: str | None
     elif isinstance(exc, jinja2.TemplateNotFound):
         message = exc.message if exc.message and exc.message != exc.name else f"no template {exc.name}"
     else:
-        for frame in traceback.extract_tb(exc.__traceback__):
-            if frame.filename.endswith(".j2"):
-                path, line = frame.filename, frame.lineno
+        for frame, lineno in traceback.walk_tb(exc.__traceback__):
+            if frame.f_code.co_filename.endswith(".j2"):
+                # a macro called from Python (call_macro) raises through the compiled template, whose
+                # lines are not the template's: Jinja's debug info maps them back
+                template = frame.f_globals.get("__jinja_template__")
+                path = frame.f_code.co_filename
+                line = template.get_corresponding_lineno(lineno) if template is not None else lineno
         if isinstance(exc, jinja2.UndefinedError):
             message = f"undefined value: {exc.message}"
         elif isinstance(exc, jinja2.exceptions.SecurityError):

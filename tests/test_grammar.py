@@ -202,3 +202,17 @@ def test_the_examples_say_counted_words_in_their_plural_form():
     assert "1 Gem and" in valeria and "0 Gems and" in valeria
     spanish = told("shadow_throne", "es")
     assert "le queda 1." in spanish and "le quedan 2." in spanish
+
+
+def test_a_spanish_name_without_its_gender_is_an_error_at_the_template_line_that_puts_the_article(tmp_path):
+    game_dir = tmp_path / "shadow_throne"
+    shutil.copytree(DATA_DIR / "shadow_throne", game_dir)
+    es = game_dir / "i18n" / "es.yaml"
+    es.write_text(es.read_text().replace("outlaw: {name: Forajido, gender: masculine,", "outlaw: {name: Forajido,"))
+    events = game_dir / "templates" / "events" / "es.j2"
+    line = next(i for i, t in enumerate(events.read_text().splitlines(), 1) if t.startswith("{%- macro a_chs("))
+    result = CliRunner().invoke(main, ["validate", str(game_dir), "--lang", "es", "--no-cache"])
+    assert result.exit_code == 2
+    assert (f"events/es.j2:{line}: event 'convert': GrammarError: 'Forajido' needs its gender for an article in "
+            f"'es': give cards.outlaw.gender (one of masculine, masculine plural, feminine, feminine plural, "
+            f"neuter, neuter plural) in i18n/es.yaml, or in the data for the game's own language") in result.output
