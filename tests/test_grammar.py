@@ -133,6 +133,12 @@ def test_bundled_games_write_no_article_before_a_data_value_and_no_plural_by_let
         problems = Problems()
         check_template_grammar(load_game(game_id), problems)
         assert not problems.warnings, game_id
+    from pnp import TEMPLATES_DIR                    # pnp's own templates (instructions, common chapters, starters)
+
+    for path in sorted(TEMPLATES_DIR.rglob("*.j2")):
+        text = path.read_text(encoding="utf-8")
+        lang = "es" if "es" in path.relative_to(TEMPLATES_DIR).parts else "en"
+        assert article_problems(text, lang) + plural_problems(text) == [], path
 
 
 def test_a_translations_gender_is_checked_at_its_line(tmp_path):
