@@ -2,7 +2,8 @@
 with a deck that exactly fits four players, an ablation that leaves too few cards or a value outside the
 engine's declared range, and tuning values the engine's new_state refuses, are reported and skipped, never
 played (it was an internal error, exit 70, or a game outside the engine's range); every variant refused is
-exit 2 with one line. A variant file is held to the same checks at the lab's player count."""
+exit 2 with one line. A variant file is held to the same checks at the player count of pnp lab, replay and
+balance."""
 
 import json
 import shutil
@@ -110,3 +111,16 @@ def test_a_variant_file_is_held_to_the_same_checks_at_the_labs_player_count(game
         "less.yaml:2: the rules engine 'kindling' seats at most 3 with the varied cards (its max_players()), not 4",
         "1 problem found; nothing was written."]
     assert lab("compare", "base", "less.yaml", "--players", "3").exit_code == 0
+
+
+@pytest.mark.parametrize("command", [["replay", "game", "--seed", "1"],
+                                     ["balance", "game", "--games", "2", "--out", "balance"]])
+def test_replay_and_balance_hold_a_variant_file_to_their_player_count(game, command):
+    Path("less.yaml").write_text("name: No coal\ncards:\n  coal: remove\n")
+    result = CliRunner().invoke(main, [*command, "--variant", "less.yaml", "--players", "4"])
+    assert result.exit_code == 2                  # it was an internal error (Kindling's new_state refused it)
+    assert result.output.splitlines() == [
+        "less.yaml:2: the rules engine 'kindling' seats at most 3 with the varied cards (its max_players()), not 4",
+        "1 problem found; nothing was written."]
+    assert not Path("balance").exists()
+    assert CliRunner().invoke(main, [*command, "--variant", "less.yaml", "--players", "3"]).exit_code == 0

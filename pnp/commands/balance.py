@@ -76,17 +76,17 @@ def command(game, players_text, games, seed, bots, option_pairs, variant_file, j
         raise UserError(f"{game.title} has no rules engine to play")
     engine = engine_named(game.engine)
     bot_names = bot_list(bots, engine.BOTS) if bots is not None else list(engine.DEFAULT_BOTS)
-    variant = None
-    if variant_file:
-        from pnp.loading.variants import apply, load_variant
-
-        variant = load_variant(variant_file, game, engine)
-        game = apply(game, variant, engine)
-    options = {**(variant.parameters if variant else {}), **game_options(option_pairs, None, engine, game.title)}
     counts = player_counts(players_text, game.players, engine.PLAYERS, game.title)
     if len(counts) != 1:
         raise UserError("--players: a balance report is for one player count")
     players = counts[0]
+    variant = None
+    if variant_file:                   # checked as the lab checks it, at this player count
+        from pnp.loading.variants import apply, load_variant
+
+        variant = load_variant(variant_file, game, engine, players)
+        game = apply(game, variant, engine)
+    options = {**(variant.parameters if variant else {}), **game_options(option_pairs, None, engine, game.title)}
     runner = make_executor(executor, scheduler, workers, jobs)
     rules = engine.rules_for(game)
     out = Path(out_dir)

@@ -100,18 +100,18 @@ def table(game_name, players_text, bots, variant_file, option_pairs, options=Non
     if not game.engine:
         raise UserError(f"{game.title} has no rules engine to play")
     engine = engine_named(game.engine)
-    variant = None
-    if variant_file:
-        from pnp.loading.variants import apply, load_variant
-
-        variant = load_variant(variant_file, game, engine)
-        game = apply(game, variant, engine)
-    options = {**(variant.parameters if variant else {}), **(options or {}),
-               **game_options(option_pairs, None, engine, game.title)}
     counts = player_counts(players_text, game.players, engine.PLAYERS, game.title)
     if len(counts) != 1:
         raise UserError("--players: a game has one player count")
     players = counts[0]
+    variant = None
+    if variant_file:                   # checked as the lab checks it, at this player count
+        from pnp.loading.variants import apply, load_variant
+
+        variant = load_variant(variant_file, game, engine, players)
+        game = apply(game, variant, engine)
+    options = {**(variant.parameters if variant else {}), **(options or {}),
+               **game_options(option_pairs, None, engine, game.title)}
     names = bot_list(bots, engine.BOTS) if bots is not None else list(engine.DEFAULT_BOTS)
     if len(names) > players:
         raise UserError(f"--bots: {len(names)} bots for {players} seats; give one per seat, in seat order")
