@@ -112,6 +112,21 @@ def test_no_english_word_of_pnp_is_left_in_the_kit(kits, lang):
         assert "Die Hüter des Hafens: die Bilder von cards-fronts.pdf, in Cricut Design Space" in text
 
 
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_every_pdf_is_titled_in_the_kits_language(kits, lang):
+    """The document title of each PDF (what a viewer's window and a print queue show) is the game's title
+    and the file's name in the kit's language: the imposed rulebook was "Rulebook (imposed)"."""
+    title = yaml.safe_load((GAME / "i18n" / f"{lang}.yaml").read_text("utf-8")).get("title") or "Les Gardiens du port"
+    titles = {}
+    for pdf in sorted(kits[lang].glob("*.pdf")):
+        doc = pypdfium2.PdfDocument(pdf)
+        titles[pdf.name] = doc.get_metadata_dict()["Title"]
+        doc.close()
+    assert titles["rulebook-imposed.pdf"] == f"{title}: {strings_of(lang)['rulebook']}"
+    assert all(t.startswith(title) for t in titles.values()), titles
+    assert english_left("\n".join(titles.values()), strings_of(lang)) == set()
+
+
 def test_the_english_check_finds_english(built_kit):
     """The check that finds no English word in the French and German kits finds them in an English one."""
     left = english_left(kit_text(built_kit()), strings_of("fr"))

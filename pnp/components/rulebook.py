@@ -473,9 +473,11 @@ def _problem(cfg, message):
     return Problem(cfg["_path"], None, "rulebook", message)
 
 
-def impose(reading: bytes, page_w: float, page_h: float, flip: str, words: dict | None = None) -> bytes:
+def impose(reading: bytes, page_w: float, page_h: float, flip: str, words: dict | None = None,
+           title: str = "", author: str = "") -> bytes:
     """Two booklet pages per landscape sheet side in saddle-stitch order, with fold marks and a label
-    naming the sheet and side (in the kit's language), all inside the printable margin."""
+    naming the sheet and side (in the kit's language), all inside the printable margin. ``title`` (the
+    game's) and ``author`` are the file's document information: "<title>: <the word rulebook>"."""
     words = words or {}
     order = print_order(page_count(reading), flip)
     sheet_w, sheet_h = 2 * page_w, page_h
@@ -493,7 +495,8 @@ def impose(reading: bytes, page_w: float, page_h: float, flip: str, words: dict 
             else:
                 placed.append((number, 1, 0, 0, 1, round(pt(x), 4), 0))
         placements.append(placed)
-    return merge_impose(reading, render(sides, "marks"), placements, "Rulebook (imposed)")
+    name = words.get("rulebook", "Rulebook")
+    return merge_impose(reading, render(sides, "marks"), placements, f"{title}: {name}" if title else name, author)
 
 
 @with_game_icons
@@ -503,8 +506,8 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     reading, pages, _ = booklet(game, options.paper, lang)
     w, h = half_sheet(options.paper)
     imposed = buildcache.current().combined(
-        "booklet-imposed", [reading, w, h, options.booklet_flip, sorted(words.items())],
-        lambda: impose(reading, w, h, options.booklet_flip, words))
+        "booklet-imposed", [reading, w, h, options.booklet_flip, sorted(words.items()), game.title, game.author],
+        lambda: impose(reading, w, h, options.booklet_flip, words, game.title, game.author or ""))
     return [
         Output("rulebook.pdf", words.get("rulebook_reading", "Rulebook"), pdf=reading, in_kit=False),
         # two booklet pages a side, both sides of each sheet

@@ -211,9 +211,10 @@ def interleave(first: bytes, second: bytes, title: str, author: str = "", outlin
         b.close()
 
 
-def impose(reading: bytes, marks: bytes, placements, title: str) -> bytes:
+def impose(reading: bytes, marks: bytes, placements, title: str, author: str = "") -> bytes:
     """Place booklet pages on sheets. ``marks``: one PDF page per sheet side (fold marks, labels);
-    ``placements``: per side, a list of (page number, a, b, c, d, e, f) with the placement matrix in points."""
+    ``placements``: per side, a list of (page number, a, b, c, d, e, f) with the placement matrix in points;
+    ``title`` and ``author`` the file's document information."""
     import pikepdf
     from pikepdf import Name, Page, Pdf
 
@@ -229,7 +230,7 @@ def impose(reading: bytes, marks: bytes, placements, title: str) -> bytes:
             ops = " ".join(f"{v:g}" for v in matrix)
             page.contents_add(pikepdf.Stream(out, f"q {ops} cm {name} Do Q".encode()), prepend=False)
     _deflate_new_streams(out)
-    _info(out, title)
+    _info(out, title, author)
     try:
         return _save(out)
     finally:
