@@ -155,6 +155,16 @@ def english_indefinite(name: str) -> str:
     return _inflect().a(word).split(" ", 1)[0].lower()
 
 
+def default_plural(name: str, lang: str | None) -> tuple[str, str | None]:
+    """``(plural, problem)`` of a name the data gives no ``plural`` for: in English, inflect's ("Church" ->
+    "Churches", "Wolf" -> "Wolves", "Slave Pen" -> "Slave Pens") and no problem; in another language,
+    whose plurals pnp does not make, the name itself and the message asking for its plural."""
+    if base(lang) == "en" or not str(name).strip():
+        return (_inflect().plural_noun(str(name)) if str(name).strip() else name), None
+    return name, (f"plural: not given, and pnp makes the plurals of English names only (the game's language "
+                  f"is '{lang}'): give it; the kit prints '{name}' where it needs the plural")
+
+
 def _spanish(grammar: Grammar | None, key: str, name: str, lang: str) -> tuple[str, str] | None:
     """(definite, indefinite) Spanish article of a name, or None for a name said without one."""
     if grammar is not None and not grammar.article:
@@ -293,4 +303,5 @@ def excerpt(text: str, limit: int = 40) -> str:
 
 
 __all__ = ["GENDERS", "GENDER_VALUES", "Grammar", "GrammarError", "LANGUAGES", "Noun", "article",
-           "article_problems", "english_indefinite", "filters", "grammar_of", "parse_gender", "plural_problems"]
+           "article_problems", "default_plural", "english_indefinite", "filters", "grammar_of", "parse_gender",
+           "plural_problems"]

@@ -222,3 +222,29 @@ def test_a_spanish_name_without_its_gender_is_an_error_at_the_template_line_that
     assert (f"events/es.j2:{line}: event 'convert': GrammarError: 'Forajido' needs its gender for an article in "
             f"'es': give cards.outlaw.gender (one of masculine, masculine plural, feminine, feminine plural, "
             f"neuter, neuter plural) in i18n/es.yaml, or in the data for the game's own language") in result.output
+
+
+def test_a_plural_the_data_does_not_give_is_inflect_s_in_english_and_asked_for_in_another_language(tmp_path):
+    queen_dir = tmp_path / "shadow_queen"
+    shutil.copytree(DATA_DIR / "shadow_queen", queen_dir)
+    queen_yaml = queen_dir / "game.yaml"
+    queen_yaml.write_text(re.sub(r" plural: [A-Za-z ]+,", "", queen_yaml.read_text()))
+    queen = load_game(str(queen_dir))
+    assert [h.plural for h in queen.holdings] == ["Strongholds", "Slave Pens", "Churches", "Villages"]
+    assert [p.plural for p in queen.pieces][:3] == ["Shadows", "Familiars", "Thralls"]
+    game_dir = tmp_path / "shadow_throne"
+    shutil.copytree(DATA_DIR / "shadow_throne", game_dir)
+    path = game_dir / "game.yaml"
+    text = path.read_text()
+    assert "  - {id: elite, name: Elite, plural: elites, pips: 2}\n" in text
+    path.write_text(text.replace("  - {id: elite, name: Elite, plural: elites, pips: 2}\n",
+                                 "  - {id: elite, name: Wolf, pips: 2}\n"))
+    assert load_game(str(game_dir)).rank("elite").plural == "wolves"
+    path.write_text(path.read_text().replace("language: en", "language: es"))
+    line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "id: elite" in t)
+    problems = Problems()
+    game = load_game(str(game_dir), problems)
+    assert game.rank("elite").plural == "wolf"
+    assert [(p.line, p.subject, p.message) for p in problems.warnings if p.subject == "rank 'elite'"] == [
+        (line, "rank 'elite'", "plural: not given, and pnp makes the plurals of English names only (the game's "
+                               "language is 'es'): give it; the kit prints 'wolf' where it needs the plural")]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pnp.suggest import closest
 from pnp import DATA_DIR, default_game
-from pnp.grammar import grammar_of
+from pnp.grammar import default_plural, grammar_of
 from pnp.loading import placeholders
 from pnp.errors import Problems, UserError, display_path
 from pnp.loading.icons import BUILTIN, IconSet, load_icons
@@ -327,7 +327,9 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         for f in _unique(meta, raw_game, "factions", ("id", "name", "colour"), problems, game_path, lines)
     )
     ranks = tuple(
-        Rank(r["id"], r["name"], r.get("plural") or r["name"].lower() + "s", r["pips"])
+        Rank(r["id"], r["name"], r.get("plural") or _plural(r["name"].lower(), meta, problems, game_path,
+                                                             lines.get(("ranks", r["id"])), f"rank '{r['id']}'"),
+             r["pips"])
         for r in _unique(meta, raw_game, "ranks", ("id", "name", "pips"), problems, game_path, lines)
     )
     look = load_look(root, meta.get("look"), raw_game.get("look"), icon_set, problems, game_path)
@@ -769,6 +771,15 @@ def _check_meta(meta: dict, raw, problems: Problems, path) -> None:
             if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_PLAYERS:
                 problems.error(path, line_of(raw_rules, "max_copies_by_players"), None,
                                f"{where}.max_copies_by_players: {excerpt(count)} is not a player count")
+
+
+def _plural(name: str, meta, problems, path, line, subject: str) -> str:
+    """The plural of a name game.yaml gives none for (:func:`pnp.grammar.default_plural`): inflect's in
+    English; in another language a warning at the entry's line asking for it, and the name itself."""
+    plural, problem = default_plural(name, meta.get("language") or "en")
+    if problem:
+        problems.warn(path, line, subject, problem)
+    return plural
 
 
 def _unique(meta, raw, key, needed, problems, path, lines) -> list:

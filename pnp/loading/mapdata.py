@@ -137,6 +137,15 @@ def load_board(root: Path, raw_game, factions, traits, problems: Problems, path:
             return None
         return fid
 
+    def plural(clean, kind, line):
+        """A name's plural game.yaml does not give: inflect's in English, else the name (and a warning)."""
+        from pnp.grammar import default_plural
+
+        said, problem = default_plural(clean["name"], raw_game.get("language") or "en")
+        if problem:
+            problems.warn(path, line, f"{kind} '{clean['id']}'", problem)
+        return said
+
     pieces = []
     raw_list, checked = _game_list(raw_game, "pieces", PIECE_SCHEMA, problems, path)
     for i, (clean, line) in enumerate(_unique_entries(raw_list, checked, "pieces", problems, path), start=1):
@@ -148,7 +157,7 @@ def load_board(root: Path, raw_game, factions, traits, problems: Problems, path:
                 known = ", ".join(traits) or "none"
                 problems.error(path, line, f"piece '{clean['id']}'",
                                f"traits: the rules engine knows no trait '{word}'{_hint(word, traits)}; known: {known}")
-        pieces.append(PieceKind(clean["id"], clean["name"], clean.get("plural") or clean["name"] + "s", faction,
+        pieces.append(PieceKind(clean["id"], clean["name"], clean.get("plural") or plural(clean, "piece", line), faction,
                                 clean["count"], clean["move"], tuple(clean.get("traits") or ()),
                                 clean.get("note") or ""))
     holdings = []
@@ -156,7 +165,7 @@ def load_board(root: Path, raw_game, factions, traits, problems: Problems, path:
     for i, (clean, line) in enumerate(_unique_entries(raw_list, checked, "holdings", problems, path), start=1):
         if not {"name", "count"} <= clean.keys():
             continue
-        holdings.append(HoldingKind(clean["id"], clean["name"], clean.get("plural") or clean["name"] + "s",
+        holdings.append(HoldingKind(clean["id"], clean["name"], clean.get("plural") or plural(clean, "holding", line),
                                     faction_of(clean, "holdings", i, line), clean["count"]))
     hexmap = None
     name = raw_game.get("map")
