@@ -390,3 +390,17 @@ def test_the_german_table_names_the_dice_by_their_german_title():
     names = [p.name for p in table_pieces(translate(load_game(GAME), "de"), "de") if p.kind == "die"]
     assert names == ["Sturmwürfel: tempete"]
     assert [p.name for p in table_pieces(load_game(GAME), "fr") if p.kind == "die"] == ["Dé de tempête: tempete"]
+
+
+def test_a_translated_title_too_long_for_the_cover_is_an_error_at_the_translations_line(tmp_path):
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    path = game / "i18n" / "de.yaml"
+    long = "Die unverbesserlichen Hüter des allerschönsten Hafens der nordfriesischen Küste und der Inseln"
+    text = path.read_text("utf-8").replace("title: Die Hüter des Hafens\n", f"title: {long}\n")
+    path.write_text(text, "utf-8")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("title:"))
+    result = run("validate", game, "--lang", "de", "--no-cache")
+    assert result.exit_code == 2
+    assert f"{display_path(path)}:{line}: title: 'Die unverbesserlichen Hüter des allers…' is too long for the " \
+           f"rulebook's cover on letter paper, even set small" in result.output

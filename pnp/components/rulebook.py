@@ -538,7 +538,9 @@ def check(game, problems: Problems, options: BuildOptions | None = None, spec=No
 
 def _check_cover(game, paper: str, lang: str, problems: Problems) -> None:
     """pnp's cover shows the whole title, and the subtitle under it, above its picture: a title too long
-    even set small, several words a line, is an error at the title's line."""
+    even set small, several words a line, is an error at the title's line (the translation's, for a
+    title the translation gives)."""
+    from pnp.loading.i18n import given_at
     from pnp.rulebook import MARGIN, cover_title_fits
 
     if "cover" not in (load_config(game).get("chapters") or []):
@@ -547,7 +549,7 @@ def _check_cover(game, paper: str, lang: str, problems: Problems) -> None:
     frame_w, frame_h = pt(w - MARGIN["inner"] - MARGIN["outer"]), pt(h - MARGIN["top"] - MARGIN["bottom"]) - 1
     if not cover_title_fits(game.title, strings(game, lang)["rules_of_play"], frame_w, frame_h,
                             game.look.art is not None):
-        problems.error(*game.where("title"), "title",
+        problems.error(*(given_at(game, lang, "title") or game.where("title")), "title",
                        f"{excerpt(game.title)} is too long for the rulebook's cover on {paper} paper, even "
                        f"set small: shorten it (or give the rulebook a cover chapter of its own)")
 
