@@ -87,3 +87,91 @@ def test_8_a_box_line_counting_dice_in_a_game_without_dice_is_an_error_at_its_li
     assert result.exit_code == 2
     assert (f"box.yaml:{line}: contents #1: count: 'dice' counts the dice of the kit's dice components "
             "(kind: dice), and the game has none") in result.output
+
+
+# 5 ------------------------------------------------------------------------------------------------------
+QUEEN = "shadow_queen"
+
+
+def page_texts(path) -> list[str]:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(path))
+    return [" ".join(doc[i].get_textpage().get_text_range().split()) for i in range(len(doc))]
+
+
+def test_5_the_invented_value_mark_is_a_star_not_a_degree_sign():
+    from pnp.loading.placeholders import PRINTED_MARK
+
+    assert PRINTED_MARK == "*"
+
+
+@pytest.mark.parametrize("game", [VALERIA, QUEEN])
+@pytest.mark.parametrize("pdf", ["kit.pdf", "rulebook.pdf", "instructions.pdf"])
+def test_5_every_kit_printing_the_mark_explains_it_where_it_first_appears(built_kit, game, pdf):
+    pages = page_texts(built_kit(game) / pdf)
+    assert not [i + 1 for i, text in enumerate(pages) if "\u00b0" in text]        # no degree sign left
+    marked = [i for i, text in enumerate(pages) if "*" in text]
+    assert marked, f"{game} {pdf} prints no mark"
+    assert "A star (*)" in pages[marked[0]], (game, pdf, marked[0] + 1)
+
+
+def test_5_a_kit_without_invented_values_says_nothing_of_the_mark(built_kit):
+    text = pdf_text(built_kit("shadow_throne") / "instructions.pdf")
+    assert "*" not in text and "A star" not in text
+
+
+def test_5_every_chain_bonus_icon_on_a_campaign_map_has_a_key_on_the_same_face():
+    from pnp.components.board import pieces
+    from pnp.layout.geometry import Icon, Text, flatten
+    from pnp.loading.gamedata import load_game
+
+    game = load_game(VALERIA)
+    spec = next(s for s in game.component_specs if s.id == "campaign_maps")
+    faces = [face for piece in pieces(game, spec) for face in (piece.front, piece.back)]
+    assert len(faces) == 10
+    kinds = set(game.facts["chain_bonuses"])
+    assert len(kinds) == 6
+    for face in faces:
+        els = list(flatten(face))
+        chains = {e.name for e in els if isinstance(e, Icon) and e.role in ("across-icon", "down-icon")}
+        keys = [e for e in els if isinstance(e, Icon) and e.role == "key-icon"]
+        names = [e for e in els if isinstance(e, Text) and e.role == "key-name"]
+        assert chains and chains <= {k.name for k in keys}
+        assert len({k.name for k in keys}) == len(keys) == len(names) == 6
+        for icon, name in zip(keys, names):          # each icon's name just right of it, on its line
+            assert 0 < name.rect.x - icon.cx < 4 and name.rect.y < icon.cy < name.rect.top
+            assert name.markup.strip()
+
+
+def test_5_standee_cut_lines_show_on_dark_art(built_kit):
+    """Pixel check: where a cut line runs over dark art (dark on both sides of it, art and bleed), a light
+    line shows along it; on the old kits a dark line on dark purple left no light pixel there."""
+    import pypdfium2 as pdfium
+
+    from pnp.components import BuildOptions
+    from pnp.components.standee import build
+    from pnp.layout.geometry import Line
+    from pnp.loading.gamedata import load_game
+
+    game = load_game(QUEEN)
+    spec = next(s for s in game.component_specs if s.kind == "standee")
+    page = build(game, BuildOptions(paper="letter"), spec)[0].pages[0]
+    dpi = 300
+    image = pdfium.PdfDocument(str(built_kit(QUEEN) / "standees.pdf"))[0].render(scale=dpi / 72).to_pil().convert("L")
+
+    def lum(x_mm, y_mm):
+        return image.getpixel((round(x_mm / 25.4 * dpi), round((page.height - y_mm) / 25.4 * dpi)))
+
+    on_dark = 0
+    for line in page.find("cut"):
+        if not isinstance(line, Line) or line.x1 != line.x2 or abs(line.y2 - line.y1) < 20:
+            continue
+        for along in (0.3, 0.4, 0.6, 0.7):
+            x, y = line.x1, line.y1 + (line.y2 - line.y1) * along
+            if max(lum(x - 0.7, y), lum(x + 0.7, y)) > 110:
+                continue                              # light on one side: the feet, the paper, a fold
+            on_dark += 1
+            window = [lum(x + dx / 20, y) for dx in range(-9, 10)]     # 0.45 mm either side
+            assert max(window) > 180, (x, y, window)
+    assert on_dark >= 40

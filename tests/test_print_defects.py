@@ -71,7 +71,7 @@ def test_1_battle_plan_prices_stand_below_their_spaces_never_in_a_card_space(val
         coin = icon_box(cost)
         assert not any(coin.overlaps(space) for space in card_spaces), (cost.label, coin)
         assert plan.x < cost.cx < plan.right and coin.top <= plan.y           # right under its own space
-    assert [c.label.rstrip("°") for c in costs] == [str(c) for c in valeria.facts["battle_plan_line"]["costs"]]
+    assert [c.label.rstrip("\\*") for c in costs] == [str(c) for c in valeria.facts["battle_plan_line"]["costs"]]
 
 
 # 2 and 9 ------------------------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def test_6_captions_keep_1_mm_inside_the_cut_circle(queen, token, size):
 @pytest.mark.parametrize("game_id, holds, beside", [
     (THRONE, ["54 character cards", "5 quick-reference cards", "132 tokens"], ["1 power track", "1 rulebook"]),
     (VALERIA, ["48 Battle Plan cards", "61 Champion cards", "15 Award cards", "81 tokens", "5 Warden standees"],
-     ["1 game board in 9 tiles", "5 player boards", "5 campaign maps", "1 rulebook"]),
+     ["1 game board in 9 tiles", "5 player boards", "5 campaign maps", "1 rulebook", "45 troop dice in their bag"]),
     (QUEEN, ["68 action cards (two decks)", "90 counters, markers and holding tiles"],
      ["1 map in tiles", "36 standees", "2 reference sheets", "1 rulebook"]),
     ("behind_the_throne", ["82 cards"], ["1 rulebook"]),

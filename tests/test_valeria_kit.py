@@ -66,9 +66,9 @@ def test_game_board_tiles_on_nine_sheets_cutting_no_space(game, paper):
     assert shrines == ["gem shrine", "magic shrine", "champions shrine", "gold shrine", "tactics shrine"]
     # the Battle Plans line: five costs from board.yaml, invented ones marked
     costs = [e.label for e in board.front if e.role == "plan-cost"]
-    assert costs == ["5\u00b0", "4\u00b0", "3\u00b0", "2\u00b0", "1\u00b0"]
+    assert costs == ["5*", "4*", "3*", "2*", "1*"]
     rows = [e.label for e in board.front if e.role == "row-cost"]
-    assert rows == ["1+", "3+", "2+\u00b0"]
+    assert rows == ["1+", "3+", "2+*"]
     cells = [e.markup for e in board.front if e.role == "gems-table:cell"]
     assert cells == ["Players", "2", "3", "4", "5", "Gems", "6", "7", "8", "9"]
 
@@ -86,7 +86,7 @@ def test_player_boards_one_per_colour_with_their_wild_type(game):
         pages, sides, tiles = piece_pages(b, config_of(entry(game, "player_boards")), BuildOptions(paper="a4"), {})
         assert len(pages) == 1 and tiles == 0
     chart = [e.markup for e in boards[0].front if e.role == "vp-chart:cell"]
-    assert chart[:2] == ["Strength", "VP"] and "13-14\u00b0" in chart and chart[chart.index("13-14\u00b0") + 1] == "9"
+    assert chart[:2] == ["Strength", "VP"] and "13-14\\*" in chart and chart[chart.index("13-14\\*") + 1] == "9"
 
 
 def test_campaign_maps_are_double_sided_in_register(game):
@@ -162,7 +162,7 @@ def test_manifest_matches_the_source_component_list(tmp_path):
 
 def test_card_faces_show_what_each_deck_needs(game):
     """A Battle Plan shows its battle type and its troop icons in order; an Award its three circles'
-    points; a card with a placeholder carries the small ring in its corner."""
+    points; a card with a placeholder carries the small star in its corner."""
     from pnp.components.cards import deck_faces
     from pnp.draw.icons import using
     with using(game.icons):
@@ -173,7 +173,7 @@ def test_card_faces_show_what_each_deck_needs(game):
             troops = [e.name for e in els if e.role.startswith("troops-")]
             assert troops == list(card.stats["troops"]) and 2 <= len(troops) <= 4
             assert [e.name for e in els if e.role == "battle-icon"] == [card.stats["battle"]]
-            assert [e.markup for e in els if e.role == "players-mark"] == ["\u00b0"]        # invented plans
+            assert [e.markup for e in els if e.role == "players-mark"] == ["\\*"]          # invented plans
         awards = game.deck("awards")
         faces, _, cards = deck_faces(game, awards, BuildOptions())
         for face, card in zip(faces, cards):

@@ -135,7 +135,7 @@ def scope(game) -> dict:
     colours; a text or label made from them is escaped when evaluated. ``t('key')``: a printed word in the
     kit's language."""
     return {"facts": game.facts, "data": game.data, "title": escape(game.title), "invented": invented,
-            "mark": Safe(MARK), "columns": columns, "t": words_function(game)}
+            "mark": escape(MARK), "columns": columns, "t": words_function(game)}
 
 
 def pieces(game, spec) -> list[Piece]:

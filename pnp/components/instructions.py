@@ -16,6 +16,7 @@ from pnp.draw.flowables import Ruler
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
 from pnp.loading.i18n import strings
+from pnp.loading.placeholders import PRINTED_MARK
 from pnp.manifest import rows
 from pnp.locales import number
 from pnp.markup import Safe, parse
@@ -76,7 +77,8 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
                                    say=words.say, bleed=number(options.bleed, lang) if options.bleed else "",
                                    cutter=options.cutter or "",
                                    files={e.filename for e in entries}, bill=bill, kinds=kinds,
-                                   sheets=sum(r["sheets"] for r in bill), faces=two_faced(game))
+                                   sheets=sum(r["sheets"] for r in bill), faces=two_faced(game),
+                                   invented=any(game.placeholders.values()), mark=PRINTED_MARK)
     except templating.TEMPLATE_ERRORS as exc:
         raise DataError([templating.template_problem(exc, TEMPLATES_DIR / "instructions" / TEMPLATE,
                                                      "instructions")]) from None

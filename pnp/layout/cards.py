@@ -92,7 +92,7 @@ def face_context(content: FaceContent) -> dict:
     values the caller gives (the card's fields, ...)."""
     return {"name": content.name, "rank_name": content.rank_name, "pips": content.pips, "colour": content.colour,
             "emblem": content.emblem, "step": content.step, "ability": content.ability, "flavour": content.flavour,
-            "watermark": content.watermark, "mark": content.mark, "version": content.version,
+            "watermark": content.watermark, "mark": escape(content.mark), "version": content.version,
             "art": content.art is not None,
             "stats": tuple((name, icon, escape(label)) for name, icon, label in content.stats), **content.values}
 

@@ -19,7 +19,7 @@ they coincide exactly (:func:`fold_point` is that mirror; tests fold the corners
   pushes into the slit of a separate base piece, ``2 * base_depth`` deep and 10 mm wider than the
   figure, with a slit ``slot_width`` wide (about two layers of card).
 
-Lines: cut solid, fold dashed (as the box nets). Everything here is pure geometry in mm.
+Lines: cut solid, fold dashed (as the box nets); every cut line lies on a light band, to show on dark art. Everything here is pure geometry in mm.
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ from pnp.units import PRINTER_MARGIN
 CUT_INK = "#2b2b2b"
 FOLD_INK = "#8a8a8a"
 LINE_WIDTH = 0.25
+#: Under every cut line a light band this wide (mm), so the line shows on dark art as on the light feet
+#: (the art runs past the cut into the bleed: a dark line alone vanishes on a dark figure).
+CUT_HALO = "#ffffff"
+HALO_WIDTH = 0.75
 FOLD_DASH = (2.0, 1.5)
 FOOT_FILL = "#d8d2c4"
 BASE_MARGIN = 5.0          # the slotted base reaches this far past the figure on each side
@@ -149,6 +153,8 @@ def standee_elements(layout: StandeeLayout, front_art, back_art, foot_fill: str 
                          role=f"{role}:back"))
     for x1, y1, x2, y2 in layout.folds:
         els.append(Line(x1, y1, x2, y2, FOLD_INK, LINE_WIDTH, FOLD_DASH, role="fold"))
+    for x1, y1, x2, y2 in layout.cuts:
+        els.append(Line(x1, y1, x2, y2, CUT_HALO, HALO_WIDTH, role="cut-halo"))
     for x1, y1, x2, y2 in layout.cuts:
         els.append(Line(x1, y1, x2, y2, CUT_INK, LINE_WIDTH, role="cut"))
     return els

@@ -16,9 +16,11 @@ from rules_engine.model import WHOLE_PLACEHOLDER
 
 KEY = "placeholder"
 
-#: The small sign the kit prints beside (or on) what comes from a placeholder: a raised ring, which every
-#: bundled font has and markup leaves alone.
-PRINTED_MARK = "\u00b0"
+#: The small sign the kit prints beside (or on) what comes from a placeholder: a star, the note mark every
+#: reader looks up (a raised ring read as a degree sign: "0-6°"; the bundled fonts have no dagger). It is
+#: markup's emphasis sign, so it is printed escaped (:func:`pnp.markup.escape`), and the instructions
+#: page explains it in every kit of a game with placeholders.
+PRINTED_MARK = "*"
 
 
 def check_mark(value, keys, report) -> tuple:

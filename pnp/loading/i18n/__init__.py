@@ -71,6 +71,7 @@ PLACEHOLDERS = {
     "cutter_images": {"title", "file"},
     "cutter_image": {"image", "width_in", "height_in", "width_mm", "height_mm", "cut"},
     "kit_title": {"title"},
+    "kit_invented": {"mark"},
     "kit_cards_gutterfold_bleed": {"bleed"},
     "kit_cards_duplex": {"edge", "fronts", "backs"},
     "kit_cards_bleed": {"bleed"},
