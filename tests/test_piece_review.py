@@ -175,3 +175,85 @@ def test_5_standee_cut_lines_show_on_dark_art(built_kit):
             window = [lum(x + dx / 20, y) for dx in range(-9, 10)]     # 0.45 mm either side
             assert max(window) > 180, (x, y, window)
     assert on_dark >= 40
+
+
+# 2 ------------------------------------------------------------------------------------------------------
+def test_2_the_largest_empty_rectangle_of_a_face_is_measured_to_the_cell():
+    from pnp.layout.geometry import Rect
+    from pnp.layout.space import largest_empty
+
+    # a 63 x 88 face, a 20 mm band drawn across its top: the rest inside the 3 mm margin is empty
+    empty = largest_empty([Rect(0, 68, 63, 20)], (63, 88))
+    assert (empty.rect.x, empty.rect.y, empty.rect.w, empty.rect.h) == (3.0, 3.0, 57.0, 65.0)
+    assert empty.share == pytest.approx(57 * 65 / (63 * 88))
+    # a column down the middle halves it: the larger half wins
+    empty = largest_empty([Rect(0, 68, 63, 20), Rect(25, 0, 4, 88)], (63, 88))
+    assert (empty.rect.x, empty.rect.w, empty.rect.h) == (29.0, 31.0, 65.0)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_2_no_card_of_our_games_leaves_a_quarter_of_its_face_empty(game):
+    from pnp.components import BuildOptions
+    from pnp.components.cards import deck_faces
+    from pnp.draw.icons import using
+    from pnp.draw.text import ink_rect
+    from pnp.layout.space import MAX_EMPTY_SHARE, empty_space
+    from pnp.loading.gamedata import load_game
+
+    loaded = load_game(game)
+    worst = {}
+    with using(loaded.icons):
+        for deck in loaded.decks:
+            faces, labels, cards = deck_faces(loaded, deck, BuildOptions())
+            for face, card in zip(faces, cards):
+                empty = empty_space(face, (deck.width, deck.height), lambda t: ink_rect(t.rect, t.markup, t.style))
+                key = card.id if card is not None else f"{deck.id} aid"
+                worst[key] = round(empty.share, 3)
+    assert MAX_EMPTY_SHARE == 0.25
+    assert {k: v for k, v in worst.items() if v > MAX_EMPTY_SHARE} == {}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_2_validate_warns_of_no_empty_face_on_our_games(game):
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    result = CliRunner().invoke(main, ["validate", game, "--no-cache"])
+    assert result.exit_code == 0 and "of the face empty" not in result.output, result.output
+
+
+def test_2_a_card_leaving_its_face_empty_is_a_warning_at_the_layouts_line(starfall):
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    result = CliRunner().invoke(main, ["validate", str(starfall), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    lines = (starfall / "game.yaml").read_text().splitlines()
+    line = next(i + 1 for i, text in enumerate(lines) if text.strip() == "- id: omens")
+    assert (f"game.yaml:{line}: warning: deck 'omens': layout 'classic': 3 cards, e.g. card 'eclipse', leaves 42% "
+            "of the face empty in one area (38 x 31 mm in the middle; more than 25%): give the piece content there "
+            "(a region showing its data, a picture) or let a region fill it") in result.output
+
+
+def test_2_the_region_that_leaves_the_space_empty_is_named_at_its_line(starfall):
+    """A layout whose art window holds a short text: the warning is at that region's line."""
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    layouts = starfall / "templates" / "layouts"
+    layouts.mkdir(parents=True, exist_ok=True)
+    (layouts / "sparse.yaml").write_text(
+        "extends: classic\n"
+        "styles:\n"
+        "  tiny: {font: sans, size: 6, min_size: 6, max_lines: 1, valign: top}\n"
+        "regions:\n"
+        "  - {name: motto, kind: text, rect: [5, 20, 53, 46], style: tiny, text: \"'Omen'\"}\n")
+    game_yaml = starfall / "game.yaml"
+    text = game_yaml.read_text()
+    game_yaml.write_text(text.replace("  - id: omens\n", "  - id: omens\n    layout: sparse\n", 1))
+    result = CliRunner().invoke(main, ["validate", str(starfall), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert "layouts/sparse.yaml:5: warning: deck 'omens': layout 'sparse', region 'motto': 3 cards" in result.output

@@ -161,7 +161,7 @@ def box_lines(root: Path, *lines: str) -> Path:
      "count: 'aids' counts the player-aid cards (a deck's aids:, or player_aid:), and the game has none"),
     ("omens", "{count: \"deck:omen\", item: omen cards}", "count: the game has no deck 'omen'; did you mean deck:omens?"),
     ("omens", "{count: omens, item: omen cards}",
-     "count: expected a number, one of cards, tokens, aids or deck:<deck id>, got 'omens'; did you mean deck:omens?"),
+     "count: expected a number, one of cards, tokens, aids, dice or deck:<deck id>, got 'omens'; did you mean deck:omens?"),
 ])
 def test_a_box_contents_line_that_counts_nothing_is_an_error_at_its_line(tmp_path, deck_id, line, message):
     root = new_game(tmp_path / "g")

@@ -43,12 +43,18 @@ def test_tidewardens_validates_in_english_and_spanish():
     assert result.output.splitlines()[-1] == (
         "Tidewardens: 2 decks, 21 cards (9 different), components instructions, cards, harbour, warden_boards, "
         "dice, wardens, rulebook, languages en, es: valid")
-    assert "warning" not in result.output
+    assert other_warnings(result.output) == []
     result = run("validate", GAME, "--lang", "es")
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1].startswith("Guardianes de la Marea: 2 decks") and \
         result.output.splitlines()[-1].endswith("language es: valid")
-    assert "warning" not in result.output
+    assert other_warnings(result.output) == []
+
+
+def other_warnings(output: str) -> list:
+    """The warnings printed but the empty-space ones: its text-only cards leave their art window empty
+    (issue 37's check, which a designer's game may well trigger)."""
+    return [line for line in output.splitlines() if "warning" in line and "of the face empty" not in line]
 
 
 def text_of(pdf: Path) -> str:

@@ -256,6 +256,27 @@ def paint(c, rect: Rect, markup: str, style: Style) -> Fitted:
     return result
 
 
+def ink_rect(rect: Rect, markup: str, style: Style) -> Rect | None:
+    """The rectangle (mm) the lines of ``markup`` take when painted in ``rect`` (:func:`paint`): as wide as
+    its longest line, as tall as its block, placed by the style's alignment; None for no text. A text that
+    cannot fit takes its whole box."""
+    result = fit(markup, style, rect.w, rect.h)
+    if not result.ok:
+        return rect
+    if not result.lines:
+        return None
+    size = result.size
+    block = (size * style.leading * (len(result.lines) - 1) + size) / pt(1)
+    wide = min(rect.w, max(line_width(line, style, size) for line in result.lines) / pt(1))
+    if wide <= 0:
+        return None
+    x = {"left": rect.x, "right": rect.right - wide}.get(style.align, rect.cx - wide / 2)
+    if style.align == "justify" and len(result.lines) > 1:
+        x, wide = rect.x, rect.w
+    y = {"top": rect.top - block, "bottom": rect.y}.get(style.valign, rect.cy - block / 2)
+    return Rect(x, max(rect.y, y), wide, min(block, rect.h))
+
+
 def wrap(markup: str, style: Style, size: float, width_pt: float):
     """Lines of ``markup`` set at ``size`` in ``width_pt`` points (None if a word cannot fit)."""
     return _wrapped(markup, style, size, width_pt, icons.active(), typography.active())

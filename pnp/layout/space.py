@@ -1,0 +1,105 @@
+"""Empty space on a piece's face: the largest rectangle a face leaves empty, inside its safe margin.
+
+A face is a list of elements (mm, origin bottom-left). What it draws covers the face's cells (a grid of
+:data:`CELL` mm): every element by its extent (:func:`pnp.layout.geometry.extent`), but a text by the
+rectangle its lines take (the caller measures it, :func:`pnp.draw.text.ink_rect`), and a box as large as
+:data:`BACKGROUND_SHARE` of the face or more not at all (a background, a panel, a frame: it holds the
+rest). The largest empty rectangle of cells inside :data:`MARGIN` of the edges is the face's empty space;
+a share of the face above :data:`MAX_EMPTY_SHARE` is a piece that does not use its space (``pnp validate``
+warns at the line of the layout region that leaves it empty).
+
+Pure geometry: nothing here measures text or imports reportlab.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pnp.layout.geometry import Box, Rect, Text, extent, flatten
+
+CELL = 1.0                  # mm: the grid the empty space is counted on
+MARGIN = 3.0                # mm: the safe margin along the edges, never counted
+BACKGROUND_SHARE = 0.4      # a box this large a share of the face is its background, not content
+MAX_EMPTY_SHARE = 0.25      # more of the face than this left empty in one rectangle: a warning
+BLAME_SHARE = 0.3           # a region leaves an empty area when its box covers this much of it
+
+
+@dataclass(frozen=True)
+class Empty:
+    """The largest empty rectangle of a face and its share of the face's area."""
+
+    rect: Rect
+    share: float
+
+
+def covered(elements, size: tuple, text_rect) -> list[Rect]:
+    """The rectangles ``elements`` paint on a face of ``size`` (w, h): ``text_rect(text)`` gives a text's
+    (None: it prints nothing); a box of :data:`BACKGROUND_SHARE` of the face or more is left out."""
+    w, h = size
+    out = []
+    for e in flatten(elements):
+        if isinstance(e, Box) and e.rect.w * e.rect.h >= BACKGROUND_SHARE * w * h:
+            continue
+        r = text_rect(e) if isinstance(e, Text) else extent(e)
+        if r is not None and r.w > 0 and r.h > 0:
+            out.append(r)
+    return out
+
+
+def largest_empty(rects, size: tuple, margin: float = MARGIN, cell: float = CELL) -> Empty:
+    """The largest rectangle of whole cells inside ``margin`` of a face of ``size`` that no rectangle of
+    ``rects`` touches (the maximal rectangle of a 0/1 grid, row by row with a histogram of empty cells)."""
+    w, h = size
+    cols, rows = max(0, math.floor((w - 2 * margin) / cell)), max(0, math.floor((h - 2 * margin) / cell))
+    full = [[False] * cols for _ in range(rows)]              # row 0 at the bottom
+    for r in rects:
+        c0 = max(0, math.floor((r.x - margin) / cell))
+        c1 = min(cols, math.ceil((r.right - margin) / cell))
+        r0 = max(0, math.floor((r.y - margin) / cell))
+        r1 = min(rows, math.ceil((r.top - margin) / cell))
+        for j in range(r0, r1):
+            row = full[j]
+            for i in range(c0, c1):
+                row[i] = True
+    best, where = 0, Rect(margin, margin, 0.0, 0.0)
+    heights = [0] * cols
+    for j in range(rows):
+        heights = [0 if full[j][i] else heights[i] + 1 for i in range(cols)]
+        stack = []                                            # (start column, height), heights rising
+        for i, height in enumerate(heights + [0]):
+            start = i
+            while stack and stack[-1][1] >= height:
+                start, top = stack.pop()
+                if top * (i - start) > best:
+                    best = top * (i - start)
+                    where = Rect(margin + start * cell, margin + (j - top + 1) * cell, (i - start) * cell,
+                                 top * cell)
+            stack.append((start, height))
+    return Empty(where, best * cell * cell / (w * h) if w and h else 0.0)
+
+
+def empty_space(elements, size: tuple, text_rect) -> Empty:
+    """The largest empty rectangle of a face (:func:`covered`, :func:`largest_empty`)."""
+    return largest_empty(covered(elements, size, text_rect), size)
+
+
+def blamed_region(elements, size: tuple, empty: Rect) -> str | None:
+    """The region (an element's role up to its first ``:``) whose element overlaps ``empty`` the most,
+    covering at least :data:`BLAME_SHARE` of it: the region that leaves it empty (a text shorter than its
+    box, a panel with nothing in it). None when no element but a background (or a small mark at its edge)
+    lies there."""
+    w, h = size
+    best, name = 0.0, None
+    for e in flatten(elements):
+        if isinstance(e, Box) and e.rect.w * e.rect.h >= BACKGROUND_SHARE * w * h:
+            continue
+        r = extent(e) if not isinstance(e, Text) else e.rect
+        if r is None or not getattr(e, "role", ""):
+            continue
+        x0, y0 = max(r.x, empty.x), max(r.y, empty.y)
+        x1, y1 = min(r.right, empty.right), min(r.top, empty.top)
+        area = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+        if area > best + 1e-9 and area >= BLAME_SHARE * empty.w * empty.h:
+            best, name = area, e.role.split(":", 1)[0]
+    return name
