@@ -257,3 +257,39 @@ def test_2_the_region_that_leaves_the_space_empty_is_named_at_its_line(starfall)
     result = CliRunner().invoke(main, ["validate", str(starfall), "--no-cache"])
     assert result.exit_code == 0, result.output
     assert "layouts/sparse.yaml:5: warning: deck 'omens': layout 'sparse', region 'motto': 3 cards" in result.output
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "behind_the_throne"])     # a tuck box has no lid
+def test_2_every_box_lid_shows_the_cover_art_or_the_emblems(game):
+    from pnp.components import BuildOptions
+    from pnp.components import box as box_component
+    from pnp.layout.geometry import Icon, Picture
+    from pnp.loading.gamedata import load_game
+
+    result = box_component.layout(load_game(game), BuildOptions())
+    top = next(pl.rect("lid-top") for pl in result.placements if pl.piece.has("lid-top"))
+    shown = [e for page in result.pages[:1] for e in page.find("emblem") + page.find("lid-art")
+             if isinstance(e, (Icon, Picture))]
+    inside = [e for e in shown if top.x < (e.cx if isinstance(e, Icon) else e.rect.cx) < top.right
+              and top.y < (e.cy if isinstance(e, Icon) else e.rect.cy) < top.top]
+    assert inside, f"{game}: the lid's top is an empty panel"
+    assert all(e.size >= 10 for e in inside if isinstance(e, Icon))          # not a token sign
+
+
+@pytest.mark.parametrize("lang, smallest", [("en", 8.0), ("es", 7.0)])
+def test_2_shadow_thrones_quick_reference_is_legible_and_fills_its_card(lang, smallest):
+    """English at 8 pt or more (the space allows it), Spanish's longer words as large as they fit; the
+    text reaches the foot of the card (it stopped a third short at 6.5-7 pt)."""
+    from pnp.components.cards import aid_elements
+    from pnp.draw.icons import using
+    from pnp.draw.text import fit
+    from pnp.loading.gamedata import load_game
+
+    game = load_game("shadow_throne")
+    with using(game.icons):
+        bodies = [e for d in game.decks for e in aid_elements(game, d, lang) if e.role == "aid-body"]
+        assert bodies
+        for body in bodies:
+            fitted = fit(body.markup, body.style, body.rect.w, body.rect.h)
+            assert fitted.ok and fitted.size >= smallest
+            assert fitted.height_pt / 2.8346 >= 0.85 * body.rect.h

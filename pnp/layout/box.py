@@ -740,15 +740,17 @@ def _lid_top(r: Rect, content: BoxContent) -> list:
                         content.styled(FACT_STYLE), role="lid-fact"))
         els.append(Line(body.x + 6, body.y + facts_h + 1.8, body.right - 6, body.y + facts_h + 1.8,
                         gold, 0.2, role="decor"))
-    # the factions' emblems, each on a parchment disc ringed in its colour, in a gentle arc
+    # the factions' emblems, each on a parchment disc ringed in its colour, in a gentle arc; a game without
+    # any has the crown its rulebook's cover shows (an empty lid looks unfinished)
     band = Rect(body.x, body.y + facts_h + 3.0, body.w, body.h - title_h - facts_h - 5.0)
-    n = len(content.emblems)
+    emblems = content.emblems or (("crown", gold),)
+    n = len(emblems)
     if content.art and band.h > 4:
         els.append(Picture(content.art, band.inset(1.0), "contain", role="lid-art"))
-    elif n and band.h > 4:
+    elif band.h > 4:
         r_disc = min(band.h / 2 - 0.5, band.w / (2.6 * n), 11.0)
         pitch = r_disc * 2.6
-        for i, (emblem, colour) in enumerate(content.emblems):
+        for i, (emblem, colour) in enumerate(emblems):
             cx = band.cx + (i - (n - 1) / 2) * pitch
             lift = 0.0 if n < 3 else (band.h / 2 - r_disc) * 0.6 * (1 - abs(i - (n - 1) / 2) / ((n - 1) / 2))
             cy = band.cy - (band.h / 2 - r_disc) * 0.3 + lift
