@@ -237,9 +237,15 @@ def spec_of(game, name):
 
 def test_dice_garden_validates():
     result = CliRunner().invoke(main, ["validate", str(GAME), "--no-cache"])
-    assert result.exit_code == 0 and result.output.strip() == (
+    # its goal cards are text only: classic's art window stays empty (issue 37's empty-space warning)
+    assert result.exit_code == 0 and not_empty_space(result.output) == [
         "Dice Garden: 6 cards (4 different), components instructions, garden_sheet, score_pad, cards, languages en, "
-        "es: valid")
+        "es: valid"]
+
+
+def not_empty_space(output: str) -> list:
+    """The lines printed but the warnings of a card face left empty."""
+    return [line for line in output.splitlines() if "of the face empty" not in line]
 
 
 def fields_of(path):
@@ -445,7 +451,7 @@ def test_every_mistake_is_one_message_at_its_line(garden, file, old, new, messag
     result = CliRunner().invoke(main, ["validate", str(garden), "--no-cache"])
     assert result.exit_code == 2, result.output
     expected = str(garden / message.format(layout=LAYOUT, tally=TALLY))
-    lines = [ln for ln in result.output.splitlines() if not ln.endswith("nothing was written.")]
+    lines = [ln for ln in not_empty_space(result.output) if not ln.endswith("nothing was written.")]
     assert any(ln.startswith(expected) for ln in lines), result.output
     assert len(lines) == 1 or "on letter" in message, result.output        # letter, then a4
 
