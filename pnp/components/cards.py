@@ -1186,7 +1186,8 @@ def check(game, problems, options: BuildOptions | None = None, spec=None, done: 
             check_art_dpi(game, face, problems, lang, bleed)
             check_unprinted_fields(game, face, problems)
             check_layout_values(game, face, problems)
-            check_empty_space(game, face, problems, lang)
+            if not problems.errors:     # advice on a design that draws: after its mistakes are fixed
+                check_empty_space(game, face, problems, lang)
         check_back_pictures(game, deck, problems)
         at = game.deck_where(deck) if game.several_decks else game.where("player_aid")
         try:
