@@ -248,3 +248,24 @@ def test_a_plural_the_data_does_not_give_is_inflect_s_in_english_and_asked_for_i
     assert [(p.line, p.subject, p.message) for p in problems.warnings if p.subject == "rank 'elite'"] == [
         (line, "rank 'elite'", "plural: not given, and pnp makes the plurals of English names only (the game's "
                                "language is 'es'): give it; the kit prints 'wolf' where it needs the plural")]
+
+
+def test_a_name_the_translation_leaves_untranslated_is_said_as_a_foreign_name_and_only_warned_about(tmp_path):
+    from pnp.chapters import load_config
+    from pnp.components.rulebook import engine_examples
+
+    game_dir = tmp_path / "shadow_throne"
+    shutil.copytree(DATA_DIR / "shadow_throne", game_dir)
+    es = game_dir / "i18n" / "es.yaml"
+    line = "  outlaw: {name: Forajido, gender: masculine, flavour: El camino paga mejor de lo que pagó nunca el rey.}\n"
+    assert line in es.read_text()
+    es.write_text(es.read_text().replace(line, ""))
+    result = CliRunner().invoke(main, ["validate", str(game_dir), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert ("language 'es': 2 printed strings are not translated (pnp validate --lang es lists them; a build in "
+            "'es' needs --allow-missing)") in result.output
+    game = translate(load_game(str(game_dir)), "es")
+    example = engine_examples(game, load_config(game), "es")["convert_and_embolden"]
+    told = " ".join(example.steps)
+    assert "El Pastor de los Perdidos de Ben convierte a Outlaw de Ana" in told
+    assert "da +1 de poder a Outlaw de Ana" in told

@@ -279,11 +279,15 @@ GRAMMAR_KEYS = ("gender", "article")
 def translated_grammar(tr, at: tuple, original):
     """How a name is said in the translation ``tr`` (its ``<at>.gender`` and ``<at>.article``): the gender
     is the language's own (none when the translation gives none: the original's is another language's),
-    the article follows the original's unless the translation says (a personal name stays one)."""
+    the article follows the original's unless the translation says (a personal name stays one). A name the
+    translation leaves untranslated (and gives no gender) prints as written in the original, a foreign
+    name said without an article ("a Outlaw"): what it lacks is reported as untranslated, as its words are."""
     from pnp.grammar import grammar_of
 
     gender = _value_at(tr, ".".join((*at, "gender")))
     article = _value_at(tr, ".".join((*at, "article")))
+    if not isinstance(gender, str) and not lookup(tr, *at, "name"):
+        return grammar_of(None, False)
     try:
         return grammar_of(gender if isinstance(gender, str) else None,
                           article if isinstance(article, bool) else original.article)
