@@ -17,14 +17,15 @@ line, with the closest name; its placeholder draws nothing.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 
 from pnp.suggest import closest
 from pnp.paths import excerpt
 from pnp.errors import Problems
-from pnp.layout.geometry import Box, Circle, Icon, Line, Polygon, Rect, Text, Transform
+from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Polygon, Rect, Text, Transform
 from pnp.layout.geometry import Style as _Style
 from pnp.markup import Safe, escape
+from pnp.layout.hexmap import START_STYLE
 
 #: How a figure's placeholder line starts (the rulebook directive that draws it).
 DIRECTIVE = "figure"
@@ -48,6 +49,62 @@ class Drawing:
     scale: float = 1.0
     caption: str = ""
     kind: str = ""
+    where: tuple = field(default=(None, None), compare=False, repr=False)   # (template, line) of its call
+
+
+#: The smallest a figure's own words (a map's labels, a board's, a track's numbers) may print, in points.
+MIN_LABEL_PT = 6.0
+#: Figures of a piece drawn at scale (a card, a hand, a die, a token): their words are the piece's, set
+#: small with it, not the figure's own.
+PIECE_FIGURES = frozenset({"card", "hand", "die", "token", "placed"})
+#: Parts of a figure that are pieces drawn at scale (a card of a hand, a token or a die laid on a board).
+PIECE_ROLES = ("figure-card", "token:", "placed:")
+
+
+def labels(drawing: Drawing) -> list[tuple[Text, float]]:
+    """The figure's own words: each text of a map, board or track figure (inside its clip) with the scale
+    it is drawn at in the figure's frame (before the drawing's ``scale``); none in a figure of a piece
+    drawn at scale, nor in a piece laid on a figure."""
+    if drawing.kind in PIECE_FIGURES:
+        return []
+    out = []
+
+    def walk(elements, k: float, clip):
+        for e in elements:
+            if isinstance(e, Transform):
+                if e.role.startswith(PIECE_ROLES):
+                    continue
+                a, b, c, d = e.matrix[:4]
+                walk(e.elements, k * abs(a * d - b * c) ** 0.5, e.clip)
+            elif isinstance(e, Group):
+                walk(e.elements, k, e.clip or (clip.moved(-e.dx, -e.dy) if clip else None))
+            elif isinstance(e, Text) and e.markup and (clip is None or clip.overlaps(e.rect)):
+                out.append((e, k))
+
+    walk(drawing.elements, 1.0, None)
+    return out
+
+
+def _near(rect: Rect, centres, s: float) -> bool:
+    """Whether ``rect``'s centre lies within half a hex (``s`` across) of one of ``centres``."""
+    return any(abs(rect.cx - x) < s / 2 and abs(rect.cy - y) < s / 2 for x, y in centres)
+
+
+def _legible(e, scale: float):
+    """A map's word set large enough to print at :data:`MIN_LABEL_PT` or more in a figure drawn at
+    ``scale``: its size (and smallest size) raised, its box grown round its centre as much; other
+    elements as they are."""
+    if not isinstance(e, Text) or scale <= 0:
+        return e
+    least = MIN_LABEL_PT / scale
+    small = min(e.style.size, e.style.min_size if e.style.min_size is not None else e.style.size)
+    if small >= least - 1e-9:
+        return e
+    k = least / small
+    r = e.rect
+    style = replace(e.style, size=max(e.style.size, least),
+                    min_size=max(e.style.min_size, least) if e.style.min_size is not None else None)
+    return replace(e, rect=Rect(r.cx - r.w * k / 2, r.cy - r.h * k / 2, r.w * k, r.h * k), style=style)
 
 
 def _closest(name, names) -> str:
@@ -90,7 +147,7 @@ class Figures:
     # ------------------------------------------------------------------------------------ plumbing
 
     def _placeholder(self, drawing: Drawing) -> Safe:
-        self.drawings.append(drawing)
+        self.drawings.append(replace(drawing, where=_template_line()))
         n = len(self.drawings) - 1
         text = f"!{DIRECTIVE} {n}"
         self._by_text[text] = n
@@ -335,22 +392,40 @@ class Figures:
             return self._error("figure.map", "around: give a hex id or a list of them")
         s = layout.grid.size
         tokens = self._tokens()
-        marks, spots = [], []
+        marks, spots, labels_, covered = [], [], [], set()
+        names = {p.id: p.name for p in self.game.pieces}
         for h, what in (pieces or {}).items():
             if str(h) not in where:
                 return self._error("figure.map", f"pieces: no hex '{h}' on the map{_closest(h, where)}")
             group = [what] if isinstance(what, str) else list(what)
+            hexagon = next((x for x in self.game.map.hexes if x.id == str(h)), None)
+            holding = self.game.map.holding_at(hexagon.at) if hexagon is not None else None
+            cx, cy = where[str(h)]
+            size, y = 0.42 * s, cy - 0.05 * s
+            if holding is not None:
+                # on a holding the pieces stand in the lower half of its ring, under its name as the
+                # figure prints it, smaller
+                size = 0.32 * s
+                name = next((_legible(e, float(scale)) for e in layout.elements if isinstance(e, Text)
+                             and e.role == "holding-name" and _near(e.rect, [(cx, cy)], s)), None)
+                y = min(cy - 0.25 * s, name.rect.y - size / 2 - 0.4) if name is not None else cy - 0.25 * s
             for k, kind in enumerate(group):
                 if kind not in kinds and kind not in tokens:
                     return self._error("figure.map", f"pieces: no piece kind or token '{kind}'"
                                                      f"{_closest(kind, sorted(kinds) + sorted(tokens))}")
-                cx, cy = where[str(h)]
-                dx = (k - (len(group) - 1) / 2) * s * 0.34
+                dx = (k - (len(group) - 1) / 2) * size * 0.81
                 if kind in kinds:
-                    marks += self.piece_marker(kind, cx + dx, cy - 0.05 * s, s * 0.42)
+                    marks += self.piece_marker(kind, cx + dx, y, size)
+                    covered.add(str(h))
                 else:                       # a token (a bridge, a marker) lies under the pieces
-                    marks.insert(0, self.token_marker(tokens, kind, cx + dx, cy - 0.05 * s, s * 0.5))
-                spots.append((cx + dx, cy - 0.05 * s))
+                    marks.insert(0, self.token_marker(tokens, kind, cx + dx, y, size + 0.08 * s))
+                spots.append((cx + dx, y))
+            shown_kinds = [k for k in group if k in kinds]
+            if holding is None and len(shown_kinds) == 1:     # its name where the map names a start
+                cx, cy = where[str(h)]
+                labels_.append(Text(Rect(cx - 0.45 * s, cy - 0.42 * s, 0.9 * s, 0.16 * s),
+                                    escape(names.get(shown_kinds[0], shown_kinds[0])), START_STYLE,
+                                    role=f"piece-label:{shown_kinds[0]}"))
         for h in highlight or ():
             if str(h) not in where:
                 return self._error("figure.map", f"highlight: no hex '{h}' on the map{_closest(h, where)}")
@@ -370,8 +445,16 @@ class Figures:
                 x1, y1 = max(x1, cx + s * 0.4), max(y1, cy + s * 0.4)
         window = Rect(max(0.0, x0), max(0.0, y0), 0, 0)
         window = Rect(window.x, window.y, min(layout.width, x1) - window.x, min(layout.height, y1) - window.y)
-        # words the window would cut (a hex number, a holding's name at its edge) are left out
-        shown = tuple(e for e in layout.elements if not isinstance(e, Text) or window.contains(e.rect, 0.3))
+        # words the window would cut (a hex number, a holding's name at its edge) are left out; a figure
+        # of a position names the pieces it shows, not the map's start (a Soldier never above "Peasant"),
+        # and a holding with a piece on it shows its name, not its kind, above the piece
+        held = {str(x.id) for x in self.game.map.hexes if x.id in covered and self.game.map.holding_at(x.at)}
+        held_at = {where[h] for h in held}
+        legible = (_legible(e, float(scale)) for e in (*layout.elements, *labels_))
+        shown = tuple(e for e in legible
+                      if not isinstance(e, Text) or (window.contains(e.rect, 0.3)
+                                                     and not (pieces and e.role.startswith("start:"))
+                                                     and not (e.role == "holding-kind" and _near(e.rect, held_at, s))))
         els = (Transform(shown + tuple(marks), (1, 0, 0, 1, -window.x, -window.y),
                          clip=window, role="figure-map"),
                Box(Rect(0, 0, window.w, window.h), stroke=OUTLINE, width=0.3, role="figure-edge"))

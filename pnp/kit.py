@@ -22,7 +22,7 @@ from pnp import buildcache, reprint
 from pnp.components.record import RECORD_FILE, kit_record
 from pnp.buildcache import BuildCache
 from pnp.components import BuildOptions, KitEntry, Output, Part, game_components
-from pnp.draw.icons import using
+from pnp.draw.icons import for_game
 from pnp.draw.merge import interleave, merge, page_count, tag_font_subsets
 from pnp.draw.pdf import drawing_context, render
 from pnp.errors import DataError, Problems, UserError
@@ -69,7 +69,7 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
                                cache=cache, skip=(out_dir,))
         if problems.errors:
             raise DataError(problems.errors)
-        with using(result.game.icons, result.game.language):      # the game's icons, wherever a page names one
+        with for_game(result.game):      # the game's icons, wherever a page names one
             prebuilt = parallel.built if parallel else {}
             built = _build(result.game, out_dir, options, progress, {**kept.built, **prebuilt}, kept, written)
     built.warnings = problems.warnings
@@ -400,10 +400,10 @@ class _Parallel:
         cache = buildcache.current()
         before = set(cache.pending)
         if part is not None:                # a part of a component that splits: joined in checks()
-            with using(game.icons, game.language), buildcache.recording(game) as reads:
+            with for_game(game), buildcache.recording(game) as reads:
                 value = component.run_part(game, self.options, self.checking, self.parts[component.name], part)
             return value, {k: v for k, v in cache.pending.items() if k not in before}, reads
-        with using(game.icons, game.language), buildcache.recording(game) as reads:
+        with for_game(game), buildcache.recording(game) as reads:
             if component.check:
                 component.check(game, problems, self.checking)
             if problems.errors:
@@ -455,7 +455,7 @@ class _Parallel:
             entries.update(value[1])
             reads |= value[2]
         found = Problems()
-        with using(game.icons, game.language), buildcache.recording(game, reads):
+        with for_game(game), buildcache.recording(game, reads):
             outs = component.join_parts(game, found, self.options, self.checking, parts, results)
             if outs is not None:
                 outs = finished(game, outs, self.options)
@@ -463,7 +463,7 @@ class _Parallel:
 
     def _warm(self) -> None:
         """While workers finish: what the kit-describing components can do ahead (``Component.warm``)."""
-        with using(self.game.icons, self.game.language):
+        with for_game(self.game):
             for component in game_components(self.game):
                 if component.needs_kit and component.warm:
                     component.warm(self.game, self.options)
@@ -535,7 +535,7 @@ def rendered(game, out, options):
         cache = buildcache.current()
         if cache:
             icons = buildcache.icons_digest(getattr(game, "icons", None), cache.files)
-            out.pdf = cache.rendered(pages, title, game.author, out.title, icons, drawing_context(),
+            out.pdf = cache.rendered(pages, title, game.author, out.title, icons, drawing_context(pages),
                                      lambda: tag_font_subsets(render(pages, title, game.author, outline=out.title)))
         else:
             out.pdf = render(pages, title, game.author, outline=out.title)

@@ -273,10 +273,10 @@ def game_record(game, options) -> dict:
     """The record of ``game`` as a build with ``options`` writes it (each component's ``printed`` pieces),
     without drawing a kit: what a git reference is compared by."""
     from pnp.components import game_components
-    from pnp.draw.icons import using
+    from pnp.draw.icons import for_game
 
     fragments = {}
-    with using(game.icons, game.language):
+    with for_game(game):
         for c in game_components(game):
             if c.printed is not None:
                 fragments[c.name] = [fragment(game, c.kind, *c.printed(game, options))]

@@ -75,7 +75,7 @@ def _table(node: TableBlock, width):
         style = CELL_HEAD if r < node.header_rows else CELL
         cells.append([RichText(cell, style) for cell in row])
     n = len(node.rows[0]) if node.rows else 1
-    table = Table(cells, repeatRows=node.header_rows, hAlign="LEFT", colWidths=_column_widths(node, width))
+    table = RulesTable(cells, repeatRows=node.header_rows, hAlign="LEFT", colWidths=_column_widths(node, width))
     commands = [
         ("FONTNAME", (0, 0), (-1, -1), "Lato-Regular"),  # else Table names Helvetica, left unembedded
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -95,6 +95,30 @@ def _table(node: TableBlock, width):
 
 
 CELL_PADDING = 6.0  # left + right padding of a table cell, points
+#: A table split across pages keeps at least this many of its body rows on either page.
+TABLE_KEEP_ROWS = 2
+
+
+class RulesTable(Table):
+    """A table that splits across pages only with :data:`TABLE_KEEP_ROWS` body rows or more on each page
+    (a table of four rows splits 2 + 2, never 1 + 3); one that cannot moves on whole."""
+
+    kind = "Table"
+
+    def split(self, avail_width, avail_height):
+        height = avail_height
+        while True:
+            parts = super().split(avail_width, height)
+            if len(parts) != 2:
+                return parts
+            head = len(parts[0]._cellvalues) - self.repeatRows
+            tail = len(parts[1]._cellvalues) - self.repeatRows
+            if head < TABLE_KEEP_ROWS:
+                return []
+            if tail >= TABLE_KEEP_ROWS:
+                return parts
+            parts[0].wrap(avail_width, height)
+            height = sum(parts[0]._rowHeights[:-1]) + 0.01      # one row fewer on this page
 
 
 def _column_widths(node: TableBlock, width):
@@ -108,8 +132,12 @@ def _column_widths(node: TableBlock, width):
             least[c] = max(least[c], lo + CELL_PADDING + 0.5)
             most[c] = max(most[c], hi + CELL_PADDING + 0.5)
     if sum(most) <= width:
+        # the table spans the column; the room to spare goes to the columns of words (those a narrower
+        # measure would wrap, else the first), a column of numbers stays as wide as its content
         spare = width - sum(most)
-        return [m + spare * m / sum(most) for m in most]
+        wide = [c for c in range(n) if least[c] < most[c] - 0.01] or [0]
+        total = sum(most[c] for c in wide)
+        return [m + (spare * m / total if c in wide else 0.0) for c, m in enumerate(most)]
     spare = max(0.0, width - sum(least))
     extra = [m - lo for m, lo in zip(most, least)]
     total = sum(extra) or 1.0
@@ -136,6 +164,12 @@ def _list(node: ListBlock) -> list:
     out = [RichText(item, BODY, 0, 2.5, bullet=label, marker=marker, kind="item")
            for item, label in zip(node.items, labels)]
     out[-1].space_after = 6
+    # no item alone at the head or the foot of a page: the last one goes with the one before it, the
+    # first with the one after it (the pair moves on, or the second one is split, at least two lines kept)
+    if len(out) >= 2:
+        out[-2].keep_next = True
+    if len(out) >= 3:
+        out[0].keep_next = True
     return out
 
 

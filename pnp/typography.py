@@ -14,7 +14,11 @@ language's CLDR data (:mod:`pnp.locales`), for any language code, never from a t
 * :func:`hyphen_points` gives where a word may be broken, from the maintained TeX patterns that
   ``pyphen`` ships for the language (:func:`pnp.locales.hyphenation_dictionary`), with at least two
   letters before a break and three after it; a language pyphen has no dictionary for breaks no word
-  (validation warns, :func:`hyphenation_problem`).
+  (validation warns, :func:`hyphenation_problem`). The dictionary follows the game's spelling
+  (:func:`language`'s ``spelling``: game.yaml's ``spelling``, such as ``en-GB``, else the language
+  code's likely region), and a word of one of the game's names (a card, faction, place or piece: its
+  ``names``) never breaks.
+* :func:`quotes` also sets an en dash between the two numbers of a range (``2-4`` -> ``2–4``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ from functools import lru_cache
 from pnp import locales
 
 _ACTIVE: ContextVar = ContextVar("pnp_typography_language", default="en")
+#: How words break while texts are set: (the locale whose hyphenation dictionary breaks them, or None for
+#: the language's own; the words of the game's names, never broken). See :func:`language`.
+_BREAKING: ContextVar = ContextVar("pnp_typography_breaking", default=(None, frozenset()))
 
 #: The apostrophe (Unicode's recommended one, in every language: CLDR gives none).
 APOSTROPHE = "\u2019"
@@ -36,6 +43,12 @@ HYPHEN_LEFT, HYPHEN_RIGHT = 2, 3
 #: (French: Lexique des règles typographiques en usage à l'Imprimerie nationale). CLDR has no such data.
 SPACED_PUNCTUATION = frozenset({"fr"})
 NNBSP = "\u202f"
+EN_DASH = "\\1\u2013\\2"
+#: A range of two numbers written with a hyphen (``2-4``, ``91.5-94.6``), not part of a longer word or
+#: a date (``2026-11-30``, ``A-3``).
+_RANGE = re.compile(r"(?<![\w.,\-])(\d+(?:[.,]\d+)?)-(\d+(?:[.,]\d+)?)(?![\w\-]|[.,]\d)")
+_HAS_RANGE = _RANGE.search
+_RANGE = _RANGE.sub
 
 #: Inline markup tokens that are not text (as :data:`pnp.markup._INLINE` splits them): escapes,
 #: bold/italic stars, icons, line breaks. Spaces are text boundaries.
@@ -57,14 +70,46 @@ def active() -> str:
     return _ACTIVE.get()
 
 
+def breaking() -> tuple:
+    """How words break in the active setting (hashable, for caches keyed by it): (the spelling's locale or
+    None, the frozenset of name words never broken)."""
+    return _BREAKING.get()
+
+
+def breaking_key(text: str) -> tuple:
+    """What of the active setting's breaking a cache keyed by texts containing ``text`` depends on: the
+    spelling and the name words that occur in it (renaming a card a booklet never prints leaves its key
+    as it was)."""
+    spelling, names = _BREAKING.get()
+    return spelling, tuple(sorted(w for w in names if w in text))
+
+
 @contextmanager
-def language(lang: str | None):
-    """Set texts in ``lang`` inside the block (its quotes, spacing and hyphenation)."""
-    token = _ACTIVE.set(locales.locale_id(lang))
+def language(lang: str | None, spelling: str | None = None, names=()):
+    """Set texts in ``lang`` inside the block (its quotes, spacing and hyphenation). ``spelling``: a
+    language code with its region (``en-GB``) whose hyphenation dictionary breaks words, when it is a
+    spelling of ``lang`` (else ``lang``'s own); ``names``: names (of cards, factions, places...) whose
+    words never break."""
+    lang_id = locales.locale_id(lang)
+    if spelling and base_language(spelling) != base_language(lang_id):
+        spelling = None
+    token = _ACTIVE.set(lang_id)
+    broken = _BREAKING.set((locales.locale_id(spelling) if spelling else None, name_words(names)))
     try:
         yield
     finally:
+        _BREAKING.reset(broken)
         _ACTIVE.reset(token)
+
+
+#: The parts of a name that are words (what :func:`hyphen_points` would break).
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def name_words(names) -> frozenset:
+    """The words of ``names`` long enough to break (six letters or more), as :func:`hyphen_points` sees
+    them."""
+    return frozenset(w for name in names for w in _WORDS.findall(str(name)) if len(w) >= 6)
 
 
 def base_language(lang: str | None) -> str:
@@ -74,11 +119,12 @@ def base_language(lang: str | None) -> str:
 
 def quotes(markup: str, lang: str | None = None) -> str:
     """``markup`` with its text's straight quotes made typographic for ``lang`` (default: the active
-    language), and the language's spacing around punctuation. Markup syntax and escaped quotes
-    (``\\"``, ``\\'``) are left as written."""
+    language), the language's spacing around punctuation and en dashes in ranges of numbers. Markup
+    syntax and escaped quotes (``\\"``, ``\\'``) are left as written."""
     lang = locales.locale_id(lang) if lang else active()
     spaced = base_language(lang) in SPACED_PUNCTUATION
-    if "'" not in markup and '"' not in markup and not (spaced and _has_spaced(markup)):
+    if ("'" not in markup and '"' not in markup and not (spaced and _has_spaced(markup))
+            and not ("-" in markup and _HAS_RANGE(markup))):
         return markup
     return _quotes(markup, lang)
 
@@ -106,6 +152,7 @@ def _quotes(markup: str, lang: str) -> str:
             out.append(token)
             prev = " "
             continue
+        token = _RANGE(EN_DASH, token)
         chars = []
         for i, ch in enumerate(token):
             if ch == '"':
@@ -239,13 +286,20 @@ _DIGITS = re.compile(r"\d").findall
 _BREAKS = re.compile(r"[1-9]").search
 
 
-@lru_cache(maxsize=16384)
 def hyphen_points(word: str, lang: str | None = None) -> tuple[int, ...]:
     """Indexes into ``word`` where it may break with a hyphen (none for a language without a
-    dictionary, a word with digits or capitals only, or one shorter than six letters)."""
-    lang = locales.locale_id(lang) if lang else active()
+    dictionary, a word with digits or capitals only, one shorter than six letters, or a word of one of
+    the game's names). Without ``lang``: the active setting's spelling (see :func:`language`)."""
+    if lang:
+        return _points(word, locales.locale_id(lang), frozenset())
+    spelling, names = _BREAKING.get()
+    return _points(word, spelling or active(), names)
+
+
+@lru_cache(maxsize=16384)
+def _points(word: str, lang: str, names: frozenset) -> tuple[int, ...]:
     core = word.strip(".,;:!?)»”’\"'(«“‘„‚‹›\u202f\u00a0")
-    if len(core) < 6 or not core.isalpha() or core.isupper():
+    if len(core) < 6 or not core.isalpha() or core.isupper() or core in names:
         return ()
     dictionary = _dictionary(lang)
     if dictionary is None:

@@ -155,8 +155,8 @@ def test_spare_content_fills_pages_the_booklet_would_pad_and_only_those():
     assert short == [("a", "# A\n\ntext\n"), ("b", "# B\n\nend")]
     assert full == [("a", "# A\n\ntext\n\n## More\n\nmore"), ("b", "# B\n\nend")]   # same line numbers
     # Shadow Throne on A4 has a page to spare: the tokens at actual size take it, not a blank page
-    a4 = booklet_text(booklet(translate(load_game("shadow_throne"), "es"), "a4", "es")[0])
-    assert "Las fichas, a tamaño real" in a4 and "Fichas de oro (5)" in a4
+    a4 = booklet_text(booklet(load_game("shadow_throne"), "a4", "en")[0])
+    assert "The tokens, actual size" in a4 and "Gold tokens (5)" in a4
     # on Letter the cards fill the sixteen pages: no room, so no tokens
     letter = booklet_text(booklet(load_game("shadow_throne"), "letter", "en")[0])
     assert "The tokens, actual size" not in letter

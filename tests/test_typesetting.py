@@ -11,7 +11,7 @@ import pytest
 from pnp import locales, typography
 from pnp.components.rulebook import context
 from pnp.draw import fonts
-from pnp.draw.icons import using
+from pnp.draw.icons import for_game, using
 from pnp.draw.text import fit, line_width, wrap
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import strings, translate
@@ -32,7 +32,7 @@ def placements(game_id: str, paper: str = "letter", lang: str = "en"):
 
     game = translate(load_game(game_id), lang) if lang != "en" else load_game(game_id)
     cfg = load_config(game)
-    with using(game.icons, lang):
+    with for_game(game, lang):
         figures = Figures(game, lang)
         chapters = chapter_markup(game, cfg, context(game, cfg, lang, figures), lang)
         placed = []
@@ -53,7 +53,7 @@ def test_a_bullet_is_the_height_of_a_small_letter_and_stands_half_an_em_from_its
 
 def test_list_items_hang_from_their_marker_on_every_line():
     flows = flowables(parse("- " + "word " * 80 + "\n- short"), pt(100), {})
-    first = flows[0]
+    first = flows[0].first                               # the two items are kept together
     assert first.marker is not None and first.indent == first.marker.indent
     first.wrap(pt(100), 1000)
     assert len(first._lines) > 3
@@ -66,8 +66,9 @@ def test_list_items_hang_from_their_marker_on_every_line():
 def test_numbers_of_a_long_list_keep_a_gap_to_their_text():
     flows = flowables(parse("\n".join(f"{k}. item {k}" for k in range(1, 13))), pt(100), {})
     widest = max(line_width(line, BODY, BODY.size) for line in wrap("**12.**", BODY, BODY.size, 1e6))
-    assert flows[0].indent == pytest.approx(numbered_list(BODY.size, widest).indent)
-    assert flows[0].indent - widest == pytest.approx(BULLET_GAP * BODY.size)
+    first = flows[0].first                               # (kept with the second item)
+    assert first.indent == pytest.approx(numbered_list(BODY.size, widest).indent)
+    assert first.indent - widest == pytest.approx(BULLET_GAP * BODY.size)
 
 
 # ------------------------------------------------------------------------------- keep with next

@@ -528,7 +528,7 @@ def run_part(game, options: BuildOptions, checking: BuildOptions, pieces, index:
     every = [(face, card) for deck in game.decks for face in faces_of(deck) for card in face.cards]
     share = every[len(every) * index // len(pieces):len(every) * (index + 1) // len(pieces)]
     checked, checks = [], {}
-    with icons.using(game.icons, game.language):
+    with icons.for_game(game):
         for face, card in share:
             if (face.id, face.side) not in checks:
                 checks[face.id, face.side] = _CardChecks(game, face, lang, bleed)
@@ -551,7 +551,7 @@ def join_parts(game, problems, options: BuildOptions, checking: BuildOptions, pi
     check(game, problems, checking, done=done)
     if len(problems.errors) > before or any(drawn is None for _, drawn in results):
         return None
-    with icons.using(game.icons, game.language):
+    with icons.for_game(game):
         return joined_pieces(game, options, pieces, [drawn for _, drawn in results])
 
 

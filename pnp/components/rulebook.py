@@ -20,7 +20,7 @@ from pnp.errors import DataError, Problem, Problems
 from pnp.figures import Figures
 from pnp.loading.i18n import strings, translation, words_function
 from pnp.layout.imposition import padded, print_order, side_marks
-from pnp.markup import Safe, escape, fill, parse
+from pnp.markup import Safe, escape, fill, parse, plain_text
 from pnp.chapters import chapter_markup, load_config
 from pnp.rulebook import draw_laid_out, lay_out
 from pnp.paths import excerpt
@@ -406,6 +406,7 @@ def booklet(game, paper: str, lang: str):
     except DataError as exc:
         raise DataError(list(figures.problems) + list(exc.problems)) from None
     figures.problems.raise_if_errors()
+    small_labels(figures, paper).raise_if_errors()
     chapters, spare = without_spare(chapters)
     words = strings(game, lang)
     size = half_sheet(paper)
@@ -419,6 +420,41 @@ def booklet(game, paper: str, lang: str):
     pdf, pages, content = _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size)
     cache.put(key, {"kind": "booklet", "pages": pages, "content": content}, [pdf])
     return pdf, pages, content
+
+
+def small_labels(figures, paper: str) -> Problems:
+    """An error at the template's line for each figure whose own words (a map's or a board's labels, a
+    track's numbers; not a card's, a die's or a token's drawn at scale) print smaller than
+    :data:`pnp.figures.MIN_LABEL_PT` on ``paper``, at the scale the booklet sets it (a figure wider than
+    the column is set smaller)."""
+    from pnp.draw.text import fit
+    from pnp.figures import MIN_LABEL_PT, labels
+    from pnp.rulebook import MARGIN
+
+    problems = Problems()
+    column = half_sheet(paper)[0] - MARGIN["inner"] - MARGIN["outer"]
+    for d in figures.drawings:
+        scale = min(d.scale, column / d.width) if d.width else d.scale
+        fitted = [(fit(t.markup, t.style, t.rect.w, t.rect.h), k, t.markup) for t, k in labels(d)]
+        crammed = [words for f, _, words in fitted if not f.ok]
+        if crammed:
+            problems.error(*d.where, f"figure.{d.kind}",
+                           f"its words do not fit their place at a legible size ({excerpt(plain_text(crammed[0]))}): "
+                           f"draw it larger")
+            continue
+        sizes = [(f.size * k * scale, words) for f, k, words in fitted]
+        if not sizes:
+            continue
+        size, words = min(sizes)
+        if size >= MIN_LABEL_PT - 0.01:
+            continue
+        needed = d.scale * MIN_LABEL_PT / size
+        advice = (f"draw it at scale={needed:.2f} or more" if d.width * needed <= column
+                  else "show less of it (a part at a larger scale)")
+        problems.error(*d.where, f"figure.{d.kind}",
+                       f"its words print at {size:.1f} pt on {paper} paper ({excerpt(plain_text(words))!s}), "
+                       f"smaller than {MIN_LABEL_PT:g} pt: {advice}")
+    return problems
 
 
 def _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache) -> str | None:
@@ -440,6 +476,7 @@ def _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache) -
     look = game.look
     return buildcache.digest(
         "booklet", buildcache.code_digest(), paper, lang, typography.active(),
+        typography.breaking_key(repr(chapters) + repr(spare) + drawings),
         buildcache.icons_digest(game.icons, files), chapters, spare, drawings,
         [(path, files(path)) for path in pictures], repr(look),
         files(look.art) if look.art is not None else None,

@@ -76,7 +76,7 @@ class RichText(Flowable):
     def _wrap_lines(self, width):
         if self._lines is not None and self._width == width:
             return self._lines
-        lines = rich.wrap(self.markup, self.style, self.style.size, width - self.indent)
+        lines = rich.wrap(self.markup, self.style, self.style.size, width - self.indent, runt=True)
         if lines is None:  # a single word wider than the column: let it overflow visibly, once per line
             lines = rich.wrap(self.markup, self.style, self.style.size, 10 ** 6)
         self._lines, self._width = lines, width

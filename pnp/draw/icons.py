@@ -371,14 +371,14 @@ _FORM_LABELS: ContextVar = ContextVar("pnp_icon_form_labels", default=None)
 
 
 @contextmanager
-def using(icon_set: IconSet | None, lang: str | None = None):
+def using(icon_set: IconSet | None, lang: str | None = None, spelling: str | None = None, names=()):
     """Draw with ``icon_set`` (a game's icons) inside the block; the built-in icons otherwise. With
-    ``lang``, texts are set in that language's typography too (quotes, hyphenation:
-    :mod:`pnp.typography`)."""
+    ``lang``, texts are set in that language's typography too (quotes, hyphenation in ``spelling``, the
+    words of ``names`` never broken: :func:`pnp.typography.language`)."""
     token = _ACTIVE.set(icon_set or BUILTIN)
     try:
         if lang:
-            with typography.language(lang):
+            with typography.language(lang, spelling, names):
                 yield
         else:
             yield
@@ -386,12 +386,20 @@ def using(icon_set: IconSet | None, lang: str | None = None):
         _ACTIVE.reset(token)
 
 
+def for_game(game, lang: str | None = None):
+    """:func:`using` ``game``'s icons and its typography: its language (or ``lang``), its spelling's
+    hyphenation and its names, never hyphenated."""
+    lang = lang or getattr(game, "language", None)
+    spelling = getattr(game, "hyphenation", None) if lang == getattr(game, "language", None) else None
+    return using(getattr(game, "icons", None), lang, spelling, getattr(game, "printed_names", ()))
+
+
 def with_game_icons(func):
     """Decorate ``func(game, ...)`` to run with ``game``'s icons and language active (component builds
     and checks, so a direct call lays out and measures text as a build does)."""
     @functools.wraps(func)
     def wrapper(game, *args, **kwargs):
-        with using(getattr(game, "icons", None), getattr(game, "language", None)):
+        with for_game(game):
             return func(game, *args, **kwargs)
     return wrapper
 

@@ -52,7 +52,8 @@ def render(pages, title: str, author: str = "", outline: str | None = None) -> b
     return buf.getvalue()
 
 
-def drawing_context() -> tuple:
+def drawing_context(pages=()) -> tuple:
     """What the painter reads besides the pages and the icons (a drawn file's build cache key holds it): the
-    language texts are set in (its quotes and hyphenation, :mod:`pnp.typography`)."""
-    return ("typography", typography.active())
+    language texts are set in (its quotes and hyphenation, :mod:`pnp.typography`: the spelling and the
+    names never broken that ``pages`` print)."""
+    return ("typography", typography.active(), typography.breaking_key(repr(pages)))

@@ -165,11 +165,12 @@ def fit(markup: str, style: Style, w_mm: float, h_mm: float) -> Fitted:
     """Largest size (quarter-point steps, from style.size down to style.min_size) at which the text fits
     (inline icons measured in the active icon set). No text is set below :data:`pnp.units.MIN_TEXT_PT`,
     whatever its style asks."""
-    return _fit(markup, style, w_mm, h_mm, icons.active(), typography.active())
+    return _fit(markup, style, w_mm, h_mm, icons.active(), typography.active(), typography.breaking())
 
 
 @lru_cache(maxsize=4096)
-def _fit(markup: str, style: Style, w_mm: float, h_mm: float, icon_set, lang: str = "en") -> Fitted:
+def _fit(markup: str, style: Style, w_mm: float, h_mm: float, icon_set, lang: str = "en",
+         breaking: tuple = ()) -> Fitted:
     words = parse(markup, style.upper)
     width, height = pt(w_mm), pt(h_mm)
     size = max(style.size, MIN_TEXT_PT)
@@ -205,15 +206,9 @@ def _without_runt(words, style: Style, size: float, smallest: float, width: floa
     the line before joins the last one), then up to :data:`RUNT_SHRINK` points smaller. Otherwise the
     lines as they were."""
     n = len(lines)
-    step = width * 0.02
-    narrower = width - step
-    while narrower >= width * 0.6:
-        again = _wrap(words, style, size, narrower)
-        if again is None or len(again) > n:
-            break
-        if not _runt(words, again):
-            return again, size, size * style.leading * (len(again) - 1) + size
-        narrower -= step
+    again = _narrowed(words, style, size, width, n)
+    if again is not None:
+        return again, size, size * style.leading * (len(again) - 1) + size
     smaller = round(size - 0.25, 2)
     while smaller >= max(smallest, size - RUNT_SHRINK) - 1e-9:
         again = _wrap(words, style, smaller, width)
@@ -223,6 +218,22 @@ def _without_runt(words, style: Style, size: float, smallest: float, width: floa
                 return again, smaller, block
         smaller = round(smaller - 0.25, 2)
     return lines, size, size * style.leading * (n - 1) + size
+
+
+def _narrowed(words, style: Style, size: float, width: float, n: int):
+    """The lines of a text whose last line is a single word, broken again in a narrower measure (2 %
+    steps, down to 60 % of ``width``) so that a word of the line before joins it, on no more lines; None
+    when no such break exists."""
+    step = width * 0.02
+    narrower = width - step
+    while narrower >= width * 0.6:
+        again = _wrap(words, style, size, narrower)
+        if again is None or len(again) > n:
+            return None
+        if not _runt(words, again):
+            return again
+        narrower -= step
+    return None
 
 
 def line_width(line, style, size) -> float:
@@ -277,15 +288,23 @@ def ink_rect(rect: Rect, markup: str, style: Style) -> Rect | None:
     return Rect(x, max(rect.y, y), wide, min(block, rect.h))
 
 
-def wrap(markup: str, style: Style, size: float, width_pt: float):
-    """Lines of ``markup`` set at ``size`` in ``width_pt`` points (None if a word cannot fit)."""
-    return _wrapped(markup, style, size, width_pt, icons.active(), typography.active())
+def wrap(markup: str, style: Style, size: float, width_pt: float, runt: bool = False):
+    """Lines of ``markup`` set at ``size`` in ``width_pt`` points (None if a word cannot fit). With
+    ``runt``, a last line of one word (of a text of four or more words) is avoided where a narrower
+    measure gives the same number of lines without it (the rulebook's paragraphs)."""
+    return _wrapped(markup, style, size, width_pt, icons.active(), typography.active(), typography.breaking(),
+                    runt)
 
 
 @lru_cache(maxsize=8192)
-def _wrapped(markup: str, style: Style, size: float, width_pt: float, icon_set, lang: str = "en"):
+def _wrapped(markup: str, style: Style, size: float, width_pt: float, icon_set, lang: str = "en",
+             breaking: tuple = (), runt: bool = False):
     # cached: a booklet laid out for its length and then with spare content (or in another size)
-    return _wrap(parse(markup, style.upper), style, size, width_pt)
+    words = parse(markup, style.upper)
+    lines = _wrap(words, style, size, width_pt)
+    if runt and lines and _runt(words, lines):
+        lines = _narrowed(words, style, size, width_pt, len(lines)) or lines
+    return lines
 
 
 def natural_widths(markup: str, style: Style, size: float | None = None) -> tuple[float, float]:

@@ -15,7 +15,7 @@ from pnp.suggest import closest
 from pnp.loading.cardtext import aid_text
 from pnp.components import BuildOptions
 from pnp.components.cards import _ValueCard, back_elements, card_key, face_content, layout_of, palette, players_mark
-from pnp.draw.icons import using
+from pnp.draw.icons import for_game
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
@@ -215,7 +215,7 @@ def face_images(game, keys: list[str], size: tuple[int, int], bleed=0.0, lang: s
                 progress=None, size_mm=None) -> dict:
     """{face key: PIL image of exactly ``size`` pixels}; ``progress(key)`` after each one."""
     images = {}
-    with using(game.icons, game.language):
+    with for_game(game):
         pdf = faces_pdf(game, keys, bleed, lang, size_mm)
     with Rasterizer(pdf) as pages:
         for i, key in enumerate(keys):

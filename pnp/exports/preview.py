@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pnp.suggest import closest
 from pnp.components import BuildOptions, game_components
-from pnp.draw.icons import using
+from pnp.draw.icons import for_game
 from pnp.draw.merge import page_count
 from pnp.errors import UserError
 from pnp.exports.cards import SIDE_B, aid_key, back_key, back_value, deck_of_key, face_images, variant_keys
@@ -70,7 +70,7 @@ def shared_targets(game) -> dict:
 def preview(game, target: str, page: int | None = None, dpi: int = 150, options: BuildOptions | None = None,
             bleed: float = 0.0, side: str = "a") -> Preview:
     """``side="b"``: a double-sided card's side B (``target`` a card id)."""
-    with using(game.icons, game.language):
+    with for_game(game):
         return _preview(game, target, page, dpi, options or BuildOptions(), bleed, side)
 
 

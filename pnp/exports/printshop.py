@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnp.components import BuildOptions
-from pnp.draw.icons import using
+from pnp.draw.icons import for_game
 from pnp.draw.merge import tag_font_subsets
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problem, Problems
@@ -44,7 +44,7 @@ def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[
         raise DataError(problems.errors)
     game = result.game
     files, laid_out, refused = {}, [], Problems()
-    with using(game.icons, game.language):
+    with for_game(game):
         for deck in game.decks:
             product = match_product(preset, deck.width, deck.height)
             trim = product.trim_mm if product else (deck.width, deck.height)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from pnp.components import BuildOptions
-from pnp.draw.icons import using
+from pnp.draw.icons import for_game
 from pnp.draw.pdf import render
 from pnp.exports.raster import Rasterizer, size_px
 from pnp.layout.geometry import Group, Page, Rect, extent
@@ -207,7 +207,7 @@ def piece_images(game, pieces: list[Piece]) -> dict:
             jobs.append((file, p.size, p.drawings[side], size_px(*p.size, dpi)))
     if not jobs:
         return {}
-    with using(game.icons, game.language):
+    with for_game(game):
         pdf = render(_pages([(size, elements) for _, size, elements, _ in jobs]), f"{game.title}: table",
                      game.author)
     images, faces = {}, {}

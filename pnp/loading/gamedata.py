@@ -6,6 +6,8 @@ decides whether to stop (``load_game(..., strict=True)`` raises :class:`~pnp.err
 
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -61,6 +63,9 @@ GAME_SCHEMA = Schema("game", {
     "engine": Field("package", nullable=True, doc="the installed rules engine that plays the game (entry point "
                                                   "group pnp.engines)"),
     "language": Field("language", default="en"),
+    "spelling": Field("language", nullable=True,
+                      doc="the spelling of the game's language, a code with its region (en-GB): its texts break "
+                          "words at that spelling's hyphenation points (default: the language's likely region's)"),
     "icons": Field("dict", nullable=True, doc="names for icons: {name: icon} or {name: {icon, colour}}"),
     "palette": Field("dict", default={}, items=Field("colour"),
                      doc="colours that replace the layouts' palette entries of the same name"),
@@ -168,6 +173,25 @@ class Game:
     # own: left out or partly read, so a translation's words for it are not called unused (one mistake, one
     # message); see :func:`unsure_keys`
     unsure: tuple = field(default=(), hash=False, compare=False)
+    spelling: str | None = None           # game.yaml's spelling (en-GB): the hyphenation of its own language
+
+    @property
+    def hyphenation(self) -> str | None:
+        """The spelling whose hyphenation dictionary breaks the kit's words: game.yaml's ``spelling`` for
+        texts in the game's own language (a translation's language code picks its own)."""
+        return self.spelling if self.language == self.source_language else None
+
+    @functools.cached_property
+    def printed_names(self) -> tuple:
+        """The game's proper names as printed in the kit's language: every card's (both sides), faction's,
+        piece kind's, holding kind's and the map's holdings'. No word of them is ever hyphenated."""
+        names = [c.name for c in self.cards]
+        names += [getattr(getattr(c, "side_b", None), "name", None) for c in self.cards]
+        for f in self.factions:
+            names += [f.name, getattr(f, "adjective", None)]
+        names += [p.name for p in self.pieces] + [h.name for h in self.holdings]
+        names += [h.name for h in getattr(self.map, "holdings", ())]
+        return tuple(n for n in names if isinstance(n, str) and n)
 
     def where(self, key: str, item: str | None = None) -> tuple:
         """(path, line) of a top-level key of game.yaml (or of its list entry with id ``item``)."""
@@ -402,6 +426,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         power_track=meta.get("power_track") or {}, facts=facts, data=data, placeholders=marks, pieces=pieces,
         holdings=holdings, map=hexmap, look=look, version=meta.get("version") or git_commit(root),
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines, unsure=unsure, field_lines=field_lines,
+        spelling=meta.get("spelling"),
     )
     if engine:
         from rules_engine.core import faults

@@ -10,7 +10,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from pnp import buildcache
-from pnp.draw.icons import using
+from pnp.draw.icons import for_game
 from pnp.loading.checked import KeptChecks
 from pnp.loading import placeholders
 from pnp.errors import Problems
@@ -83,7 +83,7 @@ def validate_game(game_arg, problems: Problems, options=None, component_checks=N
             return ValidationResult(None, "")
         # only pnp validate keeps its checks (pnp build keeps whole components: pnp.kit)
         kept = KeptChecks(cache if cache is not None else buildcache.BuildCache(None), options, skip)
-        with using(game.icons, lang or game.language):
+        with for_game(game, lang or game.language):
             return _validate(game, problems, options, lang, component_checks, kept, every_language)
 
 

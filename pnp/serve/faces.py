@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.buildcache import digest
-from pnp.draw.icons import using
+from pnp.draw.icons import for_game
 from pnp.exports.cards import (SIDE_B, aid_key, back_key, back_variants, card_of_key, deck_of_key, face_elements,
                                faces_pdf)
 from pnp.exports.raster import Rasterizer, png_bytes, size_px
@@ -79,7 +79,7 @@ def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=
     problems take their place); ``why(exc)`` words a face the data cannot draw; each face is laid out
     inside ``doing(work(key))`` (the preview process names what it draws)."""
     faces = {}
-    with using(game.icons, game.language):
+    with for_game(game):
         for key, deck in face_keys(game):
             face = Face(key, deck.id)
             if card_of_key(key) not in broken:
@@ -117,7 +117,7 @@ def draw_faces(game, keys: list, options, dpi: int, why=str, doing=_named, work=
 
 
 def _draw(game, keys, options, dpi: int) -> dict:
-    with using(game.icons, game.language):
+    with for_game(game):
         pdf = faces_pdf(game, keys, options.bleed, options.lang)
     out = {}
     with Rasterizer(pdf) as pages:
@@ -181,7 +181,7 @@ def card_fields(game, card, lang=None) -> list[tuple[str, str]]:
         step = f", step {card.ability.step}" if card.ability.step is not None else ""
         out.append(("ability", f"{card.ability.kind}{step}{f' ({params})' if params else ''}"))
         try:
-            with using(game.icons, game.language):
+            with for_game(game):
                 text = plain_text(ability_text(game, card, lang))
         except Exception:       # the template's own problem is reported by validation
             text = ""

@@ -16,7 +16,7 @@ from functools import partial
 
 from pnp.buildcache import digest
 from pnp.components import game_components
-from pnp.draw.icons import using
+from pnp.draw.icons import for_game
 from pnp.errors import DataError
 from pnp.exports.raster import Rasterizer, png_bytes
 from pnp.serve.images import Image, layout_fingerprint
@@ -133,7 +133,7 @@ class PageMaker:
             if entry["kind"] == "cards" and card_errors:
                 entry["error"] = "The card sheets are drawn again once the cards' problems are fixed."
                 continue
-            with using(game.icons, game.language):
+            with for_game(game):
                 self._build(entry, done, component, lambda c=component: c.build(game, build_options), game,
                             icons, build_options, problem_json, any_errors)
             yield
@@ -147,7 +147,7 @@ class PageMaker:
             from pnp.kit import describe_kit
 
             built = {name: [r.out for r in outs] for name, outs in done.items()}
-            with using(game.icons, game.language):
+            with for_game(game):
                 self._build(entry, done, component,
                             lambda c=component: describe_kit(game, c, components, built, build_options),
                             game, icons, build_options, problem_json)
