@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import jinja2
 
-from pnp.grammar import speaking
+from pnp.grammar import speaking, written_in
 from pnp import TEMPLATES_DIR, templating
 from pnp.errors import Problems, display_path
 from pnp.loading.schema import Field, check, entry
@@ -130,7 +130,8 @@ def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]
             problems.append(templating.template_problem(exc, subject=f"chapter '{chapter}'"))
             continue
         try:
-            with speaking(lang):
+            with speaking(written_in(template.filename, game.root / "templates" / "rulebook", lang,
+                                     game.source_language)):
                 markup = render(template)
         except templating.TEMPLATE_ERRORS as exc:
             problems.append(templating.template_problem(exc, template.filename, f"chapter '{chapter}'"))

@@ -71,6 +71,20 @@ def speaking(lang: str | None):
         _SPEAKING.reset(token)
 
 
+def written_in(filename, folder, lang: str, source: str) -> str:
+    """The language a template found under ``folder`` (``templates/rulebook``, ``templates/sheets``) is
+    written in: ``source`` when it lies in ``folder/<source>/`` and not in ``folder/<lang>/`` (the game's own
+    template, used where the translation lacks one), else ``lang`` (its own, or pnp's shared templates,
+    which print the kit's words)."""
+    from pathlib import Path
+
+    path = Path(str(filename)).resolve()
+    folder = Path(folder).resolve()
+    if lang != source and not path.is_relative_to(folder / lang) and path.is_relative_to(folder / source):
+        return source
+    return lang
+
+
 def language() -> str:
     """The language names are said in now (:func:`speaking`)."""
     from pnp import typography
@@ -304,4 +318,4 @@ def excerpt(text: str, limit: int = 40) -> str:
 
 __all__ = ["GENDERS", "GENDER_VALUES", "Grammar", "GrammarError", "LANGUAGES", "Noun", "article",
            "article_problems", "default_plural", "english_indefinite", "filters", "grammar_of", "parse_gender",
-           "plural_problems"]
+           "plural_problems", "speaking", "written_in"]

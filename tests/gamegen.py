@@ -1393,7 +1393,7 @@ class Composer:
                 out += self.figures()
             elif kind == "loop":
                 out += ["| Card | Copies |", "|---|---|", "{% for card in game.cards %}",
-                        "| {{ card.name }} | {{ card.copies }} |", "{% endfor %}"]
+                        "| {{ card|a|capfirst }} | {{ card.copies }} |", "{% endfor %}"]   # the article: pnp.grammar
             out.append("")
         return out
 
@@ -1691,8 +1691,10 @@ class Composer:
             es["decks"] = decks
         cards = {}
         for deck_id, meta in self.deck_meta.items():
-            for card in meta["cards"]:
-                entry = {"name": self.es(card["name"])}
+            for i, card in enumerate(meta["cards"]):
+                # each translated name's gender, for the articles a chapter puts before it (no draw: the same
+                # games as before)
+                entry = {"name": self.es(card["name"]), "gender": ("masculine", "feminine", "masculine plural")[i % 3]}
                 if "flavour" in card:
                     entry["flavour"] = self.es(card["flavour"])
                 for f, s in meta["fields"].items():

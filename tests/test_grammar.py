@@ -269,3 +269,26 @@ def test_a_name_the_translation_leaves_untranslated_is_said_as_a_foreign_name_an
     told = " ".join(example.steps)
     assert "El Pastor de los Perdidos de Ben convierte a Outlaw de Ana" in told
     assert "da +1 de poder a Outlaw de Ana" in told
+
+
+def test_a_chapter_the_translation_lacks_says_its_articles_in_the_language_it_is_written_in(tmp_path):
+    from pnp.chapters import chapter_markup, load_config
+    from pnp.components.rulebook import context
+    from pnp.grammar import written_in
+
+    game_dir = tmp_path / "shadow_throne"
+    shutil.copytree(DATA_DIR / "shadow_throne", game_dir)
+    (game_dir / "templates" / "rulebook" / "es" / "overview.md.j2").unlink()      # the English one prints
+    english = game_dir / "templates" / "rulebook" / "en" / "overview.md.j2"
+    english.write_text(english.read_text() + '\n{% for card in game.cards if card.id == "outlaw" %}'
+                                             'Whoever is robbed takes {{ card|a }}.{% endfor %}\n')
+    game = translate(load_game(str(game_dir)), "es")
+    cfg = load_config(game)
+    chapters = dict(chapter_markup(game, cfg, context(game, cfg, "es"), "es"))
+    overview = next(markup for path, markup in chapters.items() if str(path).endswith("en/overview.md.j2"))
+    assert "Whoever is robbed takes un Forajido." not in overview
+    assert "Whoever is robbed takes a Forajido." in overview        # English's article, the Spanish name
+    folder = game_dir / "templates" / "rulebook"
+    assert written_in(folder / "es" / "rules.md.j2", folder, "es", "en") == "es"
+    assert written_in(folder / "en" / "rules.md.j2", folder, "es", "en") == "en"
+    assert written_in(DATA_DIR.parent / "templates" / "rulebook" / "common" / "contents.md.j2", folder, "es", "en") == "es"

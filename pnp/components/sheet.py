@@ -21,6 +21,7 @@ from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.draw.merge import page_count
 from pnp.errors import DataError, Problems
+from pnp.grammar import speaking, written_in
 from pnp.loading.i18n import word
 from pnp.markup import MarkupError, escape, parse
 from pnp.rulebook import flowables, single_frame_pdf
@@ -84,7 +85,8 @@ def _markup(game, spec, _config, lang) -> tuple[str, object]:
         problems.append(templating.template_problem(exc, subject=subject))
         raise DataError(problems) from None
     try:
-        text = templating.render(template, **context(game, {"examples": []}, lang), faction=faction)
+        with speaking(written_in(template.filename, game.root / "templates" / "sheets", lang, game.source_language)):
+            text = templating.render(template, **context(game, {"examples": []}, lang), faction=faction)
     except templating.TEMPLATE_ERRORS as exc:
         problems.append(templating.template_problem(exc, template.filename, subject))
         raise DataError(problems) from None

@@ -84,7 +84,8 @@ def aid_text(game, deck, lang: str | None = None) -> tuple[str, str]:
     template = game_environment(game).select_template(list(dict.fromkeys(
         (f"aids/{lang}/{stem}.md.j2", f"aids/{game.source_language}/{stem}.md.j2"))))
     facts = getattr(engine_named(game.engine), "FACTS", {}) if game.engine else {}
-    text = templating.render(template, rules=facts, game=game, deck=deck, data=game.data)
+    with speaking(lang if template.name.startswith(f"aids/{lang}/") else game.source_language):
+        text = templating.render(template, rules=facts, game=game, deck=deck, data=game.data)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     title = lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""
     body = "\n\n".join(lines[1:] if title else lines)
