@@ -407,3 +407,22 @@ def test_a_translated_title_too_long_for_the_cover_is_an_error_at_the_translatio
     assert result.exit_code == 2
     assert f"{display_path(path)}:{line}: title: 'Die unverbesserlichen Hüter des allers…' is too long for the " \
            f"rulebook's cover on letter paper, even set small" in result.output
+
+
+def test_a_translated_word_too_long_for_its_place_on_a_board_is_an_error_at_the_layouts_line(tmp_path):
+    """A board's texts are fitted as a card's are, in every language: a German name longer than the
+    French one was clipped at the player board's edge, and validation said nothing."""
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    path = game / "i18n" / "de.yaml"
+    long = " ".join(["Perlentaucherinnenmeisterschaft"] * 6)
+    path.write_text(path.read_text("utf-8").replace("gardien_plongeuse: Perlentaucherin",
+                                                    f"gardien_plongeuse: {long}"), "utf-8")
+    result = run("validate", game, "--lang", "de", "--no-cache")
+    assert result.exit_code == 2
+    layout = game / "templates" / "layouts" / "warden_board.yaml"
+    line = next(i for i, t in enumerate(layout.read_text("utf-8").splitlines(), 1) if "{name: name," in t)
+    assert (f"{display_path(layout)}:{line}: layout 'warden_board', region 'name': text: {long!r} does not fit its "
+            f"130.0 x 14.0 mm place even at 10 pt (needs 3 lines, at most 1 allowed) (board 'plateaux')"
+            ) in result.output.splitlines()
+    assert "1 problem found; nothing was written." in result.output

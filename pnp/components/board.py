@@ -28,7 +28,8 @@ from pnp import templating
 from pnp.components import record
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
-from pnp.loading.cardlayout import LayoutError, compiled, evaluate, layout_error_problem, load_layout, text_problems
+from pnp.loading.cardlayout import (LayoutError, compiled, evaluate, fit_problems, layout_error_problem, load_layout,
+                                    text_problems)
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
@@ -452,8 +453,10 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     found = []
     for piece in all_pieces:
         found += text_problems(front, piece.front, game.icons.names, f"board '{spec.id}'")
+        found += fit_problems(front, piece.front, f"board '{spec.id}'")
         if back is not None and piece.back is not None:
             found += text_problems(back, piece.back, game.icons.names, f"board '{spec.id}'")
+            found += fit_problems(back, piece.back, f"board '{spec.id}'")
     for problem in dict.fromkeys(found):
         problems.error(*problem)
     distinct = list({(p.size, p.keep, p.back is None): p for p in all_pieces}.values())

@@ -16,7 +16,8 @@ from pnp import templating
 from pnp.components import record
 from pnp.buildcache import replays_reads
 from pnp.cache import reads_files
-from pnp.loading.cardlayout import LayoutError, compiled, evaluate, layout_error_problem, load_layout, text_problems
+from pnp.loading.cardlayout import (LayoutError, compiled, evaluate, fit_problems, layout_error_problem, load_layout,
+                                    text_problems)
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.components.board import scope
 from pnp.draw.icons import with_game_icons
@@ -194,9 +195,12 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     except DataError as exc:
         problems.extend(p for p in exc.problems if p not in problems)
         return
-    found = [problem for _, faces in dice for face in faces
-             for problem in text_problems(layout, place(face, layout.size, *layout.size, None), game.icons.names,
-                                          f"dice '{spec.id}'")]
+    found = []
+    for _, faces in dice:
+        for face in faces:
+            drawn = place(face, layout.size, *layout.size, None)
+            found += text_problems(layout, drawn, game.icons.names, f"dice '{spec.id}'")
+            found += fit_problems(layout, drawn, f"dice '{spec.id}'")
     for problem in dict.fromkeys(found):
         problems.error(*problem)
     for paper in ("letter", "a4"):

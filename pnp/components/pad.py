@@ -31,14 +31,13 @@ from pnp.cache import reads_files
 from pnp.components import BuildOptions, Component, Output, Part, record
 from pnp.components.board import scope
 from pnp.draw.icons import with_game_icons
-from pnp.draw.text import fit
 from pnp.errors import DataError, Problems
-from pnp.layout.geometry import Page, Rect, Text, flatten
+from pnp.layout.geometry import Page, Rect
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.pads import pad_pages, pad_sheet
 from pnp.layout.regions import RegionError, place, track_cells
 from pnp.layout.writein import WRITING_KINDS, FormField, problems as writing_problems
-from pnp.loading.cardlayout import (LayoutError, RegionProblems, evaluate, load_layout, text_key, text_problems)
+from pnp.loading.cardlayout import LayoutError, RegionProblems, evaluate, fit_problems, load_layout, text_problems
 from pnp.loading.i18n import word
 from pnp.loading.schema import Field
 from pnp.markup import escape, plain_text
@@ -326,31 +325,11 @@ def _check_side(game, spec, layout, side: str, problems) -> None:
 
 
 def _fit_problems(layout, elements, piece: str, problems, skip=()) -> None:
-    """Every text of the side fits its place at its style's smallest size: one problem per region and key
-    that writes a text that does not (the first such text, and how many more), at its line; the regions
-    ``skip`` names (reported already: too small to write in) are left out."""
-    by_role = {}
-    for items in layout.regions:
-        region = dict(items)
-        by_role.setdefault(region.get("role") or region["name"], region["name"])
-    found: dict = {}
-    for el in flatten(elements):
-        if not isinstance(el, Text) or not el.markup:
-            continue
-        base = el.role.split(":", 1)[0]
-        name, key = by_role.get(base, base), text_key(el.role)
-        if name in skip:
-            continue
-        result = fit(el.markup, el.style, el.rect.w, el.rect.h)
-        if not result.ok:
-            found.setdefault((name, key), []).append((el, result))
-    for (name, key), misfits in found.items():
-        el, result = misfits[0]
-        more = f"; so do {len(misfits) - 1} more of its texts" if len(misfits) > 1 else ""
-        path, line, written = layout.written(name, key)
-        problems.error(path, line, f"layout '{written}', region '{name}'",
-                       f"{key}: {plain_text(el.markup)!r} does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm place "
-                       f"even at {el.style.min_size or el.style.size:g} pt ({result.reason}){more} ({piece})")
+    """Every text of the side fits its place at its style's smallest size
+    (:func:`pnp.loading.cardlayout.fit_problems`); the regions ``skip`` names (reported already: too small
+    to write in) are left out."""
+    for problem in fit_problems(layout, elements, piece, skip):
+        problems.error(*problem)
 
 
 @with_game_icons

@@ -698,6 +698,41 @@ def text_problems(layout: Layout, elements, icons, piece: str) -> list[tuple]:
     return list(out)
 
 
+def fit_problems(layout: Layout, elements, piece: str, skip=()) -> list[tuple]:
+    """(path, line, subject, message) for every region and key of ``layout`` that writes a text of
+    ``elements`` (a piece it drew: a board, a die's face, a pad's side) not fitting its place at its style's
+    smallest size: the first such text, and how many more, at the line that writes it. The regions ``skip``
+    names (reported already) are left out. A translation's words are checked so: a word longer in German
+    than in French is an error at the layout's line, where its place is given."""
+    from pnp.draw.text import fit
+    from pnp.layout.geometry import Text, flatten
+
+    by_role = {}
+    for items in layout.regions:
+        region = dict(items)
+        by_role.setdefault(region.get("role") or region["name"], region["name"])
+    found: dict = {}
+    for el in flatten(elements):
+        if not isinstance(el, Text) or not el.markup:
+            continue
+        base = el.role.split(":", 1)[0]
+        name, key = by_role.get(base, base), text_key(el.role)
+        if name in skip:
+            continue
+        result = fit(el.markup, el.style, el.rect.w, el.rect.h)
+        if not result.ok:
+            found.setdefault((name, key), []).append((el, result))
+    out = []
+    for (name, key), misfits in found.items():
+        el, result = misfits[0]
+        more = f"; so do {len(misfits) - 1} more of its texts" if len(misfits) > 1 else ""
+        path, line, written = layout.written(name, key)
+        out.append((path, line, f"layout '{written}', region '{name}'",
+                    f"{key}: {plain_text(el.markup)!r} does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm place "
+                    f"even at {el.style.min_size or el.style.size:g} pt ({result.reason}){more} ({piece})"))
+    return out
+
+
 #: The region key that writes a text, by the end of its element's role (a text region's own: ``text``).
 TEXT_KEYS = {"cell": "rows", "hint": "cells", "value": "cells", "label": "labels", "text": "text"}
 
