@@ -293,3 +293,15 @@ def test_2_shadow_thrones_quick_reference_is_legible_and_fills_its_card(lang, sm
             fitted = fit(body.markup, body.style, body.rect.w, body.rect.h)
             assert fitted.ok and fitted.size >= smallest
             assert fitted.height_pt / 2.8346 >= 0.85 * body.rect.h
+
+
+def test_2_a_board_leaving_its_face_empty_is_a_warning_at_its_entry(starfall):
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    result = CliRunner().invoke(main, ["validate", str(starfall), "--no-cache"])
+    lines = (starfall / "game.yaml").read_text().splitlines()
+    line = next(i for i, text in enumerate(lines) if "id: charts" in text)      # its entry's "- kind: board"
+    assert (f"game.yaml:{line}: warning: board 'charts': layout 'chart': 4 pieces, e.g. piece 'Dawn star chart', "
+            "leaves 35% of the face empty in one area (94 x 26 mm in the middle; more than 25%)") in result.output

@@ -459,6 +459,16 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
             found += fit_problems(back, piece.back, f"board '{spec.id}'")
     for problem in dict.fromkeys(found):
         problems.error(*problem)
+    if not found:                       # advice on a design that draws: after its mistakes are fixed
+        from pnp.components.emptiness import EmptySpace
+
+        empty = EmptySpace(f"board '{spec.id}'", "piece")
+        entry = (game.root / "game.yaml", spec.line)
+        for piece in all_pieces:
+            empty.add(front, piece.front, piece.size, piece.name, entry)
+            if back is not None and piece.back is not None:
+                empty.add(back, piece.back, piece.size, f"{piece.name} (back)", entry)
+        empty.report(problems)
     distinct = list({(p.size, p.keep, p.back is None): p for p in all_pieces}.values())
     for paper in ("letter", "a4"):
         for piece in distinct:

@@ -11,7 +11,7 @@ import jinja2
 from pnp import buildcache, templating
 from pnp.loading.cardtext import ability_text, aid_text, template_names, template_roots
 from pnp.components import BuildOptions, Component, Output, Part
-from pnp.errors import Problems
+from pnp.errors import DataError, Problems
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts, icons
 from pnp.draw.text import fit
@@ -796,50 +796,23 @@ def low_dpi(pixels: tuple, area_mm: tuple, fit: str) -> str | None:
             f"print shops ask for {ART_DPI}")
 
 
-def _where_on(rect: Rect, height: float) -> str:
-    """Where on a face an empty rectangle lies, in words (for a message)."""
-    third = height / 3
-    return "at the bottom" if rect.cy < third else "at the top" if rect.cy > 2 * third else "in the middle"
-
-
 def check_empty_space(game, deck, problems, lang=None) -> None:
     """A warning for every layout region (else every layout) that leaves more than
-    :data:`pnp.layout.space.MAX_EMPTY_SHARE` of a card's face empty in one rectangle, once per region with
-    how many cards and one of them, at the line of the region, or at the deck's line in game.yaml when no
-    region lies in the empty space (pnp's own layout, or nothing drawn there)."""
+    :data:`pnp.layout.space.MAX_EMPTY_SHARE` of a card's face empty in one rectangle
+    (:mod:`pnp.components.emptiness`), at the region's line, or at the deck's line in game.yaml."""
+    from pnp.components.emptiness import EmptySpace
     from pnp.draw.icons import using
-    from pnp.draw.text import ink_rect
-    from pnp.layout.space import MAX_EMPTY_SHARE, blamed_region, empty_space
 
     size = (deck.width, deck.height)
-    found = {}
+    empty = EmptySpace(f"deck '{deck.id}'")
     with using(game.icons):
         for card in deck.cards:
             try:
                 face = laid_out_face(game, deck, card, lang, printed_mark(game, card, 1), size, 0.0)
             except (RegionError, DataError):
                 continue                        # reported by the card's own check
-            empty = empty_space(face, size, lambda t: ink_rect(t.rect, t.markup, t.style))
-            if empty.share <= MAX_EMPTY_SHARE:
-                continue
-            layout = layout_of(deck, card)
-            region = blamed_region(face, size, empty.rect)
-            path, line, name = layout.written(region) if region else (None, None, layout.name)
-            if path is None or line is None or name == "classic":
-                path, line = game.deck_where(deck)
-            key = (str(path), line, name, region)
-            entry = found.setdefault(key, [0, card.id, empty])
-            entry[0] += 1
-            if empty.share > entry[2].share:
-                entry[2] = empty
-    for (path, line, name, region), (n, first, empty) in found.items():
-        cards = f"card '{first}'" if n == 1 else f"{n} cards, e.g. card '{first}',"
-        r = empty.rect
-        subject = f"deck '{deck.id}': layout '{name}'" + (f", region '{region}'" if region else "")
-        problems.warn(path, line, subject,
-                      f"{cards} leaves {empty.share:.0%} of the face empty in one area ({r.w:.0f} x {r.h:.0f} mm "
-                      f"{_where_on(r, deck.height)}; more than {MAX_EMPTY_SHARE:.0%}): give the piece content "
-                      f"there (a region showing its data, a picture) or let a region fill it")
+            empty.add(layout_of(deck, card), face, size, card.id, game.deck_where(deck))
+    empty.report(problems)
 
 
 def check_back_pictures(game, deck, problems) -> None:
