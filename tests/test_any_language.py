@@ -425,4 +425,21 @@ def test_a_translated_word_too_long_for_its_place_on_a_board_is_an_error_at_the_
     assert (f"{display_path(layout)}:{line}: layout 'warden_board', region 'name': text: {long!r} does not fit its "
             f"130.0 x 14.0 mm place even at 10 pt (needs 3 lines, at most 1 allowed) (board 'plateaux')"
             ) in result.output.splitlines()
-    assert "1 problem found; nothing was written." in result.output
+    assert "3 problems found; nothing was written." in result.output      # and the standee's label, front and back
+
+
+def test_a_translated_standee_label_too_long_for_its_band_is_an_error_at_the_translations_line(tmp_path):
+    """A standee's label was clipped at the figure's edges when the translation was longer, silently."""
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    path = game / "i18n" / "de.yaml"
+    text = path.read_text("utf-8").replace("gardien_plongeuse: Perlentaucherin",
+                                           "gardien_plongeuse: Perlentaucherinnenmeisterschaftskapitänin")
+    path.write_text(text, "utf-8")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("  gardien_plongeuse:"))
+    result = run("validate", game, "--lang", "de", "--no-cache")
+    assert result.exit_code == 2
+    for side in ("front", "back"):
+        assert (f"{display_path(path)}:{line}: standee 'figurines': piece 'gardien_plongeuse' {side}: label "
+                f"'Perlentaucherinnenmeisterschaftskapitä…' does not fit its 22.0 x 7.3 mm band even at 4.5 pt (a word "
+                f"is wider than the box)") in result.output.splitlines()

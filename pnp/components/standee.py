@@ -23,8 +23,8 @@ from pnp.layout.geometry import Box, Icon, Picture, Rect, Style, Text
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.standee import StandeeSpec, standee_layout, standee_pages, standee_sheets
 from pnp.loading.i18n import strings, word
-from pnp.markup import closest_icon, escape
-from pnp.paths import data_path
+from pnp.markup import closest_icon, escape, plain_text
+from pnp.paths import data_path, excerpt
 from pnp.loading.schema import Field
 
 SIDE_KEYS = ("label", "icon", "colour", "background", "art")
@@ -173,6 +173,29 @@ def _check_pieces(game, spec, items, problems) -> None:
         problems.error(path, line, subject, "give 'pieces' (a list) or 'each' with 'piece'")
 
 
+def _check_labels(game, spec, items, config, problems) -> None:
+    """Every label fits its band at its smallest size, in the language checked: an error at the line of the
+    translation that gives its words (:func:`pnp.loading.i18n.words_at`), else at the entry's."""
+    from pnp.draw.text import fit
+    from pnp.loading.i18n import translation, words_at
+
+    given = translation(game, game.language) or {}
+    keys = [f"strings.{key}" for key in (given.get("strings") or {})] + \
+        [f"components.{spec.id}.pieces.{p['id']}.{side}label" for p in items for side in ("", "back.")]
+    for p in items:
+        for name in ("front", "back"):
+            for el in side_elements(game, p[name], config["width"], config["height"]):
+                if not isinstance(el, Text):
+                    continue
+                result = fit(el.markup, el.style, el.rect.w, el.rect.h)
+                if not result.ok:
+                    at = words_at(game, game.language, el.markup, keys) or (game.root / "game.yaml", spec.line)
+                    problems.error(*at, f"standee '{spec.id}'",
+                                   f"piece '{p['id']}' {name}: label {excerpt(plain_text(el.markup))} does not fit "
+                                   f"its {el.rect.w:.1f} x {el.rect.h:.1f} mm band even at {el.style.min_size:g} pt "
+                                   f"({result.reason})")
+
+
 @with_game_icons
 def build(game, options: BuildOptions, spec=None) -> list[Output]:
     config = config_of(spec)
@@ -251,6 +274,7 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
         problems.extend(exc.problems)
         return
     _check_pieces(game, spec, items, problems)
+    _check_labels(game, spec, items, config, problems)
     try:
         standee_spec(config)
     except ValueError as exc:
