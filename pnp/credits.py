@@ -6,14 +6,15 @@ from __future__ import annotations
 from pnp.markup import fill
 
 
-def credit_lines(game, words: dict) -> list[str]:
-    """Markup lines, one per credit (data escaped): design, art, publisher, then each further credit."""
+def credit_lines(game, words: dict, book: bool = False) -> list[str]:
+    """Markup lines, one per credit (data escaped): design, art, publisher, then each further credit (with
+    ``book``, those game.yaml prints on the rulebook's cover only too)."""
     lines = []
     for key, name in (("credits_design", game.author), ("credits_art", game.artist),
                       ("credits_publisher", game.publisher)):
         if name:
             lines.append(fill(words.get(key, DEFAULTS[key]), name=name))
-    for role, name in game.credits:
+    for role, name in (*game.credits, *(getattr(game, "book_credits", ()) if book else ())):
         lines.append(fill(words.get("credits_role", DEFAULTS["credits_role"]), role=role, name=name))
     return lines
 

@@ -570,7 +570,7 @@ def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figure
     facts = _facts(game, words)
     extra = {
         "cover": lambda arg: [Cover(game, words.get("rules_of_play", "Rules of Play"), facts,
-                                    credit_lines(game, words)),
+                                    credit_lines(game, words, book=True)),
                               NextPageTemplate("body"), PageBreak()],
         "toc": _once(toc),
         "pagebreak": lambda arg: [PageBreakIfNotEmpty()],    # a new page, unless this one is still empty

@@ -365,6 +365,7 @@ def test_10_credits_print_on_the_rulebook_cover_and_the_box(tmp_path, spanish_ki
              "Art of the original edition: Jesse Parrotti"]
     box = [t.markup for p in layout(game, BuildOptions()).pages for t in p.find("credits")]
     assert box == ["\n".join(lines)]
+    lines.append("Examples of play and playtesting bots: pnp")     # box: false, on the rulebook's cover only
     result = CliRunner().invoke(main, ["build", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     import pypdfium2 as pdfium

@@ -481,7 +481,7 @@ def _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache) -
         [(path, files(path)) for path in pictures], repr(look),
         files(look.art) if look.art is not None else None,
         [(f.emblem, f.colour) for f in game.factions], game.title, game.author, game.players, game.minutes,
-        game.ages, credit_lines(game, words), sorted(words.items()), cfg.get("pages"), bool(cfg.get("notes")))
+        game.ages, credit_lines(game, words, book=True), sorted(words.items()), cfg.get("pages"), bool(cfg.get("notes")))
 
 
 def _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size):

@@ -53,8 +53,9 @@ GAME_SCHEMA = Schema("game", {
     "publisher": Field("str", default="", doc="its publisher (credits)"),
     "artist": Field("str", default="", doc="who made the kit's art (credits)"),
     "credits": Field("list", default=[], items=Field("map", schema={
-        "role": Field("str", required=True, blank=False), "name": Field("str", required=True, blank=False)}),
-        doc="further credits printed on the rulebook and the box: {role, name}"),
+        "role": Field("str", required=True, blank=False), "name": Field("str", required=True, blank=False),
+        "box": Field("bool", default=True, doc="false: on the rulebook's cover only")}),
+        doc="further credits printed on the rulebook and the box: {role, name, box}"),
     "version": Field("str", blank=False,
                      doc="printed small on every card (default: the commit of the game folder's git repository)"),
     "players": Field("map", required=True, schema=_range(20)),
@@ -164,6 +165,7 @@ class Game:
     data: dict = field(default_factory=empty_data, hash=False)
     artist: str = ""                      # who made the kit's art
     credits: tuple = ()                   # (role, name) per further credit, in game.yaml's order
+    book_credits: tuple = ()              # (role, name) per further credit printed on the rulebook only
     placeholders: dict = field(default_factory=dict, hash=False, compare=False)  # file -> placeholder marks
     sources: dict = field(default_factory=dict, hash=False, compare=False)  # card id -> (path, line)
     field_lines: dict = field(default_factory=dict, hash=False, compare=False)  # (card id, key) -> line
@@ -416,7 +418,10 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
     result = Game(
         root=root, id=name, title=meta.get("title") or name, author=meta.get("author") or "",
         publisher=meta.get("publisher") or "", artist=meta.get("artist") or "",
-        credits=tuple((c["role"], c["name"]) for c in meta.get("credits") or () if c.get("role") and c.get("name")),
+        credits=tuple((c["role"], c["name"]) for c in meta.get("credits") or ()
+                      if c.get("role") and c.get("name") and c.get("box", True) is not False),
+        book_credits=tuple((c["role"], c["name"]) for c in meta.get("credits") or ()
+                           if c.get("role") and c.get("name") and c.get("box", True) is False),
         players=Span(players.get("min", 1), players.get("max", 1)),
         minutes=Span(minutes["min"], minutes["max"]) if {"min", "max"} <= minutes.keys() else None,
         ages=meta.get("ages"), engine=engine, language=meta.get("language") or "en",

@@ -247,9 +247,11 @@ def translate(game, lang: str | None):
     pieces = tuple(_translated_kind(tr, "pieces", p, ("name", "plural", "note")) for p in game.pieces)
     holdings = tuple(_translated_kind(tr, "holdings", h, ("name", "plural")) for h in game.holdings)
     credits = tuple((lookup(tr, "credits", role) or role, name) for role, name in getattr(game, "credits", ()))
+    book_credits = tuple((lookup(tr, "credits", role) or role, name) for role, name in getattr(game, "book_credits", ()))
     return replace(game, title=lookup(tr, "title") or game.title, factions=factions, ranks=ranks,
                    cards=tuple(cards), decks=tuple(decks), categories=categories, pieces=pieces,
-                   holdings=holdings, language=lang, credits=credits)
+                   holdings=holdings, language=lang, credits=credits,
+                   book_credits=book_credits)
 
 
 def _translated_card(tr, deck, card, side: tuple = ()):

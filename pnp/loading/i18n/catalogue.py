@@ -74,7 +74,7 @@ def data_sources(game):
         yield from deck_sources(game, deck)
         for card in deck.cards:
             yield from card_sources(game, deck, card)
-    for role, _ in getattr(game, "credits", ()):     # a credit's role; the names are names
+    for role, _ in (*getattr(game, "credits", ()), *getattr(game, "book_credits", ())):     # a role; names are names
         yield Source(f"credits.{role}", role, *game.where("credits"), "credits", "role")
     for section, kinds, keys in (("pieces", game.pieces, ("name", "plural", "note")),
                                  ("holdings", game.holdings, ("name", "plural"))):
