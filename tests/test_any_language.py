@@ -443,3 +443,19 @@ def test_a_translated_standee_label_too_long_for_its_band_is_an_error_at_the_tra
         assert (f"{display_path(path)}:{line}: standee 'figurines': piece 'gardien_plongeuse' {side}: label "
                 f"'Perlentaucherinnenmeisterschaftskapitä…' does not fit its 22.0 x 7.3 mm band even at 4.5 pt (a word "
                 f"is wider than the box)") in result.output.splitlines()
+
+
+def test_a_translated_board_title_too_long_for_its_assembly_map_is_an_error_at_the_translations_line(tmp_path):
+    """The assembly map's title ran off both sides of the page when the German title was long, silently."""
+    game = tmp_path / "gardiens"
+    shutil.copytree(GAME, game)
+    path = game / "i18n" / "de.yaml"
+    long = "Hafenplan der allerschönsten nordfriesischen Hafenstadt an der Küste mit all ihren Vierteln und Kais"
+    text = path.read_text("utf-8").replace("port: {title: Hafenplan}", f"port: {{title: {long}}}")
+    path.write_text(text, "utf-8")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("  port: {title:"))
+    result = run("validate", game, "--lang", "de", "--no-cache")
+    assert result.exit_code == 2
+    assert (f"{display_path(path)}:{line}: board 'port': 'Hafenplan der allerschönsten nordfries…' does not fit its "
+            f"259.4 x 10.0 mm place on the letter sheets even at 9 pt (needs 2 lines, at most 1 allowed)"
+            ) in result.output.splitlines()

@@ -483,6 +483,40 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                 else:
                     problems.error(*region_where(front, region), f"layout '{front.name}', region '{region}'",
                                    message)
+    _sheet_text_problems(game, spec, config, all_pieces, problems)
+
+
+def _sheet_text_problems(game, spec, config, all_pieces, problems) -> None:
+    """The words pnp prints round each piece on its sheets (its name beside a double-sided piece, the
+    assembly map's title, the tiles' headings) fit their places on Letter and A4, in the language checked:
+    one too long is an error at the translation's line that gives its words, else at the entry's."""
+    from dataclasses import replace
+
+    from pnp.draw.text import fit
+    from pnp.layout.geometry import flatten
+    from pnp.loading.i18n import translation, words_at
+    from pnp.paths import excerpt
+
+    words = strings(game)
+    keys = [f"components.{spec.id}.title"] + [f"strings.{k}" for k in (translation(game, game.language) or {})
+                                               .get("strings") or {}]
+    found = {}
+    for paper in ("letter", "a4"):
+        for piece in all_pieces:
+            bare = replace(piece, front=(), back=() if piece.back is not None else None, keep=())
+            try:
+                pages, _, _ = piece_pages(bare, config, BuildOptions(paper=paper), words)
+            except ValueError:                   # a piece that does not print: reported above
+                continue
+            for el in (e for page in pages for e in flatten(page.elements) if isinstance(e, Text) and e.markup):
+                result = fit(el.markup, el.style, el.rect.w, el.rect.h)
+                if not result.ok:
+                    at = words_at(game, game.language, el.markup, keys) or (game.root / "game.yaml", spec.line)
+                    found.setdefault((at, el.markup), (paper, el, result))
+    for (at, markup), (paper, el, result) in found.items():
+        problems.error(*at, f"board '{spec.id}'",
+                       f"{excerpt(plain_text(markup))} does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm place on "
+                       f"the {paper} sheets even at {el.style.min_size or el.style.size:g} pt ({result.reason})")
 
 
 def fits(piece: Piece, config: dict, paper: str):
