@@ -425,7 +425,8 @@ def test_a_translated_word_too_long_for_its_place_on_a_board_is_an_error_at_the_
     assert (f"{display_path(layout)}:{line}: layout 'warden_board', region 'name': text: {long!r} does not fit its "
             f"130.0 x 14.0 mm place even at 10 pt (needs 3 lines, at most 1 allowed) (board 'plateaux')"
             ) in result.output.splitlines()
-    assert "3 problems found; nothing was written." in result.output      # and the standee's label, front and back
+    # and the name printed beside the double-sided board, and the standee's label, front and back
+    assert "4 problems found; nothing was written." in result.output
 
 
 def test_a_translated_standee_label_too_long_for_its_band_is_an_error_at_the_translations_line(tmp_path):
