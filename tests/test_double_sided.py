@@ -494,7 +494,7 @@ def test_a_changed_side_b_reprints_its_card_and_the_changelog_says_what_changed(
     pdf = pypdfium2.PdfDocument(str(out / "reprint.pdf"))
     changelog = " ".join(pdf[0].get_textpage().get_text_range().split())
     assert "2 pieces to print again" in changelog
-    assert "Changed: Plum Sapling (orchard) — side_b.name" in changelog
+    assert "Changed: Plum Sapling (Orchard) — side_b.name" in changelog
     sheets = " ".join(" ".join(pdf[i].get_textpage().get_text_range().split()) for i in range(2, len(pdf)))
     assert "Plum Harvest Fair" in sheets and "Pear" not in sheets
 
