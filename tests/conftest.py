@@ -1,3 +1,6 @@
+import hashlib
+import json
+import os
 import shutil
 from pathlib import Path
 
@@ -33,22 +36,34 @@ def _validate_cache(tmp_path_factory, monkeypatch):
 @pytest.fixture(scope="session")
 def built_kit(tmp_path_factory):
     """``built_kit(game="shadow_throne", lang="en", paper="letter", *options)``: the folder of that kit,
-    built by ``pnp build`` once per test session and shared by every test that asks for the same one
-    (a Shadow Throne build is seconds of CPU; several modules read the same kit). READ-ONLY: a test that
-    changes, adds or removes files builds its own kit into ``tmp_path`` instead."""
+    built by ``pnp build`` once per test run and shared by every test that asks for the same one (a
+    Shadow Throne build is seconds of CPU; several modules read the same kit). Under pytest-xdist the
+    workers share them too: the first to ask builds the kit into the run's temporary folder while holding
+    its lock (filelock, as pytest-xdist's documentation shows), the others wait and read it. READ-ONLY: a
+    test that changes, adds or removes files builds its own kit into ``tmp_path`` instead."""
     from click.testing import CliRunner
+    from filelock import FileLock
 
     from pnp.cli import main
 
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    run_folder = tmp_path_factory.getbasetemp().parent if worker else tmp_path_factory.getbasetemp()
+    shared = run_folder / "shared-kits"
+    shared.mkdir(exist_ok=True)
     kits = {}
 
     def build(game: str = "shadow_throne", lang: str = "en", paper: str = "letter", *options: str) -> Path:
         key = (game, lang, paper, *options)
         if key not in kits:
-            out = tmp_path_factory.mktemp(f"kit-{game}-{lang}-{paper}")
-            result = CliRunner().invoke(main, ["build", game, "--lang", lang, "--paper", paper, *options,
-                                               "--out", str(out)])
-            assert result.exit_code == 0, result.output
+            name = hashlib.sha256(json.dumps(key).encode()).hexdigest()[:16]
+            out, done = shared / name, shared / f"{name}.built"
+            with FileLock(shared / f"{name}.lock"):
+                if not done.exists():
+                    shutil.rmtree(out, ignore_errors=True)       # a build that failed half-way
+                    result = CliRunner().invoke(main, ["build", game, "--lang", lang, "--paper", paper, *options,
+                                                       "--out", str(out)])
+                    assert result.exit_code == 0, result.output
+                    done.write_text(json.dumps(key))
             kits[key] = out
         return kits[key]
 

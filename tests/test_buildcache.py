@@ -288,12 +288,16 @@ def test_card_sheets_in_pieces_are_the_same_with_any_jobs_and_the_cache(tmp_path
     """A large deck's sheets are laid out and drawn in pieces (pnp.components.cards.sheet_pieces: tasks of
     --jobs, entries of the build cache): the kit is byte-identical whatever the jobs and with or without
     the cache, the pieces' pages follow one another with their sheet numbers, and after a card edit
-    only the piece that holds the card is drawn again."""
+    only the piece that holds the card is drawn again. The game prints its cards alone, in English (its
+    other components and its Spanish would be built six times over and tell nothing about the sheets)."""
     from pnp.components import cards
     from pnp.draw.merge import page_count
 
     monkeypatch.setattr(cards, "PIECE_SHEETS", 2)       # Shadow Throne's 7 sheets: 4 pieces
     game = copy_game("shadow_throne", tmp_path)
+    edit(game, "game.yaml", "components: [instructions, power_track, cards, tokens, rulebook, box]",
+         "components: [cards]")
+    (game / "i18n" / "es.yaml").unlink()
     pieces = cards.sheet_pieces(cards_game(game), BuildOptions())
     assert [[(first, end) for _, first, end in piece] for piece in pieces] == [[(0, 2)], [(2, 4)], [(4, 6)], [(6, 7)]]
     monkeypatch.setattr(cards, "PIECE_SHEETS", 32)

@@ -12,7 +12,6 @@ from pnp.components.rulebook import booklet, without_spare
 from pnp.draw.icons import using
 from pnp.figures import Figures
 from pnp.loading.gamedata import load_game
-from pnp.loading.i18n import translate
 from pnp.layout.geometry import Rect, Text, Transform, flatten
 from rasterize import booklet_text
 
@@ -149,14 +148,15 @@ def test_a_designers_game_prints_its_own_pieces_as_figures(starfall):
     assert "!figure" not in text and chapters
 
 
-def test_spare_content_fills_pages_the_booklet_would_pad_and_only_those():
+def test_spare_content_fills_pages_the_booklet_would_pad_and_only_those(built_kit):
     chapters = [("a", "# A\n\ntext\n!spare\n## More\n\nmore"), ("b", "# B\n\nend")]
     short, full = without_spare(chapters)
     assert short == [("a", "# A\n\ntext\n"), ("b", "# B\n\nend")]
     assert full == [("a", "# A\n\ntext\n\n## More\n\nmore"), ("b", "# B\n\nend")]   # same line numbers
-    # Shadow Throne on A4 has a page to spare: the tokens at actual size take it, not a blank page
-    a4 = booklet_text(booklet(load_game("shadow_throne"), "a4", "en")[0])
+    # Shadow Throne on A4 has a page to spare: the tokens at actual size take it, not a blank page (the
+    # rulebooks of kits other modules share: conftest.built_kit)
+    a4 = booklet_text(built_kit("shadow_throne", "en", "a4") / "rulebook.pdf")
     assert "The tokens, actual size" in a4 and "Gold tokens (5)" in a4
     # on Letter the cards fill the sixteen pages: no room, so no tokens
-    letter = booklet_text(booklet(load_game("shadow_throne"), "letter", "en")[0])
+    letter = booklet_text(built_kit("shadow_throne", "en", "letter") / "rulebook.pdf")
     assert "The tokens, actual size" not in letter
