@@ -151,7 +151,7 @@ def base(lang: str | None) -> str:
 def _inflect():
     from pnp import templating
 
-    with templating.paused():           # importing inflect takes seconds: not the template's time
+    with templating.paused():           # importing inflect is not the template's time
         import inflect
 
         return inflect.engine()
