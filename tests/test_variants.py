@@ -57,7 +57,7 @@ game: behind_the_throne
         "v.yaml:4: parameters.start_gold: -1 is below the minimum 0",
         "v.yaml:6: cards.outlw: no card has the id 'outlw' (did you mean 'outlaw'?)",
         "v.yaml:7: cards.langman.colour: unknown key (did you mean 'flavour'?); accepted keys: name, copies, "
-        "flavour, ability, faction, rank, power, influence, cost, income, consolation",
+        "flavour, ability, gender, article, faction, rank, power, influence, cost, income, consolation",
         "v.yaml:7: cards.langman.cost: expected an integer, got 'six'",
         "v.yaml:8: cards.thamna.id: a variant cannot change a card's id (remove the card and add another)",
         "v.yaml:9: cards.kings-guard: expected 'remove' or a mapping of the keys to change, got 7",
