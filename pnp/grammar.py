@@ -149,12 +149,9 @@ def base(lang: str | None) -> str:
 
 @lru_cache(maxsize=1)
 def _inflect():
-    from pnp import templating
+    import inflect
 
-    with templating.paused():           # importing inflect is not the template's time
-        import inflect
-
-        return inflect.engine()
+    return inflect.engine()
 
 
 #: What leads a name's first spoken word: markup stars, escapes and quotes are not said.
