@@ -57,6 +57,8 @@ MIN_LABEL_PT = 6.0
 #: Figures of a piece drawn at scale (a card, a hand, a die, a token): their words are the piece's, set
 #: small with it, not the figure's own.
 PIECE_FIGURES = frozenset({"card", "hand", "die", "token", "placed"})
+#: Room (mm, on the card) a hand figure leaves between a card's printed name and the next card.
+NAME_GAP = 2.5
 #: Parts of a figure that are pieces drawn at scale (a card of a hand, a token or a die laid on a board).
 PIECE_ROLES = ("figure-card", "token:", "placed:")
 
@@ -83,6 +85,21 @@ def labels(drawing: Drawing) -> list[tuple[Text, float]]:
 
     walk(drawing.elements, 1.0, None)
     return out
+
+
+def _name_right(face, name: str) -> float:
+    """Where (mm from the card's left edge) the ink of a card face's printed name ends; 0 when the face
+    prints no text that is its name (a back)."""
+    from pnp.draw.text import ink_rect
+    from pnp.markup import plain_text
+
+    right = 0.0
+    for e in face:
+        if isinstance(e, Text) and plain_text(e.markup).strip().lower() == name.strip().lower():
+            ink = ink_rect(e.rect, e.markup, e.style)
+            if ink is not None:
+                right = max(right, ink.right)
+    return right
 
 
 def _near(rect: Rect, centres, s: float) -> bool:
@@ -248,7 +265,7 @@ class Figures:
             stray = [c for c in tokens if c not in (card_ids or ())]
             if stray:
                 return self._error("figure.hand", f"tokens: '{stray[0]}' is not one of the figure's cards")
-        faces = []
+        faces, names = [], []
         for card_id in card_ids or ():
             card, problem = self._card(card_id)
             if card is None:
@@ -261,14 +278,17 @@ class Figures:
             if by_id is not None and card_id in tokens:
                 els += self._token_on_card(by_id, str(tokens[card_id]), w, h)
             faces.append((els, w, h))
+            names.append((card.side_b.name if shown == "b" and card.side_b is not None else card.name))
         if not faces:
             return self._error("figure.hand", "no cards: give a list of card ids")
         step = max(w for _, w, _ in faces) * (1 - float(overlap))
         els, x = [], 0.0
-        for face, w, h in faces:
+        for k, (face, w, h) in enumerate(faces):
             els.append(Transform(face, (1, 0, 0, 1, x, 0), role="figure-card"))
-            x += step
-        width = x - step + faces[-1][1]
+            if k < len(faces) - 1:
+                # the next card leaves this one's name in sight (a fan shows each name)
+                x += max(step, _name_right(face, names[k]) + NAME_GAP)
+        width = x + faces[-1][1]
         return self._placeholder(Drawing(tuple(els), width, max(h for _, _, h in faces), float(scale),
                                          _caption(caption), "hand"))
 

@@ -86,3 +86,44 @@ def test_a_map_figure_names_its_pieces_and_shows_the_holdings_name_above_a_piece
         assert (nearest_x - p.cx) ** 2 + (nearest_y - p.cy) ** 2 > p.r ** 2, f"{p.role} hides Millford"
     # the words are set large enough to read at the figure's scale
     assert min(t.style.size for t in texts) * 0.6 >= MIN_LABEL_PT - 0.01
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_hand_figure_leaves_every_cards_name_in_sight(game_id):
+    """A fan of cards shows each card's printed name whole: the next card starts right of its ink."""
+    from pnp.draw.text import ink_rect
+    from pnp.markup import plain_text
+
+    game = load_game(game_id)
+    names = {c.name.lower() for c in game.cards} | {c.side_b.name.lower() for c in game.cards if c.side_b}
+    figures = _figures(game)
+    hands = [d for d in figures.drawings if d.kind == "hand" and len(d.elements) > 1]
+    assert hands or game_id == "shadow_queen"
+    checked = 0
+    with for_game(game):
+        for d in hands:
+            cards = [e for e in d.elements if isinstance(e, Transform) and e.role == "figure-card"]
+            for card, after in zip(cards, cards[1:]):
+                shown = [t for t in card.elements if isinstance(t, Text) and plain_text(t.markup).strip().lower() in names]
+                for t in shown:
+                    ink = ink_rect(t.rect, t.markup, t.style)
+                    assert card.matrix[4] + ink.right < after.matrix[4], (d.caption, t.markup)
+                    checked += 1
+    assert checked or not hands
+
+
+@pytest.mark.parametrize("lang,example,caption", [
+    ("en", "EXAMPLE: HUSH MONEY", "The power track: Empire 1, Rebels 1, Church 3"),
+    ("es", "EJEMPLO: ORO POR SILENCIO", "El Marcador de Poder: Imperio 1, Rebeldes 1, Iglesia 3")])
+def test_the_hush_money_table_follows_its_example(built_kit, lang, example, caption):
+    """The figure of the hush money example's table comes with or after the example that explains it (it
+    was a chapter earlier, a page before)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(built_kit("shadow_throne", lang) / "rulebook.pdf")
+    try:
+        text = " ".join(" ".join(doc[i].get_textpage().get_text_range().split()) for i in range(len(doc)))
+    finally:
+        doc.close()
+    assert text.upper().count(example) == 1 and text.count(caption) == 1
+    assert text.upper().index(example) < text.index(caption)

@@ -115,8 +115,15 @@ def test_a_whole_battle_is_printed_from_a_seeded_game(game, outputs):
     assert lines[0] == "== Battle 1 =="
     assert any(line.startswith("Final power:") for line in lines)
     battle = engine_battle(game, load_config(game), prose=True)
-    for sentence in (*battle.steps, *battle.outcome):
+    # told in paragraphs; the draft's picks and the hands they make are drawn, each hand's cards named
+    told = [sentence for paragraph in battle.paragraphs for kind, sentence in paragraph
+            if kind not in ("draft_round", "hand")]
+    assert len(told) > 12
+    for sentence in (*told, *battle.outcome):
         assert flat(sentence) in text, sentence
+    for e in battle.events:
+        if e["type"] == "hand":
+            assert flat(", ".join(game.card(c).name for c in e["cards"])) in text
 
 
 def test_character_tables_use_the_card_data_and_card_text(game, outputs):

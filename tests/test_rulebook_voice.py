@@ -30,3 +30,31 @@ def test_the_rules_never_talk_of_the_engine_and_credit_it_once_on_the_cover(buil
     said = [(n, m.group(0)) for n, text in enumerate(pages, 2) for m in MACHINERY.finditer(text)]
     assert said == []
     assert cover.count(CREDIT[lang]) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_whole_battle_is_told_in_paragraphs_with_its_start_and_end_drawn(lang):
+    """Shadow Throne's battle from start to finish: no numbered list of engine events (it was 32 items),
+    but paragraphs (one for the draft, one per wave), a figure of the four hands after the draft and one
+    of the power track at the end, as the short examples are told."""
+    from pnp.chapters import chapter_markup, load_config
+    from pnp.components.rulebook import context
+    from pnp.draw.icons import for_game
+    from pnp.figures import Figures
+    from pnp.loading.gamedata import load_game
+    from pnp.loading.i18n import translate
+    from pnp.markup import Directive, ListBlock, Paragraph, parse
+
+    game = load_game("shadow_throne")
+    game = translate(game, lang) if lang != "en" else game
+    cfg = load_config(game)
+    with for_game(game):
+        figures = Figures(game, lang)
+        chapters = dict(chapter_markup(game, cfg, context(game, cfg, lang, figures), lang))
+    nodes = parse(next(text for path, text in chapters.items() if path.endswith("full_battle.md.j2")))
+    assert not [n for n in nodes if isinstance(n, ListBlock)]
+    drawn = [figures.drawings[int(n.arg)] for n in nodes if isinstance(n, Directive) and n.name == "figure"]
+    assert [d.kind for d in drawn] == ["hand"] * 4 + ["track"]
+    assert all(d.caption.count(",") >= 5 for d in drawn[:4])          # each hand's seven names
+    waves = [n for n in nodes if isinstance(n, Paragraph) and n.text.startswith("**")]
+    assert len(waves) >= 5                                            # the draft and the four waves

@@ -56,19 +56,40 @@ class EngineExample:
     outcome: tuple
     lines: tuple
     markup: str
+    paragraphs: tuple = ()      # the steps as paragraphs, each ((event type, sentence), ...): a head starts one
+    events: tuple = ()          # the engine's events, each {type, its fields, its data}, for figures
+    names: tuple = ()           # the players' names by seat
 
     def __iter__(self):
         return iter(self.lines)
+
+    def told(self, skip=(), start: int = 0, stop: int | None = None) -> Safe:
+        """The steps told as paragraphs of sentences (``start``:``stop`` of them), as a whole game is told
+        in a rulebook rather than numbered: a paragraph from each head (a wave, a round) on; sentences of
+        the event types in ``skip`` left out (a figure shows them)."""
+        out = []
+        for paragraph in self.paragraphs[start:stop]:
+            said = " ".join(text for kind, text in paragraph if kind not in skip)
+            if said:
+                out.append(said)
+        return Safe("\n\n".join(out))
 
 
 def _sentences(game, module, events, names, template_file, lang) -> tuple[str, list, list, list]:
     """(setup, steps, outcome, problems): every event said by its macro (:func:`pnp.loading.events.said`),
     grouped as the template's ``outcome`` and ``heads`` lists say."""
+    setup, steps, outcome, problems, _ = _told(game, module, events, names, template_file, lang)
+    return setup, steps, outcome, problems
+
+
+def _told(game, module, events, names, template_file, lang) -> tuple[str, list, list, list, list]:
+    """:func:`_sentences` and the steps as paragraphs (a head starts a new one), each a list of (event
+    type, sentence)."""
     outcome_types = set(getattr(module, "outcome", ()) or ())
-    heads = set(getattr(module, "heads", ()) or ())          # said at the start of the next step
+    heads = set(getattr(module, "heads", ()) or ())
     sentences, problems = said_by_templates(game, module, events, names, template_file, lang)
     pending = ""
-    setup, steps, outcome = "", [], []
+    setup, steps, outcome, paragraphs = "", [], [], []
     for kind, text in sentences:
         if kind == "scenario_start":
             setup = text
@@ -77,9 +98,12 @@ def _sentences(game, module, events, names, template_file, lang) -> tuple[str, l
         elif kind in outcome_types:
             outcome.append(text)
         else:
+            if pending or not paragraphs:
+                paragraphs.append([])
             steps.append(Safe(f"{pending} {text}".strip()))
+            paragraphs[-1].append((kind, steps[-1]))
             pending = ""
-    return setup, steps, outcome, problems
+    return setup, steps, outcome, problems, paragraphs
 
 
 def _start_figures(game, figures, position: dict, names, words, events) -> str:
@@ -296,7 +320,7 @@ def engine_battle(game, cfg, lang=None, prose: bool = False):
     if module is None:
         return EngineExample("battle", "", "", "", (), (), tuple(lines),
                              Safe("\n".join(f"> {escape(line)}" for line in lines)))
-    setup, steps, said, problems = _sentences(game, module, events, names, template_file, lang)
+    setup, steps, said, problems, paragraphs = _told(game, module, events, names, template_file, lang)
     if problems:
         raise DataError(problems)
     parts = [setup] if setup else []
@@ -304,8 +328,10 @@ def engine_battle(game, cfg, lang=None, prose: bool = False):
         parts.append("\n".join(f"{k}. {s}" for k, s in enumerate(steps, 1)))
     if said:
         parts.append(" ".join(said))
+    data = tuple({"type": e.type, **{k: v for k, v in e._asdict().items() if k not in ("type", "data")}, **e.data}
+                 if hasattr(e, "_asdict") else {"type": e.type, **e.data} for e in events)
     return EngineExample("battle", "", "", setup, tuple(steps), tuple(said), tuple(lines),
-                         Safe("\n\n".join(parts)))
+                         Safe("\n\n".join(parts)), tuple(tuple(p) for p in paragraphs), data, tuple(names))
 
 
 def context(game, cfg, lang, figures=None) -> dict:
