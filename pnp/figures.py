@@ -25,7 +25,6 @@ from pnp.errors import Problems
 from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Polygon, Rect, Text, Transform
 from pnp.layout.geometry import Style as _Style
 from pnp.markup import Safe, escape
-from pnp.layout.hexmap import START_STYLE
 
 #: How a figure's placeholder line starts (the rulebook directive that draws it).
 DIRECTIVE = "figure"
@@ -442,6 +441,8 @@ class Figures:
                 spots.append((cx + dx, y))
             shown_kinds = [k for k in group if k in kinds]
             if holding is None and len(shown_kinds) == 1:     # its name where the map names a start
+                from pnp.layout.hexmap import START_STYLE       # a map game's: others never load it
+
                 cx, cy = where[str(h)]
                 labels_.append(Text(Rect(cx - 0.45 * s, cy - 0.42 * s, 0.9 * s, 0.16 * s),
                                     escape(names.get(shown_kinds[0], shown_kinds[0])), START_STYLE,
