@@ -13,7 +13,7 @@ Each round runs, one after the other (so the machine's load falls on all alike),
 fresh ``pnp build GAME --no-cache --jobs 1`` for every game; it prints the median wall and CPU time
 of each (the process and its children) and the CPU ratio to the baseline's. ``--src`` (repeatable) also
 times ``pnp build GAME --jobs 1`` from another source tree (an export of an earlier commit) in the same
-rounds, with ``--no-cache`` when that tree has the build cache (``pnp/buildcache.py``; a tree from
+rounds, with ``--no-cache`` when that tree has the build cache (``pnp/cache/buildcache.py``; a tree from
 before it has no such option). This is a measurement, not a test.
 """
 
@@ -107,7 +107,7 @@ def main() -> int:
             envs[game] = dict(env, PYTHONPATH=HERE)
             for src in map(os.path.abspath, args.src):
                 name = f"{game} ({os.path.basename(src)})"
-                cached = os.path.exists(os.path.join(src, "pnp", "buildcache.py"))
+                cached = any(os.path.exists(os.path.join(src, "pnp", *where, "buildcache.py")) for where in ((), ("cache",)))
                 commands[name] = [sys.executable, "-m", "pnp", "build", game, "--out",
                                   os.path.join(out, name), "--jobs", "1"] + (["--no-cache"] if cached else [])
                 envs[name] = dict(env, PYTHONPATH=src)

@@ -56,8 +56,8 @@ def main():
                         help="processes for `pnp build --jobs` (default: 1 and pnp's default)")
     args = parser.parse_args()
     from pnp.components import BuildOptions
-    from pnp.kit import build_kit
-    from pnp.workers import default_jobs
+    from pnp.build.kit import build_kit
+    from pnp.build.workers import default_jobs
 
     jobs = args.jobs or sorted({1, default_jobs()})
 

@@ -7,7 +7,7 @@ Each round times, one after the other (so the machine's load falls on all alike)
 
 * a fresh ``pnp build`` (``--no-cache``), the reference;
 * ``pnp build`` with the cache after nothing changed (as a fresh process: the kit-level fast path of
-  :mod:`pnp.uptodate`, which finds the kit up to date and writes nothing);
+  :mod:`pnp.cache.uptodate`, which finds the kit up to date and writes nothing);
 * ``pnp build`` with the cache after one card edit (``--edit``: the first occurrence of OLD in FILE
   replaced by NEW, whose ``{i}`` is the round's number: a value the cache has not seen);
 
@@ -112,11 +112,12 @@ def main():
     args = parser.parse_args()
     if args.big:
         return big(args.big, args.runs)
-    from pnp import DATA_DIR, cache
-    from pnp.buildcache import FOLDER, BuildCache
+    from pnp import DATA_DIR
+    from pnp.cache import memo
+    from pnp.cache.buildcache import FOLDER, BuildCache
     from pnp.components import BuildOptions
-    from pnp.kit import build_kit
-    from pnp.workers import default_jobs
+    from pnp.build.kit import build_kit
+    from pnp.build.workers import default_jobs
 
     jobs = args.jobs or default_jobs()
     file, old, new = args.edit or EDITS[args.game]
@@ -143,7 +144,7 @@ def main():
             cpus[key].append(_children_cpu() - c)
 
         def warm_build(key, cached: bool):
-            cache.clear()
+            memo.clear()
             t, c = time.perf_counter(), time.process_time() + _children_cpu()
             build_kit(game, warm, BuildOptions(), jobs=jobs,
                       cache=BuildCache(os.path.join(warm, FOLDER)) if cached else None)

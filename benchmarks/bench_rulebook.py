@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/bench_rulebook.py [GAME] [--runs N]
 
-* ``booklet``: the CPU time of the booklet (``pnp.components.rulebook.booklet``, Letter) in this fresh
+* ``booklet``: the CPU time of the booklet (``pnp.rulebook.component.booklet``, Letter) in this fresh
   process (first call: imports, fonts and caches warming) and the median of the calls after it, with the
   caches that depend on files cleared before each (what ``pnp watch`` pays);
 * ``edit``: in one warm process (``--jobs 1``, so every component's work is in this process), a rebuild
@@ -33,18 +33,19 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     os.environ.setdefault("SOURCE_DATE_EPOCH", "1700000000")
-    from pnp import DATA_DIR, cache
-    from pnp.buildcache import FOLDER, BuildCache, FileDigests
+    from pnp import DATA_DIR
+    from pnp.cache import memo
+    from pnp.cache.buildcache import FOLDER, BuildCache, FileDigests
     from pnp.components import BuildOptions
-    from pnp.components import rulebook
+    from pnp.rulebook import component as rulebook
     from pnp.draw.icons import using
-    from pnp.kit import build_kit
+    from pnp.build.kit import build_kit
     from pnp.loading.gamedata import load_game
 
     game = load_game(args.game)
     calls = []
     for _ in range(args.runs + 1):
-        cache.clear()
+        memo.clear()
         with using(game.icons, game.language):
             t = time.process_time()
             rulebook.booklet(game, "letter", game.language)
@@ -79,7 +80,7 @@ def main():
                 f.write(text.replace(old, new.format(i=i + 1), 1))
             row = []
             for cached in (True, False):
-                cache.clear()
+                memo.clear()
                 spent[0] = 0.0
                 t = time.process_time()
                 build_kit(folder, warm if cached else os.path.join(tmp, "fresh"), BuildOptions(), jobs=1,

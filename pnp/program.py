@@ -1,5 +1,5 @@
 """The ``pnp`` program's entry point (its console script and ``python -m pnp``), apart from
-:mod:`pnp.cli` so that the process is set up before the rest of pnp is imported."""
+:mod:`pnp.commands.cli` so that the process is set up before the rest of pnp is imported."""
 
 import gc
 
@@ -8,7 +8,7 @@ GC_THRESHOLD = 100_000
 
 
 def run() -> None:
-    """Tune the collector, then run the command line (:func:`pnp.cli.run`).
+    """Tune the collector, then run the command line (:func:`pnp.commands.cli.run`).
 
     Importing pnp, loading a game and laying out its pages make many objects that live until the
     command ends: with Python's default the collector made some 90 passes during the imports and 140
@@ -17,15 +17,15 @@ def run() -> None:
     unchanged)."""
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
-        from pnp.cli import run as run_command   # imported now: the imports make many of those objects
-    except KeyboardInterrupt:                    # Ctrl-C while starting: as during a command (pnp.cli)
+        from pnp.commands.cli import run as run_command   # imported now: the imports make many of those objects
+    except KeyboardInterrupt:                    # Ctrl-C while starting: as during a command (pnp.commands.cli)
         import sys
 
         print("pnp: interrupted", file=sys.stderr)
         raise SystemExit(130) from None
 
     try:
-        run_command()                            # (pnp.cli.run keeps its own handler from its first line)
+        run_command()                            # (pnp.commands.cli.run keeps its own handler from its first line)
     except KeyboardInterrupt:                    # a Ctrl-C in the instant before it was in place
         import sys
 

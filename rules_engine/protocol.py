@@ -24,12 +24,12 @@ REQUIRED = {
 OPTIONAL = {
     "PLAYERS": "(fewest, most): the player counts the engine's rules are written for (default ENGINE.players)",
     "FACTS": "dict of the numbers the rules play with, for printed material",
-    "EFFECTS": "dict effect kind -> rules_engine.model.EffectKind (checked by pnp validate)",
-    "CARD_KEYS": "dict deck id -> dict card key -> rules_engine.model.Param: the card fields the rules read, "
+    "EFFECTS": "dict effect kind -> rules_engine.model.cards.EffectKind (checked by pnp validate)",
+    "CARD_KEYS": "dict deck id -> dict card key -> rules_engine.model.cards.Param: the card fields the rules read, "
                  "with their ranges (pnp validate checks the data declares them and every value is in range)",
     "BOTS": "mapping bot name -> bot factory taking the optional NAME:ARG argument (rules_engine.core.bots.registry)",
     "DEFAULT_BOTS": "tuple of bot names used when none are given",
-    "OPTIONS": "dict option name -> rules_engine.model.Param: game options of play_game/simulate",
+    "OPTIONS": "dict option name -> rules_engine.model.cards.Param: game options of play_game/simulate",
     "SCENARIO_SCHEMA": "dict key -> Spec: the keys of a scenario file (besides 'game')",
     "validate_game": "(game) -> [Problem | (subject, message, warning)]",
     "scenario_from_data": "(rules, data, players=(lo, hi)) -> (scenario | None, [(where, message[, at])])",

@@ -1,4 +1,4 @@
-"""Write pnp/cldr_delimiters.json, the quotation marks of every CLDR locale, from CLDR's JSON data.
+"""Write pnp/text/cldr_delimiters.json, the quotation marks of every CLDR locale, from CLDR's JSON data.
 
 Babel ships CLDR's numbers, plural rules and likely subtags but not its ``delimiters`` (the quotation
 marks), so pnp keeps them in a file made from CLDR itself. To update it to a new CLDR release:
@@ -27,7 +27,7 @@ def main(package: str, version: str) -> None:
     out = {"source": f"Unicode CLDR {version}, main/<locale>/delimiters.json (npm package cldr-misc-full "
                      f"{version}); Unicode License v3",
            "fields": ", ".join(FIELDS), "delimiters": marks}
-    target = Path(__file__).resolve().parents[1] / "pnp" / "cldr_delimiters.json"
+    target = Path(__file__).resolve().parents[1] / "pnp" / "text" / "cldr_delimiters.json"
     target.write_text(json.dumps(out, ensure_ascii=False, indent=0, sort_keys=True) + "\n", "utf-8")
     print(f"{target}: {len(marks)} locales")
 

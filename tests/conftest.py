@@ -45,7 +45,7 @@ def built_kit(tmp_path_factory):
     test that changes, adds or removes files builds its own kit into ``tmp_path`` instead."""
     from click.testing import CliRunner
 
-    from pnp.cli import main
+    from pnp.commands.cli import main
 
     try:
         from filelock import FileLock

@@ -68,7 +68,7 @@ import yaml
 from click.testing import CliRunner
 
 from pnp import DATA_DIR, PROJECT_ROOT
-from pnp.cli import main
+from pnp.commands.cli import main
 
 DOCS = PROJECT_ROOT / "docs"
 SUPPORT = Path(__file__).resolve().parent / "docs_support"

@@ -1393,7 +1393,7 @@ class Composer:
                 out += self.figures()
             elif kind == "loop":
                 out += ["| Card | Copies |", "|---|---|", "{% for card in game.cards %}",
-                        "| {{ card|a|capfirst }} | {{ card.copies }} |", "{% endfor %}"]   # the article: pnp.grammar
+                        "| {{ card|a|capfirst }} | {{ card.copies }} |", "{% endfor %}"]   # the article: pnp.text.grammar
             out.append("")
         return out
 

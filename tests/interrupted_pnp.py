@@ -67,12 +67,12 @@ def in_class_creation(function):
 if POINT in ("returned", "finished", "shutdown"):
     import atexit
 
-    import pnp.cli
+    import pnp.commands.cli
 
     if POINT == "returned":
-        pnp.cli.PnpGroup._invoke = at(pnp.cli.PnpGroup._invoke)
+        pnp.commands.cli.PnpGroup._invoke = at(pnp.commands.cli.PnpGroup._invoke)
     elif POINT == "finished":
-        pnp.cli._flush_output = at(pnp.cli._flush_output)
+        pnp.commands.cli._flush_output = at(pnp.commands.cli._flush_output)
     else:
         atexit.register(pause)
 elif POINT in ("load", "finalizer", "class"):
@@ -81,12 +81,12 @@ elif POINT in ("load", "finalizer", "class"):
     pnp.loading.gamedata.load_game = {"load": at, "finalizer": in_finalizer, "class": in_class_creation}[POINT](
         pnp.loading.gamedata.load_game)
 else:
-    import pnp.output
+    import pnp.build.output
 
     if POINT == "staged":
-        pnp.output._carry = at(pnp.output._carry)
+        pnp.build.output._carry = at(pnp.build.output._carry)
     else:
-        pnp.output.exchange = at(pnp.output.exchange)
+        pnp.build.output.exchange = at(pnp.build.output.exchange)
 
 from pnp.program import run  # noqa: E402
 

@@ -1,8 +1,8 @@
-"""A write of pnp.output in a process of its own, stepped by the test that runs it (tests/test_output.py).
+"""A write of pnp.build.output in a process of its own, stepped by the test that runs it (tests/test_output.py).
 
 ``python tests/output_writer.py OUT SPEC.json`` writes the files of SPEC (``{"files": {name: text},
 "record": name or null, "mode": "exchange" | "rename" | "files"}``) into OUT with
-:func:`pnp.output.write_atomically`. Before and after every step that changes the file system (a rename,
+:func:`pnp.build.output.write_atomically`. Before and after every step that changes the file system (a rename,
 a link, a file written, the folders exchanged, a folder removed, the journal written) it prints a line
 ``step N before|after WHAT`` and waits for a line on stdin, so the test can kill it (SIGKILL or SIGINT) at
 exactly that point; with ``--free`` it does not wait. The last line is ``done`` (exit 0) or
@@ -15,7 +15,7 @@ import shutil
 import sys
 from pathlib import Path
 
-import pnp.output as output
+import pnp.build.output as output
 
 COUNTER = [0]
 FREE = "--free" in sys.argv

@@ -60,7 +60,7 @@ def hang_in_component(name: str) -> None:
 
 
 def render_limits(seconds: float, steps: int) -> None:
-    from pnp import templating
+    from pnp.text import templating
 
     templating.RENDER_SECONDS = seconds
     templating.MAX_STEPS = steps

@@ -19,8 +19,9 @@ from babel import Locale
 from babel.numbers import format_decimal
 from click.testing import CliRunner
 
-from pnp import TEMPLATES_DIR, locales
-from pnp.cli import main
+from pnp import TEMPLATES_DIR
+from pnp.text import locales
+from pnp.commands.cli import main
 from pnp.errors import display_path
 from pnp.loading.i18n import Words
 
@@ -212,7 +213,7 @@ def test_a_language_pyphen_cannot_hyphenate_is_a_warning(tmp_path):
 def test_a_language_code_cldr_does_not_know_is_a_warning_naming_what_it_prints_by(tmp_path):
     """A code CLDR has no data for (a typo, a made-up code) still builds, by CLDR's root conventions, and
     validation says so (the ja warning above is pyphen's alone: CLDR knows Japanese)."""
-    from pnp import locales
+    from pnp.text import locales
 
     game = tmp_path / "gardiens"
     shutil.copytree(GAME, game)
@@ -307,9 +308,9 @@ def test_a_four_line_title_keeps_its_subtitle_above_the_cover_art(tmp_path):
     from dataclasses import replace
 
     from pnp.draw.text import fit, wrap
-    from pnp.markup import escape
+    from pnp.text.markup import escape
     from pnp.layout.geometry import Style
-    from pnp.rulebook import cover_picture_top, cover_title, cover_title_fits
+    from pnp.draw.document import cover_picture_top, cover_title, cover_title_fits
 
     w, h = 308.0, 534.0                  # a Letter booklet page's frame, in points
     title = Style(font="serif-semibold", size=34, leading=1.0, upper=True, tracking=2.5)
@@ -353,14 +354,14 @@ def test_the_german_reprint_names_a_changed_drawing_in_german(tmp_path):
     whose drawing alone changed (the backs' colour here)."""
     import json as json_module
 
-    from pnp import cache
+    from pnp.cache import memo
     from pnp.components import BuildOptions, game_components
     from pnp.draw.icons import using
     from pnp.layout.geometry import Text, flatten
     from pnp.loading.gamedata import load_game
     from pnp.loading.i18n import strings, translate
     from pnp.components.record import RECORD_FILE
-    from pnp.reprint import game_record, reprint_pages
+    from pnp.reprint.changes import game_record, reprint_pages
 
     game = tmp_path / "gardiens"
     shutil.copytree(GAME, game)
@@ -368,7 +369,7 @@ def test_the_german_reprint_names_a_changed_drawing_in_german(tmp_path):
     old.mkdir()
     options = BuildOptions(lang="de")
     (old / RECORD_FILE).write_text(json_module.dumps(game_record(translate(load_game(game), "de"), options)))
-    cache.clear()
+    memo.clear()
     (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8").replace('back: "#17324a"',
                                                                                      'back: "#17324b"'), "utf-8")
     loaded = translate(load_game(game), "de")

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import DATA_DIR
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.errors import DataError, UserError
-from pnp.output import OutputError, write_atomically
+from pnp.build.output import OutputError, write_atomically
 from pnp.loading.yamlsrc import read_text
 
 
@@ -439,9 +439,9 @@ def test_a_build_parses_each_data_file_once(tmp_path, monkeypatch):
     import collections
 
     import pnp.loading.yamlsrc as yamlsrc
-    from pnp import cache
+    from pnp.cache import memo
 
-    cache.clear()
+    memo.clear()
     counts = collections.Counter()
     real = yamlsrc.parse_yaml
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import rules_engine.behind_the_throne as btt
 import rules_engine.shadow_throne as st
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 from rules_engine.core.balance import balance_report, outliers
 from rules_engine.core.executors import DaskExecutor, LocalExecutor, play_batch_by_name

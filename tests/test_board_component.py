@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions, game_components
 from pnp.components.board import piece_pages, pieces, config_of, tiling
 from pnp.errors import DataError, Problems

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp import DATA_DIR, templating
-from pnp.cli import main
+from pnp import DATA_DIR
+from pnp.text import templating
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 
 #: (template, the message it stops with). Each ran for minutes or ended in a MemoryError before.

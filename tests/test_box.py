@@ -471,7 +471,7 @@ def _starter_box(tmp_path, box_yaml: str, author: bool = True):
     """``pnp new``'s game (9 cards, tokens) with ``box_yaml`` as its box.yaml."""
     from click.testing import CliRunner
 
-    from pnp.cli import main
+    from pnp.commands.cli import main
 
     root = tmp_path / "g"
     assert CliRunner().invoke(main, ["new", str(root)]).exit_code == 0

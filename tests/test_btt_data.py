@@ -6,9 +6,9 @@ import re
 from click.testing import CliRunner
 
 from pnp.loading.cardtext import ability_text
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
-from pnp.layout.icon_names import ICON_NAMES
+from pnp.text.icon_names import ICON_NAMES
 from rules_engine.behind_the_throne import EFFECTS
 
 GAME = load_game("behind_the_throne")

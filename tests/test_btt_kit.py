@@ -8,7 +8,7 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.components.cards import build as build_cards
 from pnp.components.cards import face_content, players_mark
@@ -81,8 +81,8 @@ def test_instructions_say_which_cards_to_leave_out(kit):
 
 
 def test_rulebook_prints_the_engine_example_and_the_character_table(game, kit):
-    from pnp.components.rulebook import engine_examples
-    from pnp.chapters import load_config
+    from pnp.rulebook.component import engine_examples
+    from pnp.rulebook.chapters import load_config
     from rasterize import booklet_text
     book = booklet_text(kit / "rulebook.pdf")
     example = engine_examples(game, load_config(game))["three_turns"]

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import PROJECT_ROOT
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 from rules_engine.behind_the_throne import play_game, rules_for, run_games, simulate, validate_game
-from rules_engine.model import Ability
+from rules_engine.model.cards import Ability
 
 GAME = load_game("behind_the_throne")
 RULES = rules_for(GAME)

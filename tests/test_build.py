@@ -8,7 +8,7 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 
 LETTER = (612.0, 792.0)
 A4 = (595.28, 841.89)

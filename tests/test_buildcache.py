@@ -1,4 +1,4 @@
-"""The build cache (pnp.buildcache): a build that uses it writes the same bytes as a clean build, after
+"""The build cache (pnp.cache.buildcache): a build that uses it writes the same bytes as a clean build, after
 any sequence of edits to a game folder; a damaged or foreign entry is ignored; nothing is written outside
 the output folder unless asked."""
 
@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import DATA_DIR, PROJECT_ROOT
-from pnp import cache as file_caches
-from pnp.buildcache import BLOBS, ENTRIES, FOLDER, LAYOUT, BuildCache, entry_bytes
-from pnp.cli import main
+from pnp.cache import memo as file_caches
+from pnp.cache.buildcache import BLOBS, ENTRIES, FOLDER, LAYOUT, BuildCache, entry_bytes
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
-from pnp.kit import build_kit
+from pnp.build.kit import build_kit
 
 #: Per bundled game: edits made one after the other (file, text, replacement), each a kind of input a
 #: component reads: a card's value and name, a translation, an icon's drawing, a rulebook chapter, the
@@ -215,7 +215,7 @@ def test_the_studio_builds_the_kit_with_the_cache(tmp_path):
 def test_keys_hold_this_installations_file_stamps(tmp_path, monkeypatch):
     """Another installation (or another version of pnp's code) finds none of the entries: a cache planted
     in a game folder by a stranger is never used."""
-    from pnp import buildcache
+    from pnp.cache import buildcache
 
     game = copy_game("behind_the_throne", tmp_path)
     out = tmp_path / "out"
@@ -229,9 +229,9 @@ def test_keys_hold_this_installations_file_stamps(tmp_path, monkeypatch):
 
 
 def test_a_drawn_file_is_keyed_by_the_language_texts_are_set_in(tmp_path):
-    """The painter sets quotes and hyphenation in the active language (pnp.typography): the same pages in
+    """The painter sets quotes and hyphenation in the active language (pnp.text.typography): the same pages in
     another language are drawn again, not taken from the cache."""
-    from pnp import typography
+    from pnp.text import typography
     from pnp.draw.pdf import drawing_context
     from pnp.layout.geometry import Page, Rect, Text
 
@@ -361,7 +361,7 @@ def test_a_card_edit_the_rulebook_does_not_print_keeps_the_drawn_booklet(tmp_pat
     icons...): Starfall's rulebook prints no card names, so renaming a card finds it drawn (not laid out
     again); a card's copies are printed (the deck's total), so that edit lays it out again. Both kits
     are byte for byte clean builds."""
-    import pnp.components.rulebook as rulebook
+    import pnp.rulebook.component as rulebook
 
     shutil.copytree(Path(__file__).parent / "games" / "starfall", tmp_path / "starfall")
     game, out = tmp_path / "starfall", tmp_path / "out"
@@ -450,7 +450,7 @@ def test_changed_since_uses_the_cache(tmp_path, monkeypatch):
     out = tmp_path / "out"
     cached_build(game, out, BuildOptions())
     options = BuildOptions(changed_since=str(old))
-    from pnp import kit
+    from pnp.build import kit
 
     built = []
     real = kit._Kept.build
@@ -464,9 +464,9 @@ def test_changed_since_uses_the_cache(tmp_path, monkeypatch):
 
 def test_the_instructions_page_and_the_box_are_keyed_by_the_card_counts(tmp_path, monkeypatch):
     """The instructions page and the box read the decks only to count their cards
-    (pnp.buildcache.counts_only): a card renamed finds them in the cache, a card's copies changed builds
+    (pnp.cache.buildcache.counts_only): a card renamed finds them in the cache, a card's copies changed builds
     them again; both are a clean build's bytes."""
-    from pnp import kit
+    from pnp.build import kit
     from pnp.components import instructions
 
     game = copy_game("shadow_throne", tmp_path)

@@ -1,4 +1,4 @@
-"""A cache folder is pnp's alone (pnp.cachedir): pnp marks the folders it keeps a cache in, refuses (exit 2,
+"""A cache folder is pnp's alone (pnp.cache.cachedir): pnp marks the folders it keeps a cache in, refuses (exit 2,
 one line) a folder that holds anything else, and deletes only files it named itself, in its own subfolders.
 Every command that keeps a cache: build, validate, watch, the studio's kit build, the lab."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp import buildcache, cachedir
-from pnp.buildcache import BLOBS, ENTRIES, FOLDER, LAYOUT, BuildCache
-from pnp.cli import main
+from pnp.cache import buildcache, cachedir
+from pnp.cache.buildcache import BLOBS, ENTRIES, FOLDER, LAYOUT, BuildCache
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 
 REFUSED = "this folder holds files pnp did not put there"
@@ -164,8 +164,8 @@ def test_pruning_removes_only_pnps_own_files(game, tmp_path, monkeypatch):
     edit = game / "cards.csv"
     edit.write_text(edit.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     cache = BuildCache(folder).claim()
-    from pnp import cache as file_caches
-    from pnp.kit import build_kit
+    from pnp.cache import memo as file_caches
+    from pnp.build.kit import build_kit
 
     file_caches.clear()
     build_kit(str(game), tmp_path / "o", BuildOptions(), cache=cache)

@@ -1,4 +1,4 @@
-"""The build cache never lies (pnp.buildcache, pnp.uptodate, pnp.cachedir): every entry, its JSON as well as
+"""The build cache never lies (pnp.cache.buildcache, pnp.cache.uptodate, pnp.cache.cachedir): every entry, its JSON as well as
 its blobs, is checked against its key and its content before use, and a bad one is drawn again; the record
 of a kit is "up to date" only when it names every file of the kit and each is in --out as written, reached
 without a link; odd files in the cache (FIFOs, devices, links, a 3 GiB blob) neither block nor crash a build;
@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp import cachedir, uptodate
-from pnp.buildcache import BLOBS, ENTRIES, LAYOUT, BuildCache, entry_bytes
-from pnp.cli import main
+from pnp.cache import cachedir, uptodate
+from pnp.cache.buildcache import BLOBS, ENTRIES, LAYOUT, BuildCache, entry_bytes
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,8 +195,8 @@ def test_a_kit_record_never_reads_a_file_through_a_link_in_out(setup, tmp_path):
 
 
 def test_the_files_every_kit_has_are_the_kits_own_names():
-    from pnp.kit import KIT_FILE
-    from pnp.manifest import MANIFEST_FILE
+    from pnp.build.kit import KIT_FILE
+    from pnp.components.manifest import MANIFEST_FILE
     from pnp.components.record import RECORD_FILE
 
     assert set(uptodate.KIT_FILES) == {KIT_FILE, MANIFEST_FILE, RECORD_FILE}
@@ -270,7 +270,7 @@ def test_a_huge_blob_is_not_read(setup, tmp_path):
 
 KILLED_WHILE_WRITING = """
 import os, signal, sys
-from pnp import cachedir
+from pnp.cache import cachedir
 real, calls, killed_at = cachedir.write_file, [], int(sys.argv[1])
 
 def write_file(target, data):

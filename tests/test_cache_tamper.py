@@ -21,12 +21,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from pnp import cache as file_caches
-from pnp import cachedir, uptodate
-from pnp.buildcache import BLOBS, ENTRIES, LAYOUT, BuildCache, Generations
-from pnp.cli import main
+from pnp.cache import memo as file_caches
+from pnp.cache import cachedir, uptodate
+from pnp.cache.buildcache import BLOBS, ENTRIES, LAYOUT, BuildCache, Generations
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
-from pnp.kit import build_kit
+from pnp.build.kit import build_kit
 
 #: No shrinking: each example is a build or two, and the draws printed for a failure say what was done.
 TAMPER = dict(deadline=None, suppress_health_check=list(HealthCheck), database=None,
@@ -196,15 +196,16 @@ def tamper(data, cache: Path, outside: Path) -> list:
 def nothing_in_memory():
     """Builds in this process keep some results in memory from one build to the next (as `pnp watch`
     does): dropped, so that every build here reads the cache folder."""
-    from pnp.components import cards, rulebook
+    from pnp.components import cards
+    from pnp.rulebook import component
 
-    kept = cards._LAID_OUT, cards._CHECKED, rulebook._PLAYS
-    cards._LAID_OUT, cards._CHECKED, rulebook._PLAYS = Generations(), Generations(), Generations()
+    kept = cards._LAID_OUT, cards._CHECKED, component._PLAYS
+    cards._LAID_OUT, cards._CHECKED, component._PLAYS = Generations(), Generations(), Generations()
     file_caches.clear()
     try:
         yield
     finally:
-        cards._LAID_OUT, cards._CHECKED, rulebook._PLAYS = kept
+        cards._LAID_OUT, cards._CHECKED, component._PLAYS = kept
 
 
 def check_tampered(prepared, data) -> None:

@@ -118,7 +118,7 @@ def test_validation_and_build_lay_out_each_printed_face_once(monkeypatch, tmp_pa
     """The cards check lays out every card's face as its first copy prints (mark included); the build
     places those same faces. A game loaded again is laid out again (pnp watch sees edits)."""
     import pnp.components.cards as cards
-    from pnp.kit import build_kit
+    from pnp.build.kit import build_kit
 
     laid_out = []
     real = cards.card_face

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components.cards import face_content
 from pnp.draw.icons import using
 from pnp.draw.text import parse as atoms_of
 from pnp.loading.gamedata import load_game
-from pnp.markup import card_markup, card_markup_problems, plain_text
+from pnp.text.markup import card_markup, card_markup_problems, plain_text
 
 WAVE = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24">'
         '<path d="M2 14 C6 8 10 8 12 14 C14 20 18 20 22 14" fill="none" stroke="#1f5f8b" stroke-width="2.5"/></svg>')

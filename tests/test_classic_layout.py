@@ -10,7 +10,7 @@ import yaml
 from click.testing import CliRunner
 
 from pnp.loading.cardlayout import bundled, card_face, fields_named, load_layout
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import cards as cards_component
 from pnp.draw.text import fit
 from pnp.errors import Problems
@@ -18,7 +18,7 @@ from pnp.loading.gamedata import load_game
 from pnp.layout.cards import FaceContent
 from pnp.layout.colour import PALE_CONTRAST, contrast, readable, tint, tint_to
 from pnp.layout.geometry import Box, Picture, flatten
-from pnp.markup import plain_text
+from pnp.text.markup import plain_text
 
 from test_decks import write_game
 

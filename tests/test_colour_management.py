@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image, ImageCms
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.draw.cmyk import Separation, hex_of, percent
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "printing.md"

@@ -11,11 +11,11 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnp import DATA_DIR
-from pnp.cli import main
-from pnp.loading.colourvision import TOO_CLOSE, close_pairs, distance, simulate
+from pnp.commands.cli import main
+from pnp.validation.colourvision import TOO_CLOSE, close_pairs, distance, simulate
 from pnp.errors import Problems
 from pnp.loading.gamedata import load_game
-from pnp.loading.colourvision import colour_only_pairs, piece_problems, vision_problems
+from pnp.validation.colourvision import colour_only_pairs, piece_problems, vision_problems
 
 EMPIRE, REBELS, CHURCH = "#8c1c24", "#2e6a3f", "#a8761a"
 

@@ -1,10 +1,11 @@
-"""Templates compiled once per process (pnp.templating.CompiledTemplates): a rebuild after ``pnp watch``
+"""Templates compiled once per process (pnp.text.templating.CompiledTemplates): a rebuild after ``pnp watch``
 clears the environments does not compile a template whose source did not change, and compiles an
 edited one again."""
 
 import jinja2
 
-from pnp import cache, templating
+from pnp.cache import memo as cache
+from pnp.text import templating
 
 
 def _compiles(monkeypatch) -> list:

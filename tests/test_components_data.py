@@ -8,7 +8,7 @@ import pikepdf
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import KINDS, BuildOptions, component, game_components
 from pnp.components import tokens as tokens_component
 from pnp.components import track as track_component

@@ -10,10 +10,10 @@ import ezdxf
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.components.cards import build as build_cards
-from pnp.exports.cutfile import QUARTER_BULGE, dxf, svg
+from pnp.draw.cutfile import QUARTER_BULGE, dxf, svg
 from pnp.loading.gamedata import load_game
 from pnp.layout.cutter import (CUT_BLEED, MACHINES, CutOutline, cut_area, cut_sheets, cutter_grid,
                                registration_marks)
@@ -291,7 +291,7 @@ def test_a_dxf_is_the_same_bytes_whatever_the_process_string_hashing():
     from pnp import PROJECT_ROOT
 
     script = ("import sys, hashlib\n"
-              "from pnp.exports.cutfile import dxf\n"
+              "from pnp.draw.cutfile import dxf\n"
               "from pnp.layout.cutter import MACHINES, CutOutline, cut_sheets\n"
               "from pnp.layout.geometry import Rect\n"
               "sheet = cut_sheets(MACHINES['silhouette'], 210, 297, [[CutOutline(Rect(20, 40, 63, 88), 3.0)]])[0]\n"

@@ -11,7 +11,7 @@ import ezdxf
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions, game_components
 from pnp.layout.cutter import CUT_BLEED, MACHINES, chains, cut_area, registration_marks
 from pnp.layout.dice import cube_net, net_elements

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import rules_engine.shadow_throne as st
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 from rules_engine.core.executors import DaskError, DaskExecutor, LocalExecutor, play_batch_by_name, \
     scheduler_address
@@ -229,9 +229,9 @@ def test_a_lost_connection_stops_the_run(monkeypatch):
 # ------------------------------------------------------------------ --jobs and --workers
 
 def test_jobs_beyond_the_cores_count_as_the_cores(monkeypatch):
-    import pnp.workers
+    import pnp.build.workers
 
-    monkeypatch.setattr(pnp.workers, "available_cores", lambda: 2)
+    monkeypatch.setattr(pnp.build.workers, "available_cores", lambda: 2)
     used = []
     monkeypatch.setattr(LocalExecutor, "run", lambda self, *a, **k: used.append(self.jobs) or [])
     CliRunner().invoke(main, ["simulate", "--games", "5", "--jobs", "10000"])
@@ -239,9 +239,9 @@ def test_jobs_beyond_the_cores_count_as_the_cores(monkeypatch):
 
 
 def test_workers_of_a_local_cluster_beyond_the_cores_count_as_the_cores(monkeypatch):
-    import pnp.workers
+    import pnp.build.workers
 
-    monkeypatch.setattr(pnp.workers, "available_cores", lambda: 1)
+    monkeypatch.setattr(pnp.build.workers, "available_cores", lambda: 1)
     made = []
     monkeypatch.setattr(DaskExecutor, "run", lambda self, *a, **k: made.append(self.workers) or [])
     CliRunner().invoke(main, ["simulate", "--games", "5", "--executor", "dask", "--workers", "500"])

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components.board import pieces
 from pnp.components.dice import dice_faces
 from pnp.components.standee import piece_list

@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image, ImageChops
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.decks import NAMED_SIZES
 from pnp.exports.presets import PRESETS, match_product
-from pnp.exports.raster import pixels, size_px
+from pnp.draw.raster import pixels, size_px
 from pnp.exports.tts import COLUMNS, ROWS, cell_size
 
 STARFALL = Path(__file__).parent / "games" / "starfall"

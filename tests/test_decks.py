@@ -6,7 +6,7 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.components import cards as cards_component
 from pnp.loading.decks import NAMED_SIZES, CardField
@@ -14,7 +14,7 @@ from pnp.errors import Problems
 from pnp.loading.gamedata import load_game
 from pnp.layout.cards import stat_slots
 from pnp.errors import Cell
-from pnp.loading.validation import validate_game
+from pnp.validation.checks import validate_game
 
 GAME = """\
 title: Two Decks

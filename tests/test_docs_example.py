@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "data-format.md"
 SECTION = "## A new game, from an empty folder to a kit"

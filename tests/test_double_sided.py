@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.components.cards import build as build_cards
 from pnp.draw.icons import using
@@ -23,7 +23,7 @@ from pnp.layout.doublesided import turn_matrix
 from pnp.layout.geometry import Group, Text, Transform, apply, compose, flatten
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
-from pnp.markup import plain_text
+from pnp.text.markup import plain_text
 
 GAME = Path(__file__).parent / "games" / "dusk_orchard"
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -430,7 +430,7 @@ def test_preview_side_b(tmp_path):
 # ----------------------------------------------------------------------------- rulebook figures, translation
 
 def test_a_figure_draws_side_b_and_a_translation_reaches_it(game):
-    from pnp.figures import Figures
+    from pnp.rulebook.figures import Figures
 
     for lang, name in (("en", "Plum Harvest"), ("es", "Cosecha de ciruelas")):
         shown = translate(game, lang)
@@ -503,7 +503,7 @@ def test_sheets_drawn_in_pieces_and_in_parallel_keep_each_side_b_behind_its_card
     """A large deck's sheets are drawn in pieces (one task of --jobs each) and its cards checked by the
     parts of a parallel build, side B too: the same kit as drawn whole."""
     from pnp.components import cards
-    from pnp.kit import build_kit
+    from pnp.build.kit import build_kit
 
     whole, parts = tmp_path / "whole", tmp_path / "parts"
     build_kit(str(GAME), whole, BuildOptions(), jobs=1)

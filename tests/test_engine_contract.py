@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 import rules_engine
 from pnp import PROJECT_ROOT
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.lab.conformance import check
 from rules_engine.core.contract import DEFAULTS, HOOKS, Problem
 from rules_engine.protocol import OPTIONAL, REQUIRED

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 import rules_engine
-from pnp.cli import main
+from pnp.commands.cli import main
 from rules_engine.core import faults
 from rules_engine.core.seeds import derive_seed
 

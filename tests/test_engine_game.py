@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from pnp.loading.gamedata import load_game
-from rules_engine.model import Ability, Card
+from rules_engine.model.cards import Ability, Card
 from rules_engine.shadow_throne import (EFFECTS, HANDLERS, GameState, IllegalAction, Play, RandomBot, Rules,
                                         Scenario, ScenarioPlayer, play_game, run_scenario)
 from rules_engine.shadow_throne.state import DRAFT, EXTRA, KEEP, OVER, PLAY

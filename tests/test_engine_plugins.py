@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 import rules_engine
 from pnp import PROJECT_ROOT
-from pnp.cli import main
+from pnp.commands.cli import main
 from rules_engine import EngineImportError, engine_module
 
 HERE = Path(__file__).resolve().parent

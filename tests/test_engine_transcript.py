@@ -5,7 +5,7 @@ import re
 import pytest
 
 from pnp.loading.gamedata import load_game
-from rules_engine.model import Card, Faction
+from rules_engine.model.cards import Card, Faction
 from rules_engine.shadow_throne import (ENGLISH, Event, Namer, Rules, format_event, play_game,
                                         transcript_lines)
 

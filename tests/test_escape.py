@@ -1,4 +1,4 @@
-"""pnp.markup.escape looks for markup characters before it replaces them (most data has none); its
+"""pnp.text.markup.escape looks for markup characters before it replaces them (most data has none); its
 result is the one of replacing unconditionally, for any text."""
 
 import re
@@ -6,7 +6,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.markup import Safe, escape
+from pnp.text.markup import Safe, escape
 
 
 def replacing(value) -> str:

@@ -7,14 +7,14 @@ import re
 
 import pytest
 
-from pnp.components.rulebook import booklet, engine_battle, engine_examples, event_templates
+from pnp.rulebook.component import booklet, engine_battle, engine_examples, event_templates
 from pnp.draw.icons import using
 from pnp.errors import DataError
-from pnp.figures import Figures
+from pnp.rulebook.figures import Figures
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
-from pnp.markup import escape, plain_text
-from pnp.chapters import load_config
+from pnp.text.markup import escape, plain_text
+from pnp.rulebook.chapters import load_config
 from pnp.loading.scenario import load_scenario, play_scenario
 from rasterize import booklet_text, page_words
 

@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
-from pnp.exports.raster import pixels
+from pnp.commands.cli import main
+from pnp.draw.raster import pixels
 from pnp.exports.tts import cell_size
 
 

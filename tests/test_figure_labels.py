@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import DATA_DIR
-from pnp.chapters import chapter_markup, load_config
-from pnp.cli import main
-from pnp.components.rulebook import context, small_labels
+from pnp.rulebook.chapters import chapter_markup, load_config
+from pnp.commands.cli import main
+from pnp.rulebook.component import context, small_labels
 from pnp.draw.icons import for_game
-from pnp.figures import MIN_LABEL_PT, Figures, labels
+from pnp.rulebook.figures import MIN_LABEL_PT, Figures, labels
 from pnp.layout.geometry import Circle, Text, Transform
 from pnp.loading.gamedata import load_game
 
@@ -92,7 +92,7 @@ def test_a_map_figure_names_its_pieces_and_shows_the_holdings_name_above_a_piece
 def test_a_hand_figure_leaves_every_cards_name_in_sight(game_id):
     """A fan of cards shows each card's printed name whole: the next card starts right of its ink."""
     from pnp.draw.text import ink_rect
-    from pnp.markup import plain_text
+    from pnp.text.markup import plain_text
 
     game = load_game(game_id)
     names = {c.name.lower() for c in game.cards} | {c.side_b.name.lower() for c in game.cards if c.side_b}

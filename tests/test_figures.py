@@ -1,4 +1,4 @@
-"""Rulebook figures (pnp/figures.py): each is laid out by the printed piece's own code, at the size asked;
+"""Rulebook figures (pnp/rulebook/figures.py): each is laid out by the printed piece's own code, at the size asked;
 a designer's own game can use them; a figure naming something the game lacks is a validation error at
 the template's line with the closest name; pages to spare hold the spare content (!spare), not blanks."""
 
@@ -6,11 +6,11 @@ the template's line with the closest name; pages to spare hold the spare content
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components.cards import laid_out_face, printed_mark
-from pnp.components.rulebook import booklet, without_spare
+from pnp.rulebook.component import booklet, without_spare
 from pnp.draw.icons import using
-from pnp.figures import Figures
+from pnp.rulebook.figures import Figures
 from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Rect, Text, Transform, flatten
 from rasterize import booklet_text
@@ -133,8 +133,8 @@ def test_a_designers_game_prints_its_own_pieces_as_figures(starfall):
     game = load_game(starfall)
     with using(game.icons, "en"):
         figures = Figures(game, "en")
-        from pnp.components.rulebook import context
-        from pnp.chapters import chapter_markup, load_config
+        from pnp.rulebook.component import context
+        from pnp.rulebook.chapters import chapter_markup, load_config
 
         cfg = load_config(game)
         chapters = chapter_markup(game, cfg, context(game, cfg, "en", figures), "en")

@@ -24,7 +24,7 @@ from pnp import DATA_DIR
 from pnp.components import BuildOptions
 from pnp.errors import DataError, Problems, UserError
 from pnp.loading.scenario import load_scenario
-from pnp.loading.validation import validate_game
+from pnp.validation.checks import validate_game
 
 GAMES = ("shadow_throne", "behind_the_throne")
 #: The long fuzz's games: PNP_FUZZ_GAMES=shadow_queen,shadow_kingdoms_of_valeria for others.

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from pnp import templating
+from pnp.text import templating
 from pnp.errors import DataError
 from pnp.loading.svg import check_svg_bytes
 from pnp.loading.tables import load_table
@@ -91,7 +91,7 @@ def svg_documents(draw) -> bytes:
 def svg_case(tmp_path, data: bytes) -> None:
     from reportlab.pdfgen import canvas
 
-    from pnp import cache
+    from pnp.cache import memo
     from pnp.draw import fonts
     from pnp.draw.pictures import draw_picture
 
@@ -107,7 +107,7 @@ def svg_case(tmp_path, data: bytes) -> None:
         draw_picture(c, str(path), (10, 10, 100, 100), "cover")
         c.showPage()
         c.save()
-        cache.clear()
+        memo.clear()
     assert time.perf_counter() - started < BOUND
 
 
@@ -238,7 +238,7 @@ def hidden_root(tmp_path_factory):
 
 def expression_case(root: Path, source: str) -> None:
     from pnp.loading.cardlayout import FUNCTIONS, compiled
-    from pnp.markup import escape
+    from pnp.text.markup import escape
 
     scope = {**FUNCTIONS, "card": templating.data_value({"name": escape("Knight"), "might": 3}),
              "facts": templating.data_value({"spaces": list(range(40)), "root": root}),

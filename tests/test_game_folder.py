@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnp import DATA_DIR
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.components import cards as cards_component
 from pnp.components.cards import effective_dpi

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.components.cards import back_elements, check
 from pnp.draw.pictures import grown_image

@@ -33,8 +33,8 @@ from hypothesis import HealthCheck, Phase, assume, given, note, settings
 from hypothesis import strategies as st
 
 from gamegen import apply_edit, games, mutate
-from pnp import cache as file_caches
-from pnp.cli import main
+from pnp.cache import memo as file_caches
+from pnp.commands.cli import main
 
 EXIT_INTERNAL = 70
 #: ``path:line[:column]: `` at the start of a problem pnp prints.

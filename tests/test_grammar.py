@@ -1,5 +1,5 @@
 """Grammar as data (issue 37, item 1): articles before names come from the name's language and the grammar
-the data gives it (pnp.grammar), never from a template's "a {{ card.name }}".
+the data gives it (pnp.text.grammar), never from a template's "a {{ card.name }}".
 
 English "a"/"an" by pronunciation (inflect); Spanish articles and contractions (a + el = al, de + el = del)
 from the gender a translation gives each name; engine prose (event templates and the engine's own phrase
@@ -14,15 +14,15 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import DATA_DIR
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.draw.icons import using
 from pnp.errors import Problems
-from pnp.grammar import GrammarError, Noun, article, article_problems, capfirst, plural_problems
+from pnp.text.grammar import GrammarError, Noun, article, article_problems, capfirst, plural_problems
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
 from pnp.loading.templatetests import check_template_grammar
 from rasterize import booklet_text, page_words
-from rules_engine.model import Grammar
+from rules_engine.model.cards import Grammar
 from rules_engine.shadow_throne.events import Event
 from rules_engine.shadow_throne.phrases_es import SPANISH
 from rules_engine.shadow_throne.transcript import Namer, format_event
@@ -194,8 +194,8 @@ def test_event_templates_count_through_the_catalogue_in_the_kit_s_language():
 
 
 def test_the_examples_say_counted_words_in_their_plural_form():
-    from pnp.chapters import load_config
-    from pnp.components.rulebook import engine_examples
+    from pnp.rulebook.chapters import load_config
+    from pnp.rulebook.component import engine_examples
 
     def told(game_id, lang="en"):
         game = translate(load_game(game_id), lang)
@@ -251,8 +251,8 @@ def test_a_plural_the_data_does_not_give_is_inflect_s_in_english_and_asked_for_i
 
 
 def test_a_name_the_translation_leaves_untranslated_is_said_as_a_foreign_name_and_only_warned_about(tmp_path):
-    from pnp.chapters import load_config
-    from pnp.components.rulebook import engine_examples
+    from pnp.rulebook.chapters import load_config
+    from pnp.rulebook.component import engine_examples
 
     game_dir = tmp_path / "shadow_throne"
     shutil.copytree(DATA_DIR / "shadow_throne", game_dir)
@@ -272,9 +272,9 @@ def test_a_name_the_translation_leaves_untranslated_is_said_as_a_foreign_name_an
 
 
 def test_a_chapter_the_translation_lacks_says_its_articles_in_the_language_it_is_written_in(tmp_path):
-    from pnp.chapters import chapter_markup, load_config
-    from pnp.components.rulebook import context
-    from pnp.grammar import written_in
+    from pnp.rulebook.chapters import chapter_markup, load_config
+    from pnp.rulebook.component import context
+    from pnp.text.grammar import written_in
 
     game_dir = tmp_path / "shadow_throne"
     shutil.copytree(DATA_DIR / "shadow_throne", game_dir)

@@ -5,7 +5,7 @@ part of the sheet; every deck size fits Letter and A4."""
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.components.cards import GUTTERFOLD_FILE, build as build_cards
 from pnp.loading.gamedata import load_game

@@ -13,7 +13,7 @@ from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Circle, Group, Line, Page, Polygon, Text
 from pnp.layout.hexgrid import seam_keepouts
 from pnp.layout.hexmap import MapStyle, hexmap_layout, legend_height
-from pnp.markup import escape, plain_text
+from pnp.text.markup import escape, plain_text
 from rasterize import raster
 from test_tiling_raster import compose, mismatch
 
@@ -168,7 +168,7 @@ def test_a_hexmap_entry_in_a_game_without_a_map_is_an_error(tmp_path):
     from click.testing import CliRunner
 
     from pnp import DATA_DIR
-    from pnp.cli import main
+    from pnp.commands.cli import main
 
     root = tmp_path / "g"
     shutil.copytree(DATA_DIR / "behind_the_throne", root)
@@ -187,7 +187,7 @@ def test_an_unknown_terrain_icon_is_an_error(tmp_path):
     from click.testing import CliRunner
 
     from pnp import DATA_DIR
-    from pnp.cli import main
+    from pnp.commands.cli import main
 
     root = tmp_path / "shadow_queen"
     shutil.copytree(DATA_DIR / "shadow_queen", root)

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.errors import DataError
 from pnp.loading.svg import MAX_DEPTH, MAX_ELEMENTS, check_svg_bytes
 from pnp.loading.tables import load_table

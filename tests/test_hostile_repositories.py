@@ -28,8 +28,8 @@ from dulwich.objects import Blob, Commit, Tag, Tree  # noqa: E402
 from dulwich.pack import write_pack_index_v2  # noqa: E402
 from dulwich.repo import Repo  # noqa: E402
 
-from pnp import gitref, gitstore, reprint  # noqa: E402
-from pnp.cli import main  # noqa: E402
+from pnp.reprint import gitref, gitstore, changes  # noqa: E402
+from pnp.commands.cli import main  # noqa: E402
 from pnp.components import BuildOptions  # noqa: E402
 from pnp.errors import UserError  # noqa: E402
 from pnp.loading.gamedata import load_game  # noqa: E402
@@ -158,7 +158,7 @@ def maker(tmp_path, starter) -> Maker:
 
 
 def record(maker: Maker, value: str = "v1"):
-    return reprint.record_at(value, load_game(maker.top / "game"), BuildOptions())
+    return changes.record_at(value, load_game(maker.top / "game"), BuildOptions())
 
 
 def refused(maker: Maker, message: str, value: str = "v1") -> str:
@@ -316,8 +316,8 @@ def test_a_packed_repository_with_deltas_reads_as_a_loose_one(packed, tmp_path, 
             subprocess.run(["git", "unpack-objects", "-q"], cwd=loose, stdin=stdin, check=True)
     assert not list((loose / ".git/objects/pack").glob("*.pack"))
     for value in ("v1", "HEAD~1", "HEAD"):
-        assert reprint.record_at(value, game, BuildOptions())["components"] == \
-            reprint.record_at(value, load_game(loose / "game"), BuildOptions())["components"]
+        assert changes.record_at(value, game, BuildOptions())["components"] == \
+            changes.record_at(value, load_game(loose / "game"), BuildOptions())["components"]
 
 
 def test_a_damaged_pack_is_refused(packed, temp):
@@ -338,7 +338,7 @@ def test_a_damaged_pack_is_refused(packed, temp):
     for name, data in damages.items():
         pack.write_bytes(data)
         with pytest.raises(UserError) as info:
-            reprint.record_at("v1", game, BuildOptions())
+            changes.record_at("v1", game, BuildOptions())
         assert str(info.value).startswith(f"--changed-since v1: the git repository at {packed} "), name
         assert "\n" not in str(info.value), name
 
@@ -478,7 +478,7 @@ def packed_once(tmp_path_factory, starter):
         f.write("\n")
     _git(top, "commit", "-qam", "loose")
     _git(top, "pack-refs", "--all")
-    return top, reprint.record_at("v1", load_game(top / "game"), BuildOptions())
+    return top, changes.record_at("v1", load_game(top / "game"), BuildOptions())
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -503,7 +503,7 @@ def test_random_damage_to_a_repository_is_one_line_or_the_same_record(packed_onc
             raw = raw[: data.draw(st.integers(0, max(len(raw) - 1, 0)), label="cut")]
         path.write_bytes(bytes(raw))
         try:
-            got = reprint.record_at("v1", load_game(copy / "game"), BuildOptions())
+            got = changes.record_at("v1", load_game(copy / "game"), BuildOptions())
         except UserError as exc:
             assert "\n" not in str(exc) and str(exc).startswith("--changed-since v1: "), str(exc)
         else:

@@ -5,10 +5,10 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
-from pnp.loading.i18n.check import check_language, sources
+from pnp.validation.translations import check_language, sources
 from pnp.errors import Problems
 
 
@@ -73,9 +73,9 @@ def test_missing_strings_key_is_reported(game, tmp_path, monkeypatch):
     fake = tmp_path / "es.yaml"
     fake.write_text(es)
     real = i18n.strings_path
-    import pnp.loading.i18n.check
+    import pnp.validation.translations
     monkeypatch.setattr(i18n, "strings_path", lambda lang: fake if lang == "es" else real(lang))
-    monkeypatch.setattr(pnp.loading.i18n.check, "strings_path", i18n.strings_path)
+    monkeypatch.setattr(pnp.validation.translations, "strings_path", i18n.strings_path)
     problems = Problems()
     check_language(game, "es", problems)
     messages = [str(p) for p in problems]
@@ -123,8 +123,8 @@ def test_spanish_kit_prints_spanish_everywhere(spanish_kit):
 
 
 def test_spanish_examples_are_engine_prose_in_spanish(game, spanish_kit):
-    from pnp.components.rulebook import engine_examples, phrases
-    from pnp.chapters import load_config
+    from pnp.rulebook.component import engine_examples, phrases
+    from pnp.rulebook.chapters import load_config
     from rules_engine import engine_module
 
     es = translate(game, "es")

@@ -16,7 +16,7 @@ import yaml
 from click.testing import CliRunner
 
 from pnp import TEMPLATES_DIR
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.errors import display_path
 
 GAME = Path(__file__).parent / "games" / "lantern_night"

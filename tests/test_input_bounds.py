@@ -10,9 +10,9 @@ import resource
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components.record import RECORD_FILE
-from pnp.reprint import MAX_RECORD_BYTES
+from pnp.reprint.changes import MAX_RECORD_BYTES
 
 
 def pnp(*args):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 from pnp.lab.sweep import Sweep
 from pnp.loading.variants import BASE, load_variant

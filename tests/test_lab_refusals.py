@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 import rules_engine
-from pnp.cli import main
+from pnp.commands.cli import main
 
 HERE = Path(__file__).resolve().parent
 KINDLING = HERE / "engines" / "kindling"

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageFilter
 
-from pnp import cache
+from pnp.cache import memo
 from pnp.components import BuildOptions
 from pnp.draw import labels
 from pnp.draw.labels import OUTLINE, SCALE, _NOT_RING, _THRESHOLD, dilated, glyph_mask
@@ -72,7 +72,7 @@ def test_a_real_glyph_mask_dilates_the_same(text, fs):
 def test_every_label_of_a_bundled_game_has_the_stepwise_ring(game, lang, least, tmp_path, monkeypatch):
     """Every ring a kit's build measures (cards, tokens, dice, the rulebook's figures) counts the same
     colours as the stepwise dilation's, so every label gets the same ink."""
-    from pnp.kit import build_kit
+    from pnp.build.kit import build_kit
 
     seen = []
     new = labels.surround
@@ -84,12 +84,12 @@ def test_every_label_of_a_bundled_game_has_the_stepwise_ring(game, lang, least, 
         return ring
 
     monkeypatch.setattr(labels, "surround", both)
-    cache.clear()                     # nothing drawn or measured earlier in this process: every label now
+    memo.clear()                     # nothing drawn or measured earlier in this process: every label now
     labels._INKS.clear()
     labels._RASTERS.clear()
     try:
         build_kit(game, tmp_path, BuildOptions(lang=lang))
     finally:
-        cache.clear()
+        memo.clear()
         labels._INKS.clear()
     assert len(seen) >= least, seen           # the rings measured (53, 53, 9, 23 and 0 when this was written)

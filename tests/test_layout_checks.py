@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.loading.cardlayout import LayoutError, evaluate
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components.cards import face_content, layout_of
 from pnp.loading.gamedata import load_game
 from pnp.loading.cardlayout import face_scope

@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.loading.cardlayout import bundled
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.components import cards as cards_component
 from pnp.loading.gamedata import load_game

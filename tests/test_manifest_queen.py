@@ -5,7 +5,7 @@ import json
 
 from pnp import DATA_DIR
 from pnp.components import BuildOptions
-from pnp.kit import build_kit
+from pnp.build.kit import build_kit
 
 
 def test_manifest_lists_the_map_its_tiles_and_the_reference_sheets(tmp_path):

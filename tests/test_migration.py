@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import PROJECT_ROOT
-from pnp.loading import renames
-from pnp.cli import main
-from pnp.layout.icon_names import ICON_NAMES
+from pnp import renames
+from pnp.commands.cli import main
+from pnp.text.icon_names import ICON_NAMES
 
 GAME = """\
 title: Old Lanterns

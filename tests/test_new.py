@@ -7,7 +7,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 
 FILES = ["box.yaml", "cards.csv", "game.yaml", "icons/spark.svg", "rulebook.yaml", "templates/layouts/starter.yaml",

@@ -24,9 +24,9 @@ def vocabulary() -> set[str]:
     """pnp's own words: every key of its data format (a field has a ``type``, rulebook.yaml a ``battle``,
     a token a ``value``), the keys every card has, and the built-in icons' names. A game may use them
     too (a field named ``type``) without pnp knowing the game."""
-    from pnp import chapters
+    from pnp.rulebook import chapters
     from pnp.loading import decks, gamedata, tokendata
-    from pnp.layout.icon_names import ICON_NAMES
+    from pnp.text.icon_names import ICON_NAMES
 
     words = set(ICON_NAMES) | set(decks.BUILTIN_KEYS) | {"value"}
     for schema in (gamedata.GAME_SCHEMA, decks.DECK_SCHEMA, decks.FIELD_SCHEMA, decks.BACK_SCHEMA,

@@ -1,4 +1,4 @@
-"""pnp.output: the output folder holds the whole old set of files or the whole new one, whatever happens
+"""pnp.build.output: the output folder holds the whole old set of files or the whole new one, whatever happens
 (a failure, Ctrl-C, kill -9 at any step, including inside the swap), files pnp did not write are kept,
 and an export removes only files whose bytes are still those it wrote."""
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-import pnp.output as output
-from pnp.output import OutputError, read_record, recover, write_atomically
+import pnp.build.output as output
+from pnp.build.output import OutputError, read_record, recover, write_atomically
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = ".pnp-export-cards.json"

@@ -33,9 +33,9 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.exports.presets import PRESETS
-from pnp.exports.raster import size_px
+from pnp.draw.raster import size_px
 from pnp.layout.cutter import MACHINES
 from pnp.loading.gamedata import load_game
 from pnp.units import PAPERS

@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions, game_components
 from pnp.components.pad import pad as laid_pad
-from pnp.exports.raster import pixels
+from pnp.draw.raster import pixels
 from pnp.layout.doublesided import behind
 from pnp.layout.geometry import Box, Icon, Line, Rect, Style, Text, apply, flatten
 from pnp.layout.pads import back_matrix, back_rect, pad_pages, pad_sheet
@@ -28,7 +28,7 @@ from pnp.layout.writein import (MIN_BOX, boxes_elements, check_boxes, checks_ele
                                 problems)
 from pnp.loading.cardlayout import compiled
 from pnp.loading.gamedata import load_game
-from pnp.markup import Safe
+from pnp.text.markup import Safe
 from pnp.units import PAPERS, PT_PER_MM
 
 GAME = Path(__file__).parent / "games" / "dice_garden"

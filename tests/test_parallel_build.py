@@ -17,8 +17,8 @@ import yaml
 
 from pnp.components import BuildOptions
 from pnp.errors import DataError, Problem, UserError
-from pnp.kit import build_kit
-from pnp.workers import TaskPool, WorkerError, default_jobs
+from pnp.build.kit import build_kit
+from pnp.build.workers import TaskPool, WorkerError, default_jobs
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="parallel builds fork")
 
@@ -94,7 +94,7 @@ def test_idle_work_runs_while_a_worker_is_still_busy_and_only_then():
 def test_waiting_for_workers_the_build_compiles_the_instructions_template_once(monkeypatch, tmp_path):
     from pnp.components import instructions
     from pnp.loading.gamedata import load_game
-    from pnp.kit import _Parallel
+    from pnp.build.kit import _Parallel
 
     game, options = load_game("shadow_throne"), BuildOptions()
     warmed = []
@@ -104,7 +104,7 @@ def test_waiting_for_workers_the_build_compiles_the_instructions_template_once(m
     parallel._warm()
     assert warmed == [game]           # what the pool runs while a worker is busy: the kit pages' warm-up
 
-    from pnp import templating
+    from pnp.text import templating
     instructions._environment.cache_clear()
     templating.environment.cache_clear()    # a build earlier in the run left the template compiled there
     for compiled_templates in templating._COMPILED.values():    # and kept its compiled code (CompiledTemplates)

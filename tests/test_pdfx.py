@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
+from pnp.commands.cli import main
 
 MM = 25.4 / 72
 RGB_OPERATORS = {"rg", "RG"}

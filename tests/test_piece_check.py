@@ -1,4 +1,4 @@
-"""The inside-the-cut-line check of `pnp validate` (pnp.loading.piececheck): the outlines' geometry, the ink the
+"""The inside-the-cut-line check of `pnp validate` (pnp.validation.piececheck): the outlines' geometry, the ink the
 check measures against what is really printed, the messages for a game that breaks it, and the bundled
 games keeping to it."""
 
@@ -8,7 +8,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions, KINDS, component
 from pnp.draw.icons import using
 from pnp.errors import Problems
@@ -17,7 +17,7 @@ from pnp.layout.geometry import Box, Group, Icon, Line, Page, Rect, Style, Text
 from pnp.layout.outline import (CircleOutline, CutPiece, PolygonOutline, RectOutline, clearances,
                                 frames_near_trim)
 from pnp.layout.tokens import hexagon_points
-from pnp.loading.piececheck import check_pieces
+from pnp.validation.piececheck import check_pieces
 
 GAMES = ("shadow_throne", "shadow_queen", "shadow_kingdoms_of_valeria", "behind_the_throne")
 
@@ -166,7 +166,7 @@ def test_an_icon_past_the_cut_circle_is_an_error_naming_component_piece_and_regi
 
 
 def test_ink_inside_but_nearer_than_1_mm_is_a_warning():
-    from pnp.loading.piececheck import check_piece
+    from pnp.validation.piececheck import check_piece
 
     left = Style(font="sans", size=8, align="left")
     piece = CutPiece("tokens", "token 'x' front", RectOutline(Rect(0, 0, 20, 20)),
@@ -193,7 +193,7 @@ def test_a_frame_near_the_trim_is_a_warning_and_the_designed_back_keeps_6_mm():
     assert frames_near_trim(far) == []
     assert frames_near_trim(CutPiece("box", "lid top", outline, near.elements)) == []       # not trimmed
     problems = Problems()
-    from pnp.loading.piececheck import check_piece
+    from pnp.validation.piececheck import check_piece
     check_piece(near, problems)
     assert [str(p) for p in problems.warnings] == [
         "warning: cards: card back: frame runs 3.0 mm inside the trim, where cutting drift (about 1.5 mm either "
@@ -223,7 +223,7 @@ def test_an_icon_measures_the_same_whatever_icons_are_measured_with_it(count):
     icon of that row measured as large as its whole cell, so a token's small icon 'reached 3.2 mm past the
     cut outline' in a game with eleven icons and not in one with five."""
     from pnp.draw.ink import _measure
-    from pnp.layout.icon_names import ICON_NAMES
+    from pnp.text.icon_names import ICON_NAMES
 
     names = sorted(ICON_NAMES)[:count]
     together = _measure(names)

@@ -75,7 +75,7 @@ def test_8_valerias_box_base_prints_whole_on_one_sheet(paper):
 def test_8_a_box_line_counting_dice_in_a_game_without_dice_is_an_error_at_its_line(game_copy):
     from click.testing import CliRunner
 
-    from pnp.cli import main
+    from pnp.commands.cli import main
 
     box = game_copy / "box.yaml"
     text = box.read_text()
@@ -217,7 +217,7 @@ def test_2_no_card_of_our_games_leaves_a_quarter_of_its_face_empty(game):
 def test_2_validate_warns_of_no_empty_face_on_our_games(game):
     from click.testing import CliRunner
 
-    from pnp.cli import main
+    from pnp.commands.cli import main
 
     result = CliRunner().invoke(main, ["validate", game, "--no-cache"])
     assert result.exit_code == 0 and "of the face empty" not in result.output, result.output
@@ -226,7 +226,7 @@ def test_2_validate_warns_of_no_empty_face_on_our_games(game):
 def test_2_a_card_leaving_its_face_empty_is_a_warning_at_the_layouts_line(starfall):
     from click.testing import CliRunner
 
-    from pnp.cli import main
+    from pnp.commands.cli import main
 
     result = CliRunner().invoke(main, ["validate", str(starfall), "--no-cache"])
     assert result.exit_code == 0, result.output
@@ -241,7 +241,7 @@ def test_2_the_region_that_leaves_the_space_empty_is_named_at_its_line(starfall)
     """A layout whose art window holds a short text: the warning is at that region's line."""
     from click.testing import CliRunner
 
-    from pnp.cli import main
+    from pnp.commands.cli import main
 
     layouts = starfall / "templates" / "layouts"
     layouts.mkdir(parents=True, exist_ok=True)
@@ -298,7 +298,7 @@ def test_2_shadow_thrones_quick_reference_is_legible_and_fills_its_card(lang, sm
 def test_2_a_board_leaving_its_face_empty_is_a_warning_at_its_entry(starfall):
     from click.testing import CliRunner
 
-    from pnp.cli import main
+    from pnp.commands.cli import main
 
     result = CliRunner().invoke(main, ["validate", str(starfall), "--no-cache"])
     lines = (starfall / "game.yaml").read_text().splitlines()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.suggest import closest
 
 GAMES = Path(__file__).parent / "games"
@@ -280,7 +280,7 @@ def test_validate_and_preview_write_nothing_into_the_folder_they_run_in(starter,
 
 
 def test_the_user_cache_folder_follows_xdg_else_the_home_folder(tmp_path, monkeypatch):
-    from pnp.cachedir import user_cache_dir
+    from pnp.cache.cachedir import user_cache_dir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert user_cache_dir() == tmp_path / "xdg" / "pnp"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
-from pnp.paths import case_twins, portability_problem
+from pnp.commands.cli import main
+from pnp.loading.paths import case_twins, portability_problem
 
 
 

@@ -5,11 +5,11 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.errors import UserError
 from pnp.exports.cards import export_preset
 from pnp.exports.presets import PDF_PRESETS, PRESETS, CardProduct, Preset, outside_safe_zone, product_for
-from pnp.exports.raster import size_px
+from pnp.draw.raster import size_px
 from pnp.layout.geometry import Rect, Text
 
 #: The services' published numbers for poker cards at 300 dpi: image px, trim px, bleed px a side,
@@ -102,8 +102,8 @@ def test_a_decks_fronts_folder_is_a_plain_path_inside_the_output(tmp_path):
     and a folder on the way that is a link is refused."""
     import os
 
-    from pnp.output import write_atomically
-    from pnp.paths import output_path
+    from pnp.build.output import write_atomically
+    from pnp.loading.paths import output_path
     assert output_path(tmp_path, "champions/fronts/001-a-1.png") == tmp_path / "champions/fronts/001-a-1.png"
     for bad in ("a/b/c/d.png", "a/../b/c.png", "/a/b.png", "a/.pnp-x/c.png"):
         with pytest.raises(UserError, match="not a plain file name"):

@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
-from pnp.exports.raster import pixels
+from pnp.commands.cli import main
+from pnp.draw.raster import pixels
 
 LETTER = (215.9, 279.4)
 A4 = (210.0, 297.0)

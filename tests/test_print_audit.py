@@ -94,7 +94,7 @@ def test_booklet_sheet_marks_stay_printable_and_are_translated(game, lang, label
     import pypdf
     import pypdfium2 as pdfium
 
-    from pnp.components.rulebook import build as build_rulebook
+    from pnp.rulebook.component import build as build_rulebook
     from pnp.layout.imposition import side_marks
     from pnp.units import PRINTER_MARGIN, half_sheet
 
@@ -221,7 +221,7 @@ def test_the_booklet_shrinks_to_the_smallest_multiple_of_4_unless_the_data_fixes
 
     import pypdf
 
-    from pnp.components.rulebook import booklet
+    from pnp.rulebook.component import booklet
     reading, pages, content = booklet(load_game("shadow_throne"), "letter", "en")
     assert pages == content == 16
     cfg = game_copy / "rulebook.yaml"
@@ -265,7 +265,7 @@ def test_a_back_offset_that_leaves_the_printable_area_is_warned_about(game, offs
 def test_pnp_build_prints_the_back_offset_warning_and_builds(tmp_path):
     from click.testing import CliRunner
 
-    from pnp.cli import main
+    from pnp.commands.cli import main
     result = CliRunner().invoke(main, ["build", "--back-offset", "0,4", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert ("warning: --back-offset: 0,4 moves card backs to 3.7 mm from the top edge of the letter sheet"
@@ -413,7 +413,7 @@ def test_a_bleed_build_says_cut_along_the_crop_marks_and_writes_one_card_per_pag
     import pypdf
     from click.testing import CliRunner
 
-    from pnp.cli import main
+    from pnp.commands.cli import main
     result = CliRunner().invoke(main, ["build", "--bleed", "3", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     text = " ".join(pypdf.PdfReader(str(tmp_path / "instructions.pdf")).pages[0].extract_text().split())

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.draw.icons import using
 from pnp.loading.gamedata import load_game
@@ -405,9 +405,9 @@ def test_10_a_credit_without_a_name_is_an_error_at_its_line(game_copy):
 
 # 11 -----------------------------------------------------------------------------------------------------
 def test_11_spanish_engine_sentences_have_articles_and_agreement():
-    from pnp.components.rulebook import engine_examples
+    from pnp.rulebook.component import engine_examples
     from pnp.loading.i18n import translate
-    from pnp.chapters import load_config
+    from pnp.rulebook.chapters import load_config
 
     es = translate(load_game(THRONE), "es")
     examples = engine_examples(es, load_config(es), "es")
@@ -423,9 +423,9 @@ def test_11_spanish_examples_agree_and_name_every_person():
     """The rulebook's examples as printed in Spanish (the event templates' prose): the gold left agrees
     with its number (never 'le quedan 1'), every person of a list takes its 'a' contracted with the name's
     article ('al Forajido', 'a la Guardia'), a name with an epithet closes it with a comma, 'X de Ana' uses the short name, and nothing is 'cobrado' at 0."""
-    from pnp.components.rulebook import engine_battle, engine_examples
+    from pnp.rulebook.component import engine_battle, engine_examples
     from pnp.loading.i18n import translate
-    from pnp.chapters import load_config
+    from pnp.rulebook.chapters import load_config
 
     es = translate(load_game(THRONE), "es")
     cfg = load_config(es)
@@ -507,8 +507,8 @@ def test_8_a_map_word_too_long_for_its_place_is_an_error_at_its_line(tmp_path):
 def test_english_examples_close_an_epithet_before_the_sentence_goes_on():
     """A card name with an epithet ("Anna Lys, Widow Maker") is an apposition: in the English examples the
     sentence that goes on after it closes it with a comma, as the Spanish ones do."""
-    from pnp.components.rulebook import engine_battle, engine_examples
-    from pnp.chapters import load_config
+    from pnp.rulebook.component import engine_battle, engine_examples
+    from pnp.rulebook.chapters import load_config
 
     game = load_game(THRONE)
     cfg = load_config(game)

@@ -6,7 +6,7 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.components.cards import build as build_cards
 from pnp.components.tokens import build as build_tokens

@@ -9,13 +9,13 @@ import pytest
 from reportlab.lib.pagesizes import A4
 
 from pdflines import hyphenated_words, one_word_last_lines
-from pnp import typography
+from pnp.text import typography
 from pnp.draw.icons import for_game
 from pnp.draw.text import natural_widths
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
-from pnp.markup import parse
-from pnp.rulebook import BODY, CELL, CELL_HEAD, CELL_PADDING, RulesTable, _column_widths, _table, flowables
+from pnp.text.markup import parse
+from pnp.draw.document import BODY, CELL, CELL_HEAD, CELL_PADDING, RulesTable, _column_widths, _table, flowables
 from pnp.units import pt
 from test_typesetting import GAMES, placements
 

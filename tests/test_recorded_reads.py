@@ -1,4 +1,4 @@
-"""Recorded reads (pnp.buildcache.recording): a component's cache key is made of the values of the game's
+"""Recorded reads (pnp.cache.buildcache.recording): a component's cache key is made of the values of the game's
 attributes it read, so every attribute its work depends on must be recorded. Proved by poisoning: each
 attribute a component's check and files did not record is replaced by a value that fails on any use, and
 the component must still check and build the same bytes; and every file of the folder but the card files
@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from pnp import buildcache
-from pnp import cache as file_caches
+from pnp.cache import buildcache
+from pnp.cache import memo as file_caches
 from pnp.components import BuildOptions, game_components
 from pnp.draw.icons import using
 from pnp.errors import Problems
-from pnp.kit import _Kept, finished
-from pnp.loading.validation import validate_game
+from pnp.build.kit import _Kept, finished
+from pnp.validation.checks import validate_game
 
 
 TIDEWARDENS = str(Path(__file__).parent / "games" / "tidewardens")
@@ -99,7 +99,7 @@ def test_every_component_reads_only_what_it_records(name):
 def test_a_card_edit_changes_only_what_reads_the_cards(game_copy, tmp_path):
     """Every file of the folder but the card files is part of a component's identity; the card files
     reach it through the attributes it reads (cards, decks, sources)."""
-    from pnp.buildcache import BuildCache
+    from pnp.cache.buildcache import BuildCache
 
     game = _game(str(game_copy))
     kept = _Kept(BuildCache(tmp_path / "cache"), tmp_path / "out", BuildOptions(), BuildOptions(thorough=False))
@@ -129,7 +129,7 @@ def test_a_card_edit_changes_only_what_reads_the_cards(game_copy, tmp_path):
 def test_what_a_template_reads_of_the_game_is_recorded():
     """Templates see a converted copy of the game (made once per game object, whoever renders first): its
     reads count as reads of the game, in the component that renders, not in the one that converted."""
-    from pnp import templating
+    from pnp.text import templating
 
     game = _game("shadow_throne")
     template = templating.environment(()).from_string("{{ game.title }}: {{ game.decks | length }} deck")

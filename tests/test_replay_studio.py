@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.commands.replay import replayed
 from pnp.lab.table import SEAT_NAMES
 from pnp.loading.gamedata import load_game

@@ -12,8 +12,9 @@ import tempfile
 import pytest
 from click.testing import CliRunner
 
-from pnp import DATA_DIR, cache
-from pnp.cli import main
+from pnp import DATA_DIR
+from pnp.cache import memo
+from pnp.commands.cli import main
 from pnp.components import BuildOptions, game_components
 from pnp.components.cards import build as build_cards
 from pnp.draw import fonts
@@ -24,9 +25,9 @@ from pnp.layout.tokens import front_area
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import strings
 from pnp.loading.tokendata import load_tokens
-from pnp.markup import plain_text
+from pnp.text.markup import plain_text
 from pnp.components.record import RECORD_FILE, fingerprint
-from pnp.reprint import CARDS_RECORD_FILE, REPRINT_FILE, Change, compare, game_record, reprint_pages
+from pnp.reprint.changes import CARDS_RECORD_FILE, REPRINT_FILE, Change, compare, game_record, reprint_pages
 
 
 def _game_copy(tmp_path, name="behind_the_throne"):
@@ -51,7 +52,7 @@ def _kit(tmp_path, root, name, **options):
     folder = tmp_path / name
     folder.mkdir()
     (folder / RECORD_FILE).write_text(json.dumps(_record(root, **options)), encoding="utf-8")
-    cache.clear()                      # the files change next, as between two runs of pnp
+    memo.clear()                      # the files change next, as between two runs of pnp
     return folder
 
 
@@ -210,7 +211,7 @@ def test_a_kit_with_the_older_cards_record_compares_its_cards_only(tmp_path):
     folder = tmp_path / "kit-1"
     folder.mkdir()
     (folder / CARDS_RECORD_FILE).write_text(json.dumps(_record_v1(_record(root))), encoding="utf-8")
-    cache.clear()
+    memo.clear()
     _edit(root / "tokens.yaml", 'icon: crown, icon_colour: "#ffffff"', 'icon: crown, icon_colour: "#ffd700"')
     _edit(root / "cards.yaml", "    name: Dutiful Peasant\n", "    name: Dutiful Farmer\n")
     changelog, sheets, _ = _reprint(root, folder)
@@ -393,7 +394,7 @@ def test_names_from_an_earlier_record_print_as_data_never_as_markup(tmp_path):
     old = tmp_path / "kit-1"
     old.mkdir()
     (old / RECORD_FILE).write_text(json.dumps(record), encoding="utf-8")
-    cache.clear()
+    memo.clear()
     changelog, _, _ = _reprint(root, old)
     rows = _rows(changelog)
     assert ("line", "**Removed**: \\*\\*Big\\*\\* \\[crown\\] <font size=40>x</font>") in rows

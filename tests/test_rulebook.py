@@ -9,15 +9,15 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
-from pnp.components.rulebook import booklet, build, engine_examples
+from pnp.rulebook.component import booklet, build, engine_examples
 from pnp.draw.flowables import RichText
 from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Style
 from pnp.layout.imposition import print_order
-from pnp.markup import MarkupError, parse
-from pnp.chapters import load_config
+from pnp.text.markup import MarkupError, parse
+from pnp.rulebook.chapters import load_config
 from pnp.loading.scenario import run_scenario_file, scenario_lines  # noqa: F401
 
 
@@ -110,7 +110,7 @@ def test_a_whole_battle_is_printed_from_a_seeded_game(game, outputs):
     from rasterize import booklet_text
     reading, _ = outputs
     text = flat(booklet_text(reading.pdf))
-    from pnp.components.rulebook import engine_battle
+    from pnp.rulebook.component import engine_battle
     lines = engine_battle(game, load_config(game))
     assert lines[0] == "== Battle 1 =="
     assert any(line.startswith("Final power:") for line in lines)
@@ -207,7 +207,7 @@ def test_paragraphs_never_leave_a_single_line_behind():
 def test_every_number_of_a_long_numbered_list_is_printed_before_its_item():
     from reportlab.platypus import SimpleDocTemplate
 
-    from pnp.rulebook import flowables
+    from pnp.draw.document import flowables
 
     markup = "\n".join(f"{n}. Step number {n} of the setup." for n in range(1, 13))
     buf = io.BytesIO()
@@ -219,7 +219,7 @@ def test_every_number_of_a_long_numbered_list_is_printed_before_its_item():
 @settings(max_examples=500)
 @given(st.text(alphabet="ab[]:*\\ \n12-_xA", max_size=40))
 def test_icons_used_are_the_icon_atoms_of_the_markup(markup):
-    from pnp.markup import icons_used, inline_atoms
+    from pnp.text.markup import icons_used, inline_atoms
 
     atoms = [(a.text, a.arg) for word in inline_atoms(markup) if word for a in word if a.kind == "icon"]
     assert icons_used(markup) == atoms

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from rasterize import page_words
 
 
@@ -18,7 +18,7 @@ def run(*args):
 
 def _starter(tmp_path):
     from pnp.loading.gamedata import load_game
-    from pnp.chapters import load_config
+    from pnp.rulebook.chapters import load_config
 
     assert run("new", tmp_path / "g").exit_code == 0
     game = load_game(tmp_path / "g")
@@ -26,10 +26,10 @@ def _starter(tmp_path):
 
 
 def _laid_out(game, cfg, markup: str):
-    """A layout pass (:func:`pnp.rulebook.lay_out`) of a Letter booklet of the one chapter ``markup``."""
+    """A layout pass (:func:`pnp.draw.document.lay_out`) of a Letter booklet of the one chapter ``markup``."""
     from pnp.draw.icons import using
     from pnp.loading.i18n import strings
-    from pnp.rulebook import lay_out
+    from pnp.draw.document import lay_out
     from pnp.units import half_sheet
 
     with using(game.icons, "en"):
@@ -101,7 +101,7 @@ def test_space_is_that_many_points(tmp_path):
 def test_an_empty_box_line_is_an_empty_line_of_the_box(tmp_path):
     """``>`` alone, as Markdown writes a break inside a quote, is a line of the box left blank (it was a
     line of no height: the box showed no gap)."""
-    from pnp.rulebook import EXAMPLE
+    from pnp.draw.document import EXAMPLE
 
     game, cfg = _starter(tmp_path)
     close = _y_of(game, cfg, "> **Example**\n> Ana plays.\n\nAfter.", "After.")
@@ -378,7 +378,7 @@ MATRIX_PAGES = 40
 def watch_copies(monkeypatch) -> list:
     """Deep-copy every flowable of each booklet laid out, and its frames, as platypus may (a kept block
     is measured in a copy of the frame; a splitter copies flowables): the list gets what cannot be."""
-    import pnp.rulebook as R
+    import pnp.draw.document as R
 
     failed, build = [], R.RulebookDoc.build
 
@@ -494,7 +494,7 @@ def test_a_kept_box_taller_than_a_page_after_a_heading_splits_below_it(tmp_path,
 def test_a_booklet_may_end_with_page_breaks(tmp_path, ending):
     """Page breaks with nothing after them (platypus drops a break right after a page ended and then
     looked for the next flowable: exit 70) end the booklet where its content ends."""
-    from pnp.components.rulebook import booklet
+    from pnp.rulebook.component import booklet
 
     game, cfg = _starter(tmp_path)
     chapter = tmp_path / "g" / "templates" / "rulebook" / "en" / "rules.md.j2"
@@ -506,7 +506,7 @@ def test_a_booklet_may_end_with_page_breaks(tmp_path, ending):
 def test_contents_without_a_chapter_heading_are_empty(tmp_path):
     """pnp's contents chapter in a rulebook of sections only: the heading and no entry (reportlab's table
     of contents printed "Placeholder for table of contents 0", in every language)."""
-    from pnp.components.rulebook import booklet
+    from pnp.rulebook.component import booklet
 
     game, cfg = _starter(tmp_path)
     (tmp_path / "g" / "rulebook.yaml").write_text("chapters: [cover, contents, rules]\n")
@@ -519,7 +519,7 @@ def test_contents_without_a_chapter_heading_are_empty(tmp_path):
 
 def test_the_overflow_check_sees_what_runs_over_the_margin(tmp_path):
     from pnp.draw.icons import using
-    from pnp.rulebook import render_booklet
+    from pnp.draw.document import render_booklet
     from pnp.loading.i18n import strings
     from pnp.units import half_sheet
 

@@ -1,4 +1,4 @@
-"""The booklet is laid out once (pnp.rulebook.lay_out) and drawn from that layout with its padding and the
+"""The booklet is laid out once (pnp.draw.document.lay_out) and drawn from that layout with its padding and the
 contents' page numbers (draw_laid_out): byte for byte what platypus's own passes make, which lay the
 booklet out to learn its length and then again, drawn, with the contents seeded."""
 
@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-import pnp.rulebook as R
-from pnp.chapters import chapter_markup
-from pnp.components import rulebook as component
+import pnp.draw.document as R
+from pnp.rulebook.chapters import chapter_markup
+from pnp.rulebook import component
 from pnp.draw.icons import using
-from pnp.figures import Figures
+from pnp.rulebook.figures import Figures
 from pnp.layout.imposition import padded
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import strings

@@ -1,5 +1,5 @@
 """The rulebook's engine plays (each example's scenario and the battle) are kept from one build to the
-next in one process (pnp.components.rulebook._played) under what the play read of the game and of its
+next in one process (pnp.rulebook.component._played) under what the play read of the game and of its
 cards. Proved both ways: every attribute of the game and of a card that a play did not record is
 replaced by a value that fails on any use, and the play gives the same events; a card's name edited
 finds the plays kept, a card's number edited plays them again, and either way the examples read as
@@ -14,12 +14,13 @@ from contextlib import ExitStack
 
 import pytest
 
-from pnp import DATA_DIR, buildcache
-from pnp import cache as file_caches
-from pnp.buildcache import BuildCache
-from pnp.components import rulebook
+from pnp import DATA_DIR
+from pnp.cache import buildcache
+from pnp.cache import memo as file_caches
+from pnp.cache.buildcache import BuildCache
+from pnp.rulebook import component
 from pnp.loading.gamedata import load_game
-from pnp.chapters import load_config
+from pnp.rulebook.chapters import load_config
 
 from test_recorded_reads import Poison
 
@@ -57,9 +58,9 @@ def test_a_play_reads_only_what_it_records(name):
     file_caches.clear()
     game = load_game(name)
     cfg = load_config(game)
-    plays = [lambda g, ex=ex: rulebook._play_example(g, ex["_file"]) for ex in cfg.get("examples") or []]
+    plays = [lambda g, ex=ex: component._play_example(g, ex["_file"]) for ex in cfg.get("examples") or []]
     if cfg.get("battle"):
-        plays.append(lambda g: rulebook._play_battle(g, cfg))
+        plays.append(lambda g: component._play_battle(g, cfg))
     assert plays
     for play in plays:
         expected, reads = _recorded(game, lambda: play(game))
@@ -73,8 +74,8 @@ def _examples(game, cache):
     """The examples and the battle as the rulebook prints them, with ``cache`` on."""
     cfg = load_config(game)
     with buildcache.using(cache):
-        return (rulebook.engine_examples(game, cfg, game.language),
-                rulebook.engine_battle(game, cfg, game.language, prose=True))
+        return (component.engine_examples(game, cfg, game.language),
+                component.engine_battle(game, cfg, game.language, prose=True))
 
 
 def test_a_name_edit_keeps_the_plays_and_a_number_edit_plays_again(tmp_path, monkeypatch):
@@ -82,8 +83,8 @@ def test_a_name_edit_keeps_the_plays_and_a_number_edit_plays_again(tmp_path, mon
     shutil.copytree(DATA_DIR / "shadow_throne", folder)
     played = []
     for func in ("_play_example", "_play_battle"):
-        real = getattr(rulebook, func)
-        monkeypatch.setattr(rulebook, func, lambda *a, real=real, func=func: played.append(func) or real(*a))
+        real = getattr(component, func)
+        monkeypatch.setattr(component, func, lambda *a, real=real, func=func: played.append(func) or real(*a))
     cards = folder / "cards.yaml"
     steps = [(None, None, True),            # the first build plays everything
              ("name: Dutiful Peasant", "name: Dutiful Farmer", False),

@@ -37,13 +37,13 @@ def test_the_whole_battle_is_told_in_paragraphs_with_its_start_and_end_drawn(lan
     """Shadow Throne's battle from start to finish: no numbered list of engine events (it was 32 items),
     but paragraphs (one for the draft, one per wave), a figure of the four hands after the draft and one
     of the power track at the end, as the short examples are told."""
-    from pnp.chapters import chapter_markup, load_config
-    from pnp.components.rulebook import context
+    from pnp.rulebook.chapters import chapter_markup, load_config
+    from pnp.rulebook.component import context
     from pnp.draw.icons import for_game
-    from pnp.figures import Figures
+    from pnp.rulebook.figures import Figures
     from pnp.loading.gamedata import load_game
     from pnp.loading.i18n import translate
-    from pnp.markup import Directive, ListBlock, Paragraph, parse
+    from pnp.text.markup import Directive, ListBlock, Paragraph, parse
 
     game = load_game("shadow_throne")
     game = translate(game, lang) if lang != "en" else game

@@ -11,7 +11,7 @@ import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions, game_components
 from pnp.components.board import config_of, pieces, tiling
 from pnp.loading.gamedata import load_game

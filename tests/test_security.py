@@ -19,15 +19,16 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
-from pnp import TEMPLATES_DIR, templating
-from pnp.cli import main
-from pnp.components.rulebook import booklet
+from pnp import TEMPLATES_DIR
+from pnp.text import templating
+from pnp.commands.cli import main
+from pnp.rulebook.component import booklet
 from pnp.draw.text import parse as inline
 from pnp.errors import DataError, Problems, UserError
 from pnp.loading.gamedata import load_game
-from pnp.markup import Safe, escape, fill, parse, plain_text
-from pnp.output import write_atomically
-from pnp.paths import OutsidePath, excerpt, resolve_in
+from pnp.text.markup import Safe, escape, fill, parse, plain_text
+from pnp.build.output import write_atomically
+from pnp.loading.paths import OutsidePath, excerpt, resolve_in
 from pnp.loading.yamlsrc import parse_yaml
 
 

@@ -19,8 +19,8 @@ from click.testing import CliRunner
 from PIL import Image as PILImage
 
 from pnp import DATA_DIR
-from pnp.cli import main
-from pnp.exports.raster import size_px
+from pnp.commands.cli import main
+from pnp.draw.raster import size_px
 from pnp.serve.app import static_files
 from pnp.serve.faces import CARD_DPI, LARGE_CARD_DPI
 from pnp.serve.studio import Options, Studio
@@ -521,7 +521,7 @@ def _booklet(middle: str, picture_colour=(200, 30, 30)) -> bytes:
 def test_a_components_own_pdf_is_fingerprinted_page_by_page():
     """A page of a component's own PDF (the rulebook) keeps its fingerprint when another page changes,
     and the picture it keeps is the one the new PDF draws; a changed picture changes its page."""
-    from pnp.exports.raster import Rasterizer
+    from pnp.draw.raster import Rasterizer
     from pnp.serve.pages import pdf_page_prints
 
     before, after = _booklet("Power 3"), _booklet("Power 4 and a longer line")

@@ -65,7 +65,7 @@ def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
-    from pnp.exports.raster import size_px
+    from pnp.draw.raster import size_px
 
     game = write_game(tmp_path / "studio_test")
     folder = shots(tmp_path)

@@ -4,10 +4,10 @@ reads of the game recorded (so the build cache keys it as before) and the same b
 
 from dataclasses import replace
 
-from pnp import cache
-from pnp.buildcache import recording
+from pnp.cache import memo
+from pnp.cache.buildcache import recording
 from pnp.components import BuildOptions
-from pnp.components import sheet
+from pnp.rulebook import sheets
 from pnp.errors import Problems
 from pnp.loading.gamedata import load_game
 
@@ -17,11 +17,11 @@ def _spec(game, id_):
 
 
 def test_the_build_finds_the_sheet_its_check_set(monkeypatch):
-    cache.clear()
+    memo.clear()
     game = load_game("shadow_queen")
     spec = _spec(game, "shadows_reference")
     set_, rendered = [], []
-    real_set, real_render = sheet.flowables, sheet.templating.render
+    real_set, real_render = sheets.flowables, sheets.templating.render
 
     def counted_set(*args, **kwargs):
         set_.append(1)
@@ -30,21 +30,21 @@ def test_the_build_finds_the_sheet_its_check_set(monkeypatch):
     def counted_render(*args, **kwargs):
         rendered.append(1)
         return real_render(*args, **kwargs)
-    monkeypatch.setattr(sheet, "flowables", counted_set)
-    monkeypatch.setattr(sheet.templating, "render", counted_render)
+    monkeypatch.setattr(sheets, "flowables", counted_set)
+    monkeypatch.setattr(sheets.templating, "render", counted_render)
     options = replace(BuildOptions(), flip="short", bleed=0.0)         # options the sheet does not read
     checked, built = set(), set()
     problems = Problems()
     with recording(game, checked):
-        sheet.check(game, problems, options, spec=spec)
+        sheets.check(game, problems, options, spec=spec)
     assert not problems.errors and len(set_) == 2 and len(rendered) == 1    # Letter and A4, one template render
     with recording(game, built):
-        out = sheet.build(game, options, spec=spec)
+        out = sheets.build(game, options, spec=spec)
     assert len(set_) == 2 and len(rendered) == 1                             # found, not set again
     assert built and built <= checked                                        # its reads noted again
-    cache.clear()                                                            # a process of its own
+    memo.clear()                                                            # a process of its own
     fresh = set()
     with recording(game, fresh):
-        again = sheet.build(game, options, spec=spec)
+        again = sheets.build(game, options, spec=spec)
     assert len(set_) == 3 and again[0].pdf == out[0].pdf and fresh == built
-    cache.clear()
+    memo.clear()

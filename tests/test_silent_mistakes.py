@@ -12,11 +12,11 @@ import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components.board import pieces
 from pnp.layout.geometry import Text, flatten
 from pnp.loading.gamedata import load_game
-from pnp.markup import inline_atoms
+from pnp.text.markup import inline_atoms
 
 
 def run(*args):

@@ -6,7 +6,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 from rules_engine.shadow_throne import Rules, derive_seed, run_games, seat_bots, simulate, token_demand, validate_game
 
@@ -127,7 +127,7 @@ def test_validate_hook_is_fast_and_clean():
 
 def test_validate_hook_reports_unknown_effect_kinds():
     from dataclasses import replace
-    from rules_engine.model import Ability
+    from rules_engine.model.cards import Ability
 
     class Broken:
         cards = (replace(GAME.cards[0], ability=Ability("teleport", 1, {})),) + GAME.cards[1:]

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import rules_engine.shadow_queen as sq
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 from rules_engine import engine_module
 from rules_engine.core.bots import make_bot

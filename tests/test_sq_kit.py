@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from pnp import DATA_DIR
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions, ComponentSpec
-from pnp.components import sheet
+from pnp.rulebook import sheets
 from pnp.loading.gamedata import load_game
 from pnp.loading.tokendata import load_tokens
 import rules_engine.shadow_queen as sq
@@ -146,7 +146,7 @@ def test_a_sheet_names_a_missing_template_or_an_unknown_faction(tmp_path):
 def test_each_reference_sheet_lists_its_sides_pieces_and_cards_only():
     game = load_game("shadow_queen")
     for side, other in (("shadows", "kingdom"), ("kingdom", "shadows")):
-        text, _ = sheet.markup(game, ComponentSpec("sheet", f"{side}_reference",
+        text, _ = sheets.markup(game, ComponentSpec("sheet", f"{side}_reference",
                                                    {"template": "reference", "faction": side}), None)
         for piece in game.pieces:
             assert (f"| **{piece.name}** | {piece.count} | {piece.move} |" in text) == (piece.faction == side)
@@ -161,8 +161,8 @@ def test_each_reference_sheet_lists_its_sides_pieces_and_cards_only():
 
 
 def test_the_rulebook_prints_the_engines_examples(tmp_path):
-    from pnp.components.rulebook import engine_examples
-    from pnp.chapters import load_config
+    from pnp.rulebook.component import engine_examples
+    from pnp.rulebook.chapters import load_config
 
     game = load_game("shadow_queen")
     cfg = load_config(game)

@@ -10,7 +10,7 @@ import sys
 import click
 
 from pnp import __version__
-from pnp.cli import COMMANDS, main
+from pnp.commands.cli import COMMANDS, main
 from pnp.program import GC_THRESHOLD
 
 #: Libraries and modules that only some commands need.
@@ -39,11 +39,11 @@ def test_the_collector_is_tuned_before_pnp_is_imported():
     # the program entry sets the threshold, then imports the command line (and with it reportlab, the
     # game loaders...), so the imports run with it
     run = _run("import gc, sys, pnp.program\n"
-               "assert 'pnp.cli' not in sys.modules and gc.get_threshold()[0] == 700\n"
+               "assert 'pnp.commands.cli' not in sys.modules and gc.get_threshold()[0] == 700\n"
                "import builtins\n"
                "real = builtins.__import__\n"
                "def spy(name, *a, **k):\n"
-               "    if name == 'pnp.cli' and 'pnp.cli' not in sys.modules: print('import at', gc.get_threshold()[0])\n"
+               "    if name == 'pnp.commands.cli' and 'pnp.commands.cli' not in sys.modules: print('import at', gc.get_threshold()[0])\n"
                "    return real(name, *a, **k)\n"
                "builtins.__import__ = spy\n"
                "sys.argv = ['pnp', '--version']\n"
@@ -60,18 +60,18 @@ def _loaded(code: str, names=HEAVY, cwd=None) -> list:
 
 
 def test_importing_the_command_line_loads_no_command():
-    assert _loaded("import pnp.cli", HEAVY + ("reportlab", "PIL", "yaml", "jinja2", "rules_engine")) == []
-    assert _loaded("import pnp.cli", tuple(f"pnp.commands.{name}" for name in COMMANDS)) == []
+    assert _loaded("import pnp.commands.cli", HEAVY + ("reportlab", "PIL", "yaml", "jinja2", "rules_engine")) == []
+    assert _loaded("import pnp.commands.cli", tuple(f"pnp.commands.{name}" for name in COMMANDS)) == []
 
 
 def test_a_command_loads_what_it_needs_only(tmp_path):
     # pnp --help lists the commands from the registry; validating a game without a board loads no PDF
     # merging, plotting, cluster or web library and no hex-map module
     args = "['pnp', '--help']"
-    assert _loaded(f"import sys; sys.argv = {args}\nfrom pnp.cli import main\ntry: main()\nexcept SystemExit: pass",
+    assert _loaded(f"import sys; sys.argv = {args}\nfrom pnp.commands.cli import main\ntry: main()\nexcept SystemExit: pass",
                    HEAVY + ("reportlab",)) == []
     args = "['pnp', 'validate', 'behind_the_throne']"          # in tmp_path, where its cache is new (output/)
-    assert _loaded(f"import sys; sys.argv = {args}\nfrom pnp.cli import main\ntry: main()\nexcept SystemExit as e: "
+    assert _loaded(f"import sys; sys.argv = {args}\nfrom pnp.commands.cli import main\ntry: main()\nexcept SystemExit as e: "
                    f"assert not e.code, e.code", cwd=tmp_path) == []
 
 
@@ -98,11 +98,11 @@ def test_the_process_ends_normally_for_profilers(tmp_path):
     import pstats
 
     functions = pstats.Stats(str(out)).stats
-    assert any(path.endswith("pnp/loading/validation.py") and name == "validate_game" for path, _, name in functions)
+    assert any(path.endswith("pnp/validation/checks.py") and name == "validate_game" for path, _, name in functions)
 
 
 def test_every_command_module_is_registered():
-    # a new pnp/commands/<name>.py with a `command` needs its line in pnp.cli.COMMANDS to be reachable
+    # a new pnp/commands/<name>.py with a `command` needs its line in pnp.commands.cli.COMMANDS to be reachable
     from pathlib import Path
 
     import pnp.commands

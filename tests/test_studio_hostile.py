@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import DATA_DIR, PROJECT_ROOT
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.serve.supervisor import LONGER
 from serve_helpers import Client, running, studio_children
 

@@ -61,7 +61,7 @@ def test_a_stopped_cards_picture_answers_the_reason(game, tmp_path):
 
 
 def test_the_preview_limit_is_an_option_of_pnp_serve(game, monkeypatch):
-    from pnp.cli import main
+    from pnp.commands.cli import main
     from pnp.serve import app, studio
 
     result = CliRunner().invoke(main, ["serve", "--help"])

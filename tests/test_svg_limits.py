@@ -8,7 +8,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.svg import MAX_ELEMENTS, MAX_PATH_NUMBERS, check_svg_bytes
 
 OPEN = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24">\n'

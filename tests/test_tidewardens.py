@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions, game_components
 from pnp.components.board import config_of, pieces, tiling
 from pnp.loading.gamedata import load_game

@@ -3,7 +3,7 @@
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
 from pnp.components.tokens import build
 from pnp.loading.gamedata import load_game

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.cli import main
+from pnp.commands.cli import main
 
 STARFALL = str(Path(__file__).parent / "games" / "starfall")
 TRANSFORM = {"posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"}
@@ -312,7 +312,7 @@ def test_every_bundled_game_on_the_table(tmp_path, game):
 
 
 def test_the_pieces_images_are_the_same_bytes_every_time():
-    from pnp.exports.raster import png_bytes
+    from pnp.draw.raster import png_bytes
     from pnp.exports.ttstable import piece_images, table_pieces
     from pnp.loading.gamedata import load_game
 

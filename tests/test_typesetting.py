@@ -8,8 +8,8 @@ import json
 import pypdf
 import pytest
 
-from pnp import locales, typography
-from pnp.components.rulebook import context
+from pnp.text import locales, typography
+from pnp.rulebook.component import context
 from pnp.draw import fonts
 from pnp.draw.icons import for_game, using
 from pnp.draw.text import fit, line_width, wrap
@@ -18,9 +18,9 @@ from pnp.loading.i18n import strings, translate
 from pnp.layout.geometry import Rect, Style, extent
 from pnp.layout.imposition import side_marks
 from pnp.layout.typeset import BULLET_GAP, bullet_list, numbered_list
-from pnp.markup import parse
-from pnp.chapters import chapter_markup, load_config
-from pnp.rulebook import BODY, COVER_FRAME, MARGIN, flowables, render_booklet
+from pnp.text.markup import parse
+from pnp.rulebook.chapters import chapter_markup, load_config
+from pnp.draw.document import BODY, COVER_FRAME, MARGIN, flowables, render_booklet
 from pnp.units import half_sheet, pt
 
 GAMES = ["shadow_throne", "behind_the_throne", "shadow_queen", "shadow_kingdoms_of_valeria"]
@@ -28,7 +28,7 @@ GAMES = ["shadow_throne", "behind_the_throne", "shadow_queen", "shadow_kingdoms_
 
 def placements(game_id: str, paper: str = "letter", lang: str = "en"):
     """(page count, [(page, kind, lines, markup)]) of the game's booklet as laid out."""
-    from pnp.figures import Figures
+    from pnp.rulebook.figures import Figures
 
     game = translate(load_game(game_id), lang) if lang != "en" else load_game(game_id)
     cfg = load_config(game)
@@ -122,7 +122,7 @@ def test_the_quotation_marks_are_cldrs():
     assert CLDR_QUOTES["en"] == "\u201c\u201d\u2018\u2019" and CLDR_QUOTES["de"] == "\u201e\u201c\u201a\u2018"
     assert CLDR_QUOTES["fr"][:2] == "\u00ab\u00bb" and CLDR_QUOTES["pt_PT"][:2] == "\u00ab\u00bb"
     assert len(CLDR_QUOTES) > 700
-    from pnp import locales
+    from pnp.text import locales
     for lang in ("en", "es", "fr", "de", "pt", "pt-PT", "fr-CH", "es-MX", "ja"):
         code = locales.locale_id(lang)
         assert "".join(locales.quotation_marks(lang)) == CLDR_QUOTES.get(code, CLDR_QUOTES[code.split("_")[0]])
@@ -141,7 +141,7 @@ def test_french_puts_a_narrow_no_break_space_before_high_punctuation(lang, text,
 
 
 def test_printed_english_rulebook_has_no_typewriter_apostrophes():
-    from pnp.components.rulebook import booklet
+    from pnp.rulebook.component import booklet
 
     game = load_game("shadow_kingdoms_of_valeria")
     with using(game.icons, "en"):
@@ -170,7 +170,8 @@ def test_the_patterns_read_lazily_are_pyphens(lang):
 
     import pyphen
 
-    from pnp import DATA_DIR, TEMPLATES_DIR, locales
+    from pnp import DATA_DIR, TEMPLATES_DIR
+    from pnp.text import locales
 
     path = pyphen.LANGUAGES[locales.hyphenation_dictionary(lang)]
     lazy = typography.Patterns(path)
@@ -196,7 +197,7 @@ def test_the_hyphenation_dictionary_is_pyphens_for_the_language(lang, dictionary
     pt: pt_BR); none for a language pyphen lacks, which is a warning, and its words never break."""
     import pyphen
 
-    from pnp import locales
+    from pnp.text import locales
 
     assert locales.hyphenation_dictionary(lang) == dictionary
     assert dictionary is None or dictionary in pyphen.LANGUAGES
@@ -261,7 +262,7 @@ def test_sheet_labels_and_fold_marks_are_outside_every_pages_frame(paper):
 # ------------------------------------------------------------------------------ padding pages
 
 def test_padding_pages_are_blank_unless_rulebook_yaml_asks_for_notes(game_copy):
-    from pnp.components.rulebook import booklet
+    from pnp.rulebook.component import booklet
 
     def pages_text():
         cached = booklet

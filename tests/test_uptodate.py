@@ -1,4 +1,4 @@
-"""pnp build's fast path (pnp.uptodate): a kit whose inputs have not changed is not built again, and
+"""pnp build's fast path (pnp.cache.uptodate): a kit whose inputs have not changed is not built again, and
 every input of a build changes the key that says so."""
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp import DATA_DIR, buildcache, uptodate
-from pnp import cache as file_caches
-from pnp.buildcache import FOLDER, BuildCache
-from pnp.cli import main
+from pnp import DATA_DIR
+from pnp.cache import buildcache, uptodate
+from pnp.cache import memo as file_caches
+from pnp.cache.buildcache import FOLDER, BuildCache
+from pnp.commands.cli import main
 from pnp.components import BuildOptions
-from pnp.kit import build_kit
+from pnp.build.kit import build_kit
 
 UP_TO_DATE = "the kit there is up to date"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 
 EXAMPLES = Path(__file__).parent.parent / "data" / "shadow_kingdoms_of_valeria" / "examples"
 GAME = "shadow_kingdoms_of_valeria"

@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 from pnp import DATA_DIR
 from pnp.loading.cardtext import ability_text
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
-from rules_engine.model import WHOLE_PLACEHOLDER
+from rules_engine.model.cards import WHOLE_PLACEHOLDER
 
 GAME = "shadow_kingdoms_of_valeria"
 

@@ -138,7 +138,7 @@ def test_champion_and_award_decks_are_told_apart_by_their_backs(game):
 
 
 def test_manifest_matches_the_source_component_list(tmp_path):
-    from pnp.kit import build_kit
+    from pnp.build.kit import build_kit
     build_kit(str(GAME), tmp_path, BuildOptions())
     bill = json.loads((tmp_path / "manifest.json").read_text())
     pieces_ = bill["pieces"]

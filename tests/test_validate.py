@@ -5,7 +5,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 
 
 def run(*args):

@@ -1,4 +1,4 @@
-"""``pnp validate`` keeps each check's problems in the build cache (:mod:`pnp.loading.checked`): a run from the
+"""``pnp validate`` keeps each check's problems in the build cache (:mod:`pnp.cache.checked`): a run from the
 cache reports the same problems, byte for byte and in the same order, as a run without it, after any edit."""
 
 import shutil
@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import DATA_DIR
-from pnp.buildcache import BuildCache
-from pnp.cli import main
+from pnp.cache.buildcache import BuildCache
+from pnp.commands.cli import main
 from pnp.errors import Problems
-from pnp.loading.validation import validate_game
+from pnp.validation.checks import validate_game
 
 
 def edit(path, old, new):

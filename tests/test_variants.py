@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.errors import DataError
 from pnp.loading.gamedata import load_game
 from pnp.loading.variants import BASE, Variant, apply, load_variant

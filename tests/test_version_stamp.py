@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import DATA_DIR
-from pnp.cli import main
+from pnp.commands.cli import main
 from pnp.components.cards import aid_elements, laid_out_face, printed_mark
 from pnp.loading.gamedata import git_commit, load_game
 from pnp.layout.geometry import Text, flatten
-from pnp.markup import escape
+from pnp.text.markup import escape
 
 GAMES = ["shadow_throne", "behind_the_throne", "shadow_kingdoms_of_valeria", "shadow_queen"]
 SAFE = 3.0

@@ -9,9 +9,10 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from pnp import TEMPLATES_DIR, cache
-from pnp.buildcache import ENTRIES, LAYOUT
-from pnp.cli import main
+from pnp import TEMPLATES_DIR
+from pnp.cache import memo
+from pnp.cache.buildcache import ENTRIES, LAYOUT
+from pnp.commands.cli import main
 from pnp.commands.watch import rebuild, watch_loop
 from pnp.serve.watcher import Changes
 from pnp.components import BuildOptions
@@ -53,27 +54,27 @@ def test_rebuild_reads_files_again_that_a_cache_holds(tmp_path, game_copy):
 def test_registered_caches_are_the_file_dependent_ones():
     import pnp.loading.cardtext
     import pnp.components.instructions
-    import pnp.components.rulebook
+    import pnp.rulebook.component
     import pnp.draw.labels
-    import pnp.rulebook  # noqa: F401  (registers on import)
+    import pnp.draw.document  # noqa: F401  (registers on import)
 
-    names = {f"{f.__module__}.{f.__name__}" for f in cache.registered()}
-    # every template environment (pnp.templating.environment), the parsed YAML files, and the results
+    names = {f"{f.__module__}.{f.__name__}" for f in memo.registered()}
+    # every template environment (pnp.text.templating.environment), the parsed YAML files, and the results
     # built from templates
-    assert {"pnp.templating.environment", "pnp.loading.yamlsrc._load_cached", "pnp.loading.cardtext._module",
-            "pnp.components.rulebook.booklet"} <= names
+    assert {"pnp.text.templating.environment", "pnp.loading.yamlsrc._load_cached", "pnp.loading.cardtext._module",
+            "pnp.rulebook.component.booklet"} <= names
     # label inks are keyed by their icon's content (an SVG's bytes), so they stay warm
     # (tests/test_badge_labels.py: an icon changed in place is measured again)
     assert "pnp.draw.text.fit" not in names       # pure function of its arguments: stays warm
     with pytest.raises(TypeError):
-        cache.reads_files(lambda: None)
+        memo.reads_files(lambda: None)
 
 
 def test_changed_ability_template_is_read_again_after_clear(game_copy, monkeypatch):
     from pnp.loading.cardtext import ability_text
     from pnp.loading.gamedata import load_game
 
-    cache.clear()
+    memo.clear()
     try:
         game = load_game(game_copy)
         card = next(c for c in game.cards if c.ability)
@@ -82,11 +83,11 @@ def test_changed_ability_template_is_read_again_after_clear(game_copy, monkeypat
         word = before.split()[0].strip("*")
         source.write_text(source.read_text().replace(word, "Zzyzx"))
         assert ability_text(game, card) == before                  # still cached
-        cache.clear()
+        memo.clear()
         assert "Zzyzx" in ability_text(game, card)
     finally:
         monkeypatch.undo()
-        cache.clear()
+        memo.clear()
 
 
 def event(kind, path, directory=False, dest=""):
@@ -164,8 +165,8 @@ def test_watch_help_is_complete():
 def test_rebuild_with_the_build_cache_draws_only_what_changed(tmp_path, game_copy):
     """pnp watch's rebuilds use the build cache: the kit after an edit is the clean build's, and the
     files the edit does not touch come from the cache."""
-    from pnp.buildcache import BuildCache
-    from pnp.kit import build_kit
+    from pnp.cache.buildcache import BuildCache
+    from pnp.build.kit import build_kit
 
     echo, out = Echo(), tmp_path / "out"
     kept = BuildCache(out / ".pnp-cache")
@@ -173,7 +174,7 @@ def test_rebuild_with_the_build_cache_draws_only_what_changed(tmp_path, game_cop
     cards = game_copy / "cards.yaml"
     cards.write_text(cards.read_text().replace("consolation: 3", "consolation: 2", 1))
     assert rebuild(str(game_copy), out, BuildOptions(), echo, changed=[str(cards)], build_cache=kept) is True
-    cache.clear()
+    memo.clear()
     build_kit(str(game_copy), tmp_path / "clean", BuildOptions())
     for path in (tmp_path / "clean").iterdir():
         if path.is_file():

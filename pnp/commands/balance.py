@@ -68,7 +68,7 @@ def command(game, players_text, games, seed, bots, option_pairs, variant_file, j
     or on a Dask cluster (--executor dask, optionally --scheduler ADDRESS; see docs/engine.md).
     """
     try:
-        from pnp.balance import render_html
+        from pnp.lab.balance import render_html
     except ImportError:
         raise UserError("pnp balance draws its charts with matplotlib: pip install 'pnp[balance]'") from None
     game = load_game(game or default_game())

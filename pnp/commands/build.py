@@ -94,7 +94,7 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
                            allow_missing=allow_missing, cards=card_sheets, cutter=cutter,
                            changed_since=changed_since)
     if changed_since and not (preset or calibration):
-        from pnp.reprint import check_earlier
+        from pnp.reprint.changes import check_earlier
         check_earlier(changed_since, game)      # a wrong folder or reference: said before any work
     if preset:
         from pnp.draw.merge import page_count
@@ -107,14 +107,14 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
             click.echo(f"{display_path(path)}  ({page_count(path.read_bytes())} pages, PDF/X-1a, CMYK)")
         return
     if calibration:
-        from pnp.kit import build_calibration
+        from pnp.build.kit import build_calibration
 
         path = build_calibration(game, out_dir, options)
         click.echo(f"{display_path(path)}  (2 pages: print them on one sheet, double-sided)")
         return
     cache = build_cache(out_dir, cache_dir, no_cache)
-    # the kit in --out is the one this build would write: nothing to do (pnp.uptodate)
-    from pnp import uptodate
+    # the kit in --out is the one this build would write: nothing to do (pnp.cache.uptodate)
+    from pnp.cache import uptodate
 
     key = uptodate.kit_key(game, out_dir, options, cache)
     held = uptodate.held(cache, key, out_dir, game)
@@ -123,8 +123,8 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
         click.echo(f"Nothing changed since {display_path(Path(out_dir))} was built: the kit there is up to date "
                    f"(--no-cache builds it again).", err=True)
         return
-    from pnp.kit import build_kit
-    from pnp.workers import default_jobs
+    from pnp.build.kit import build_kit
+    from pnp.build.workers import default_jobs
 
     with progress_bar(_component_count(game), "Building") as step:
         result = build_kit(game, out_dir, options, progress=step, jobs=jobs or default_jobs(), cache=cache,
@@ -133,8 +133,8 @@ def command(game, paper, out_dir, flip, booklet_flip, sleeved, players, lang, al
 
 
 def _list_kit(result, done: str) -> None:
-    """The build's warnings, then every file written, with its pages (a :class:`pnp.kit.BuildResult`, or the
-    :class:`pnp.uptodate.HeldKit` found up to date)."""
+    """The build's warnings, then every file written, with its pages (a :class:`pnp.build.kit.BuildResult`, or the
+    :class:`pnp.cache.uptodate.HeldKit` found up to date)."""
     for warning in result.warnings:
         click.echo(str(warning), err=True)
     quiet = not sys.stdout.isatty()
@@ -152,7 +152,7 @@ def _list_kit(result, done: str) -> None:
         if path.name.endswith("-fillable.pdf") and n is not None:    # a pad to fill in on a screen
             click.echo(f"{display_path(path)}  (fillable form, {n} page{'s' if n != 1 else ''})")
             continue
-        if path.name == "pieces.json":         # what --changed-since compares a later build with (pnp.reprint)
+        if path.name == "pieces.json":         # what --changed-since compares a later build with (pnp.reprint.changes)
             click.echo(f"{display_path(path)}  (every piece's drawing, for --changed-since)")
             continue
         if n is None:                 # manifest.json: the bill of materials
@@ -180,8 +180,8 @@ def _component_count(game) -> int:
 def build_cache(out_dir, cache_dir=None, off: bool = False):
     """The build cache of ``--cache``/``--no-cache``: ``.pnp-cache`` in the output folder by default, so
     nothing is written outside ``--out`` unless the user names a folder. A folder that is not pnp's (one
-    holding the user's files) is refused before anything is done (:mod:`pnp.cachedir`)."""
-    from pnp.buildcache import FOLDER, BuildCache
+    holding the user's files) is refused before anything is done (:mod:`pnp.cache.cachedir`)."""
+    from pnp.cache.buildcache import FOLDER, BuildCache
 
     if off:
         if cache_dir is not None:
@@ -189,7 +189,7 @@ def build_cache(out_dir, cache_dir=None, off: bool = False):
         return BuildCache(None)
     if cache_dir is not None:
         return BuildCache(cache_dir).claim("--cache")
-    from pnp.output import real_out
+    from pnp.build.output import real_out
 
     real_out(Path(out_dir))          # "--out is not a folder" before its cache folder is looked at
     return BuildCache(Path(out_dir) / FOLDER).claim(None)

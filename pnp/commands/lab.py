@@ -21,7 +21,7 @@ from pnp.commands.balance import _write, report_json
 from pnp.commands.simulate import executor_options, make_executor
 from pnp.lab.table import bot_list, player_counts
 from pnp.errors import UserError
-from pnp.paths import excerpt
+from pnp.loading.paths import excerpt
 
 #: report.json format version of the lab's reports.
 VERSION = 1
@@ -57,7 +57,7 @@ class Lab:
         self.where = f"--scheduler {scheduler}" if scheduler else f"--executor {executor or 'local'}"
         self.out = Path(out)
         self.cache = None if no_cache else Path(cache) if cache else self.out / "cache"
-        if self.cache is not None:              # a folder of the user's files is refused (pnp.cachedir)
+        if self.cache is not None:              # a folder of the user's files is refused (pnp.cache.cachedir)
             from pnp.lab.sweep import claim
 
             claim(self.cache, "--cache" if cache else None)

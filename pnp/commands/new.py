@@ -24,7 +24,7 @@ import click
 
 from pnp import TEMPLATES_DIR
 from pnp.errors import UserError, display_path
-from pnp.paths import SAFE_NAME, SAFE_NAME_TEXT, excerpt
+from pnp.loading.paths import SAFE_NAME, SAFE_NAME_TEXT, excerpt
 
 STARTER = TEMPLATES_DIR / "starter"
 #: What ``pnp new --double-sided`` writes over the starter: files replaced or added.

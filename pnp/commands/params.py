@@ -22,7 +22,7 @@ def within_cores(ctx, param, value):
     """A count of processes (``--jobs``, ``--workers``) bounded by the CPU cores pnp may use here: more
     would only make the work wait for each other (and thousands are refused by the system in the middle
     of a run), and the output is the same with any count, so a larger value counts as the cores."""
-    from pnp.workers import available_cores
+    from pnp.build.workers import available_cores
 
     if value is None:
         return value

@@ -17,11 +17,11 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
                 vision: str | None = None, side: str = "a") -> list[Path]:
     """Write the PNG of ``target`` (see :mod:`pnp.exports.preview`; ``back`` or ``aid`` of a game with
     several decks: one per deck) and return the paths. ``vision`` (a key of
-    :data:`pnp.loading.colourvision.VISIONS`) shows it as a player with that colour vision sees it (or in grey),
+    :data:`pnp.validation.colourvision.VISIONS`) shows it as a player with that colour vision sees it (or in grey),
     named ``<stem>-<vision>.png`` by default. ``side="b"``: a double-sided card's side B (``<card>-b.png``)."""
     from pnp.exports.cards import checked
     from pnp.exports.preview import previews, shared_targets
-    from pnp.output import write_atomically
+    from pnp.build.output import write_atomically
 
     # a preview is a look, not a kit: a translation's missing words print in the game's own language
     result = checked(game_arg, lang, allow_missing=True)
@@ -40,7 +40,7 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
     if vision:
         from dataclasses import replace
 
-        from pnp.loading.colourvision import simulate_png
+        from pnp.validation.colourvision import simulate_png
         results = [replace(r, png=simulate_png(r.png, vision, dpi), stem=f"{r.stem}-{vision}") for r in results]
     if out:
         path = Path(out)
@@ -51,7 +51,7 @@ def preview_png(target: str, game_arg=None, page: int | None = None, dpi: int = 
 def default_folder(game) -> Path:
     """Where a preview goes without ``--out``: ``preview/<game>`` in the user's cache folder
     (``~/.cache/pnp/preview/<game>``, or under ``$XDG_CACHE_HOME/pnp``), never the folder pnp runs in."""
-    from pnp.cachedir import user_cache_dir
+    from pnp.cache.cachedir import user_cache_dir
 
     folder = user_cache_dir()
     if folder is None:

@@ -48,7 +48,7 @@ def command(game, port, host, paper, lang, out_dir, open_browser, reports, previ
     only the page, the pictures and files it built and the game's own files, works offline, and stops
     with Ctrl-C.
     """
-    from pnp.paths import check_language
+    from pnp.loading.paths import check_language
     from pnp.serve.app import StudioServer, bind, is_loopback
     from pnp.serve.studio import Options, Studio
 

@@ -13,7 +13,7 @@ from pnp import default_game
 from pnp.commands.params import limit_options, within_cores
 from pnp.errors import UserError
 from pnp.lab.table import SEAT_NAMES, bot_list, game_options, player_counts
-from pnp.paths import excerpt
+from pnp.loading.paths import excerpt
 from pnp.loading.gamedata import load_game
 from rules_engine.core.contract import engine_named
 

@@ -8,9 +8,9 @@ import click
 
 from pnp.components import BuildOptions
 from pnp.errors import DataError, Problems, UserError
-from pnp.loading.validation import validate_game, validate_languages
+from pnp.validation.checks import validate_game, validate_languages
 
-#: The subfolder of the user's cache folder (:func:`pnp.cachedir.user_cache_dir`) validate keeps its checks in.
+#: The subfolder of the user's cache folder (:func:`pnp.cache.cachedir.user_cache_dir`) validate keeps its checks in.
 CACHE_NAME = "validate"
 
 
@@ -18,7 +18,7 @@ def default_cache() -> Path | None:
     """Where ``pnp validate`` keeps its checks without ``--cache``: ``validate`` in the user's cache folder
     (``~/.cache/pnp/validate``, or ``$XDG_CACHE_HOME/pnp/validate``), never the folder it runs in; None
     (no cache) when the user has none."""
-    from pnp.cachedir import user_cache_dir
+    from pnp.cache.cachedir import user_cache_dir
 
     folder = user_cache_dir()
     return folder / CACHE_NAME if folder is not None else None
@@ -46,7 +46,7 @@ def command(game, lang, allow_missing, cache_dir, no_cache):
     Reports every problem as FILE:LINE: SUBJECT: MESSAGE and exits with status 2 when any is an error;
     a valid game prints a one-line summary.
     """
-    from pnp.buildcache import BuildCache
+    from pnp.cache.buildcache import BuildCache
 
     if no_cache and cache_dir is not None:
         raise UserError("--cache and --no-cache: give one of them")

@@ -3,7 +3,7 @@
 Three small parts, each testable alone:
 
 * :func:`rebuild` builds once as ``pnp build`` does, after clearing the caches that depend on files
-  (:func:`pnp.cache.clear`), and reports problems instead of stopping;
+  (:func:`pnp.cache.memo.clear`), and reports problems instead of stopping;
 * :class:`pnp.serve.watcher.Changes` (the studio's too) is the watchdog handler: it keeps the paths of
   real edits (created, modified, deleted, moved files) and ignores what a build itself causes (files
   opened and closed for reading), editor swap and backup files, hidden files, and anything under the
@@ -30,11 +30,11 @@ from pnp.errors import DataError, UserError, caused_by_ctrl_c, display_path
 
 def rebuild(game_arg, out_dir, options, echo=click.echo, changed=(), build_cache=None) -> bool:
     """One build as ``pnp build`` does it, problems printed as it prints them. True on success. With
-    ``build_cache`` (:class:`pnp.buildcache.BuildCache`) only what the edit changed is drawn again."""
-    from pnp import cache
-    from pnp.kit import build_kit
+    ``build_cache`` (:class:`pnp.cache.buildcache.BuildCache`) only what the edit changed is drawn again."""
+    from pnp.cache import memo
+    from pnp.build.kit import build_kit
 
-    cache.clear()          # data and templates may have changed since the last build
+    memo.clear()          # data and templates may have changed since the last build
     started = time.perf_counter()
     try:
         result = build_kit(game_arg, out_dir, options, cache=_fresh(build_cache))
@@ -63,7 +63,7 @@ def _fresh(build_cache):
     again), with this build's counts."""
     if build_cache is None or not build_cache:
         return build_cache
-    from pnp.buildcache import BuildCache
+    from pnp.cache.buildcache import BuildCache
 
     return BuildCache(build_cache.folder, build_cache.files)
 

@@ -1,7 +1,10 @@
-"""The registry of kit components. A game's ``components`` list in game.yaml names which it has.
-
-A component turns a game into one or more output files (each a list of layout pages) and may add its
-own checks to ``pnp validate`` (for instance: text that does not fit its box).
+"""The kit's components, one module per kind of piece (cards, tokens, boards, dice, standees, tracks, the hex
+map, the box, the instructions page), found through the registry here (:data:`KINDS`; a game's ``components``
+list in game.yaml names which it has). A component turns a game into output files of layout pages and may add
+its own checks to ``pnp validate``; every build records the pieces they print (:mod:`pnp.components.record`)
+and adds up their parts (:mod:`pnp.components.manifest`). Components may import draw, loading, layout, text,
+the caches and pnp's leaves; the rulebook and its sheets, whose figures show these pieces, are
+:mod:`pnp.rulebook`'s.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Callable
 
-from pnp.markup import Safe
+from pnp.text.markup import Safe
 from pnp.units import PAPERS
 
 
@@ -34,7 +37,7 @@ class BuildOptions:
     cards: str = "sheets"            # sheets: fronts and backs on separate pages; gutterfold: on one sheet, folded
     cutter: str | None = None        # a cutting machine (pnp.layout.cutter.MACHINES): its marks, cut files beside
     changed_since: str | None = None  # an earlier kit's folder or a git reference: reprint.pdf holds the pieces
-                                      # changed since (pnp.reprint)
+                                      # changed since (pnp.reprint.changes)
 
     @property
     def page_size(self) -> tuple[float, float]:
@@ -48,7 +51,7 @@ class Part:
     ``kind`` is what sort of piece it is (``card``, ``token``, ``die``, ``board``, ``tile``, ``standee``,
     ``booklet``, ``box``, ...), ``item`` names which (a deck's id, a token kind, a component's id) and
     ``name`` is how the instructions page prints it: markup (escaped data, or printed words), kept as
-    :class:`pnp.markup.Safe` so templates print it as it is."""
+    :class:`pnp.text.markup.Safe` so templates print it as it is."""
 
     kind: str
     item: str
@@ -120,7 +123,7 @@ class Component:
     warm: Callable | None = None     # (game, options) -> None: work a needs_kit component can do ahead (compile
                                      # its templates) while a parallel build waits for the other files
     pieces: Callable | None = None   # (game, options) -> its CutPieces (pnp.layout.outline), for the check that
-                                     # text, icons and figures keep inside every cut line (pnp.loading.piececheck)
+                                     # text, icons and figures keep inside every cut line (pnp.validation.piececheck)
     words: Callable | None = None    # (game) -> [pnp.loading.i18n.catalogue.Source]: what its data prints that a
                                      # translation must give (titles, captions, labels, layouts' literals)
     split: Callable | None = None    # (game, options) -> its parts (a list) or None: a parallel build runs
@@ -147,9 +150,9 @@ KINDS = {
     "hexmap": "pnp.components.hexmap",
     "cards": "pnp.components.cards",
     "tokens": "pnp.components.tokens",
-    "rulebook": "pnp.components.rulebook",
+    "rulebook": "pnp.rulebook.component",
     "box": "pnp.components.box",
-    "sheet": "pnp.components.sheet",
+    "sheet": "pnp.rulebook.sheets",
     "board": "pnp.components.board",
     "standee": "pnp.components.standee",
     "dice": "pnp.components.dice",

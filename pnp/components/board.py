@@ -24,10 +24,10 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pnp import templating
+from pnp.text import templating
 from pnp.components import record
-from pnp.buildcache import replays_reads
-from pnp.cache import reads_files
+from pnp.cache.buildcache import replays_reads
+from pnp.cache.memo import reads_files
 from pnp.loading.cardlayout import (LayoutError, compiled, evaluate, fit_problems, layout_error_problem, load_layout,
                                     text_problems)
 from pnp.components import BuildOptions, Component, Output, Part
@@ -40,11 +40,11 @@ from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.packing import pack_pieces, piece_sheet_pages
 from pnp.layout.regions import RegionError, place
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, crossings, plan_tiles, tile_pages, tile_words
-from pnp.markup import Safe, escape, plain_text
+from pnp.text.markup import Safe, escape, plain_text
 from pnp.loading.placeholders import PRINTED_MARK
 from pnp.loading.schema import Field
 from pnp.units import PAPERS, PRINTER_MARGIN
-from rules_engine.model import WHOLE_PLACEHOLDER
+from rules_engine.model.cards import WHOLE_PLACEHOLDER
 
 #: The small sign printed next to a value the data marks as invented (``placeholder``).
 MARK = PRINTED_MARK
@@ -414,7 +414,7 @@ def _labelled(game, spec, config) -> list[tuple[str, str, Piece]]:
 
 def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
     """(title, every copy of every piece with its front and back as laid out, and the item it is made
-    from), for :mod:`pnp.reprint`."""
+    from), for :mod:`pnp.reprint.changes`."""
     config = config_of(spec)
     out = []
     for key, label, piece in _labelled(game, spec, config):
@@ -495,7 +495,7 @@ def _sheet_text_problems(game, spec, config, all_pieces, problems) -> None:
     from pnp.draw.text import fit
     from pnp.layout.geometry import flatten
     from pnp.loading.i18n import translation, words_at
-    from pnp.paths import excerpt
+    from pnp.loading.paths import excerpt
 
     words = strings(game)
     keys = [f"components.{spec.id}.title"] + [f"strings.{k}" for k in (translation(game, game.language) or {})

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from pnp import buildcache
+from pnp.cache import buildcache
 from pnp.components import record
-from pnp.credits import credit_lines
+from pnp.text.credits import credit_lines
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.draw.icons import with_game_icons
 from pnp.draw import fonts
@@ -17,8 +17,8 @@ from pnp.layout.box import (LID_GOLD, MIN_TRAY_DEPTH, STYLES, BoxContent, BoxLab
                             decorate)
 from pnp.layout.geometry import Text, flatten
 from pnp.layout.outline import CutPiece, RectOutline
-from pnp.markup import escape, fill, plain_text
-from pnp.paths import excerpt
+from pnp.text.markup import escape, fill, plain_text
+from pnp.loading.paths import excerpt
 from pnp.suggest import closest
 from pnp.loading.tokendata import load_tokens
 from pnp.loading.schema import Field, check as check_schema, parse_length
@@ -376,7 +376,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
 
 
 def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
-    """(title, the box: its sheets' drawing as one piece, sized for the deck), for :mod:`pnp.reprint`."""
+    """(title, the box: its sheets' drawing as one piece, sized for the deck), for :mod:`pnp.reprint.changes`."""
     from pnp.layout.geometry import Group
 
     title = words_for(game, options.lang)["box"]

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import jinja2
 
-from pnp import buildcache, templating
+from pnp.cache import buildcache
+from pnp.text import templating
 from pnp.loading.cardtext import ability_text, aid_text, template_names, template_roots
 from pnp.components import BuildOptions, Component, Output, Part
 from pnp.errors import DataError, Problems
@@ -26,9 +27,9 @@ from pnp.layout.regions import RegionError, trim_sides
 from pnp.layout.gutterfold import gutterfold_sheets, plan as gutterfold_plan
 from pnp.layout.cutter import CUT_BLEED, MACHINES, CutOutline, cutter_grid, keylines, registration_marks
 from pnp.layout.outline import CutPiece, RectOutline
-from pnp.layout.icon_names import ICON_NAMES
-from pnp.markup import card_markup, escape, markup_problems, plain_text
-from pnp.paths import excerpt
+from pnp.text.icon_names import ICON_NAMES
+from pnp.text.markup import card_markup, escape, markup_problems, plain_text
+from pnp.loading.paths import excerpt
 from pnp.suggest import closest
 from pnp.loading.placeholders import PRINTED_MARK
 from pnp.components import record
@@ -333,7 +334,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     sizes never share one), each with its own back. With ``options.cutter`` the fronts carry the cutting
     machine's registration marks, the cards lie apart inside the area it cuts, and cut files (SVG, DXF)
     of the fronts' outlines go beside the PDFs. The first file records every card's drawing for the kit's
-    ``pieces.json`` (:func:`printed`, :mod:`pnp.reprint`)."""
+    ``pieces.json`` (:func:`printed`, :mod:`pnp.reprint.changes`)."""
     pieces = sheet_pieces(game, options)
     if pieces is not None:
         return joined_pieces(game, options, pieces, [draw_piece(game, options, piece) for piece in pieces])
@@ -587,7 +588,7 @@ def _deck_sheets(game, deck, options, laid, machine, faces, labels, cards, words
 
 
 def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
-    """(title, every physical card and player aid of every deck in print order, as :mod:`pnp.reprint` records
+    """(title, every physical card and player aid of every deck in print order, as :mod:`pnp.reprint.changes` records
     them): each copy's face and back at the deck's size without bleed, and the values it is printed from."""
     plain = replace(options, bleed=0.0)
     words = strings(game, options.lang)
@@ -606,7 +607,7 @@ def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
 
 @with_game_icons
 def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -> record.Reprinted:
-    """The sheets of the card copies ``labels`` (:mod:`pnp.reprint`), laid out as :func:`build` lays out its
+    """The sheets of the card copies ``labels`` (:mod:`pnp.reprint.changes`), laid out as :func:`build` lays out its
     cards (the same paper, bleed, gutterfold or cutting machine, whose cut files are named by the pages of
     ``reprint.pdf``, the first of these being page ``first``)."""
     w, h = options.page_size
@@ -634,8 +635,8 @@ def reprinted(game, options: BuildOptions, labels: set, first: int, spec=None) -
 
 def cut_files(game, machine, page_w: float, page_h: float, pages: list, stem: str,
               numbers: list | None = None, drawn: list | None = None) -> dict:
-    """The cut files (and, for Cricut, the images) beside ``<stem>.pdf``: :func:`pnp.exports.cutfile.cut_files`."""
-    from pnp.exports import cutfile
+    """The cut files (and, for Cricut, the images) beside ``<stem>.pdf``: :func:`pnp.draw.cutfile.cut_files`."""
+    from pnp.draw import cutfile
 
     return cutfile.cut_files(game.title, machine, page_w, page_h, pages, stem, numbers, drawn,
                              words=strings(game))

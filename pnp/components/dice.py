@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pnp import templating
+from pnp.text import templating
 from pnp.components import record
-from pnp.buildcache import replays_reads
-from pnp.cache import reads_files
+from pnp.cache.buildcache import replays_reads
+from pnp.cache.memo import reads_files
 from pnp.loading.cardlayout import (LayoutError, compiled, evaluate, fit_problems, layout_error_problem, load_layout,
                                     text_problems)
 from pnp.components import BuildOptions, Component, Output, Part
@@ -28,7 +28,7 @@ from pnp.layout.dice import cube_net, net_grid, net_pages, sticker_pages, sticke
 from pnp.layout.geometry import Rect
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.regions import place
-from pnp.markup import escape
+from pnp.text.markup import escape
 from pnp.loading.schema import Field
 
 FORMS = ("stickers", "nets")
@@ -125,7 +125,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         parts = (Part("die", spec.id, len(dice), title),) if k == 0 else ()
         out = Output(f"{base}-{form}.pdf", f"{title}: {name}", pages, parts=parts, in_kit=k == 0)
         if machine:
-            from pnp.exports.cutfile import moved_sheets
+            from pnp.draw.cutfile import moved_sheets
 
             out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, f"{base}-{form}", words)
         outs.append(out)
@@ -154,7 +154,7 @@ def _side(config) -> float:
 
 def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
     """(title, every die with its six faces as the kit's form prints them, and the item it is made from),
-    for :mod:`pnp.reprint`."""
+    for :mod:`pnp.reprint.changes`."""
     from pnp.layout.geometry import Group
 
     config = config_of(spec)

@@ -18,7 +18,7 @@ from pnp.layout.geometry import Rect
 from pnp.layout.hexmap import MapLayout, MapStyle, MapWords, hexmap_layout
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, TilePlan, plan_hex_tiles, tile_pages, tile_words
-from pnp.markup import escape
+from pnp.text.markup import escape
 from pnp.loading.schema import Field
 from pnp.loading.yamlsrc import line_of, load_yaml
 
@@ -151,7 +151,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
 
 
 def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
-    """(title, the map as drawn before it is tiled), for :mod:`pnp.reprint`."""
+    """(title, the map as drawn before it is tiled), for :mod:`pnp.reprint.changes`."""
     config = config_of(spec)
     title = title_of(game, config, options.lang, spec)
     if game.map is None:
@@ -205,7 +205,7 @@ def _text_problems(game, layout: MapLayout, subject: str, where: tuple, problems
     column would print nothing): an error at the holding's or terrain's line, else at the map's entry."""
     from pnp.draw.text import fit
     from pnp.layout.geometry import Text, flatten
-    from pnp.markup import plain_text
+    from pnp.text.markup import plain_text
 
     raw = _raw_holdings(game.map.source, game.root)
     holdings = {escape(h.name): line_of(raw, i) if isinstance(raw, list) and i < len(raw) else None

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from functools import cache
 
-from pnp import TEMPLATES_DIR, buildcache, templating
+from pnp import TEMPLATES_DIR
+from pnp.cache import buildcache
+from pnp.text import templating
 from pnp.components import BuildOptions, Component, Output, game_components
 from pnp.draw.flowables import Ruler
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
 from pnp.loading.i18n import strings
 from pnp.loading.placeholders import PRINTED_MARK
-from pnp.manifest import rows
-from pnp.locales import number
-from pnp.markup import Safe, parse
-from pnp.rulebook import flowables, single_frame_pdf
+from pnp.components.manifest import rows
+from pnp.text.locales import number
+from pnp.text.markup import Safe, parse
+from pnp.draw.document import flowables, single_frame_pdf
 
 MARGIN = 15.0
 
@@ -45,7 +47,7 @@ def warm(game, options: BuildOptions) -> None:
 
 
 def view(game):
-    """The game as the instructions page reads it (:func:`pnp.buildcache.counts_only`: the page counts each
+    """The game as the instructions page reads it (:func:`pnp.cache.buildcache.counts_only`: the page counts each
     deck's cards and reads nothing else of them)."""
     return buildcache.counts_only(game)
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pnp import templating
-from pnp.buildcache import replays_reads
-from pnp.cache import reads_files
+from pnp.text import templating
+from pnp.cache.buildcache import replays_reads
+from pnp.cache.memo import reads_files
 from pnp.components import BuildOptions, Component, Output, Part, record
 from pnp.components.board import scope
 from pnp.draw.icons import with_game_icons
@@ -40,7 +40,7 @@ from pnp.layout.writein import WRITING_KINDS, FormField, problems as writing_pro
 from pnp.loading.cardlayout import LayoutError, RegionProblems, evaluate, fit_problems, load_layout, text_problems
 from pnp.loading.i18n import word
 from pnp.loading.schema import Field
-from pnp.markup import escape, plain_text
+from pnp.text.markup import escape, plain_text
 from pnp.units import PAPERS
 
 #: Settings of a ``{kind: pad, ...}`` entry of game.yaml's ``components``.
@@ -212,7 +212,7 @@ def _sheet(game, spec, paper):
 def images(game, the_pad: Pad, stem: str, dpi: int) -> dict:
     """``<stem>.png`` (and ``<stem>-back.png``): each side of the pad as a picture at ``dpi``."""
     from pnp.draw.pdf import render
-    from pnp.exports.raster import Rasterizer, png_bytes
+    from pnp.draw.raster import Rasterizer, png_bytes
 
     out = {}
     for side, elements, _ in the_pad.sides():
@@ -223,7 +223,7 @@ def images(game, the_pad: Pad, stem: str, dpi: int) -> dict:
 
 
 def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
-    """(title, every pad printed with its front and back), for :mod:`pnp.reprint`."""
+    """(title, every pad printed with its front and back), for :mod:`pnp.reprint.changes`."""
     config = config_of(spec)
     the_pad = pad(game, spec)
     name = title(game, spec)

@@ -6,7 +6,7 @@ records them (:func:`fragment`, ``Output.record``): each copy's drawing as a fin
 laid-out elements, without the bleed of the build: every text, shape, position and colour, and the bytes
 of its pictures; the version stamp left out, so a new version alone changes nothing) and the values it is
 printed from (a card's name, copies, flavour and fields; a token's colours and captions; a board's item;
-...). :func:`kit_record` gathers them into the kit's ``pieces.json``; :mod:`pnp.reprint` compares two
+...). :func:`kit_record` gathers them into the kit's ``pieces.json``; :mod:`pnp.reprint.changes` compares two
 records and prints ``reprint.pdf`` of the pieces that changed.
 """
 

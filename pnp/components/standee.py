@@ -11,7 +11,7 @@ front unless it says otherwise.
 
 from __future__ import annotations
 
-from pnp import templating
+from pnp.text import templating
 from pnp.components import record
 from pnp.loading.cardlayout import compiled
 from pnp.components import BuildOptions, Component, Output, Part
@@ -23,8 +23,8 @@ from pnp.layout.geometry import Box, Icon, Picture, Rect, Style, Text
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.standee import StandeeSpec, standee_layout, standee_pages, standee_sheets
 from pnp.loading.i18n import strings, word
-from pnp.markup import closest_icon, escape, plain_text
-from pnp.paths import data_path, excerpt
+from pnp.text.markup import closest_icon, escape, plain_text
+from pnp.loading.paths import data_path, excerpt
 from pnp.loading.schema import Field
 
 SIDE_KEYS = ("label", "icon", "colour", "background", "art")
@@ -225,7 +225,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     stem = spec.id.replace('_', '-')
     out = Output(f"{stem}.pdf", title, pages, parts=(part,), sides="fold")
     if machine:
-        from pnp.exports.cutfile import moved_sheets
+        from pnp.draw.cutfile import moved_sheets
 
         out.pages, out.beside = moved_sheets(game.title, machine, pages, w, h, stem, strings(game, options.lang))
     out.record = record.fragment(game, "standee", *printed(game, options, spec))
@@ -234,7 +234,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
 
 def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
     """(title, every copy of every figure with its front and back art, and the values its sides are drawn
-    from), for :mod:`pnp.reprint`."""
+    from), for :mod:`pnp.reprint.changes`."""
     config = config_of(spec)
     w, h = config["width"], config["height"]
     out = []

@@ -15,8 +15,8 @@ from pnp.loading.i18n import given_at, strings, word, words_at
 from pnp.layout.geometry import Rect, Text
 from pnp.layout.outline import CircleOutline, CutPiece, PolygonOutline, RectOutline
 from pnp.layout.tokens import ROUNDED, front_area, hexagon_points, plan, sheet_pages, token_face
-from pnp.markup import escape, plain_text
-from pnp.paths import excerpt
+from pnp.text.markup import escape, plain_text
+from pnp.loading.paths import excerpt
 from pnp.loading.tokendata import load_tokens
 
 #: Simulated games behind the token-demand warning (fast enough for every validate).
@@ -115,7 +115,7 @@ def _pages(game, token_set, tokens, options: BuildOptions) -> list:
 
 def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
     """(title, every copy of every token with its two faces as drawn without a print-shop bleed, and the
-    values of its tokens.yaml entry), for :mod:`pnp.reprint`."""
+    values of its tokens.yaml entry), for :mod:`pnp.reprint.changes`."""
     token_set = load_tokens(game)
     sides = faces(game, token_set, options.lang)
     out = [record.Printed(t.id, f"{t.id}#{k + 1}", escape(t.id), *sides[t.id], record.item_values(t, game.root))
@@ -140,7 +140,7 @@ def _cutter_output(game, token_set, options: BuildOptions, words, parts) -> Outp
     """``--cutter``: each sheet of token fronts (with the machine's marks, inside the area it cuts) followed
     by the sheet of their backs, each behind its front when printed double-sided; cut files of the fronts
     beside (for Cricut, each page's image and cut file, fronts and backs, to cut apart and glue)."""
-    from pnp.exports.cutfile import cut_files
+    from pnp.draw.cutfile import cut_files
     from pnp.layout.cutter import CUT_BLEED, MACHINES, keylines, piece_sheets, placed_outline, registration_marks
     from pnp.layout.geometry import Group, Page
     from pnp.layout.sheet import mirror

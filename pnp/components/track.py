@@ -12,7 +12,7 @@ from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError
 from pnp.loading.i18n import strings, word
 from pnp.layout.track import SHAPES, TrackSpec, around_problem, track_page
-from pnp.markup import escape
+from pnp.text.markup import escape
 from pnp.loading.schema import Field
 from pnp.loading.tokendata import load_tokens
 
@@ -118,7 +118,7 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
 
 
 def printed(game, options: BuildOptions, spec=None) -> tuple[str, list]:
-    """(title, the track's page as drawn for the kit's paper, with its settings), for :mod:`pnp.reprint`."""
+    """(title, the track's page as drawn for the kit's paper, with its settings), for :mod:`pnp.reprint.changes`."""
     config = settings(game, spec)
     title, _ = titles(game, config, spec.id if spec else "power_track", options.lang)
     key = spec.id if spec else "power_track"

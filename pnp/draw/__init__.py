@@ -1,4 +1,10 @@
-"""Painting: the only package that imports reportlab. It turns layout elements (mm) into PDF pages."""
+"""Drawing: the only package that imports reportlab. It paints layout elements (mm) on PDF pages
+(:mod:`pnp.draw.paint`, :mod:`pnp.draw.pdf`), sets flowing text with platypus (the rulebook, sheets and the
+instructions page: :mod:`pnp.draw.document`, :mod:`pnp.draw.flowables`), draws icons, pictures and labels,
+merges PDFs and makes PDF/X-1a files in CMYK (pikepdf), rasterizes PDFs (:mod:`pnp.draw.raster`) and writes
+cut files (:mod:`pnp.draw.cutfile`). It may import loading (icons and pictures are checked before they are
+drawn), layout, text, the caches and pnp's leaves.
+"""
 
 from reportlab import rl_config
 

@@ -249,7 +249,7 @@ class Rule(Flowable):
 
 
 class FigureRow(Flowable):
-    """Figures drawn by pnp (:mod:`pnp.figures`) side by side, centred in the column, each with its
+    """Figures drawn by pnp (:mod:`pnp.rulebook.figures`) side by side, centred in the column, each with its
     caption set below it. A row wider than the column goes on over more lines; a figure wider than the
     column alone is scaled down to fit it."""
 
@@ -398,5 +398,5 @@ class Ruler(Flowable):
         self._scale(c, pt(2), 2 * MM_PER_INCH, 16, 8, 8, self.words.get("ruler_in", "in"))
 
 def placed_elements(drawing, scale: float) -> tuple:
-    """A figure's elements (a :class:`pnp.figures.Drawing`) under ``scale`` (mm), as the rulebook paints them."""
+    """A figure's elements (a :class:`pnp.rulebook.figures.Drawing`) under ``scale`` (mm), as the rulebook paints them."""
     return (Transform(drawing.elements, scaling(scale), role="figure"),)

@@ -114,7 +114,7 @@ def font_name(role: str, bold: bool = False, italic: bool = False) -> str:
 
 
 #: U+202F NARROW NO-BREAK SPACE, which French typography puts before ``; : ! ?`` and inside « »
-#: (:mod:`pnp.typography`). The bundled fonts have no glyph for it: it is measured and set as a gap of
+#: (:mod:`pnp.text.typography`). The bundled fonts have no glyph for it: it is measured and set as a gap of
 #: NARROW_SPACE em (the typographer's "fine", an eighth of an em), never as a character.
 NNBSP = "\u202f"
 NARROW_SPACE = 0.125

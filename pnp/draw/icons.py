@@ -18,7 +18,7 @@ from contextvars import ContextVar
 
 from reportlab.lib.colors import HexColor, white
 
-from pnp import typography
+from pnp.text import typography
 from pnp.draw import fonts
 from pnp.draw.labels import OUTLINE, LabelInk, label_ink
 from pnp.draw.pictures import draw_picture
@@ -354,7 +354,7 @@ def heart(c, cx, cy, size, colour=None, label=None):
 
 
 #: pnp's built-in icons by name (a game names its own meanings for them in game.yaml's ``icons:``,
-#: e.g. ``power: heater``). :data:`pnp.layout.icon_names.ICON_NAMES` lists the same names.
+#: e.g. ``power: heater``). :data:`pnp.text.icon_names.ICON_NAMES` lists the same names.
 ICONS = {
     "coin": coin, "seal": seal, "heater": heater, "purse": purse, "skull": skull, "gem": gem,
     "cycle": cycle, "plus": plus, "pip": pip, "step": step, "crown": crown, "star": star, "sun": sun,
@@ -374,7 +374,7 @@ _FORM_LABELS: ContextVar = ContextVar("pnp_icon_form_labels", default=None)
 def using(icon_set: IconSet | None, lang: str | None = None, spelling: str | None = None, names=()):
     """Draw with ``icon_set`` (a game's icons) inside the block; the built-in icons otherwise. With
     ``lang``, texts are set in that language's typography too (quotes, hyphenation in ``spelling``, the
-    words of ``names`` never broken: :func:`pnp.typography.language`)."""
+    words of ``names`` never broken: :func:`pnp.text.typography.language`)."""
     token = _ACTIVE.set(icon_set or BUILTIN)
     try:
         if lang:

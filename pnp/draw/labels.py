@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pnp import FONTS_DIR
-from pnp.buildcache import FileDigests
+from pnp.cache.buildcache import FileDigests
 from pnp.layout.colour import contrast
 
 #: The contrast a badge's number needs with what surrounds its glyphs (WCAG AA for text).
@@ -126,10 +126,10 @@ _FILES = FileDigests()
 
 class _StoredInks:
     """The label inks the build cache holds (one entry per installation of pnp: its key is the code's),
-    and those measured in this build, which :meth:`pnp.buildcache.BuildCache.store` writes with it."""
+    and those measured in this build, which :meth:`pnp.cache.buildcache.BuildCache.store` writes with it."""
 
     def __init__(self, cache):
-        from pnp.buildcache import code_digest, digest
+        from pnp.cache.buildcache import code_digest, digest
 
         self.cache, self.key = cache, digest("label inks", code_digest())
         found = cache.get(self.key)
@@ -148,7 +148,7 @@ class _StoredInks:
 
 def _stored() -> _StoredInks | None:
     """The label inks of the running build's cache (None without one)."""
-    from pnp.buildcache import current
+    from pnp.cache.buildcache import current
 
     cache = current()
     if not cache:

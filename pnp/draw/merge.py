@@ -16,7 +16,7 @@ import zlib
 from typing import TYPE_CHECKING
 
 from pnp.draw.fonts import subset_tag
-from pnp.markup import plain_text
+from pnp.text.markup import plain_text
 
 if TYPE_CHECKING:
     from pikepdf import Pdf
@@ -97,7 +97,7 @@ def tag_font_subsets(data: bytes) -> bytes:
 
 def bookmark(title: str) -> str:
     """An outline entry's words: the title's markup as plain text, a plain ``str`` (pikepdf reads a ``str``
-    subclass such as :class:`pnp.markup.Safe` as a sequence of letters)."""
+    subclass such as :class:`pnp.text.markup.Safe` as a sequence of letters)."""
     return str(plain_text(str(title)))
 
 

@@ -10,7 +10,7 @@ import io
 
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp import typography
+from pnp.text import typography
 from pnp.draw import fonts
 from pnp.draw.paint import paint
 from pnp.units import pt
@@ -54,6 +54,6 @@ def render(pages, title: str, author: str = "", outline: str | None = None) -> b
 
 def drawing_context(pages=()) -> tuple:
     """What the painter reads besides the pages and the icons (a drawn file's build cache key holds it): the
-    language texts are set in (its quotes and hyphenation, :mod:`pnp.typography`: the spelling and the
+    language texts are set in (its quotes and hyphenation, :mod:`pnp.text.typography`: the spelling and the
     names never broken that ``pages`` print)."""
     return ("typography", typography.active(), typography.breaking_key(repr(pages)))

@@ -19,7 +19,7 @@ from pathlib import Path
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
 
-from pnp.cache import reads_files
+from pnp.cache.memo import reads_files
 from pnp.draw import fonts
 from pnp.errors import DataError, Problem
 from pnp.loading.svg import check_svg

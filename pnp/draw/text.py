@@ -1,13 +1,13 @@
 """Rich text in a box: a tiny markup, line breaking, shrink-to-fit, and painting.
 
-Markup (parsed by :func:`pnp.markup.inline_atoms`): ``**bold**``, ``*italic*``, inline icons
+Markup (parsed by :func:`pnp.text.markup.inline_atoms`): ``**bold**``, ``*italic*``, inline icons
 ``[power]`` / ``[pips:2]`` / ``[step:1]`` (see :mod:`pnp.draw.icons`), ``\\n`` for a line break and
-``\\*`` for a literal star. Quotes become the active language's (:mod:`pnp.typography`); a style with
+``\\*`` for a literal star. Quotes become the active language's (:mod:`pnp.text.typography`); a style with
 ``hyphenate`` breaks long words at the language's hyphenation points rather than leave a line short;
 :func:`fit` avoids a last line of one word where a different break or a slightly smaller size can. Text that does not fit at the style's size is shrunk in quarter-point steps
-down to ``min_size``; :func:`fit` reports when even that is not enough, which :mod:`pnp.loading.validation`
+down to ``min_size``; :func:`fit` reports when even that is not enough, which :mod:`pnp.validation.checks`
 turns into an error instead of letting text overflow on paper. Validation also reports unknown icons
-(:func:`pnp.markup.markup_problems`); should one reach drawing, it prints as the text it was written as.
+(:func:`pnp.text.markup.markup_problems`); should one reach drawing, it prints as the text it was written as.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
 
-from pnp import typography
+from pnp.text import typography
 from pnp.draw import fonts, icons
 from pnp.layout.geometry import Rect, Style
-from pnp.markup import Atom, inline_atoms, pips_count
+from pnp.text.markup import Atom, inline_atoms, pips_count
 from pnp.units import MIN_TEXT_PT, pt
 
 ICON_SCALE = 1.2       # inline icon size as a multiple of the font size

@@ -1,2 +1,5 @@
-"""Images made from the kit's own drawing code: card PNGs for print services, Tabletop Simulator deck
-sheets, and previews. Rasterizing is done in-process by pypdfium2 (see :mod:`pnp.exports.raster`)."""
+"""Exports made with the kit's own drawing code: card images for print services (:mod:`pnp.exports.cards`, their
+templates :mod:`pnp.exports.presets`), a print service's CMYK PDF/X-1a files (:mod:`pnp.exports.printshop`),
+Tabletop Simulator deck sheets and saved objects (:mod:`pnp.exports.tts`, :mod:`pnp.exports.ttstable`) and
+``pnp preview``'s pictures (:mod:`pnp.exports.preview`). It may import the build and everything below it.
+"""

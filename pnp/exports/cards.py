@@ -3,7 +3,7 @@ backs (the deck's, and one per value of the card key its back varies by), drawn 
 as the printed sheets (:mod:`pnp.layout.cards`).
 
 Faces are laid out once per distinct card, placed on pages of the card's size plus the bleed on every
-side, rendered to one PDF by :mod:`pnp.draw.pdf` and rasterized page by page (:mod:`pnp.exports.raster`).
+side, rendered to one PDF by :mod:`pnp.draw.pdf` and rasterized page by page (:mod:`pnp.draw.raster`).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from pnp.components.cards import _ValueCard, back_elements, card_key, face_conte
 from pnp.draw.icons import for_game
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
-from pnp.exports.raster import Rasterizer, png_bytes, size_px
-from pnp.output import write_atomically
-from pnp.paths import excerpt
+from pnp.draw.raster import Rasterizer, png_bytes, size_px
+from pnp.build.output import write_atomically
+from pnp.loading.paths import excerpt
 from pnp.layout.cards import aid_face
 from pnp.loading.cardlayout import card_face
-from pnp.markup import escape
+from pnp.text.markup import escape
 from pnp.layout.geometry import Group, Page, Rect
-from pnp.loading.validation import validate_game
+from pnp.validation.checks import validate_game
 
 #: The record of the files an export wrote, so the next one removes those it no longer makes.
 RECORD = ".pnp-export-cards.json"
@@ -65,7 +65,7 @@ def checked_game(game_arg, lang: str | None = None):
 
 
 def checked(game_arg, lang: str | None = None, allow_missing: bool = False):
-    """The checks ``pnp build`` runs (:class:`pnp.loading.validation.ValidationResult`; DataError with every
+    """The checks ``pnp build`` runs (:class:`pnp.validation.checks.ValidationResult`; DataError with every
     problem otherwise). With ``allow_missing``, printed strings ``lang`` lacks are no error: they print in
     the game's own language, and the result's ``untranslated`` counts them."""
     problems = Problems()
@@ -248,7 +248,7 @@ class CardExport:
     dpi: int
     bleed: float
     sizes: dict = None   # deck id -> (width, height) px
-    warnings: list = ()  # Problems: a record of an earlier export left alone (pnp.output.read_record)
+    warnings: list = ()  # Problems: a record of an earlier export left alone (pnp.build.output.read_record)
 
 
 def card_export_size(deck, dpi: int, bleed: float = 0.0) -> tuple[int, int]:

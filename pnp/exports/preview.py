@@ -21,8 +21,8 @@ from pnp.draw.icons import for_game
 from pnp.draw.merge import page_count
 from pnp.errors import UserError
 from pnp.exports.cards import SIDE_B, aid_key, back_key, back_value, deck_of_key, face_images, variant_keys
-from pnp.exports.raster import Rasterizer, png_bytes, size_px
-from pnp.kit import KIT_FILE, build_kit, describe_kit, finished
+from pnp.draw.raster import Rasterizer, png_bytes, size_px
+from pnp.build.kit import KIT_FILE, build_kit, describe_kit, finished
 
 
 @dataclass

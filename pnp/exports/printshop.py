@@ -17,8 +17,8 @@ from pnp.draw.icons import for_game
 from pnp.draw.merge import tag_font_subsets
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problem, Problems
-from pnp.loading.validation import validate_game
-from pnp.output import write_atomically
+from pnp.validation.checks import validate_game
+from pnp.build.output import write_atomically
 
 
 def build_print_shop(game_arg, out_dir, options: BuildOptions, preset) -> tuple[list[Path], list]:

@@ -26,9 +26,9 @@ from PIL import Image
 
 from pnp.exports.cards import (BACK, DeckCard, back_file, back_key, back_value, card_back, checked_game, deck_cards,
                                distinct_faces, face_images, is_side_b, select_decks, side_b_keys, variant_keys)
-from pnp.exports.raster import png_bytes
-from pnp.output import write_atomically
-from pnp.paths import SAFE_NAME
+from pnp.draw.raster import png_bytes
+from pnp.build.output import write_atomically
+from pnp.loading.paths import SAFE_NAME
 
 #: The record of the files an export wrote, so the next one removes those it no longer makes.
 RECORD = ".pnp-export-tts.json"
@@ -111,7 +111,7 @@ class TtsExport:
     sheets: int
     index: dict
     decks: list = None             # TtsDeck
-    warnings: list = ()            # Problems: a record of an earlier export left alone (pnp.output.read_record)
+    warnings: list = ()            # Problems: a record of an earlier export left alone (pnp.build.output.read_record)
 
 
 def _sheet(cell, cells: list, images: dict) -> Image.Image:

@@ -25,9 +25,9 @@ from PIL import Image
 from pnp.components import BuildOptions
 from pnp.draw.icons import for_game
 from pnp.draw.pdf import render
-from pnp.exports.raster import Rasterizer, size_px
+from pnp.draw.raster import Rasterizer, size_px
 from pnp.layout.geometry import Group, Page, Rect, extent
-from pnp.paths import SAFE_NAME
+from pnp.loading.paths import SAFE_NAME
 from pnp.units import MM_PER_INCH
 
 #: Units of a custom tile's side at scale 1.

@@ -177,7 +177,7 @@ def _languages(game, api, runs, found) -> None:
 
 def _scenario_files(game):
     """The rulebook's example scenarios and the game folder's ``scenarios/*.yaml``."""
-    from pnp.chapters import load_config
+    from pnp.rulebook.chapters import load_config
 
     try:
         cfg = load_config(game)

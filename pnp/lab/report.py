@@ -1,15 +1,15 @@
 """``pnp lab``'s report.html: the verdicts as tables and matplotlib figures (forest plots of paired
 differences, tuning curves against the target band, the skill ladder), offline and reproducible like
-the balance report (:mod:`pnp.balance`: same drawing settings, every data string escaped)."""
+the balance report (:mod:`pnp.lab.balance`: same drawing settings, every data string escaped)."""
 
 from __future__ import annotations
 
 import html
 
-from pnp.balance import AVERAGE, BAR, CSS, HIGH, LOW, _img, _png, _table
+from pnp.lab.balance import AVERAGE, BAR, CSS, HIGH, LOW, _img, _png, _table
 from pnp.lab.analysis import effect_text, mean_text
 
-import matplotlib.ticker  # noqa: E402  (pnp.balance chose the Agg backend)
+import matplotlib.ticker  # noqa: E402  (pnp.lab.balance chose the Agg backend)
 from matplotlib.figure import Figure  # noqa: E402
 
 e = html.escape

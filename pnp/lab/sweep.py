@@ -11,7 +11,7 @@ variant's parameters, the players, bots and seed. So an interrupted sweep resume
 rerun with more games plays only the new ones, and a change of data or code starts afresh. Batches
 are aligned to multiples of the batch size, so runs of different lengths share their batches.
 
-The cache folder is pnp's alone (:mod:`pnp.cachedir`: marked, and refused when it holds anything else).
+The cache folder is pnp's alone (:mod:`pnp.cache.cachedir`: marked, and refused when it holds anything else).
 A batch file holds its fingerprint, its range and its rows with the SHA-256 of them all, and is read
 only when it is a regular file of at most :data:`MAX_BATCH_BYTES` whose content, fingerprint, range and
 rows (one per game of the range, each numbered) check out; any other (damaged, edited, swapped, a FIFO)
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from pnp import cachedir
+from pnp.cache import cachedir
 from pnp.loading.variants import Variant, apply
 from rules_engine.core.faults import current as limits
 from rules_engine.core.metrics import Task, play_rows
@@ -156,7 +156,7 @@ class Sweep:
     def _write(self, arm: Arm, start: int, stop: int, rows: list) -> None:
         """Keep a batch (nothing when the cache folder is not pnp's or cannot be written: OSError)."""
         if not cachedir.make_ours(self.cache, earlier=earlier_layout, forget_earlier=forget_earlier_layout):
-            raise OSError(f"the cache folder {self.cache} is not pnp's (see pnp/cachedir.py)")
+            raise OSError(f"the cache folder {self.cache} is not pnp's (see pnp/cache/cachedir.py)")
         folder = cachedir.subfolder(self.cache, LAYOUT, self.engine.ENGINE.name, arm.key)
         if folder is None:
             raise OSError(f"{self.cache / LAYOUT} holds something that is not a folder pnp made")
@@ -312,7 +312,7 @@ def forget_earlier_layout(folder) -> None:
 
 
 def claim(folder, option: str | None) -> None:
-    """Refuse (exit 2, one line) a lab cache folder that is not pnp's (:func:`pnp.cachedir.claim`)."""
+    """Refuse (exit 2, one line) a lab cache folder that is not pnp's (:func:`pnp.cache.cachedir.claim`)."""
     cachedir.claim(folder, option, earlier=earlier_layout, subfolders=(LAYOUT,))
 
 

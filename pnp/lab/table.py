@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from pnp.errors import UserError
-from pnp.paths import excerpt
+from pnp.loading.paths import excerpt
 from rules_engine.core.bots import make_bot
 
 SEAT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")

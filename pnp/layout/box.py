@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from pnp.layout.geometry import Box, Circle, Icon, Line, Page, Picture, Rect, Style, Text
-from pnp.markup import fill
+from pnp.text.markup import fill
 from pnp.units import PRINTER_MARGIN, PT_PER_MM
 
 EPS = 1e-6
@@ -622,7 +622,7 @@ class BoxContent:
     art: str | None = None   # look.art: a picture on the lid (and a tuck box's front) instead of the emblems
     beside: tuple = ()       # lines: what the kit has that travels beside the box ("1 rulebook")
     beside_heading: str = ""
-    credits: tuple = ()      # lines: design, art, publisher, further credits (pnp.credits)
+    credits: tuple = ()      # lines: design, art, publisher, further credits (pnp.text.credits)
     credits_at: str = "lid"  # a lid's back wall under the title; "wall" alone on it (too shallow for both);
                              # "base": the base's bottom (too shallow for them at all)
 

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Page, Rect, Style, Text, Transform
-from pnp.markup import escape
+from pnp.text.markup import escape
 from pnp.layout.sheet import (CROP_LENGTH, CROP_OFFSET, Grid, back_slots, crop_marks, cut_lines, fit_grid,
                               margin_cut_lines)
 from pnp.units import MIN_TEXT_PT, PRINTER_MARGIN
@@ -144,7 +144,7 @@ def card_back(title: str, emblems: tuple, w: float, h: float, bleed: float = 0.0
     sx, sy = w / 63.0, h / 88.0
     els = [
         Box(Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed), fill=fill, role="back"),
-        # the frames keep FRAME_INSET inside the trim, where cutting drift does not show (pnp.loading.piececheck)
+        # the frames keep FRAME_INSET inside the trim, where cutting drift does not show (pnp.validation.piececheck)
         Box(Rect(0, 0, w, h).inset(FRAME_INSET), stroke=gold, width=0.45, radius=2.4, role="back-border"),
         Box(Rect(0, 0, w, h).inset(FRAME_INSET + 1.4), stroke=gold, width=0.2, radius=1.8, role="back-border"),
     ]

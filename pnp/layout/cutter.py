@@ -18,7 +18,7 @@ Cricut (Explore, Maker, Joy Xtra) "Print Then Cut": Design Space prints its own 
 round an uploaded image and cuts the image's outline, so pnp prints no marks: the pieces keep to the
 largest image Design Space prints on a Letter or A4 sheet (:data:`CRICUT_AREA`, 6.75 x 9.25 in), and
 beside the PDF each sheet is also a PNG whose opaque pixels are exactly the pieces inside their cut
-lines (transparent between them), the image to upload (:mod:`pnp.exports.cutfile`).
+lines (transparent between them), the image to upload (:mod:`pnp.draw.cutfile`).
 
 Brother ScanNCut: the machine scans the sheet on its mat and needs no printed marks; the pieces keep
 to the printer's margin (the whole sheet lies inside the mat's scan area) and each carries a thin dark

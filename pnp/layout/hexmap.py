@@ -2,7 +2,7 @@
 holdings, each side's half, starting hexes and the small hex ids, as plain layout elements in mm.
 
 The map is the board of any hex-map game (``map:`` in game.yaml, read by :mod:`pnp.loading.mapdata` into a
-:class:`rules_engine.board.HexMap`). This module only reads that object's attributes, so it draws any
+:class:`rules_engine.model.board.HexMap`). This module only reads that object's attributes, so it draws any
 map without knowing the game. Its result is a flat piece in its own frame (origin bottom-left):
 :func:`pnp.layout.tiling.plan_hex_tiles` cuts it across sheets, and the holdings are listed as
 rectangles seams should not cut.
@@ -83,7 +83,7 @@ def map_grid(hexmap, style: MapStyle = MapStyle()) -> tuple[HexGrid, tuple]:
 
 def hexmap_layout(hexmap, colours: dict | None = None, names: dict | None = None, style: MapStyle = MapStyle(),
                   words: MapWords = MapWords(), sides: dict | None = None) -> MapLayout:
-    """Lay out ``hexmap`` (a :class:`rules_engine.board.HexMap`).
+    """Lay out ``hexmap`` (a :class:`rules_engine.model.board.HexMap`).
 
     ``colours``: side (faction id) -> colour for the side rims and holding rings; ``names``: printed
     names of holding kinds and piece kinds, by id (default: the ids); ``sides``: side -> the adjective

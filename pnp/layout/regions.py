@@ -19,7 +19,7 @@ from pnp.layout.tiling import Keep
 from pnp.layout.track import around_problem
 from pnp.layout.writein import (boxes_elements, checks_elements, grid_cells, lines_elements, table_fields,
                                 track_fields)
-from pnp.markup import escape, plain_text
+from pnp.text.markup import escape, plain_text
 
 #: Style keys a region's ``style`` may set (see :class:`pnp.layout.geometry.Style`).
 STYLE_KEYS = ("font", "size", "min_size", "max_lines", "leading", "align", "valign", "colour", "tracking", "upper")

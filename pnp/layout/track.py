@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from pnp.layout.colour import tint
 from pnp.layout.geometry import Box, Circle, Line, Page, Rect, Style, Text
-from pnp.markup import escape
+from pnp.text.markup import escape
 from pnp.units import PRINTER_MARGIN
 
 INK = "#1f1a17"

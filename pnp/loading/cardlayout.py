@@ -26,15 +26,16 @@ from pathlib import Path
 
 import jinja2
 
-from pnp import TEMPLATES_DIR, templating
-from pnp.cache import reads_files
+from pnp import TEMPLATES_DIR
+from pnp.text import templating
+from pnp.cache.memo import reads_files
 from pnp.errors import Problem, Problems
 from pnp.layout.cards import FaceContent, face_context
 from pnp.layout.colour import readable, shade, tint, tint_to
 from pnp.layout.regions import place
 from pnp.layout.writein import CELL_KEYS, FIELD_KINDS
-from pnp.markup import Safe, closest_icon, escape, markup_problems, plain_text
-from pnp.paths import SAFE_NAME, excerpt
+from pnp.text.markup import Safe, closest_icon, escape, markup_problems, plain_text
+from pnp.loading.paths import SAFE_NAME, excerpt
 from pnp.suggest import closest
 from pnp.loading.schema import Field, check, entry, subkey
 from pnp.units import MIN_TEXT_PT
@@ -483,7 +484,7 @@ def _literal_environment():
 def compiled(expression: str, literal_markup: bool = False):
     """``expression`` compiled in pnp's sandbox: a function of the scope's names giving its value (a name
     that does not exist raises). With ``literal_markup`` its quoted texts are markup
-    (:class:`pnp.templating.LiteralMarkupSandbox`)."""
+    (:class:`pnp.text.templating.LiteralMarkupSandbox`)."""
     env = _literal_environment() if literal_markup else _environment()
     expr = env.compile_expression(expression, undefined_to_none=False)
 
@@ -607,9 +608,9 @@ def evaluate(layout: Layout, context: dict, markup: bool = False, icons=None, re
     markup checked), so what a ``text`` or ``label`` expression gives is markup, the layout's literals
     included (``'**VP** ' ~ field('vp')``). Otherwise (a board's facts, as they are) a text from the data
     is printed as written, while the expression's quoted texts are markup, also joined with ``~`` to
-    data (:class:`pnp.templating.LiteralMarkupSandbox`). A table's cells are texts as a text region's.
+    data (:class:`pnp.text.templating.LiteralMarkupSandbox`). A table's cells are texts as a text region's.
 
-    One face (or board piece) is one render for the sandbox's limits (:func:`pnp.templating.limits`);
+    One face (or board piece) is one render for the sandbox's limits (:func:`pnp.text.templating.limits`);
     a region past one is named in the error (with ``report``, reported, and the rest of the piece left).
 
     Nothing is left out silently: an expression that fails, reads a name that does not exist or gives a

@@ -3,7 +3,7 @@
 A game's folder holds a Jinja2 template per language (``templates/abilities/<lang>.j2``) with one
 macro per effect kind; a card's text is that macro called with the ability's parameters. Templates are
 looked up in the game's ``templates/`` folder first, then in pnp's (never by the game folder's name, so
-a copied folder builds the same kit). They run in pnp's sandbox (:mod:`pnp.templating`: data escaped,
+a copied folder builds the same kit). They run in pnp's sandbox (:mod:`pnp.text.templating`: data escaped,
 files confined to the template folders) with StrictUndefined, so a parameter the template expects but
 the data lacks is an error, not a blank on the card.
 """
@@ -16,10 +16,11 @@ from pathlib import Path
 
 import jinja2
 
-from pnp.grammar import speaking
-from pnp import TEMPLATES_DIR, templating
-from pnp.cache import reads_files
-from pnp.markup import Safe
+from pnp.text.grammar import speaking
+from pnp import TEMPLATES_DIR
+from pnp.text import templating
+from pnp.cache.memo import reads_files
+from pnp.text.markup import Safe
 
 
 def template_roots(root) -> tuple:

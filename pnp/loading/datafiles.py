@@ -27,7 +27,7 @@ import jinja2
 
 from pnp.suggest import closest
 from pnp.errors import DataError, Problems
-from pnp.paths import data_path, excerpt
+from pnp.loading.paths import data_path, excerpt
 from pnp.loading.schema import entry
 from pnp.loading.tables import Text, is_table, load_table
 from pnp.loading.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report

@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from pnp.errors import Problems
-from pnp.grammar import GENDER_VALUES, grammar_of
-from pnp.markup import placeholder_problems
-from pnp.paths import SAFE_NAME_TEXT, case_twins, data_path, excerpt, name_problem, portability_problem
+from pnp.text.grammar import GENDER_VALUES, grammar_of
+from pnp.text.markup import placeholder_problems
+from pnp.loading.paths import SAFE_NAME_TEXT, case_twins, data_path, excerpt, name_problem, portability_problem
 from pnp.loading.schema import Field, check, entry, subkey
 from pnp.loading.tables import coerce, guess, is_table, load_table
 from pnp.loading.yamlsrc import LineDict, LineList, line_of, load_yaml_or_report
 from pnp.suggest import closest
-from rules_engine.model import Ability, Card
+from rules_engine.model.cards import Ability, Card
 
 #: Card sizes by name (trim size, width x height in mm).
 NAMED_SIZES = {
@@ -648,7 +648,7 @@ def _new_form(meta, raw, root, problems, path) -> tuple:
 
 # ----------------------------------------------------------------------------- the cards files
 
-#: How a name is said in a sentence (pnp.grammar): its gender (and number), and whether it takes an article.
+#: How a name is said in a sentence (pnp.text.grammar): its gender (and number), and whether it takes an article.
 GRAMMAR_SCHEMA = {
     "gender": Field("str", nullable=True, choices=GENDER_VALUES,
                     doc="the name's grammatical gender, for the articles templates put before it"),

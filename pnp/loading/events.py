@@ -1,7 +1,7 @@
 """Engine events in words: the game's event templates (``templates/events/<lang>.j2``, one macro per event
 type) and the transcripts made from them.
 
-A rulebook example is told by these macros (:mod:`pnp.components.rulebook`), and so is the transcript of
+A rulebook example is told by these macros (:mod:`pnp.rulebook.component`), and so is the transcript of
 an engine that words no events itself (``transcript_lines`` left out of the engine contract): one line per
 event, in the game's language, from the same templates. An engine with its own ``transcript_lines`` keeps
 them (with its ``phrases_<lang>`` table for another language).
@@ -13,9 +13,9 @@ import importlib
 
 import jinja2
 
-from pnp import templating
-from pnp.grammar import Noun, speaking
-from pnp.markup import Safe, escape, plain_text
+from pnp.text import templating
+from pnp.text.grammar import Noun, speaking
+from pnp.text.markup import Safe, escape, plain_text
 from pnp.errors import Problem
 
 

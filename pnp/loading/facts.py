@@ -16,7 +16,7 @@ from pathlib import Path
 from pnp.suggest import closest
 from pnp.loading import placeholders
 from pnp.errors import Problems
-from pnp.paths import data_path, excerpt
+from pnp.loading.paths import data_path, excerpt
 from pnp.loading.schema import MISSING, entry
 from pnp.loading.specs import SpecChecker, line_at
 from pnp.loading.yamlsrc import line_of, load_yaml_or_report

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pnp.suggest import closest
 from pnp import DATA_DIR, default_game
-from pnp.grammar import default_plural, grammar_of
+from pnp.text.grammar import default_plural, grammar_of
 from pnp.loading import placeholders
 from pnp.errors import Problems, UserError, display_path
 from pnp.loading.icons import BUILTIN, IconSet, load_icons
@@ -25,13 +25,13 @@ from pnp.loading.facts import load_facts
 from pnp.loading.decks import (AIDS_SCHEMA, BUILTIN_KEYS, CARD_SCHEMA, GRAMMAR_SCHEMA, DECK_SCHEMA, DEFAULT_DECK, RULES_SCHEMA, CardField,
                        Deck, card_art, card_schema, check_deck_rules, exactly_one_problems, new_card, parse_decks,
                        read_cards, side_b_card, side_b_schema)
-from pnp.markup import card_markup_problems
-from pnp.paths import case_twins, excerpt
-from pnp.loading.renames import Schema
+from pnp.text.markup import card_markup_problems
+from pnp.loading.paths import case_twins, excerpt
+from pnp.renames import Schema
 from pnp.loading.schema import Field, check, entry, subkey
 from pnp.loading.yamlsrc import line_of, load_yaml_or_report
 from rules_engine import engine_module
-from rules_engine.model import WHOLE_PLACEHOLDER, Ability, Card, Faction, Rank
+from rules_engine.model.cards import WHOLE_PLACEHOLDER, Ability, Card, Faction, Rank
 
 __all__ = ["CardField", "Deck", "Game", "load_game", "resolve_game_dir", "bundled_games"]
 
@@ -153,9 +153,9 @@ class Game:
     categories: tuple = ()                # Category per printed ability category
     power_track: dict = field(default_factory=dict, hash=False)
     icons: IconSet = BUILTIN              # the game's icons, then the built-in ones
-    pieces: tuple = ()                    # rules_engine.board.PieceKind, in game.yaml's order
-    holdings: tuple = ()                  # rules_engine.board.HoldingKind
-    map: object = None                    # rules_engine.board.HexMap of the file game.yaml's map names
+    pieces: tuple = ()                    # rules_engine.model.board.PieceKind, in game.yaml's order
+    holdings: tuple = ()                  # rules_engine.model.board.HoldingKind
+    map: object = None                    # rules_engine.model.board.HexMap of the file game.yaml's map names
     look: Look = PLAIN_LOOK               # look: the emblem, cover art and colours of the cover, backs and box
     version: str = ""                     # printed small on every card: game.yaml's version, else the git commit
     component_specs: tuple = field(default=(), hash=False, compare=False)   # ComponentSpec per entry
@@ -804,7 +804,7 @@ def _check_meta(meta: dict, raw, problems: Problems, path) -> None:
 
 
 def _plural(name: str, meta, problems, path, line, subject: str) -> str:
-    """The plural of a name game.yaml gives none for (:func:`pnp.grammar.default_plural`): inflect's in
+    """The plural of a name game.yaml gives none for (:func:`pnp.text.grammar.default_plural`): inflect's in
     English; in another language a warning at the entry's line asking for it, and the name itself."""
     plural, problem = default_plural(name, meta.get("language") or "en")
     if problem:
@@ -888,7 +888,7 @@ def _load_cards(root, deck, factions, ranks, effects, steps, problems, sources, 
 
 
 def _side_b_of(root, deck, raw, clean, problems, path, line, subject, icons, side_art, side_lines):
-    """The side B (a :class:`~rules_engine.model.Card`) a card of ``deck`` gives under ``side_b``, checked
+    """The side B (a :class:`~rules_engine.model.cards.Card`) a card of ``deck`` gives under ``side_b``, checked
     as its face is (side B's fields, card markup at its cell or line, art), or None: a card of a deck of
     one-faced cards (``side_b`` there is an error), or without one in a mixed deck (in a deck whose side B
     is ``required``, an error)."""

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from pnp.errors import Problems
 from pnp.suggest import closest
-from pnp.layout.icon_names import ICON_NAMES
-from pnp.paths import check_inside, excerpt
-from pnp.loading.renames import icon_hint
+from pnp.text.icon_names import ICON_NAMES
+from pnp.loading.paths import check_inside, excerpt
+from pnp.renames import icon_hint
 from pnp.loading.schema import Field, check
 from pnp.loading.svg import check_svg
 from pnp.loading.yamlsrc import line_of

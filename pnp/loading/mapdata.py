@@ -1,7 +1,7 @@
 """A game's board from data: its pieces and holdings (game.yaml) and its hex map (the file ``map:`` names).
 
 Everything is checked with file and line and every problem is reported at once; the result is the
-frozen facts of :mod:`rules_engine.board` (axial coordinates whatever the file used). The map's shape
+frozen facts of :mod:`rules_engine.model.board` (axial coordinates whatever the file used). The map's shape
 as a whole (connected over bridges, split into the sides by the river, room for the pieces) is checked
 by :mod:`pnp.loading.mapcheck`. See ``docs/data-format.md``, "Hex maps and pieces".
 """
@@ -13,10 +13,10 @@ from pathlib import Path
 from pnp.suggest import closest
 from pnp.errors import Problems
 from pnp.layout.hexgrid import axial_to_offset, distance, offset_to_axial
-from pnp.paths import data_path, excerpt
+from pnp.loading.paths import data_path, excerpt
 from pnp.loading.schema import Field, check, entry, ordinal, subkey
 from pnp.loading.yamlsrc import line_of, load_yaml_or_report
-from rules_engine.board import HexMap, HoldingKind, MapHex, MapHolding, PieceKind, Terrain, edge_key
+from rules_engine.model.board import HexMap, HoldingKind, MapHex, MapHolding, PieceKind, Terrain, edge_key
 
 PIECE_SCHEMA = {
     "id": Field("id", required=True),
@@ -139,7 +139,7 @@ def load_board(root: Path, raw_game, factions, traits, problems: Problems, path:
 
     def plural(clean, kind, line):
         """A name's plural game.yaml does not give: inflect's in English, else the name (and a warning)."""
-        from pnp.grammar import default_plural
+        from pnp.text.grammar import default_plural
 
         said, problem = default_plural(clean["name"], raw_game.get("language") or "en")
         if problem:

@@ -12,10 +12,10 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from pnp.cache import reads_files
+from pnp.cache.memo import reads_files
 from pnp.loading.rasters import check_picture
 from pnp.loading.svg import check_svg
-from pnp.paths import data_path, excerpt
+from pnp.loading.paths import data_path, excerpt
 from pnp.suggest import closest
 
 

@@ -10,15 +10,15 @@ warnings; the kit may print a small mark on what comes from a placeholder (``Car
 
 from __future__ import annotations
 
-from pnp.paths import excerpt
+from pnp.loading.paths import excerpt
 from pnp.loading.yamlsrc import line_of
-from rules_engine.model import WHOLE_PLACEHOLDER
+from rules_engine.model.cards import WHOLE_PLACEHOLDER
 
 KEY = "placeholder"
 
 #: The small sign the kit prints beside (or on) what comes from a placeholder: a star, the note mark every
 #: reader looks up (a raised ring read as a degree sign: "0-6°"; the bundled fonts have no dagger). It is
-#: markup's emphasis sign, so it is printed escaped (:func:`pnp.markup.escape`), and the instructions
+#: markup's emphasis sign, so it is printed escaped (:func:`pnp.text.markup.escape`), and the instructions
 #: page explains it in every kit of a game with placeholders.
 PRINTED_MARK = "*"
 

@@ -17,8 +17,8 @@ import warnings
 from functools import lru_cache
 from pathlib import Path
 
-from pnp.cache import file_stamp, reads_files
-from pnp.paths import NotRegularFile, open_regular
+from pnp.cache.memo import file_stamp, reads_files
+from pnp.loading.paths import NotRegularFile, open_regular
 
 #: Most pixels a picture may have: Pillow's own decompression-bomb threshold (about 89 megapixels, a
 #: 10 x 14 inch picture at 800 dpi).

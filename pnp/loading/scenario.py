@@ -14,7 +14,7 @@ from pathlib import Path
 from pnp import DATA_DIR, default_game
 from pnp.errors import DataError, Problem, Problems, UserError, display_path
 from pnp.loading.gamedata import Game, bundled_games, load_game
-from pnp.paths import excerpt, name_problem
+from pnp.loading.paths import excerpt, name_problem
 from pnp.loading.specs import SpecChecker, line_at
 from pnp.loading.yamlsrc import line_of, load_yaml
 from rules_engine.protocol import Spec

@@ -14,7 +14,7 @@ from typing import Any
 
 from pnp.suggest import closest
 from pnp.errors import Problems
-from pnp.paths import LANGUAGE, PACKAGE, SAFE_NAME, SAFE_NAME_TEXT, excerpt
+from pnp.loading.paths import LANGUAGE, PACKAGE, SAFE_NAME, SAFE_NAME_TEXT, excerpt
 from pnp.loading.yamlsrc import LineDict, LineList, line_of
 
 _UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
@@ -32,7 +32,7 @@ class Field:
 
     type: ``int``, ``number``, ``str``, ``bool``, ``colour`` (``#rrggbb``), ``length`` (mm; also accepts
     ``"2.5mm"``, ``"0.25in"``, ``"3pt"``), ``id`` (a name that may become part of a file name:
-    :data:`pnp.paths.SAFE_NAME`), ``language`` (a language code), ``package`` (a Python package name),
+    :data:`pnp.loading.paths.SAFE_NAME`), ``language`` (a language code), ``package`` (a Python package name),
     ``list`` (of ``items``), ``map`` (checked by ``schema``), ``dict`` (free-form mapping whose values are
     ``items``), or ``any``. Numbers are finite; text is non-empty unless ``blank`` allows it.
     """
@@ -259,7 +259,7 @@ class Checker:
             shown = key if isinstance(key, str) and len(key) <= 40 else excerpt(key)
             where = subkey(prefix, shown)
             if key not in schema:
-                from pnp.loading.renames import key_hint       # the format's history: a key it once had
+                from pnp.renames import key_hint       # the format's history: a key it once had
 
                 old = key_hint(schema, key)
                 if old:

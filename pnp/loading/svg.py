@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from pnp.cache import file_stamp, reads_files
+from pnp.cache.memo import file_stamp, reads_files
 from pnp.loading.rasters import check_picture_bytes
-from pnp.paths import NotRegularFile, open_regular
+from pnp.loading.paths import NotRegularFile, open_regular
 
 MAX_BYTES = 2 * 1024 * 1024
 #: Deepest nesting of elements, ``<use>`` references followed (svglib draws by recursion).

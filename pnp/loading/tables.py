@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 
 from pnp.errors import Cell, DataError, Problem
-from pnp.paths import NotRegularFile, check_inside, excerpt, open_regular
+from pnp.loading.paths import NotRegularFile, check_inside, excerpt, open_regular
 from pnp.loading.yamlsrc import LIMITS, LineDict, LineList, read_text
 
 #: Spreadsheet file types a deck's ``cards`` may name.

@@ -18,9 +18,9 @@ import dataclasses
 import jinja2
 from jinja2 import nodes
 
-from pnp import templating
+from pnp.text import templating
 from pnp.errors import Problems
-from pnp.paths import excerpt
+from pnp.loading.paths import excerpt
 from pnp.suggest import closest
 
 #: What iterating over a list of each kind gives.
@@ -65,7 +65,7 @@ def _names(game) -> dict:
     ``stats``: every deck's fields)."""
     from pnp.loading.decks import Deck
     from pnp.loading.gamedata import Game
-    from rules_engine.model import Card, Faction, Rank
+    from rules_engine.model.cards import Card, Faction, Rank
 
     out = {kind: {f.name for f in dataclasses.fields(cls)} | {n for n in dir(cls) if not n.startswith("_")}
            for kind, cls in (("game", Game), ("deck", Deck), ("card", Card), ("faction", Faction), ("rank", Rank))}
@@ -138,10 +138,10 @@ def _shown(node) -> str:
 def check_template_grammar(game, problems: Problems) -> None:
     """A warning for every place a template of the game writes an article itself before a value of the data
     that names something (``a {{ card.name }}``: "a Alchemist"; Spanish ``el {{ ... }}``, ``a {{ ... }}``),
-    at its line, with the filter that says the article by the name (:func:`pnp.grammar.article_problems`);
-    and for every plural made by adding letters (``Gem{{ "s" if n != 1 }}``, :func:`pnp.grammar.plural_problems`).
+    at its line, with the filter that says the article by the name (:func:`pnp.text.grammar.article_problems`);
+    and for every plural made by adding letters (``Gem{{ "s" if n != 1 }}``, :func:`pnp.text.grammar.plural_problems`).
     A template's language is the language folder or file it is in (``rulebook/es/``, ``events/es.j2``)."""
-    from pnp.grammar import article_problems, plural_problems
+    from pnp.text.grammar import article_problems, plural_problems
     from pnp.loading.i18n import languages
 
     folder = game.root / "templates"

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from pnp.loading import placeholders
 from pnp.errors import Problems
-from pnp.paths import data_path, excerpt
+from pnp.loading.paths import data_path, excerpt
 from pnp.loading.schema import Field, check
 from pnp.loading.yamlsrc import line_of, load_yaml_or_report
 

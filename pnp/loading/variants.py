@@ -32,7 +32,7 @@ from pathlib import Path
 from pnp.suggest import closest
 from pnp.loading.decks import card_schema, exactly_one_problems, new_card
 from pnp.errors import Problems, UserError
-from pnp.paths import excerpt
+from pnp.loading.paths import excerpt
 from pnp.loading.schema import Field, check
 from pnp.loading.yamlsrc import LineDict, line_of, load_yaml_or_report
 

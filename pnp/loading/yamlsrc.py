@@ -14,7 +14,7 @@ stack.
 
 :func:`load_yaml` reads each file once per process while it is unchanged (same size and time stamp):
 the loaded data is shared, so callers treat it as read-only. ``pnp watch`` clears the cache before
-every rebuild (:mod:`pnp.cache`).
+every rebuild (:mod:`pnp.cache.memo`).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from yaml.events import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarE
                          SequenceStartEvent)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from pnp.cache import reads_files
+from pnp.cache.memo import reads_files
 from pnp.errors import DataError, Problem
-from pnp.paths import NotRegularFile, check_inside, excerpt, open_regular
+from pnp.loading.paths import NotRegularFile, check_inside, excerpt, open_regular
 
 try:
     from yaml._yaml import CParser as _CParser

@@ -1,4 +1,5 @@
-"""``pnp serve``: a live studio in the browser, showing a whole game and keeping it current.
+"""``pnp serve``: a live studio in the browser, showing a whole game and keeping it current. It may import every
+package of pnp but the commands (the build, the exports, the lab, validation and everything below them).
 
 The parts, each in its own module:
 

@@ -27,7 +27,7 @@ the reason.
 
 View options come as query parameters: ``paper`` (letter, a4), ``lang`` (a language code, empty for
 the game's own) and ``bleed`` (mm, 0 to 10). Paths under ``/game/`` go through
-:func:`pnp.paths.resolve_in`: absolute paths, ``..`` (also when percent-encoded: the server decodes
+:func:`pnp.loading.paths.resolve_in`: absolute paths, ``..`` (also when percent-encoded: the server decodes
 before routing) and links leading out are answered 404, as are hidden files.
 
 Every request's Host header must name this server, on every address it listens on (no DNS
@@ -58,7 +58,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from pnp.errors import DataError, UserError
-from pnp.paths import LANGUAGE, OutsidePath, resolve_in
+from pnp.loading.paths import LANGUAGE, OutsidePath, resolve_in
 from pnp.serve.options import CARD_DPI
 from pnp.serve.studio import Options, Studio
 from pnp.serve.tasks import BUILDS

@@ -13,11 +13,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.buildcache import digest
+from pnp.cache.buildcache import digest
 from pnp.draw.icons import for_game
 from pnp.exports.cards import (SIDE_B, aid_key, back_key, back_variants, card_of_key, deck_of_key, face_elements,
                                faces_pdf)
-from pnp.exports.raster import Rasterizer, png_bytes, size_px
+from pnp.draw.raster import Rasterizer, png_bytes, size_px
 from pnp.serve.images import Image, layout_fingerprint
 from pnp.serve.options import CARD_DPI, LARGE_CARD_DPI  # noqa: F401 - also read as faces.CARD_DPI
 
@@ -161,7 +161,7 @@ def side_b_fields(game, card) -> list[tuple[str, str]]:
 def card_fields(game, card, lang=None) -> list[tuple[str, str]]:
     """A card's data as the page lists it: (key, value as printed, or as written)."""
     from pnp.loading.cardtext import ability_text
-    from pnp.markup import plain_text
+    from pnp.text.markup import plain_text
 
     deck = game.deck_of(card)
     out = [("id", card.id), ("name", card.name), ("deck", deck.name or deck.id), ("copies", str(card.copies))]

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
-from pnp.buildcache import FileDigests, digest, picture_paths
+from pnp.cache.buildcache import FileDigests, digest, picture_paths
 
 #: What a picture's hash looks like in a URL (anything else is not one of ours).
 HASH = re.compile(r"[0-9a-f]{32}")

@@ -14,11 +14,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 
-from pnp.buildcache import digest
+from pnp.cache.buildcache import digest
 from pnp.components import game_components
 from pnp.draw.icons import for_game
 from pnp.errors import DataError
-from pnp.exports.raster import Rasterizer, png_bytes
+from pnp.draw.raster import Rasterizer, png_bytes
 from pnp.serve.images import Image, layout_fingerprint
 from pnp.serve.worker import Stopped
 
@@ -144,7 +144,7 @@ class PageMaker:
             if any_errors or any(c.name not in done for c in others):
                 entry["error"] = "Drawn once every other component can be drawn (it lists their pages)."
                 continue
-            from pnp.kit import describe_kit
+            from pnp.build.kit import describe_kit
 
             built = {name: [r.out for r in outs] for name, outs in done.items()}
             with for_game(game):
@@ -181,7 +181,7 @@ class PageMaker:
         made = {}
         for out in build():
             if out.interleave:      # made of two files already rendered (cards for duplex printers)
-                from pnp.kit import interleaved
+                from pnp.build.kit import interleaved
 
                 interleaved(game, out, {name: made[name].out for name in out.interleave})
             made[out.filename] = self._render(game, out, icons, options)
@@ -196,7 +196,7 @@ class PageMaker:
             if fingerprint in self._pdfs:
                 out.pdf = self._pdfs[fingerprint]
             else:
-                from pnp.kit import rendered
+                from pnp.build.kit import rendered
 
                 rendered(game, out, options)
         else:                    # made by its component (the rulebook): fingerprinted from the PDF itself

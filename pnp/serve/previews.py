@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from pnp import cache
-from pnp.buildcache import FileDigests, icons_digest
+from pnp.cache import memo
+from pnp.cache.buildcache import FileDigests, icons_digest
 from pnp.errors import DataError, Problem, Problems, UserError
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import languages, require_language, translate
@@ -374,7 +374,7 @@ class Previews:
     def _caches_of(self, version: int) -> None:
         """pnp's caches emptied once per version (the files may have changed since they were filled)."""
         if self._cleared != version:
-            cache.clear()
+            memo.clear()
             self._cleared = version
 
     def _keep(self, view: View) -> None:
@@ -426,7 +426,7 @@ class Previews:
 
     def _check_step(self, options: Options, version: int):
         """A generator (worker slices): validation, then the components one by one."""
-        from pnp.loading.validation import validate_game
+        from pnp.validation.checks import validate_game
 
         if self.version != version:
             return       # a newer edit made this one moot

@@ -104,7 +104,7 @@ def _items(value, where: str, wanted: str) -> list:
 
 
 def _read_report(path: Path) -> dict:
-    from pnp.paths import NotRegularFile, open_regular
+    from pnp.loading.paths import NotRegularFile, open_regular
 
     try:
         with open_regular(path) as f:
@@ -445,7 +445,7 @@ def piece_pictures(game) -> dict:
     from pnp.components.standee import side_elements
     from pnp.draw.icons import using
     from pnp.draw.pdf import render
-    from pnp.exports.raster import Rasterizer, png_bytes, size_px
+    from pnp.draw.raster import Rasterizer, png_bytes, size_px
     from pnp.layout.geometry import Page
 
     w, h = PIECE_MM

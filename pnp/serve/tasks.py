@@ -72,7 +72,7 @@ def play(root: Path, build_options, version: int, games: int) -> dict:
     """The engine's figures for the game at ``root`` checked as ``pnp build`` checks it (in the
     language of ``build_options``); UserError when the data has problems."""
     from pnp.errors import DataError, Problems
-    from pnp.loading.validation import validate_game
+    from pnp.validation.checks import validate_game
 
     problems = Problems()
     try:
@@ -108,8 +108,8 @@ def build(what: str, root: Path, out_dir: Path, build_options, version: int) -> 
     """Build ``what`` (kit, cards or tts) of the game at ``root`` into ``out_dir`` (DataError with every
     problem when the data has any; nothing is written then)."""
     if what == "kit":
-        from pnp.buildcache import FOLDER, BuildCache
-        from pnp.kit import build_kit
+        from pnp.cache.buildcache import FOLDER, BuildCache
+        from pnp.build.kit import build_kit
 
         # the build cache in the output folder, as pnp build keeps it: only what changed is drawn again
         result = build_kit(root, out_dir, build_options, cache=BuildCache(Path(out_dir) / FOLDER).claim(None))

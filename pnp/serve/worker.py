@@ -1,6 +1,6 @@
 """The preview process's one drawing thread: jobs by priority, long jobs in slices.
 
-pnp's drawing code keeps caches that are emptied when files change (:mod:`pnp.cache`), and PDFium,
+pnp's drawing code keeps caches that are emptied when files change (:mod:`pnp.cache.memo`), and PDFium,
 which rasterizes the pages, must not be called from two threads at once; so every job that loads the
 game or draws runs here, one at a time. A job may be a generator: each ``next()`` is one slice, and
 between slices more urgent jobs go first (a card picture the page asks for does not wait for the

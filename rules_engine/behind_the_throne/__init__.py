@@ -24,7 +24,7 @@ from rules_engine.behind_the_throne.state import Action, GameState, IllegalActio
 from rules_engine.behind_the_throne.transcript import ENGLISH, Namer, format_event, transcript_lines
 from rules_engine.behind_the_throne.validate import validate_game
 from rules_engine.behind_the_throne.view import table_view
-from rules_engine.model import Param
+from rules_engine.model.cards import Param
 
 #: The numbers the rules play with, for printed material (rulebook, quick reference) to quote.
 FACTS = {"row_limit": ROW_LIMIT, "max_stacks": MAX_STACKS, "stack_limit": STACK_LIMIT,

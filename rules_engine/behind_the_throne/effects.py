@@ -15,7 +15,7 @@ Categories (printed on the card face) decide who may use an ability:
 
 from __future__ import annotations
 
-from rules_engine.model import EffectKind, Param
+from rules_engine.model.cards import EffectKind, Param
 
 MANIPULATIVE, PROTECTIVE, PROHIBITIVE = "manipulative", "protective", "prohibitive"
 CATEGORIES = (MANIPULATIVE, PROTECTIVE, PROHIBITIVE)

@@ -1,4 +1,4 @@
-"""Static facts of a Behind the Throne game, compiled once from :class:`~rules_engine.model.Card` objects.
+"""Static facts of a Behind the Throne game, compiled once from :class:`~rules_engine.model.cards.Card` objects.
 
 Every distinct card is a *kind* (its index in the card list); every physical card of the full deck is a
 *number* (copies expanded in card-list order). A smaller table plays with fewer copies of each
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from rules_engine.behind_the_throne.effects import EFFECTS, MANIPULATIVE, PROTECTIVE, SWAP, VALUE_KINDS
-from rules_engine.model import Card
+from rules_engine.model.cards import Card
 
 #: Cards a player may reveal in one turn.
 ROW_LIMIT = 5

@@ -47,7 +47,7 @@ class Namer:
 
 
 def grammar_form(grammar) -> str:
-    """The phrase form of a :class:`rules_engine.model.Grammar` (see :meth:`Namer.form`)."""
+    """The phrase form of a :class:`rules_engine.model.cards.Grammar` (see :meth:`Namer.form`)."""
     if grammar is None:
         return "other"
     if not grammar.article:

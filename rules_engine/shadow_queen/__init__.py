@@ -10,7 +10,7 @@ Entry points (see ``docs/engine.md``, "Shadow Queen"), the engine protocol of :m
 * :func:`validate_game` is the ``pnp validate`` hook.
 """
 
-from rules_engine.model import Param
+from rules_engine.model.cards import Param
 from rules_engine.shadow_queen.bots import BOTS, GreedyBot
 from rules_engine.shadow_queen.effects import EFFECTS, PIECE_TRAITS
 from rules_engine.shadow_queen.events import Event

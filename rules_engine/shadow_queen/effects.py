@@ -13,7 +13,7 @@ means adjacent, and pieces sharing a holding are adjacent to each other (distanc
 
 from __future__ import annotations
 
-from rules_engine.model import EffectKind, Param
+from rules_engine.model.cards import EffectKind, Param
 
 #: Which holdings a condition accepts: under the player's side's control, or under the other side's.
 CONTROLLED, ENEMY = "controlled", "enemy"

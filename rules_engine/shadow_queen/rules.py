@@ -10,7 +10,7 @@ is the side that moves first (the Shadows), seat 1 the other.
 
 from __future__ import annotations
 
-from rules_engine.board import STEPS, edge_key, hex_distance
+from rules_engine.model.board import STEPS, edge_key, hex_distance
 from rules_engine.shadow_queen.effects import EFFECTS
 
 #: A game stops after this many turns (each side's turn counts one) as a safety net: long games are a

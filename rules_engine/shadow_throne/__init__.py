@@ -2,7 +2,7 @@
 
 Entry points (see ``docs/engine.md``):
 
-* :class:`Rules` compiles :class:`~rules_engine.model.Card` objects once;
+* :class:`Rules` compiles :class:`~rules_engine.model.cards.Card` objects once;
 * :class:`GameState` is one game: ``to_move``, ``legal_actions``, ``apply``, ``events``;
 * :func:`play_game` plays a game with bots; :func:`simulate` / :func:`run_games` many;
   :func:`token_demand` the peak tokens in use;

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rules_engine.model import EffectKind, Param
+from rules_engine.model.cards import EffectKind, Param
 
 RANKS = ("commoner", "elite", "noble")
 

@@ -92,5 +92,5 @@ SPANISH = {
     "keep": "{player} guarda {card} para la próxima batalla.",
 }
 
-#: The table an engine offers for this language (see pnp.components.rulebook.phrases).
+#: The table an engine offers for this language (see pnp.rulebook.component.phrases).
 PHRASES = SPANISH

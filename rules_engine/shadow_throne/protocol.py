@@ -9,7 +9,7 @@ the scenario file's keys as plain :class:`~rules_engine.protocol.Spec` data and 
 from __future__ import annotations
 
 from rules_engine.core import runs
-from rules_engine.model import Param
+from rules_engine.model.cards import Param
 from rules_engine.protocol import Spec
 from rules_engine.shadow_throne.rules import GOAL, MAX_BATTLES, START_GOLD, WAVES, Rules
 from rules_engine.shadow_throne.scenario import (Play, Scenario, ScenarioPlayer, check_scenario,

@@ -1,4 +1,4 @@
-"""Static facts of a Shadow Throne game, compiled once from :class:`~rules_engine.model.Card` objects.
+"""Static facts of a Shadow Throne game, compiled once from :class:`~rules_engine.model.cards.Card` objects.
 
 The hot path never touches ``Card`` objects or dicts: every physical card (copies expanded, numbered
 0..53 in the order of the card list) gets its faction, rank, power, influence, gold change and ability
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from rules_engine.model import Card
+from rules_engine.model.cards import Card
 from rules_engine.shadow_throne.effects import EFFECTS, HANDLERS, RANKS
 
 #: Ability steps, in the order they resolve.
@@ -34,7 +34,7 @@ class Rules:
     """Compiled static facts: card tables, factions, ranks and the fixed numbers of the game.
 
     ``cards`` are the distinct characters; ``factions`` are faction ids (in the order given, or
-    ``FACTIONS``), or :class:`~rules_engine.model.Faction` objects. Raises ``ValueError`` when a card
+    ``FACTIONS``), or :class:`~rules_engine.model.cards.Faction` objects. Raises ``ValueError`` when a card
     names an unknown faction, rank or effect kind.
     """
 

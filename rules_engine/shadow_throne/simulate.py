@@ -166,7 +166,7 @@ def run_games(cards, *, games: int, seed: int = 0, players: int = 4, bots: Seque
               **options) -> list[GameResult]:
     """Play ``games`` games and return one :class:`GameResult` per game, in game order.
 
-    ``cards`` are :class:`~rules_engine.model.Card` objects (or a compiled :class:`Rules`); ``jobs``
+    ``cards`` are :class:`~rules_engine.model.cards.Card` objects (or a compiled :class:`Rules`); ``jobs``
     worker processes (or an ``executor``) share the games; ``progress(n)`` is called as each batch of
     n games finishes.
     """

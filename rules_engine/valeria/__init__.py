@@ -12,7 +12,7 @@ kinds (``EFFECTS``) checked by ``pnp validate`` and worded by ``templates/abilit
 * :func:`transcript_lines` words events; :func:`validate_game` is the ``pnp validate`` hook.
 """
 
-from rules_engine.model import Param
+from rules_engine.model.cards import Param
 from rules_engine.valeria.bots import BOTS, PlannerBot, plan_bot_action
 from rules_engine.valeria.effects import EFFECTS
 from rules_engine.valeria.facts import FACTS_SCHEMA, SHRINES, check_facts

@@ -16,7 +16,7 @@ award can ask for the same things.
 
 from __future__ import annotations
 
-from rules_engine.model import EffectKind, Param
+from rules_engine.model.cards import EffectKind, Param
 
 INSTANT, ONGOING, ENDGAME, AWARD = "instant", "ongoing", "endgame", "award"
 CHAMPION_TYPES = (INSTANT, ONGOING, ENDGAME)

@@ -22,7 +22,7 @@ kind of thing that prints:
 
 pnp's own words live in ``templates/strings/<lang>.yaml``; templates (card text, rulebook chapters,
 player aids, sheets, the instructions page) have a file per language. What must be translated, and
-where each original is written, is :mod:`pnp.loading.i18n.catalogue`; :mod:`pnp.loading.i18n.check` reports every
+where each original is written, is :mod:`pnp.loading.i18n.catalogue`; :mod:`pnp.validation.translations` reports every
 printed string a language lacks at the file and line of the original. A build in a language takes each
 missing word from the game's own language (validation refuses that unless ``--allow-missing``).
 """
@@ -34,11 +34,11 @@ from pathlib import Path
 
 from pnp import TEMPLATES_DIR
 from pnp.errors import DataError, Problem
-from pnp.markup import Safe, fill, placeholder_problems
+from pnp.text.markup import Safe, fill, placeholder_problems
 from pnp.suggest import closest
 from pnp.loading.yamlsrc import load_yaml
 
-#: Printed words that are filled in (:func:`pnp.markup.fill`), and the only placeholders each may use.
+#: Printed words that are filled in (:func:`pnp.text.markup.fill`), and the only placeholders each may use.
 #: Validation reports any other placeholder with its file and line. Those with a ``{count}`` may be
 #: plural forms (:func:`is_plural`); pnp's other words are one text each.
 PLACEHOLDERS = {
@@ -120,7 +120,7 @@ def _texts(mapping) -> dict:
 def is_plural(value) -> bool:
     """Whether ``value`` is a printed word's plural forms: a mapping of CLDR plural categories (``one``,
     ``other``, ...; ``other`` required) or exact counts (``=0``) to texts."""
-    from pnp.locales import CATEGORIES
+    from pnp.text.locales import CATEGORIES
 
     return isinstance(value, dict) and "other" in value and all(
         isinstance(k, str) and (k in CATEGORIES or k[:1] == "=" and k[1:].isdigit()) and isinstance(v, str)
@@ -139,7 +139,7 @@ class Words(dict):
 
     def say(self, key: str, **values) -> Safe:
         """The words at ``key`` with ``values`` filled in (``count`` picks a plural form)."""
-        from pnp.locales import number, plural
+        from pnp.text.locales import number, plural
 
         forms = self[key]
         text = plural(forms, self.lang, values.get("count", 0)) if isinstance(forms, dict) else forms
@@ -284,7 +284,7 @@ def translated_grammar(tr, at: tuple, original):
     the article follows the original's unless the translation says (a personal name stays one). A name the
     translation leaves untranslated (and gives no gender) prints as written in the original, a foreign
     name said without an article ("a Outlaw"): what it lacks is reported as untranslated, as its words are."""
-    from pnp.grammar import grammar_of
+    from pnp.text.grammar import grammar_of
 
     gender = _value_at(tr, ".".join((*at, "gender")))
     article = _value_at(tr, ".".join((*at, "article")))
@@ -338,7 +338,7 @@ def given_at(game, lang: str | None, key: str) -> tuple | None:
 
 def words_of(text) -> str:
     """The words of a text or markup, compared as printed: no styles or icons, spaces and case aside."""
-    from pnp.markup import card_markup, plain_text
+    from pnp.text.markup import card_markup, plain_text
 
     if isinstance(text, (list, tuple)):
         text = " ".join(map(str, text))

@@ -5,7 +5,7 @@ caption, a track's title, one of pnp's own words, ...), the key a translation gi
 (``cards.outlaw.name`` in ``i18n/<lang>.yaml``), and the file and line the original is written at, so
 ``pnp validate --lang es`` can point at what is still in English. The game's own data gives the
 names, decks and cards (:func:`data_sources`); every component kind adds what its own settings and files
-print (:attr:`pnp.components.Component.words`: :func:`pnp.loading.i18n.check.sources` gathers them all);
+print (:attr:`pnp.components.Component.words`: :func:`pnp.validation.translations.sources` gathers them all);
 layouts add their printed literals (:mod:`pnp.loading.i18n.literals`); templates (rulebook chapters, card
 text, aids) are one file per language.
 

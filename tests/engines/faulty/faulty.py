@@ -9,7 +9,7 @@ taking the round) on the same cards; its bots and options break it:
 """
 
 from rules_engine.core import Engine, IllegalAction, State, registry, weighted_kinds
-from rules_engine.model import Param
+from rules_engine.model.cards import Param
 
 HAND = 3
 OPTIONS = {"crash_round": Param("int", default=0, min=0, max=9, doc="the round whose play raises (0: none)"),

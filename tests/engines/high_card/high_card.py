@@ -6,7 +6,7 @@ from typing import NamedTuple
 from rules_engine.core import Engine, GameEvent, IllegalAction, State, runs, weighted_kinds
 from rules_engine.core import play as core
 from rules_engine.core.bots import registry
-from rules_engine.model import Param
+from rules_engine.model.cards import Param
 
 HAND = 3
 PLAYERS = (2, 4)

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from rules_engine.core import Engine, GameEvent, IllegalAction, Problem, State, registry, weighted_kinds
 from rules_engine.core.scenario import read_players, suggest
-from rules_engine.model import Param
+from rules_engine.model.cards import Param
 from rules_engine.protocol import Spec
 
 HAND = 3

@@ -1,0 +1,679 @@
+"""The rulebook component: ``rulebook.pdf`` (reading order, for screens) and ``rulebook-imposed.pdf``
+(saddle-stitch sheets, in the kit). Examples are played by the rules engine at build time."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pnp.cache import buildcache
+from pnp.text import typography
+from pnp.cache.memo import reads_files
+from pnp.text.credits import credit_lines
+from pnp.loading.cardtext import ability_text
+from pnp.components import BuildOptions, Component, Output, Part
+from pnp.draw.icons import with_game_icons
+from pnp.draw.pdf import render
+from pnp.draw.merge import impose as merge_impose
+from pnp.draw.merge import page_count
+from pnp.errors import DataError, Problem, Problems
+from pnp.rulebook.figures import Figures
+from pnp.loading.i18n import strings, translation, words_function
+from pnp.layout.imposition import padded, print_order, side_marks
+from pnp.text.markup import Safe, escape, fill, parse, plain_text
+from pnp.rulebook.chapters import chapter_markup, load_config
+from pnp.draw.document import draw_laid_out, lay_out
+from pnp.loading.paths import excerpt
+from pnp.loading.events import event_templates, phrases, transcript_lines  # noqa: F401 (phrases: tests)
+from pnp.loading.events import said as said_by_templates
+from pnp.loading.scenario import load_scenario, play_scenario
+from pnp.loading.tokendata import load_tokens
+from pnp.units import half_sheet, pt
+from rules_engine.core.contract import engine_named
+
+PLAYER_NAMES = ("Ana", "Ben", "Cleo", "Dario", "Eva")
+#: Event types the printed examples leave out (waves in which a short example plays nothing).
+QUIET_EVENTS = {"wave_empty"}
+
+
+def _transcript(engine, events, game, names, lang):
+    return transcript_lines(game, engine, events, names, lang)
+
+
+@dataclass(frozen=True)
+class EngineExample:
+    """An example played by the rules engine, ready to print: its ``title``, the start position drawn
+    (``start``: figure lines) and told (``setup``), the numbered ``steps`` and the ``outcome``, each a
+    sentence in the kit's language made from the engine's structured events by the game's event
+    templates (``templates/events/<lang>.j2``); ``markup`` is all of it as a rulebook prints it. Iterating
+    gives the engine's transcript lines (``lines``), as chapters written before prose examples read it."""
+
+    id: str
+    title: str
+    start: str
+    setup: str
+    steps: tuple
+    outcome: tuple
+    lines: tuple
+    markup: str
+    paragraphs: tuple = ()      # the steps as paragraphs, each ((event type, sentence), ...): a head starts one
+    events: tuple = ()          # the engine's events, each {type, its fields, its data}, for figures
+    names: tuple = ()           # the players' names by seat
+
+    def __iter__(self):
+        return iter(self.lines)
+
+    def told(self, skip=(), start: int = 0, stop: int | None = None) -> Safe:
+        """The steps told as paragraphs of sentences (``start``:``stop`` of them), as a whole game is told
+        in a rulebook rather than numbered: a paragraph from each head (a wave, a round) on; sentences of
+        the event types in ``skip`` left out (a figure shows them)."""
+        out = []
+        for paragraph in self.paragraphs[start:stop]:
+            said = " ".join(text for kind, text in paragraph if kind not in skip)
+            if said:
+                out.append(said)
+        return Safe("\n\n".join(out))
+
+
+def _sentences(game, module, events, names, template_file, lang) -> tuple[str, list, list, list]:
+    """(setup, steps, outcome, problems): every event said by its macro (:func:`pnp.loading.events.said`),
+    grouped as the template's ``outcome`` and ``heads`` lists say."""
+    setup, steps, outcome, problems, _ = _told(game, module, events, names, template_file, lang)
+    return setup, steps, outcome, problems
+
+
+def _told(game, module, events, names, template_file, lang) -> tuple[str, list, list, list, list]:
+    """:func:`_sentences` and the steps as paragraphs (a head starts a new one), each a list of (event
+    type, sentence)."""
+    outcome_types = set(getattr(module, "outcome", ()) or ())
+    heads = set(getattr(module, "heads", ()) or ())
+    sentences, problems = said_by_templates(game, module, events, names, template_file, lang)
+    pending = ""
+    setup, steps, outcome, paragraphs = "", [], [], []
+    for kind, text in sentences:
+        if kind == "scenario_start":
+            setup = text
+        elif kind in heads:
+            pending = f"{pending} {text}".strip()
+        elif kind in outcome_types:
+            outcome.append(text)
+        else:
+            if pending or not paragraphs:
+                paragraphs.append([])
+            steps.append(Safe(f"{pending} {text}".strip()))
+            paragraphs[-1].append((kind, steps[-1]))
+            pending = ""
+    return setup, steps, outcome, problems, paragraphs
+
+
+def _start_figures(game, figures, position: dict, names, words, events) -> str:
+    """Figure lines showing a scenario's start position: the map round the hexes the example plays on
+    with every piece there, then each player's hand, cards in play, stacks and dice."""
+    rows = []
+    if position.get("pieces") and game.map is not None:
+        spots = []
+        for e in events:
+            for key in ("start", "to", "at", "target_at"):
+                value = e.data.get(key)
+                if isinstance(value, str) and value not in spots:
+                    spots.append(value)
+        pieces: dict = {}
+        for p in position["pieces"]:
+            pieces.setdefault(p["at"], []).append(p["kind"])
+        around = spots or list(pieces)[:1]
+        near = {h: k for h, k in pieces.items()}
+        bridges = list(position.get("bridges") or ())
+        said = words.get("example_map", "The position at the start")
+        if bridges:                 # drawn as outlined hexes: the caption says what they are
+            said += "; " + fill(words.get("example_bridges", "a red outline marks a bridge: {hexes}"),
+                                hexes=", ".join(bridges))
+        rows.append(figures.map(around=around, radius=1.1, pieces=near, highlight=bridges, scale=0.6,
+                                caption=Safe(said)))
+
+    def caption(key, default, seat):
+        return Safe(fill(words.get(key, default), player=names[seat] if seat < len(names) else str(seat + 1)))
+
+    row = []
+    shown = sum(len(c) for key in ("hands", "tableau") for c in (position.get(key) or {}).values())
+    scale, overlap = (0.3, 0.3) if shown <= 6 else (0.24, 0.5)      # few cards: larger, more of each seen
+    for key, word, default in (("hands", "example_hand", "{player}’s hand"),
+                               ("tableau", "example_tableau", "{player}’s cards in play")):
+        for seat, cards in sorted((position.get(key) or {}).items()):
+            if cards:
+                listed = ", ".join(escape(game.card(c).name) for c in cards)
+                row.append(figures.hand(cards, scale=scale, overlap=overlap,
+                                        caption=Safe(f"{caption(word, default, seat)}: {listed}")))
+    for seat, stacks in sorted((position.get("stacks") or {}).items()):
+        if stacks:
+            listed = ", ".join(f"{escape(game.card(c).name) if hasattr(game, 'card') else c} ×{n}"
+                               for c, n in stacks.items())
+            row.append(figures.hand(list(stacks), scale=0.28,
+                                    caption=Safe(caption("example_stacks", "{player}’s stacks", seat)
+                                                 + f": {listed}")))
+    for seat, dice in sorted((position.get("dice") or {}).items()):
+        for d in dice:
+            kind, _, face = str(d).partition(" ")
+            row.append(figures.die(kind, int(face) if face.isdigit() else 1, scale=0.7))
+    if row:
+        rows.append("\n".join(row))
+    return Safe("\n\n".join(r for r in rows if r))
+
+
+def engine_examples(game, cfg, lang=None, figures=None) -> dict:
+    """Each configured scenario, played by the engine: an :class:`EngineExample` (prose from the game's
+    event templates when it has them; the engine's transcript lines always)."""
+    engine = engine_named(game.engine)
+    lang = lang or game.language
+    titles = translation(game, lang).get("examples")
+    titles = titles if isinstance(titles, dict) else {}
+    module, template_file = event_templates(game, lang)
+    words = strings(game, lang)
+    out, problems = {}, []
+    for ex in cfg.get("examples") or []:
+        outcome_events, names, scenario_title = _played(game, ("example", str(ex["_file"])),
+                                                        lambda: _play_example(game, ex["_file"]),
+                                                        _scenario_files(game, ex["_file"]))
+        events = [e for e in outcome_events if e.type not in QUIET_EVENTS]
+        lines = _transcript(engine, events, game, names, lang)
+        title = titles.get(ex["id"]) if isinstance(titles.get(ex["id"]), str) else scenario_title
+        head = [Safe(f"**{escape(title)}**")] if title else []
+        setup, steps, said, start = "", [], [], ""
+        if module is not None:
+            setup, steps, said, found = _sentences(game, module, outcome_events, names, template_file, lang)
+            problems += found
+            first = next((e for e in outcome_events if e.type == "scenario_start"), None)
+            position = (first.data.get("position") if first else None) or {}
+            if figures is not None and position:
+                start = _start_figures(game, figures, position, names, words, outcome_events)
+        parts = [f"### {escape(title)}"] if title else []
+        if setup:
+            parts.append(setup)
+        if start:
+            parts.append(start)
+        if steps:
+            parts.append("\n".join(f"{k}. {s}" for k, s in enumerate(steps, 1)))
+        if said:
+            parts.append(" ".join(said))          # the outcome: one paragraph
+        markup = Safe("\n\n".join(parts)) if module is not None else Safe(
+            "\n".join(f"> {line}" for line in [*head, *(escape(x) for x in lines)]))
+        out[ex["id"]] = EngineExample(ex["id"], escape(title or ""), start, setup, tuple(steps), tuple(said),
+                                      tuple(head + list(lines)), markup)
+    if problems:
+        raise DataError(problems)
+    return out
+
+
+#: The engine's plays of the examples and the battle, kept from one build to the next in one process
+#: (``pnp watch``, the studio) while the build cache is on; see :func:`_played`.
+_PLAYS = buildcache.Generations()
+
+
+def _play_example(game, path) -> tuple:
+    """(events, player names, title) of the scenario file ``path`` played by the engine."""
+    _, scenario = load_scenario(path, game=game)
+    outcome = play_scenario(game, scenario, path)
+    return tuple(outcome.events), [p.name for p in scenario.players], scenario.title
+
+
+def _play_battle(game, cfg) -> tuple:
+    """The events of the battle rulebook.yaml asks for, from a seeded game of the engine's bots."""
+    b = cfg.get("battle") or {}
+    engine = engine_named(game.engine)
+    players = b.get("players", 4)
+    bots = b.get("bots") or engine.DEFAULT_BOTS[0]
+    try:
+        state = engine.play_game(engine.rules_for(game), [bots] * players, b.get("seed", 1), players=players,
+                                 record=True)
+    except ValueError as exc:     # the engine refuses the player count or the bot
+        raise DataError([Problem(cfg["_path"], cfg.get("_battle_line"), "battle",
+                                 f"the rules engine cannot play this game: {str(exc)[:200]}")]) from None
+    return tuple(e for e in state.events if getattr(e, "battle", None) == b.get("battle", 1))
+
+
+def _scenario_files(game, path) -> list:
+    """What a scenario's check reads besides the game: the file's bytes and, when its ``game:`` names
+    another folder (whose rules engine must be this game's), that folder's files."""
+    from pnp.errors import UserError
+    from pnp.loading.scenario import scenario_folder
+    from pnp.loading.yamlsrc import load_yaml
+
+    cache = buildcache.current()
+    files = cache.files
+    out = [str(path), files(path)]
+    try:
+        raw = load_yaml(path, within=game.root)
+    except DataError:
+        return out                  # reported by the check itself, played afresh
+    value = raw.get("game") if isinstance(raw, dict) else None
+    if isinstance(value, str) and value.strip():
+        try:
+            folder, _ = scenario_folder(value, path)
+        except UserError:
+            return [*out, "no such game"]
+        if folder.resolve() != game.root.resolve():    # hashed once a build (every example names it)
+            known = cache.memo.get(("scenario game folder", str(folder)))
+            if known is None:
+                known = cache.memo[("scenario game folder", str(folder))] = buildcache.folder_digest(folder, files)
+            out += [str(folder), known]
+    return out
+
+
+def _described(game, names) -> tuple:
+    """The values of ``game``'s attributes ``names`` that a play read: its cards each by the attributes of
+    a card read (every card's, whichever card they were read of), not whole: a name the engine never
+    reads is not part of what it played."""
+    cards = [buildcache.reads_digest(card, names) for card in game.cards] if "cards" in names else None
+    return buildcache.reads_digest(game, [n for n in names if n != "cards"]), cards
+
+
+def _played(game, what: tuple, play, files=()):
+    """``play()``: the engine's work for a printed example or the battle (its events and what it
+    prints of the scenario). With the build cache on, it is kept in this process under ``what``, the
+    ``files`` it reads, pnp's code and the values the play read of the game and of its cards (recorded:
+    :func:`pnp.cache.buildcache.recording`), and given back while they are the same, so a card's name edited
+    does not play the examples again (their sentences, which print names, are made anew each time)."""
+    from contextlib import ExitStack
+
+    cache = buildcache.current()
+    if not cache:
+        return play()
+    key = buildcache.digest("rulebook play", buildcache.code_digest(), what, files)
+    for names, values, result in _PLAYS.get(cache, key) or ():
+        if _described(game, names) == values:
+            for name in names:          # what the play read counts as read by the component again
+                getattr(game, name, None)
+            return result
+    reads: set = set()
+    cards = list(game.cards)
+    with ExitStack() as stack:
+        stack.enter_context(buildcache.recording(game, reads))
+        for card in cards:
+            stack.enter_context(buildcache.recording(card, reads))
+        result = play()
+    names = frozenset(reads)
+    values = _described(game, names)
+    if None not in values[1:] and values[0] is not None and None not in (values[1] or ()):
+        kept = [entry for entry in (_PLAYS.get(cache, key) or ()) if entry[0] != names][-3:]
+        _PLAYS.put(cache, key, [*kept, (names, values, result)])
+    return result
+
+
+def engine_battle(game, cfg, lang=None, prose: bool = False):
+    """An excerpt of a seeded bot game (events whose ``battle`` is the one asked for), as transcript lines;
+    [] when rulebook.yaml asks for none. With ``prose``, an :class:`EngineExample`, which iterates as
+    those lines: told in sentences by the game's event templates, or (a game without them) printing the
+    lines in a box, as its examples do."""
+    b = cfg.get("battle") or {}
+    if not b:
+        return []
+    engine = engine_named(game.engine)
+    players = b.get("players", 4)
+    bots = b.get("bots") or engine.DEFAULT_BOTS[0]
+    events = list(_played(game, ("battle", cfg["_path"], cfg.get("_battle_line"), game.engine, players, bots,
+                                 b.get("seed", 1), b.get("battle", 1)),
+                          lambda: _play_battle(game, cfg)))
+    names = list(PLAYER_NAMES[:players])
+    lines = _transcript(engine, events, game, names, lang)
+    if not prose:
+        return lines
+    module, template_file = event_templates(game, lang or game.language)
+    if module is None:
+        return EngineExample("battle", "", "", "", (), (), tuple(lines),
+                             Safe("\n".join(f"> {escape(line)}" for line in lines)))
+    setup, steps, said, problems, paragraphs = _told(game, module, events, names, template_file, lang)
+    if problems:
+        raise DataError(problems)
+    parts = [setup] if setup else []
+    if steps:
+        parts.append("\n".join(f"{k}. {s}" for k, s in enumerate(steps, 1)))
+    if said:
+        parts.append(" ".join(said))
+    data = tuple({"type": e.type, **{k: v for k, v in e._asdict().items() if k not in ("type", "data")}, **e.data}
+                 if hasattr(e, "_asdict") else {"type": e.type, **e.data} for e in events)
+    return EngineExample("battle", "", "", setup, tuple(steps), tuple(said), tuple(lines),
+                         Safe("\n\n".join(parts)), tuple(tuple(p) for p in paragraphs), data, tuple(names))
+
+
+def context(game, cfg, lang, figures=None) -> dict:
+    """What chapters see: the game, its cards and tokens, printed words, figures drawn by pnp (``figure``,
+    :mod:`pnp.rulebook.figures`) and (with an engine) its rule facts, played examples and battle."""
+    figures = figures if figures is not None else Figures(game, lang)
+    engine = engine_named(game.engine) if game.engine else None
+    tokens = load_tokens(game)
+    words = strings(game, lang)
+    groups = []
+    if tokens:
+        for kind in tokens.kinds:
+            parts = [t for t in tokens.tokens if t.kind == kind]
+            if not parts:
+                continue
+            values = " + ".join(f"{t.count} x {t.value}" for t in parts if t.value)
+            name = Safe(words.get(f"tokens_{kind}", kind) + (f" ({values})" if values else ""))
+            groups.append({"name": name, "count": sum(t.count for t in parts)})
+    token_list = []
+    for t in (tokens.tokens if tokens else ()):
+        detail = game.faction(t.faction).name if t.faction else t.value
+        label = words.get(f"tokens_{t.kind}", t.kind)
+        token_list.append({"id": t.id, "kind": t.kind, "value": t.value, "faction": t.faction,
+                           "name": Safe(label + (f" ({escape(str(detail))})" if detail is not None else ""))})
+    rank_order = {r.id: i for i, r in enumerate(game.ranks)}
+    factions = [{"faction": f, "cards": sorted((c for c in game.cards if c.faction == f.id),
+                                               key=lambda c: rank_order.get(c.rank, 0))}
+                for f in game.factions]
+
+    def shown(card, *names):
+        """The first of the card's fields ``names`` it gives, as printed on the card (sign, format)."""
+        deck = game.deck_of(card)
+        for name in names:
+            f, value = deck.field(name), card.stats.get(name)
+            if f is not None and value is not None:
+                return escape(f.display(value))
+        return ""
+
+    def ability(card):
+        text = ability_text(game, card, lang)
+        return Safe(f"[step:{card.ability.step}] {text}" if text and card.ability and card.ability.step else text)
+
+    b = cfg.get("battle") or {}
+    return {
+        "game": game,
+        "rules": engine.FACTS if engine else {},
+        "facts": game.facts,                 # the game's facts files (tables, boards, maps), as checked
+        "data": game.data,                   # the game's data files (pnp.loading.datafiles), engine or not
+        "deck_size": len(game.deck_for()),
+        "deck_per_faction": game.decks[0].rules.get("per_faction") or len(game.deck_for()) // max(1, len(game.factions)),
+        "token_groups": groups,
+        "tokens": token_list,
+        "factions": factions,
+        "ability": ability,
+        "shown": shown,
+        "rank_name": lambda card: game.rank(card.rank).name if card.rank else "",
+        "cards": game.cards,
+        "category_name": lambda card: (game.category_of(card).name if game.category_of(card) else ""),
+        "copies_for": game.copies_for,
+        "examples": engine_examples(game, cfg, lang, figures) if engine else {},
+        "battle": engine_battle(game, cfg, lang, prose=True) if engine else [],
+        "battle_seed": b.get("seed", 1),
+        "words": {k: Safe(v) for k, v in strings(game, lang).items()},   # printed words are markup
+        "t": words_function(game, lang),     # t('key', count=n): a counted word in the language's plural form
+        "figure": figures.namespace(),
+    }
+
+
+#: A ``!spare`` line: what follows it, to the end of its chapter, prints only in pages to spare.
+_SPARE = re.compile(r"^!spare[ \t]*$", re.M)
+
+
+def without_spare(chapters) -> tuple[list, list]:
+    """(chapters without what follows each ``!spare`` line, chapters with it but without the line):
+    a booklet laid out first without the spare content, then with it when it has pages to spare."""
+    short, full = [], []
+    for name, markup in chapters:
+        found = _SPARE.search(markup)
+        if found is None:
+            short.append((name, markup))
+            full.append((name, markup))
+        else:
+            # the spare part keeps its line numbers: the directive's line becomes blank
+            short.append((name, markup[:found.start()]))
+            full.append((name, markup[:found.start()] + markup[found.end():]))
+    return short, full
+
+
+@with_game_icons
+@reads_files
+@lru_cache(maxsize=8)
+def booklet(game, paper: str, lang: str):
+    """(reading-order PDF, pages, content pages) for a paper size; cached for validate + build."""
+    cfg = load_config(game)
+    figures = Figures(game, lang)
+    try:
+        chapters = chapter_markup(game, cfg, context(game, cfg, lang, figures), lang)
+    except DataError as exc:
+        raise DataError(list(figures.problems) + list(exc.problems)) from None
+    figures.problems.raise_if_errors()
+    small_labels(figures, paper).raise_if_errors()
+    chapters, spare = without_spare(chapters)
+    words = strings(game, lang)
+    size = half_sheet(paper)
+    cache = buildcache.current()
+    key = _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache)
+    found = cache.get(key)
+    if found is not None:
+        meta, blobs = found
+        if len(blobs) == 1 and type(meta.get("pages")) is int and type(meta.get("content")) is int:
+            return blobs[0], meta["pages"], meta["content"]
+    pdf, pages, content = _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size)
+    cache.put(key, {"kind": "booklet", "pages": pages, "content": content}, [pdf])
+    return pdf, pages, content
+
+
+def small_labels(figures, paper: str) -> Problems:
+    """An error at the template's line for each figure whose own words (a map's or a board's labels, a
+    track's numbers; not a card's, a die's or a token's drawn at scale) print smaller than
+    :data:`pnp.rulebook.figures.MIN_LABEL_PT` on ``paper``, at the scale the booklet sets it (a figure wider than
+    the column is set smaller)."""
+    from pnp.draw.text import fit
+    from pnp.rulebook.figures import MIN_LABEL_PT, labels
+    from pnp.draw.document import MARGIN
+
+    problems = Problems()
+    column = half_sheet(paper)[0] - MARGIN["inner"] - MARGIN["outer"]
+    for d in figures.drawings:
+        scale = min(d.scale, column / d.width) if d.width else d.scale
+        fitted = [(fit(t.markup, t.style, t.rect.w, t.rect.h), k, t.markup) for t, k in labels(d)]
+        crammed = [words for f, _, words in fitted if not f.ok]
+        if crammed:
+            problems.error(*d.where, f"figure.{d.kind}",
+                           f"its words do not fit their place at a legible size ({excerpt(plain_text(crammed[0]))}): "
+                           f"draw it larger")
+            continue
+        sizes = [(f.size * k * scale, words) for f, k, words in fitted]
+        if not sizes:
+            continue
+        size, words = min(sizes)
+        if size >= MIN_LABEL_PT - 0.01:
+            continue
+        needed = d.scale * MIN_LABEL_PT / size
+        advice = (f"draw it at scale={needed:.2f} or more" if d.width * needed <= column
+                  else "show less of it (a part at a larger scale)")
+        problems.error(*d.where, f"figure.{d.kind}",
+                       f"its words print at {size:.1f} pt on {paper} paper ({excerpt(plain_text(words))!s}), "
+                       f"smaller than {MIN_LABEL_PT:g} pt: {advice}")
+    return problems
+
+
+def _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache) -> str | None:
+    """The build cache's key of the booklet drawn from ``chapters`` (and ``spare``, the chapters with
+    their spare content): everything its layout and drawing read besides them. The chapters' markup
+    and the figures' drawings (layout elements: every text, colour, position and icon name), the bytes
+    of the pictures they place, the game's icons, what the cover and the running heads print (title,
+    look, the factions' emblems and colours, players, time, ages, credits), the printed words, the
+    length rulebook.yaml asks for, paper, language and what pnp draws with. An edit that changes none
+    of it (a card the rulebook does not print) finds the booklet drawn; None: not kept (the cache is
+    off, or a drawing is not described by its content)."""
+    if not cache:
+        return None
+    drawings = repr(figures.drawings)
+    if " at 0x" in drawings:
+        return None
+    files = cache.files
+    pictures = sorted({path for d in figures.drawings for path in buildcache.picture_paths(d.elements)})
+    look = game.look
+    return buildcache.digest(
+        "booklet", buildcache.code_digest(), paper, lang, typography.active(),
+        typography.breaking_key(repr(chapters) + repr(spare) + drawings),
+        buildcache.icons_digest(game.icons, files), chapters, spare, drawings,
+        [(path, files(path)) for path in pictures], repr(look),
+        files(look.art) if look.art is not None else None,
+        [(f.emblem, f.colour) for f in game.factions], game.title, game.author, game.players, game.minutes,
+        game.ages, credit_lines(game, words, book=True), sorted(words.items()), cfg.get("pages"), bool(cfg.get("notes")))
+
+
+def _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size):
+    """(reading-order PDF, pages, content pages): the booklet laid out and drawn."""
+    # one layout pass: the length, the contents' entries and where everything goes, drawn once padded
+    laid = lay_out(game, cfg, chapters, size, lang, words, figures)
+    pages = content = len(laid.pages)
+    # the data may fix the length; otherwise the smallest booklet that holds the chapters
+    target = cfg.get("pages") or padded(pages)
+    if pages > target:
+        raise DataError([_problem(cfg, f"the rulebook needs {pages} pages on {paper} paper, more than the "
+                                       f"{target} rulebook.yaml allows")])
+    if pages < target and not cfg.get("notes") and spare != chapters:
+        # pages to spare and no Notes pages asked for: what follows !spare takes them, if it fits
+        with_spare = lay_out(game, cfg, spare, size, lang, words, figures)
+        if len(with_spare.pages) <= target:
+            laid, pages = with_spare, len(with_spare.pages)
+            content = pages
+    pdf, pages, _ = draw_laid_out(laid, target - pages)
+    if pages != target:
+        raise DataError([_problem(cfg, f"padding with {target - content} pages gave {pages} pages, not {target}")])
+    return pdf, pages, content
+
+
+def _problem(cfg, message):
+    return Problem(cfg["_path"], None, "rulebook", message)
+
+
+def impose(reading: bytes, page_w: float, page_h: float, flip: str, words: dict | None = None,
+           title: str = "", author: str = "") -> bytes:
+    """Two booklet pages per landscape sheet side in saddle-stitch order, with fold marks and a label
+    naming the sheet and side (in the kit's language), all inside the printable margin. ``title`` (the
+    game's) and ``author`` are the file's document information: "<title>: <the word rulebook>"."""
+    words = words or {}
+    order = print_order(page_count(reading), flip)
+    sheet_w, sheet_h = 2 * page_w, page_h
+    sides, placements = [], []
+    for i, side in enumerate(order):
+        key = "booklet_sheet_front" if i % 2 == 0 else "booklet_sheet_back"
+        default = "sheet {n} front" if i % 2 == 0 else "sheet {n} back"
+        sides.append(side_marks(page_w, page_h, fill(words.get(key, default), n=i // 2 + 1)))
+        placed = []
+        for number, x in ((side.left, 0.0), (side.right, page_w)):
+            if number is None:
+                continue
+            if side.rotated:  # half a turn about the sheet's centre
+                placed.append((number, -1, 0, 0, -1, round(pt(sheet_w - x), 4), round(pt(sheet_h), 4)))
+            else:
+                placed.append((number, 1, 0, 0, 1, round(pt(x), 4), 0))
+        placements.append(placed)
+    name = words.get("rulebook", "Rulebook")
+    return merge_impose(reading, render(sides, "marks"), placements, f"{title}: {name}" if title else name, author)
+
+
+@with_game_icons
+def build(game, options: BuildOptions, spec=None) -> list[Output]:
+    lang = options.lang or game.language
+    words = strings(game, lang)
+    reading, pages, _ = booklet(game, options.paper, lang)
+    w, h = half_sheet(options.paper)
+    imposed = buildcache.current().combined(
+        "booklet-imposed", [reading, w, h, options.booklet_flip, sorted(words.items()), game.title, game.author],
+        lambda: impose(reading, w, h, options.booklet_flip, words, game.title, game.author or ""))
+    return [
+        Output("rulebook.pdf", words.get("rulebook_reading", "Rulebook"), pdf=reading, in_kit=False),
+        # two booklet pages a side, both sides of each sheet
+        Output("rulebook-imposed.pdf", words.get("rulebook", "Rulebook"), pdf=imposed, sides="double",
+               sheets=(page_count(imposed) + 1) // 2,
+               parts=(Part("booklet", "rulebook", 1, words.get("rulebook", "Rulebook")),)),
+    ]
+
+
+@with_game_icons
+def check(game, problems: Problems, options: BuildOptions | None = None, spec=None) -> None:
+    before = len(problems.errors)
+    try:
+        load_config(game, problems)
+    except DataError as exc:
+        problems.extend(exc.problems)
+        return
+    if len(problems.errors) > before:   # its own file's problems; another component's do not stop it
+        return
+    lang = (options.lang if options else None) or game.language
+    for paper in ((options.paper,) if options else ("letter",)):
+        try:
+            booklet(game, paper, lang)
+        except DataError as exc:
+            problems.extend(exc.problems)
+        _check_cover(game, paper, lang, problems)
+
+
+def _check_cover(game, paper: str, lang: str, problems: Problems) -> None:
+    """pnp's cover shows the whole title, and the subtitle under it, above its picture: a title too long
+    even set small, several words a line, is an error at the title's line (the translation's, for a
+    title the translation gives)."""
+    from pnp.loading.i18n import given_at
+    from pnp.draw.document import MARGIN, cover_title_fits
+
+    if "cover" not in (load_config(game).get("chapters") or []):
+        return
+    w, h = half_sheet(paper)
+    frame_w, frame_h = pt(w - MARGIN["inner"] - MARGIN["outer"]), pt(h - MARGIN["top"] - MARGIN["bottom"]) - 1
+    if not cover_title_fits(game.title, strings(game, lang)["rules_of_play"], frame_w, frame_h,
+                            game.look.art is not None):
+        problems.error(*(given_at(game, lang, "title") or game.where("title")), "title",
+                       f"{excerpt(game.title)} is too long for the rulebook's cover on {paper} paper, even "
+                       f"set small: shorten it (or give the rulebook a cover chapter of its own)")
+
+
+@with_game_icons
+def check_files(game, problems: Problems, spec=None) -> None:
+    """rulebook.yaml is valid (reported with every other file's problems)."""
+    try:
+        load_config(game, problems)
+    except DataError as exc:
+        problems.extend(exc.problems)
+
+
+def words(game, spec=None) -> list:
+    """What the rulebook prints that a translation gives: each example's title (``examples.<id>``), each
+    chapter (a template per language), and the engine's transcript words (``phrases_<lang>``) when the
+    rulebook prints games the engine plays."""
+    from pnp.loading.i18n.catalogue import Source
+    from pnp.rulebook.chapters import SHARED_CHAPTERS, template_dirs
+    from pnp.loading.yamlsrc import line_of
+
+    try:
+        cfg = load_config(game)
+    except DataError:                 # reported by its own check
+        return []
+    out = []
+    for i, ex in enumerate(cfg.get("examples") or []):
+        scenario = _raw(ex.get("_file"), game.root)
+        title = scenario.get("title") if isinstance(scenario, dict) else None
+        if isinstance(ex.get("id"), str) and isinstance(title, str):      # printed above its transcript
+            out.append(Source(f"examples.{ex['id']}", title, ex["_file"], line_of(scenario, "title"),
+                              f"example '{ex['id']}'", "title"))
+    patterns = [str(d) for d in template_dirs(game, "{lang}")]
+    for chapter in cfg.get("chapters") or []:
+        original = next((d / f"{chapter}.md.j2" for d in template_dirs(game, game.source_language)
+                         if (d / f"{chapter}.md.j2").is_file()), None)
+        if original is None or original.parent == SHARED_CHAPTERS:   # missing: reported by the rulebook's
+            continue                  # own check; pnp's shared chapters print pnp's words, in any language
+        out.append(Source(f"templates/rulebook/{{lang}}/{chapter}.md.j2",
+                          tuple(f"{d}/{chapter}.md.j2" for d in patterns), original, None,
+                          f"rulebook chapter '{chapter}'", "the chapter", kind="template"))
+    if game.engine and (cfg.get("examples") or cfg.get("battle")):
+        try:
+            engine = engine_named(game.engine)
+        except Exception:             # an unknown or broken engine: game.yaml's own problem, reported at its line
+            return out
+        out.append(Source(f"rules_engine/{game.engine}/phrases_{{lang}}.py",
+                          (f"module:{getattr(engine, '__name__', game.engine)}.phrases_{{lang}}",),
+                          getattr(engine, "__file__", None), None,
+                          f"engine '{game.engine}'", "the examples' transcript wording", kind="template"))
+    return out
+
+
+def _raw(path, root):
+    from pnp.loading.yamlsrc import load_yaml
+
+    try:
+        return load_yaml(path, within=root) if path is not None else None
+    except DataError:
+        return None
+
+
+COMPONENT = Component("rulebook", build, check, check_files=check_files, weight=5, words=words)

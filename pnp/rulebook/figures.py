@@ -1,0 +1,672 @@
+"""Figures in rulebooks: pieces drawn by pnp itself, from the same layout code as the printed pieces.
+
+A chapter template calls ``figure.card('outlaw')``, ``figure.hand([...])``, ``figure.die('orc', 5)``,
+``figure.token('gold_1')``, ``figure.map(around='0707', pieces={...})``, ``figure.board('board',
+around=['score'], ...)``, ``figure.track(markers={...})`` or ``figure.grid([0, 4, 8])``. Each call
+lays the piece out with its component's own code (a card's face is :func:`pnp.components.cards.laid_out_face`,
+a map excerpt is :func:`pnp.components.hexmap.map_layout` clipped round a hex), so a figure cannot drift
+from what is printed, and returns a placeholder line (``!figure N``) that the rulebook's layout turns
+into the drawing, scaled, with its caption. A figure call stands on a line of its own; figures on
+consecutive lines make a row, side by side. Templates never touch a file: they get placeholders and
+the drawings stay here.
+
+A figure naming something the game does not have is a validation problem at the template's file and
+line, with the closest name; its placeholder draws nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, fields, replace
+
+from pnp.suggest import closest
+from pnp.loading.paths import excerpt
+from pnp.errors import Problems
+from pnp.layout.geometry import Box, Circle, Group, Icon, Line, Polygon, Rect, Text, Transform
+from pnp.layout.geometry import Style as _Style
+from pnp.text.markup import Safe, escape
+
+#: How a figure's placeholder line starts (the rulebook directive that draws it).
+DIRECTIVE = "figure"
+#: Default scales: a card at half size fits two or three across a booklet page.
+CARD_SCALE = 0.5
+MARK_INK = "#1f1a17"
+HIGHLIGHT = "#c0392b"
+OUTLINE = "#8a8178"
+#: The sides ``figure.card`` and ``figure.hand`` draw: a card's face, its side B (a double-sided card), its back.
+SIDES = ("a", "b", "front", "back")
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A figure as layout data: ``elements`` in mm in a ``width`` x ``height`` frame (origin lower
+    left), drawn at ``scale``, with a markup ``caption`` below it (may be empty)."""
+
+    elements: tuple
+    width: float
+    height: float
+    scale: float = 1.0
+    caption: str = ""
+    kind: str = ""
+    where: tuple = field(default=(None, None), compare=False, repr=False)   # (template, line) of its call
+
+
+#: The smallest a figure's own words (a map's labels, a board's, a track's numbers) may print, in points.
+MIN_LABEL_PT = 6.0
+#: Figures of a piece drawn at scale (a card, a hand, a die, a token): their words are the piece's, set
+#: small with it, not the figure's own.
+PIECE_FIGURES = frozenset({"card", "hand", "die", "token", "placed"})
+#: Room (mm, on the card) a hand figure leaves between a card's printed name and the next card.
+NAME_GAP = 2.5
+#: Parts of a figure that are pieces drawn at scale (a card of a hand, a token or a die laid on a board).
+PIECE_ROLES = ("figure-card", "token:", "placed:")
+
+
+def labels(drawing: Drawing) -> list[tuple[Text, float]]:
+    """The figure's own words: each text of a map, board or track figure (inside its clip) with the scale
+    it is drawn at in the figure's frame (before the drawing's ``scale``); none in a figure of a piece
+    drawn at scale, nor in a piece laid on a figure."""
+    if drawing.kind in PIECE_FIGURES:
+        return []
+    out = []
+
+    def walk(elements, k: float, clip):
+        for e in elements:
+            if isinstance(e, Transform):
+                if e.role.startswith(PIECE_ROLES):
+                    continue
+                a, b, c, d = e.matrix[:4]
+                walk(e.elements, k * abs(a * d - b * c) ** 0.5, e.clip)
+            elif isinstance(e, Group):
+                walk(e.elements, k, e.clip or (clip.moved(-e.dx, -e.dy) if clip else None))
+            elif isinstance(e, Text) and e.markup and (clip is None or clip.overlaps(e.rect)):
+                out.append((e, k))
+
+    walk(drawing.elements, 1.0, None)
+    return out
+
+
+def _name_right(face, name: str) -> float:
+    """Where (mm from the card's left edge) the ink of a card face's printed name ends; 0 when the face
+    prints no text that is its name (a back)."""
+    from pnp.draw.text import ink_rect
+    from pnp.text.markup import plain_text
+
+    right = 0.0
+    for e in face:
+        if isinstance(e, Text) and plain_text(e.markup).strip().lower() == name.strip().lower():
+            ink = ink_rect(e.rect, e.markup, e.style)
+            if ink is not None:
+                right = max(right, ink.right)
+    return right
+
+
+def _near(rect: Rect, centres, s: float) -> bool:
+    """Whether ``rect``'s centre lies within half a hex (``s`` across) of one of ``centres``."""
+    return any(abs(rect.cx - x) < s / 2 and abs(rect.cy - y) < s / 2 for x, y in centres)
+
+
+def _legible(e, scale: float):
+    """A map's word set large enough to print at :data:`MIN_LABEL_PT` or more in a figure drawn at
+    ``scale``: its size (and smallest size) raised, its box grown round its centre as much; other
+    elements as they are."""
+    if not isinstance(e, Text) or scale <= 0:
+        return e
+    least = MIN_LABEL_PT / scale
+    small = min(e.style.size, e.style.min_size if e.style.min_size is not None else e.style.size)
+    if small >= least - 1e-9:
+        return e
+    k = least / small
+    r = e.rect
+    style = replace(e.style, size=max(e.style.size, least),
+                    min_size=max(e.style.min_size, least) if e.style.min_size is not None else None)
+    return replace(e, rect=Rect(r.cx - r.w * k / 2, r.cy - r.h * k / 2, r.w * k, r.h * k), style=style)
+
+
+def _closest(name, names) -> str:
+    found = closest(name, names, cutoff=0.0)
+    return f" (did you mean '{found}'?)" if found else ""
+
+
+def _template_line():
+    """(file, line) of the innermost template being rendered that made this call, from the stack."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            return template.filename, template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return None, None
+
+
+def _caption(value) -> str:
+    """A caption: a template's own text is markup; a data value arrives escaped already."""
+    if value is None:
+        return ""
+    return value if isinstance(value, Safe) else str(value)
+
+
+class Figures:
+    """The figures one rulebook render asks for: ``namespace()`` is what templates see as ``figure``."""
+
+    def __init__(self, game, lang: str | None = None):
+        self.game, self.lang = game, lang or game.language
+        self.drawings: list[Drawing] = []
+        self.problems = Problems()
+        self._by_text: dict[str, int] = {}
+        self._token_map: dict | None = None
+
+    def namespace(self) -> dict:
+        return {"card": self.card, "hand": self.hand, "die": self.die, "token": self.token, "map": self.map,
+                "board": self.board, "track": self.track, "grid": self.grid}
+
+    # ------------------------------------------------------------------------------------ plumbing
+
+    def _placeholder(self, drawing: Drawing) -> Safe:
+        self.drawings.append(replace(drawing, where=_template_line()))
+        n = len(self.drawings) - 1
+        text = f"!{DIRECTIVE} {n}"
+        self._by_text[text] = n
+        return Safe(text)
+
+    def _error(self, subject: str, message: str) -> Safe:
+        path, line = _template_line()
+        self.problems.error(path, line, subject, message)
+        return Safe("")
+
+    def drawing(self, placeholder) -> Drawing | None:
+        """The drawing behind a placeholder (a figure placed on a board), or None."""
+        n = self._by_text.get(str(placeholder).strip())
+        return self.drawings[n] if n is not None else None
+
+    def _card(self, card_id):
+        by_id = {c.id: c for c in self.game.cards}
+        card = by_id.get(str(card_id))
+        if card is None:
+            return None, f"no card '{card_id}' in the game{_closest(card_id, by_id)}"
+        return card, ""
+
+    # -------------------------------------------------------------------------------------- pieces
+
+    def face(self, card, side: str = "a") -> tuple[tuple, float, float]:
+        """A card's face elements as printed (no bleed) with its size, and a hairline round it: its face
+        (``side`` ``a`` or ``front``), its side B (``b``) or its back (``back``: side B of a double-sided
+        card, else the back its deck prints behind it)."""
+        from pnp.components.cards import back_elements, laid_out_face, printed_mark
+
+        deck = self.game.deck_of(card)
+        w, h = deck.width, deck.height
+        mark = printed_mark(self.game, card, 1)
+        # the face of its first copy exactly as printed (its corner mark included), laid out once for both
+        if side in ("b", "back"):
+            els = back_elements(self.game, deck, 0.0, card, lang=self.lang, mark=mark)
+        else:
+            els = laid_out_face(self.game, deck, card, self.lang, mark, (w, h), 0.0)
+        return tuple(els) + (Box(Rect(0, 0, w, h), stroke=OUTLINE, width=0.3, radius=3.0, role="figure-edge"),), w, h
+
+    def _side(self, card, side) -> str | None:
+        """Why ``side`` cannot be drawn of ``card`` (None when it can)."""
+        if side not in SIDES:
+            return f"side: {excerpt(str(side))} is not one of {', '.join(repr(s) for s in SIDES)}"
+        if side == "b" and card.side_b is None:
+            return f"card '{card.id}' has one face: side='b' draws a double-sided card's side B (side='back' " \
+                   f"draws a card's back)"
+        return None
+
+    def card(self, card_id, scale=CARD_SCALE, caption=None, token=None, side="a") -> Safe:
+        """A card's face, as printed, at ``scale`` (``side``: ``b`` its side B, ``back`` its back);
+        ``token``: a token of tokens.yaml lying on it (a converted character's convert token)."""
+        card, problem = self._card(card_id)
+        if card is None:
+            return self._error("figure.card", problem)
+        problem = self._side(card, side)
+        if problem:
+            return self._error("figure.card", problem)
+        els, w, h = self.face(card, side)
+        if token is not None:
+            on, problem = self._tokens_on({card_id: token})
+            if problem:
+                return self._error("figure.card", problem)
+            els += self._token_on_card(on, str(token), w, h)
+        return self._placeholder(Drawing(els, w, h, float(scale), _caption(caption), "card"))
+
+    def _tokens_on(self, tokens) -> tuple:
+        """(the game's tokens by id, None) when every token ``tokens`` ({card id: token id}) names is
+        one of tokens.yaml's; else (None, the problem)."""
+        if not isinstance(tokens, dict):
+            return None, "tokens: give a mapping of card ids to token ids, like {'outlaw': 'converted'}"
+        by_id = self._tokens()
+        for token_id in tokens.values():
+            if str(token_id) not in by_id:
+                return None, f"no token '{token_id}'{_closest(token_id, by_id)}"
+        return by_id, None
+
+    def _token_on_card(self, by_id, token_id: str, w: float, h: float) -> tuple:
+        """A token's front lying on a card (its upper right, over the art), as on the table."""
+        size = min(w * 0.34, by_id[token_id][1].size)
+        return (self.token_marker(by_id, token_id, w * 0.74, h * 0.58, size),)
+
+    def hand(self, card_ids, scale=CARD_SCALE * 0.8, caption=None, overlap=0.25, tokens=None, side="a",
+             sides=None) -> Safe:
+        """A row of cards "in hand" (or on the table): each face as printed, overlapping by ``overlap``
+        of a card's width; ``tokens`` ({card id: token id}) lays a token of tokens.yaml on those cards;
+        ``side`` (``a``, ``b`` or ``back``) shows every card's side, ``sides`` ({card id: side}) some cards'."""
+        by_id = None
+        if sides is not None and not isinstance(sides, dict):
+            return self._error("figure.hand", "sides: give a mapping of card ids to sides, like {'oak': 'b'}")
+        stray = [c for c in sides or () if c not in (card_ids or ())]
+        if stray:
+            return self._error("figure.hand", f"sides: '{stray[0]}' is not one of the figure's cards")
+        if tokens:
+            by_id, problem = self._tokens_on(tokens)
+            if problem:
+                return self._error("figure.hand", problem)
+            stray = [c for c in tokens if c not in (card_ids or ())]
+            if stray:
+                return self._error("figure.hand", f"tokens: '{stray[0]}' is not one of the figure's cards")
+        faces, names = [], []
+        for card_id in card_ids or ():
+            card, problem = self._card(card_id)
+            if card is None:
+                return self._error("figure.hand", problem)
+            shown = (sides or {}).get(card_id, side)
+            problem = self._side(card, shown)
+            if problem:
+                return self._error("figure.hand", problem)
+            els, w, h = self.face(card, shown)
+            if by_id is not None and card_id in tokens:
+                els += self._token_on_card(by_id, str(tokens[card_id]), w, h)
+            faces.append((els, w, h))
+            names.append((card.side_b.name if shown == "b" and card.side_b is not None else card.name))
+        if not faces:
+            return self._error("figure.hand", "no cards: give a list of card ids")
+        step = max(w for _, w, _ in faces) * (1 - float(overlap))
+        els, x = [], 0.0
+        for k, (face, w, h) in enumerate(faces):
+            els.append(Transform(face, (1, 0, 0, 1, x, 0), role="figure-card"))
+            if k < len(faces) - 1:
+                # the next card leaves this one's name in sight (a fan shows each name)
+                x += max(step, _name_right(face, names[k]) + NAME_GAP)
+        width = x + faces[-1][1]
+        return self._placeholder(Drawing(tuple(els), width, max(h for _, _, h in faces), float(scale),
+                                         _caption(caption), "hand"))
+
+    def _dice(self):
+        from pnp.components.dice import config_of, dice_faces
+
+        out = []
+        for spec in getattr(self.game, "component_specs", ()):
+            if spec.kind == "dice":
+                dice, layout = dice_faces(self.game, spec)
+                out.append((spec, config_of(spec), dice, layout))
+        return out
+
+    def die_face(self, kind, face):
+        """(elements, size) of face ``face`` (1-6, in the order the data gives the faces) of the die
+        ``kind``, as its sticker prints it; or (None, problem)."""
+        from pnp.layout.regions import place
+
+        kinds = {}
+        for spec, config, dice, layout in self._dice():
+            for item, faces in dice:
+                key = item.get("id") if isinstance(item, dict) else (spec.id if item is None else str(item))
+                kinds.setdefault(str(key), (config, faces, layout))
+        if not kinds:
+            return None, "the game has no dice component"
+        found = kinds.get(str(kind))
+        if found is None:
+            return None, f"no die '{kind}'{_closest(kind, kinds)}"
+        config, faces, layout = found
+        if not isinstance(face, int) or not 1 <= face <= len(faces):
+            return None, f"face {face!r}: a die's faces are numbered 1 to {len(faces)}"
+        s = config["die_size"]
+        els = tuple(place(faces[face - 1], layout.size, s, s, None))
+        return els + (Box(Rect(0, 0, s, s), stroke=OUTLINE, width=0.3, radius=1.5, role="figure-edge"),), s
+
+    def die(self, kind, face=1, scale=1.0, caption=None) -> Safe:
+        """One face of a die, as its sticker prints it."""
+        els, s = self.die_face(kind, face)
+        if els is None:
+            return self._error("figure.die", s)
+        return self._placeholder(Drawing(els, s, s, float(scale), _caption(caption), "die"))
+
+    def _tokens(self) -> dict:
+        """{id: (token set, token)} of the game's tokens.yaml (empty without one), read and checked once
+        for all the figures of a render (a rulebook asks for it a dozen times)."""
+        from pnp.loading.tokendata import load_tokens
+
+        if self._token_map is None:
+            token_set = load_tokens(self.game) if (self.game.root / "tokens.yaml").is_file() else None
+            self._token_map = {t.id: (token_set, t) for t in (token_set.tokens if token_set else ())}
+        return self._token_map
+
+    def token_face(self, token_set, token, side="front") -> tuple[tuple, float]:
+        """(elements, extent) of a token's face as printed, with its cut line."""
+        from pnp.components.tokens import faces
+        from pnp.layout.tokens import cut_outline
+
+        drawn = faces(self.game, replace(token_set, tokens=(token,), bleed=0.0), self.lang)[token.id]
+        extent = token.size * 2 / 3 ** 0.5 if token.shape == "hexagon" else token.size
+        cut = cut_outline(token.shape, Rect(0, 0, extent, extent), token.outline)
+        if "stroke" in {f.name for f in fields(cut)}:   # a drawn line (an SVG outline is a picture)
+            cut = replace(cut, stroke=OUTLINE)
+        return tuple(drawn[0 if side == "front" else 1]) + (cut,), extent
+
+    def token_marker(self, tokens, token_id, cx: float, cy: float, size: float):
+        """A token's front ``size`` mm across, centred on (cx, cy): a marker on a map or board."""
+        els, extent = self.token_face(*tokens[token_id])
+        k = size / extent
+        return Transform(els, (k, 0, 0, k, cx - size / 2, cy - size / 2), role=f"token:{token_id}")
+
+    def token(self, token_id, side="front", scale=1.0, caption=None) -> Safe:
+        """A token's face as printed (inside its cut line), ``side`` front or back."""
+        by_id = self._tokens()
+        if str(token_id) not in by_id:
+            return self._error("figure.token", f"no token '{token_id}'{_closest(token_id, by_id)}")
+        if side not in ("front", "back"):
+            return self._error("figure.token", f"side '{side}': front or back")
+        els, extent = self.token_face(*by_id[str(token_id)], side)
+        return self._placeholder(Drawing(els, extent, extent, float(scale), _caption(caption), "token"))
+
+    # ------------------------------------------------------------------------------- map and boards
+
+    def piece_marker(self, kind, cx: float, cy: float, size: float) -> tuple:
+        """A piece of kind ``kind`` on a map or board: a disc in its side's colour with its icon."""
+        pieces = {p.id: p for p in self.game.pieces}
+        piece = pieces.get(kind)
+        colour = self.game.faction(piece.faction).colour if piece and piece.faction else MARK_INK
+        r = size / 2
+        els = [Circle(cx, cy, r, fill=colour, stroke="#ffffff", width=0.35, role=f"piece:{kind}")]
+        from pnp.draw.icons import drawable
+
+        if drawable(kind):
+            els.append(Icon(kind, cx, cy, size * 0.62, "#ffffff", role=f"piece-icon:{kind}"))
+        else:
+            name = escape((piece.name if piece else str(kind))[:1].upper())
+            els.append(Text(Rect(cx - r, cy - r * 0.6, size, r * 1.2), name,
+                            _Style(font="sans-bold", size=max(5.0, size * 1.4), colour="#ffffff"),
+                            role=f"piece-icon:{kind}"))
+        return tuple(els)
+
+    def map(self, around=None, radius=1.6, pieces=None, highlight=(), arrows=(), scale=1.0, caption=None,
+            component=None) -> Safe:
+        """An excerpt of the hex map as printed: the hexes within ``radius`` hexes of ``around`` (a hex
+        id or a list of them), with ``pieces`` ({hex: kind or [kinds]}) on it, ``highlight``-ed hexes
+        and ``arrows`` ([from, to] pairs of hexes)."""
+        from pnp.components.hexmap import config_of, map_layout
+
+        if self.game.map is None:
+            return self._error("figure.map", "the game has no map")
+        spec = next((s for s in getattr(self.game, "component_specs", ()) if s.kind == "hexmap"
+                     and (component is None or s.id == component)), None)
+        layout = map_layout(self.game, config_of(spec), self.lang)
+        where = {str(k).replace("\\", ""): v for k, v in layout.where.items()}
+        kinds = {p.id for p in self.game.pieces}
+        centres = []
+        for h in ([around] if isinstance(around, str) else list(around or ())):
+            if str(h) not in where:
+                return self._error("figure.map", f"no hex '{h}' on the map{_closest(h, where)}")
+            centres.append(where[str(h)])
+        if not centres:
+            return self._error("figure.map", "around: give a hex id or a list of them")
+        s = layout.grid.size
+        tokens = self._tokens()
+        marks, spots, labels_, covered = [], [], [], set()
+        names = {p.id: p.name for p in self.game.pieces}
+        for h, what in (pieces or {}).items():
+            if str(h) not in where:
+                return self._error("figure.map", f"pieces: no hex '{h}' on the map{_closest(h, where)}")
+            group = [what] if isinstance(what, str) else list(what)
+            hexagon = next((x for x in self.game.map.hexes if x.id == str(h)), None)
+            holding = self.game.map.holding_at(hexagon.at) if hexagon is not None else None
+            cx, cy = where[str(h)]
+            size, y = 0.42 * s, cy - 0.05 * s
+            if holding is not None:
+                # on a holding the pieces stand in the lower half of its ring, under its name as the
+                # figure prints it, smaller
+                size = 0.32 * s
+                name = next((_legible(e, float(scale)) for e in layout.elements if isinstance(e, Text)
+                             and e.role == "holding-name" and _near(e.rect, [(cx, cy)], s)), None)
+                y = min(cy - 0.25 * s, name.rect.y - size / 2 - 0.4) if name is not None else cy - 0.25 * s
+            for k, kind in enumerate(group):
+                if kind not in kinds and kind not in tokens:
+                    return self._error("figure.map", f"pieces: no piece kind or token '{kind}'"
+                                                     f"{_closest(kind, sorted(kinds) + sorted(tokens))}")
+                dx = (k - (len(group) - 1) / 2) * size * 0.81
+                if kind in kinds:
+                    marks += self.piece_marker(kind, cx + dx, y, size)
+                    covered.add(str(h))
+                else:                       # a token (a bridge, a marker) lies under the pieces
+                    marks.insert(0, self.token_marker(tokens, kind, cx + dx, y, size + 0.08 * s))
+                spots.append((cx + dx, y))
+            shown_kinds = [k for k in group if k in kinds]
+            if holding is None and len(shown_kinds) == 1:     # its name where the map names a start
+                from pnp.layout.hexmap import START_STYLE       # a map game's: others never load it
+
+                cx, cy = where[str(h)]
+                labels_.append(Text(Rect(cx - 0.45 * s, cy - 0.42 * s, 0.9 * s, 0.16 * s),
+                                    escape(names.get(shown_kinds[0], shown_kinds[0])), START_STYLE,
+                                    role=f"piece-label:{shown_kinds[0]}"))
+        for h in highlight or ():
+            if str(h) not in where:
+                return self._error("figure.map", f"highlight: no hex '{h}' on the map{_closest(h, where)}")
+            hx = next(x for x in self.game.map.hexes if x.id == str(h))
+            marks.append(replace(layout.grid.polygon(hx.at, stroke=HIGHLIGHT, width=0.8), role="highlight"))
+        for pair in arrows or ():
+            if len(pair) != 2 or any(str(h) not in where for h in pair):
+                return self._error("figure.map", f"arrows: {list(pair)!r} is not a pair of hexes on the map")
+            marks += _arrow(where[str(pair[0])], where[str(pair[1])], s)
+        xs, ys = [c[0] for c in centres], [c[1] for c in centres]
+        reach = float(radius) * s
+        x0, y0, x1, y1 = min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach
+        # a piece the window reaches is shown whole, with room round it
+        for cx, cy in spots:
+            if x0 - s * 0.3 < cx < x1 + s * 0.3 and y0 - s * 0.3 < cy < y1 + s * 0.3:
+                x0, y0 = min(x0, cx - s * 0.4), min(y0, cy - s * 0.4)
+                x1, y1 = max(x1, cx + s * 0.4), max(y1, cy + s * 0.4)
+        window = Rect(max(0.0, x0), max(0.0, y0), 0, 0)
+        window = Rect(window.x, window.y, min(layout.width, x1) - window.x, min(layout.height, y1) - window.y)
+        # words the window would cut (a hex number, a holding's name at its edge) are left out; a figure
+        # of a position names the pieces it shows, not the map's start (a Soldier never above "Peasant"),
+        # and a holding with a piece on it shows its name, not its kind, above the piece
+        held = {str(x.id) for x in self.game.map.hexes if x.id in covered and self.game.map.holding_at(x.at)}
+        held_at = {where[h] for h in held}
+        legible = (_legible(e, float(scale)) for e in (*layout.elements, *labels_))
+        shown = tuple(e for e in legible
+                      if not isinstance(e, Text) or (window.contains(e.rect, 0.3)
+                                                     and not (pieces and e.role.startswith("start:"))
+                                                     and not (e.role == "holding-kind" and _near(e.rect, held_at, s))))
+        els = (Transform(shown + tuple(marks), (1, 0, 0, 1, -window.x, -window.y),
+                         clip=window, role="figure-map"),
+               Box(Rect(0, 0, window.w, window.h), stroke=OUTLINE, width=0.3, role="figure-edge"))
+        return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "map"))
+
+    def _board(self, component, item):
+        from pnp.components.board import _layouts, config_of, pieces, scope
+
+        specs = {s.id: s for s in getattr(self.game, "component_specs", ()) if s.kind == "board"}
+        spec = specs.get(str(component))
+        if spec is None:
+            return None, f"no board component '{component}'{_closest(component, specs)}"
+        made = pieces(self.game, spec)
+        config = config_of(spec)
+        items = [None]
+        if config["each"]:
+            from pnp.loading.cardlayout import compiled
+
+            items = list(compiled(config["each"])(**scope(self.game)) or ())
+        ids = [it.get("id") if isinstance(it, dict) else it for it in items]
+        if item is None:
+            index = 0
+        elif item in ids:
+            index = ids.index(item)
+        else:
+            return None, f"board '{component}': no item '{item}'{_closest(item, [i for i in ids if i])}"
+        piece = made[index * config["copies"]]
+        front, _ = _layouts(self.game, spec, config, Problems())
+        from pnp.loading.cardlayout import evaluate
+
+        context = {**scope(self.game), "item": items[index], "piece": items[index], "index": index,
+                   "side": "front"}
+        regions = evaluate(front, context)
+        sx, sy = piece.size[0] / front.size[0], piece.size[1] / front.size[1]
+        rects = {}
+        for region in regions:
+            if "rect" in region:
+                x, y, w, h = region["rect"]
+                rects.setdefault(region["name"], Rect(x * sx, y * sy, w * sx, h * sy))
+            elif "at" in region:            # a circle (r) or an icon (size) placed by its centre
+                x, y = region["at"]
+                r = float(region.get("r") or float(region.get("size") or 0) / 2)
+                rects.setdefault(region["name"], Rect((x - r) * sx, (y - r) * sy, 2 * r * sx, 2 * r * sy))
+        return (piece, rects), ""
+
+    def board(self, component, around=None, item=None, place=None, margin=3.0, scale=0.5, caption=None) -> Safe:
+        """A board piece as printed (``item``: which one of an ``each`` entry), cut to the regions
+        ``around`` (names in its layout; all of it by default) with ``margin`` mm round them, and other
+        figures ``place``-d on regions ({region: figure.die(...) or a piece kind})."""
+        found, problem = self._board(component, item)
+        if found is None:
+            return self._error("figure.board", problem)
+        piece, rects = found
+        w, h = piece.size
+        names = [around] if isinstance(around, str) else list(around or ())
+        for name in names:
+            if name not in rects:
+                return self._error("figure.board", f"board '{component}': no region '{name}'{_closest(name, rects)}")
+        marks = []
+        for name, what in (place or {}).items():
+            if name not in rects:
+                return self._error("figure.board", f"place: no region '{name}'{_closest(name, rects)}")
+            area = rects[name]
+            drawing = self.drawing(what)
+            if drawing is not None:
+                k = min(area.w / drawing.width, area.h / drawing.height) * 0.9
+                marks.append(Transform(drawing.elements, (k, 0, 0, k, area.cx - drawing.width * k / 2,
+                                                          area.cy - drawing.height * k / 2), role=f"placed:{name}"))
+                self.drawings[self._by_text[str(what).strip()]] = replace(drawing, kind="placed")
+            elif str(what) in {p.id for p in self.game.pieces}:
+                marks += self.piece_marker(str(what), area.cx, area.cy, min(area.w, area.h) * 0.8)
+            elif str(what) in (tokens := self._tokens()):
+                marks.append(self.token_marker(tokens, str(what), area.cx, area.cy, min(area.w, area.h) * 0.8))
+            else:
+                known = sorted({p.id for p in self.game.pieces} | set(tokens))
+                return self._error("figure.board", f"place: '{what}' is neither a figure, a piece kind nor a "
+                                                   f"token{_closest(what, known)}")
+        if names:
+            x0 = max(0.0, min(rects[n].x for n in names) - margin)
+            y0 = max(0.0, min(rects[n].y for n in names) - margin)
+            x1 = min(w, max(rects[n].right for n in names) + margin)
+            y1 = min(h, max(rects[n].top for n in names) + margin)
+        else:
+            x0, y0, x1, y1 = 0.0, 0.0, w, h
+        window = Rect(x0, y0, x1 - x0, y1 - y0)
+        els = (Transform(tuple(piece.front) + tuple(marks), (1, 0, 0, 1, -x0, -y0), clip=window, role="figure-board"),
+               Box(Rect(0, 0, window.w, window.h), stroke=OUTLINE, width=0.3, role="figure-edge"))
+        return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "board"))
+
+    def track(self, markers=None, component=None, spaces=None, scale=0.5, caption=None) -> Safe:
+        """The track as printed (the game's ``track`` component, or its power track), the spaces from
+        ``spaces`` ([first, last]; all by default), with a marker in a faction's colour on a space
+        ({faction id or colour: space number})."""
+        from pnp.components import BuildOptions
+        from pnp.components.track import layout
+
+        specs = [s for s in getattr(self.game, "component_specs", ()) if s.kind == "track"
+                 and (component is None or s.id == component)]
+        if not specs:
+            return self._error("figure.track", "the game has no track component"
+                               + (f" '{component}'" if component else ""))
+        track = layout(self.game, BuildOptions(lang=self.lang), specs[0])
+        page = track.page if hasattr(track, "page") else track
+        spaces_found = _track_spaces(page)
+        if not spaces_found:
+            return self._error("figure.track", "the track has no numbered spaces")
+        lo, hi = (min(spaces_found), max(spaces_found)) if spaces is None else (int(spaces[0]), int(spaces[1]))
+        chosen = [r for n, r in spaces_found.items() if lo <= n <= hi]
+        if not chosen:
+            return self._error("figure.track", f"spaces {lo}..{hi}: the track numbers "
+                                                f"{min(spaces_found)} to {max(spaces_found)}")
+        factions = {f.id: f for f in self.game.factions}
+        marks = []
+        for who, n in (markers or {}).items():
+            if n not in spaces_found:
+                return self._error("figure.track", f"markers: no space {n} on the track")
+            colour = factions[who].colour if who in factions else str(who)
+            if who not in factions and not str(who).startswith("#"):
+                return self._error("figure.track", f"markers: no faction '{who}'{_closest(who, factions)}")
+            r = spaces_found[n]
+            k = sum(1 for m in marks if getattr(m, "role", "") == f"marker:{n}")
+            size = min(r.w, r.h) * 0.42
+            marks.append(Circle(r.cx + (k - 0.5) * size * 0.9 if k else r.cx, r.cy - r.h * 0.12, size / 2,
+                                fill=colour, stroke="#ffffff", width=0.35, role=f"marker:{n}"))
+            if who in factions and factions[who].emblem:
+                marks.append(Icon(factions[who].emblem, marks[-1].cx, marks[-1].cy, size * 0.7, "#ffffff",
+                                  role=f"marker-icon:{n}"))
+        m = 0.5     # the spaces' outline; the neighbouring rows' numbers stay outside
+        window = Rect(min(r.x for r in chosen) - m, min(r.y for r in chosen) - m, 0, 0)
+        window = Rect(window.x, window.y, max(r.right for r in chosen) + m - window.x,
+                      max(r.top for r in chosen) + m - window.y)
+        els = (Transform(tuple(page.elements) + tuple(marks), (1, 0, 0, 1, -window.x, -window.y), clip=window,
+                         role="figure-track"),)
+        return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "track"))
+
+    def grid(self, cells, columns=3, rows=3, size=6.0, colour=None, caption=None) -> Safe:
+        """A grid of ``columns`` x ``rows`` squares (numbered from the top left, row by row) with the
+        ``cells`` filled: an award's shape of markers on the 3 x 3 campaign map."""
+        cells = list(cells or ())
+        if any(not isinstance(c, int) or not 0 <= c < columns * rows for c in cells):
+            return self._error("figure.grid", f"cells {cells!r}: numbers from 0 to {columns * rows - 1}")
+        ink = colour or (self.game.factions[0].colour if self.game.factions else MARK_INK)
+        els = []
+        for k in range(columns * rows):
+            x, y = (k % columns) * size, (rows - 1 - k // columns) * size
+            els.append(Box(Rect(x, y, size, size), fill="#f4efe4", stroke=OUTLINE, width=0.3, role="grid-cell"))
+            if k in cells:
+                els.append(Circle(x + size / 2, y + size / 2, size * 0.32, fill=ink, role=f"grid-mark:{k}"))
+        return self._placeholder(Drawing(tuple(els), columns * size, rows * size, 1.0, _caption(caption), "grid"))
+
+
+def _track_spaces(page) -> dict:
+    """{number: space rectangle} of a track page (its spaces are boxes, each with its number on it)."""
+    from pnp.layout.geometry import flatten
+
+    boxes, numbers = [], []
+    for e in flatten(page.elements):
+        role = getattr(e, "role", "")
+        if isinstance(e, Box) and role.endswith("space"):
+            boxes.append(e.rect)
+        elif isinstance(e, Text) and role.endswith("number"):
+            numbers.append(e)
+    out = {}
+    for t in numbers:
+        text = str(t.markup).replace("\\", "")
+        if not text.lstrip("-").isdigit():
+            continue
+        box = next((b for b in boxes if b.contains(t.rect, 0.01) or b.overlaps(t.rect)), None)
+        if box is not None:
+            out.setdefault(int(text), box)
+    return out
+
+
+def _arrow(a: tuple, b: tuple, s: float) -> list:
+    """An arrow from hex centre ``a`` towards ``b``, stopping short of both centres and set a little to
+    the right of the line between them, clear of the hex number printed on that line."""
+    (x1, y1), (x2, y2) = a, b
+    dx, dy = x2 - x1, y2 - y1
+    d = (dx * dx + dy * dy) ** 0.5 or 1.0
+    ux, uy = dx / d, dy / d
+    ox, oy = uy * s * 0.2, -ux * s * 0.2
+    sx, sy = x1 + ux * s * 0.28 + ox, y1 + uy * s * 0.28 + oy
+    ex, ey = x2 - ux * s * 0.3 + ox, y2 - uy * s * 0.3 + oy
+    head = s * 0.16
+    left = (ex - ux * head - uy * head * 0.6, ey - uy * head + ux * head * 0.6)
+    right = (ex - ux * head + uy * head * 0.6, ey - uy * head - ux * head * 0.6)
+    return [Line(sx, sy, ex - ux * head * 0.5, ey - uy * head * 0.5, HIGHLIGHT, 0.7, role="arrow"),
+            Polygon(((ex, ey), left, right), fill=HIGHLIGHT, role="arrow-head")]
+
+
+def scaled(drawing: Drawing, width_mm: float) -> float:
+    """The scale a drawing is set at in a column ``width_mm`` wide: its own, or less if it is wider."""
+    return min(drawing.scale, width_mm / drawing.width) if drawing.width else drawing.scale
+
