@@ -762,6 +762,26 @@ def lay_out(game, cfg, chapters, page_size_mm, lang, words: dict, figures=None) 
                    (game, cfg, chapters, page_size_mm, lang, words, figures))
 
 
+#: A page of the booklet with more than this share of its text frame left empty is reported (a warning).
+EMPTY_SHARE = 1 / 3
+
+
+def empty_pages(laid: LaidOut, page_size_mm: tuple) -> list[tuple[int, float]]:
+    """(page number, share of its text frame left empty under what it holds) of each page of a laid out
+    booklet that is more than :data:`EMPTY_SHARE` empty: its content pages but the cover and the last one
+    (where a booklet's text simply ends; the padding pages after it are rulebook.yaml's notes)."""
+    bottom, top = pt(MARGIN["bottom"]), pt(page_size_mm[1] - MARGIN["top"])
+    out = []
+    for number, page in enumerate(laid.pages[:-1], 1):
+        if page.template == "cover":
+            continue
+        lows = [event[3] for event in page.events if event[0] == "place"]
+        share = (min(lows) - bottom) / (top - bottom) if lows else 1.0
+        if share > EMPTY_SHARE:
+            out.append((number, round(share, 3)))
+    return out
+
+
 def draw_laid_out(laid: LaidOut, notes: int, placed: list | None = None) -> tuple[bytes, int, list]:
     """The booklet of :func:`lay_out` drawn with ``notes`` padding pages at its padding point:
     (pdf, pages, contents entries), byte for byte what platypus's passes make (:func:`render_booklet`

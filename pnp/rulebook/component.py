@@ -23,7 +23,7 @@ from pnp.loading.i18n import strings, translation, words_function
 from pnp.layout.imposition import padded, print_order, side_marks
 from pnp.text.markup import Safe, escape, fill, parse, plain_text
 from pnp.rulebook.chapters import chapter_markup, load_config
-from pnp.draw.document import draw_laid_out, lay_out
+from pnp.draw.document import draw_laid_out, empty_pages, lay_out
 from pnp.loading.paths import excerpt
 from pnp.loading.events import event_templates, phrases, transcript_lines  # noqa: F401 (phrases: tests)
 from pnp.loading.events import said as said_by_templates
@@ -426,6 +426,12 @@ def without_spare(chapters) -> tuple[list, list]:
 @lru_cache(maxsize=8)
 def booklet(game, paper: str, lang: str):
     """(reading-order PDF, pages, content pages) for a paper size; cached for validate + build."""
+    return laid_booklet(game, paper, lang)[:3]
+
+
+def laid_booklet(game, paper: str, lang: str):
+    """:func:`booklet` and its pages more than a third empty ((page, share empty), ...:
+    :func:`pnp.draw.document.empty_pages`)."""
     cfg = load_config(game)
     figures = Figures(game, lang)
     try:
@@ -442,11 +448,14 @@ def booklet(game, paper: str, lang: str):
     found = cache.get(key)
     if found is not None:
         meta, blobs = found
-        if len(blobs) == 1 and type(meta.get("pages")) is int and type(meta.get("content")) is int:
-            return blobs[0], meta["pages"], meta["content"]
-    pdf, pages, content = _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size)
-    cache.put(key, {"kind": "booklet", "pages": pages, "content": content}, [pdf])
-    return pdf, pages, content
+        empty = meta.get("empty")
+        if (len(blobs) == 1 and type(meta.get("pages")) is int and type(meta.get("content")) is int
+                and isinstance(empty, list) and all(isinstance(e, list) and len(e) == 2 for e in empty)):
+            return blobs[0], meta["pages"], meta["content"], tuple(tuple(e) for e in empty)
+    pdf, pages, content, empty = _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size)
+    cache.put(key, {"kind": "booklet", "pages": pages, "content": content, "empty": [list(e) for e in empty]},
+              [pdf])
+    return pdf, pages, content, tuple(empty)
 
 
 def small_labels(figures, paper: str) -> Problems:
@@ -512,7 +521,8 @@ def _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache) -
 
 
 def _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size):
-    """(reading-order PDF, pages, content pages): the booklet laid out and drawn."""
+    """(reading-order PDF, pages, content pages, pages more than a third empty): the booklet laid out and
+    drawn."""
     # one layout pass: the length, the contents' entries and where everything goes, drawn once padded
     laid = lay_out(game, cfg, chapters, size, lang, words, figures)
     pages = content = len(laid.pages)
@@ -530,7 +540,7 @@ def _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words,
     pdf, pages, _ = draw_laid_out(laid, target - pages)
     if pages != target:
         raise DataError([_problem(cfg, f"padding with {target - content} pages gave {pages} pages, not {target}")])
-    return pdf, pages, content
+    return pdf, pages, content, empty_pages(laid, size)
 
 
 def _problem(cfg, message):
@@ -594,10 +604,23 @@ def check(game, problems: Problems, options: BuildOptions | None = None, spec=No
     lang = (options.lang if options else None) or game.language
     for paper in ((options.paper,) if options else ("letter",)):
         try:
-            booklet(game, paper, lang)
+            _, _, _, empty = laid_booklet(game, paper, lang)
         except DataError as exc:
             problems.extend(exc.problems)
+        else:
+            _report_empty(load_config(game), paper, empty, problems)
         _check_cover(game, paper, lang, problems)
+
+
+def _report_empty(cfg, paper: str, empty, problems: Problems) -> None:
+    """One warning at rulebook.yaml for the booklet's pages more than a third empty on ``paper``."""
+    if not empty:
+        return
+    listed = ", ".join(f"page {number} ({share:.0%} empty)" for number, share in empty)
+    problems.warn(cfg["_path"], None, "rulebook",
+                  f"{len(empty)} page{'s' if len(empty) != 1 else ''} of the booklet on {paper} paper "
+                  f"{'are' if len(empty) != 1 else 'is'} more than a third empty: {listed}; fill the room "
+                  f"(a figure, a turn summary, the components at actual size after !spare)")
 
 
 def _check_cover(game, paper: str, lang: str, problems: Problems) -> None:
