@@ -107,7 +107,9 @@ def test_booklet_sheet_marks_stay_printable_and_are_translated(game, lang, label
     for el in marks.find("sheet-label"):
         assert printable.contains(extent(el))
     assert marks.find("sheet-label")[0].elements[0].style.size >= 6.0
-    _, imposed = build_rulebook(game, BuildOptions(lang=lang))
+    from pnp.loading.i18n import translate
+
+    _, imposed = build_rulebook(translate(game, lang), BuildOptions(lang=lang))   # as a build translates it
     text = pypdf.PdfReader(io.BytesIO(imposed.pdf)).pages[3].extract_text()
     assert label in text
     doc = pdfium.PdfDocument(imposed.pdf)
