@@ -60,7 +60,7 @@ cards:
 QUESTS = """\
 id,name,copies,faction,reward,flavour
 dragon,Slay the Dragon,1,sun,12,Bring a bucket.
-caravan,Guard the Caravan,2,moon,3,
+caravan,Guard the Caravan,2,moon,3,Mind the mules.
 """
 
 
@@ -79,7 +79,7 @@ cards:
   rogue: {name: Pícaro}
   squire: {name: Escudero}
   dragon: {name: Matar al dragón, flavour: Trae un cubo.}
-  caravan: {name: Guardar la caravana}
+  caravan: {name: Guardar la caravana, flavour: Cuidado con las mulas.}
 """
 
 

@@ -431,7 +431,8 @@ def test_a_standee_too_tall_for_the_cut_area_is_named(tmp_path):
     with pytest.raises(DataError) as info:
         comp.build(game, BuildOptions(paper="letter", cutter="silhouette"))
     (problem,) = info.value.problems
-    assert str(problem).startswith(f"{yaml_path}:70: standee 'standees': ")
+    line = next(i for i, text in enumerate(yaml_path.read_text().splitlines(), 1) if text.strip().startswith("- kind: standee"))
+    assert str(problem).startswith(f"{yaml_path}:{line}: standee 'standees': ")     # the standee's entry
     assert str(problem).endswith(" on letter for --cutter silhouette")
 
 

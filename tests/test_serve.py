@@ -203,7 +203,7 @@ def test_a_broken_file_shows_its_problem_instead_of_the_picture(server, game):
 QUESTS_BROKEN = """\
 id,name,copies,faction,reward,flavour
 dragon,Slay the Dragon,1,sun,twelve,Bring a bucket.
-caravan,Guard the Caravan,2,moon,3,
+caravan,Guard the Caravan,2,moon,3,Mind the mules.
 """
 
 
