@@ -137,7 +137,8 @@ def test_allow_missing_warns_and_exits_0(copy):
     without(copy, *CASES["text field"][0])
     result = run("validate", copy, "--lang", "es", "--allow-missing")
     assert result.exit_code == 0, result.output
-    warnings = [l for l in result.output.splitlines() if "warning:" in l]
+    # (its short rule page gets the page-fill advice, issue 37: not this test's subject)
+    warnings = [l for l in result.output.splitlines() if "warning:" in l and "more than a third empty" not in l]
     assert warnings == [
         _where(copy, "lanterns.yaml", "id: red-dragon") + "warning: " + CASES["text field"][3],
         _where(copy, "tokens.yaml", "id: oil") + "warning: " + CASES["token caption"][3],
