@@ -1,14 +1,17 @@
 """The box: sizes from the deck and box.yaml, nets whose panels, folds and tabs agree with those sizes,
 splitting along folds with matching lettered tabs, margins, page counts, and box.yaml checks."""
 
+import re
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
 from pnp.components import BuildOptions
 from pnp.components import box as box_component
+from pnp.draw.text import fit
 from pnp.errors import Problems
 from pnp.loading.gamedata import load_game
 from pnp.layout.box import (STYLES, BoxContent, BoxSpec, NetTooLarge, box_layout, edge_length, shared_side, split,
@@ -581,3 +584,27 @@ def test_the_lid_facts_take_a_second_line_when_one_cannot_hold_them(tmp_path):
     (facts,) = [e for page in box_component.layout(game, BuildOptions(lang="es")).pages
                 for e in flatten(page.elements) if isinstance(e, Text) and e.role == "lid-fact"]
     assert facts.markup == "10–12 jugadores · 120–180 minutos · Edad 10+" and facts.style.max_lines == 2
+
+
+def test_the_title_on_a_narrow_wall_takes_a_second_line_when_one_cannot_hold_it(tmp_path):
+    """Found by the generated games (issue 32): 'Orchard Silver' in capitals on the 32 mm walls of a box for
+    mini cards did not fit one line even at 8 pt, an error about pnp's own lettering in a game that sets no
+    ``title_lines``. The walls' title takes a second line when one cannot hold it; the lid's top keeps one."""
+    import shutil
+    from pathlib import Path
+
+    root = tmp_path / "tw"
+    shutil.copytree(Path(__file__).parent / "games" / "tidewardens", root)
+    text = (root / "game.yaml").read_text().replace("size: poker", "size: mini-euro")
+    text = re.sub(r"(?m)^title: .*$", "title: Orchard Silver", text)
+    (root / "game.yaml").write_text(text.replace("  - rulebook\n", "  - rulebook\n  - box\n"))
+    (root / "box.yaml").write_text("style: {kind: telescoping}\ncard_thickness: 0.3\n")
+    game = load_game(root)
+    problems = Problems()
+    box_component.check(game, problems, BuildOptions(paper="letter"))
+    assert [str(p) for p in problems] == []
+    sides = [e for page in box_component.layout(game, BuildOptions()).pages
+             for e in flatten(page.elements) if isinstance(e, Text) and e.role == "side-title"]
+    narrow = [e for e in sides if not fit(e.markup, replace(e.style, max_lines=1), e.rect.w, e.rect.h).ok]
+    assert narrow and all(e.style.max_lines == 2 and fit(e.markup, e.style, e.rect.w, e.rect.h).ok for e in narrow)
+    assert all(e.style.max_lines == 1 for e in sides if e not in narrow)

@@ -139,6 +139,9 @@ CSV_CASES = [
     ("id,name,copies\ndragon,,1\n", "2:1: card 'dragon': name: required key is missing"),
     ("id,name,copies,reward\ndragon,Slay,1,3,9\n", "2:5: a cell right of the last named column"),
     ("id,name,copies,copies\ndragon,Slay,1,3\n", "1:4: column 'copies' appears twice"),
+    # a quoted cell holding line breaks: a later card is named at the line its row starts on, not its row number
+    ('id,name,copies,reward\ndragon,"Slay\nthe\nDragon",1,3\ncaravan,Guard,2,lots\n',
+     "5:4: card 'caravan': reward: expected an integer, got 'lots'"),
 ]
 
 

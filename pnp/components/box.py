@@ -354,8 +354,9 @@ def layout(game, options: BuildOptions, data: BoxData | None = None):
 
 #: Lines a text of pnp's lettering may take when its usual ones cannot hold it even at its smallest size: a
 #: sheet's note (a lid split in five pieces names eight lettered edges: 584 characters in Spanish), the lid's
-#: facts (players, time and ages in Spanish on a lid for mini cards). Each still fits its place.
-MORE_LINES = {"note": 3, "lid-fact": 2}
+#: facts (players, time and ages in Spanish on a lid for mini cards), the title on a wall of a box for mini
+#: cards ('Orchard Silver' in capitals on a 32 mm wall). Each still fits its place.
+MORE_LINES = {"note": 3, "lid-fact": 2, "side-title": 2}
 
 
 def _roomier(el):

@@ -52,9 +52,9 @@ def load_table(path: Path, within: Path | None = None) -> LineList:
             raise DataError([Problem(str(path), None, None, why)])
     if path.suffix.lower() == ".xlsx":
         header, rows = _xlsx_rows(path)
-    else:
-        header, rows = _csv_rows(path)
-    return _mappings(path, header, rows)
+        return _mappings(path, header, rows)
+    header, rows, starts = _csv_rows(path)
+    return _mappings(path, header, rows, starts)
 
 
 def _csv_rows(path: Path):
@@ -68,17 +68,20 @@ def _csv_rows(path: Path):
     except csv.Error:
         dialect = csv.excel
     reader = csv.reader(io.StringIO(text), dialect)
-    rows = []
+    rows, starts = [], []
+    start = 1                   # the line a record starts on: a quoted cell may hold line breaks
     try:
         for row in reader:
             if len(row) > MAX_COLUMNS and any(cell.strip() for cell in row[MAX_COLUMNS:]):
-                _too_wide(path, Cell(reader.line_num, MAX_COLUMNS + 1))
+                _too_wide(path, Cell(start, MAX_COLUMNS + 1))
             rows.append([Text(cell) for cell in row[:MAX_COLUMNS]])
+            starts.append(start)
+            start = reader.line_num + 1
             if len(rows) > MAX_ROWS + 1:
                 raise DataError([Problem(str(path), None, None, f"more than {MAX_ROWS} rows; pnp reads at most that")])
     except csv.Error as exc:
         raise DataError([Problem(str(path), reader.line_num, None, f"malformed CSV: {exc}")]) from None
-    return (rows[0] if rows else []), rows[1:]
+    return (rows[0] if rows else []), rows[1:], starts[1:]
 
 
 def _too_wide(path: Path, cell: Cell):
@@ -170,8 +173,10 @@ def _xlsx_value(value):
     return value
 
 
-def _mappings(path: Path, header, rows) -> LineList:
-    """Rows -> LineDicts keyed by the header (dotted keys nested), positions as :class:`pnp.errors.Cell`."""
+def _mappings(path: Path, header, rows, starts=None) -> LineList:
+    """Rows -> LineDicts keyed by the header (dotted keys nested), positions as :class:`pnp.errors.Cell`:
+    the line each row starts on (``starts``: a CSV record with line breaks in a quoted cell spans lines),
+    else its row number (a workbook's)."""
     problems = []
     names = []
     seen = set()
@@ -188,7 +193,7 @@ def _mappings(path: Path, header, rows) -> LineList:
         raise DataError(problems)
     out = LineList()
     out.path, out.line = str(path), 2
-    for r, row in enumerate(rows, 2):
+    for r, row in zip(starts or range(2, len(rows) + 2), rows):
         if all(_empty(v) for v in row):
             continue                        # blank rows between groups of cards
         item = LineDict()
