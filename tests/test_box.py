@@ -608,3 +608,45 @@ def test_the_title_on_a_narrow_wall_takes_a_second_line_when_one_cannot_hold_it(
     narrow = [e for e in sides if not fit(e.markup, replace(e.style, max_lines=1), e.rect.w, e.rect.h).ok]
     assert narrow and all(e.style.max_lines == 2 and fit(e.markup, e.style, e.rect.w, e.rect.h).ok for e in narrow)
     assert all(e.style.max_lines == 1 for e in sides if e not in narrow)
+
+
+@pytest.mark.parametrize("given", [None, 1])
+def test_a_title_one_line_cannot_hold_on_the_lid_wraps_unless_the_designer_says_one_line(tmp_path, given):
+    """Found by the generated games (issue 32): 'Orchard Silverwood' on the lid of a box for mini cards needs
+    two lines at 11 pt; a game that sets no ``title_lines`` failed validation on it. The title now takes the
+    lines it needs (up to 3); ``title_lines: 1`` written in box.yaml is kept, and the error names its line."""
+    import shutil
+    from pathlib import Path
+
+    root = tmp_path / "tw"
+    shutil.copytree(Path(__file__).parent / "games" / "tidewardens", root)
+    text = (root / "game.yaml").read_text().replace("size: poker", "size: mini-euro")
+    text = re.sub(r"(?m)^title: .*$", "title: Orchard Silverwood", text)
+    (root / "game.yaml").write_text(text.replace("  - rulebook\n", "  - rulebook\n  - box\n"))
+    (root / "box.yaml").write_text("style: {kind: telescoping}\ncard_thickness: 0.3\n"
+                                   + (f"title_lines: {given}\n" if given else ""))
+    game = load_game(root)
+    problems = Problems()
+    box_component.check(game, problems, BuildOptions(paper="letter"))
+    (lid,) = [e for page in box_component.layout(game, BuildOptions()).pages
+              for e in flatten(page.elements) if isinstance(e, Text) and e.role == "lid-title"]
+    if given:
+        assert [p.message for p in problems.errors if "lid-title" in p.message] and lid.style.max_lines == 1
+    else:
+        assert [str(p) for p in problems] == []
+        assert lid.style.max_lines == 2 and fit(lid.markup, lid.style, lid.rect.w, lid.rect.h).ok
+
+
+def test_a_box_without_a_pitch_prints_no_empty_pitch_on_its_bottom():
+    """Found by the generated games (issue 32): a box.yaml with no pitch still laid out an empty pitch text,
+    which on a small base's bottom crowded by its contents lists was -1.6 mm tall and failed validation
+    ("pitch text does not fit ... ''"). No pitch, no pitch text; a given pitch keeps its place."""
+    from dataclasses import replace as changed
+
+    from pnp.layout.box import _base_bottom
+
+    crowded = changed(_content(), pitch="", contents=tuple(f"{n} things" for n in range(1, 12)))
+    small = Rect(0, 0, 60, 40)
+    assert [e for e in _base_bottom(small, crowded) if getattr(e, "role", "") == "pitch"] == []
+    (pitch,) = [e for e in _base_bottom(Rect(0, 0, 90, 120), _content()) if getattr(e, "role", "") == "pitch"]
+    assert pitch.markup == "A pitch." and pitch.rect.h > 10

@@ -164,6 +164,33 @@ def test_a_track_round_the_edge_runs_clockwise_from_the_top_left():
         assert on_edge
 
 
+@pytest.mark.parametrize("spaces", [4, 6, 50])
+def test_a_ring_too_small_inside_for_its_title_prints_it_above(spaces):
+    """Found by the generated games (issue 32): a ring of 4 spaces (a 2 x 2 square) has no inside, and its
+    title and start area were laid out in a rectangle of negative size: nothing printed them. They go above
+    the ring when its inside cannot hold them; a ring with room keeps them inside."""
+    from types import SimpleNamespace
+
+    from pnp.layout.geometry import Text
+    from pnp.layout.track import track_page
+
+    sides = [SimpleNamespace(id="dusk", name="Dusk", colour="#7a4a2a")]
+    spec = TrackSpec(spaces=spaces, first=0, shape="around", token_diameter=8)
+    laid = track_page(spec, sides, "Orchard", "Signal Forest", 215.9, 279.4)
+    (title,) = [e for e in laid.page.elements if isinstance(e, Text) and e.role == "title"]
+    ring = Rect(min(r.x for r in laid.spaces), min(r.y for r in laid.spaces),
+                max(r.right for r in laid.spaces) - min(r.x for r in laid.spaces),
+                max(r.top for r in laid.spaces) - min(r.y for r in laid.spaces))
+    assert title.rect.w > 30 and title.rect.h >= 8
+    ((side, spot),) = laid.start_spots
+    inside = ring.contains(Rect(spot.cx - spot.r, spot.cy - spot.r, 2 * spot.r, 2 * spot.r))
+    assert side == "dusk" and spot.r > 0 and inside == (spaces >= 50)
+    if spaces < 50:
+        assert title.rect.y >= ring.top
+    else:
+        assert ring.contains(title.rect)
+
+
 def ring_closes(rects, size):
     """Every space touches the next one along a side, the last touches the first, none repeats."""
     assert len({r.rounded() for r in rects}) == len(rects)

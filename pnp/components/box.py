@@ -345,11 +345,22 @@ def labels(game, lang=None) -> BoxLabels:
 def layout(game, options: BuildOptions, data: BoxData | None = None):
     data = data or load_box(game)
     w, h = options.page_size
-    result = box_layout(STYLES[data.style](), spec(game, data, options.sleeved), content(game, data, options.lang),
-                        w, h, labels(game, options.lang))
+    style, sized, words, label = (STYLES[data.style](), spec(game, data, options.sleeved),
+                                  content(game, data, options.lang), labels(game, options.lang))
+    result = box_layout(style, sized, words, w, h, label)
+    if "title_lines" not in data.lines:      # a title one line cannot hold on the lid wraps by itself
+        while words.title_lines < 3 and _title_crammed(result):
+            words = replace(words, title_lines=words.title_lines + 1)
+            result = box_layout(style, sized, words, w, h, label)
     for page in result.pages:
         page.elements[:] = [_roomier(e) for e in page.elements]
     return result
+
+
+def _title_crammed(result) -> bool:
+    """Whether the game's title does not fit the lid's top on its lines, even at its smallest size."""
+    return any(isinstance(el, Text) and el.role == "lid-title" and not fit(el.markup, el.style, el.rect.w, el.rect.h).ok
+               for page in result.pages for el in flatten(page.elements))
 
 
 #: Lines a text of pnp's lettering may take when its usual ones cannot hold it even at its smallest size: a

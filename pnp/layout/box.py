@@ -839,8 +839,9 @@ def _base_bottom(r: Rect, content: BoxContent, credits: bool = False) -> list:
         y += h + label_h
     pitch_top = body.top - head_h - 1.5
     pitch_bottom = y + 4.0
-    els.append(Text(Rect(body.x, pitch_bottom, body.w, pitch_top - pitch_bottom), content.pitch, PITCH_STYLE,
-                    role="pitch"))
+    if content.pitch:           # a box.yaml without a pitch prints none (and asks no room for it)
+        els.append(Text(Rect(body.x, pitch_bottom, body.w, pitch_top - pitch_bottom), content.pitch, PITCH_STYLE,
+                        role="pitch"))
     rule_y = y + 1.8
     els.append(Line(body.x + body.w * 0.3, rule_y, body.right - body.w * 0.3, rule_y, content.colour("ink"), 0.2,
                     role="decor"))

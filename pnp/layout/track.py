@@ -152,7 +152,11 @@ def track_page(spec: TrackSpec, sides, title: str, start_label: str, page_w: flo
     the start area when the sides' tokens cannot all sit side by side on one space (they can all tie),
     so players know that tied tokens stack."""
     if spec.shape == "around":
-        return _around_page(spec, sides, title, start_label, page_w, page_h, label)
+        inside = _around_page(spec, sides, title, start_label, page_w, page_h, label)
+        if inside is not None:
+            return inside
+        # a ring too small to hold its title inside (4 spaces make a 2 x 2 square with no inside): the title
+        # and the start area above it, as a grid's
     margin = PRINTER_MARGIN + 6.0
     title_h = 16.0
     with_start = spec.start_area and bool(sides)
@@ -181,7 +185,12 @@ def track_page(spec: TrackSpec, sides, title: str, start_label: str, page_w: flo
     return TrackLayout(page, size, tuple(rects), tuple(spots))
 
 
-def _around_page(spec, sides, title, start_label, page_w, page_h, label) -> TrackLayout:
+#: The least inside (mm) of a ring that holds the track's title there: else the title goes above it.
+MIN_INSIDE = (40.0, 24.0)
+
+
+def _around_page(spec, sides, title, start_label, page_w, page_h, label) -> TrackLayout | None:
+    """The ring with its title (and the start area) inside it; None when the inside cannot hold the title."""
     margin = PRINTER_MARGIN + 6.0
     area = Rect(margin, margin, page_w - 2 * margin, page_h - 2 * margin)
     size, rects = track_spaces(spec, area)
@@ -189,6 +198,8 @@ def _around_page(spec, sides, title, start_label, page_w, page_h, label) -> Trac
     inner = Rect(min(r.x for r in rects) + size + 4, min(r.y for r in rects) + size + 4,
                  max(r.right for r in rects) - min(r.x for r in rects) - 2 * size - 8,
                  max(r.top for r in rects) - min(r.y for r in rects) - 2 * size - 8)
+    if inner.w < MIN_INSIDE[0] or inner.h < MIN_INSIDE[1]:
+        return None
     spots = []
     title_h = min(16.0, inner.h / 3)
     with_start = spec.start_area and bool(sides) and inner.h > title_h + spec.token_diameter + 16
