@@ -102,6 +102,13 @@ def _layouts(game, spec, config, problems):
     return front, back
 
 
+def layouts(game, spec) -> tuple:
+    """(front, back) layouts of the entry, as its pieces were laid out (either None where it is broken:
+    the entry's check reports it)."""
+    front, back, _ = _loaded_layouts(game, spec, spec.config_key())
+    return front, back
+
+
 @replays_reads
 @reads_files
 @lru_cache(maxsize=32)

@@ -96,7 +96,7 @@ def words(game, spec=None) -> list:
                               "name"))
         if config_of(spec).get("legend"):      # the legend prints the terrains' names
             for t in game.map.terrains:
-                out.append(Source(f"map.terrains.{t.id}", t.name, game.map.source, _terrain_line(game, t.id),
+                out.append(Source(f"map.terrains.{t.id}", t.name, game.map.source, terrain_line(game, t.id),
                                   f"map terrain '{t.id}'", "name"))
     return out
 
@@ -186,7 +186,7 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
     for t in game.map.terrains:
         why = game.icons.problem(t.icon) if t.icon else None
         if why:
-            problems.error(game.map.source, _terrain_line(game, t.id), subject, f"terrain '{t.id}': icon: {why}")
+            problems.error(game.map.source, terrain_line(game, t.id), subject, f"terrain '{t.id}': icon: {why}")
     config = config_of(spec)
     layout = map_layout(game, config, options.lang if options else None)
     _text_problems(game, layout, subject, where, problems)
@@ -223,13 +223,13 @@ def _text_problems(game, layout: MapLayout, subject: str, where: tuple, problems
         if el.role == "holding-name" and el.markup in holdings:
             at = (game.map.source, holdings[el.markup])
         elif el.role == "legend-label" and el.markup in terrains:
-            at = (game.map.source, _terrain_line(game, terrains[el.markup]))
+            at = (game.map.source, terrain_line(game, terrains[el.markup]))
         problems.error(*at, subject, f"{el.role} {plain_text(el.markup)!r} does not fit its {el.rect.w:.1f} x "
                                      f"{el.rect.h:.1f} mm place even at {el.style.min_size or el.style.size:g} pt "
                                      f"({fitted.reason})")
 
 
-def _terrain_line(game, terrain_id: str) -> int | None:
+def terrain_line(game, terrain_id: str) -> int | None:
     """The line of a terrain's entry in the map file (the file is read once per run: cached)."""
     raw = load_yaml(game.map.source, game.root)
     terrains = raw.get("terrains") if isinstance(raw, dict) else None

@@ -421,6 +421,18 @@ def without_spare(chapters) -> tuple[list, list]:
     return short, full
 
 
+def printed_chapters(game, lang: str) -> list[tuple[str, str]]:
+    """(name, markup) of every chapter as the booklet always prints it (without what follows a ``!spare``
+    line): the text a check reads, rendered without laying out or drawing; DataError as the booklet's."""
+    cfg = load_config(game)
+    figures = Figures(game, lang)
+    try:
+        chapters = chapter_markup(game, cfg, context(game, cfg, lang, figures), lang)
+    except DataError as exc:
+        raise DataError(list(figures.problems) + list(exc.problems)) from None
+    return without_spare(chapters)[0]
+
+
 @with_game_icons
 @reads_files
 @lru_cache(maxsize=8)

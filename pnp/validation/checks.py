@@ -142,6 +142,10 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
                 piece_problems(game, found)
                 side_problems(game, found)
             kept.run(game, "pieces", problems, pieces)
+            if not every_language:      # the same layouts in every language: told once, in the game's own
+                from pnp.validation.iconkeys import check_icon_keys
+
+                kept.run(game, "icon keys", problems, lambda found: check_icon_keys(game, found, lang))
         if game.engine and (options is None or options.thorough) and not every_language:
             from pnp.components.tokens import demand_check
 
