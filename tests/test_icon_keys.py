@@ -64,6 +64,13 @@ def test_an_icon_on_a_board_with_no_key_is_a_warning_at_its_region(tmp_path):
     # the icon alone in a line, with no words, explains nothing; a legend region on the board does
     chapter.write_text(chapter.read_text().replace("## The sides", "[coin] [coin]\n\n## The sides"))
     assert len(_key_warnings(_validate(game))) == 1
+    # a legend region of a card's layout (a player aid's key, a card naming its icons) keys it for the kit
+    cards = game / "templates" / "layouts" / "lantern.yaml"
+    original = cards.read_text()
+    cards.write_text(original + "  - {name: coin-key, kind: icon, legend: true, at: [50, 80], size: 4,\n"
+                                "     icon: \"'coin'\"}\n")
+    assert _key_warnings(_validate(game)) == []
+    cards.write_text(original)
     layout.write_text(layout.read_text().replace("{name: lamp, kind: icon,", "{name: lamp, kind: icon, legend: true,"))
     assert _key_warnings(_validate(game)) == []
 
@@ -74,13 +81,15 @@ def test_the_campaign_maps_chain_bonus_key_is_what_explains_their_icons(tmp_path
     game = tmp_path / "valeria"
     shutil.copytree(DATA / "shadow_kingdoms_of_valeria", game)
     layout = game / "templates" / "layouts" / "campaign_map.yaml"
-    layout.write_text(layout.read_text().replace("{name: key-icon, kind: icon, legend: true,", "{name: key-icon, kind: icon,"))
+    layout.write_text(layout.read_text().replace("{name: key-icon, kind: icon, legend: true,",
+                                                 "{name: key-icon, kind: icon,"))
     found = Problems()
     loaded = load_game(game)
     with for_game(loaded):
         check_icon_keys(loaded, found)
     assert [(p.path, p.line, p.subject) for p in found] == [
-        (str(layout), _line(layout, "name: key-icon"), "board 'campaign_maps': layout 'campaign_map', region 'key-icon'")]
+        (str(layout), _line(layout, "name: key-icon"),
+         "board 'campaign_maps': layout 'campaign_map', region 'key-icon'")]
     assert "icons 'crown' and 'die' on 10 pieces, e.g. 'Map 1' have no key" in found[0].message
 
 
@@ -157,11 +166,13 @@ def test_generated_boards_warn_of_exactly_the_icons_nothing_keys(starter, tmp_pa
         layout["regions"].append(region)
     (game / "templates" / "layouts" / "plate.yaml").write_text(yaml.safe_dump(layout, sort_keys=False))
     entry = game / "game.yaml"
-    entry.write_text(entry.read_text().replace("  - tokens\n", "  - tokens\n  - {kind: board, id: plate, layout: plate}\n"))
+    entry.write_text(entry.read_text().replace("  - tokens\n",
+                                               "  - tokens\n  - {kind: board, id: plate, layout: plate}\n"))
     chapter = game / "templates" / "rulebook" / "en" / "rules.md.j2"
     chapter.write_text(chapter.read_text() + "".join(f"\n\n[{icon}] {'stands for this' if words else '2'}"
                                                      for icon, words in lines))
-    keyed = STARTER_KEYS | {_drawn(i) for i, _, legend in regions if legend} | {_drawn(i) for i, words in lines if words}
+    keyed = STARTER_KEYS | {_drawn(i) for i, _, legend in regions if legend} \
+        | {_drawn(i) for i, words in lines if words}
     expected = {}                                      # region -> icons it is the first to print, unkeyed
     for i, (icon, _, legend) in enumerate(regions):
         if not legend and _drawn(icon) not in keyed and all(_drawn(icon) not in v for v in expected.values()):

@@ -89,8 +89,8 @@ REGION_SCHEMA = {
                                                    "or none)"),
     "keep_whole": Field("bool", doc="boards: true, no tile seam may cut any of it; false, seams may cross its texts "
                                     "and icons too"),
-    "legend": Field("bool", doc="boards: the region explains the icons it prints (a key, an icon with its name "
-                                "beside it): they need no other key in the kit"),
+    "legend": Field("bool", doc="the region explains the icons it prints (a key, an icon with its name beside "
+                                "it): a board's icons need no other key in the kit"),
 }
 
 LAYOUT_SCHEMA = {

@@ -4,8 +4,9 @@ somewhere a player reads it, or ``pnp validate`` warns at the line that prints i
 A player who meets a symbol on a board needs its meaning in words. An icon counts as explained (keyed)
 when the kit prints it beside words that name it:
 
-* a region of any board's layout marked ``legend: true`` (a key of icons and their names, an icon with
-  its name beside it): every icon it prints, on any of its pieces, is keyed for the whole kit;
+* a region of any board's or card's layout marked ``legend: true`` (a key of icons and their names, an
+  icon with its name beside it, a player aid's key): every icon it prints, on any of its pieces, is keyed
+  for the whole kit;
 * the hex map's own legend (the ``hexmap`` entry's ``legend``, on by default): each terrain's icon;
 * the game's own sign (``look: emblem``): the cover and the box print it as the game's mark, not as a
   symbol with a meaning to learn;
@@ -16,8 +17,9 @@ when the kit prints it beside words that name it:
 An icon is the picture it draws: ``[gold]`` keys ``[coin]`` when game.yaml's ``icons:`` makes one the
 other. What is left is one warning per place that first prints an unkeyed icon: the layout region's line
 (with how many pieces and one of them), or the map file's terrain line. Nothing is drawn: the pieces are
-the ones the boards' own check laid out (memoized), and the texts the sheets' and the rulebook's
-markup, rendered only when a board's icon has no key on the boards themselves.
+the ones the boards' own check laid out (memoized), the faces of the cards only for a deck whose layout has a
+``legend`` region, and the texts the sheets' and the rulebook's markup, rendered only when a board's
+icon has no key on the boards or cards.
 """
 
 from __future__ import annotations
@@ -111,6 +113,27 @@ def _board(game, spec, printed: dict, keyed: set) -> None:
                     place.icons.setdefault(_drawing(game, n), n)
 
 
+def _cards(game, keyed: set, lang: str | None) -> None:
+    """The icons that the ``legend: true`` regions of the cards' layouts print (a player aid's key, a card
+    that names its icons): laid out only for the decks whose layouts have such a region."""
+    from pnp.components.cards import laid_out_face, layout_of
+
+    for deck in game.decks:
+        if not any(_regions(layout)[1] for layout in (deck.layout.all() if deck.layout is not None else ())):
+            continue
+        for card in deck.cards:
+            legend = _regions(layout_of(deck, card))[1]
+            if not legend:
+                continue
+            try:
+                face = laid_out_face(game, deck, card, lang, "", (deck.width, deck.height), 0.0)
+            except DataError:             # the deck's own check reports it
+                continue
+            for element in flatten(face):
+                if (element.role or "").split(":", 1)[0] in legend:
+                    keyed.update(_drawing(game, n) for n in _element_icons(element))
+
+
 def _hexmap(game, spec, printed: dict, keyed: set) -> None:
     """The hex map's terrain icons: keyed by its legend, else printed at the terrain's line."""
     from pnp.components import hexmap
@@ -197,6 +220,9 @@ def check_icon_keys(game, problems: Problems, lang: str | None = None) -> None:
         elif spec.kind == "hexmap":
             _hexmap(game, spec, printed, keyed)
     missing = {d for place in printed.values() for d in place.icons} - keyed
+    if missing:
+        _cards(game, keyed, lang)
+        missing -= keyed
     if missing:
         for markup in _texts(game, lang):
             keyed.update(_drawing(game, n) for n in explained_in(markup))
