@@ -59,7 +59,7 @@ def test_an_icon_on_a_board_with_no_key_is_a_warning_at_its_region(tmp_path):
     assert _key_warnings(_validate(game)) == [
         f"{display_path(layout)}:{line}: warning: board 'market': layout 'market', region 'lamp': icon 'coin' on "
         f"piece 'Market board' has no key anywhere in the kit; give it a key: a region that prints it beside its "
-        f"name, marked legend: true (on this board or another), or a sentence, list item or table row of a "
+        f"name, marked legend: true (on a board or a card), or a sentence, list item or table row of a "
         f"rulebook chapter or sheet that uses [coin] beside words"]
     # the icon alone in a line, with no words, explains nothing; a legend region on the board does
     chapter.write_text(chapter.read_text().replace("## The sides", "[coin] [coin]\n\n## The sides"))

@@ -238,18 +238,19 @@ def check_icon_keys(game, problems: Problems, lang: str | None = None) -> None:
 
 
 def _message(place: _Place, icons: list[str]) -> str:
-    named = " and ".join(", ".join(f"'{n}'" for n in icons).rsplit(", ", 1)) if len(icons) > 1 else f"'{icons[0]}'"
-    word = "icons" if len(icons) > 1 else "icon"
+    """What the warning says: the icons, where they print, and what would make a key for them."""
+    one = len(icons) == 1
+    named = f"icon '{icons[0]}'" if one else \
+        "icons " + ", ".join(f"'{n}'" for n in icons[:-1]) + f" and '{icons[-1]}'"
     shown = place.pieces
-    on = shown[0] if len(shown) == 1 and shown[0] == "the map's hexes" else \
+    on = shown[0] if shown == ["the map's hexes"] else \
         f"piece '{shown[0]}'" if len(shown) == 1 else f"{len(shown)} pieces, e.g. '{shown[0]}'"
-    example = icons[0]
-    fix = (f"give it a key: a region that prints it beside its name, marked legend: true (on this board or "
-           f"another), or a sentence, list item or table row of a rulebook chapter or sheet that uses "
-           f"[{example}] beside words")
-    legend_off = place.legend_off
-    if legend_off is not None:
-        fix = (f"print the map's legend (legend: true on the hexmap entry, game.yaml:{legend_off[1]}), or a "
-               f"sentence, list item or table row of a rulebook chapter or sheet that uses [{example}] beside words")
-    return f"{word} {named} on {on} {'has' if len(icons) == 1 else 'have'} no key anywhere in the kit; " \
-           + (fix if len(icons) == 1 else fix.replace("give it", "give each").replace("prints it", "prints one"))
+    in_words = (f"a sentence, list item or table row of a rulebook chapter or sheet that uses [{icons[0]}] "
+                f"beside words")
+    if place.legend_off is not None:
+        fix = (f"print the map's legend (legend: true on the hexmap entry, game.yaml:{place.legend_off[1]}), "
+               f"or {in_words}")
+    else:
+        fix = (f"give {'it' if one else 'each'} a key: a region that prints {'it' if one else 'one'} beside its "
+               f"name, marked legend: true (on a board or a card), or {in_words}")
+    return f"{named} on {on} {'has' if one else 'have'} no key anywhere in the kit; {fix}"
