@@ -12,8 +12,8 @@ import pytest
 import rules_engine.shadow_queen as sq
 from pnp.loading.gamedata import load_game
 from rules_engine.core.play import play_batch
-from rules_engine.shadow_queen.bots import GreedyBot, fill_scores, route_row
-from rules_engine.shadow_queen.state import FINISH, MOVE, OVER, PASS_ACTION, PIECE, Action
+from rules_engine.shadow_queen.bots import CARD_VALUE, GreedyBot, fill_scores, route_row
+from rules_engine.shadow_queen.state import DISCARD, FINISH, MOVE, OVER, PASS_ACTION, PIECE, Action
 
 GAME = load_game("shadow_queen")
 RULES = sq.rules_for(GAME)
@@ -135,17 +135,26 @@ def plain_acts(state, p: int) -> list:
 
 class CheckingBot(GreedyBot):
     """The greedy bot, checking before each decision that every fact kept between decisions (who may
-    move, what each piece may play, where each kind heads for) is what working it out afresh gives, that
+    move, what each piece may play, where each kind heads for, each side's progress) is what working it
+    out afresh gives, that the bot discards the card it values least, that
     the engine's shortcuts (where a piece may move, a quick no for cards with no target near, the win
     checked only after what it reads changed, where a builder may build) give what the full work gives,
     and that the bot's move is one of the best by its full evaluation (every destination scored by the
-    route rows of its goals)."""
+    route rows of its goals; stays found without a search included)."""
 
     checked = 0
     chosen = 0
+    discards = 0
 
     def act(self, state, player, rng):
         fresh = state.clone()                      # a clone keeps nothing: everything is worked out again
+        fresh._progress = None                     # (but the progress kept with the count of its changes)
+        assert state.progress() == fresh.progress()
+        if state.phase == DISCARD:                 # the bot's discard order against its rule: least valued first
+            r = state.rules
+            value = {c: (CARD_VALUE.get(r.card_kind[r.card_of[c]], 1), c) for c in state.hand[player]}
+            assert super().act(state, player, rng).card == min(value, key=value.get)
+            CheckingBot.discards += 1
         if state.phase == PIECE:
             assert state.movable() == fresh.movable() == fresh._movable()
             over = state.clone()
@@ -185,6 +194,7 @@ class CheckingBot(GreedyBot):
 @pytest.mark.parametrize("seed, options", [(0, {"turn_limit": 80}), (3, STUDY),
                                            (4, {"holdings_to_win": 6, "draws_per_holding": 2})])
 def test_facts_kept_between_decisions_and_shortcuts_are_those_worked_out_afresh(seed, options):
-    CheckingBot.checked = CheckingBot.chosen = 0
+    CheckingBot.checked = CheckingBot.chosen = CheckingBot.discards = 0
     state = sq.play_game(RULES, [CheckingBot(), CheckingBot()], seed, check=True, **options)
     assert state.is_over and state.violations == [] and CheckingBot.checked > 500 and CheckingBot.chosen > 200
+    assert CheckingBot.discards > 20

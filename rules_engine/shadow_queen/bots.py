@@ -87,7 +87,9 @@ class Tables:
     """What the greedy bot keeps per rules, shared by games: per set of bridges standing, the route
     columns worked out so far (:func:`route_column`, at most one per space); per (bridges standing, spaces
     headed for), a heading (:func:`heading`), the same goals coming back turn after turn and game after
-    game; per kind of piece the card kinds it may play; per piece whether it takes its go first."""
+    game; per (bridges standing, space, hexes) the spaces a move may reach at most (:func:`within`); per
+    kind of piece the card kinds it may play; per piece whether it takes its go first; per physical card
+    its place in the order the bot discards in."""
 
     #: Headings kept at most (about 1 KB each); the columns are kept apart (one a space per set of bridges).
     HEADINGS_KEPT = 4096
@@ -95,10 +97,18 @@ class Tables:
     def __init__(self, rules):
         self.columns = {}
         self.headings = {}
+        self.within = {}
         self.kinds = [frozenset(rules.card_kind[i] for i in range(len(rules.cards)) if k in rules.card_players[i])
                       for k in range(len(rules.kinds))]
         # possessors and messengers first: a possession or an order gives another piece its go
         self.lead = tuple(bool(self.kinds[k] & {"possess", "orders"}) for k in rules.piece_kind)
+        # per physical card its place in the order the bot discards in: the card it values least first
+        # (the lowest-numbered of equal value)
+        value = [CARD_VALUE.get(rules.card_kind[rules.card_of[c]], 1) for c in range(len(rules.card_of))]
+        order = sorted(range(len(value)), key=lambda c: (value[c], c))
+        self.discard_rank = [0] * len(order)
+        for i, c in enumerate(order):
+            self.discard_rank[c] = i
 
 
 _TABLES = weakref.WeakKeyDictionary()
@@ -113,11 +123,13 @@ def tables(rules) -> Tables:
 
 
 def heading(state, goals: frozenset, t: Tables | None = None) -> tuple:
-    """``(goals, scores, columns, bridges, apart)`` for pieces heading for the spaces ``goals``: the goals
+    """``(goals, scores, columns, bridges, kept)`` for pieces heading for the spaces ``goals``: the goals
     as a tuple, per space its score (the route distance from the nearest goal, 3 more in a cave; None
     until a bot first needs it, see :func:`fill_scores`), the route columns of the bridges standing, those
-    bridges, and per goal the hexes to the nearest other goal (filled as needed). The scores depend on the goals and the bridges alone, so they are shared between turns and
-    games."""
+    bridges, and a dict of what the bot works out per space as pieces come there: per goal the hexes to
+    the nearest other goal, per ``(space, hexes of the move)`` the spaces near that score no more
+    (:func:`better_spaces`; False the first time). The scores depend on the goals and the bridges alone,
+    so they are shared between turns and games."""
     r = state.rules
     t = t or tables(r)
     bridge = tuple(state.bridge)
@@ -145,6 +157,45 @@ def fill_scores(rules, entry, spaces, score) -> None:
             if column is None:
                 column = columns[s] = route_column(rules, bridge, s)
             score[i] = near[s] = min(map(column.__getitem__, goals)) + (3 if cave[s] else 0)
+
+
+def within(rules, bridge: tuple, here: int, steps: int) -> tuple:
+    """The spaces other than ``here`` within ``steps`` hexes of it over the links the bridges ``bridge``
+    open (pieces and forests ignored), in order; kept in the rules' :class:`Tables`."""
+    kept = tables(rules).within
+    key = (bridge, here, steps)
+    out = kept.get(key)
+    if out is None:
+        links = rules.open_links(bridge)
+        seen, frontier = {here}, [here]
+        for _ in range(steps):
+            nxt = []
+            for s in frontier:
+                for j in links[s]:
+                    if j not in seen:
+                        seen.add(j)
+                        nxt.append(j)
+            frontier = nxt
+        seen.discard(here)
+        if len(kept) >= Tables.HEADINGS_KEPT:
+            kept.clear()
+        out = kept[key] = tuple(sorted(seen))
+    return out
+
+
+def better_spaces(rules, entry, here: int, steps: int) -> tuple:
+    """The spaces other than ``here`` within ``steps`` hexes of it over the links the :func:`heading`
+    ``entry``'s bridges open (pieces and forests ignored: a superset of where a move of ``steps`` hexes
+    may end) that score no more than ``here`` by the entry. A piece on ``here`` with each of them taken by
+    a piece (a space with a piece is never a destination) stays: every place it may go scores more than
+    staying. Kept in the entry's dict per ``(here, steps)``: the same few come back turn after turn."""
+    spaces = within(rules, entry[3], here, steps)
+    near = entry[1]
+    score = [near[s] for s in spaces]
+    fill_scores(rules, entry, spaces, score)
+    own = [near[here]]
+    fill_scores(rules, entry, (here,), own)
+    return tuple(s for s, v in zip(spaces, score) if v <= own[0])
 
 
 def card_kinds(rules) -> list:
@@ -220,6 +271,29 @@ class GreedyBot(Bot):
                 apart = entry[4][here] = min([dist[g] for g in entry[0] if g != here], default=10 ** 6)
             if apart > state.allowance(p):
                 return self._go(p, here)
+        # every space within its move that scores no more than its own taken by a piece (or none such):
+        # staying is the best move whatever else stands near, found without searching where it may go
+        if r.forest[here] and not state.path[here]:
+            steps = 1                                # (RULING: a move from a forest is one hex)
+        else:
+            steps = r.kind_move[r.piece_kind[p]] if state.orders[p] is None else state.allowance(p)
+        key = (here, steps)
+        better = entry[4].get(key)
+        if better:
+            occ = state.occ
+            for s in better:
+                if occ[s] < 0:
+                    break
+            else:
+                return self._go(p, here)
+        elif better is None:
+            entry[4][key] = False                    # worked out when a piece stands here again
+        elif better is False:
+            better = entry[4][key] = better_spaces(r, entry, here, steps)
+            if not better:
+                return self._go(p, here)
+        else:
+            return self._go(p, here)
         dests = state.destinations(p)
         if len(dests) == 1:
             return self._go(p, here)
@@ -361,9 +435,7 @@ class GreedyBot(Bot):
     def _discard(self, state, me):
         """The card it values least (the lowest-numbered of them): one of the legal discards, which offer
         the lowest-numbered copy of each card in hand."""
-        r = state.rules
-        kind, card_of = r.card_kind, r.card_of
-        return Action(DISCARD_CARD, card=min(state.hand[me], key=lambda c: (CARD_VALUE.get(kind[card_of[c]], 1), c)))
+        return Action(DISCARD_CARD, card=min(state.hand[me], key=self.tables(state.rules).discard_rank.__getitem__))
 
 
 BOTS = registry({"greedy": GreedyBot})

@@ -165,6 +165,7 @@ class GameState(State):
         # changes, ``_win_checked`` is its value when the win was last checked
         self._stakes = 0
         self._win_checked = -1
+        self._progress = None           # (``_stakes``, :meth:`progress`) when last worked out
         self._open = None               # per space, the neighbours reachable with the bridges standing now
         self._deep = None               # the same without pathless forests (:meth:`_reach_free`)
         if _start:
@@ -308,10 +309,15 @@ class GameState(State):
     def progress(self):
         """Per side, what it has taken towards its goal: the other side's pieces it possessed or removed
         (the Shadows) or the Shadows removed (the Kingdom), plus the holdings it controls."""
+        kept = self._progress
+        if kept is not None and kept[0] == self._stakes:
+            return kept[1]                           # (it reads only what ``_stakes`` counts the changes of)
         r, pos = self.rules, self.pos
         taken = sum(1 for p in r.pieces_of[1] if pos[p] < 0 or self.possessed[p])
         banished = sum(1 for p in r.pieces_of[0] if pos[p] < 0 and r.essential[p])
-        return (taken + self.controlled(0), banished + self.controlled(1))
+        out = (taken + self.controlled(0), banished + self.controlled(1))
+        self._progress = (self._stakes, out)
+        return out
 
     def evaluate(self) -> list[float]:
         """Estimated returns before the end (for the search bot): pieces and holdings held."""
