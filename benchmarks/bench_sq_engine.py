@@ -1,14 +1,19 @@
 """Shadow Queen's greedy games split into the engine's share and the bot's: what one core could reach
 with a bot that cost nothing.
 
-Usage: python benchmarks/bench_sq_engine.py [--games 40] [--runs 3]
+Usage: python benchmarks/bench_sq_engine.py [--games 40] [--runs 3] [--kinds] [--settle]
 
 Plays ``--games`` seeded greedy games (the engine's fast loop), recording every decision and how many
 numbers the bot drew from the game's generator for it; then plays the same games again with a bot that
 only hands back the recorded decision (and draws as many numbers, so the dice and draws fall the same:
 the replay checks it ends every game as the first play did). The replay's CPU time is the engine's alone
-(moves, cards, upkeep, draws and its own legality work); the rest of a game is the bot's. A measurement,
-not a test.
+(moves, cards, upkeep, draws and its own legality work); the rest of a game is the bot's. ``--kinds``
+also counts the decisions of a game by kind: a piece's move to another space, its stay (a plain stay:
+no card or action follows), the end of a turn, a card played or passed, a defence, a discard; and the
+plain stays of a turn after its last other decision (what a bot that ended its turn early would save).
+``--settle`` times a prototype of a protocol with fewer round trips: the greedy bot settles each run of
+plain stays itself in one call (the same games, events, decision counts and traces: checked first),
+against the engine's fast loop, runs alternating. A measurement, not a test.
 """
 
 from __future__ import annotations
@@ -32,14 +37,42 @@ class Counting:
 class Recording:
     fast = True
 
-    def __init__(self, bot, log):
-        self.bot, self.log = bot, log
+    def __init__(self, bot, log, kinds=None):
+        self.bot, self.log, self.kinds = bot, log, kinds
+        self.turn = []                     # the kinds of this turn's decisions so far (with ``kinds``)
 
     def act(self, state, seat, rng):
         counting = Counting(rng)
         action = self.bot.act(state, seat, counting)
         self.log.append((action, counting.drawn))
+        if self.kinds is not None:
+            self.count(state, action)
         return action
+
+    def count(self, state, action):
+        """Count the decision by kind (a stay is counted when the next decision shows whether a card
+        followed it)."""
+        turn, kinds = self.turn, self.kinds
+        if turn and turn[-1] == "stay":
+            turn[-1] = "stay, then a card" if state.phase == "act" else "plain stay"
+            kinds[turn[-1]] += 1
+        verb = action.verb
+        if verb == "move":
+            kind = "stay" if action.dest == state.pos[action.piece] else "move"
+        else:
+            kind = {"end": "end of turn", "play": "card", "finish": "card", "pass": "pass (no card)",
+                    "defend": "defence", "no_defence": "defence", "discard": "discard"}.get(verb, verb)
+        turn.append(kind)
+        if kind != "stay":
+            kinds[kind] += 1
+        if kind == "end of turn":
+            trailing = 0
+            for k in reversed(turn[:-1]):
+                if k != "plain stay":
+                    break
+                trailing += 1
+            kinds["plain stays after a turn's last other decision"] += trailing
+            turn.clear()
 
 
 class Replaying:
@@ -55,12 +88,96 @@ class Replaying:
         return action
 
 
+def settling_bot():
+    """The greedy bot with a ``settle`` call: in the piece phase it applies its plain stays itself (a stay
+    after which the piece has nothing to play) until its choice is another decision, which it returns (or
+    None when a stay was followed by a card to choose); the decisions it made are counted."""
+    from rules_engine.shadow_queen.bots import GreedyBot
+    from rules_engine.shadow_queen.state import MOVE, PIECE
+
+    class Settling(GreedyBot):
+        def settle(self, state, me, rng, decisions):
+            step, piece, pos = state.step, self._piece, state.pos
+            n = 0
+            while True:
+                a = piece(state, me, rng)
+                if a.verb != MOVE or a.dest != pos[a.piece]:
+                    decisions[me] += n
+                    return a
+                n += 1
+                step(a)
+                if state.phase != PIECE:
+                    decisions[me] += n
+                    return None
+
+    return Settling()
+
+
+def settling_play(state, bots, rng):
+    """The engine's fast loop with the piece phase left to the bots' ``settle``."""
+    from rules_engine.core import play as core_play
+    from rules_engine.shadow_queen.state import DEFEND, DRAW, OVER, PIECE, ROLL
+
+    acts = [bot.act for bot in bots]
+    settles = [bot.settle for bot in bots]
+    step = state.step
+    decisions = core_play.start_record(state, 2)
+    while True:
+        phase = state.phase
+        if phase == PIECE:
+            p = state.active
+            a = settles[p](state, p, rng, decisions)
+            if a is not None:
+                decisions[p] += 1
+                step(a)
+            continue
+        if phase == DRAW or phase == ROLL:
+            state.sample_chance(rng)
+            continue
+        if phase == OVER:
+            return state
+        p = 1 - state.active if phase == DEFEND else state.active
+        decisions[p] += 1
+        step(acts[p](state, p, rng))
+
+
+def settle(sq, rules, games: int, runs: int) -> None:
+    """``--settle``: the same games first, then the two loops timed in turn."""
+    import os
+
+    from rules_engine.shadow_queen.simulate import fast_play
+
+    for seed in range(games):
+        bot = sq.ENGINE.make_bot("greedy")
+        one = fast_play(sq.ENGINE.new_state(rules, 2, record=True), [bot, bot], random.Random(seed))
+        bot = settling_bot()
+        two = settling_play(sq.ENGINE.new_state(rules, 2, record=True), [bot, bot], random.Random(seed))
+        assert (one.events, one.decisions, one.trace) == (two.events, two.decisions, two.trace), seed
+    best = {}
+    for run in range(runs):
+        for name, loop, make in (("fast loop", fast_play, lambda: sq.ENGINE.make_bot("greedy")),
+                                 ("stays settled by the bot", settling_play, settling_bot)):
+            start = time.process_time()
+            for seed in range(games):
+                bot = make()
+                loop(sq.ENGINE.new_state(rules, 2), [bot, bot], random.Random(seed))
+            spent = time.process_time() - start
+            best[name] = min(best.get(name, spent), spent)
+            print(f"settle run {run + 1} (load average {os.getloadavg()[0]:.1f}): {name} "
+                  f"{1000 * spent / games:.1f} ms a game", flush=True)
+    print("settle, best of each: " + ", ".join(f"{name} {1000 * t / games:.1f} ms a game ({games / t:.0f} games/s)"
+                                               for name, t in best.items()))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--kinds", action="store_true", help="also count the decisions of a game by kind")
+    parser.add_argument("--settle", action="store_true", help="also time the bot settling its plain stays itself")
     args = parser.parse_args()
     import os
+    from collections import Counter
 
     import rules_engine.shadow_queen as sq
     from pnp.loading.gamedata import load_game
@@ -68,13 +185,22 @@ def main():
 
     rules = sq.rules_for(load_game("shadow_queen"))
     logs, ends = [], []
+    kinds = Counter() if args.kinds else None
     for seed in range(args.games):
         log = []
-        bot = Recording(sq.ENGINE.make_bot("greedy"), log)
-        state = fast_play(sq.ENGINE.new_state(rules, 2), [bot, bot], random.Random(seed))
+        bots = [Recording(sq.ENGINE.make_bot("greedy"), log, kinds) for _ in range(2)]
+        state = fast_play(sq.ENGINE.new_state(rules, 2), bots, random.Random(seed))
         logs.append(log)
         ends.append((state.turn, state.winner, state.decisions))
     decisions = sum(len(log) for log in logs)
+    if kinds is not None:
+        print(f"{args.games} games, {decisions / args.games:.0f} decisions a game, "
+              f"{sum(e[0] for e in ends) / args.games:.0f} turns a game; decisions a game by kind:")
+        trailing = kinds.pop("plain stays after a turn's last other decision", 0)
+        for kind, n in kinds.most_common():
+            print(f"  {kind}: {n / args.games:.0f} ({100 * n / decisions:.1f} %)")
+        print(f"  of the plain stays, after the turn's last other decision: {trailing / args.games:.0f} "
+              f"({100 * trailing / decisions:.1f} %)")
     for run in range(args.runs):
         start = time.process_time()
         for seed in range(args.games):
@@ -92,6 +218,8 @@ def main():
               f"the engine alone {1000 * engine / args.games:.1f} ms ({args.games / engine:.0f} games/s, "
               f"{1e6 * engine / decisions:.2f} us a decision), the bot {1e6 * (whole - engine) / decisions:.2f} us "
               f"a decision", flush=True)
+    if args.settle:
+        settle(sq, rules, args.games, max(args.runs, 1))
 
 
 if __name__ == "__main__":
