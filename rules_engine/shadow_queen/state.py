@@ -633,8 +633,18 @@ class GameState(State):
                         continue
                 elif kind == "construct":
                     item = r.card_params[k]["item"]
-                    if not (r.sites_from[s] if item == "bridge" else r.forest[s] if item == "path" else h >= 0):
-                        continue                     # no bridge site, forest or holding here
+                    if item == "bridge":
+                        if all(map(self.bridge.__getitem__, r.sites_from[s])):
+                            continue                 # no bridge site here, or a bridge on each
+                    elif item == "path":
+                        if not r.forest[s] or self.path[s]:
+                            continue                 # no forest here, or a path through it
+                    elif h < 0 or self.altar[h]:
+                        continue                     # no holding here, or an altar in it
+                elif kind == "restore":
+                    if h < 0 or self.control[h] != self.active or not (
+                            self.altar[h] or not r.card_params[k].get("altar", True)):
+                        continue                     # not in a holding of its side (with an altar)
                 out.extend(self.card_actions(p, c, near))
         return out
 
