@@ -563,7 +563,7 @@ def test_the_sheet_note_of_a_lid_split_in_five_holds_its_spanish_words(game_copy
 
 def test_the_lid_facts_take_a_second_line_when_one_cannot_hold_them(tmp_path):
     """Found by the generated games (issue 32): players, time and ages on the lid of a box for mini cards, in
-    Spanish ('10–12 jugadores · 120–180 minutos · Edad 10+'), did not fit one line even at 5 pt: an error
+    Spanish ('10–12 jugadores · 120–180 minutos · Edad 10+', now '+10 años'), did not fit one line even at 5 pt: an error
     the designer could do nothing about. They take a second line when one cannot hold them."""
     import shutil
     from pathlib import Path
@@ -583,7 +583,7 @@ def test_the_lid_facts_take_a_second_line_when_one_cannot_hold_them(tmp_path):
     assert [str(p) for p in problems] == []
     (facts,) = [e for page in box_component.layout(game, BuildOptions(lang="es")).pages
                 for e in flatten(page.elements) if isinstance(e, Text) and e.role == "lid-fact"]
-    assert facts.markup == "10–12 jugadores · 120–180 minutos · Edad 10+" and facts.style.max_lines == 2
+    assert facts.markup == "10–12 jugadores · 120–180 minutos · +10 años" and facts.style.max_lines == 2
 
 
 def test_the_title_on_a_narrow_wall_takes_a_second_line_when_one_cannot_hold_it(tmp_path):

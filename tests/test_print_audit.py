@@ -307,7 +307,7 @@ def test_lid_facts_are_evenly_spaced_in_spanish(game):
     from pnp.components import box as box_component
     result = box_component.layout(load_game("shadow_throne"), BuildOptions(lang="es"))
     facts = [t.markup for page in result.pages for t in page.find("lid-fact")]
-    assert facts == ["3\u20135 jugadores \u00b7 30\u201345 minutos \u00b7 Edad 14+"]
+    assert facts == ["3\u20135 jugadores \u00b7 30\u201345 minutos \u00b7 +14 a\u00f1os"]
 
 
 def test_the_spanish_kit_names_the_power_track_in_spanish(kits):

@@ -15,7 +15,7 @@ from pnp.errors import DataError, Problems, UserError
 from pnp.loading.i18n import strings, translation, words_at
 from pnp.layout.box import (LID_GOLD, MIN_TRAY_DEPTH, STYLES, BoxContent, BoxLabels, BoxSpec, NetTooLarge, Sleeve, box_layout,
                             decorate)
-from pnp.layout.geometry import Text, flatten
+from pnp.layout.geometry import Text, Transform, flatten
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.text.markup import escape, fill, plain_text
 from pnp.loading.paths import excerpt
@@ -353,7 +353,7 @@ def layout(game, options: BuildOptions, data: BoxData | None = None):
             words = replace(words, title_lines=words.title_lines + 1)
             result = box_layout(style, sized, words, w, h, label)
     for page in result.pages:
-        page.elements[:] = [_roomier(e) for e in page.elements]
+        page.elements[:] = [e for e in (_roomier(e) for e in page.elements) if e is not None]
     return result
 
 
@@ -367,15 +367,31 @@ def _title_crammed(result) -> bool:
 #: sheet's note (a lid split in five pieces names eight lettered edges: 584 characters in Spanish), the lid's
 #: facts (players, time and ages in Spanish on a lid for mini cards), the title on a wall of a box for mini
 #: cards ('Orchard Silver' in capitals on a 32 mm wall). Each still fits its place.
-MORE_LINES = {"note": 3, "lid-fact": 2, "side-title": 2}
+MORE_LINES = {"note": 3, "lid-fact": 2, "side-title": 2, "spine-title": 2}
 
 
 def _roomier(el):
     """``el``, a text of :data:`MORE_LINES` allowed that many lines when its usual ones cannot hold it."""
+    if isinstance(el, Transform) and el.role == "spine":    # a tuck box's side wall: its title turned a quarter
+        inner = tuple(_roomier(e) for e in el.elements)
+        title = [e for e in inner if isinstance(e, Text)]
+        # the spine's title is an ornament: one that cannot fit a thin wall even on two lines is left off
+        if any(not fit(t.markup, t.style, t.rect.w, t.rect.h).ok for t in title):
+            return None
+        return replace(el, elements=inner)
     lines = MORE_LINES.get(getattr(el, "role", None)) if isinstance(el, Text) else None
     if lines is None or fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
         return el
     return replace(el, style=replace(el.style, max_lines=lines))
+
+
+def _texts(elements):
+    """Every text of ``elements``, those a transform turns (a tuck box's spine title) included."""
+    for el in flatten(elements):
+        if isinstance(el, Transform):
+            yield from _texts(el.elements)
+        elif isinstance(el, Text):
+            yield el
 
 
 @with_game_icons
@@ -432,9 +448,7 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                 problems.error(data.path, data.lines.get("style"), "box", f"{exc} ({what})")
                 continue
             for page in result.pages:
-                for el in flatten(page.elements):
-                    if not isinstance(el, Text):
-                        continue
+                for el in _texts(page.elements):
                     fitted = fit(el.markup, el.style, el.rect.w, el.rect.h)
                     key = (el.role, el.markup, fitted.ok)
                     if not fitted.ok and key not in reported:
@@ -452,7 +466,7 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
 
 
 #: Texts on the box the game's data writes: role -> game.yaml's keys that write them, the first given.
-GAME_TEXTS = {"lid-title": ("title",), "side-title": ("title",), "base-title": ("title",),
+GAME_TEXTS = {"lid-title": ("title",), "side-title": ("title",), "spine-title": ("title",), "base-title": ("title",),
               "lid-fact": ("players", "minutes", "ages"), "credits": ("author", "artist", "publisher", "credits")}
 
 

@@ -138,10 +138,20 @@ def _column_widths(node: TableBlock, width):
         wide = [c for c in range(n) if least[c] < most[c] - 0.01] or [0]
         total = sum(most[c] for c in wide)
         return [m + (spare * m / total if c in wide else 0.0) for c, m in enumerate(most)]
-    spare = max(0.0, width - sum(least))
-    extra = [m - lo for m, lo in zip(most, least)]
-    total = sum(extra) or 1.0
-    return [lo + spare * e / total for lo, e in zip(least, extra)]
+    # too wide for one line each: a short column (its whole content no wider than an even share of the
+    # table's width) keeps its words on one line ("one side, folded" and "Troop dice: stickers" were set
+    # "fol-ded", "stick-ers" beside a column of long lists); the long columns share the rest by how much
+    # they would grow, as before
+    whole = {c for c in range(n) if most[c] <= width / n}
+    if sum(most[c] for c in whole) + sum(least[c] for c in range(n) if c not in whole) > width:
+        whole = set()
+    widths = [most[c] if c in whole else least[c] for c in range(n)]
+    rest = [c for c in range(n) if c not in whole]
+    spare = max(0.0, width - sum(widths))
+    total = sum(most[c] - least[c] for c in rest) or 1.0
+    for c in rest:
+        widths[c] += spare * (most[c] - least[c]) / total
+    return widths
 
 
 def _example(node: Example):

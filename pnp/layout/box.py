@@ -27,7 +27,7 @@ import math
 
 from dataclasses import dataclass, field, replace
 
-from pnp.layout.geometry import Box, Circle, Icon, Line, Page, Picture, Rect, Style, Text
+from pnp.layout.geometry import Box, Circle, Icon, Line, Page, Picture, Rect, Style, Text, Transform
 from pnp.text.markup import fill
 from pnp.units import PRINTER_MARGIN, PT_PER_MM
 
@@ -388,9 +388,9 @@ class TuckBox:
         dark, light = LID_FILL, BASE_FILL
         faces = (
             Face("tuck-back", Rect(0, 0, W, H), "base-bottom", light),
-            Face("tuck-right", Rect(W, 0, D, H), "", dark),
+            Face("tuck-right", Rect(W, 0, D, H), "tuck-side", dark),
             Face("tuck-front", Rect(W + D, 0, W, H), "tuck-front", dark, notch=spec.style.get("notch", 14.0)),
-            Face("tuck-left", Rect(2 * W + D, 0, D, H), "", dark),
+            Face("tuck-left", Rect(2 * W + D, 0, D, H), "tuck-side", dark),
             Face("tuck-lid", Rect(0, H, W, D), "", dark),
             Face("tuck-flap", Rect(0, H + D, W, flap), "", dark),
             Face("tuck-bottom", Rect(W + D, -D, W, D), "", dark),
@@ -691,7 +691,31 @@ def decorate(face: Face, rect: Rect, content: BoxContent) -> list:
         return _base_bottom(rect, content, credits=face.part != "base" or content.credits_at == "base")
     if face.decor == "tuck-front":
         return _tuck_front(rect, content)
+    if face.decor == "tuck-side":
+        return _tuck_side(rect, content)
     return []
+
+
+#: The least width (mm) inside a tuck box's side wall's safe margin that carries the title: a line of the side
+#: title at its smallest size (8 pt, 2.8 mm) with a millimetre either side.
+SPINE_LEAST = 5.0
+
+
+def _tuck_side(r: Rect, content: BoxContent) -> list:
+    """A standing box's side wall, its spine on a shelf: the title running up it, bottom to top, between
+    two gold rules (the walls were bare: two empty dark panels on a box that stands side-on)."""
+    inner = r.inset(SAFE)
+    gold = content.colour("accent")
+    length, across = inner.h, inner.w           # the title's line runs along the wall's height
+    if across < SPINE_LEAST or length < 20.0:   # a box for a few cards: too thin a spine to letter
+        return []
+    h = min(12.0, across - 2.0)
+    # in the title's own frame, x along the wall (upwards on the sheet), y across it (leftwards);
+    # a quarter turn anticlockwise sends (x, y) to (inner.right - y, inner.y + x) on the sheet
+    own = [Line(0, 0, length, 0, gold, 0.3, role="decor"), Line(0, across, length, across, gold, 0.3, role="decor"),
+           Text(Rect(5.0, across / 2 - h / 2, length - 10.0, h), content.title,
+                content.styled(TITLE_SIDE), role="spine-title")]
+    return [Transform(tuple(own), (0.0, 1.0, -1.0, 0.0, inner.right, inner.y), role="spine")]
 
 
 def _tuck_front(r: Rect, content: BoxContent) -> list:

@@ -50,14 +50,16 @@ def _where(game, spec):
 def markup(game, spec, lang) -> tuple[str, object]:
     """(markup, template file) of the sheet, rendered in the sandbox; DataError naming the template.
     Rendered once per game, entry and language (the check sets it on two papers)."""
-    return _markup(game, spec, spec.config_key(), lang)
+    return _markup(game, spec, spec.config_key(), lang)[:2]
 
 
 @replays_reads
 @reads_files
 @lru_cache(maxsize=16)
-def _markup(game, spec, _config, lang) -> tuple[str, object]:
+def _markup(game, spec, _config, lang) -> tuple[str, object, object]:
+    """(markup, template file, :class:`pnp.rulebook.figures.Figures` its ``figure.*`` calls drew)."""
     from pnp.rulebook.component import context
+    from pnp.rulebook.figures import Figures
 
     config = config_of(spec)
     lang = lang or game.language
@@ -84,15 +86,18 @@ def _markup(game, spec, _config, lang) -> tuple[str, object]:
     except jinja2.TemplateSyntaxError as exc:
         problems.append(templating.template_problem(exc, subject=subject))
         raise DataError(problems) from None
+    # a sheet draws the rulebook's figures too (a reference sheet's pieces as printed)
+    figures = Figures(game, lang)
     try:
         with speaking(written_in(template.filename, game.root / "templates" / "sheets", lang, game.source_language)):
-            text = templating.render(template, **context(game, {"examples": []}, lang), faction=faction)
+            text = templating.render(template, **context(game, {"examples": []}, lang, figures), faction=faction)
     except templating.TEMPLATE_ERRORS as exc:
         problems.append(templating.template_problem(exc, template.filename, subject))
         raise DataError(problems) from None
+    problems.extend(figures.problems)
     templating.markup_problems_in(text, template.filename, subject, problems, game.icons.names)
     problems.raise_if_errors()
-    return text, template.filename
+    return text, template.filename, figures
 
 
 def render(game, spec, options: BuildOptions) -> bytes:
@@ -105,11 +110,11 @@ def render(game, spec, options: BuildOptions) -> bytes:
 @reads_files
 @lru_cache(maxsize=16)
 def _rendered(game, spec, _config, paper, lang) -> bytes:
-    text, filename = markup(game, spec, lang)
+    text, filename, figures = _markup(game, spec, spec.config_key(), lang)
 
     def story(width):
         try:
-            return flowables(parse(text), width, {})
+            return flowables(parse(text), width, {}, figures=figures)
         except MarkupError as exc:
             problems = Problems()
             problems.error(filename, exc.line, f"sheet '{spec.id}'", exc.message)
