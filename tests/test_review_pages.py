@@ -122,3 +122,10 @@ def test_a_tuck_boxs_side_walls_carry_the_title_along_the_spine(paper):
         assert wall.x + SAFE - 0.01 <= min(xs) and max(xs) <= wall.right - SAFE + 0.01
         assert wall.y + SAFE - 0.01 <= min(ys) and max(ys) <= wall.top - SAFE + 0.01
         assert max(ys) - min(ys) > 0.8 * (wall.h - 2 * SAFE)           # it runs along the wall's height
+
+
+def test_card_sizes_on_the_instructions_page_use_the_multiplication_sign(built_kit):
+    """"63 x 88 mm" with a letter x, on Valeria's instructions page (its three decks)."""
+    text = pdf_text(built_kit(VALERIA) / "instructions.pdf")
+    assert "Battle Plans (48 cards, 63 × 88 mm)" in text
+    assert " x 88 mm" not in text
