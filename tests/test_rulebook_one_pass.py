@@ -23,12 +23,10 @@ RENDER = R.render_booklet
 
 def two_passes(game, paper):
     """The booklet as pnp made it before it had one layout pass: a measuring pass, then platypus's
-    passes seeded with the measured contents (no spare content: these games have none)."""
-    cfg = component.load_config(game)
+    passes seeded with the measured contents, of the chapters the booklet sets (with the spare and fill
+    blocks it takes: pnp.rulebook.component.fitted)."""
+    cfg, figures, chapters, words, size = _fitted(game, paper)
     lang = game.language
-    figures = Figures(game, lang)
-    chapters = chapter_markup(game, cfg, component.context(game, cfg, lang, figures), lang)
-    words, size = strings(game, lang), half_sheet(paper)
     _, pages, entries = RENDER(game, cfg, chapters, size, lang, 0, words, measure=True, figures=figures)
     target = cfg.get("pages") or padded(pages)
     notes = target - pages
@@ -36,6 +34,20 @@ def two_passes(game, paper):
     guess = R.contents_entries([n for _, m in R.with_notes_point(chapters) for n in R.parse(m)], headed)
     seed = R.shifted_entries(entries, guess, notes, headed)
     return RENDER(game, cfg, chapters, size, lang, notes, words, seed, figures=figures)
+
+
+def _fitted(game, paper):
+    """(rulebook.yaml, figures, the chapters the booklet sets, printed words, page size)."""
+    cfg = component.load_config(game)
+    lang = game.language
+    figures = Figures(game, lang)
+    seen = component.context(game, cfg, lang, figures)
+    chapters = chapter_markup(game, cfg, seen, lang)
+    words, size = strings(game, lang), half_sheet(paper)
+    with using(game.icons, game.language):
+        _, _, chapters = component.fitted(game, cfg, chapters, component.fill_markup(game, cfg, seen, lang),
+                                          figures, size, lang, words, paper)
+    return cfg, figures, chapters, words, size
 
 
 def one_pass(game, paper):
@@ -95,21 +107,24 @@ def test_one_layout_pass_makes_the_same_booklet(tmp_path, monkeypatch, name, pag
 
 
 def test_the_layout_is_passed_once(monkeypatch):
-    """Shadow Throne's booklet: platypus lays it out once (one build on the measuring canvas) and draws
-    it once; the layout pass draws nothing."""
+    """Shadow Throne's booklet: platypus lays it out on the measuring canvas once for each booklet pnp
+    weighs (the chapters alone, then each with a spare or fill block tried: pnp.rulebook.component.fitted)
+    and draws it once; the layout passes draw nothing."""
     game = load_game("shadow_throne")
-    builds = []
-    real = R.RulebookDoc.build
+    builds, layouts = [], []
+    real, real_lay_out = R.RulebookDoc.build, component.lay_out
 
     def counted(self, story, *args, **kwargs):
         builds.append(kwargs.get("canvasmaker", "drawn"))
         return real(self, story, *args, **kwargs)
 
     monkeypatch.setattr(R.RulebookDoc, "build", counted)
+    monkeypatch.setattr(component, "lay_out", lambda *a, **k: layouts.append(1) or real_lay_out(*a, **k))
     monkeypatch.setattr(R, "render_booklet", lambda *a, **k: pytest.fail("laid out again"))
     _, pages, _ = one_pass(game, "letter")
     assert pages == 16
-    assert builds == [R.MeasuringCanvas, "drawn"]
+    assert builds == [R.MeasuringCanvas] * len(layouts) + ["drawn"]
+    assert 2 < len(layouts) <= 30       # 24 today: the chapters alone, the tokens' !spare block, fill blocks tried
 
 
 def test_a_drawing_that_cannot_follow_its_layout_falls_back_to_platypus(tmp_path, monkeypatch):
@@ -120,9 +135,7 @@ def test_a_drawing_that_cannot_follow_its_layout_falls_back_to_platypus(tmp_path
     game = load_game(folder)
     with using(game.icons, game.language):
         expected = two_passes(game, "letter")
-        cfg = component.load_config(game)
-        figures = Figures(game, game.language)
-        chapters = chapter_markup(game, cfg, component.context(game, cfg, game.language, figures), game.language)
+        cfg, figures, chapters, _, _ = _fitted(game, "letter")
         laid = R.lay_out(game, cfg, chapters, half_sheet("letter"), game.language, strings(game, game.language),
                          figures)
         assert laid.notes_at is not None

@@ -203,47 +203,76 @@ def flowables(nodes, width, extra: dict, figures=None):
     ``figures`` (:class:`pnp.rulebook.figures.Figures`) holds the drawings ``!figure N`` lines stand for."""
     out = []
     for node in _figure_rows(nodes):
-        if isinstance(node, list):
-            drawings = []
-            for d in node:
-                n = int(d.arg) if d.arg.isdigit() else -1
-                if figures is None or not 0 <= n < len(figures.drawings):
-                    raise MarkupError(d.line, f"!figure {d.arg[:20]}: write figures with figure.card(...) and the "
-                                              f"like; this line names none")
-                if figures.drawings[n].kind != "placed":
-                    drawings.append(figures.drawings[n])
-            if drawings:
-                if out and isinstance(out[-1], RichText) and out[-1].kind == "body":
-                    out[-1].keep_next = True        # the paragraph that introduces a figure stays with it
-                out.append(FigureRow(drawings, CAPTION))
-            continue
-        if isinstance(node, Heading):
-            if node.level == 1:
-                out.append(CondPageBreak(pt(CHAPTER_ROOM)))
-            out.append(_heading(node))
-        elif isinstance(node, Paragraph):
-            out.append(RichText(node.text, BODY, 0, 5, keep_with_next=leads_in(node.text), kind="body"))
-        elif isinstance(node, ListBlock):
-            out.extend(_list(node))
-        elif isinstance(node, TableBlock):
-            out.append(_table(node, width))
-        elif isinstance(node, Example):
-            box = _example(node)
-            box[0].space_before, box[-1].space_after = 3, 7
-            out.append(KeepTogether(box) if len(box) <= 12 else box[0])
-            if len(box) > 12:
-                out.extend(box[1:])
-        elif isinstance(node, Directive):
-            handler = extra.get(node.name)
-            if handler is None:
-                raise MarkupError(node.line, f"unknown directive !{node.name}; known: {', '.join(sorted(extra))}")
-            try:
-                out.extend(handler(node.arg))
-            except MarkupError as exc:        # the directive's own complaint, at the directive's line
-                raise MarkupError(exc.line or node.line, exc.message) from None
-        else:  # pragma: no cover
-            raise TypeError(node)
-    return keep_with_next(out)
+        start = len(out)
+        _flowables_of(node, out, width, extra, figures)
+        line = node[-1].line if isinstance(node, list) else node.line
+        for f in out[start:]:
+            _mark(f, line)
+    out = keep_with_next(out)
+    for f in out:
+        _mark(f, None)
+    return out
+
+
+def _mark(flowable, line) -> None:
+    """Note on ``flowable`` (and what it holds) the markup line of the block it sets (``source_line``);
+    ``line`` None: a group kept together takes the line of the block it ends with (:func:`page_ends`
+    finds where a page's content ends in the markup, for a fill block to follow it)."""
+    inner = [getattr(flowable, "first", None), getattr(flowable, "second", None),
+             *(getattr(flowable, "_content", None) or ())]
+    for f in inner:
+        if f is not None:
+            _mark(f, line)
+    if line is None:            # a group: the line of what it ends with
+        last = next((f for f in reversed(inner) if f is not None), None)
+        line = getattr(last, "source_line", None) if last is not None else None
+        if line is None or getattr(flowable, "source_line", None) is not None:
+            return
+    flowable.source_line = line
+
+
+def _flowables_of(node, out: list, width, extra: dict, figures) -> None:
+    """The flowables of one block node (or a row of figures) appended to ``out``."""
+    if isinstance(node, list):
+        drawings = []
+        for d in node:
+            n = int(d.arg) if d.arg.isdigit() else -1
+            if figures is None or not 0 <= n < len(figures.drawings):
+                raise MarkupError(d.line, f"!figure {d.arg[:20]}: write figures with figure.card(...) and the "
+                                          f"like; this line names none")
+            if figures.drawings[n].kind != "placed":
+                drawings.append(figures.drawings[n])
+        if drawings:
+            if out and isinstance(out[-1], RichText) and out[-1].kind == "body":
+                out[-1].keep_next = True        # the paragraph that introduces a figure stays with it
+            out.append(FigureRow(drawings, CAPTION))
+        return
+    if isinstance(node, Heading):
+        if node.level == 1:
+            out.append(CondPageBreak(pt(CHAPTER_ROOM)))
+        out.append(_heading(node))
+    elif isinstance(node, Paragraph):
+        out.append(RichText(node.text, BODY, 0, 5, keep_with_next=leads_in(node.text), kind="body"))
+    elif isinstance(node, ListBlock):
+        out.extend(_list(node))
+    elif isinstance(node, TableBlock):
+        out.append(_table(node, width))
+    elif isinstance(node, Example):
+        box = _example(node)
+        box[0].space_before, box[-1].space_after = 3, 7
+        out.append(KeepTogether(box) if len(box) <= 12 else box[0])
+        if len(box) > 12:
+            out.extend(box[1:])
+    elif isinstance(node, Directive):
+        handler = extra.get(node.name)
+        if handler is None:
+            raise MarkupError(node.line, f"unknown directive !{node.name}; known: {', '.join(sorted(extra))}")
+        try:
+            out.extend(handler(node.arg))
+        except MarkupError as exc:        # the directive's own complaint, at the directive's line
+            raise MarkupError(exc.line or node.line, exc.message) from None
+    else:  # pragma: no cover
+        raise TypeError(node)
 
 
 def single_frame_pdf(size_mm: tuple, margin_mm: float, title: str, author: str, story) -> bytes:
@@ -588,23 +617,49 @@ def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figure
         "space": lambda arg: [Spacer(1, _space(arg))],      # points, as docs/rulebook.md says
         # the booklet takes spare content out unless it has room (pnp.rulebook.component.without_spare)
         "spare": lambda arg: [],
+        "fill": lambda arg: [],                             # a fill block's start (pnp.rulebook.component)
+        "rule": lambda arg: [_rule()],
     }
     story = []
     problems = Problems()
     nodes = []
-    for (name, markup), (_, given) in zip(with_notes_point(chapters), chapters):
+    for index, ((name, markup), (_, given)) in enumerate(zip(with_notes_point(chapters), chapters)):
+        # the line in the chapter as written (the padding point is a line pnp put before it, or after it)
+        added = 0 if markup.startswith(given) else markup.count("\n") - given.count("\n")
         try:
             parsed = parse(markup)
-            story.extend(flowables(parsed, doc.width, extra, figures))
+            made = flowables(parsed, doc.width, extra, figures)
+            for f in made:
+                _mark_chapter(f, index, added)
+            story.extend(made)
             nodes.extend(parsed)
         except MarkupError as exc:
-            # the line in the chapter as written (the padding point is a line pnp put before it, or after it)
-            added = 0 if markup.startswith(given) else markup.count("\n") - given.count("\n")
             problems.error(name, exc.line - added if exc.line else exc.line, "rulebook", exc.message)
     problems.raise_if_errors()
     _drop_trailing_breaks(story)
     headed = notes if cfg.get("notes") else 0
     return doc, story, toc, contents_entries(nodes, headed)
+
+
+def _rule():
+    """The ``!rule`` directive: a thin line across the column, 4 pt below the text above it and 6 pt
+    above what follows (a fill block's frame), kept with what follows."""
+    line = Rule(colour="#b9ad99", width=0.5, space=4.0)
+    line.spaceAfter = 6.0
+    line.keep_next = True
+    return line
+
+
+def _mark_chapter(flowable, chapter: int, added: int) -> None:
+    """``source``: (the chapter's index, the line in the chapter as written) of ``flowable`` and what it
+    holds, from the ``source_line`` :func:`flowables` noted."""
+    for f in (getattr(flowable, "first", None), getattr(flowable, "second", None),
+              *(getattr(flowable, "_content", None) or ())):
+        if f is not None:
+            _mark_chapter(f, chapter, added)
+    line = getattr(flowable, "source_line", None)
+    if line is not None:
+        flowable.source = (chapter, line - added)
 
 
 def _drop_trailing_breaks(story: list) -> None:
@@ -776,19 +831,42 @@ def lay_out(game, cfg, chapters, page_size_mm, lang, words: dict, figures=None) 
 EMPTY_SHARE = 1 / 3
 
 
-def empty_pages(laid: LaidOut, page_size_mm: tuple) -> list[tuple[int, float]]:
+def empty_pages(laid: LaidOut, page_size_mm: tuple, least: float = EMPTY_SHARE,
+                last: bool = False) -> list[tuple[int, float]]:
     """(page number, share of its text frame left empty under what it holds) of each page of a laid out
-    booklet that is more than :data:`EMPTY_SHARE` empty: its content pages but the cover and the last one
-    (where a booklet's text simply ends; the padding pages after it are rulebook.yaml's notes)."""
+    booklet that is more than ``least`` (:data:`EMPTY_SHARE`) empty: its content pages but the cover and
+    (unless ``last``) the last one (where a booklet's text simply ends; the padding pages after it are
+    rulebook.yaml's notes)."""
     bottom, top = pt(MARGIN["bottom"]), pt(page_size_mm[1] - MARGIN["top"])
     out = []
-    for number, page in enumerate(laid.pages[:-1], 1):
+    for number, page in enumerate(laid.pages if last else laid.pages[:-1], 1):
         if page.template == "cover":
             continue
         lows = [event[3] for event in page.events if event[0] == "place"]
         share = (min(lows) - bottom) / (top - bottom) if lows else 1.0
-        if share > EMPTY_SHARE:
+        if share > least:
             out.append((number, round(share, 3)))
+    return out
+
+
+def page_ends(laid: LaidOut, number: int) -> tuple[int, int] | None:
+    """(chapter index, markup line) of the last block placed on page ``number`` (from 1) of a laid out
+    booklet: what a block set at the foot of that page follows (None: the page sets no chapter's
+    block)."""
+    for event in reversed(laid.pages[number - 1].events):
+        if event[0] == "place" and getattr(event[1], "source", None) is not None:
+            return event[1].source
+    return None
+
+
+def placed_lines(laid: LaidOut, chapter: int) -> dict[int, set]:
+    """{markup line: the pages (from 1) it is set on} of a chapter's blocks in a laid out booklet."""
+    out: dict[int, set] = {}
+    for number, page in enumerate(laid.pages, 1):
+        for event in page.events:
+            source = getattr(event[1], "source", None) if event[0] == "place" else None
+            if source is not None and source[0] == chapter:
+                out.setdefault(source[1], set()).add(number)
     return out
 
 

@@ -107,6 +107,7 @@ class RichText(Flowable):
         if self.marker is not None:
             tail.indent = self.indent
         head._width = tail._width = avail_width
+        head.source = tail.source = getattr(self, "source", None)   # where in the markup (pnp.draw.document)
         return [head, tail]
 
     def draw(self):
@@ -333,8 +334,11 @@ class FigureRow(Flowable):
             return []
         first = [d for line, *_ in self._lines[:fit] for d, _ in line]
         rest = [d for line, *_ in self._lines[fit:] for d, _ in line]
-        return [FigureRow(first, self.caption_style, self.gap, self.space_before, 0.0),
-                FigureRow(rest, self.caption_style, self.gap, 0.0, self.space_after)]
+        parts = [FigureRow(first, self.caption_style, self.gap, self.space_before, 0.0),
+                 FigureRow(rest, self.caption_style, self.gap, 0.0, self.space_after)]
+        for part in parts:      # where in the markup (pnp.draw.document)
+            part.source = getattr(self, "source", None)
+        return parts
 
     def draw(self):
         from pnp.draw.paint import paint

@@ -27,6 +27,9 @@ CONFIG_SCHEMA = {
     "notes": Field("bool", default=False,
                    doc="padding pages are ruled Notes pages; without it they are left blank"),
     "chapters": Field("list", required=True, items=Field("id")),
+    "fill": Field("list", nullable=True, items=Field("id"),
+                  doc="fill templates (found as chapters are): blocks the booklet may set in room it would "
+                      "leave empty, each starting at a !fill line; default: pnp's shared 'pieces'"),
     "examples": Field("list", default=[], items=Field("map", schema={
         "id": Field("id", required=True),
         "scenario": Field("str", required=True, doc="scenario file, relative to the game folder"),
@@ -92,6 +95,8 @@ def load_config(game, problems: Problems | None = None) -> dict:
         problems.raise_if_errors()
     cfg["_path"] = str(path)
     cfg["_battle_line"] = line_of(raw, "battle")
+    cfg["_fill_lines"] = dict(enumerate(getattr(raw.get("fill") if isinstance(raw, dict) else None,
+                                                "item_lines", [])))
     cfg["_chapter_lines"] = dict(enumerate(getattr(raw.get("chapters") if isinstance(raw, dict) else None,
                                                    "item_lines", [])))
     return cfg
@@ -108,9 +113,10 @@ def template_dirs(game, lang: str) -> list:
 SHARED_CHAPTERS = TEMPLATES_DIR / "rulebook" / "common"
 
 
-def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]:
+def chapter_markup(game, cfg, context: dict, lang: str, kind: str = "chapter") -> list[tuple[str, str]]:
     """[(template path, markup)] for every chapter, rendered in the sandbox with the rulebook context
-    (its data escaped, see :mod:`pnp.text.templating`). Every chapter's problems are reported at once."""
+    (its data escaped, see :mod:`pnp.text.templating`). Every chapter's problems are reported at once,
+    each naming the ``kind`` of template (a ``chapter``, a ``fill`` template) and its name."""
     # a chapter the language lacks is the data's own language's (validation reports it; --allow-missing)
     dirs = tuple(dict.fromkeys(template_dirs(game, lang) + template_dirs(game, game.source_language)))
     env = templating.environment(dirs)
@@ -125,21 +131,21 @@ def chapter_markup(game, cfg, context: dict, lang: str) -> list[tuple[str, str]]
             if exc.name != name or (exc.message and exc.message != name):
                 # the chapter was found, but something it includes was not, or it is a link leading out
                 message = templating.template_problem(exc).message
-            problems.error(cfg["_path"], cfg.get("_chapter_lines", {}).get(i), f"chapter '{chapter}'", message)
+            problems.error(cfg["_path"], cfg.get("_chapter_lines", {}).get(i), f"{kind} '{chapter}'", message)
             continue
         except jinja2.TemplateSyntaxError as exc:
-            problems.append(templating.template_problem(exc, subject=f"chapter '{chapter}'"))
+            problems.append(templating.template_problem(exc, subject=f"{kind} '{chapter}'"))
             continue
         try:
             with speaking(written_in(template.filename, game.root / "templates" / "rulebook", lang,
                                      game.source_language)):
                 markup = render(template)
         except templating.TEMPLATE_ERRORS as exc:
-            problems.append(templating.template_problem(exc, template.filename, f"chapter '{chapter}'"))
+            problems.append(templating.template_problem(exc, template.filename, f"{kind} '{chapter}'"))
             continue
-        templating.markup_problems_in(markup, template.filename, f"chapter '{chapter}'", problems,
+        templating.markup_problems_in(markup, template.filename, f"{kind} '{chapter}'", problems,
                                       game.icons.names)
-        _figure_lines(markup, template.filename, f"chapter '{chapter}'", problems)
+        _figure_lines(markup, template.filename, f"{kind} '{chapter}'", problems)
         out.append((template.filename, markup))
     problems.raise_if_errors()
     return out

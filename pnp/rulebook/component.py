@@ -23,13 +23,13 @@ from pnp.loading.i18n import strings, translation, words_function
 from pnp.layout.imposition import padded, print_order, side_marks
 from pnp.text.markup import Safe, escape, fill, parse, plain_text
 from pnp.rulebook.chapters import chapter_markup, load_config
-from pnp.draw.document import draw_laid_out, empty_pages, lay_out
+from pnp.draw.document import EMPTY_SHARE, draw_laid_out, empty_pages, lay_out, page_ends, placed_lines
 from pnp.loading.paths import excerpt
 from pnp.loading.events import event_templates, phrases, transcript_lines  # noqa: F401 (phrases: tests)
 from pnp.loading.events import said as said_by_templates
 from pnp.loading.scenario import load_scenario, play_scenario
 from pnp.loading.tokendata import load_tokens
-from pnp.units import half_sheet, pt
+from pnp.units import PAPERS, half_sheet, pt
 from rules_engine.core.contract import engine_named
 
 PLAYER_NAMES = ("Ana", "Ben", "Cleo", "Dario", "Eva")
@@ -401,24 +401,72 @@ def context(game, cfg, lang, figures=None) -> dict:
     }
 
 
-#: A ``!spare`` line: what follows it, to the end of its chapter, prints only in pages to spare.
+#: A ``!spare`` line: what follows it, to the next ``!spare`` line or the end of its chapter, is a block that
+#: prints only where it fits (:func:`fitted`).
 _SPARE = re.compile(r"^!spare[ \t]*$", re.M)
+#: A ``!fill`` line of a fill template (rulebook.yaml's ``fill``) starts one of the blocks it offers.
+_FILL = re.compile(r"^!fill[ \t]*$", re.M)
+#: The fill templates of a rulebook.yaml without ``fill``: pnp's shared ``pieces`` (the game's tokens at
+#: actual size, a kind at a time).
+DEFAULT_FILL = ("pieces",)
+
+
+def spare_blocks(chapters) -> list[tuple[int, int, int]]:
+    """(chapter index, start, end) of each ``!spare`` block in the chapters' markup: from its line (the
+    directive's start) to the next ``!spare`` line or the chapter's end."""
+    out = []
+    for c, (_, markup) in enumerate(chapters):
+        starts = [m.start() for m in _SPARE.finditer(markup)]
+        out += [(c, start, end) for start, end in zip(starts, starts[1:] + [len(markup)])]
+    return out
+
+
+def with_spare(chapters, taken=frozenset()) -> list:
+    """The chapters with the ``!spare`` blocks numbered in ``taken`` (of :func:`spare_blocks`) and without
+    the others, every line kept where it was (a directive's line, a block left out, become blank lines):
+    a problem in a chapter is at its line however many blocks print."""
+    blocks = spare_blocks(chapters)
+    out = [list(chapter) for chapter in chapters]
+    for i, (c, start, end) in sorted(enumerate(blocks), key=lambda b: -b[1][1]):
+        markup = out[c][1]
+        block = markup[start:end]
+        kept = block.split("\n", 1)[1] if "\n" in block else ""
+        kept = "\n" + kept if i in taken else "\n" * block.count("\n")
+        out[c][1] = markup[:start] + kept + markup[end:]
+    return [tuple(chapter) for chapter in out]
 
 
 def without_spare(chapters) -> tuple[list, list]:
-    """(chapters without what follows each ``!spare`` line, chapters with it but without the line):
-    a booklet laid out first without the spare content, then with it when it has pages to spare."""
-    short, full = [], []
-    for name, markup in chapters:
-        found = _SPARE.search(markup)
-        if found is None:
-            short.append((name, markup))
-            full.append((name, markup))
-        else:
-            # the spare part keeps its line numbers: the directive's line becomes blank
-            short.append((name, markup[:found.start()]))
-            full.append((name, markup[:found.start()] + markup[found.end():]))
-    return short, full
+    """(chapters without their ``!spare`` blocks, chapters with all of them), their lines where they were."""
+    return with_spare(chapters), with_spare(chapters, frozenset(range(len(spare_blocks(chapters)))))
+
+
+def fill_blocks(markups) -> list[str]:
+    """The blocks a booklet may set in room it would leave empty: each fill template's markup cut at its
+    ``!fill`` lines, blank ones left out."""
+    out = []
+    for markup in markups:
+        out += [block.strip("\n") for block in _FILL.split(markup) if block.strip()]
+    return out
+
+
+def with_fill(chapters, at: tuple[int, int], block: str) -> tuple[list, tuple[int, int, int]]:
+    """(chapters, (chapter, first line, last line) of the block) with the fill ``block`` set after the
+    block of chapter ``at[0]`` whose markup starts on line ``at[1]`` (and after a row of figures it
+    ends), under a thin rule (``!rule``)."""
+    chapter, line = at
+    name, markup = chapters[chapter]
+    after = next((n.line for n in parse(markup) if n.line > line), None)
+    lines = markup.split("\n")
+    added = ["", "!rule", *block.split("\n"), ""]
+    first = (after - 1 if after is not None else len(lines)) + 3     # the block's first line (from 1)
+    if after is None:
+        lines += added
+    else:
+        lines[after - 1:after - 1] = added
+    out = list(chapters)
+    out[chapter] = (name, "\n".join(lines))
+    return out, (chapter, first, first + block.count("\n"))
 
 
 def printed_chapters(game, lang: str) -> list[tuple[str, str]]:
@@ -447,16 +495,17 @@ def laid_booklet(game, paper: str, lang: str):
     cfg = load_config(game)
     figures = Figures(game, lang)
     try:
-        chapters = chapter_markup(game, cfg, context(game, cfg, lang, figures), lang)
+        seen = context(game, cfg, lang, figures)
+        chapters = chapter_markup(game, cfg, seen, lang)
+        fills = fill_markup(game, cfg, seen, lang)
     except DataError as exc:
         raise DataError(list(figures.problems) + list(exc.problems)) from None
     figures.problems.raise_if_errors()
     small_labels(figures, paper).raise_if_errors()
-    chapters, spare = without_spare(chapters)
     words = strings(game, lang)
     size = half_sheet(paper)
     cache = buildcache.current()
-    key = _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache)
+    key = _drawn_key(game, cfg, chapters, fills, figures, paper, lang, words, cache)
     found = cache.get(key)
     if found is not None:
         meta, blobs = found
@@ -464,7 +513,7 @@ def laid_booklet(game, paper: str, lang: str):
         if (len(blobs) == 1 and type(meta.get("pages")) is int and type(meta.get("content")) is int
                 and isinstance(empty, list) and all(isinstance(e, list) and len(e) == 2 for e in empty)):
             return blobs[0], meta["pages"], meta["content"], tuple(tuple(e) for e in empty)
-    pdf, pages, content, empty = _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size)
+    pdf, pages, content, empty = _laid_out_and_drawn(game, cfg, chapters, fills, figures, paper, lang, words, size)
     cache.put(key, {"kind": "booklet", "pages": pages, "content": content, "empty": [list(e) for e in empty]},
               [pdf])
     return pdf, pages, content, tuple(empty)
@@ -505,10 +554,10 @@ def small_labels(figures, paper: str) -> Problems:
     return problems
 
 
-def _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache) -> str | None:
-    """The build cache's key of the booklet drawn from ``chapters`` (and ``spare``, the chapters with
-    their spare content): everything its layout and drawing read besides them. The chapters' markup
-    and the figures' drawings (layout elements: every text, colour, position and icon name), the bytes
+def _drawn_key(game, cfg, chapters, fills, figures, paper, lang, words, cache) -> str | None:
+    """The build cache's key of the booklet drawn from ``chapters`` (their ``!spare`` blocks in) and the
+    ``fills`` (the blocks it may set in room it would leave empty): everything its layout and drawing
+    read besides them. The chapters' markup and the figures' drawings (layout elements: every text, colour, position and icon name), the bytes
     of the pictures they place, the game's icons, what the cover and the running heads print (title,
     look, the factions' emblems and colours, players, time, ages, credits), the printed words, the
     length rulebook.yaml asks for, paper, language and what pnp draws with. An edit that changes none
@@ -524,32 +573,123 @@ def _drawn_key(game, cfg, chapters, spare, figures, paper, lang, words, cache) -
     look = game.look
     return buildcache.digest(
         "booklet", buildcache.code_digest(), paper, lang, typography.active(),
-        typography.breaking_key(repr(chapters) + repr(spare) + drawings),
-        buildcache.icons_digest(game.icons, files), chapters, spare, drawings,
+        typography.breaking_key(repr(chapters) + repr(fills) + drawings),
+        buildcache.icons_digest(game.icons, files), chapters, fills, drawings,
         [(path, files(path)) for path in pictures], repr(look),
         files(look.art) if look.art is not None else None,
         [(f.emblem, f.colour) for f in game.factions], game.title, game.author, game.players, game.minutes,
         game.ages, credit_lines(game, words, book=True), sorted(words.items()), cfg.get("pages"), bool(cfg.get("notes")))
 
 
-def _laid_out_and_drawn(game, cfg, chapters, spare, figures, paper, lang, words, size):
-    """(reading-order PDF, pages, content pages, pages more than a third empty): the booklet laid out and
-    drawn."""
-    # one layout pass: the length, the contents' entries and where everything goes, drawn once padded
-    laid = lay_out(game, cfg, chapters, size, lang, words, figures)
-    pages = content = len(laid.pages)
-    # the data may fix the length; otherwise the smallest booklet that holds the chapters
+def fill_markup(game, cfg, seen: dict, lang: str) -> list[str]:
+    """The fill blocks of rulebook.yaml's ``fill`` templates (pnp's :data:`DEFAULT_FILL` without it),
+    rendered with the chapters' context ``seen``: :func:`fill_blocks`."""
+    names = cfg.get("fill")
+    names = list(DEFAULT_FILL if names is None else names)
+    if not names:
+        return []
+    lines = cfg.get("_fill_lines") or {}
+    found = chapter_markup(game, {**cfg, "chapters": names, "_chapter_lines": lines}, seen, lang, "fill")
+    return fill_blocks(markup for _, markup in found)
+
+
+#: A page more than this share empty is room a fill block may take (pages more than a third empty,
+#: :data:`pnp.draw.document.EMPTY_SHARE`, are reported).
+FILL_SHARE = 1 / 4
+
+
+def _waste(laid, size, limit: int) -> tuple:
+    """How much of a laid out booklet is left empty, the worst first: the shares of its pages more than a
+    third empty (those ``pnp validate`` reports) and each padding page it needs up to ``limit`` pages (a
+    whole page); the shares of its pages more than a quarter empty, the last one too; the shares of all
+    its pages. Rounded, so that equal layouts tie."""
+    def shares(least, last=True):
+        return sum(share for _, share in empty_pages(laid, size, least, last))
+
+    return (round(shares(EMPTY_SHARE, last=False) + max(0, limit - len(laid.pages)), 4),
+            round(shares(FILL_SHARE), 4), round(shares(0.0), 4))
+
+
+def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter"):
+    """(laid out booklet, its page count when padded, the chapters it sets): the booklet in the fewest
+    pages that hold its chapters (rulebook.yaml's ``pages`` when it gives them), with what it can add in
+    the room it would leave empty. First each ``!spare`` block, in the book's order, where it is written;
+    then the ``fills`` (rulebook.yaml's ``fill`` templates' blocks), each at most once, under a rule at the
+    foot of a page more than a quarter empty, the last one too (or, while the booklet has pages to pad,
+    before the padding). A block is kept only when the booklet is no longer for it (past its padded
+    length; past its chapters' length with ``notes: true``, whose padding is Notes pages) and leaves
+    less room empty (:func:`_waste`); of the fill blocks that fit whole in the room of a page, the one
+    that leaves the least room empty is set there (the first of equals). A fill block whose every figure
+    the booklet already shows is not offered; one that did not fit a page's room is not tried in a
+    smaller one (each try is a layout pass)."""
+    def lay(ch):
+        return lay_out(game, cfg, ch, size, lang, words, figures)
+
+    current = with_spare(chapters)
+    laid = lay(current)
+    pages = len(laid.pages)
     target = cfg.get("pages") or padded(pages)
     if pages > target:
         raise DataError([_problem(cfg, f"the rulebook needs {pages} pages on {paper} paper, more than the "
                                        f"{target} rulebook.yaml allows")])
-    if pages < target and not cfg.get("notes") and spare != chapters:
-        # pages to spare and no Notes pages asked for: what follows !spare takes them, if it fits
-        with_spare = lay_out(game, cfg, spare, size, lang, words, figures)
-        if len(with_spare.pages) <= target:
-            laid, pages = with_spare, len(with_spare.pages)
-            content = pages
-    pdf, pages, _ = draw_laid_out(laid, target - pages)
+    limit = pages if cfg.get("notes") else target
+    waste = _waste(laid, size, limit)
+    taken: set = set()
+    for i in range(len(spare_blocks(chapters))):
+        trial = with_spare(chapters, taken | {i})
+        tried = lay(trial)
+        if len(tried.pages) <= limit and _waste(tried, size, limit) < waste:
+            taken.add(i)
+            current, laid, waste = trial, tried, _waste(tried, size, limit)
+    unused = [block for block in fills if not _shown(block, current, figures)]
+    too_tall: dict = {}                 # block: the most room (a share of a page) it did not fit in
+    while unused:
+        gaps = dict(empty_pages(laid, size, FILL_SHARE, last=True))
+        if len(laid.pages) < limit and laid.notes_at:
+            gaps.setdefault(laid.notes_at, 1.0)     # the last page before the padding
+        best = None
+        for number in sorted(gaps):
+            at = page_ends(laid, number)
+            if at is None:
+                continue
+            for block in unused:                # the one that leaves the least room empty (first of equals)
+                if gaps[number] <= too_tall.get(block, -1.0):
+                    continue
+                trial, (chapter, first, last) = with_fill(current, at, block)
+                tried = lay(trial)
+                on = placed_lines(tried, chapter)
+                pages_on = set().union(*(on.get(line, set()) for line in range(first, last + 1)))
+                if pages_on != {number}:        # not whole in that room: nor in any smaller one
+                    too_tall[block] = max(too_tall.get(block, -1.0), gaps[number])
+                    continue
+                left = _waste(tried, size, limit)
+                if len(tried.pages) <= limit and left < waste and (best is None or left < best[0]):
+                    best = (left, block, trial, tried)
+            if best is not None:
+                break
+        if best is None:
+            break
+        waste, block, current, laid = best
+        unused.remove(block)
+    return laid, target, current
+
+
+def _shown(block: str, chapters, figures) -> bool:
+    """Whether every figure of a fill block is one the chapters already draw (the same drawing)."""
+    numbers = [int(n) for n in re.findall(r"^!figure (\d+)[ \t]*$", block, re.M)]
+    if not numbers:
+        return False
+    drawn = {int(n) for _, markup in chapters for n in re.findall(r"^!figure (\d+)[ \t]*$", markup, re.M)}
+    shown = [figures.drawings[n] for n in drawn if 0 <= n < len(figures.drawings)]
+    return all(0 <= n < len(figures.drawings) and figures.drawings[n] in shown for n in numbers)
+
+
+def _laid_out_and_drawn(game, cfg, chapters, fills, figures, paper, lang, words, size):
+    """(reading-order PDF, pages, content pages, pages more than a third empty): the booklet laid out
+    (:func:`fitted`) and drawn."""
+    laid, target, _ = fitted(game, cfg, chapters, fills, figures, size, lang, words, paper)
+    content = len(laid.pages)
+    pdf, pages, _ = draw_laid_out(laid, target - content)
     if pages != target:
         raise DataError([_problem(cfg, f"padding with {target - content} pages gave {pages} pages, not {target}")])
     return pdf, pages, content, empty_pages(laid, size)
@@ -614,25 +754,28 @@ def check(game, problems: Problems, options: BuildOptions | None = None, spec=No
     if len(problems.errors) > before:   # its own file's problems; another component's do not stop it
         return
     lang = (options.lang if options else None) or game.language
-    for paper in ((options.paper,) if options else ("letter",)):
+    # pnp validate (thorough) lays the booklet out on every paper a kit is built on; a build, on its own
+    for paper in (PAPERS if options is None or options.thorough else (options.paper,)):
         try:
             _, _, _, empty = laid_booklet(game, paper, lang)
         except DataError as exc:
             problems.extend(exc.problems)
         else:
-            _report_empty(load_config(game), paper, empty, problems)
+            _report_empty(load_config(game), paper, lang, empty, problems)
         _check_cover(game, paper, lang, problems)
 
 
-def _report_empty(cfg, paper: str, empty, problems: Problems) -> None:
-    """One warning at rulebook.yaml for the booklet's pages more than a third empty on ``paper``."""
+def _report_empty(cfg, paper: str, lang: str, empty, problems: Problems) -> None:
+    """One warning at rulebook.yaml for the booklet's pages more than a third empty on ``paper`` in
+    ``lang``."""
     if not empty:
         return
     listed = ", ".join(f"page {number} ({share:.0%} empty)" for number, share in empty)
     problems.warn(cfg["_path"], None, "rulebook",
-                  f"{len(empty)} page{'s' if len(empty) != 1 else ''} of the booklet on {paper} paper "
-                  f"{'are' if len(empty) != 1 else 'is'} more than a third empty: {listed}; fill the room "
-                  f"(a figure, a turn summary, the components at actual size after !spare)")
+                  f"{len(empty)} page{'s' if len(empty) != 1 else ''} of the booklet on {paper} paper in "
+                  f"'{lang}' {'are' if len(empty) != 1 else 'is'} more than a third empty: {listed}; fill the "
+                  f"room: a figure, or a fill template in rulebook.yaml's fill (a turn summary, a setup figure, "
+                  f"the components at actual size) whose blocks fit it")
 
 
 def _check_cover(game, paper: str, lang: str, problems: Problems) -> None:
@@ -682,14 +825,18 @@ def words(game, spec=None) -> list:
             out.append(Source(f"examples.{ex['id']}", title, ex["_file"], line_of(scenario, "title"),
                               f"example '{ex['id']}'", "title"))
     patterns = [str(d) for d in template_dirs(game, "{lang}")]
-    for chapter in cfg.get("chapters") or []:
+    fills = cfg.get("fill")
+    named = [(c, "chapter") for c in cfg.get("chapters") or []] + \
+        [(f, "fill") for f in (DEFAULT_FILL if fills is None else fills)]
+    for chapter, kind in named:
         original = next((d / f"{chapter}.md.j2" for d in template_dirs(game, game.source_language)
                          if (d / f"{chapter}.md.j2").is_file()), None)
         if original is None or original.parent == SHARED_CHAPTERS:   # missing: reported by the rulebook's
             continue                  # own check; pnp's shared chapters print pnp's words, in any language
         out.append(Source(f"templates/rulebook/{{lang}}/{chapter}.md.j2",
                           tuple(f"{d}/{chapter}.md.j2" for d in patterns), original, None,
-                          f"rulebook chapter '{chapter}'", "the chapter", kind="template"))
+                          f"rulebook {kind} '{chapter}'", "the chapter" if kind == "chapter" else "the fill template",
+                          kind="template"))
     if game.engine and (cfg.get("examples") or cfg.get("battle")):
         try:
             engine = engine_named(game.engine)
