@@ -29,9 +29,9 @@ def long_path(numbers: int) -> str:
 
 
 def problems(text: str) -> tuple:
-    started = time.perf_counter()
+    started = time.process_time()          # CPU time: a loaded machine's waits do not count
     found = check_svg_bytes(text.encode()).problems
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
     return found
 
 
