@@ -131,3 +131,37 @@ def test_validation_and_build_lay_out_each_printed_face_once(monkeypatch, tmp_pa
     assert len(laid_out) == len(printed)
     build_kit("shadow_kingdoms_of_valeria", tmp_path, BuildOptions(), jobs=1)
     assert len(laid_out) == 2 * len(printed)
+
+
+def test_the_cards_check_makes_each_face_s_content_once_and_looks_up_translations_only_for_a_problem(
+        tmp_path, monkeypatch):
+    """The cards' check made a card's face content twice (to evaluate its regions, then to lay the face
+    out) and looked up the translation line of every text it fitted, problem or not: now once, and
+    only for a text that has a problem (the same messages, at the same lines)."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from pnp import DATA_DIR
+    from pnp.commands.cli import main
+    from pnp.components import cards
+
+    copy = tmp_path / "shadow_throne"
+    shutil.copytree(DATA_DIR / "shadow_throne", copy)
+    made, looked_up = [], []
+    real_content, real_words_at = cards.face_content, cards.words_at
+    monkeypatch.setattr(cards, "face_content", lambda game, card, *a, **k: made.append(card.id)
+                        or real_content(game, card, *a, **k))
+    monkeypatch.setattr(cards, "words_at", lambda *a, **k: looked_up.append(a[2]) or real_words_at(*a, **k))
+    result = CliRunner().invoke(main, ["validate", str(copy), "--lang", "es"])
+    assert result.exit_code == 0, result.output
+    game = load_game(copy)
+    assert sorted(made) == sorted(c.id for c in game.cards) and looked_up == []
+    path = copy / "i18n" / "es.yaml"
+    path.write_text(path.read_text().replace("name: Forajido", "name: " + "Forajido " * 12, 1))
+    made.clear()
+    result = CliRunner().invoke(main, ["validate", str(copy), "--lang", "es"])
+    assert result.exit_code == 2
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "Forajido Forajido" in text)
+    assert f"{path}:{line}: card 'outlaw': name text does not fit" in result.output
+    assert looked_up and all("Forajido" in markup for markup in looked_up)

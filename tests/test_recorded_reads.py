@@ -137,3 +137,28 @@ def test_what_a_template_reads_of_the_game_is_recorded():
     with buildcache.recording(game) as reads:
         assert templating.renderer(game=game)(template) == "Shadow Throne: 1 deck"
     assert {"title", "decks"} <= reads and not reads & {"factions", "cards", "tokens", "look"}
+
+
+def test_a_set_recorded_into_through_the_game_and_every_card_is_updated_once_a_read(monkeypatch):
+    """A validation unit records the game and each of its cards into one set (pnp.cache.checked): a read
+    updates that set once, not once for every object recorded into it (55 times for Shadow Throne, most
+    of what the recording cost), and the names recorded are the same; nested sets get the read too, and
+    each stops being recorded into when its last block ends."""
+    from contextlib import ExitStack
+
+    from pnp.loading.gamedata import load_game
+
+    game = load_game("shadow_throne")
+    reads, inner = set(), set()
+    with ExitStack() as stack:
+        stack.enter_context(buildcache.recording(game, reads))
+        for card in game.cards:
+            stack.enter_context(buildcache.recording(card, reads))
+        assert buildcache._TARGETS == [reads]
+        game.title
+        with buildcache.recording(game.cards[0], inner):
+            assert buildcache._TARGETS == [reads, inner]
+            game.cards[1].name
+        assert buildcache._TARGETS == [reads]
+    assert buildcache._TARGETS == [] and buildcache._RECORDING == []
+    assert {"title", "cards", "name"} <= reads and inner == {"cards", "name"}

@@ -226,14 +226,37 @@ def counts_only(game):
 # ---------------------------------------------------------------------- recorded reads of the game object
 
 _RECORDING: list = []          # the name sets being recorded into (innermost last)
+_TARGETS: list = []            # the same sets, each once (a check records the game and every card into one)
+_TARGET_USES: dict = {}        # id of a set of _TARGETS -> how many entries of _RECORDING it has
 _SUBCLASSES: dict = {}
 _HASHING: list = []            # objects being hashed or compared (their fields' reads are not the work's)
 _KEYED: list = [None]          # the object a memo that replays its reads is about to hash (see replays_reads)
 
 
 def _note(names) -> None:
-    for reads in _RECORDING:
+    for reads in _TARGETS:
         reads.update(names)
+
+
+def _start_target(reads: set) -> None:
+    """``reads`` recorded into once more. A set recorded into through several objects (a validation unit
+    records the game and each of its cards into one set) stands once in :data:`_TARGETS`, so a read
+    updates it once, not once for each of them (55 times for Shadow Throne's cards: most of what the
+    recording cost)."""
+    _RECORDING.append(reads)
+    uses = _TARGET_USES.get(id(reads), 0)
+    if not uses:
+        _TARGETS.append(reads)
+    _TARGET_USES[id(reads)] = uses + 1
+
+
+def _stop_target(reads: set) -> None:
+    del _RECORDING[next(i for i, r in enumerate(_RECORDING) if r is reads)]
+    uses = _TARGET_USES.pop(id(reads)) - 1
+    if uses:
+        _TARGET_USES[id(reads)] = uses
+    else:
+        del _TARGETS[next(i for i, r in enumerate(_TARGETS) if r is reads)]
 
 
 def _recording_class(cls):
@@ -246,7 +269,8 @@ def _recording_class(cls):
 
         def __getattribute__(self, name):
             if _RECORDING and not _HASHING and name[:2] != "__":
-                _note((name,))
+                for reads in _TARGETS:
+                    reads.add(name)
             return get(self, name)
 
         def whole(self, compare):
@@ -329,11 +353,11 @@ class recording:
     def __enter__(self) -> set:
         self.before = type(self.game)
         object.__setattr__(self.game, "__class__", _recording_class(self.before))
-        _RECORDING.append(self.reads)
+        _start_target(self.reads)
         return self.reads
 
     def __exit__(self, *exc):
-        del _RECORDING[next(i for i, r in enumerate(_RECORDING) if r is self.reads)]
+        _stop_target(self.reads)
         object.__setattr__(self.game, "__class__", self.before)
 
 

@@ -157,18 +157,19 @@ def face_key(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float) ->
     return buildcache.digest(context, repr(card), lang or game.language, mark, tuple(size_mm), bleed)
 
 
-def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float) -> tuple:
+def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float, content=None) -> tuple:
     """The elements of ``card``'s face (:func:`card_face` of its :func:`face_content`), laid out once:
     validation checks every face, then the build places the same ones on sheets. With a build cache,
     faces are kept by :func:`face_key` from one build to the next (a card edit lays out that card's
-    faces only); without, once per game object (a game loaded again is another object)."""
+    faces only); without, once per game object (a game loaded again is another object). ``content``:
+    its :func:`face_content` when the caller has it already (the card's check)."""
     cache = buildcache.current()
     key = face_key(game, deck, card, lang, mark, size_mm, bleed) if cache else None
     if key is not None:
         found = _LAID_OUT.get(cache, key)
         if found is None:
-            found = tuple(card_face(face_content(game, card, lang, mark, deck), *size_mm, bleed,
-                                    layout_of(deck, card)))
+            content = content if content is not None else face_content(game, card, lang, mark, deck)
+            found = tuple(card_face(content, *size_mm, bleed, layout_of(deck, card)))
             _LAID_OUT.put(cache, key, found)
         return found
     owner = _FACES["game"]
@@ -177,8 +178,8 @@ def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: floa
     faces = _FACES["faces"]
     key = (deck.id, deck.side, card.id, lang or game.language, mark, size_mm, bleed, icons.active())
     if key not in faces:
-        faces[key] = tuple(card_face(face_content(game, card, lang, mark, deck), *size_mm, bleed,
-                                     layout_of(deck, card)))
+        content = content if content is not None else face_content(game, card, lang, mark, deck)
+        faces[key] = tuple(card_face(content, *size_mm, bleed, layout_of(deck, card)))
     return faces[key]
 
 
@@ -654,18 +655,19 @@ def _check_texts(elements, problems, path, line, subject, what: str = "", icons=
         if stamp is not None and el.role == "version":
             stamp(el)
             continue
-        at = (place(el.markup) if place is not None else None) or (path, line)
-        for message in markup_problems(el.markup, icons.names if icons else ICON_NAMES):
-            problems.error(*at, subject, f"{what}{el.role} text: {message}")
+        found = [f"{what}{el.role} text: {message}"
+                 for message in markup_problems(el.markup, icons.names if icons else ICON_NAMES)]
         result = fit(el.markup, el.style, el.rect.w, el.rect.h)
         if not result.ok:
-            problems.error(*at, subject,
-                           f"{what}{el.role} text does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm box even at "
-                           f"{el.style.min_size or el.style.size:g} pt ({result.reason}): {el.markup!r}")
+            found.append(f"{what}{el.role} text does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm box even at "
+                         f"{el.style.min_size or el.style.size:g} pt ({result.reason}): {el.markup!r}")
         missing = fonts.missing_glyphs(plain_text(el.markup), fonts.font_name(el.style.font))
         if missing:
-            problems.error(*at, subject,
-                           f"{what}{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
+            found.append(f"{what}{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
+        if found:       # where its words come from is looked up only for a text with a problem
+            at = (place(el.markup) if place is not None else None) or (path, line)
+            for message in found:
+                problems.error(*at, subject, message)
 
 
 def check_version_stamp(game, deck, text: Text, problems) -> None:
@@ -989,7 +991,7 @@ def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, repor
         return
     try:
         # the face of its first copy as the build prints it (the build then reuses it)
-        face = laid_out_face(game, deck, card, lang, mark, (deck.width, deck.height), bleed)
+        face = laid_out_face(game, deck, card, lang, mark, (deck.width, deck.height), bleed, content)
     except RegionError as exc:
         reports.append((exc.region, None, str(exc)))
         return

@@ -44,10 +44,10 @@ def check_template_tests(game, problems: Problems) -> None:
         if not path.is_file():
             continue
         try:
-            tree = env.parse(path.read_text(encoding="utf-8"), path.name, str(path))
-        except (jinja2.TemplateSyntaxError, OSError, UnicodeDecodeError):
+            found = _tests_in(env, path.read_text(encoding="utf-8"), path)
+        except (OSError, UnicodeDecodeError):
             continue                     # reported where the template is used
-        for line, written, kind, name in _tests(tree):
+        for line, written, kind, name in found:
             known = names[kind]
             if name in known:
                 continue
@@ -58,6 +58,27 @@ def check_template_tests(game, problems: Problems) -> None:
             close = closest(name, known)
             hint = f"; did you mean '{close}'?" if close else f" (its {what}s: {', '.join(sorted(known)[:12])})"
             problems.warn(path, line, None, f"{written}: {owner} {excerpt(name)}, so the test is always false{hint}")
+
+
+#: What :func:`_tests` finds in a template, by its text: the same template in every language's
+#: validation, in a copy of the game, or again after an edit elsewhere is not parsed again.
+_FOUND: dict = {}
+
+
+def _tests_in(env, text: str, path) -> tuple:
+    """:func:`_tests` of the template ``text`` (the file ``path``); none when it does not parse (its
+    syntax error is reported where the template is used). ``env`` parses it: every environment
+    :func:`pnp.text.templating.environment` makes parses alike (its options are fixed)."""
+    found = _FOUND.get(text)
+    if found is None:
+        try:
+            found = tuple(_tests(env.parse(text, path.name, str(path))))
+        except jinja2.TemplateSyntaxError:
+            found = ()
+        if len(_FOUND) >= 512:
+            _FOUND.clear()
+        _FOUND[text] = found
+    return found
 
 
 def _names(game) -> dict:

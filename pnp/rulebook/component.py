@@ -492,6 +492,37 @@ def booklet(game, paper: str, lang: str):
 def laid_booklet(game, paper: str, lang: str):
     """:func:`booklet` and its pages more than a third empty ((page, share empty), ...:
     :func:`pnp.draw.document.empty_pages`)."""
+    cfg, figures, chapters, fills, words, size, key, cache = _prepared(game, paper, lang)
+    found = _kept(cache, key)
+    if found is not None and found[0] is not None:
+        return found
+    laid, target, empty = _laid(game, cfg, chapters, fills, figures, paper, lang, words, size, key)
+    _LAID.pop(key, None)                # drawn now: its layout serves once
+    content = len(laid.pages)
+    pdf, pages, _ = draw_laid_out(laid, target - content)
+    if pages != target:
+        raise DataError([_problem(cfg, f"padding with {target - content} pages gave {pages} pages, not {target}")])
+    cache.put(key, {"kind": "booklet", "pages": pages, "content": content, "empty": [list(e) for e in empty]},
+              [pdf])
+    return pdf, pages, content, tuple(empty)
+
+
+def booklet_fit(game, paper: str, lang: str):
+    """(pages, content pages, pages more than a third empty) of the booklet :func:`laid_booklet` makes,
+    found by laying it out without drawing it (its problems raised as that raises them): what the
+    rulebook's check asks (drawing it was a third of the check's time). The layout is kept for a build
+    that draws it next in this process (:data:`_LAID`)."""
+    cfg, figures, chapters, fills, words, size, key, cache = _prepared(game, paper, lang)
+    found = _kept(cache, key)
+    if found is not None:
+        return found[1:]
+    laid, target, empty = _laid(game, cfg, chapters, fills, figures, paper, lang, words, size, key)
+    return target, len(laid.pages), tuple(empty)
+
+
+def _prepared(game, paper: str, lang: str) -> tuple:
+    """What laying the booklet out needs: its configuration, figures, chapters, fill blocks, printed
+    words, page size, and its key in the build cache (:func:`_drawn_key`) with the cache."""
     cfg = load_config(game)
     figures = Figures(game, lang)
     try:
@@ -506,6 +537,13 @@ def laid_booklet(game, paper: str, lang: str):
     size = half_sheet(paper)
     cache = buildcache.current()
     key = _drawn_key(game, cfg, chapters, fills, figures, paper, lang, words, cache)
+    return cfg, figures, chapters, fills, words, size, key, cache
+
+
+def _kept(cache, key):
+    """(PDF, pages, content pages, pages more than a third empty) of the booklet the build cache holds
+    under ``key``; the PDF None when only its layout is kept in this process (:data:`_LAID`); None:
+    neither."""
     found = cache.get(key)
     if found is not None:
         meta, blobs = found
@@ -513,10 +551,30 @@ def laid_booklet(game, paper: str, lang: str):
         if (len(blobs) == 1 and type(meta.get("pages")) is int and type(meta.get("content")) is int
                 and isinstance(empty, list) and all(isinstance(e, list) and len(e) == 2 for e in empty)):
             return blobs[0], meta["pages"], meta["content"], tuple(tuple(e) for e in empty)
-    pdf, pages, content, empty = _laid_out_and_drawn(game, cfg, chapters, fills, figures, paper, lang, words, size)
-    cache.put(key, {"kind": "booklet", "pages": pages, "content": content, "empty": [list(e) for e in empty]},
-              [pdf])
-    return pdf, pages, content, tuple(empty)
+    laid = _LAID.get(key) if key is not None else None
+    if laid is not None:
+        return None, laid[1], len(laid[0].pages), tuple(laid[2])
+    return None
+
+
+#: The booklets laid out (:func:`fitted`) by the rulebook's check and not drawn yet, by their key in the
+#: build cache: (layout, pages with the padding, pages more than a third empty). A build that follows in
+#: the same process draws from it instead of laying the booklet out again.
+_LAID: dict = {}
+
+
+def _laid(game, cfg, chapters, fills, figures, paper, lang, words, size, key) -> tuple:
+    """(layout, pages with the padding, pages more than a third empty): the booklet :func:`fitted`, or
+    as :data:`_LAID` keeps it."""
+    if key is not None and key in _LAID:
+        return _LAID[key]
+    laid, target, _ = fitted(game, cfg, chapters, fills, figures, size, lang, words, paper)
+    result = (laid, target, empty_pages(laid, size))
+    if key is not None:
+        while len(_LAID) >= 4:
+            del _LAID[next(iter(_LAID))]
+        _LAID[key] = result
+    return result
 
 
 def small_labels(figures, paper: str) -> Problems:
@@ -684,17 +742,6 @@ def _shown(block: str, chapters, figures) -> bool:
     return all(0 <= n < len(figures.drawings) and figures.drawings[n] in shown for n in numbers)
 
 
-def _laid_out_and_drawn(game, cfg, chapters, fills, figures, paper, lang, words, size):
-    """(reading-order PDF, pages, content pages, pages more than a third empty): the booklet laid out
-    (:func:`fitted`) and drawn."""
-    laid, target, _ = fitted(game, cfg, chapters, fills, figures, size, lang, words, paper)
-    content = len(laid.pages)
-    pdf, pages, _ = draw_laid_out(laid, target - content)
-    if pages != target:
-        raise DataError([_problem(cfg, f"padding with {target - content} pages gave {pages} pages, not {target}")])
-    return pdf, pages, content, empty_pages(laid, size)
-
-
 def _problem(cfg, message):
     return Problem(cfg["_path"], None, "rulebook", message)
 
@@ -757,7 +804,7 @@ def check(game, problems: Problems, options: BuildOptions | None = None, spec=No
     # pnp validate (thorough) lays the booklet out on every paper a kit is built on; a build, on its own
     for paper in (PAPERS if options is None or options.thorough else (options.paper,)):
         try:
-            _, _, _, empty = laid_booklet(game, paper, lang)
+            _, _, empty = booklet_fit(game, paper, lang)
         except DataError as exc:
             problems.extend(exc.problems)
         else:
