@@ -13,6 +13,7 @@ from pnp.components import BuildOptions
 from pnp.components.cards import build as build_cards
 from pnp.components.cards import face_content, players_mark
 from pnp.loading.gamedata import load_game
+from rasterize import page_texts
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,7 @@ def kit(built_kit):
 
 
 def text(path):
-    return " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(str(path)).pages)
+    return " ".join(" ".join(t.split()) for t in page_texts(path))
 
 
 def test_validates(game):

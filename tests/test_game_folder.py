@@ -194,8 +194,8 @@ def test_a_rulebook_without_an_engine_builds_from_the_folders_chapters(lanterns,
     out = tmp_path / "out"
     result = run("build", lanterns, "--out", out)
     assert result.exit_code == 0, result.output
-    import pypdf
-    text = " ".join(p.extract_text() for p in pypdf.PdfReader(out / "rulebook.pdf").pages)
+    from rasterize import page_texts
+    text = " ".join(page_texts(out / "rulebook.pdf"))
     assert "How to play" in text and "The deck has 5 cards." in text
 
 

@@ -10,6 +10,7 @@ from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import translate
 from pnp.validation.translations import check_language, sources
 from pnp.errors import Problems
+from rasterize import page_texts
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +102,7 @@ def spanish_kit(built_kit):
 
 
 def text_of(path):
-    return " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(str(path)).pages)
+    return " ".join(" ".join(t.split()) for t in page_texts(path))
 
 
 def test_spanish_kit_prints_spanish_everywhere(spanish_kit):

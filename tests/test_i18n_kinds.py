@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from pnp import TEMPLATES_DIR
 from pnp.commands.cli import main
 from pnp.errors import display_path
+from rasterize import page_texts
 
 GAME = Path(__file__).parent / "games" / "lantern_night"
 
@@ -234,7 +235,7 @@ def test_a_language_the_game_does_not_claim_lists_what_is_missing():
 
 
 def text_of(path):
-    return " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(str(path)).pages)
+    return " ".join(" ".join(t.split()) for t in page_texts(path))
 
 
 @pytest.fixture(scope="module")

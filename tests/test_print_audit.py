@@ -7,7 +7,7 @@ from pnp.components.cards import build as build_cards
 from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Rect, extent
 from pnp.units import PAPERS
-from rasterize import px
+from rasterize import page_texts, px
 
 
 @pytest.fixture(scope="module")
@@ -89,9 +89,6 @@ def _white_margin(image, dpi: float, margin_mm: float) -> bool:
 def test_booklet_sheet_marks_stay_printable_and_are_translated(game, lang, label):
     """Every fold mark and sheet label lies at least 6 mm inside the sheet (home printers clip closer), the
     label is at least 6 pt, and it speaks the kit's language."""
-    import io
-
-    import pypdf
     import pypdfium2 as pdfium
 
     from pnp.rulebook.component import build as build_rulebook
@@ -110,7 +107,7 @@ def test_booklet_sheet_marks_stay_printable_and_are_translated(game, lang, label
     from pnp.loading.i18n import translate
 
     _, imposed = build_rulebook(translate(game, lang), BuildOptions(lang=lang))   # as a build translates it
-    text = pypdf.PdfReader(io.BytesIO(imposed.pdf)).pages[3].extract_text()
+    text = page_texts(imposed.pdf)[3]
     assert label in text
     doc = pdfium.PdfDocument(imposed.pdf)
     try:
@@ -219,17 +216,13 @@ def test_the_booklet_shrinks_to_the_smallest_multiple_of_4_unless_the_data_fixes
     """Shadow Throne's rulebook fills a 16-page booklet; without its card index and whole battle it takes
     the smallest multiple of 4 that holds it, the spare pages left blank. `pages:` in rulebook.yaml
     still fixes the length, and `notes: true` makes the spare pages Notes pages."""
-    import io
-
-    import pypdf
-
     from pnp.rulebook.component import booklet
     reading, pages, content = booklet(load_game("shadow_throne"), "letter", "en")
     assert pages == content == 16
     cfg = game_copy / "rulebook.yaml"
     cfg.write_text(cfg.read_text().replace("full_battle, card_index, ", ""))
     reading, pages, content = booklet(load_game(game_copy), "letter", "en")
-    texts = [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(reading)).pages]
+    texts = page_texts(reading)
     assert pages == len(texts) == -(-content // 4) * 4 and pages < 16
     assert sum(not t.strip() for t in texts) == pages - content        # padding pages are blank
     cfg.write_text(cfg.read_text() + "pages: 16\nnotes: true\n")
@@ -239,7 +232,7 @@ def test_the_booklet_shrinks_to_the_smallest_multiple_of_4_unless_the_data_fixes
     cached.cache_clear()
     fixed, pages, content = booklet(load_game(game_copy), "letter", "en")
     assert pages == 16 and content < 16
-    texts = [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(fixed)).pages]
+    texts = page_texts(fixed)
     assert sum("Notes" in t.splitlines()[:3] for t in texts) == 16 - content
 
 
@@ -315,8 +308,7 @@ def test_the_spanish_kit_names_the_power_track_in_spanish(kits):
     times in the rulebook."""
     import pypdf
     for name in ("kit.pdf", "rulebook.pdf", "power-track.pdf"):
-        reader = pypdf.PdfReader(str(kits["es"] / name))
-        text = " ".join(p.extract_text() for p in reader.pages)
+        text = " ".join(page_texts(kits["es"] / name))
         assert "power track" not in text.lower(), name
         assert "Marcador de Poder".lower() in text.lower()
     outline = [item.title for item in pypdf.PdfReader(str(kits["es"] / "kit.pdf")).outline]
@@ -328,8 +320,7 @@ def test_the_spanish_rulebook_speaks_to_one_player_throughout(kits):
     verb forms remain (Elegid, Revelad, formáis, ...)."""
     import re
 
-    import pypdf
-    text = " ".join(p.extract_text() for p in pypdf.PdfReader(str(kits["es"] / "rulebook.pdf")).pages)
+    text = " ".join(page_texts(kits["es"] / "rulebook.pdf"))
     plural = re.findall(r"\b\w+(?:áis|éis|ís)\b|\b(?:Elegid|Revelad|Pagad|cobrad|Resolved|Moved|acordad)\b", text)
     assert plural == []
 
@@ -369,9 +360,7 @@ def test_tied_tokens_on_the_power_track_are_told_to_stack(game, paper):
 def test_the_rules_say_that_tied_tokens_stack(kits, lang, words):
     """The rulebook says it too, in each language (the shared kits: English on Letter, Spanish on A4; the
     paper changes no word of the rules)."""
-    import pypdf
-    pages = pypdf.PdfReader(str(kits[lang] / "rulebook.pdf")).pages
-    assert words in " ".join(" ".join(p.extract_text().split()) for p in pages)
+    assert words in " ".join(" ".join(t.split()) for t in page_texts(kits[lang] / "rulebook.pdf"))
 
 
 def _corners(group, card_w=63.0, card_h=88.0):

@@ -2,10 +2,8 @@
 kept with what follows, quotes per language, hyphenation, no one-word last lines on cards, booklet
 marks outside every page's frame, padding pages only as rulebook.yaml asks."""
 
-import io
 import json
 
-import pypdf
 import pytest
 
 from pnp.text import locales, typography
@@ -22,6 +20,7 @@ from pnp.text.markup import parse
 from pnp.rulebook.chapters import chapter_markup, load_config
 from pnp.draw.document import BODY, COVER_FRAME, MARGIN, flowables, render_booklet
 from pnp.units import half_sheet, pt
+from rasterize import page_texts
 
 GAMES = ["shadow_throne", "behind_the_throne", "shadow_queen", "shadow_kingdoms_of_valeria"]
 
@@ -146,7 +145,7 @@ def test_printed_english_rulebook_has_no_typewriter_apostrophes():
     game = load_game("shadow_kingdoms_of_valeria")
     with using(game.icons, "en"):
         pdf, _, _ = booklet(game, "letter", "en")
-    text = " ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    text = " ".join(page_texts(pdf))
     assert "\u2019" in text and "'" not in text and '"' not in text
 
 
@@ -272,7 +271,7 @@ def test_padding_pages_are_blank_unless_rulebook_yaml_asks_for_notes(game_copy):
         game = load_game(game_copy)
         with using(game.icons, "en"):
             pdf, pages, content = booklet(game, "letter", "en")
-        return [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages], content
+        return page_texts(pdf), content
 
     cfg = game_copy / "rulebook.yaml"
     cfg.write_text(cfg.read_text().replace("chapters:", "pages: 16\nchapters:", 1))
