@@ -199,18 +199,19 @@ def test_a_card_with_an_error_gives_no_follow_on_deck_counts(game_copy):
     ("[pips:abc]", "[pips:abc]: give a number of pips from 1 to 9"),
     ("[nosuchicon]", "unknown icon [nosuchicon]"),
 ])
-def test_bad_icons_in_templates_are_reported_with_the_template(game_copy, text, message):
-    chapter = game_copy / "templates" / "rulebook" / "en" / "gold.md.j2"
+def test_bad_icons_in_templates_are_reported_with_the_template(starfall, text, message):
+    """In a small game's chapter (tests/games/starfall: the check is pnp's, not a game's)."""
+    chapter = starfall / "templates" / "rulebook" / "en" / "rules.md.j2"
     chapter.write_text(chapter.read_text() + f"\nGold {text} here.\n")
-    out = validate(game_copy)
-    assert f"{chapter}:{len(chapter.read_text().splitlines())}: chapter 'gold': {message}" in out
+    out = validate(starfall)
+    assert f"{chapter}:{len(chapter.read_text().splitlines())}: chapter 'rules': {message}" in out
 
 
 @pytest.mark.parametrize("text", ["**Bold** [crown] *italic*", "a literal \\[crown] and \\* star", "[pips:2] [seal:3]"])
-def test_card_markup_in_flavour_is_valid(game_copy, text):
-    edit(game_copy / "cards.yaml", "    flavour: Bread on the table is worth a bent knee.",
-         f"    flavour: '{text}'")
-    result = run("validate", str(game_copy))
+def test_card_markup_in_flavour_is_valid(starfall, text):
+    """On a small game's card (tests/games/starfall: card markup is pnp's, not a game's)."""
+    edit(starfall / "stars.yaml", "flavour: It rose before the sun did.", f"flavour: '{text}'")
+    result = run("validate", str(starfall))
     assert result.exit_code == 0, result.output
 
 

@@ -165,14 +165,15 @@ def line_of(path, needle):
     ("{{ game.icons }}", "not allowed in a template: printing an IconSet object; a template prints text, numbers "
                          "and lists of them"),
 ])
-def test_a_chapter_past_a_limit_is_a_validation_error_at_its_line(game_copy, body, message):
-    chapter = game_copy / "templates" / "rulebook" / "en" / "overview.md.j2"
-    chapter.write_text("# Overview\n\nText.\n" + body + "\n")
+def test_a_chapter_past_a_limit_is_a_validation_error_at_its_line(starfall, body, message):
+    """In a small game's chapter (tests/games/starfall: the limits are pnp's, not a game's)."""
+    chapter = starfall / "templates" / "rulebook" / "en" / "rules.md.j2"
+    chapter.write_text("# Rules\n\nText.\n" + body + "\n")
     started = time.perf_counter()
-    result = run("validate", str(game_copy))
+    result = run("validate", str(starfall))
     assert time.perf_counter() - started < 30
     assert result.exit_code == 2, result.output
-    assert f"{chapter}:4: chapter 'overview': {message}" in result.output
+    assert f"{chapter}:4: chapter 'rules': {message}" in result.output
     assert "Traceback" not in result.output
 
 
@@ -254,25 +255,26 @@ def test_no_bundled_kit_names_the_folder_it_was_built_in(tmp_path, game):
 # ----------------------------------------------------------------------------- template folders really inside
 
 @pytest.mark.parametrize("linked", ["templates", "templates/rulebook", "templates/rulebook/en"])
-def test_a_template_folder_that_is_a_link_out_of_the_game_is_refused(game_copy, tmp_path, linked):
-    """The audit's case: a chapter found in an outside folder was printed into rulebook.pdf."""
+def test_a_template_folder_that_is_a_link_out_of_the_game_is_refused(starfall, tmp_path, linked):
+    """The audit's case: a chapter found in an outside folder was printed into rulebook.pdf (in a small
+    game, tests/games/starfall: the check is pnp's, not a game's)."""
     outside = tmp_path / "elsewhere"
-    shutil.copytree(game_copy / linked, outside)
-    chapter = outside.joinpath(*Path("templates/rulebook/en").relative_to(linked).parts) / "overview.md.j2"
-    chapter.write_text("# Overview\n\nSECRET WORDS FROM OUTSIDE\n")
-    shutil.rmtree(game_copy / linked)
-    (game_copy / linked).symlink_to(outside, target_is_directory=True)
+    shutil.copytree(starfall / linked, outside)
+    chapter = outside.joinpath(*Path("templates/rulebook/en").relative_to(linked).parts) / "rules.md.j2"
+    chapter.write_text("# Rules\n\nSECRET WORDS FROM OUTSIDE\n")
+    shutil.rmtree(starfall / linked)
+    (starfall / linked).symlink_to(outside, target_is_directory=True)
     for command in ("validate", "build"):
-        args = [command, str(game_copy)] + (["--out", str(tmp_path / "out")] if command == "build" else [])
+        args = [command, str(starfall)] + (["--out", str(tmp_path / "out")] if command == "build" else [])
         result = run(*args)
         assert result.exit_code == 2, result.output
         assert "is a link that leads outside the game folder" in result.output
     assert not (tmp_path / "out").exists()
 
 
-def test_a_template_folder_linked_inside_the_game_is_fine(game_copy):
-    en = game_copy / "templates" / "rulebook" / "en"
-    shutil.move(en, game_copy / "chapters-en")
-    en.symlink_to(game_copy / "chapters-en", target_is_directory=True)
-    result = run("validate", str(game_copy))
+def test_a_template_folder_linked_inside_the_game_is_fine(starfall):
+    en = starfall / "templates" / "rulebook" / "en"
+    shutil.move(en, starfall / "chapters-en")
+    en.symlink_to(starfall / "chapters-en", target_is_directory=True)
+    result = run("validate", str(starfall))
     assert result.exit_code == 0, result.output
