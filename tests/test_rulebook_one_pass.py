@@ -165,6 +165,7 @@ def test_validate_lays_the_booklet_out_without_drawing_it_and_a_build_draws_that
 
     folder = tmp_path / "starfall"
     shutil.copytree(GAMES / "starfall", folder)
+    monkeypatch.setattr(component, "_LAID", {})         # no layout an earlier test left in this process
     calls = []
     for name in ("lay_out", "draw_laid_out"):
         real = getattr(component, name)
