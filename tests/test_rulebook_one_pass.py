@@ -149,16 +149,16 @@ def test_a_drawing_that_cannot_follow_its_layout_falls_back_to_platypus(tmp_path
 
 @pytest.mark.parametrize("cache, built", [
     ([], ["draw_laid_out"]),            # the layout validate made, found by its key in the build cache
-    (["--no-cache"], ["lay_out", "lay_out", "draw_laid_out"]),
+    (["--no-cache"], ["fitted", "fitted", "fitted", "draw_laid_out"]),     # its check on both papers, then its own
 ])
 def test_validate_lays_the_booklet_out_without_drawing_it_and_a_build_draws_that_layout(tmp_path, monkeypatch,
                                                                                           cache, built):
-    """The rulebook's check needs the booklet's length and its emptiest pages, which the layout pass gives:
-    ``pnp validate`` draws no page (drawing was a third of its time for the rulebook), and ``pnp build``
-    draws it once, from a layout of the same key when one was made in this process (before: validate
-    laid out and drew; a build without the cache laid out and drew in its check and again in its build).
-    The same warning and the same kit as ever: the tests of the build cache and of reproducible kits
-    compare them."""
+    """The rulebook's check needs the booklet's length and its emptiest pages, which laying it out gives
+    (:func:`component.fitted`): ``pnp validate`` draws no page (drawing was a third of the check's time),
+    on Letter and A4; ``pnp build`` draws it once, from a layout of the same key when one was made in this
+    process (before: validate laid out and drew on each paper; a build without the cache laid out and drew
+    on each paper in its check and again in its build: three drawings, now one). The same warnings and the same kit as ever: the tests of the
+    build cache and of reproducible kits compare them."""
     from click.testing import CliRunner
 
     from pnp.commands.cli import main
@@ -167,13 +167,12 @@ def test_validate_lays_the_booklet_out_without_drawing_it_and_a_build_draws_that
     shutil.copytree(GAMES / "starfall", folder)
     monkeypatch.setattr(component, "_LAID", {})         # no layout an earlier test left in this process
     calls = []
-    for name in ("lay_out", "draw_laid_out"):
+    for name in ("fitted", "draw_laid_out"):
         real = getattr(component, name)
         monkeypatch.setattr(component, name, lambda *a, _n=name, _r=real, **k: calls.append(_n) or _r(*a, **k))
     result = CliRunner().invoke(main, ["validate", str(folder), *cache])
     assert result.exit_code == 0, result.output
-    assert "page 2 (92% empty)" in result.output
-    assert calls == ["lay_out"]
+    assert calls == ["fitted", "fitted"]                # Letter and A4, laid out, not drawn
     calls.clear()
     result = CliRunner().invoke(main, ["build", str(folder), "--out", str(tmp_path / "kit"), "--jobs", "1", *cache])
     assert result.exit_code == 0, result.output
