@@ -151,12 +151,19 @@ class Client:
 
 
 class Events:
-    """A reader of /api/events: ``next(kind)`` waits for the next event of that kind."""
+    """A reader of /api/events: ``next(kind)`` waits for the next event of that kind. It returns once
+    the stream is open (its "hello" received, and kept for ``next``): every event from then on reaches
+    it (the studio reports a saved file within tens of milliseconds)."""
 
     def __init__(self, client: Client):
         self.sock = socket.create_connection((client.host, client.port), timeout=30)
         self.sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         self.buffer = b""
+        while b"event: hello" not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                break
+            self.buffer += chunk
 
     def next(self, kind: str, timeout: float = 60) -> dict:
         deadline = time.monotonic() + timeout
@@ -180,14 +187,16 @@ class Events:
 
 
 @contextmanager
-def running(game_dir, out_dir, options: Options = Options(), reports=(), draw=True, **studio_options):
+def running(game_dir, out_dir, options: Options = Options(), reports=(), draw=True, debounce: float = 0.1,
+            **studio_options):
     """A studio of ``game_dir`` served on a free port of 127.0.0.1 in a thread; yields (server, client).
-    ``reports``: the reports its replay page serves; ``draw`` False: the studio does not draw the kit."""
+    ``reports``: the reports its replay page serves; ``draw`` False: the studio does not draw the kit;
+    ``debounce``: its watcher's (seconds)."""
     studio = Studio(game_dir, options, out_dir, **studio_options)
     sock = bind("127.0.0.1", 0)
     server = StudioServer(studio, sock, "127.0.0.1", reports)
     if draw:
-        studio.start(debounce=0.1)
+        studio.start(debounce=debounce)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
