@@ -604,3 +604,57 @@ def test_a_looping_layout_does_not_hang_the_studio(game, tmp_path):
         yaml.write_text(yaml.read_text().replace(looping, "", 1))
         data = client.wait_for(lambda d: d["checked"] and not d["errors"], timeout=60)
         assert {c["id"] for c in data["cards"]} >= {"knight", "rogue", "squire"}
+
+
+def test_a_finished_save_is_reported_sooner_than_a_file_still_written():
+    """The studio's debounce: once every edited file is finished (closed by its writer, renamed into
+    place, deleted) the edits are reported after the short ``saved`` wait; a file with only "modified"
+    so far holds the batch for the whole debounce."""
+    from pnp.serve.watcher import Changes
+
+    changes = Changes()
+    changes.add("a.yaml", now=10.0)                                   # written, not closed yet
+    assert changes.take_settled(0.2, now=10.1, saved=0.03) == set()
+    assert changes.settles_in(0.2, saved=0.03, now=10.1) == pytest.approx(0.1)
+    changes.add("a.yaml", now=10.1, finished=True)                    # its writer closed it
+    assert changes.settles_in(0.2, saved=0.03, now=10.11) == pytest.approx(0.02)
+    assert changes.take_settled(0.2, now=10.14, saved=0.03) == {"a.yaml"}
+    assert changes.settles_in(0.2, saved=0.03, now=10.2) is None
+    changes.add("a.yaml", now=20.0, finished=True)
+    changes.add("b.yaml", now=20.0)                                   # another file of the save, still open
+    assert changes.take_settled(0.2, now=20.1, saved=0.03) == set()
+    assert changes.take_settled(0.2, now=20.25, saved=0.03) == {"a.yaml", "b.yaml"}
+    changes.add("c.yaml", now=30.0, finished=True)                    # pnp watch: no saved wait given
+    assert changes.take_settled(0.2, now=30.1) == set()
+
+
+def test_the_watcher_reports_a_saved_file_without_waiting_the_whole_debounce(tmp_path):
+    """A file written and closed (as an editor saves) reaches the studio in far less than the debounce
+    (here 3 s, so a studio waiting for it would miss the mark); a file held open and written waits."""
+    import threading
+
+    from pnp.serve.watcher import Watcher
+
+    reported = []
+    arrived = threading.Event()
+
+    def on_change(paths):
+        reported.append((time.monotonic(), sorted(Path(p).name for p in paths)))
+        arrived.set()
+
+    watcher = Watcher([tmp_path], on_change, debounce=3.0, saved=0.03)
+    watcher.start()
+    try:
+        started = time.monotonic()
+        (tmp_path / "cards.yaml").write_text("cards: []\n")
+        assert arrived.wait(10)
+        assert reported[0][1] == ["cards.yaml"] and reported[0][0] - started < 1.5, reported
+        arrived.clear()
+        with open(tmp_path / "held.yaml", "w") as held:
+            held.write("x: 1\n")
+            held.flush()
+            started = time.monotonic()
+            assert not arrived.wait(1.5)                 # still open: the whole debounce
+        assert arrived.wait(10) and reported[1][1] == ["held.yaml"]
+    finally:
+        watcher.stop()

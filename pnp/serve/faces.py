@@ -74,15 +74,22 @@ def _named(name: str):
 
 
 def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=str, doing=_named,
-                      work=str) -> dict:
+                      work=str, known=None) -> dict:
     """Face key -> :class:`Face`, laid out and fingerprinted (cards in ``broken`` are not: their
     problems take their place); ``why(exc)`` words a face the data cannot draw; each face is laid out
-    inside ``doing(work(key))`` (the preview process names what it draws)."""
+    inside ``doing(work(key))`` (the preview process names what it draws). ``known``: the faces of
+    the same files and options fingerprinted before (the data step's, for the check step), taken as
+    they are instead of laid out again."""
     faces = {}
+    known = known or {}
     with for_game(game):
         for key, deck in face_keys(game):
             face = Face(key, deck.id)
-            if card_of_key(key) not in broken:
+            before = known.get(key)
+            if card_of_key(key) not in broken and before is not None and before.deck == deck.id and \
+                    (before.fingerprint or before.error):
+                face.fingerprint, face.error = before.fingerprint, before.error
+            elif card_of_key(key) not in broken:
                 try:
                     with doing(work(key)):
                         elements = face_elements(game, key, options.bleed, options.lang)

@@ -44,8 +44,9 @@ class Image:
 class ImageStore:
     """PNG pictures by hash, bounded by total size; recipes redraw a picture that was dropped."""
 
-    def __init__(self, limit: int = DEFAULT_LIMIT):
+    def __init__(self, limit: int = DEFAULT_LIMIT, added=None):
         self.limit = limit
+        self.added = added          # called with (key, image) for each new picture (the preview process's)
         self._images: OrderedDict[str, Image] = OrderedDict()
         self._recipes: dict[str, Callable[[], Image]] = {}
         self._size = 0
@@ -76,7 +77,9 @@ class ImageStore:
             while self._size > self.limit and len(self._images) > 1:
                 _, dropped = self._images.popitem(last=False)
                 self._size -= len(dropped.png)
-            return image
+        if self.added is not None:
+            self.added(key, image)
+        return image
 
     def recipe(self, key: str) -> Callable[[], Image] | None:
         with self._lock:

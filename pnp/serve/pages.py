@@ -111,11 +111,17 @@ class PageMaker:
         self.why = why
         self.doing = doing          # the preview process names what it draws (pnp.serve.previews.Activity)
         self._pdfs: OrderedDict[str, bytes] = OrderedDict()
+        self._changed: dict = {}        # component name -> when its pictures last changed (a counter)
+        self._serial = 0
 
     def components(self, game, options, icons: str, problem_json, card_errors: bool, any_errors: bool,
-                   recipes: dict):
+                   recipes: dict, progress=None, early: bool = False):
         """A generator: one slice per component (so the worker can serve the page between them); its
-        return value is the components as the page shows them. ``recipes`` receives every picture's."""
+        return value is the components as the page shows them. ``recipes`` receives every picture's.
+        Each component's pages are rasterized as soon as it is built, and ``progress(entries)`` is then
+        told (every component's entry; those not drawn yet have no files). ``early``: drawn before the
+        full check (see :mod:`pnp.serve.previews`): a component that fails says so in one line, without
+        a traceback (the check that follows reports the cause, and the pages are drawn again)."""
         build_options = options.build_options()
         try:
             components = game_components(game)
@@ -127,7 +133,10 @@ class PageMaker:
         for component in components:
             entries.append((component, {"name": component.name, "kind": kinds.get(component.name, component.name),
                                         "error": None, "problems": [], "files": []}))
-        for component, entry in entries:
+        # the components whose pictures changed last are drawn first (the one the designer works on),
+        # the page still lists them in the kit's order
+        order = sorted(entries, key=lambda pair: -self._changed.get(pair[0].name, 0))
+        for component, entry in order:
             if component.needs_kit:
                 continue
             if entry["kind"] == "cards" and card_errors:
@@ -135,7 +144,8 @@ class PageMaker:
                 continue
             with for_game(game):
                 self._build(entry, done, component, lambda c=component: c.build(game, build_options), game,
-                            icons, build_options, problem_json, any_errors)
+                            icons, build_options, problem_json, any_errors or early)
+            self._pictures(entry, done, component, recipes, progress, [e for _, e in entries])
             yield
         others = [c for c, _ in entries if not c.needs_kit]
         for component, entry in entries:
@@ -146,18 +156,28 @@ class PageMaker:
                 continue
             from pnp.build.kit import describe_kit
 
-            built = {name: [r.out for r in outs] for name, outs in done.items()}
+            built = {c.name: [r.out for r in done[c.name]] for c, _ in entries if c.name in done}
             with for_game(game):
                 self._build(entry, done, component,
                             lambda c=component: describe_kit(game, c, components, built, build_options),
-                            game, icons, build_options, problem_json)
+                            game, icons, build_options, problem_json, early)
+            self._pictures(entry, done, component, recipes, progress, [e for _, e in entries])
             yield
-        for component, entry in entries:
-            for rendered in done.get(component.name, []):
-                entry["files"].append(self._pages_json(rendered, recipes))
         while len(self._pdfs) > KEPT_PDFS:
             self._pdfs.popitem(last=False)
         return [entry for _, entry in entries]
+
+    def _pictures(self, entry, done, component, recipes, progress, entries) -> None:
+        """The pages of a component just built, rasterized where new; then ``progress`` is told."""
+        missing = len(self.images)
+        entry["files"] = [self._pages_json(rendered, recipes) for rendered in done.get(component.name, [])]
+        if component.name not in self._changed:         # its first pictures: no edit changed them yet
+            self._changed[component.name] = 0
+        elif len(self.images) != missing:               # new pictures after an edit: drawn first next time
+            self._serial += 1
+            self._changed[component.name] = self._serial
+        if progress is not None:
+            progress(entries)
 
     def _build(self, entry, done, component, build, game, icons, options, problem_json,
                after_problems: bool = False) -> None:

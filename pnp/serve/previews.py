@@ -13,11 +13,18 @@ version of the files. It is made in two steps, both on the drawing thread:
    face is laid out and fingerprinted, and the faces whose fingerprint is new are drawn; the page can
    show the cards and the loading problems at once (the components of the previous version stay
    until step 2 replaces them);
-2. **checked** (seconds for a game with a long rulebook, in slices): the full validation of ``pnp
-   build`` (every problem of every file), then each component's pages (:mod:`pnp.serve.pages`).
+2. **checked** (seconds for a game with a long rulebook, in slices): each component's pages
+   (:mod:`pnp.serve.pages`), then the full validation of ``pnp build`` (every problem of every file).
+   The pages come first when the data step found no error (drawn from the game it loaded: the check
+   loads the same files the same way), so a chapter edit shows its rulebook page without waiting for
+   every other check; each component is shown as soon as its pictures changed, the one changed last
+   drawn first. When the check finds an error (or a component failed), the pages are drawn again
+   with what it found, as ``pnp build`` would draw them.
 
 After each step the studio, and through it every open page, is told (server-sent events) that a new
-view is ready. A card that a problem names shows the problem instead of its picture
+view is ready. The pictures drawn since the last event, and the page's data of each view kept, go to
+the studio with it, so the page's requests that follow are answered without waiting for this
+process (whose drawing thread is on to the next piece of work by then). A card that a problem names shows the problem instead of its picture
 (:mod:`pnp.serve.faces`). Each piece of work is named to the studio as it starts (``the preview of
 card 'knight'``, ``the pages of component 'rulebook'``): the name its stop is reported by.
 """
@@ -80,6 +87,11 @@ class View:
     @property
     def errors(self) -> list:
         return [p for p in self.problems if not p.warning]
+
+
+def _pictures_of(component: dict) -> list:
+    """The pictures a component shows (one per page), to tell whether it changed."""
+    return [page["image"] for f in component["files"] for page in f["pages"]]
 
 
 def why(exc: BaseException) -> str:
@@ -170,7 +182,8 @@ class Previews:
         self.recent = default                     # the options a page asked for last
         self.tell = tell
         self.activity = Activity(tell, stopped or {}, memory)
-        self.images = ImageStore()
+        self._fresh: list = []                    # (name, picture) drawn since the studio was last told
+        self.images = ImageStore(added=lambda key, image: self._fresh.append((key, image)))
         self.files = FileDigests()
         self.pages = PageMaker(self.images, self.files, why, self.activity.doing)
         self.drawn = 0                            # pictures drawn (for the benchmark)
@@ -182,6 +195,12 @@ class Previews:
         self.worker = Worker(around=self.activity.working)
 
     def publish(self, event: dict) -> None:
+        """Tell the studio of ``event``, after the pictures drawn since it was last told: it answers the
+        page's requests for them itself, without waiting for this process's drawing thread (which goes
+        on with the next piece of work, and holds the interpreter while PDFium or pikepdf run)."""
+        fresh, self._fresh = self._fresh, []
+        if fresh:
+            self.tell(("pictures", fresh))
         self.tell(("event", event))
 
     def start(self) -> None:
@@ -258,7 +277,12 @@ class Previews:
         if image is not None:
             return image
         recipe = self.images.recipe(key)
-        return self._put(key, recipe()) if recipe else None
+        return self._answered(key, self._put(key, recipe())) if recipe else None
+
+    def _answered(self, key: str, image: Image) -> Image:
+        """``image``, drawn to answer the studio (which keeps the answer): not sent again with an event."""
+        self._fresh = [(k, i) for k, i in self._fresh if k != key]
+        return image
 
     def stored_face(self, face_key: str, options: Options, dpi: int) -> tuple | None:
         """(view serial, picture name, picture) of one face when the view is current and the picture
@@ -291,7 +315,7 @@ class Previews:
                                          face_work)[face_key]
             if not isinstance(drawn, Image):
                 raise self._undrawn(face_key, drawn)
-            image = self._put(name, drawn)
+            image = self._answered(name, self._put(name, drawn))
         return view.serial, name, image
 
     def _undrawn(self, face_key: str, reason: str) -> UserError:
@@ -390,7 +414,9 @@ class Previews:
                 recipes.update(kept.face_recipes)
                 recipes.update(kept.page_recipes)
         self.images.set_recipes(recipes)
-        self.tell(("kept", view.serial))       # the studio forgets which picture each face had
+        # the studio forgets which picture each face had, and keeps the page's data of this view to
+        # answer /api/game itself until the files change
+        self.tell(("kept", view.serial, view.options, view.version, self._json(view)))
 
     def _stops(self) -> list:
         """Each render stopped at this version, as a problem of the page."""
@@ -425,11 +451,25 @@ class Previews:
         return None
 
     def _check_step(self, options: Options, version: int):
-        """A generator (worker slices): validation, then the components one by one."""
+        """A generator (worker slices): the components' pages, then the full validation, then the
+        components again only when they must be.
+
+        When the data step found no error, the pages are drawn first, from the game the data step
+        loaded (the check loads the same files the same way): a chapter edit shows its rulebook page
+        without waiting for every other check. Each component is shown as soon as its pictures changed.
+        The check's problems then decide: with no error (and no component that failed), the pages stand;
+        else they are drawn again as before, with what the check found (the card sheets wait for the
+        cards' problems, the kit's instructions for every problem)."""
         from pnp.validation.checks import validate_game
 
         if self.version != version:
             return       # a newer edit made this one moot
+        early = None
+        current = self._views.get(options)
+        if current is not None and current.version == version and current.game is not None and not current.errors:
+            early = yield from self._pages(current, options, version, early=True)
+            if early is None:
+                return
         problems = Problems()
         problems.extend(self._stops())
         game = self._game("the check of the game's files", "check", problems,
@@ -442,18 +482,16 @@ class Previews:
             return
         view = View(options, version, game if game is not None else current.game, list(problems))
         view.components, view.page_recipes = current.components, current.page_recipes
-        self._fill_cards(view)
+        self._fill_cards(view, current)
         self._keep(view)
         self.publish({"type": "update", "version": version, "checked": False, "files": self.changed})
         if view.game is not None:
-            recipes = {}
-            drawn = len(self.images)
-            components = yield from self.pages.components(
-                view.game, options, icons_digest(view.game.icons, self.files), self.problem_json,
-                bool(cardfaces.by_card(view.problems)), bool(view.errors), recipes)
-            self.drawn += max(0, len(self.images) - drawn)
-            if self.version != version:
-                return
+            components, recipes = early if early is not None else (None, None)
+            if early is None or view.errors or any(c["error"] for c in components):
+                made = yield from self._pages(view, options, version)
+                if made is None:
+                    return
+                components, recipes = made
             view = View(options, version, view.game, view.problems, checked=True, faces=view.faces, decks=view.decks,
                         cards=view.cards, components=components, face_recipes=view.face_recipes,
                         page_recipes=recipes)
@@ -462,13 +500,50 @@ class Previews:
         self._keep(view)
         self.publish({"type": "update", "version": version, "checked": True, "files": self.changed})
 
-    def _fill_cards(self, view: View) -> None:
+    def _pages(self, base: View, options: Options, version: int, early: bool = False):
+        """A generator (worker slices): (components, their pictures' recipes) of ``base``'s game, with
+        the flags its problems give; each component whose pictures changed is shown at once (a view
+        like ``base`` with it, the other components as ``base`` had them). None when a newer edit made
+        it moot. ``early``: drawn before the check (see :meth:`_check_step`)."""
+        recipes: dict = {}
+        shown = {c["name"]: _pictures_of(c) for c in base.components}
+        finished: set = set()
+
+        def progress(entries) -> None:
+            if self.version != version:
+                return
+            new = [e for e in entries if e["name"] not in finished and (e["files"] or e["error"])]
+            finished.update(e["name"] for e in new)
+            if not any(_pictures_of(e) != shown.get(e["name"]) for e in new if e["files"]):
+                return
+            before = {c["name"]: c for c in base.components}
+            merged = [e if e["name"] in finished else before.get(e["name"], e) for e in entries]
+            view = View(options, version, base.game, base.problems, faces=base.faces, decks=base.decks,
+                        cards=base.cards, components=merged, face_recipes=base.face_recipes,
+                        page_recipes={**base.page_recipes, **recipes})
+            self._keep(view)
+            self.publish({"type": "update", "version": version, "checked": False, "files": self.changed})
+
+        drawn = len(self.images)
+        components = yield from self.pages.components(
+            base.game, options, icons_digest(base.game.icons, self.files), self.problem_json,
+            bool(cardfaces.by_card(base.problems)), bool(base.errors), recipes, progress, early)
+        self.drawn += max(0, len(self.images) - drawn)
+        if self.version != version:
+            return None
+        return components, recipes
+
+    def _fill_cards(self, view: View, known: View | None = None) -> None:
+        """The faces of ``view`` fingerprinted (those of ``known``, a view of the same files and options,
+        taken as they are), the new ones drawn, and the cards' and decks' JSON."""
         game, options = view.game, view.options
         if game is None:
             return
         broken, warned = cardfaces.by_card(view.problems), cardfaces.by_card(view.problems, warnings=True)
+        same = known is not None and known.version == view.version and known.options == view.options
         view.faces = cardfaces.fingerprint_faces(game, options, icons_digest(game.icons, self.files), self.files,
-                                                 set(broken), why, self.activity.doing, face_work)
+                                                 set(broken), why, self.activity.doing, face_work,
+                                                 known=known.faces if same else None)
         missing = [k for k, f in view.faces.items()
                    if f.picture(cardfaces.CARD_DPI) and f.picture(cardfaces.CARD_DPI) not in self.images]
         for start in range(0, len(missing), FACES_AT_ONCE):

@@ -81,6 +81,7 @@ class PreviewProcess:
         # hash), and which picture each face of the last views kept has
         self._pictures = ImageStore(KEPT_PICTURES)
         self._faces: dict = {}                 # (face key, options, dpi) -> picture name
+        self._data: dict = {}                  # options -> the page's data of the view kept last, this version
         self._serial = 0
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
@@ -136,6 +137,7 @@ class PreviewProcess:
             self.version, self.files, self.recent = version, list(files), recent
             self.stopped = {}
             self._faces, self._serial = {}, -1         # until the process keeps a view of the new files
+            self._data = {}
             self._outbox.put((self._child, ("changed", None, (version, list(files), recent))))
             if self.failing is not None:               # the edit may be the fix: try at once
                 self.failing, self.failures, self._next_start = None, 0, 0.0
@@ -214,7 +216,7 @@ class PreviewProcess:
                 if child.receive.poll(0.05):
                     self._heard(child, child.receive.recv())
                     continue
-            except (EOFError, OSError):
+            except (EOFError, OSError, TypeError):      # (TypeError: the pipe was closed while read: stopping)
                 pass
             if self._closing.is_set():
                 return
@@ -271,9 +273,15 @@ class PreviewProcess:
             if future is not None and not future.done():
                 future.set_result(value) if ok else future.set_exception(value)
         elif kind == "kept":
+            _, serial, options, version, data = message
             with self._lock:
-                self._serial = message[1]
+                self._serial = serial
                 self._faces = {}
+                if version == self.version:
+                    self._data[options] = data
+        elif kind == "pictures":
+            for name, image in message[1]:
+                self._pictures.put(name, image)
         elif kind == "event":
             self.publish(message[1])
         elif kind == "exceeded":
@@ -281,6 +289,12 @@ class PreviewProcess:
 
     def _kept(self, op: str, args: tuple):
         """The answer the studio keeps for ``op``, else None."""
+        if op == "json":
+            with self._lock:
+                data = self._data.get(args[0])
+                if data is not None:
+                    self.recent = args[0]
+            return dict(data) if data is not None else None
         if op == "picture":
             return self._pictures.get(args[0])
         if op == "face":
@@ -311,7 +325,7 @@ class PreviewProcess:
             self._child = None
             self._busy = None
             self.restarts += 1
-            self._faces, self._serial = {}, -1
+            self._faces, self._serial, self._data = {}, -1, {}
             waiting = self._take(child)
             version = self.version
         child.kill()                 # (and waited for) before anyone is told it was stopped

@@ -3,6 +3,13 @@
 Edits are filtered (:class:`Changes`: real writes, not reads by a build; no editor swap files, hidden
 files or anything under the output folder; ``pnp watch`` filters them the same way) and debounced, then
 handed to ``on_change(paths)`` on the watcher's own thread.
+
+The debounce is short when every file edited since the last report was finished: the last event of
+each was its writer closing it ("closed"), a rename onto it (an editor's safe save: "moved") or its
+deletion. A save is then over, and :data:`SAVED_DEBOUNCE` only gathers the other files of the same
+save (an editor saving all, a checkout). A file still being written (only "modified" so far, or
+systems that report no closing) waits the whole debounce. The watcher's thread wakes on each edit
+instead of polling.
 """
 
 from __future__ import annotations
@@ -20,6 +27,10 @@ EDIT_EVENTS = {"created", "modified", "deleted", "moved", "closed"}
 #: Editors' swap, backup and probe files.
 IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".bak", ".pyc")
 IGNORED_NAMES = {"4913", "__pycache__"}
+#: Events after which a file is finished: its writer closed it, a rename put it in place, it was deleted.
+FINISHED_EVENTS = {"closed", "moved", "deleted"}
+#: Seconds the studio waits for more edits once every edited file is finished (see the module's text).
+SAVED_DEBOUNCE = 0.03
 
 
 class Changes(FileSystemEventHandler):
@@ -29,8 +40,10 @@ class Changes(FileSystemEventHandler):
         super().__init__()
         self.ignore_under = [Path(p).resolve() for p in ignore_under]
         self._paths: set[str] = set()
+        self._unfinished: set[str] = set()      # paths whose last event did not finish them
         self._last = 0.0
         self._lock = threading.Lock()
+        self.arrived = threading.Event()        # set on each edit (the watcher's thread waits on it)
 
     def relevant(self, event) -> bool:
         if event.event_type not in EDIT_EVENTS:
@@ -51,33 +64,51 @@ class Changes(FileSystemEventHandler):
     def on_any_event(self, event):
         if self.relevant(event):
             # a move names the file it became (editors and sed save by renaming a temporary file)
-            self.add(str(getattr(event, "dest_path", "") or event.src_path))
+            self.add(str(getattr(event, "dest_path", "") or event.src_path),
+                     finished=event.event_type in FINISHED_EVENTS)
 
-    def add(self, path: str, now: float | None = None) -> None:
+    def add(self, path: str, now: float | None = None, finished: bool = False) -> None:
+        """An edit of ``path``; ``finished``: its last event says the file is complete (see the module)."""
         with self._lock:
             self._paths.add(path)
+            (self._unfinished.discard if finished else self._unfinished.add)(path)
             self._last = time.monotonic() if now is None else now
+        self.arrived.set()
 
-    def take_settled(self, debounce: float, now: float | None = None) -> set[str]:
-        """The edited paths, once none has arrived for ``debounce`` seconds (then forgotten); else empty."""
+    def _quiet_needed(self, debounce: float, saved: float | None) -> float:
+        return debounce if saved is None or self._unfinished else min(saved, debounce)
+
+    def settles_in(self, debounce: float, saved: float | None = None, now: float | None = None) -> float | None:
+        """Seconds until :meth:`take_settled` gives the edits (0: now), or None when there are none."""
         now = time.monotonic() if now is None else now
         with self._lock:
-            if not self._paths or now - self._last < debounce:
+            if not self._paths:
+                return None
+            return max(0.0, self._quiet_needed(debounce, saved) - (now - self._last))
+
+    def take_settled(self, debounce: float, now: float | None = None, saved: float | None = None) -> set[str]:
+        """The edited paths, once none has arrived for ``debounce`` seconds, or for ``saved`` seconds
+        when every one is finished (then forgotten); else empty."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            if not self._paths or now - self._last < self._quiet_needed(debounce, saved):
                 return set()
-            paths, self._paths = self._paths, set()
+            paths, self._paths, self._unfinished = self._paths, set(), set()
             return paths
 
 
 class Watcher:
     """Watches ``folders`` recursively from :meth:`start` (which returns once edits are being seen)
-    until :meth:`stop`."""
+    until :meth:`stop`. ``debounce``: seconds without an edit before the edits are reported; ``saved``:
+    the same once every edited file is finished (at most ``debounce``)."""
 
-    def __init__(self, folders, on_change, ignore_under=(), debounce: float = 0.2, poll: float = 0.05):
+    def __init__(self, folders, on_change, ignore_under=(), debounce: float = 0.2,
+                 saved: float | None = SAVED_DEBOUNCE):
         self.folders = [Path(f) for f in folders if Path(f).is_dir()]
         self.on_change = on_change
         self.changes = Changes(ignore_under=ignore_under)
         self.debounce = debounce
-        self.poll = poll
+        self.saved = saved
         self._stop = threading.Event()
         self._observer = Observer()
         self._thread = threading.Thread(target=self._run, name="pnp-serve-watcher", daemon=True)
@@ -89,13 +120,20 @@ class Watcher:
         self._thread.start()
 
     def _run(self) -> None:
-        while not self._stop.wait(self.poll):
-            paths = self.changes.take_settled(self.debounce)
+        arrived = self.changes.arrived
+        while not self._stop.is_set():
+            arrived.clear()              # (before looking: an edit from now on wakes the wait below)
+            wait = self.changes.settles_in(self.debounce, self.saved)
+            if wait is None or wait > 0:
+                arrived.wait(wait)       # an edit (or stop) wakes it; else the edits have settled
+                continue
+            paths = self.changes.take_settled(self.debounce, saved=self.saved)
             if paths:
                 self.on_change(paths)
 
     def stop(self) -> None:
         self._stop.set()
+        self.changes.arrived.set()
         if self._observer.is_alive():
             self._observer.stop()
             self._observer.join(5)
