@@ -173,7 +173,7 @@ def test_other_unused_translation_keys_name_the_closest(lantern, old, new, messa
      "37: component 'keepers': widht: unknown key (did you mean 'width'?); accepted keys: kind, id, width, height, "
      "base_depth, fold, base, slot_depth, slot_width, pieces, each, piece, title, part"),
     ("rulebook.yaml", "chapters:", "chapter:",
-     "1: chapter: unknown key (did you mean 'chapters'?); accepted keys: pages, notes, chapters, examples, battle"),
+     "1: chapter: unknown key (did you mean 'chapters'?); accepted keys: pages, notes, chapters, fill, examples, battle"),
     # a deck key with a typo: its translated back label is not called unused
     ("game.yaml", "back: {label: Night market}", "back: {lable: Night market}",
      "26: deck 'lanterns': back.lable: unknown key (did you mean 'label'?); accepted keys: image, fit, by, images, "

@@ -253,4 +253,4 @@ def _message(place: _Place, icons: list[str]) -> str:
     else:
         fix = (f"give {'it' if one else 'each'} a key: a region that prints {'it' if one else 'one'} beside its "
                f"name, marked legend: true (on a board or a card), or {in_words}")
-    return f"{named} on {on} {'has' if one else 'have'} no key anywhere in the kit; {fix}"
+    return f"{named} on {on} {'has no key' if one else 'have no key'} anywhere in the kit; {fix}"
