@@ -78,25 +78,3 @@ def test_a_macro_given_parts_of_the_converted_game_does_not_convert_them_again(t
     fresh = {"players": "<2-5>"}                        # not the game's: converted as ever
     assert templating.call_macro(say, fresh, "") == "<2-5> "
     assert len(calls) > 4
-
-
-def test_the_same_template_in_another_folder_is_not_compiled_again_and_its_errors_name_its_own_file(
-        tmp_path, monkeypatch):
-    """A copy of a game (each test's, a designer's second folder) has the same chapters: the code compiled
-    for one file serves the other, under the other's name, so a problem in it is told at its own file and
-    line, in a macro too."""
-    source = "{% macro shout(x) %}\n{{ x.missing }}\n{% endmacro %}\nfine\n{{ shout(item) }}\n"
-    first, second = tmp_path / "one", tmp_path / "two"
-    for folder in (first, second):
-        folder.mkdir()
-        (folder / "d.md.j2").write_text(source)
-    seen = _compiles(monkeypatch)
-    found = []
-    for folder in (first, second):
-        template = templating.environment((folder,)).get_template("d.md.j2")
-        try:
-            templating.render(template, item={})
-        except jinja2.UndefinedError as exc:
-            found.append(templating.template_problem(exc))
-    assert seen == ["d.md.j2"]
-    assert [(p.path, p.line) for p in found] == [(str(first / "d.md.j2"), 2), (str(second / "d.md.j2"), 2)]

@@ -819,40 +819,23 @@ def _sum(environment, iterable, attribute=None, start=0):
 class CompiledTemplates(jinja2.BytecodeCache):
     """Templates compiled in this process, kept in memory (never on disk) across the environments
     :func:`environment` makes: ``pnp watch`` and the studio clear those before every rebuild, and a
-    template whose file did not change is not compiled again. An entry is found by the template's name
-    and used only when the source it was compiled from is the same (its checksum); one cache per set of
-    options that change the compiled code. The same template in another folder (a copy of the game, a
-    game beside it with the same chapter) is not compiled again either: the code compiled for one file
-    is given the other's name (:func:`_refiled`), which is all that differs (Jinja2 writes the file's
-    name into the code only for the tracebacks that point at a template's line)."""
+    template whose file did not change is not compiled again. Jinja2 finds an entry by the template's
+    name and file and uses it only when the source it was compiled from is the same (its checksum); one
+    cache per set of options that change the compiled code."""
 
     def __init__(self):
         self._code: dict = {}
 
-    def get_bucket(self, environment, name, filename, source):
-        bucket = jinja2.bccache.Bucket(environment, self.get_cache_key(name), self.get_source_checksum(source))
-        bucket.filename = "<template>" if filename is None else filename      # as Environment.compile names it
-        self.load_bytecode(bucket)
-        return bucket
-
     def load_bytecode(self, bucket):
         found = self._code.get(bucket.key)
         if found is not None and found[0] == bucket.checksum:
-            code = found[1]
-            filename = getattr(bucket, "filename", code.co_filename)
-            bucket.code = code if code.co_filename == filename else _refiled(code, filename)
+            bucket.code = found[1]
 
     def dump_bytecode(self, bucket):
         self._code[bucket.key] = (bucket.checksum, bucket.code)
 
     def clear(self):
         self._code.clear()
-
-
-def _refiled(code, filename: str):
-    """``code`` (a compiled template's module) and every function in it, as if compiled from ``filename``."""
-    consts = tuple(_refiled(c, filename) if isinstance(c, type(code)) else c for c in code.co_consts)
-    return code.replace(co_filename=filename, co_consts=consts)
 
 
 _COMPILED: dict = {}
