@@ -206,8 +206,8 @@ def test_a_double_sided_card_turns_over_in_the_large_view(browser, tmp_path):
     wait = WebDriverWait(browser, 60, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException])
 
     def large():
-        img = browser.find_element(By.CSS_SELECTOR, "#card-large img")
-        return img.get_attribute("src")
+        # read in one script: the studio may swap the <img> between a find and a read (a stale element)
+        return browser.execute_script("const i = document.querySelector('#card-large img'); return i && i.src")
 
     with running(game, tmp_path / "out", draw=False) as (server, _):
         browser.get(server.url)
@@ -221,7 +221,8 @@ def test_a_double_sided_card_turns_over_in_the_large_view(browser, tmp_path):
         front = large()
         flip.click()
         wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Plum Sapling · side B: Plum Harvest")
-        assert large() != front and flip.text == "Turn to side A"
+        wait.until(lambda d: large() != front)
+        assert flip.text == "Turn to side A"
         assert "score" in browser.find_element(By.ID, "card-fields").text
         assert "plum%40b.png" in browser.find_element(By.ID, "card-png").get_attribute("href")
         wait.until(lambda d: d.execute_script(
@@ -229,7 +230,7 @@ def test_a_double_sided_card_turns_over_in_the_large_view(browser, tmp_path):
         browser.save_screenshot(str(folder / "double-sided-turned.png"))
         browser.find_element(By.ID, "card-dialog").send_keys("f")        # F turns it back
         wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Plum Sapling")
-        assert large() == front
+        wait.until(lambda d: large() == front)
         browser.find_element(By.ID, "card-dialog").send_keys("f")
         wait.until(lambda d: d.find_element(By.ID, "card-title").text.endswith("side B: Plum Harvest"))
         browser.find_element(By.ID, "card-dialog").send_keys(Keys.ARROW_RIGHT)     # the next card opens on side A
