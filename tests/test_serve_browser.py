@@ -61,7 +61,7 @@ def shots(tmp_path) -> Path:
 
 
 def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -69,7 +69,8 @@ def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
 
     game = write_game(tmp_path / "studio_test")
     folder = shots(tmp_path)
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException])
+    wait = WebDriverWait(browser, 30, poll_frequency=0.1,
+                         ignored_exceptions=[StaleElementReferenceException, NoSuchElementException])
 
     def visible_ids():
         return [t.get_attribute("data-id") for t in browser.find_elements(By.CSS_SELECTOR, "#decks .tile[data-id]")
@@ -127,11 +128,13 @@ def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
         heroes.write_text(heroes.read_text().replace("name: Knight", "name: Paladin").replace("might: 4", "might: 7"))
         wait.until(lambda d: d.find_element(By.ID, "card-title").text == "Paladin")
         wait.until(lambda d: fields().get("might") == "7")
-        tile = browser.find_element(By.CSS_SELECTOR, '.tile[data-id="knight"]')
-        assert tile.find_element(By.CSS_SELECTOR, ".name").text == "Paladin"
-        after = tile.find_element(By.CSS_SELECTOR, "img")
-        assert after.get_attribute("src") != before
-        wait.until(lambda d: loaded(after) and loaded(d.find_element(By.CSS_SELECTOR, "#card-large img")))
+        # the tile is drawn again after the dialog: wait for it, reading each in one script (no stale element)
+        wait.until(lambda d: d.execute_script(
+            "return document.querySelector('.tile[data-id=\"knight\"] .name').textContent") == "Paladin")
+        wait.until(lambda d: d.execute_script(
+            "return document.querySelector('.tile[data-id=\"knight\"] img').src") != before)
+        wait.until(lambda d: loaded(d.find_element(By.CSS_SELECTOR, '.tile[data-id="knight"] img'))
+                   and loaded(d.find_element(By.CSS_SELECTOR, "#card-large img")))
         browser.save_screenshot(str(folder / "4-edited.png"))
         browser.find_element(By.CSS_SELECTOR, "#card-dialog [data-close]").click()
 
@@ -141,8 +144,8 @@ def test_load_filter_open_edit_and_see_the_page_change(browser, tmp_path):
         wait.until(lambda d: problems.is_displayed())
         assert "card 'rogue': might: expected an integer, got 'lots'" in problems.text
         assert "heroes.yaml:" in problems.text
-        broken = browser.find_element(By.CSS_SELECTOR, '.tile[data-id="rogue"] .face.broken')
-        assert "might: expected an integer" in broken.text
+        wait.until(lambda d: "might: expected an integer" in d.find_element(
+            By.CSS_SELECTOR, '.tile[data-id="rogue"] .face.broken').text)
         browser.save_screenshot(str(folder / "5-problem.png"))
 
         # the toggles: trim line and safe zone drawn over the faces, bleed drawn round them
