@@ -116,6 +116,21 @@ def test_pages_are_an_assembly_map_and_one_page_per_tile_in_reading_order():
     assert plan.tiles[0].label == "A1"
 
 
+@pytest.mark.parametrize("lang, heading", [("en", "Assembly map"), ("es", "Mapa: plano de montaje")])
+def test_the_assembly_map_heading_never_says_the_kind_twice(lang, heading):
+    """Issue 37: Shadow Queen's map (titled by pnp's word "Map") printed "MAP: ASSEMBLY MAP"; a title
+    whose words the phrase already says prints the phrase alone, any other title stays in front of it."""
+    from pnp.layout.tiling import assembly_title
+
+    pages, _ = component.pages(GAME, BuildOptions(paper="a4", lang=lang), ComponentSpec("hexmap", "map"))
+    titles = [e.markup for e in pages[0].elements if isinstance(e, Text) and e.role == "map-title"]
+    assert titles == [heading]
+    assert assembly_title("{title}: assembly map", "Game board") == "Game board: assembly map"
+    assert assembly_title("{title}: assembly map", "MAP") == "Assembly map"
+    assert assembly_title("{title} : plan d'assemblage", "Plan") == "Plan d'assemblage"
+    assert assembly_title("{title}: Montageplan", "Karte") == "Karte: Montageplan"
+
+
 def test_a_map_that_fits_one_sheet_has_no_assembly_page():
     spec = ComponentSpec("hexmap", "map", {"size": 10})
     pages, plan = component.pages(GAME, BuildOptions(paper="letter"), spec)

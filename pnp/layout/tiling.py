@@ -36,6 +36,7 @@ numbered from the left (1, 2, ...), so tiles are named A1, A2, ..., B1, ...:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from pnp.layout.geometry import Box, Circle, Group, Line, Page, Rect, Style, Text, Transform, extent, scaling
@@ -575,6 +576,29 @@ def _cut_lines(plan: TilePlan, tile: Tile) -> list:
     return out
 
 
+#: A word of a title: two letters or more, in any script (a number or a lone letter names nothing).
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
+def assembly_title(phrase: str, title: str) -> str:
+    """The assembly map's heading: ``phrase`` (the printed word ``board_assembly``, "{title}: assembly map")
+    with the piece's title, unless every word of the title is already a word of the phrase (a map titled
+    "Map": "Map: assembly map" says the kind twice). The phrase then prints alone ("Assembly map"): the
+    text round ``{title}`` without its joining punctuation, its first letter a capital."""
+    if "{title}" not in phrase:
+        return phrase.format(title=title)
+    own = phrase.replace("{title}", " ")
+    said = _words(title)
+    if not said or not said <= _words(own):
+        return phrase.format(title=title)
+    alone = re.sub(r"\s+", " ", own).strip(" \t:·,;–—-")
+    return alone[:1].upper() + alone[1:] if alone else phrase.format(title=title)
+
+
 def assembly_page(plan: TilePlan, board_elements, title: str = "Board", labels: TileLabels | None = None) -> Page:
     """A small picture of the whole board with the seams and every tile's label on its core, and how
     to put the tiles together."""
@@ -582,7 +606,7 @@ def assembly_page(plan: TilePlan, board_elements, title: str = "Board", labels: 
     m = plan.margin + 4.0
     page = Page(plan.page_w, plan.page_h, label=f"{title} assembly")
     head = Rect(m, plan.page_h - m - 10, plan.page_w - 2 * m, 10)
-    page.add(Text(head, labels.assembly.format(title=title), MAP_TITLE_STYLE, role="map-title"))
+    page.add(Text(head, assembly_title(labels.assembly, title), MAP_TITLE_STYLE, role="map-title"))
     notes_h = 34.0
     area = Rect(m, m + notes_h + 4, plan.page_w - 2 * m, head.y - 4 - (m + notes_h + 4))
     s = min(area.w / plan.board_w, area.h / plan.board_h)
