@@ -125,7 +125,7 @@ def test_shadow_throne_spanish_examples_are_spanish_prose():
     assert ex.title == "Ejemplo: una oleada, dos habilidades a la vez"
     assert "El Pastor de los Perdidos de Ben convierte al Forajido de Ana" in " ".join(ex.steps)
     assert ex.steps[0].startswith("**Oleada 1:**")
-    assert ex.outcome[0].startswith("**Resultado.**") and "la Iglesia gana la batalla" in ex.outcome[0]
+    assert ex.outcome[0].startswith("**Resultado.**") and "La victoria es para la Iglesia" in ex.outcome[0]
     hush = examples["hush_money"]
     assert any("Oro por Silencio" in s for s in hush.steps)
 
@@ -137,6 +137,62 @@ def test_the_seeded_battle_is_prose_too():
     assert any(s.startswith("**Wave 4:**") for s in battle.steps)
     assert any(s.startswith("Pick 6:") for s in battle.steps)
     assert list(battle)[0] == "== Battle 1 =="                      # the engine's own transcript still
+
+
+def _chapter(game_id, name, lang="en"):
+    from pnp.rulebook.component import printed_chapters
+
+    game = load_game(game_id)
+    game = translate(game, lang) if lang != game.language else game
+    with using(game.icons, lang):
+        return next(markup for path, markup in printed_chapters(game, lang) if path.endswith(f"/{name}.md.j2"))
+
+
+#: A ledger line of a battle's outcome: "Ana: +1 influence for ...; now 6 influence and 1 gold".
+LEDGER = re.compile(r"\b[A-Z][a-z]+: (\+\d|no reward|sin recompensa)|\+\d+ (influence|consolation|de )|; (now|ahora tiene) \d")
+
+
+@pytest.mark.parametrize("lang, outcome", [("en", "**Outcome.**"), ("es", "**Resultado.**")])
+def test_the_whole_battle_ends_in_sentences_after_a_figure_of_the_table(lang, outcome):
+    """Issue 37: Shadow Throne's "A battle from start to finish" ended on a ledger ("Ana: +1 influence for
+    Dutiful Peasant on the winning side ...; now 6 influence and 1 gold"). Its outcome is sentences, and
+    a figure of the table at the end (each player's characters, the power track) comes before them."""
+    markup = _chapter("shadow_throne", "full_battle", lang)
+    blocks = [b.strip() for b in markup.split("\n\n") if b.strip()]
+    end = next(k for k, b in enumerate(blocks) if b.startswith(outcome))
+    said = " ".join(blocks[end:])
+    assert not LEDGER.search(said), LEDGER.search(said).group(0)
+    assert said.count(".") >= 8                                   # a sentence per player and more
+    for name in ("Ana", "Ben", "Cleo", "Dario"):
+        assert re.search(rf"\b{name} (gains|gana|no gana) ", said), name
+    last_wave = max(k for k, b in enumerate(blocks) if b.startswith(("**Wave 4:**", "**Oleada 4:**")))
+    drawn = [line for b in blocks[last_wave:end] for line in b.splitlines() if line.startswith("!figure")]
+    assert len(drawn) >= 5                                        # four players' tables and the track
+
+
+def test_valeria_examples_are_told_in_prose_between_a_start_and_an_end_figure():
+    """Issue 37: Valeria's two examples were numbered steps. Each is told in paragraphs (a new one at a
+    turn, a battle's scoring, the Adversary's move), between the start drawn and the end drawn."""
+    markup = _chapter("shadow_kingdoms_of_valeria", "examples")
+    assert not re.search(r"^\d+\. ", markup, re.M)                 # no numbered steps
+    parts = re.split(r"^### ", markup, flags=re.M)[1:]
+    assert len(parts) == 2
+    for part in parts:
+        blocks = [b.strip() for b in part.split("\n\n") if b.strip()]
+        told = [k for k, b in enumerate(blocks) if b.startswith("**") and "turn:**" in b]
+        assert told, part[:80]
+        before = [k for k, b in enumerate(blocks) if b.startswith("!figure") and k < told[0]]
+        after = [k for k, b in enumerate(blocks) if b.startswith("!figure") and k > told[-1]]
+        assert before and after, part[:80]
+    assert "**The Adversary’s turn:**" in markup.split("\n\n**Kira’s turn:**")[-1].split("\n\n")[1]
+
+
+def test_an_example_is_told_in_paragraphs_and_gives_its_events():
+    _, examples, _ = examples_of("shadow_kingdoms_of_valeria")
+    ex = examples["adversary_turn"]
+    assert [p[0][0] for p in ex.paragraphs] == ["move", "adversary_move"]
+    assert str(ex.told()).count("\n\n") == 1 and ex.names == ("Kira",)
+    assert any(e["type"] == "adversary_plan" and e["card"] == "blockade_at_thornwick" for e in ex.events)
 
 
 def test_an_event_without_words_is_a_problem_at_the_event_template(game_copy):

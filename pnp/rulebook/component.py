@@ -88,6 +88,7 @@ def _told(game, module, events, names, template_file, lang) -> tuple[str, list, 
     type, sentence)."""
     outcome_types = set(getattr(module, "outcome", ()) or ())
     heads = set(getattr(module, "heads", ()) or ())
+    starts = set(getattr(module, "paragraphs", ()) or ())     # events that start a paragraph of their own
     sentences, problems = said_by_templates(game, module, events, names, template_file, lang)
     pending = ""
     setup, steps, outcome, paragraphs = "", [], [], []
@@ -99,7 +100,7 @@ def _told(game, module, events, names, template_file, lang) -> tuple[str, list, 
         elif kind in outcome_types:
             outcome.append(text)
         else:
-            if pending or not paragraphs:
+            if pending or not paragraphs or kind in starts:
                 paragraphs.append([])
             steps.append(Safe(f"{pending} {text}".strip()))
             paragraphs[-1].append((kind, steps[-1]))
@@ -178,9 +179,9 @@ def engine_examples(game, cfg, lang=None, figures=None) -> dict:
         lines = _transcript(engine, events, game, names, lang)
         title = titles.get(ex["id"]) if isinstance(titles.get(ex["id"]), str) else scenario_title
         head = [Safe(f"**{escape(title)}**")] if title else []
-        setup, steps, said, start = "", [], [], ""
+        setup, steps, said, start, paragraphs = "", [], [], "", []
         if module is not None:
-            setup, steps, said, found = _sentences(game, module, outcome_events, names, template_file, lang)
+            setup, steps, said, found, paragraphs = _told(game, module, outcome_events, names, template_file, lang)
             problems += found
             first = next((e for e in outcome_events if e.type == "scenario_start"), None)
             position = (first.data.get("position") if first else None) or {}
@@ -198,7 +199,8 @@ def engine_examples(game, cfg, lang=None, figures=None) -> dict:
         markup = Safe("\n\n".join(parts)) if module is not None else Safe(
             "\n".join(f"> {line}" for line in [*head, *(escape(x) for x in lines)]))
         out[ex["id"]] = EngineExample(ex["id"], escape(title or ""), start, setup, tuple(steps), tuple(said),
-                                      tuple(head + list(lines)), markup)
+                                      tuple(head + list(lines)), markup, tuple(tuple(p) for p in paragraphs),
+                                      _event_data(events), tuple(names))
     if problems:
         raise DataError(problems)
     return out
@@ -329,10 +331,16 @@ def engine_battle(game, cfg, lang=None, prose: bool = False):
         parts.append("\n".join(f"{k}. {s}" for k, s in enumerate(steps, 1)))
     if said:
         parts.append(" ".join(said))
-    data = tuple({"type": e.type, **{k: v for k, v in e._asdict().items() if k not in ("type", "data")}, **e.data}
-                 if hasattr(e, "_asdict") else {"type": e.type, **e.data} for e in events)
     return EngineExample("battle", "", "", setup, tuple(steps), tuple(said), tuple(lines),
-                         Safe("\n\n".join(parts)), tuple(tuple(p) for p in paragraphs), data, tuple(names))
+                         Safe("\n\n".join(parts)), tuple(tuple(p) for p in paragraphs), _event_data(events),
+                         tuple(names))
+
+
+def _event_data(events) -> tuple:
+    """The engine's events as templates read them, to draw figures from: each a mapping of its ``type``,
+    its fields (``wave``, ``battle``, ...) and its data."""
+    return tuple({"type": e.type, **{k: v for k, v in e._asdict().items() if k not in ("type", "data")}, **e.data}
+                 if hasattr(e, "_asdict") else {"type": e.type, **e.data} for e in events)
 
 
 def context(game, cfg, lang, figures=None) -> dict:
