@@ -444,7 +444,7 @@ def test_11_spanish_examples_agree_and_name_every_person():
             "la oleada anterior; le quedan 4.") in text
     assert "el Oro por Silencio le quita 1 del ingreso, así que no cobra nada (sigue con 5 de oro)." in text
     assert "cobra 0 de oro" not in text and "1 de ellos de Oro por Silencio" not in text
-    assert "+2 de influencia por Anna Lys, Hacedora de Viudas, en el bando ganador" in text
+    assert "Ana gana 2 de influencia por Anna Lys, Hacedora de Viudas, y termina la batalla" in text
     assert "Ana renuncia a añadir otra carta con el Rey Kyros." in text and "no añade ninguna carta" not in text
     assert not re.search(r"(mata|convierte|poder) al? [^.;:]* y (?!al? )[A-Z]", text)     # a second person without 'a'
 

@@ -54,7 +54,8 @@ def test_the_whole_battle_is_told_in_paragraphs_with_its_start_and_end_drawn(lan
     nodes = parse(next(text for path, text in chapters.items() if path.endswith("full_battle.md.j2")))
     assert not [n for n in nodes if isinstance(n, ListBlock)]
     drawn = [figures.drawings[int(n.arg)] for n in nodes if isinstance(n, Directive) and n.name == "figure"]
-    assert [d.kind for d in drawn] == ["hand"] * 4 + ["track"]
+    # the hands after the draft; at the end, the power track and each player's characters as played
+    assert [d.kind for d in drawn] == ["hand"] * 4 + ["track"] + ["hand"] * 4
     assert all(d.caption.count(",") >= 5 for d in drawn[:4])          # each hand's seven names
     waves = [n for n in nodes if isinstance(n, Paragraph) and n.text.startswith("**")]
     assert len(waves) >= 5                                            # the draft and the four waves

@@ -130,6 +130,34 @@ def test_a_reference_sheet_longer_than_its_pages_is_an_error(tmp_path):
                      r"more than pages: 1", result.output)
 
 
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("side", ["shadows", "kingdom"])
+def test_each_reference_sheet_uses_its_page(side, paper):
+    """Issue 37: the Shadows' sheet left the foot of its page empty (24 % on Letter, 29 % on A4) where
+    the Kingdom's has its orders; it now draws the markers the Shadows use, and neither sheet leaves more
+    than a fifth of its page empty (the share under the lowest thing it prints)."""
+    game = load_game("shadow_queen")
+    spec = next(s for s in game.component_specs if s.id == f"{side}_reference")
+    shares = sheets.empty_shares(game, spec, paper, None)
+    assert len(shares) == 1 and shares[0] <= sheets.EMPTY_SHARE, shares
+    text, _ = sheets.markup(game, spec, None)
+    assert text.count("!figure") >= (13 if side == "shadows" else 6)       # pieces, holdings (and markers)
+
+
+def test_a_sheet_that_leaves_its_page_empty_is_a_warning_at_its_entry(tmp_path):
+    root = copy_game(tmp_path)
+    template = root / "templates" / "sheets" / "en" / "reference.md.j2"
+    template.write_text("# {{ faction.name }}: reference\n\nYou move first.\n")
+    result = run("validate", root)
+    assert result.exit_code == 0, result.output
+    game_yaml = root / "game.yaml"
+    for side, paper in (("shadows", "letter"), ("kingdom", "a4")):
+        line = line_of(game_yaml, f"id: {side}_reference")
+        assert re.search(rf"{re.escape(str(game_yaml))}:{line}: warning: sheet '{side}_reference': leaves more than "
+                         rf"a fifth of a page empty on {paper}: page 1 \(9\d% empty\); give the room", result.output), \
+            result.output
+
+
 def test_a_sheet_names_a_missing_template_or_an_unknown_faction(tmp_path):
     root = copy_game(tmp_path)
     game_yaml = root / "game.yaml"

@@ -275,9 +275,12 @@ def _flowables_of(node, out: list, width, extra: dict, figures) -> None:
         raise TypeError(node)
 
 
-def single_frame_pdf(size_mm: tuple, margin_mm: float, title: str, author: str, story) -> bytes:
+def single_frame_pdf(size_mm: tuple, margin_mm: float, title: str, author: str, story,
+                     empty: list | None = None) -> bytes:
     """A document of flowing text in one frame per page (a sheet, the instructions page): ``size_mm`` paper,
-    ``margin_mm`` on every side; ``story(width)`` gives its flowables for the frame's width (points)."""
+    ``margin_mm`` on every side; ``story(width)`` gives its flowables for the frame's width (points).
+    ``empty``, a list, receives the share of each page's frame left empty under what it holds (0: full to
+    its foot, 1: blank), page by page."""
     buf = io.BytesIO()
     fonts.register()
     doc = BaseDocTemplate(buf, pagesize=(pt(size_mm[0]), pt(size_mm[1])), invariant=1,
@@ -287,7 +290,14 @@ def single_frame_pdf(size_mm: tuple, margin_mm: float, title: str, author: str, 
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, leftPadding=0, rightPadding=0,
                   topPadding=0, bottomPadding=0)
     doc.addPageTemplates([PageTemplate("page", [frame])])
+    lows: dict = {}
+    if empty is not None:               # the frame's fill line after each flowable placed, lowest per page
+        def placed(_flowable):
+            lows[doc.page] = min(lows.get(doc.page, doc.height), doc.frame._y - doc.bottomMargin)
+        doc.afterFlowable = placed
     doc.build(story(doc.width))
+    if empty is not None:
+        empty += [round(max(0.0, lows.get(n, doc.height)) / doc.height, 3) for n in range(1, doc.page + 1)]
     return buf.getvalue()
 
 

@@ -29,6 +29,9 @@ from pnp.loading.schema import Field
 from pnp.units import PAPERS
 
 MARGIN = 12.0
+#: A sheet page that leaves more than this share of its frame empty under what it holds is a warning: a
+#: reference sheet is kept at hand, and its foot is room for the pieces drawn or a turn summary.
+EMPTY_SHARE = 0.2
 
 #: Settings of a ``{kind: sheet, ...}`` entry of game.yaml's ``components``.
 SCHEMA = {
@@ -103,13 +106,19 @@ def _markup(game, spec, _config, lang) -> tuple[str, object, object]:
 def render(game, spec, options: BuildOptions) -> bytes:
     """The sheet's PDF on the options' paper, in their language (nothing else of them counts): set once
     per game, entry, paper and language, so the build finds the one its check set on the same paper."""
-    return _rendered(game, spec, spec.config_key(), options.paper, options.lang)
+    return _rendered(game, spec, spec.config_key(), options.paper, options.lang)[0]
+
+
+def empty_shares(game, spec, paper: str, lang: str | None) -> tuple:
+    """The share of each page of the sheet (on ``paper``, in ``lang``) left empty under what it holds."""
+    return _rendered(game, spec, spec.config_key(), paper, lang)[1]
 
 
 @replays_reads
 @reads_files
 @lru_cache(maxsize=16)
-def _rendered(game, spec, _config, paper, lang) -> bytes:
+def _rendered(game, spec, _config, paper, lang) -> tuple[bytes, tuple]:
+    """(the sheet's PDF, the share of each of its pages left empty)."""
     text, filename, figures = _markup(game, spec, spec.config_key(), lang)
 
     def story(width):
@@ -120,7 +129,10 @@ def _rendered(game, spec, _config, paper, lang) -> bytes:
             problems.error(filename, exc.line, f"sheet '{spec.id}'", exc.message)
             raise DataError(problems) from None
 
-    return single_frame_pdf(PAPERS[paper], MARGIN, f"{game.title}: {title_of(spec, game)}", game.author or "", story)
+    empty: list = []
+    pdf = single_frame_pdf(PAPERS[paper], MARGIN, f"{game.title}: {title_of(spec, game)}", game.author or "", story,
+                           empty)
+    return pdf, tuple(empty)
 
 
 def title_of(spec, game=None) -> str:
@@ -170,6 +182,15 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
         n = page_count(pdf)
         if n > config["pages"]:
             problems.error(path, line, subject, f"takes {n} pages on {paper}, more than pages: {config['pages']}")
+            continue
+        shares = empty_shares(game, spec, paper, options.lang if options else None)
+        empty = [(k, share) for k, share in enumerate(shares, 1) if share > EMPTY_SHARE]
+        if empty:
+            pages = ", ".join(f"page {k} ({share:.0%} empty)" for k, share in empty)
+            problems.warn(path, line, subject,
+                          f"leaves more than a fifth of {'a page' if len(empty) == 1 else 'its pages'} empty on "
+                          f"{paper}: {pages}; give the room something a player uses: the pieces drawn "
+                          f"(figure.token, figure.card), a turn summary, a setup or an example figure")
 
 
 COMPONENT = Component("sheet", build, check, words=words)
