@@ -1,4 +1,4 @@
-"""Marks with meaning (issue 37): every icon a board, a player board, a map or the hex map prints has a key
+"""Marks with meaning (issue 37): every icon a board, a player board, a map, the hex map or a token prints has a key
 somewhere a player reads it (a ``legend: true`` region of a board, the hex map's legend, a rulebook chapter
 or sheet that uses it beside words), else ``pnp validate`` warns at the line that prints it, for any game."""
 
@@ -109,6 +109,26 @@ def test_a_hex_maps_terrain_icons_are_keyed_by_its_legend(tmp_path):
     assert forest.message.startswith("icon 'forest' on the map's hexes has no key anywhere in the kit; print the "
                                      f"map's legend (legend: true on the hexmap entry, game.yaml:"
                                      f"{_line(entry, 'kind: hexmap, legend: false')})")
+
+
+def test_a_tokens_icon_needs_a_caption_or_words(tmp_path):
+    """Issue 37: icons printed on tokens have a key too. Valeria's conquest markers print a flag with no
+    caption: its rulebook names it beside words ("conquest markers [marker]"). Without that, validate
+    warns at the token's line of tokens.yaml; a caption on the face is a key of its own."""
+    game = tmp_path / "valeria"
+    shutil.copytree(DATA / "shadow_kingdoms_of_valeria", game)
+    chapter = game / "templates" / "rulebook" / "en" / "boards.md.j2"
+    chapter.write_text(chapter.read_text().replace("conquest markers [marker]", "conquest markers"))
+    tokens = game / "tokens.yaml"
+    line = _line(tokens, "id: conquest-red")
+    assert _key_warnings(_validate(game)) == [
+        f"{display_path(tokens)}:{line}: warning: tokens: token 'conquest-red': icon 'marker' on piece "
+        f"'conquest-red' has no key anywhere in the kit; give the face a caption that names it (tokens.yaml), or "
+        f"a sentence, list item or table row of a rulebook chapter or sheet that uses [marker] beside words"]
+    text = tokens.read_text().replace("kind: conquest_marker, count: 10, shape: circle, size: 13",
+                                      "kind: conquest_marker, count: 10, shape: circle, size: 25")
+    tokens.write_text(re.sub(r"(icon: marker[^}]*?)}", r"\1, caption: Land}", text))
+    assert _key_warnings(_validate(game)) == []
 
 
 def test_a_key_in_words_is_a_line_with_words_beside_the_icon():

@@ -1,4 +1,4 @@
-"""Icons with no key: every icon a board, a player board, a map or the hex map prints is explained
+"""Icons with no key: every icon a board, a player board, a map, the hex map or a token prints is explained
 somewhere a player reads it, or ``pnp validate`` warns at the line that prints it.
 
 A player who meets a symbol on a board needs its meaning in words. An icon counts as explained (keyed)
@@ -16,7 +16,8 @@ when the kit prints it beside words that name it:
 
 An icon is the picture it draws: ``[gold]`` keys ``[coin]`` when game.yaml's ``icons:`` makes one the
 other. What is left is one warning per place that first prints an unkeyed icon: the layout region's line
-(with how many pieces and one of them), or the map file's terrain line. Nothing is drawn: the pieces are
+(with how many pieces and one of them), the map file's terrain line, or the token's line of tokens.yaml (a token's face that prints its icon with a
+caption, its name, needs no other key; it keys no other piece's icon). Nothing is drawn: the pieces are
 the ones the boards' own check laid out (memoized), the faces of the cards only for a deck whose layout has a
 ``legend`` region, and the texts the sheets' and the rulebook's markup, rendered only when a board's
 icon has no key on the boards or cards.
@@ -48,6 +49,7 @@ class _Place:
     pieces: list = field(default_factory=list)
     icons: dict = field(default_factory=dict)       # drawing -> the name it is printed by (first seen)
     legend_off: tuple | None = None                 # a hex map's terrain: (path, line) of its entry, legend off
+    token: bool = False                             # a token's face: a caption naming it is its key
 
 
 def _drawing(game, name: str) -> tuple:
@@ -159,6 +161,32 @@ def _hexmap(game, spec, printed: dict, keyed: set) -> None:
         place.legend_off = (game.root / "game.yaml", spec.line)
 
 
+def _tokens(game, printed: dict, keyed: set) -> None:
+    """The icons of tokens.yaml's faces: a face that prints its icon with a caption (its name, "Taint",
+    "Empire") is a key to it; any other is printed at the token's line."""
+    from pnp.loading.tokendata import load_tokens
+
+    try:
+        tokens = load_tokens(game)
+    except DataError:                     # the tokens' own check reports it
+        return
+    if tokens is None:
+        return
+    for token in tokens.tokens:
+        faces = [face for face in (token.front, token.back)
+                 if face is not None and face.icon and game.icons.resolve(face.icon) is not None]
+        # a face that names what it shows (its caption) is the key of that icon on this token, both sides
+        named = {_drawing(game, face.icon) for face in faces if face.caption and _WORD.search(str(face.caption))}
+        for face in faces:
+            if _drawing(game, face.icon) in named:
+                continue
+            place = printed.setdefault((str(tokens.path), token.line, token.id),
+                                       _Place(tokens.path, token.line, f"tokens: token '{token.id}'", token=True))
+            if token.id not in place.pieces:
+                place.pieces.append(token.id)
+            place.icons.setdefault(_drawing(game, face.icon), face.icon)
+
+
 def explained_in(markup: str) -> set[str]:
     """The icons ``markup`` (a chapter, a sheet) prints in a line of text with words in it: a paragraph, a
     list item, a table row, a heading or a line of an example box; not a directive (a figure)."""
@@ -219,6 +247,8 @@ def check_icon_keys(game, problems: Problems, lang: str | None = None) -> None:
             _board(game, spec, printed, keyed)
         elif spec.kind == "hexmap":
             _hexmap(game, spec, printed, keyed)
+        elif spec.kind == "tokens":
+            _tokens(game, printed, keyed)
     missing = {d for place in printed.values() for d in place.icons} - keyed
     if missing:
         _cards(game, keyed, lang)
@@ -247,7 +277,9 @@ def _message(place: _Place, icons: list[str]) -> str:
         f"piece '{shown[0]}'" if len(shown) == 1 else f"{len(shown)} pieces, e.g. '{shown[0]}'"
     in_words = (f"a sentence, list item or table row of a rulebook chapter or sheet that uses [{icons[0]}] "
                 f"beside words")
-    if place.legend_off is not None:
+    if place.token:
+        fix = f"give the face a caption that names it (tokens.yaml), or {in_words}"
+    elif place.legend_off is not None:
         fix = (f"print the map's legend (legend: true on the hexmap entry, game.yaml:{place.legend_off[1]}), "
                f"or {in_words}")
     else:
