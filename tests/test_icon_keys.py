@@ -58,9 +58,10 @@ def test_an_icon_on_a_board_with_no_key_is_a_warning_at_its_region(tmp_path):
     line = _line(layout, "name: lamp")
     assert _key_warnings(_validate(game)) == [
         f"{display_path(layout)}:{line}: warning: board 'market': layout 'market', region 'lamp': icon 'coin' on "
-        f"piece 'Market board' has no key anywhere in the kit; give it a key: a region that prints it beside its "
-        f"name, marked legend: true (on a board or a card), or a sentence, list item or table row of a "
-        f"rulebook chapter or sheet that uses [coin] beside words"]
+        f"piece 'Market board' has no key anywhere in the kit; give it a key: game.yaml's icon_key (the "
+        f"instructions page prints it), a region that prints it beside its name, marked legend: true (on a board, "
+        f"pad or card), or a sentence, list item or table row of a rulebook chapter or sheet that uses [coin] "
+        f"beside words"]
     # the icon alone in a line, with no words, explains nothing; a legend region on the board does
     chapter.write_text(chapter.read_text().replace("## The sides", "[coin] [coin]\n\n## The sides"))
     assert len(_key_warnings(_validate(game))) == 1
@@ -123,12 +124,78 @@ def test_a_tokens_icon_needs_a_caption_or_words(tmp_path):
     line = _line(tokens, "id: conquest-red")
     assert _key_warnings(_validate(game)) == [
         f"{display_path(tokens)}:{line}: warning: tokens: token 'conquest-red': icon 'marker' on piece "
-        f"'conquest-red' has no key anywhere in the kit; give the face a caption that names it (tokens.yaml), or "
-        f"a sentence, list item or table row of a rulebook chapter or sheet that uses [marker] beside words"]
+        f"'conquest-red' has no key anywhere in the kit; give the face a caption that names it (tokens.yaml), an "
+        f"entry in game.yaml's icon_key (the instructions page prints it), or a sentence, list item or table row of a rulebook chapter or sheet that uses [marker] beside words"]
     text = tokens.read_text().replace("kind: conquest_marker, count: 10, shape: circle, size: 13",
                                       "kind: conquest_marker, count: 10, shape: circle, size: 25")
     tokens.write_text(re.sub(r"(icon: marker[^}]*?)}", r"\1, caption: Land}", text))
     assert _key_warnings(_validate(game)) == []
+
+
+def _without_icon_key(game: Path) -> None:
+    """Take game.yaml's icon_key (and its translations) out of a copied game."""
+    for path in [game / "game.yaml", *sorted((game / "i18n").glob("*.yaml"))]:
+        text = path.read_text()
+        if "icon_key:" in text:
+            text = re.sub(r"(?m)^icon_key:\n(  .*\n)+", "", text)
+            path.write_text(text)
+
+
+def test_a_cards_icons_need_a_key_at_the_line_that_prints_them(tmp_path):
+    """Issue 37: icons on cards have a key too. Dusk Orchard's cards print a coin, a blossom and a star
+    by their fields and a blossom and a fruit in cards' own texts; its game.yaml icon_key explains them.
+    Without it, each is a warning at the line of the data that first prints it: the field's line of
+    game.yaml, the card's row of its CSV (its text, side B's text)."""
+    assert _key_warnings(_validate(GAMES / "dusk_orchard")) == []
+    game = tmp_path / "dusk_orchard"
+    shutil.copytree(GAMES / "dusk_orchard", game)
+    _without_icon_key(game)
+    warnings = _key_warnings(_validate(game))
+    game_yaml, csv = game / "game.yaml", game / "orchard.csv"
+    found = {(w.split(": warning: ")[0], re.search(r"icons? '(\w+)'", w).group(1)) for w in warnings}
+    assert found == {(f"{display_path(game_yaml)}:{_line(game_yaml, 'tend:')}", "coin"),
+                     (f"{display_path(csv)}:{_line(csv, 'plum,')}:1", "bloom"),       # "Gain 1 [bloom]."
+                     (f"{display_path(game_yaml)}:{_line(game_yaml, 'score:')}", "star"),
+                     (f"{display_path(csv)}:{_line(csv, 'pear,')}:1", "fruit")}, warnings
+    assert any("deck 'orchard': field 'tend': icon 'coin' on " in w for w in warnings)
+    assert any("card 'pear' side B: icon 'fruit' on piece 'Pear Harvest'" in w for w in warnings)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "the blossoms a tree yields at dawn"),
+                                          ("es", "las flores que da un árbol al alba")])
+def test_the_instructions_page_prints_the_games_icon_key(tmp_path, lang, words):
+    from pypdf import PdfReader
+
+    result = CliRunner().invoke(main, ["build", str(GAMES / "dusk_orchard"), "--lang", lang, "--out",
+                                       str(tmp_path), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(tmp_path / "instructions.pdf").pages)
+    assert ("ICONS" if lang == "en" else "ICONOS") in text.upper() and words in text
+
+
+def test_an_icon_key_names_an_icon_of_the_game(tmp_path):
+    game = tmp_path / "dusk_orchard"
+    shutil.copytree(GAMES / "dusk_orchard", game)
+    game_yaml = game / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("  bloom: the blossoms", "  blosom: the blossoms"))
+    result = CliRunner().invoke(main, ["validate", str(game), "--no-cache"])
+    assert result.exit_code == 2
+    assert f"{display_path(game_yaml)}:{_line(game_yaml, 'blosom:')}: icon_key: 'blosom': " in result.output, \
+        result.output
+
+
+def test_a_pads_icons_are_keyed_by_its_legend_region(tmp_path):
+    """Dice Garden's garden sheet prints a sun and a drop in its plots, and names them in a corner marked
+    legend: true. Without the mark, the plots' icons are a warning at that region's line."""
+    assert _key_warnings(_validate(GAMES / "dice_garden")) == []
+    game = tmp_path / "dice_garden"
+    shutil.copytree(GAMES / "dice_garden", game)
+    layout = game / "templates" / "layouts" / "garden.yaml"
+    layout.write_text(layout.read_text().replace("kind: text, legend: true,", "kind: text,"))
+    warnings = _key_warnings(_validate(game))
+    assert len(warnings) == 1 and warnings[0].startswith(
+        f"{display_path(layout)}:{_line(layout, 'name: plots')}: warning: pad 'garden_sheet': layout 'garden', "
+        f"region 'plots': icons 'bloom' and 'drop' on piece 'Garden sheet' have no key"), warnings
 
 
 def test_a_key_in_words_is_a_line_with_words_beside_the_icon():

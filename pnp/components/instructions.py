@@ -85,7 +85,7 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
         raise DataError([templating.template_problem(exc, TEMPLATES_DIR / "instructions" / TEMPLATE,
                                                      "instructions")]) from None
     problems = Problems()
-    templating.markup_problems_in(markup, template.filename, "instructions", problems)
+    templating.markup_problems_in(markup, template.filename, "instructions", problems, game.icons.names)
     problems.raise_if_errors()
     title = f"{game.title}: {words.get('instructions', 'Instructions')}"
     pdf = single_frame_pdf(options.page_size, MARGIN, title, game.author,

@@ -38,6 +38,20 @@ __all__ = ["CardField", "Deck", "Game", "load_game", "resolve_game_dir", "bundle
 #: Component kinds a game may list (see pnp/components/); the kit follows the order of the list.
 KNOWN_COMPONENTS = ("instructions", "power_track", "track", "cards", "tokens", "rulebook", "box")
 
+def _icon_key(meta, raw_game, icon_set, problems, game_path) -> tuple:
+    """game.yaml's ``icon_key`` as (icon, what it means, line): each name an icon of the game (or pnp's)."""
+    raw = raw_game.get("icon_key")
+    out = []
+    for name, text in (meta.get("icon_key") or {}).items():
+        line = line_of(raw, name) if isinstance(raw, dict) else None
+        why = icon_set.problem(str(name))
+        if why:
+            problems.error(game_path, line or line_of(raw_game, "icon_key"), "icon_key", f"{excerpt(str(name))}: {why}")
+            continue
+        out.append((str(name), text, line or line_of(raw_game, "icon_key")))
+    return tuple(out)
+
+
 def _range(most: int) -> dict:
     return {"min": Field("int", required=True, min=0, max=most), "max": Field("int", required=True, min=1, max=most)}
 
@@ -68,6 +82,8 @@ GAME_SCHEMA = Schema("game", {
                       doc="the spelling of the game's language, a code with its region (en-GB): its texts break "
                           "words at that spelling's hyphenation points (default: the language's likely region's)"),
     "icons": Field("dict", nullable=True, doc="names for icons: {name: icon} or {name: {icon, colour}}"),
+    "icon_key": Field("dict", default={}, items=Field("str", blank=False),
+                      doc="the game's key of icons, printed on the instructions page: {icon: what it means}"),
     "palette": Field("dict", default={}, items=Field("colour"),
                      doc="colours that replace the layouts' palette entries of the same name"),
     "look": Field("map", default={}, schema=LOOK_SCHEMA,
@@ -176,6 +192,7 @@ class Game:
     # message); see :func:`unsure_keys`
     unsure: tuple = field(default=(), hash=False, compare=False)
     spelling: str | None = None           # game.yaml's spelling (en-GB): the hyphenation of its own language
+    icon_key: tuple = ()                  # (icon, what it means, game.yaml line) of game.yaml's icon_key
 
     @property
     def hyphenation(self) -> str | None:
@@ -359,6 +376,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         for r in _unique(meta, raw_game, "ranks", ("id", "name", "pips"), problems, game_path, lines)
     )
     look = load_look(root, meta.get("look"), raw_game.get("look"), icon_set, problems, game_path)
+    icon_key = _icon_key(meta, raw_game, icon_set, problems, game_path)
     for f in factions:
         why = icon_set.problem(f.emblem)
         if why:
@@ -431,7 +449,7 @@ def load_game(game: str | Path, problems: Problems | None = None, strict: bool =
         power_track=meta.get("power_track") or {}, facts=facts, data=data, placeholders=marks, pieces=pieces,
         holdings=holdings, map=hexmap, look=look, version=meta.get("version") or git_commit(root),
         meta_lines=dict(getattr(raw_game, "key_lines", {})), item_lines=lines, unsure=unsure, field_lines=field_lines,
-        spelling=meta.get("spelling"),
+        spelling=meta.get("spelling"), icon_key=icon_key,
     )
     if engine:
         from rules_engine.core import faults

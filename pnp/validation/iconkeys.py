@@ -1,26 +1,30 @@
-"""Icons with no key: every icon a board, a player board, a map, the hex map or a token prints is explained
-somewhere a player reads it, or ``pnp validate`` warns at the line that prints it.
+"""Icons with no key: every icon the kit prints on a piece (a board, a player board, a map, the hex map, a
+pad, a track, a token, a card) is explained somewhere a player reads it, or ``pnp validate`` warns at the
+line of the data that prints it.
 
-A player who meets a symbol on a board needs its meaning in words. An icon counts as explained (keyed)
+A player who meets a symbol on a piece needs its meaning in words. An icon counts as explained (keyed)
 when the kit prints it beside words that name it:
 
-* a region of any board's or card's layout marked ``legend: true`` (a key of icons and their names, an
-  icon with its name beside it, a player aid's key): every icon it prints, on any of its pieces, is keyed
-  for the whole kit;
+* a region of any board's, pad's or card's layout marked ``legend: true`` (a key of icons and their names,
+  an icon with its name beside it, a player aid's key): every icon it prints is keyed for the whole kit;
 * the hex map's own legend (the ``hexmap`` entry's ``legend``, on by default): each terrain's icon;
+* game.yaml's ``icon_key`` (each icon with what it means), which the instructions page prints;
+* a faction's emblem on a token that prints the faction's name (``caption: faction``): it means that
+  faction wherever it prints; any other token face with a caption (its name) is its own key, and keys no
+  other piece's icon;
 * the game's own sign (``look: emblem``): the cover and the box print it as the game's mark, not as a
   symbol with a meaning to learn;
 * a sheet or a chapter of the rulebook that uses the icon in a line of text with words in it (a
-  sentence, a list item, a table row, a heading: ``[gem] Gem: ...``); a figure does not count, nor the
-  part of a chapter after ``!spare`` (it prints only when the booklet has pages to spare).
+  sentence, a list item, a table row, a heading: ``[gem] Gem: ...``; ``[pips:2]`` keys the rank pips); a
+  figure does not count, nor the part of a chapter after ``!spare`` (it prints only when the booklet has
+  pages to spare).
 
 An icon is the picture it draws: ``[gold]`` keys ``[coin]`` when game.yaml's ``icons:`` makes one the
-other. What is left is one warning per place that first prints an unkeyed icon: the layout region's line
-(with how many pieces and one of them), the map file's terrain line, or the token's line of tokens.yaml (a token's face that prints its icon with a
-caption, its name, needs no other key; it keys no other piece's icon). Nothing is drawn: the pieces are
-the ones the boards' own check laid out (memoized), the faces of the cards only for a deck whose layout has a
-``legend`` region, and the texts the sheets' and the rulebook's markup, rendered only when a board's
-icon has no key on the boards or cards.
+other. What is left is one warning per place that first prints an unkeyed icon: a card's line in its deck
+file when its own data writes the icon (its text, flavour or ability), else the layout region's line (with
+how many pieces and one of them); the map file's terrain line; the token's line of tokens.yaml; a track's
+entry. Nothing is drawn: the pieces and card faces are the ones their own checks laid out (memoized), and
+the sheets' and the rulebook's markup is rendered only when an icon has no key on the pieces.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from dataclasses import dataclass, field
 from pnp.errors import DataError, Problems
 from pnp.layout.geometry import Icon, Text, flatten
 from pnp.text.markup import (INLINE_ONLY, Example, Heading, ListBlock, MarkupError, Paragraph, TableBlock, icons_used,
-                              parse)
+                              parse, plain_text)
 
 #: An inline icon of markup (``[name]`` or ``[name:label]``).
 _ICON = re.compile(r"\[[a-z][a-z0-9_-]*(?::[^\]\n]*)?\]")
@@ -78,6 +82,45 @@ def _regions(layout) -> tuple[dict, set]:
     return names, legend
 
 
+def _laid_out(game, what: str, sides, printed: dict, keyed: set, own=None) -> None:
+    """The icons of laid out pieces: ``sides`` is [(layout, [(piece name, elements)])]; an icon in a
+    ``legend: true`` region is keyed, any other printed at its region's line (``what``: the subject's
+    start, "board 'x'"). ``own(piece name)``: (path, line, subject, icon names, declared) of the piece's own
+    data (a card's row): an icon its data writes is printed at that line instead, and one that
+    ``declared(icon)`` finds declared in game.yaml (a field's icon, a faction's emblem) at that line."""
+    for layout, pieces in sides:
+        if layout is None:
+            continue
+        names, legend = _regions(layout)
+        for name, elements in pieces:
+            mine = own(name) if own is not None else None
+            for element in flatten(elements):
+                icons = _element_icons(element)
+                if not icons:
+                    continue
+                role = (element.role or "").split(":", 1)[0]
+                if role in legend:
+                    keyed.update(_drawing(game, n) for n in icons)
+                    continue
+                for n in icons:
+                    declared = mine[4](n) if mine is not None and n not in mine[3] else None
+                    if mine is not None and n in mine[3]:
+                        path, line, subject = mine[:3]
+                        place = printed.setdefault((str(path), line, subject), _Place(path, line, subject))
+                    elif declared is not None:
+                        path, line, subject = declared
+                        place = printed.setdefault((str(path), line, subject), _Place(path, line, subject))
+                    else:
+                        region = names.get(role, role)
+                        path, line = layout.where(region)
+                        key = (str(path), line, region)
+                        place = printed.setdefault(key, _Place(path, line, f"{what}: layout '{layout.name}', "
+                                                                            f"region '{region}'"))
+                    if name not in place.pieces:
+                        place.pieces.append(name)
+                    place.icons.setdefault(_drawing(game, n), n)
+
+
 def _board(game, spec, printed: dict, keyed: set) -> None:
     """A board entry's icons: keyed where its regions say ``legend: true``, else printed at the region."""
     from pnp.components import board
@@ -87,53 +130,94 @@ def _board(game, spec, printed: dict, keyed: set) -> None:
         front, back = board.layouts(game, spec)
     except DataError:                     # the board's own check reports it
         return
-    sides = [(front, "front", lambda p: p.front)]
+    sides = [(front, [(p.name, p.front) for p in pieces])]
     if back is not None:
-        sides.append((back, "back", lambda p: p.back or ()))
-    for layout, side, elements_of in sides:
-        if layout is None:
-            continue
-        names, legend = _regions(layout)
-        for piece in pieces:
-            name = piece.name if side == "front" or back is None else f"{piece.name} (back)"
-            for element in flatten(elements_of(piece)):
-                icons = _element_icons(element)
-                if not icons:
-                    continue
-                role = (element.role or "").split(":", 1)[0]
-                if role in legend:
-                    keyed.update(_drawing(game, n) for n in icons)
-                    continue
-                region = names.get(role, role)
-                path, line = layout.where(region)
-                key = (str(path), line, region)
-                place = printed.setdefault(key, _Place(path, line, f"board '{spec.id}': layout '{layout.name}', "
-                                                                    f"region '{region}'"))
-                if name not in place.pieces:
-                    place.pieces.append(name)
-                for n in icons:
-                    place.icons.setdefault(_drawing(game, n), n)
+        sides.append((back, [(f"{p.name} (back)", p.back or ()) for p in pieces]))
+    _laid_out(game, f"board '{spec.id}'", sides, printed, keyed)
 
 
-def _cards(game, keyed: set, lang: str | None) -> None:
-    """The icons that the ``legend: true`` regions of the cards' layouts print (a player aid's key, a card
-    that names its icons): laid out only for the decks whose layouts have such a region."""
-    from pnp.components.cards import laid_out_face, layout_of
+def _pad(game, spec, printed: dict, keyed: set) -> None:
+    """A pad's icons, as a board's: keyed where its regions say ``legend: true``, else printed at the
+    region."""
+    from pnp.components import pad
+
+    try:
+        laid = pad.pad(game, spec)
+        front, back = pad.layouts(game, spec)
+        name = plain_text(pad.title(game, spec))
+    except DataError:                     # the pad's own check reports it
+        return
+    sides = [(front, [(name, laid.front)])]
+    if back is not None and laid.back is not None:
+        sides.append((back, [(f"{name} (back)", laid.back)]))
+    _laid_out(game, f"pad '{spec.id}'", sides, printed, keyed)
+
+
+def _track(game, spec, printed: dict, keyed: set) -> None:
+    """A track's page: an icon its words print (none of pnp's tracks draws one of its own today) is
+    printed at the track's entry of game.yaml."""
+    from pnp.components import BuildOptions, track
+
+    try:
+        page = track.layout(game, BuildOptions(), spec).page
+    except DataError:
+        return
+    path = game.root / "game.yaml"
+    line = spec.line if spec.config or spec.id != "power_track" else game.where("power_track")[1]
+    name = spec.id
+    for element in flatten(page.elements):
+        for n in _element_icons(element):
+            place = printed.setdefault((str(path), line, name), _Place(path, line, f"track '{name}'"))
+            if name not in place.pieces:
+                place.pieces.append(name)
+            place.icons.setdefault(_drawing(game, n), n)
+
+
+def _declared(game, deck, name: str) -> tuple | None:
+    """(path, line, subject) of what in game.yaml makes a card face print icon ``name`` when no card's own
+    data writes it: a field's ``icon``, a faction's ``emblem``; None when a layout draws it itself."""
+    game_yaml = game.root / "game.yaml"
+    for f in deck.fields:
+        if getattr(f, "icon", None) == name:
+            return game_yaml, f.line or deck.line, f"deck '{deck.id}': field '{f.name}'"
+    for faction in game.factions:
+        if faction.emblem == name:
+            return (*game.where("factions", faction.id), f"faction '{faction.id}'")
+    return None
+
+
+def _card_faces(game, printed: dict, keyed: set, lang: str | None) -> None:
+    """Every card face's icons (side B too): keyed where its layout's regions say ``legend: true``; an icon
+    the card's own data writes (its text, flavour or ability) printed at the card's line; one a deck field
+    or a faction declares at that line of game.yaml; any other (a layout's own icon) at its region's line."""
+    from pnp.components.cards import laid_out_face, layout_of, printed_mark, side_b_face
+    from pnp.layout.regions import RegionError
+    from pnp.loading.cardtext import ability_text
 
     for deck in game.decks:
-        if not any(_regions(layout)[1] for layout in (deck.layout.all() if deck.layout is not None else ())):
-            continue
+        size = (deck.width, deck.height)
         for card in deck.cards:
-            legend = _regions(layout_of(deck, card))[1]
-            if not legend:
-                continue
+            mark = printed_mark(game, card, 1)
             try:
-                face = laid_out_face(game, deck, card, lang, "", (deck.width, deck.height), 0.0)
-            except DataError:             # the deck's own check reports it
-                continue
-            for element in flatten(face):
-                if (element.role or "").split(":", 1)[0] in legend:
-                    keyed.update(_drawing(game, n) for n in _element_icons(element))
+                sides = [(deck, card, laid_out_face(game, deck, card, lang, mark, size, 0.0))]
+                back = side_b_face(game, deck, card, lang, mark, size, 0.0)
+            except (RegionError, DataError):
+                continue                  # the card's own check reports it
+            if back is not None:
+                sides.append((deck.b, card.side_b, back))
+            try:
+                ability = ability_text(game, card, lang) or ""
+            except DataError:
+                ability = ""
+            path, line = game.source(card)
+            for shown_deck, shown, elements in sides:
+                written = " ".join([ability if shown is card else "", shown.flavour or "",
+                                    *(str(v) for v in shown.stats.values() if isinstance(v, str))])
+                mine = (path, line, f"card '{card.id}'" + (" side B" if shown is not card else ""),
+                        {n for n, _ in icons_used(written)} if "[" in written else set(),
+                        lambda n, d=shown_deck: _declared(game, d, n))
+                _laid_out(game, f"deck '{deck.id}'", [(layout_of(shown_deck, shown), [(shown.name, elements)])],
+                          printed, keyed, own=lambda _name, mine=mine: mine)
 
 
 def _hexmap(game, spec, printed: dict, keyed: set) -> None:
@@ -177,6 +261,12 @@ def _tokens(game, printed: dict, keyed: set) -> None:
                  if face is not None and face.icon and game.icons.resolve(face.icon) is not None]
         # a face that names what it shows (its caption) is the key of that icon on this token, both sides
         named = {_drawing(game, face.icon) for face in faces if face.caption and _WORD.search(str(face.caption))}
+        # a faction's emblem with the faction's name (caption: faction) keys that emblem wherever it prints:
+        # it means the faction on a card as on the token
+        faction = next((f for f in game.factions if f.id == token.faction), None)
+        if faction is not None and faction.emblem and any(f.icon == faction.emblem and f.caption == "faction"
+                                                          for f in faces):
+            keyed.add(_drawing(game, faction.emblem))
         for face in faces:
             if _drawing(game, face.icon) in named:
                 continue
@@ -209,7 +299,8 @@ def explained_in(markup: str) -> set[str]:
     found = set()
     for unit in units:
         if "[" in unit and _WORD.search(_ICON.sub(" ", unit)):
-            found.update(n for n, _ in icons_used(unit) if n not in INLINE_ONLY)
+            # rank pips ([pips:2]) draw the built-in pip icon
+            found.update("pip" if n == "pips" else n for n, _ in icons_used(unit))
     return found
 
 
@@ -242,6 +333,9 @@ def check_icon_keys(game, problems: Problems, lang: str | None = None) -> None:
     emblem = getattr(getattr(game, "look", None), "emblem", None)
     if emblem:                          # the game's own sign: the cover prints it as the game's mark, by its title
         keyed.add(_drawing(game, emblem))
+    if any(spec.kind == "instructions" for spec in game.component_specs):
+        # the designer's key (game.yaml's icon_key) prints on the instructions page
+        keyed.update(_drawing(game, name) for name, _, _ in getattr(game, "icon_key", ()))
     for spec in game.component_specs:
         if spec.kind == "board":
             _board(game, spec, printed, keyed)
@@ -249,10 +343,12 @@ def check_icon_keys(game, problems: Problems, lang: str | None = None) -> None:
             _hexmap(game, spec, printed, keyed)
         elif spec.kind == "tokens":
             _tokens(game, printed, keyed)
+        elif spec.kind == "pad":
+            _pad(game, spec, printed, keyed)
+        elif spec.kind == "track":
+            _track(game, spec, printed, keyed)
+    _card_faces(game, printed, keyed, lang)
     missing = {d for place in printed.values() for d in place.icons} - keyed
-    if missing:
-        _cards(game, keyed, lang)
-        missing -= keyed
     if missing:
         for markup in _texts(game, lang):
             keyed.update(_drawing(game, n) for n in explained_in(markup))
@@ -278,11 +374,13 @@ def _message(place: _Place, icons: list[str]) -> str:
     in_words = (f"a sentence, list item or table row of a rulebook chapter or sheet that uses [{icons[0]}] "
                 f"beside words")
     if place.token:
-        fix = f"give the face a caption that names it (tokens.yaml), or {in_words}"
+        fix = (f"give the face a caption that names it (tokens.yaml), an entry in game.yaml's icon_key (the "
+               f"instructions page prints it), or {in_words}")
     elif place.legend_off is not None:
         fix = (f"print the map's legend (legend: true on the hexmap entry, game.yaml:{place.legend_off[1]}), "
                f"or {in_words}")
     else:
-        fix = (f"give {'it' if one else 'each'} a key: a region that prints {'it' if one else 'one'} beside its "
-               f"name, marked legend: true (on a board or a card), or {in_words}")
+        fix = (f"give {'it' if one else 'each'} a key: game.yaml's icon_key (the instructions page prints it), a "
+               f"region that prints {'it' if one else 'one'} beside its name, marked legend: true (on a board, pad "
+               f"or card), or {in_words}")
     return f"{named} on {on} {'has no key' if one else 'have no key'} anywhere in the kit; {fix}"

@@ -248,7 +248,9 @@ def translate(game, lang: str | None):
     holdings = tuple(_translated_kind(tr, "holdings", h, ("name", "plural")) for h in game.holdings)
     credits = tuple((lookup(tr, "credits", role) or role, name) for role, name in getattr(game, "credits", ()))
     book_credits = tuple((lookup(tr, "credits", role) or role, name) for role, name in getattr(game, "book_credits", ()))
-    return replace(game, title=lookup(tr, "title") or game.title, factions=factions, ranks=ranks,
+    icon_key = tuple((name, lookup(tr, "icon_key", name) or text, line) for name, text, line in
+                     getattr(game, "icon_key", ()))
+    return replace(game, title=lookup(tr, "title") or game.title, factions=factions, ranks=ranks, icon_key=icon_key,
                    cards=tuple(cards), decks=tuple(decks), categories=categories, pieces=pieces,
                    holdings=holdings, language=lang, credits=credits,
                    book_credits=book_credits)

@@ -57,7 +57,7 @@ def has_letters(text) -> bool:
 
 def data_sources(game):
     """The game's title, factions, ranks, categories, decks (names, back labels, choices as printed,
-    formats) and cards (names, flavour, text fields), pieces and holdings."""
+    formats) and cards (names, flavour, text fields), its icon key, pieces and holdings."""
     yield Source("title", game.title, *game.where("title"), None, "title")
     for f in game.factions:
         at = game.where("factions", f.id)
@@ -74,6 +74,8 @@ def data_sources(game):
         yield from deck_sources(game, deck)
         for card in deck.cards:
             yield from card_sources(game, deck, card)
+    for name, text, line in getattr(game, "icon_key", ()):
+        yield Source(f"icon_key.{name}", text, game.root / "game.yaml", line, "icon_key", name)
     for role, _ in (*getattr(game, "credits", ()), *getattr(game, "book_credits", ())):     # a role; names are names
         yield Source(f"credits.{role}", role, *game.where("credits"), "credits", "role")
     for section, kinds, keys in (("pieces", game.pieces, ("name", "plural", "note")),
