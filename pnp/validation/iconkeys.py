@@ -87,7 +87,8 @@ def _laid_out(game, what: str, sides, printed: dict, keyed: set, own=None) -> No
     ``legend: true`` region is keyed, any other printed at its region's line (``what``: the subject's
     start, "board 'x'"). ``own(piece name)``: (path, line, subject, icon names, declared) of the piece's own
     data (a card's row): an icon its data writes is printed at that line instead, and one that
-    ``declared(icon)`` finds declared in game.yaml (a field's icon, a faction's emblem) at that line."""
+    ``declared(icon)`` finds declared in game.yaml (a field's icon, a faction's emblem) at that line; a
+    sixth, (path, line) of the deck, takes the place of a region of pnp's own layouts (not the game's)."""
     for layout, pieces in sides:
         if layout is None:
             continue
@@ -113,12 +114,23 @@ def _laid_out(game, what: str, sides, printed: dict, keyed: set, own=None) -> No
                     else:
                         region = names.get(role, role)
                         path, line = layout.where(region)
-                        key = (str(path), line, region)
-                        place = printed.setdefault(key, _Place(path, line, f"{what}: layout '{layout.name}', "
-                                                                            f"region '{region}'"))
+                        subject = f"{what}: layout '{layout.name}', region '{region}'"
+                        if mine is not None and len(mine) > 5 and not _inside(path, game.root):
+                            path, line = mine[5]        # pnp's own layout: the deck that uses it
+                        place = printed.setdefault((str(path), line, region), _Place(path, line, subject))
                     if name not in place.pieces:
                         place.pieces.append(name)
                     place.icons.setdefault(_drawing(game, n), n)
+
+
+def _inside(path, root) -> bool:
+    from pathlib import Path
+
+    try:
+        Path(path).resolve().relative_to(Path(root).resolve())
+        return True
+    except (ValueError, OSError, TypeError):
+        return False
 
 
 def _board(game, spec, printed: dict, keyed: set) -> None:
@@ -183,6 +195,8 @@ def _declared(game, deck, name: str) -> tuple | None:
     for faction in game.factions:
         if faction.emblem == name:
             return (*game.where("factions", faction.id), f"faction '{faction.id}'")
+    if name == "pip" and game.ranks:      # rank pips: the ranks' pips
+        return (*game.where("ranks", game.ranks[0].id), f"rank '{game.ranks[0].id}'")
     return None
 
 
@@ -215,7 +229,7 @@ def _card_faces(game, printed: dict, keyed: set, lang: str | None) -> None:
                                     *(str(v) for v in shown.stats.values() if isinstance(v, str))])
                 mine = (path, line, f"card '{card.id}'" + (" side B" if shown is not card else ""),
                         {n for n, _ in icons_used(written)} if "[" in written else set(),
-                        lambda n, d=shown_deck: _declared(game, d, n))
+                        lambda n, d=shown_deck: _declared(game, d, n), game.deck_where(deck))
                 _laid_out(game, f"deck '{deck.id}'", [(layout_of(shown_deck, shown), [(shown.name, elements)])],
                           printed, keyed, own=lambda _name, mine=mine: mine)
 
