@@ -36,7 +36,7 @@ def test_the_rules_never_talk_of_the_engine_and_credit_it_once_on_the_cover(buil
 def test_the_whole_battle_is_told_in_paragraphs_with_its_start_and_end_drawn(lang):
     """Shadow Throne's battle from start to finish: no numbered list of engine events (it was 32 items),
     but paragraphs (one for the draft, one per wave), a figure of the four hands after the draft and one
-    of the power track at the end, as the short examples are told."""
+    of each player's characters at the end, as the short examples are told."""
     from pnp.rulebook.chapters import chapter_markup, load_config
     from pnp.rulebook.component import context
     from pnp.draw.icons import for_game
@@ -54,8 +54,9 @@ def test_the_whole_battle_is_told_in_paragraphs_with_its_start_and_end_drawn(lan
     nodes = parse(next(text for path, text in chapters.items() if path.endswith("full_battle.md.j2")))
     assert not [n for n in nodes if isinstance(n, ListBlock)]
     drawn = [figures.drawings[int(n.arg)] for n in nodes if isinstance(n, Directive) and n.name == "figure"]
-    # the hands after the draft; at the end, the power track and each player's characters as played
-    assert [d.kind for d in drawn] == ["hand"] * 4 + ["track"] + ["hand"] * 4
+    # the hands after the draft; at the end, each player's characters as played
+    assert [d.kind for d in drawn] == ["hand"] * 8
+    assert all(re.search(r": \d+ (influence|de influencia), \d+ (gold|de oro)$", d.caption) for d in drawn[4:])
     assert all(d.caption.count(",") >= 5 for d in drawn[:4])          # each hand's seven names
     waves = [n for n in nodes if isinstance(n, Paragraph) and n.text.startswith("**")]
     assert len(waves) >= 5                                            # the draft and the four waves
