@@ -7,7 +7,8 @@ that never returns would: no render limit sees it); ``hang_in_component`` does t
 component's build; ``greedy_card`` makes one card's layout ask for more memory than the process may
 have; ``render_limits`` lowers the template limits; ``hang_on_large_card`` blocks one card's picture
 at the large view's resolution only; ``fail_start_while`` makes the preview process die at start-up
-while a file exists; ``hang_in_piece_pictures`` blocks the replay page's piece pictures."""
+while a file exists; ``hang_in_piece_pictures`` blocks the replay page's piece pictures;
+``log_face_layouts`` writes down each card face laid out."""
 
 from __future__ import annotations
 
@@ -96,3 +97,18 @@ def hang_in_piece_pictures() -> None:
         _never_returns()
 
     replay.piece_pictures = piece_pictures
+
+
+def log_face_layouts(path: str) -> None:
+    """Each card face laid out in the preview process writes its card's printed name, a line, to ``path``
+    (what a card edit makes the studio lay out again)."""
+    from pnp.components import cards
+
+    original = cards.card_face
+
+    def card_face(content, *args, **kwargs):
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(f"{content.name}\n")
+        return original(content, *args, **kwargs)
+
+    cards.card_face = card_face

@@ -724,6 +724,11 @@ class Generations:
         self._owner = None
         self.now: dict = {}
         self.before: dict = {}
+        _GENERATIONS.append(weakref.ref(self))
+
+    def forget(self) -> None:
+        """Drop everything kept (see :func:`forget_generations`)."""
+        self._owner, self.now, self.before = None, {}, {}
 
     def _turn(self, cache) -> None:
         owner = self._owner() if self._owner is not None else None
@@ -743,6 +748,109 @@ class Generations:
     def put(self, cache, key, value) -> None:
         self._turn(cache)
         self.now[key] = value
+
+
+_GENERATIONS: list = []         # weak references to every Generations of the process
+
+
+def forget_generations() -> None:
+    """Empty every :class:`Generations` memo of this process: what they hold was keyed while a file
+    may have changed under the work (the studio saw the game folder change during a step), so nothing
+    of it is used again."""
+    for ref in list(_GENERATIONS):
+        kept = ref()
+        if kept is None:
+            _GENERATIONS.remove(ref)
+        else:
+            kept.forget()
+
+
+class MemoryEntries:
+    """Build cache entries kept in memory, by key, up to ``limit`` bytes of blobs and metadata (the least
+    recently used dropped first): the store of :class:`MemoryCache`, shared by the caches of one process."""
+
+    def __init__(self, limit: int = 128 << 20):
+        self.limit = limit
+        self.size = 0
+        self._entries: dict = {}        # key -> (meta, blobs, size), least recently used first
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: str):
+        with self._lock:
+            found = self._entries.pop(key, None)
+            if found is None:
+                return None
+            self._entries[key] = found              # used last
+            return found[0], list(found[1])
+
+    def add(self, entries: dict) -> None:
+        """Keep ``entries`` (key -> (meta, blobs)), dropping the least recently used past the limit."""
+        with self._lock:
+            for key, (meta, blobs) in entries.items():
+                old = self._entries.pop(key, None)
+                if old is not None:
+                    self.size -= old[2]
+                size = sum(len(b) for b in blobs) + len(repr(meta))
+                if size > self.limit:
+                    continue
+                self._entries[key] = (meta, tuple(blobs), size)
+                self.size += size
+            while self.size > self.limit and self._entries:
+                self.size -= self._entries.pop(next(iter(self._entries)))[2]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.size = 0
+
+
+class MemoryCache(BuildCache):
+    """A build cache kept in this process's memory instead of a folder, for one version of a game's files
+    (the studio's preview process, which loads, lays out and draws the same game again after every edit).
+    It keys everything as a cache folder does (so a card edit lays out that card's face only, a chapter
+    edit plays the rulebook's examples again only when what they read changed); the entries live in
+    ``entries`` (:class:`MemoryEntries`), shared by the versions that follow. New entries wait in
+    :attr:`pending` (this version finds them there) until :meth:`store`: the studio stores them only when
+    the files did not change while the work read them, else it drops them (:meth:`drop`)."""
+
+    def __init__(self, entries: MemoryEntries, files: FileDigests | None = None):
+        super().__init__(None, files)
+        self.entries = entries
+
+    def __bool__(self) -> bool:
+        return True
+
+    def claim(self, option: str | None = "--cache") -> "MemoryCache":
+        return self
+
+    def get(self, key: str):
+        if key is None:
+            return None
+        if key in self.pending:
+            return self.pending[key]
+        found = self.entries.get(key)
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put(self, key: str, meta: dict, blobs: list) -> None:
+        if key is None or any(len(b) > MAX_BLOB_BYTES for b in blobs):
+            return
+        self.pending[key] = ({**meta, "key": key}, list(blobs))
+
+    def store(self) -> None:
+        self.entries.add(self.pending)
+        self.pending.clear()
+
+    def drop(self) -> None:
+        """Forget this version's new entries, and every in-process memo keyed while it worked."""
+        self.pending.clear()
+        forget_generations()
 
 
 # ---------------------------------------------------------------------- problems as JSON

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pnp.suggest import closest
 from pnp.loading.cardtext import aid_text
 from pnp.components import BuildOptions
-from pnp.components.cards import _ValueCard, back_elements, card_key, face_content, layout_of, palette, players_mark
+from pnp.components.cards import _ValueCard, back_elements, card_key, laid_out_face, palette, players_mark
 from pnp.draw.icons import for_game
 from pnp.draw.pdf import render
 from pnp.errors import DataError, Problems, UserError
@@ -22,7 +22,6 @@ from pnp.draw.raster import Rasterizer, png_bytes, size_px
 from pnp.build.output import write_atomically
 from pnp.loading.paths import excerpt
 from pnp.layout.cards import aid_face
-from pnp.loading.cardlayout import card_face
 from pnp.text.markup import escape
 from pnp.layout.geometry import Group, Page, Rect
 from pnp.validation.checks import validate_game
@@ -190,10 +189,11 @@ def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None, s
         return aid_face(title, body, w, h, palette(deck), bleed=bleed, version=escape(game.version))
     card_id, _, mark = key.partition("|")
     card = game.card(card_of_key(card_id))
+    # laid out once per content key with a build cache (the studio's: a card edit lays out that card's
+    # faces only), as the kit's sheets lay them out
     if is_side_b(key):
-        side = deck.b
-        return card_face(face_content(game, card.side_b, lang, mark, side), w, h, bleed, layout_of(side, card.side_b))
-    return card_face(face_content(game, card, lang, mark), w, h, bleed, layout_of(deck, card))
+        return list(laid_out_face(game, deck.b, card.side_b, lang, mark, (w, h), bleed))
+    return list(laid_out_face(game, deck, card, lang, mark, (w, h), bleed))
 
 
 def faces_pdf(game, keys: list[str], bleed=0.0, lang: str | None = None, size_mm=None) -> bytes:

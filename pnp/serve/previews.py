@@ -41,7 +41,8 @@ from functools import partial
 from pathlib import Path
 
 from pnp.cache import memo
-from pnp.cache.buildcache import FileDigests, icons_digest
+from pnp.cache import buildcache
+from pnp.cache.buildcache import FileDigests, MemoryCache, MemoryEntries, card_files, folder_digest, icons_digest
 from pnp.errors import DataError, Problem, Problems, UserError
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import languages, require_language, translate
@@ -185,6 +186,8 @@ class Previews:
         self._fresh: list = []                    # (name, picture) drawn since the studio was last told
         self.images = ImageStore(added=lambda key, image: self._fresh.append((key, image)))
         self.files = FileDigests()
+        self.kept = MemoryEntries()               # the build cache's entries, in this process's memory
+        self._cache: tuple | None = None          # (version, its MemoryCache, the folder's digest before it)
         self.pages = PageMaker(self.images, self.files, why, self.activity.doing)
         self.drawn = 0                            # pictures drawn (for the benchmark)
         self._views: OrderedDict[Options, View] = OrderedDict()
@@ -387,11 +390,14 @@ class Previews:
             return view
         version = self.version
         self._caches_of(version)
-        new = self._data_step(options, version)
+        cache = self._cache_of(version)
+        with buildcache.using(cache):
+            new = self._data_step(options, version)
+        self._settle(version, cache)
         if view is not None:     # the previous pages stay until the check step draws them again
             new.components, new.page_recipes = view.components, view.page_recipes
         self._keep(new)
-        self._background(self._check_step(options, version), CHECK, CHECK_WORK)
+        self._background(self._with_cache(self._check_step(options, version), version, cache), CHECK, CHECK_WORK)
         self.publish({"type": "update", "version": version, "checked": False, "files": self.changed})
         return new
 
@@ -400,6 +406,44 @@ class Previews:
         if self._cleared != version:
             memo.clear()
             self._cleared = version
+
+    def _cache_of(self, version: int) -> MemoryCache:
+        """The build cache of ``version`` of the files (in memory: :class:`pnp.cache.buildcache.MemoryCache`),
+        so that what an edit did not change is found laid out and drawn, as ``pnp build`` finds it in its
+        cache folder, by the same keys: a card edit lays out that card's faces only, and the rulebook's
+        examples are played again only when what they read changed. A version has a cache of its own
+        (the in-process memos turn with it: :class:`pnp.cache.buildcache.Generations`); the folder's
+        digest is taken when it is made, before the game is read, for :meth:`_settle`."""
+        if self._cache is None or self._cache[0] != version:
+            self._cache = (version, MemoryCache(self.kept, self.files), folder_digest(self.root, self.files))
+        return self._cache[1]
+
+    def _with_cache(self, steps, version: int, cache: MemoryCache):
+        """The generator ``steps`` (a check step) with ``version``'s build ``cache`` on in each of its slices
+        only (the worker runs other work between them), each slice settled (:meth:`_settle`). Once a newer
+        version is there, no slice of it runs (the check step would stop at once)."""
+        while self.version == version:
+            with buildcache.using(cache):
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    return done.value
+                finally:
+                    self._settle(version, cache)
+            yield
+        steps.close()
+
+    def _settle(self, version: int, cache: MemoryCache) -> None:
+        """Keep what the work on ``version`` put in its ``cache`` when the game folder is still as it was
+        before that work read it (the same digest, and no newer version); else drop it and every memo
+        keyed meanwhile: a file changed under the work, so a key may name another content than the one
+        laid out or drawn (a newer version follows and works from the files as they are)."""
+        made = self._cache
+        before = made[2] if made is not None and made[1] is cache else None
+        if before is not None and self.version == version and folder_digest(self.root, self.files) == before:
+            cache.store()
+        else:
+            cache.drop()
 
     def _keep(self, view: View) -> None:
         with self._lock:
@@ -427,6 +471,10 @@ class Previews:
         problems.extend(self._stops())
         game = self._game("reading the game's files", "read", problems,
                           lambda: load_game(self.root, problems, strict=False))
+        cache = buildcache.current()
+        if game is not None and cache and cache.game_files is None:
+            # what a card face reads of the folder besides its card (pnp.components.cards.face_context)
+            cache.game_files = folder_digest(self.root, self.files, leave_out=card_files(game))
         if game is not None and options.lang:
             game = translated(game, options.lang, problems)
         view = View(options, version, game, list(problems))

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pnp.text.icon_names import ICON_NAMES
 from pnp.suggest import closest
@@ -136,6 +137,13 @@ def escaped_at(text: str, index: int) -> bool:
 
 def parse(text: str) -> list:
     """Markup text -> list of block nodes. Raises MarkupError for a ragged table."""
+    return list(_parsed(text))
+
+
+@lru_cache(maxsize=512)
+def _parsed(text: str) -> tuple:
+    # a pure function of the text, kept: a booklet's chapters are parsed again on each of its layout
+    # passes (24 for Shadow Throne's), and the nodes are frozen
     nodes = []
     lines = text.splitlines()
     i = 0
@@ -197,7 +205,7 @@ def parse(text: str) -> list:
             para.append(lines[i].strip())
             i += 1
         nodes.append(Paragraph(" ".join(para), number))
-    return nodes
+    return tuple(nodes)
 
 
 def _starts_block(line: str) -> bool:

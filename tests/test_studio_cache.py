@@ -1,0 +1,186 @@
+"""The studio's build cache in memory (issue 38): after an edit, the preview process lays out again only
+what the edit reached (a card edit: that card's faces; a chapter edit: the rulebook's booklet, its
+examples not played again), keyed as ``pnp build`` keys its cache folder, and never shows a stale
+picture: what it finds in the cache is what it would lay out and draw afresh, an undone edit shows the
+picture from before (its face laid out again, its picture found by content), and a key that leaves an
+input out is caught by the comparison these tests make."""
+
+import functools
+import re
+import shutil
+
+import pytest
+
+from pnp import DATA_DIR
+from pnp.cache import buildcache, memo
+from pnp.cache.buildcache import BuildCache, FileDigests, MemoryCache, MemoryEntries, card_files, folder_digest
+from pnp.components import BuildOptions, cards as cards_component, game_components
+from pnp.draw.icons import for_game
+from pnp.errors import Problems
+from pnp.exports.cards import face_elements
+from pnp.loading.gamedata import load_game
+from pnp.serve.faces import face_keys
+from pnp.serve.pages import pdf_page_prints
+import studio_hooks
+from serve_helpers import Events, running, write_game
+
+
+def card(data, cid):
+    return next(c for c in data["cards"] if c["id"] == cid)
+
+
+class Versions:
+    """The studio's data step, in this process: each version of the files loaded with a build cache of
+    its own over one store of entries (as :class:`pnp.serve.previews.Previews` does), and every face
+    laid out; also laid out afresh, without any cache, to compare."""
+
+    def __init__(self, root):
+        self.root, self.entries, self.files = root, MemoryEntries(), FileDigests()
+
+    def faces(self, cached: bool = True) -> dict:
+        memo.clear()
+        cache = MemoryCache(self.entries, self.files) if cached else BuildCache(None)
+        with buildcache.using(cache):
+            game = load_game(self.root, Problems(), strict=False)
+            if cached:
+                cache.game_files = folder_digest(self.root, self.files, leave_out=card_files(game))
+            with for_game(game):
+                out = {key: repr(face_elements(game, key)) for key, _ in face_keys(game)}
+        if cached:
+            cache.store()
+        return out
+
+
+def stale_faces(root, edits) -> list:
+    """The faces whose layout from the studio's cache differs from the layout made afresh, after each edit
+    (``(file, old, new)``, made in turn): [] when every key holds everything its face shows."""
+    versions = Versions(root)
+    versions.faces()
+    stale = []
+    for name, old, new in edits:
+        path = root / name
+        path.write_text(path.read_text().replace(old, new))
+        cached, fresh = versions.faces(), versions.faces(cached=False)
+        stale += [(name, key) for key in fresh if cached.get(key) != fresh[key]]
+    return stale
+
+
+EDITS = [
+    ("heroes.yaml", "name: Rogue", "name: Cutpurse"),             # a card (its own face)
+    ("heroes.yaml", "might: 4", "might: 5"),
+    ("game.yaml", "title: Studio Test", "title: Studio Quest"),   # the game (backs print the title)
+    ("game.yaml", 'colour: "#2d4f7c"', 'colour: "#7c2d4f"'),     # a faction's colour (its cards' frames)
+    ("heroes.yaml", "name: Cutpurse", "name: Rogue"),             # undone: the faces from before, from the cache
+]
+
+
+def test_faces_from_the_studios_cache_are_the_faces_laid_out_afresh(tmp_path):
+    assert stale_faces(write_game(tmp_path / "game"), EDITS) == []
+
+
+def test_a_face_keyed_without_its_card_is_caught(tmp_path, monkeypatch):
+    """The comparison above finds a key that leaves out what a face shows: keyed by its deck's context
+    alone, a card's face edited keeps the picture from before."""
+    def without_the_card(game, deck, card, lang, mark, size_mm, bleed):
+        context = cards_component.face_context(game, deck)
+        return None if context is None else buildcache.digest(context, card.id, lang, mark, tuple(size_mm), bleed)
+
+    monkeypatch.setattr(cards_component, "face_key", without_the_card)
+    stale = stale_faces(write_game(tmp_path / "game"), EDITS[:1])
+    assert ("heroes.yaml", "rogue") in stale
+
+
+def test_a_card_edit_lays_out_that_cards_face_only(tmp_path, monkeypatch):
+    laid = []
+    original = cards_component.card_face
+    monkeypatch.setattr(cards_component, "card_face", lambda content, *a, **k: laid.append(content.name) or
+                        original(content, *a, **k))
+    root = write_game(tmp_path / "game")
+    versions = Versions(root)
+    versions.faces()
+    assert sorted(laid) == ["Guard the Caravan", "Knight", "Rogue", "Slay the Dragon", "Squire"]
+    heroes = root / "heroes.yaml"
+    for old, new, expected in (("name: Rogue", "name: Cutpurse", ["Cutpurse"]),
+                               ("name: Cutpurse", "name: Rogue", ["Rogue"])):   # undone: that face only
+        laid.clear()
+        heroes.write_text(heroes.read_text().replace(old, new))
+        versions.faces()
+        assert laid == expected
+
+
+def test_the_studio_lays_out_only_the_edited_card_and_an_undone_edit_shows_the_picture_from_before(tmp_path):
+    root = write_game(tmp_path / "game")
+    log = tmp_path / "faces.log"
+    hook = functools.partial(studio_hooks.log_face_layouts, str(log))
+    with running(root, tmp_path / "out", preview_setup=hook) as (srv, client):
+        before = client.wait_for(lambda d: d["checked"])
+        heroes = root / "heroes.yaml"
+        original = heroes.read_text()
+        for text, laid in ((original.replace("name: Rogue", "name: Cutpurse"), ["Cutpurse"]), (original, ["Rogue"])):
+            log.write_text("")
+            events = Events(client)
+            try:
+                heroes.write_text(text)
+                version = events.next("changed")["version"]
+                while not (update := events.next("update", timeout=120))["checked"] or update["version"] != version:
+                    pass
+            finally:
+                events.close()
+            after = client.json()
+            assert log.read_text().split() == laid
+            if laid == ["Cutpurse"]:
+                assert card(after, "rogue")["name"] == "Cutpurse"
+                assert card(after, "rogue")["image"] != card(before, "rogue")["image"]
+        assert card(after, "rogue")["image"] == card(before, "rogue")["image"]
+        for cid in ("knight", "squire", "dragon", "caravan"):
+            assert card(after, cid)["image"] == card(before, cid)["image"]
+        assert client.get(card(after, "rogue")["image"])[0] == 200
+
+
+@pytest.fixture(scope="module")
+def throne(tmp_path_factory):
+    root = tmp_path_factory.mktemp("rulebook") / "shadow_throne"
+    shutil.copytree(DATA_DIR / "shadow_throne", root)
+    return root
+
+
+def test_a_chapter_edit_changes_its_page_and_the_cached_booklet_is_the_one_drawn_afresh(throne, monkeypatch):
+    """The rulebook in the studio's cache (a version's cache over one store): an edited sentence changes the
+    page that prints it and no other page of the reading order; every booklet is byte for byte the one
+    drawn without a cache; an undone edit finds the booklet from before; the examples are played once."""
+    from pnp.rulebook import component as rulebook
+
+    chapter = throne / "templates" / "rulebook" / "en" / "overview.md.j2"
+    text = chapter.read_text()
+    at = re.search(r"^[A-Z].*[a-z]\.$", text, re.M).end() - 1
+    entries, files = MemoryEntries(), FileDigests()
+    played = []
+    original_play = rulebook._play_example
+    monkeypatch.setattr(rulebook, "_play_example", lambda game, path: played.append(path) or original_play(game, path))
+
+    def booklet(cached: bool) -> bytes:
+        memo.clear()
+        cache = MemoryCache(entries, files) if cached else BuildCache(None)
+        with buildcache.using(cache):
+            game = load_game(throne, Problems(), strict=False)
+            with for_game(game):
+                rulebook_component = next(c for c in game_components(game) if c.name == "rulebook")
+                pdf = rulebook_component.build(game, BuildOptions(paper="letter"))[0].pdf
+        if cached:
+            cache.store()
+        return pdf
+
+    first = booklet(True)
+    assert played, "the examples are played"
+    assert booklet(False) == first
+    chapter.write_text(text[:at] + " 42" + text[at:])
+    played.clear()
+    edited = booklet(True)
+    assert played == []                     # the chapter is no input of the examples
+    assert booklet(False) == edited
+    changed = [i + 1 for i, (a, b) in enumerate(zip(pdf_page_prints(first), pdf_page_prints(edited))) if a != b]
+    assert changed == [2], changed          # the overview's page, and no other
+    played.clear()
+    chapter.write_text(text)
+    assert booklet(True) == first           # undone: the booklet from before
+    assert played == []
