@@ -5,7 +5,7 @@ first sight of an edit, the studio's word to the preview process after the debou
 it sends the open pages. :func:`trace_previews` is the studio's ``preview_setup`` hook (it pickles: a
 module-level function and a path): in the preview process it wraps the steps between the edit and
 the pictures (loading, laying out and fingerprinting the faces, drawing them to PDF, rasterizing,
-PNG encoding, the full check, each component's pages, the page's data). Every record is one line of
+PNG encoding, the full check, each component's pages, the rulebook's steps, the page's data). Every record is one line of
 JSON in the log file: ``{"t": wall-clock start, "d": seconds, "what": name, "pid": process}``.
 A measurement aid, not part of pnp.
 """
@@ -51,6 +51,7 @@ def trace_previews(log: str) -> None:
     import pnp.serve.faces as faces
     import pnp.serve.pages as pages
     import pnp.serve.previews as previews
+    import pnp.rulebook.component as rulebook
     import pnp.validation.checks as checks
 
     _wrap(log, previews.Previews, "files_changed", "preview: told of the edit")
@@ -69,6 +70,13 @@ def trace_previews(log: str) -> None:
     _wrap(log, pages, "pdf_page_prints", "    fingerprint the PDF's pages")
     _wrap(log, pages.PageMaker, "_pages_json", "    rasterize changed pages")
     _wrap(log, previews.Previews, "_json", "page data (/api/game)")
+    # the rulebook's own steps (called through the module's names, so wrapped there)
+    _wrap(log, rulebook, "context", "    rulebook: examples and context")
+    _wrap(log, rulebook, "chapter_markup", "    rulebook: chapters rendered")
+    _wrap(log, rulebook, "fitted", "    rulebook: laid out and fitted")
+    _wrap(log, rulebook, "lay_out", "      rulebook: one layout pass")
+    _wrap(log, rulebook, "draw_laid_out", "    rulebook: drawn")
+    _wrap(log, rulebook, "impose", "    rulebook: imposed")
     del exports_cards
 
 

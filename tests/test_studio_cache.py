@@ -184,3 +184,45 @@ def test_a_chapter_edit_changes_its_page_and_the_cached_booklet_is_the_one_drawn
     chapter.write_text(text)
     assert booklet(True) == first           # undone: the booklet from before
     assert played == []
+
+
+def test_a_components_first_file_is_shown_before_the_next_is_fingerprinted(tmp_path):
+    """The card sheets' first file (the fronts) is rasterized and shown, the entry marked partial, before
+    the next file is fingerprinted; the page meanwhile lists the other files as they were before, in
+    their place; the finished entry has every file and no mark."""
+    from pnp.serve.images import ImageStore
+    from pnp.serve.options import Options
+    from pnp.serve.pages import PageMaker
+    from pnp.serve.previews import _with_files_before
+
+    root = write_game(tmp_path / "game")
+    game = load_game(root, Problems(), strict=False)
+    files = FileDigests()
+    maker = PageMaker(ImageStore(), files)
+    seen = []
+
+    def progress(entries):
+        entry = next(e for e in entries if e["name"] == "cards")
+        state = ([f["filename"] for f in entry["files"]], entry.get("partial"))
+        if entry["files"] and (not seen or seen[-1][1:] != state):      # (told again after the track)
+            seen.append((len(maker.images), *state))
+
+    steps = maker.components(game, Options(), buildcache.icons_digest(game.icons, files), lambda p: {}, False, False,
+                             {}, progress)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            components = done.value
+            break
+    cards = next(c for c in components if c["name"] == "cards")
+    names = [f["filename"] for f in cards["files"]]
+    assert len(names) >= 2 and "partial" not in cards
+    assert [s[1] for s in seen] == [names[:k] for k in range(1, len(names))] + [names]
+    assert all(s[2] for s in seen[:-1]) and not seen[-1][2]
+    pictures = [s[0] for s in seen]
+    assert pictures == sorted(pictures) and pictures[0] < pictures[-1]    # the fronts rasterized first
+    shown = _with_files_before({**cards, "files": cards["files"][:1], "partial": True},
+                               {**cards, "files": [dict(f, title="before") for f in cards["files"]]})
+    assert [f["filename"] for f in shown["files"]] == names
+    assert [f.get("title") == "before" for f in shown["files"]] == [False] + [True] * (len(names) - 1)

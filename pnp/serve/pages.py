@@ -142,10 +142,12 @@ class PageMaker:
             if entry["kind"] == "cards" and card_errors:
                 entry["error"] = "The card sheets are drawn again once the cards' problems are fixed."
                 continue
+            drawn = len(self.images)
+            first = partial(self._first_files, entry, recipes, progress, [e for _, e in entries])
             with for_game(game):
                 self._build(entry, done, component, lambda c=component: c.build(game, build_options), game,
-                            icons, build_options, problem_json, any_errors or early)
-            self._pictures(entry, done, component, recipes, progress, [e for _, e in entries])
+                            icons, build_options, problem_json, any_errors or early, first)
+            self._pictures(entry, done, component, recipes, progress, [e for _, e in entries], drawn)
             yield
         others = [c for c, _ in entries if not c.needs_kit]
         for component, entry in entries:
@@ -167,10 +169,23 @@ class PageMaker:
             self._pdfs.popitem(last=False)
         return [entry for _, entry in entries]
 
-    def _pictures(self, entry, done, component, recipes, progress, entries) -> None:
-        """The pages of a component just built, rasterized where new; then ``progress`` is told."""
-        missing = len(self.images)
+    def _first_files(self, entry, recipes, progress, entries, rendered: list) -> None:
+        """The first files of a component being drawn (its reading order before its imposed sheets),
+        rasterized where new and shown (``progress``) before the next file is fingerprinted: the entry is
+        ``partial`` (:mod:`pnp.serve.previews` shows the other files as they were meanwhile)."""
+        if progress is None:
+            return
+        entry["files"] = [self._pages_json(r, recipes) for r in rendered]
+        entry["partial"] = True
+        progress(entries)
+
+    def _pictures(self, entry, done, component, recipes, progress, entries, drawn: int | None = None) -> None:
+        """The pages of a component just built, rasterized where new; then ``progress`` is told.
+        ``drawn``: how many pictures there were before the component was built (its first files may be
+        rasterized already)."""
+        missing = len(self.images) if drawn is None else drawn
         entry["files"] = [self._pages_json(rendered, recipes) for rendered in done.get(component.name, [])]
+        entry.pop("partial", None)
         if component.name not in self._changed:         # its first pictures: no edit changed them yet
             self._changed[component.name] = 0
         elif len(self.images) != missing:               # new pictures after an edit: drawn first next time
@@ -180,10 +195,10 @@ class PageMaker:
             progress(entries)
 
     def _build(self, entry, done, component, build, game, icons, options, problem_json,
-               after_problems: bool = False) -> None:
+               after_problems: bool = False, first=None) -> None:
         try:
             with self.doing(f"the pages of component '{component.name}'"):
-                made = self._made(build, game, icons, options)
+                made = self._made(build, game, icons, options, first)
             done[component.name] = list(made.values())
         except Stopped as exc:
             entry["error"] = str(exc)
@@ -197,14 +212,19 @@ class PageMaker:
             else:
                 entry["error"] = self.why(exc)
 
-    def _made(self, build, game, icons: str, options) -> dict:
+    def _made(self, build, game, icons: str, options, first=None) -> dict:
+        """Each output of ``build()`` rendered and fingerprinted; ``first(rendered so far)`` is called after
+        each but the last (a component's first file is shown before the others are fingerprinted)."""
         made = {}
-        for out in build():
+        outs = list(build())
+        for i, out in enumerate(outs):
             if out.interleave:      # made of two files already rendered (cards for duplex printers)
                 from pnp.build.kit import interleaved
 
                 interleaved(game, out, {name: made[name].out for name in out.interleave})
             made[out.filename] = self._render(game, out, icons, options)
+            if first is not None and i + 1 < len(outs):
+                first(list(made.values()))
         return made
 
     def _render(self, game, out, icons: str, options) -> Rendered:

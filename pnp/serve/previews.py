@@ -95,6 +95,15 @@ def _pictures_of(component: dict) -> list:
     return [page["image"] for f in component["files"] for page in f["pages"]]
 
 
+def _with_files_before(entry: dict, before: dict | None) -> dict:
+    """A component's entry as the page shows it: while it is ``partial`` (its first files drawn, the
+    others not fingerprinted yet), its other files as they were before, in their place."""
+    if not entry.get("partial") or before is None:
+        return entry
+    names = {f["filename"] for f in entry["files"]}
+    return {**entry, "files": entry["files"] + [f for f in before["files"] if f["filename"] not in names]}
+
+
 def why(exc: BaseException) -> str:
     """A one-line reason for a picture that cannot be drawn (an unexpected error's traceback goes to
     the server's output)."""
@@ -556,16 +565,20 @@ class Previews:
         recipes: dict = {}
         shown = {c["name"]: _pictures_of(c) for c in base.components}
         finished: set = set()
+        before = {c["name"]: c for c in base.components}
 
         def progress(entries) -> None:
             if self.version != version:
                 return
-            new = [e for e in entries if e["name"] not in finished and (e["files"] or e["error"])]
+            new = [e for e in entries if (e["files"] or e["error"]) and
+                   (e["name"] not in finished or _pictures_of(e) != shown.get(e["name"]))]
             finished.update(e["name"] for e in new)
-            if not any(_pictures_of(e) != shown.get(e["name"]) for e in new if e["files"]):
+            changed = [e for e in new if e["files"] and _pictures_of(e) != shown.get(e["name"])]
+            if not changed:
                 return
-            before = {c["name"]: c for c in base.components}
-            merged = [e if e["name"] in finished else before.get(e["name"], e) for e in entries]
+            shown.update((e["name"], _pictures_of(e)) for e in changed)
+            merged = [_with_files_before(e, before.get(e["name"])) if e["name"] in finished
+                      else before.get(e["name"], e) for e in entries]
             view = View(options, version, base.game, base.problems, faces=base.faces, decks=base.decks,
                         cards=base.cards, components=merged, face_recipes=base.face_recipes,
                         page_recipes={**base.page_recipes, **recipes})
