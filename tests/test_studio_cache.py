@@ -19,7 +19,8 @@ from pnp.draw.icons import for_game
 from pnp.errors import Problems
 from pnp.exports.cards import face_elements
 from pnp.loading.gamedata import load_game
-from pnp.serve.faces import face_keys
+from pnp.serve.faces import face_keys, fingerprint_faces
+from pnp.serve.options import Options
 from pnp.serve.pages import pdf_page_prints
 import studio_hooks
 from serve_helpers import Events, running, write_game
@@ -32,7 +33,7 @@ def card(data, cid):
 class Versions:
     """The studio's data step, in this process: each version of the files loaded with a build cache of
     its own over one store of entries (as :class:`pnp.serve.previews.Previews` does), and every face
-    laid out; also laid out afresh, without any cache, to compare."""
+    laid out and fingerprinted; also laid out afresh, without any cache, to compare."""
 
     def __init__(self, root):
         self.root, self.entries, self.files = root, MemoryEntries(), FileDigests()
@@ -46,6 +47,8 @@ class Versions:
                 cache.game_files = folder_digest(self.root, self.files, leave_out=card_files(game))
             with for_game(game):
                 out = {key: repr(face_elements(game, key)) for key, _ in face_keys(game)}
+            prints = fingerprint_faces(game, Options(), buildcache.icons_digest(game.icons, self.files), self.files)
+            out.update((f"{key} fingerprint", face.fingerprint) for key, face in prints.items())
         if cached:
             cache.store()
         return out
@@ -87,7 +90,7 @@ def test_a_face_keyed_without_its_card_is_caught(tmp_path, monkeypatch):
 
     monkeypatch.setattr(cards_component, "face_key", without_the_card)
     stale = stale_faces(write_game(tmp_path / "game"), EDITS[:1])
-    assert ("heroes.yaml", "rogue") in stale
+    assert ("heroes.yaml", "rogue") in stale and ("heroes.yaml", "rogue fingerprint") in stale
 
 
 def test_a_card_edit_lays_out_that_cards_face_only(tmp_path, monkeypatch):
@@ -191,7 +194,6 @@ def test_a_components_first_file_is_shown_before_the_next_is_fingerprinted(tmp_p
     the next file is fingerprinted; the page meanwhile lists the other files as they were before, in
     their place; the finished entry has every file and no mark."""
     from pnp.serve.images import ImageStore
-    from pnp.serve.options import Options
     from pnp.serve.pages import PageMaker
     from pnp.serve.previews import _with_files_before
 

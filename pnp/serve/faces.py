@@ -13,10 +13,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnp.cache import buildcache
 from pnp.cache.buildcache import digest
 from pnp.draw.icons import for_game
 from pnp.exports.cards import (SIDE_B, aid_key, back_key, back_variants, card_of_key, deck_of_key, face_elements,
-                               faces_pdf)
+                               face_layout_key, faces_pdf)
 from pnp.draw.raster import Rasterizer, png_bytes, size_px
 from pnp.serve.images import Image, layout_fingerprint
 from pnp.serve.options import CARD_DPI, LARGE_CARD_DPI  # noqa: F401 - also read as faces.CARD_DPI
@@ -73,6 +74,23 @@ def _named(name: str):
     return nullcontext()
 
 
+#: Card faces' fingerprints by their layout's content key (:func:`_kept_fingerprint`), kept from one
+#: version of the files to the next while a build cache is on (the studio's): the fingerprint hashes
+#: the repr of every element of a face, most of what fingerprinting an unchanged face cost.
+_FINGERPRINTS = buildcache.Generations()
+
+
+def _kept_fingerprint(game, key: str, options, icons: str, deck) -> str | None:
+    """The key a card face's fingerprint is kept by: its layout's content key (the elements
+    :func:`pnp.exports.cards.face_elements` gives are kept by it, :func:`pnp.components.cards.laid_out_face`;
+    it holds the game folder's files, so the pictures' bytes too), the icons drawn with, the size and
+    bleed. None for a back or an aid, or without a build cache."""
+    if not buildcache.current():
+        return None
+    content = face_layout_key(game, key, options.bleed, options.lang)
+    return digest("face fingerprint", content, icons, deck.width, deck.height, options.bleed) if content else None
+
+
 def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=str, doing=_named,
                       work=str, known=None) -> dict:
     """Face key -> :class:`Face`, laid out and fingerprinted (cards in ``broken`` are not: their
@@ -91,10 +109,15 @@ def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=
                 face.fingerprint, face.error = before.fingerprint, before.error
             elif card_of_key(key) not in broken:
                 try:
-                    with doing(work(key)):
-                        elements = face_elements(game, key, options.bleed, options.lang)
-                    face.fingerprint = digest(layout_fingerprint(elements, icons, files), deck.width, deck.height,
-                                              options.bleed)
+                    kept = _kept_fingerprint(game, key, options, icons, deck)
+                    face.fingerprint = _FINGERPRINTS.get(buildcache.current(), kept) if kept else None
+                    if face.fingerprint is None:
+                        with doing(work(key)):
+                            elements = face_elements(game, key, options.bleed, options.lang)
+                        face.fingerprint = digest(layout_fingerprint(elements, icons, files), deck.width,
+                                                  deck.height, options.bleed)
+                        if kept:
+                            _FINGERPRINTS.put(buildcache.current(), kept, face.fingerprint)
                 except Exception as exc:        # say why, and show the others
                     face.error = why(exc)
             faces[key] = face
