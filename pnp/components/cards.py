@@ -57,9 +57,10 @@ def back_palette(game, deck) -> dict:
     return {**palette(deck), **{k: v for k, v in game.look.palette if k in ("back", "accent")}}
 
 
-def face_content(game, card, lang=None, mark: str = "", deck=None) -> FaceContent:
+def face_content(game, card, lang=None, mark: str = "", deck=None, words=None) -> FaceContent:
     """What ``card``'s face shows. ``deck``: the deck as the face sees it (``deck.b`` for a card's side B;
-    default: the card's deck)."""
+    default: the card's deck). ``words``: the layouts' ``t`` (:func:`pnp.loading.i18n.words_function` of
+    ``game`` and ``lang``) when the caller made it already for the deck's cards (the cards' check)."""
     deck = deck if deck is not None else game.deck_of(card)
     faction = game.faction(card.faction) if card.faction else None
     rank = game.rank(card.rank) if card.rank else None
@@ -68,7 +69,7 @@ def face_content(game, card, lang=None, mark: str = "", deck=None) -> FaceConten
     colour = faction.colour if faction else category.colour if category else neutral
     fields = FieldValues.of(deck.id, {f.name: card_markup(f.display(card.stats.get(f.name))) if f.type == "text" else
                                       escape(f.display(card.stats.get(f.name))) for f in deck.fields})
-    data = templating.data_value(card)
+    data = templating.game_part(game, card)      # as the game's conversion holds it (converted once)
     data = replace(data, stats=FieldValues.of(deck.id, data.stats))     # a field the deck lacks is an error
     watermark = card.stats.get(deck.watermark) if deck.watermark else None
     # names and other values print as written (escaped); flavour and text fields are card markup, checked
@@ -91,7 +92,7 @@ def face_content(game, card, lang=None, mark: str = "", deck=None) -> FaceConten
         labels=labels_of(deck, card),
         values={"card": data, "fields": fields, "deck": deck.id,
                 "data": templating.game_part(game, game.data),      # escaped: a text from it prints as written
-                "field": fields.__getitem__, "t": words_function(game, lang),
+                "field": fields.__getitem__, "t": words if words is not None else words_function(game, lang),
                 "faction_name": escape(faction.name) if faction else "",
                 "category": category.id if category else ""},
     )
@@ -157,19 +158,22 @@ def face_key(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float) ->
     return buildcache.digest(context, repr(card), lang or game.language, mark, tuple(size_mm), bleed)
 
 
-def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float, content=None) -> tuple:
+def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float, content=None,
+                  regions=None) -> tuple:
     """The elements of ``card``'s face (:func:`card_face` of its :func:`face_content`), laid out once:
     validation checks every face, then the build places the same ones on sheets. With a build cache,
     faces are kept by :func:`face_key` from one build to the next (a card edit lays out that card's
     faces only); without, once per game object (a game loaded again is another object). ``content``:
-    its :func:`face_content` when the caller has it already (the card's check)."""
+    its :func:`face_content` when the caller has it already (the card's check); ``regions``: its layout's
+    regions evaluated over that content (:func:`pnp.loading.cardlayout.evaluate`), likewise."""
     cache = buildcache.current()
     key = face_key(game, deck, card, lang, mark, size_mm, bleed) if cache else None
     if key is not None:
         found = _LAID_OUT.get(cache, key)
         if found is None:
-            content = content if content is not None else face_content(game, card, lang, mark, deck)
-            found = tuple(card_face(content, *size_mm, bleed, layout_of(deck, card)))
+            if content is None:
+                content, regions = face_content(game, card, lang, mark, deck), None
+            found = tuple(card_face(content, *size_mm, bleed, layout_of(deck, card), regions))
             _LAID_OUT.put(cache, key, found)
         return found
     owner = _FACES["game"]
@@ -178,8 +182,9 @@ def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: floa
     faces = _FACES["faces"]
     key = (deck.id, deck.side, card.id, lang or game.language, mark, size_mm, bleed, icons.active())
     if key not in faces:
-        content = content if content is not None else face_content(game, card, lang, mark, deck)
-        faces[key] = tuple(card_face(content, *size_mm, bleed, layout_of(deck, card)))
+        if content is None:
+            content, regions = face_content(game, card, lang, mark, deck), None
+        faces[key] = tuple(card_face(content, *size_mm, bleed, layout_of(deck, card), regions))
     return faces[key]
 
 
@@ -973,25 +978,28 @@ def check_back_offset(game, problems, options: BuildOptions) -> None:
                       f"backs' edge will not print there (check the offset with --calibration)")
 
 
-def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, reports: list) -> None:
+def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, reports: list, words=None) -> None:
     """One card's check: its face's regions evaluated, its face laid out and every text fitted. Each
     problem of a layout region is noted in ``reports`` as (region, key, text), for the deck's
-    :class:`RegionProblems` (which tells a problem once for all cards)."""
+    :class:`RegionProblems` (which tells a problem once for all cards). ``words``: the layouts' ``t`` for
+    the deck's cards (:func:`face_content`)."""
     try:
-        content = face_content(game, card, lang, mark, deck)
+        content = face_content(game, card, lang, mark, deck, words)
     except templating.TEMPLATE_ERRORS as exc:            # its ability text's template
         problems.append(templating.template_problem(exc, subject=face_subject(deck, card)))
         return
     # every region of its layout evaluated: a problem is reported once per region, for all cards
     layout = layout_of(deck, card)
     wrong = []
-    evaluate(layout, face_scope(content, layout), markup=True, icons=game.icons.names,
-             report=lambda *problem: (wrong.append(problem), reports.append(tuple(problem))))
+    regions = evaluate(layout, face_scope(content, layout), markup=True, icons=game.icons.names,
+                       report=lambda *problem: (wrong.append(problem), reports.append(tuple(problem))))
     if wrong:
         return
     try:
-        # the face of its first copy as the build prints it (the build then reuses it)
-        face = laid_out_face(game, deck, card, lang, mark, (deck.width, deck.height), bleed, content)
+        # the face of its first copy as the build prints it (the build then reuses it), laid out from the
+        # regions just evaluated: with nothing reported they are what evaluating them again would give
+        # (the game's icons only checked, no value changed)
+        face = laid_out_face(game, deck, card, lang, mark, (deck.width, deck.height), bleed, content, regions)
     except RegionError as exc:
         reports.append((exc.region, None, str(exc)))
         return
@@ -1065,7 +1073,7 @@ def card_check(game, deck, card, checks, lang, bleed) -> tuple:
     if held is not None:
         return key, held[0], held[1]
     found, reports = Problems(), []
-    _check_card(game, deck, card, found, lang, bleed, path, line, mark, reports)
+    _check_card(game, deck, card, found, lang, bleed, path, line, mark, reports, checks.words)
     return key, tuple(found), tuple(reports)
 
 
@@ -1082,6 +1090,15 @@ class _CardChecks:
         self.found = self.cache.get(self.entry) if self.entry is not None else None
         self.kept: dict = {}
         self.fresh = False
+        self._words = None
+
+    @property
+    def words(self):
+        """The layouts' ``t`` for the deck's cards, made once for all of them (it reads the game's and
+        pnp's words files: per card it was a tenth of a large deck's check)."""
+        if self._words is None:
+            self._words = words_function(self.game, self.lang)
+        return self._words
 
     def key(self, card, mark, path, line) -> str | None:
         if self.entry is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pnp.layout.geometry import Box, Rect, Text, extent, flatten
 
@@ -52,31 +53,74 @@ def largest_empty(rects, size: tuple, margin: float = MARGIN, cell: float = CELL
     ``rects`` touches (the maximal rectangle of a 0/1 grid, row by row with a histogram of empty cells)."""
     w, h = size
     cols, rows = max(0, math.floor((w - 2 * margin) / cell)), max(0, math.floor((h - 2 * margin) / cell))
-    full = [[False] * cols for _ in range(rows)]              # row 0 at the bottom
+    spans = []
     for r in rects:
         c0 = max(0, math.floor((r.x - margin) / cell))
         c1 = min(cols, math.ceil((r.right - margin) / cell))
         r0 = max(0, math.floor((r.y - margin) / cell))
         r1 = min(rows, math.ceil((r.top - margin) / cell))
-        for j in range(r0, r1):
-            row = full[j]
-            for i in range(c0, c1):
-                row[i] = True
-    best, where = 0, Rect(margin, margin, 0.0, 0.0)
-    heights = [0] * cols
+        if c0 < c1 and r0 < r1:
+            spans.append((c0, c1, r0, r1))
+    # the answer is a function of the cells covered: faces that cover the same cells (the cards of a
+    # large deck drawn by one layout, whose texts differ by a few letters) share it
+    return _largest_on_grid(frozenset(spans), cols, rows, w, h, margin, cell)
+
+
+@lru_cache(maxsize=4096)
+def _largest_on_grid(spans: frozenset, cols: int, rows: int, w: float, h: float, margin: float,
+                     cell: float) -> Empty:
+    """:func:`largest_empty` of a grid of ``cols`` x ``rows`` cells whose ``spans`` (first column, past
+    the last, first row, past the last) are covered.
+
+    The rectangle is the one the histogram method finds first among the largest (rows from the bottom,
+    each row's histogram of empty cells above it, a stack of rising bars popped left to right): the
+    largest area and the first row that holds it come from the row-by-row left and right limits of
+    each column's bar, worked out for whole rows at once (numpy), and only that row's histogram is
+    walked with the stack (:func:`_first_largest_in_row`). A board's grid has some 100,000 cells, which
+    the walk over every row took a second for."""
+    import numpy as np
+
+    none = Empty(Rect(margin, margin, 0.0, 0.0), 0.0)
+    if not rows or not cols:
+        return none
+    full = np.zeros((rows, cols), dtype=bool)                  # row 0 at the bottom
+    for c0, c1, r0, r1 in spans:
+        full[r0:r1, c0:c1] = True
+    index = np.arange(cols)
+    heights = np.zeros(cols, dtype=np.int64)
+    left = np.zeros(cols, dtype=np.int64)
+    right = np.full(cols, cols, dtype=np.int64)
+    best, found = 0, None
     for j in range(rows):
-        heights = [0 if full[j][i] else heights[i] + 1 for i in range(cols)]
-        stack = []                                            # (start column, height), heights rising
-        for i, height in enumerate(heights + [0]):
-            start = i
-            while stack and stack[-1][1] >= height:
-                start, top = stack.pop()
-                if top * (i - start) > best:
-                    best = top * (i - start)
-                    where = Rect(margin + start * cell, margin + (j - top + 1) * cell, (i - start) * cell,
-                                 top * cell)
-            stack.append((start, height))
-    return Empty(where, best * cell * cell / (w * h) if w and h else 0.0)
+        row = full[j]
+        heights = np.where(row, 0, heights + 1)
+        # each empty cell's bar reaches from the last covered cell left of it to the first right of it,
+        # within the limits of the rows below that its bar spans
+        left = np.where(row, 0, np.maximum(left, np.maximum.accumulate(np.where(row, index + 1, 0))))
+        right = np.where(row, cols, np.minimum(right, np.minimum.accumulate(np.where(row, index, cols)[::-1])[::-1]))
+        area = int((heights * (right - left)).max())
+        if area > best:
+            best, found = area, (j, heights.tolist())
+    if found is None:
+        return none
+    j, bars = found
+    start, top, width = _first_largest_in_row(bars, best)
+    return Empty(Rect(margin + start * cell, margin + (j - top + 1) * cell, width * cell, top * cell),
+                 best * cell * cell / (w * h) if w and h else 0.0)
+
+
+def _first_largest_in_row(heights: list, area: int) -> tuple:
+    """(start column, height, width) of the first rectangle of ``area`` cells the stack walk over one
+    row's ``heights`` pops (bars rising on the stack, each popped by a lower or equal one)."""
+    stack = []                                                # (start column, height), heights rising
+    for i, height in enumerate(heights + [0]):
+        start = i
+        while stack and stack[-1][1] >= height:
+            start, top = stack.pop()
+            if top * (i - start) == area:
+                return start, top, i - start
+        stack.append((start, height))
+    raise AssertionError("no rectangle of the row's largest area")
 
 
 def empty_space(elements, size: tuple, text_rect) -> Empty:

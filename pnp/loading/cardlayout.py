@@ -544,6 +544,26 @@ def fields_named(expression: str) -> frozenset | None:
 
 
 @lru_cache(maxsize=1024)
+def plain_name(expression: str) -> str | None:
+    """The name ``expression`` is when it is nothing but a name of its scope (``colour``, ``rules``):
+    its value is the scope's value for that name as it is (no attribute or item is looked up, so the
+    sandbox counts no step), which :func:`_value` takes without a render. None for anything else (a
+    literal such as ``none``, an attribute, a call, an expression that does not parse)."""
+    from jinja2 import nodes
+
+    try:
+        tree = templating.environment((TEMPLATES_DIR / "layouts",)).parse("{{ (" + expression + ") }}")
+    except jinja2.TemplateSyntaxError:
+        return None
+    body = tree.body
+    if len(body) == 1 and isinstance(body[0], nodes.Output) and len(body[0].nodes) == 1:
+        node = body[0].nodes[0]
+        if isinstance(node, nodes.Name) and node.ctx == "load":
+            return node.name
+    return None
+
+
+@lru_cache(maxsize=1024)
 def names_in(expression: str) -> frozenset:
     """The names ``expression`` reads from its scope (``rules``, ``card``, ``field``...)."""
     from jinja2 import nodes
@@ -568,9 +588,25 @@ def showing(layout: Layout) -> tuple[frozenset, set]:
     return frozenset(kinds), names
 
 
+#: :func:`shown_fields` by layout: (the layout, kept so that its id stands for it, and its fields).
+_SHOWN: dict = {}
+
+
 def shown_fields(layout: Layout) -> frozenset | None:
     """The fields the regions of ``layout`` show by name (see :func:`fields_named`), or None when one may
-    show any field. The classic layout's rules box and type line show the other ones."""
+    show any field. The classic layout's rules box and type line show the other ones. Worked out once per
+    layout object (a layout is frozen; every face of a deck asks)."""
+    found = _SHOWN.get(id(layout))
+    if found is not None and found[0] is layout:
+        return found[1]
+    if len(_SHOWN) >= 256:
+        _SHOWN.clear()
+    shown = _shown_fields(layout)
+    _SHOWN[id(layout)] = (layout, shown)
+    return shown
+
+
+def _shown_fields(layout: Layout) -> frozenset | None:
     names = set()
     for items in layout.regions:
         region = dict(items)
@@ -790,6 +826,9 @@ def _value(layout: Layout, region: dict, key: str, scope: dict, markup: bool = T
     value = region.get(key)
     if not isinstance(value, str) or _is_colour(value):
         return value
+    name = plain_name(value)
+    if name is not None and name in scope and not isinstance(scope[name], jinja2.Undefined):
+        return scope[name]                      # (a name the scope lacks: the error below)
     try:
         return compiled(value, not markup)(**scope)
     except UnknownName as exc:
@@ -1037,12 +1076,15 @@ def generic_values(content: FaceContent, layout) -> dict:
     return {"rules": Safe(rules), "labels": labels, "type_line": Safe(type_line)}
 
 
-def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0, layout=None) -> list:
+def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0, layout=None, regions=None) -> list:
     """Elements of one face in the card's frame (origin at the trim corner), as the ``layout`` (a
     :class:`Layout`; default: the bundled ``classic``) places them; the frame colour
-    runs ``bleed`` mm past the trim line."""
+    runs ``bleed`` mm past the trim line. ``regions``: the layout's regions :func:`evaluate`\ d over
+    ``content`` already (the card's check), else they are evaluated here."""
     layout = layout or bundled("classic")
-    return place(evaluate(layout, face_scope(content, layout), markup=True), layout.size, w, h, content, bleed)
+    if regions is None:
+        regions = evaluate(layout, face_scope(content, layout), markup=True)
+    return place(regions, layout.size, w, h, content, bleed)
 
 
 def face_scope(content: FaceContent, layout) -> dict:

@@ -1,0 +1,140 @@
+"""Issue 38's cuts of the cards' check and the empty-space check: less work for the same problems.
+
+Each cut keeps what pnp reports: the largest empty rectangle is the one the stepwise histogram walk finds
+(compared with that walk, kept here as the reference), a card's regions are evaluated once and the face is
+laid out from them, a layout expression that is a plain name reads the scope without a render, and the
+layouts' printed-word function is made once per deck's check."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from pnp.layout.geometry import Rect
+from pnp.layout import space
+
+
+def stepwise(rects, size, margin=space.MARGIN, cell=space.CELL) -> space.Empty:
+    """The largest empty rectangle as pnp found it before issue 38 (every row's histogram walked)."""
+    w, h = size
+    cols, rows = max(0, math.floor((w - 2 * margin) / cell)), max(0, math.floor((h - 2 * margin) / cell))
+    full = [[False] * cols for _ in range(rows)]
+    for r in rects:
+        c0, c1 = max(0, math.floor((r.x - margin) / cell)), min(cols, math.ceil((r.right - margin) / cell))
+        r0, r1 = max(0, math.floor((r.y - margin) / cell)), min(rows, math.ceil((r.top - margin) / cell))
+        for j in range(r0, r1):
+            for i in range(c0, c1):
+                full[j][i] = True
+    best, where = 0, Rect(margin, margin, 0.0, 0.0)
+    heights = [0] * cols
+    for j in range(rows):
+        heights = [0 if full[j][i] else heights[i] + 1 for i in range(cols)]
+        stack = []
+        for i, height in enumerate(heights + [0]):
+            start = i
+            while stack and stack[-1][1] >= height:
+                start, top = stack.pop()
+                if top * (i - start) > best:
+                    best = top * (i - start)
+                    where = Rect(margin + start * cell, margin + (j - top + 1) * cell, (i - start) * cell,
+                                 top * cell)
+            stack.append((start, height))
+    return space.Empty(where, best * cell * cell / (w * h) if w and h else 0.0)
+
+
+def test_the_largest_empty_rectangle_is_the_one_the_stepwise_walk_finds():
+    rng = random.Random(38)
+    sizes = [(63, 88), (20, 30), (7, 7), (6, 9), (41, 25), (100, 60), (12.5, 17.3), (6.5, 30)]
+    for _ in range(1500):
+        w, h = rng.choice(sizes)
+        rects = []
+        for _ in range(rng.randrange(0, 9)):
+            # whole millimetres make equal areas (ties) common: the first found must be the same one
+            rw = rng.choice([rng.uniform(0, w), float(rng.randrange(0, 9))])
+            rh = rng.choice([rng.uniform(0, h), float(rng.randrange(0, 9))])
+            rects.append(Rect(rng.choice([rng.uniform(-5, w), float(rng.randrange(-2, int(w)))]),
+                              rng.choice([rng.uniform(-5, h), float(rng.randrange(-2, int(h)))]), rw, rh))
+        assert space.largest_empty(rects, (w, h)) == stepwise(rects, (w, h)), (w, h, rects)
+
+
+def test_a_board_sized_face_is_measured_alike():
+    rng = random.Random(7)
+    rects = [Rect(rng.uniform(0, 480), rng.uniform(0, 330), rng.uniform(5, 90), rng.uniform(5, 60))
+             for _ in range(40)]
+    assert space.largest_empty(rects, (500, 350)) == stepwise(rects, (500, 350))
+    assert space.largest_empty([], (500, 350)) == stepwise([], (500, 350))
+    assert space.largest_empty([Rect(0, 0, 500, 350)], (500, 350)) == stepwise([Rect(0, 0, 500, 350)], (500, 350))
+
+
+def test_faces_covering_the_same_cells_share_one_measurement():
+    space._largest_on_grid.cache_clear()
+    a = space.largest_empty([Rect(10.2, 40.1, 20.3, 5.2)], (63, 88))
+    b = space.largest_empty([Rect(10.4, 40.3, 20.2, 5.1)], (63, 88))      # other numbers, the same cells
+    assert a == b and space._largest_on_grid.cache_info().hits == 1
+
+
+def deck_of(starfall, n: int):
+    """tests/games/starfall with ``n`` omen cards and its card sheets alone."""
+    game = starfall / "game.yaml"
+    text = game.read_text()
+    start = text.index("\ncomponents:")
+    end = text.index("\n\n", start + 1) if "\n\n" in text[start + 1:] else len(text)
+    game.write_text(text[:start] + "\ncomponents: [cards]" + text[end:])
+    rows = ["id,name,copies,turns,flavour,effect"] + [
+        f"omen-{i},Omen {i},1,{1 + i % 6},Sign number {i}.,\"**Dark:** each player gains {i % 5} [wish].\""
+        for i in range(n)]
+    (starfall / "omens.csv").write_text("\n".join(rows) + "\n")
+    return starfall
+
+
+def test_the_cards_check_evaluates_each_face_once_and_makes_the_words_once(starfall, monkeypatch):
+    from pnp.components import cards
+    from pnp.loading import cardlayout
+    from pnp.validation.checks import validate_game
+    from pnp.errors import Problems
+
+    folder = deck_of(starfall, 12)
+    calls = {"evaluate": 0, "words": 0}
+    evaluate, words = cardlayout.evaluate, cards.words_function
+
+    def counting(name, func):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return func(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(cards, "evaluate", counting("evaluate", evaluate))
+    monkeypatch.setattr(cardlayout, "evaluate", counting("evaluate", evaluate))
+    monkeypatch.setattr(cards, "words_function", counting("words", words))
+    problems = Problems()
+    result = validate_game(str(folder), problems)
+    assert not problems.errors
+    faces = len(result.game.cards)      # the 12 omens and starfall's stars, one face each
+    assert calls["evaluate"] == faces   # before: twice a face (its check, then its layout)
+    assert calls["words"] <= 2          # before: once a face; now once per deck
+
+
+def test_a_plain_name_reads_the_scope_and_a_missing_one_is_still_an_error(monkeypatch):
+    from pnp.loading import cardlayout
+
+    assert cardlayout.plain_name("rules") == "rules"
+    assert cardlayout.plain_name("(colour)") == "colour"
+    for other in ("none", "true", "palette.paper", "a or b", "tint(colour, 0.7)", "x[1]", "'step'", "rules|upper"):
+        assert cardlayout.plain_name(other) is None, other
+    rendered = []
+    compiled = cardlayout.compiled
+
+    def counting(expression, literal=False):
+        rendered.append(expression)
+        return compiled(expression, literal)
+
+    monkeypatch.setattr(cardlayout, "compiled", counting)
+    marked = cardlayout.Safe("**Dark**")
+    assert cardlayout._value(None, {"text": "rules"}, "text", {"rules": marked}) is marked
+    assert rendered == []
+    with pytest.raises(cardlayout._Wrong) as wrong:
+        cardlayout._value(None, {"text": "rulez"}, "text", {"rules": marked})
+    assert "no value 'rulez' in a layout; did you mean 'rules'?" in wrong.value.text
+    assert rendered == ["rulez"]
