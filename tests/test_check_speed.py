@@ -138,3 +138,38 @@ def test_a_plain_name_reads_the_scope_and_a_missing_one_is_still_an_error(monkey
         cardlayout._value(None, {"text": "rulez"}, "text", {"rules": marked})
     assert "no value 'rulez' in a layout; did you mean 'rules'?" in wrong.value.text
     assert rendered == ["rulez"]
+
+
+def test_an_expression_over_the_same_plain_values_is_worked_out_once_and_costs_its_steps(monkeypatch):
+    from pnp.loading import cardlayout
+    from pnp.text import templating
+
+    cardlayout._HELD.clear()
+    rendered = []
+    compiled = cardlayout.compiled
+
+    def counting(expression, literal=False):
+        rendered.append(expression)
+        return compiled(expression, literal)
+
+    monkeypatch.setattr(cardlayout, "compiled", counting)
+    scope = {**cardlayout.FUNCTIONS, "colour": "#336699", "palette": {"paper": "#ffffff"}, "rules": cardlayout.Safe("x")}
+    region = {"fill": "tint(colour, 0.5)"}
+    steps = []
+    for _ in range(3):
+        with templating.limits():
+            value = cardlayout._value(None, region, "fill", scope)
+            steps.append(templating.budget_used())
+    assert value == cardlayout.tint("#336699", 0.5) and rendered == ["tint(colour, 0.5)"]
+    assert steps[0][0] > 0 and steps[0][2] > 0 and steps == [steps[0]] * 3    # a kept value costs what it did
+    # another value of a name it reads, the same text as plain text rather than markup: worked out again
+    cardlayout._value(None, {"when": "rules and colour"}, "when", scope)
+    cardlayout._value(None, {"when": "rules and colour"}, "when", {**scope, "rules": "x"})
+    cardlayout._value(None, {"when": "rules and colour"}, "when", {**scope, "colour": "#000000"})
+    assert rendered[1:] == ["rules and colour"] * 3
+    # a card's own function, a filter (random draws lots; articles depend on the kit's language): never kept
+    cardlayout._value(None, {"text": "field('a')"}, "text", {**scope, "field": lambda k: "A"})
+    cardlayout._value(None, {"text": "field('a')"}, "text", {**scope, "field": lambda k: "B"})
+    cardlayout._value(None, {"text": "[colour]|random"}, "text", scope)
+    cardlayout._value(None, {"text": "[colour]|random"}, "text", scope)
+    assert rendered[4:] == ["field('a')", "field('a')", "[colour]|random", "[colour]|random"]

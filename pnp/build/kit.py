@@ -26,6 +26,7 @@ from pnp.components import BuildOptions, KitEntry, Output, Part, game_components
 from pnp.draw.icons import for_game
 from pnp.draw.merge import interleave, merge, page_count, tag_font_subsets
 from pnp.draw.pdf import drawing_context, render
+from pnp.draw.text import fits_kept
 from pnp.errors import DataError, Problems, UserError
 from pnp.loading.gamedata import load_game
 from pnp.layout.inksaver import save_ink_page
@@ -64,7 +65,8 @@ def build_kit(game_arg, out_dir: str | os.PathLike, options: BuildOptions, progr
     checking = replace(options, thorough=True)
     kept = _Kept(cache, out_dir, options, checking)
     written = {} if kit_key is not None else None      # the files' bytes, for the kit's record
-    with buildcache.using(cache), _Parallel.start(game_arg, options, checking, jobs, kept) as parallel:
+    # each text fitted once, by the checks and the drawing alike (pnp.draw.text.fits_kept)
+    with buildcache.using(cache), fits_kept(), _Parallel.start(game_arg, options, checking, jobs, kept) as parallel:
         result = validate_game(game_arg, problems, checking,
                                component_checks=parallel.checks if parallel else kept.checks,
                                cache=cache, skip=(out_dir,))

@@ -12,6 +12,7 @@ turns into an error instead of letting text overflow on paper. Validation also r
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -164,8 +165,36 @@ def _runt(words, lines) -> bool:
 def fit(markup: str, style: Style, w_mm: float, h_mm: float) -> Fitted:
     """Largest size (quarter-point steps, from style.size down to style.min_size) at which the text fits
     (inline icons measured in the active icon set). No text is set below :data:`pnp.units.MIN_TEXT_PT`,
-    whatever its style asks."""
-    return _fit(markup, style, w_mm, h_mm, icons.active(), typography.active(), typography.breaking())
+    whatever its style asks. Inside :func:`fits_kept`, each text is fitted once for the whole block."""
+    args = (markup, style, w_mm, h_mm, icons.active(), typography.active(), typography.breaking())
+    if _KEPT:
+        kept = _KEPT[-1]
+        found = kept.get(args)
+        if found is None:
+            found = kept[args] = _fit(*args)
+        return found
+    return _fit(*args)
+
+
+#: The fits of the current :func:`fits_kept` block (a stack: the outermost block's dict).
+_KEPT: list = []
+
+
+@contextmanager
+def fits_kept():
+    """``with fits_kept():`` every text fitted in the block is fitted once: a validation's cards' check,
+    its empty-space and cut-line checks, then the build's drawing all ask for the same faces' texts, and a
+    large deck has more texts than :func:`_fit`'s memo holds (each asker fitted them again). The fit is a
+    function of its arguments (the text, style, box, icon set, language and breaking rules), so what is
+    kept is what fitting again gives; it is dropped when the block ends (a build, a validation)."""
+    if _KEPT:
+        yield
+        return
+    _KEPT.append({})
+    try:
+        yield
+    finally:
+        _KEPT.pop()
 
 
 @lru_cache(maxsize=4096)

@@ -830,7 +830,28 @@ def _value(layout: Layout, region: dict, key: str, scope: dict, markup: bool = T
     if name is not None and name in scope and not isinstance(scope[name], jinja2.Undefined):
         return scope[name]                      # (a name the scope lacks: the error below)
     try:
-        return compiled(value, not markup)(**scope)
+        read = names_in(value)
+    except jinja2.TemplateSyntaxError:
+        read = None                             # compiled() raises it, as the layout's check reported it
+    held = _held_key(value, markup, read, scope) if read is not None else None
+    try:
+        if held is not None:
+            found = _HELD.get(held)
+            # worked out for a face with the same values: it costs this render what working it out did
+            if found is not None and templating.spend_again(found[1], found[2]):
+                return found[0]
+            before = templating.budget_used()
+        # the expression sees only the names it reads (no filter of pnp's reads the render's context), so
+        # the render copies those, not the face's whole scope
+        result = compiled(value, not markup)(**(scope if read is None else
+                                                {name: scope[name] for name in read if name in scope}))
+        if held is not None and type(result) in _PLAIN and before is not None:
+            after = templating.budget_used()
+            if after is not None and after[1] == before[1]:         # nothing printed (an expression prints nothing)
+                if len(_HELD) >= 4096:
+                    _HELD.clear()
+                _HELD[held] = (result, after[0] - before[0], after[2] - before[2])
+        return result
     except UnknownName as exc:
         raise _Wrong(key, _unknown(exc, scope)) from None
     except (UnknownField, LayoutError) as exc:
@@ -843,6 +864,54 @@ def _value(layout: Layout, region: dict, key: str, scope: dict, markup: bool = T
         if isinstance(exc, (TypeError, ValueError, ArithmeticError, AttributeError, RecursionError)):
             text = f"{excerpt(value)} cannot be worked out ({_plainly(exc, text)})"
         raise _Wrong(key, text) from None
+
+
+#: Values of layout expressions kept by :func:`_held_key`: (value, the render's steps it took, the characters
+#: of text it made).
+_HELD: dict = {}
+#: The types of values an expression's value is kept for, and of the values of the names it reads: plain
+#: values, compared by type and value (a text and the same text as markup are two keys).
+_PLAIN = (str, Safe, int, bool, type(None))
+
+
+def _held_key(expression: str, markup: bool, read, scope: dict):
+    """The key an expression's value is kept under (:data:`_HELD`): the expression, how its texts are taken
+    and the type and value of every name it reads, when each is a plain value (:data:`_PLAIN`; a float by
+    its repr), the layout's palette (texts) or one of :data:`FUNCTIONS` (pure); else None (a card's
+    ``field``, the printed words ``t``, data, a name the scope lacks: worked out each time). Jinja's
+    expressions have no side effects, so the same expression over the same values gives the same value;
+    one with a filter or another call is never kept (:func:`_keepable`)."""
+    parts = []
+    for name in sorted(read):
+        if name not in scope:
+            return None
+        value = scope[name]
+        kind = type(value)
+        if kind in _PLAIN:
+            parts.append((name, kind, value))
+        elif kind is float:
+            parts.append((name, kind, repr(value)))
+        elif name == "palette" and kind is dict and all(type(k) is str and type(v) is str for k, v in value.items()):
+            parts.append((name, tuple(sorted(value.items()))))
+        elif FUNCTIONS.get(name) is value:
+            parts.append((name, "function"))
+        else:
+            return None
+    if not _keepable(expression):
+        return None
+    return (expression, markup, tuple(parts))
+
+
+@lru_cache(maxsize=1024)
+def _keepable(expression: str) -> bool:
+    """Whether ``expression``'s value depends on the values it reads alone: it uses no filter (some say a
+    word in the kit's language, ``random`` draws lots) and calls nothing but :data:`FUNCTIONS`."""
+    from jinja2 import nodes
+
+    tree = templating.environment((TEMPLATES_DIR / "layouts",)).parse("{{ (" + expression + ") }}")
+    if any(True for _ in tree.find_all(nodes.Filter)):
+        return False
+    return all(isinstance(call.node, nodes.Name) and call.node.name in FUNCTIONS for call in tree.find_all(nodes.Call))
 
 
 def _plainly(exc: BaseException, text: str) -> str:
@@ -1079,7 +1148,7 @@ def generic_values(content: FaceContent, layout) -> dict:
 def card_face(content: FaceContent, w: float, h: float, bleed: float = 0.0, layout=None, regions=None) -> list:
     """Elements of one face in the card's frame (origin at the trim corner), as the ``layout`` (a
     :class:`Layout`; default: the bundled ``classic``) places them; the frame colour
-    runs ``bleed`` mm past the trim line. ``regions``: the layout's regions :func:`evaluate`\ d over
+    runs ``bleed`` mm past the trim line. ``regions``: the layout's regions evaluated (:func:`evaluate`) over
     ``content`` already (the card's check), else they are evaluated here."""
     layout = layout or bundled("classic")
     if regions is None:

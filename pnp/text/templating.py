@@ -301,6 +301,29 @@ def paused():
             signal.setitimer(signal.ITIMER_REAL, remaining)
 
 
+def budget_used() -> tuple | None:
+    """(steps, characters printed, characters made) of the current render so far; None outside
+    :func:`limits`."""
+    budget = _BUDGET.get()
+    return None if budget is None else (budget.steps, budget.printed, budget.made)
+
+
+def spend_again(steps: int, made: int) -> bool:
+    """Count against the current render what working a value out took before (``steps``, characters
+    ``made``), for a value kept from then; False, counting nothing, when both limits would be passed (which
+    one the render meets first is for working it out again to say)."""
+    budget = _BUDGET.get()
+    if budget is None:
+        return True
+    if budget.steps + steps > MAX_STEPS and budget.made + made > MAX_MADE:
+        return False
+    if steps:
+        budget.spend(steps)
+    if made:
+        budget.make(made)
+    return True
+
+
 def spend(steps: int = 1) -> None:
     """Count ``steps`` against the current render's budget (none outside :func:`limits`)."""
     budget = _BUDGET.get()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from pnp.cache import buildcache
 from pnp.draw.icons import for_game
+from pnp.draw.text import fits_kept
 from pnp.cache.checked import KeptChecks
 from pnp.loading import placeholders
 from pnp.errors import Problems
@@ -83,7 +84,7 @@ def validate_game(game_arg, problems: Problems, options=None, component_checks=N
             return ValidationResult(None, "")
         # only pnp validate keeps its checks (pnp build keeps whole components: pnp.build.kit)
         kept = KeptChecks(cache if cache is not None else buildcache.BuildCache(None), options, skip)
-        with for_game(game, lang or game.language):
+        with for_game(game, lang or game.language), fits_kept():      # each text fitted once by every check
             return _validate(game, problems, options, lang, component_checks, kept, every_language)
 
 
