@@ -173,3 +173,21 @@ def test_an_expression_over_the_same_plain_values_is_worked_out_once_and_costs_i
     cardlayout._value(None, {"text": "[colour]|random"}, "text", scope)
     cardlayout._value(None, {"text": "[colour]|random"}, "text", scope)
     assert rendered[4:] == ["field('a')", "field('a')", "[colour]|random", "[colour]|random"]
+
+
+def test_a_build_without_the_cache_draws_the_booklet_its_check_laid_out(starfall, tmp_path, monkeypatch):
+    from pnp.build.kit import build_kit
+    from pnp.components import BuildOptions
+    from pnp.rulebook import component
+
+    laid = []
+    fitted = component.fitted
+
+    def counting(game, cfg, chapters, fills, figures, size, lang, words, paper="letter"):
+        laid.append(paper)
+        return fitted(game, cfg, chapters, fills, figures, size, lang, words, paper)
+
+    monkeypatch.setattr(component, "fitted", counting)
+    build_kit(str(starfall), tmp_path / "kit", BuildOptions(), jobs=1, cache=None)
+    assert sorted(laid) == ["a4", "letter"]         # its check on both papers; before, a third for the build
+    assert (tmp_path / "kit" / "rulebook.pdf").stat().st_size > 0

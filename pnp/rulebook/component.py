@@ -627,10 +627,10 @@ def _drawn_key(game, cfg, chapters, fills, figures, paper, lang, words, cache) -
     of the pictures they place, the game's icons, what the cover and the running heads print (title,
     look, the factions' emblems and colours, players, time, ages, credits), the printed words, the
     length rulebook.yaml asks for, paper, language and what pnp draws with. An edit that changes none
-    of it (a card the rulebook does not print) finds the booklet drawn; None: not kept (the cache is
-    off, or a drawing is not described by its content)."""
-    if not cache:
-        return None
+    of it (a card the rulebook does not print) finds the booklet drawn; None: not kept (a drawing is not
+    described by its content). With the cache off the key still names the layout the check made for the
+    build that follows in this process (:data:`_LAID`): a ``--no-cache`` build laid the booklet out
+    again to draw it."""
     drawings = repr(figures.drawings)
     if " at 0x" in drawings:
         return None
