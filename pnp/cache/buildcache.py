@@ -238,6 +238,13 @@ def _note(names) -> None:
         reads.update(names)
 
 
+def note_reads(names) -> None:
+    """Count ``names`` as read by whatever is being recorded now: a result kept from an earlier run hands
+    back what that run read (:mod:`pnp.cache.played`), so a key made of the recorded reads is as complete
+    as when the work is done."""
+    _note(names)
+
+
 def _start_target(reads: set) -> None:
     """``reads`` recorded into once more. A set recorded into through several objects (a validation unit
     records the game and each of its cards into one set) stands once in :data:`_TARGETS`, so a read

@@ -206,8 +206,14 @@ def check_demand(game, token_set, problems, games: int = DEMAND_GAMES) -> None:
     demand_of = getattr(engine, "token_demand", None)
     if demand_of is None:
         return
+    from pnp.cache import played
+
     players = game.players[1]
-    demand = demand_of(game.cards, games=games, seed=0, players=players, factions=game.factions)
+    # the same cards, the same code: the games played once in this process (pnp.cache.played)
+    demand = dict(played.call("token_demand", engine.module, game,
+                              repr((game.cards, game.factions, games, 0, players)),
+                              lambda: dict(demand_of(game.cards, games=games, seed=0, players=players,
+                                                     factions=game.factions))))
     for kind, need in sorted(demand.items()):
         parts = [t for t in token_set.tokens if t.kind == kind]
         if not parts:

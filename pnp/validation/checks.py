@@ -164,8 +164,11 @@ def _validate(game, problems: Problems, options, lang, component_checks=None, ke
 def _engine_check(game, problems: Problems) -> None:
     """The engine's own ``validate_game`` hook (its seeded games), each problem at the file and line of what
     it names (:func:`_hook_place`)."""
+    from pnp.cache import played
+
     engine = _engine_named(game.engine)
-    for found in engine.validate_game(game):
+    # the same cards, the same code: the seeded games played once in this process (pnp.cache.played)
+    for found in played.hook("validate_game", engine.module, game, lambda: tuple(engine.validate_game(game))):
         path, line, subject, message, warning = _hook_place(game, engine, found)
         (problems.warn if warning else problems.error)(path, line, subject, message)
 
