@@ -97,3 +97,19 @@ def test_games_taken_from_the_memo_are_recorded_as_read(game_copy, plays):
             played.hook("validate_game", module, game, lambda: tuple(module.validate_game(game)))
         sets.append(reads)
     assert len(plays) == 1 and sets[0] == sets[1] and {"cards", "ability"} <= sets[0]
+    assert not {"name", "flavour"} & sets[0]            # describing the cards for the key is not a read
+
+
+def test_a_card_name_edit_plays_no_games_with_the_validation_cache(game_copy, tmp_path, plays):
+    """The validation cache keeps the engine's units by what their games read of each card, which is not
+    its name: the memo's key must not count a card's name as read."""
+    from pnp.cache.buildcache import BuildCache
+
+    cache = BuildCache(tmp_path / "cache")
+    validate_game(str(game_copy), Problems(), cache=cache)
+    cache.store()
+    cards = game_copy / "cards.yaml"
+    cards.write_text(cards.read_text().replace("name: Dutiful Peasant", "name: Peasant 7", 1))
+    cache = BuildCache(tmp_path / "cache")
+    validate_game(str(game_copy), Problems(), cache=cache)
+    assert len(plays) == 2                  # the first validation's games only

@@ -169,11 +169,14 @@ def _remember(key, module, result, reads) -> None:
         del entries[:-4]                # a few versions of the code (a test's patch and the real one)
 
 
-def call(what: str, module, game, arguments: str, play):
-    """``play()``'s result, kept by ``what``, the engine ``module``'s code and ``arguments`` (a description
-    of everything the games read: the cards, factions, counts and seeds, parts of ``game``). Not kept
-    when the description names an object by its address. What the games read of ``game`` and its cards
-    is counted as read again when the result comes from here (:func:`pnp.cache.buildcache.note_reads`)."""
+def call(what: str, module, game, arguments, play):
+    """``play()``'s result, kept by ``what``, the engine ``module``'s code and ``arguments()`` (a description
+    of everything the games read: the cards, factions, counts and seeds, parts of ``game``; made without
+    counting as read what describing them reads). Not kept when the description names an object by its
+    address. What the games read of ``game`` and its cards is counted as read again when the result comes
+    from here (:func:`pnp.cache.buildcache.note_reads`)."""
+    with buildcache.unrecorded():       # a card's name in the description is not a read of the games
+        arguments = arguments()
     if " at 0x" in arguments:
         return play()
     key = (what, buildcache.digest(arguments))
@@ -192,14 +195,16 @@ def hook(what: str, module, game, play):
     comes from here)."""
     names = _READS.get(what)
     if names is not None:
-        values = buildcache.reads_digest(game, names)
+        with buildcache.unrecorded():   # the values' descriptions read every field: not the hook's reads
+            values = buildcache.reads_digest(game, names)
         found = _find((what, names, values)) if values is not None else None
         if found is not None:
             buildcache.note_reads(found[2])
             return found[1]
     result, reads = _played(game, play)
     names = tuple(sorted(reads))
-    values = buildcache.reads_digest(game, names)
+    with buildcache.unrecorded():
+        values = buildcache.reads_digest(game, names)
     if values is not None:
         with _LOCK:
             _READS[what] = names

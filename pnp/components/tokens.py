@@ -211,7 +211,7 @@ def check_demand(game, token_set, problems, games: int = DEMAND_GAMES) -> None:
     players = game.players[1]
     # the same cards, the same code: the games played once in this process (pnp.cache.played)
     demand = dict(played.call("token_demand", engine.module, game,
-                              repr((game.cards, game.factions, games, 0, players)),
+                              lambda: repr((game.cards, game.factions, games, 0, players)),
                               lambda: dict(demand_of(game.cards, games=games, seed=0, players=players,
                                                      factions=game.factions))))
     for kind, need in sorted(demand.items()):
