@@ -57,6 +57,16 @@ def test_the_largest_empty_rectangle_is_the_one_the_stepwise_walk_finds():
             rects.append(Rect(rng.choice([rng.uniform(-5, w), float(rng.randrange(-2, int(w)))]),
                               rng.choice([rng.uniform(-5, h), float(rng.randrange(-2, int(h)))]), rw, rh))
         assert space.largest_empty(rects, (w, h)) == stepwise(rects, (w, h)), (w, h, rects)
+        # the whole-row way a board's grid takes, on the same grid
+        spans = set()
+        cols, rows = max(0, math.floor(w - 6)), max(0, math.floor(h - 6))
+        for r in rects:
+            c0, c1 = max(0, math.floor(r.x - 3)), min(cols, math.ceil(r.right - 3))
+            r0, r1 = max(0, math.floor(r.y - 3)), min(rows, math.ceil(r.top - 3))
+            if c0 < c1 and r0 < r1:
+                spans.add((c0, c1, r0, r1))
+        if cols and rows:
+            assert space._by_rows(spans, cols, rows) == space._walked(spans, cols, rows), (w, h, rects)
 
 
 def test_a_board_sized_face_is_measured_alike():

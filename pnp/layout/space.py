@@ -66,23 +66,61 @@ def largest_empty(rects, size: tuple, margin: float = MARGIN, cell: float = CELL
     return _largest_on_grid(frozenset(spans), cols, rows, w, h, margin, cell)
 
 
+#: Grids of more cells than this (a board's) are measured by whole rows with numpy; a card's grid (some
+#: 5,000 cells) is walked, without importing numpy for it.
+WALKED_CELLS = 20_000
+
+
 @lru_cache(maxsize=4096)
 def _largest_on_grid(spans: frozenset, cols: int, rows: int, w: float, h: float, margin: float,
                      cell: float) -> Empty:
     """:func:`largest_empty` of a grid of ``cols`` x ``rows`` cells whose ``spans`` (first column, past
-    the last, first row, past the last) are covered.
+    the last, first row, past the last) are covered: the rectangle the histogram method finds first among
+    the largest (rows from the bottom, each row's histogram of empty cells above it, a stack of rising
+    bars popped left to right), walked row by row (:func:`_walked`) or found by whole rows
+    (:func:`_by_rows`) on a large grid: the same rectangle."""
+    if not rows or not cols:
+        return Empty(Rect(margin, margin, 0.0, 0.0), 0.0)
+    found = _walked(spans, cols, rows) if cols * rows <= WALKED_CELLS else _by_rows(spans, cols, rows)
+    if found is None:
+        return Empty(Rect(margin, margin, 0.0, 0.0), 0.0)
+    best, j, start, top, width = found
+    return Empty(Rect(margin + start * cell, margin + (j - top + 1) * cell, width * cell, top * cell),
+                 best * cell * cell / (w * h) if w and h else 0.0)
 
-    The rectangle is the one the histogram method finds first among the largest (rows from the bottom,
-    each row's histogram of empty cells above it, a stack of rising bars popped left to right): the
-    largest area and the first row that holds it come from the row-by-row left and right limits of
-    each column's bar, worked out for whole rows at once (numpy), and only that row's histogram is
-    walked with the stack (:func:`_first_largest_in_row`). A board's grid has some 100,000 cells, which
-    the walk over every row took a second for."""
+
+def _walked(spans, cols: int, rows: int):
+    """(area, row, start column, height, width) of the first largest rectangle, every row's histogram
+    walked with the stack; None when every cell is covered."""
+    full = [[False] * cols for _ in range(rows)]              # row 0 at the bottom
+    for c0, c1, r0, r1 in spans:
+        for j in range(r0, r1):
+            row = full[j]
+            for i in range(c0, c1):
+                row[i] = True
+    best, where = 0, None
+    heights = [0] * cols
+    for j in range(rows):
+        heights = [0 if full[j][i] else heights[i] + 1 for i in range(cols)]
+        stack = []                                            # (start column, height), heights rising
+        for i, height in enumerate(heights + [0]):
+            start = i
+            while stack and stack[-1][1] >= height:
+                start, top = stack.pop()
+                if top * (i - start) > best:
+                    best = top * (i - start)
+                    where = (best, j, start, top, i - start)
+            stack.append((start, height))
+    return where
+
+
+def _by_rows(spans, cols: int, rows: int):
+    """:func:`_walked`'s answer, from each row's bar limits worked out for whole rows at once (numpy): the
+    largest area and the first row that holds it, then only that row's histogram walked
+    (:func:`_first_largest_in_row`). A board's grid has some 100,000 cells, which the walk took a
+    second for."""
     import numpy as np
 
-    none = Empty(Rect(margin, margin, 0.0, 0.0), 0.0)
-    if not rows or not cols:
-        return none
     full = np.zeros((rows, cols), dtype=bool)                  # row 0 at the bottom
     for c0, c1, r0, r1 in spans:
         full[r0:r1, c0:c1] = True
@@ -102,11 +140,10 @@ def _largest_on_grid(spans: frozenset, cols: int, rows: int, w: float, h: float,
         if area > best:
             best, found = area, (j, heights.tolist())
     if found is None:
-        return none
+        return None
     j, bars = found
     start, top, width = _first_largest_in_row(bars, best)
-    return Empty(Rect(margin + start * cell, margin + (j - top + 1) * cell, width * cell, top * cell),
-                 best * cell * cell / (w * h) if w and h else 0.0)
+    return best, j, start, top, width
 
 
 def _first_largest_in_row(heights: list, area: int) -> tuple:
