@@ -418,8 +418,35 @@ def cover_title_fits(text: str, subtitle: str, w: float, h: float, art: bool) ->
     return all(f.ok for f, _ in placed) and last >= cover_picture_top(h, art)
 
 
+#: The back cover's foot (``!back``): the game's title, then its facts and what the box holds, small and
+#: centred at the foot of the page, under an accent rule.
+COLOPHON_TITLE = Style(font="sans-bold", size=7.6, leading=1.3, align="center", colour=ACCENT, upper=True,
+                       tracking=0.7)
+COLOPHON = Style(font="sans", size=7.0, leading=1.35, align="center", colour="#4a423b")
+#: Room (mm) between the back cover's text and the rule over its foot.
+COLOPHON_GAP = 5.0
+
+
+def colophon_lines(colophon, width: float) -> list[tuple[Style, tuple]]:
+    """(style, wrapped lines) of each line of the back cover's foot (``colophon``: the title first, then
+    markup lines), in ``width`` points."""
+    out = []
+    for k, markup in enumerate(colophon):
+        style = COLOPHON_TITLE if k == 0 else COLOPHON
+        out.append((style, tuple(wrap(markup, style, style.size, width, runt=True) or ())))
+    return out
+
+
+def colophon_height(colophon, width: float) -> float:
+    """Height (points) of the back cover's foot, its rule and the gap above it: 0 without one."""
+    if not colophon:
+        return 0.0
+    lines = colophon_lines(colophon, width)
+    return sum(len(ls) * st.size * st.leading for st, ls in lines) + 3.0 * (len(lines) - 1) + pt(COLOPHON_GAP) + 6.0
+
+
 class RulebookDoc(BaseDocTemplate):
-    def __init__(self, buf, game, page_size_mm, running_title):
+    def __init__(self, buf, game, page_size_mm, running_title, colophon=()):
         fonts.register()
         w, h = page_size_mm
         super().__init__(buf, pagesize=(pt(w), pt(h)), invariant=1, initialFontName="EBGaramond-Regular",
@@ -429,10 +456,17 @@ class RulebookDoc(BaseDocTemplate):
         self.game, self.running_title = game, running_title
         frame = _Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                        leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        # the back cover (!back): no running head nor page number; its foot (the title, the game's facts,
+        # what the box holds) under the frame, which ends above it
+        self.colophon = tuple(colophon)
+        foot = colophon_height(self.colophon, self.width)
+        back = _Frame(self.leftMargin, self.bottomMargin + foot, self.width, self.height - foot, id="back",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([
             PageTemplate("cover", [frame], onPage=self._cover_page),
             PageTemplate("body", [frame], onPage=self._body_page),
             PageTemplate("blank", [frame]),
+            PageTemplate("back", [back], onPage=self._back_page),
         ])
         self._headings = 0
         self.placed = None          # [(page, kind, lines, markup)] of every flowable set, when asked
@@ -450,6 +484,28 @@ class RulebookDoc(BaseDocTemplate):
         c.setLineWidth(0.4)
         inner = COVER_FRAME + 1.5
         c.rect(pt(inner), pt(inner), w - pt(2 * inner), h - pt(2 * inner), stroke=1, fill=0)
+        c.restoreState()
+
+    def frame_bottom(self, template: str) -> float:
+        """The bottom (points) of a page template's text frame."""
+        for t in self.pageTemplates:
+            if t.id == template:
+                return t.frames[0]._y1
+        return self.bottomMargin
+
+    def _back_page(self, c, doc):
+        """The back cover: its foot (:func:`colophon_lines`) at the foot of the page, under a rule."""
+        if not self.colophon:
+            return
+        c.saveState()
+        lines = colophon_lines(self.colophon, self.width)
+        y = self.bottomMargin + sum(len(ls) * st.size * st.leading for st, ls in lines) + 3.0 * (len(lines) - 1)
+        c.setStrokeColor(HexColor(self.game.look.colour("accent", ACCENT)))
+        c.setLineWidth(0.6)
+        c.line(self.leftMargin, y + 6.0, self.leftMargin + self.width, y + 6.0)
+        for style, wrapped in lines:
+            paint_lines(c, wrapped, style, style.size, self.leftMargin, self.width, y - style.size * 0.95)
+            y -= len(wrapped) * style.size * style.leading + 3.0
         c.restoreState()
 
     def _body_page(self, c, doc):
@@ -614,7 +670,8 @@ def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figure
     """(document, story, contents, [(entry, after the notes?)] guessed from the headings) of a booklet
     with ``notes`` padding pages (``mark_notes``: none, the padding point marked for a layout pass)."""
     buf = io.BytesIO()
-    doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"))
+    doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"),
+                      cfg.get("_colophon") or ())
     toc = _toc()[0]
     facts = _facts(game, words)
     extra = {
@@ -623,6 +680,7 @@ def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figure
                               NextPageTemplate("body"), PageBreak()],
         "toc": _once(toc),
         "pagebreak": lambda arg: [PageBreakIfNotEmpty()],    # a new page, unless this one is still empty
+        "back": _back,                                      # the back cover starts here
         "notes": _notes(notes, words.get("notes", "Notes"), bool(cfg.get("notes")), doc.height, mark_notes),
         "space": lambda arg: [Spacer(1, _space(arg))],      # points, as docs/rulebook.md says
         # the booklet takes spare content out unless it has room (pnp.rulebook.component.without_spare)
@@ -649,6 +707,14 @@ def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figure
     _drop_trailing_breaks(story)
     headed = notes if cfg.get("notes") else 0
     return doc, story, toc, contents_entries(nodes, headed)
+
+
+def _back(arg):
+    """The ``!back`` directive: what follows starts the back cover, a page of its own (the booklet's last):
+    no running head nor page number, and at its foot the game's title, facts and what the box holds."""
+    if arg.strip():
+        raise MarkupError(0, f"!back takes nothing after it (it starts the back cover), not {arg[:20]!r}")
+    return [PageBreakIfNotEmpty("back")]
 
 
 def _rule():
@@ -842,16 +908,17 @@ EMPTY_SHARE = 1 / 3
 
 
 def empty_pages(laid: LaidOut, page_size_mm: tuple, least: float = EMPTY_SHARE,
-                last: bool = False) -> list[tuple[int, float]]:
+                last: bool = True) -> list[tuple[int, float]]:
     """(page number, share of its text frame left empty under what it holds) of each page of a laid out
-    booklet that is more than ``least`` (:data:`EMPTY_SHARE`) empty: its content pages but the cover and
-    (unless ``last``) the last one (where a booklet's text simply ends; the padding pages after it are
-    rulebook.yaml's notes)."""
-    bottom, top = pt(MARGIN["bottom"]), pt(page_size_mm[1] - MARGIN["top"])
+    booklet that is more than ``least`` (:data:`EMPTY_SHARE`) empty: its content pages but the cover, the
+    last one too (the back page; without ``last``, all but it). A back cover (``!back``) is measured in
+    its frame, which ends above its foot. The padding pages are rulebook.yaml's notes."""
+    top = pt(page_size_mm[1] - MARGIN["top"])
     out = []
     for number, page in enumerate(laid.pages if last else laid.pages[:-1], 1):
         if page.template == "cover":
             continue
+        bottom = laid.doc.frame_bottom(page.template)      # a back cover's frame ends above its foot
         lows = [event[3] for event in page.events if event[0] == "place"]
         share = (min(lows) - bottom) / (top - bottom) if lows else 1.0
         if share > least:
@@ -867,6 +934,17 @@ def page_ends(laid: LaidOut, number: int) -> tuple[int, int] | None:
         if event[0] == "place" and getattr(event[1], "source", None) is not None:
             return event[1].source
     return None
+
+
+def page_blocks(laid: LaidOut, number: int) -> list[tuple[int, int]]:
+    """(chapter index, markup line) of each block placed on page ``number`` (from 1) of a laid out
+    booklet, in the order they are set (a block split over pages is on each of them)."""
+    out = []
+    for event in laid.pages[number - 1].events:
+        source = getattr(event[1], "source", None) if event[0] == "place" else None
+        if source is not None and source not in out:
+            out.append(source)
+    return out
 
 
 def placed_lines(laid: LaidOut, chapter: int) -> dict[int, set]:

@@ -166,6 +166,28 @@ class KeepWithNext(Flowable):
     def split(self, avail_width, avail_height):
         canv = getattr(self, "canv", None)
         _, h1 = self.first.wrapOn(canv, avail_width, avail_height)
+        return self._split_kept(canv, avail_width, avail_height, h1) or \
+            self._split_lead_in(canv, avail_width, avail_height)
+
+    def _split_lead_in(self, canv, avail_width, avail_height) -> list:
+        """A paragraph leading in to a figure, the pair too tall for the room left: the paragraph's
+        first lines here, its last lines (at least :data:`KEEP_LINES`) with the figure on the next page,
+        rather than all of it moving on and leaving the foot of the page empty."""
+        if not (isinstance(self.first, RichText) and self.first.kind == "body"
+                and isinstance(self.second, FigureRow)):
+            return []
+        n = len(self.first._wrap_lines(avail_width))
+        parts = self.first.splitOn(canv, avail_width, min(avail_height, (n - KEEP_LINES) * self.first.lead + 0.01))
+        if len(parts) != 2:
+            return []
+        head, tail = parts
+        rest = KeepWithNext(tail, self.second)
+        rest.source = getattr(self, "source", None)
+        return [head, rest]
+
+    def _split_kept(self, canv, avail_width, avail_height, h1) -> list:
+        """The heading (or lead-in) whole here with the first part of what follows it; [] when that part
+        would be too small."""
         room = avail_height - h1 - self._gap()
         if room <= 0:
             return []
@@ -251,8 +273,10 @@ class Rule(Flowable):
 
 class FigureRow(Flowable):
     """Figures drawn by pnp (:mod:`pnp.rulebook.figures`) side by side, centred in the column, each with its
-    caption set below it. A row wider than the column goes on over more lines; a figure wider than the
-    column alone is scaled down to fit it."""
+    caption set below it. Figures next to each other with the same caption (a group of pieces: a kind's
+    tokens) share one caption, set once under them. A row wider than the column goes on over more lines,
+    balanced (5 figures go 3 + 2, never 4 + 1); a figure wider than the column alone is scaled down to
+    fit it."""
 
     kind = "figure"
 
@@ -270,34 +294,88 @@ class FigureRow(Flowable):
     def getSpaceAfter(self):
         return self.space_after
 
+    def groups(self) -> list[int]:
+        """For each figure, how many figures its caption is shared by: the run of neighbours with the
+        same caption it belongs to (1: a caption of its own, or none)."""
+        out, k = [], 0
+        while k < len(self.drawings):
+            caption = self.drawings[k].caption
+            end = k + 1
+            while caption and end < len(self.drawings) and self.drawings[end].caption == caption:
+                end += 1
+            out += [end - k] * (end - k)
+            k = end
+        return out
+
     def layout(self, avail_mm: float) -> list[list[tuple]]:
-        """Lines of (drawing, scale): each figure at its own scale (less if alone it is wider than the
-        column), as many to a line as fit."""
+        """Lines of (drawing, scale, index): each figure at its own scale (less if alone it is wider than
+        the column), as many to a line as fit, then balanced: the same lines hold the figures as evenly
+        as they can (5 figures that fit 4 to a line go 3 + 2, never 4 + 1; 10 that fit 3 go 3 + 3 + 2 +
+        2), in order, each line still within the column."""
+        placed = [(d, min(d.scale, avail_mm / d.width) if d.width else d.scale, i)
+                  for i, d in enumerate(self.drawings)]
+        runs = self.groups()
+        widths = [self.slot(d, s, avail_mm, runs[i]) for d, s, i in placed]
         lines, line, used = [], [], 0.0
-        for d in self.drawings:
-            s = min(d.scale, avail_mm / d.width) if d.width else d.scale
-            w = self.slot(d, s, avail_mm)
+        for item, w in zip(placed, widths):
             if line and used + self.gap + w > avail_mm + 0.01:
                 lines.append(line)
                 line, used = [], 0.0
             used += (self.gap if line else 0.0) + w
-            line.append((d, s))
+            line.append(item)
         if line:
             lines.append(line)
-        return lines
+        n = len(lines)
+        if n < 2:
+            return lines
+        base, more = divmod(len(placed), n)
+        counts = [base + 1 if k < more else base for k in range(n)]
+        balanced, start = [], 0
+        for count in counts:
+            part = widths[start:start + count]
+            if sum(part) + self.gap * (count - 1) > avail_mm + 0.01:
+                return lines            # an uneven row of wide figures: as many to a line as fit
+            balanced.append(placed[start:start + count])
+            start += count
+        return balanced
 
-    def slot(self, d, s: float, avail_mm: float) -> float:
+    def slot(self, d, s: float, avail_mm: float, shared: int = 1) -> float:
         """Width (mm) a figure takes in its row: the drawing's, or its caption's on one line if that is
         wider (at most 30 mm, or 60 % of the column for a figure alone in its row, and never more than
-        the column: longer captions take more lines)."""
+        the column: longer captions take more lines); a caption ``shared`` by several figures asks each
+        of them for its share of that width."""
         from pnp.units import PT_PER_MM as MM
 
         w = d.width * s
         if d.caption:
             _, one_line = rich.natural_widths(d.caption, self.caption_style)
             most = 0.6 * avail_mm if len(self.drawings) == 1 else 30.0
-            w = max(w, min(one_line / MM + 1.0, most, avail_mm))
+            wide = min(one_line / MM + 1.0, max(most, 30.0 * min(shared, 2)), avail_mm)
+            w = max(w, (wide - self.gap * (shared - 1)) / shared)
         return w
+
+    def _captions(self, line, widths) -> list[tuple[int, int, tuple]]:
+        """(first, last, lines) of each caption under a line of figures: one per run of neighbours with
+        the same caption, as wide as the run."""
+        from pnp.units import PT_PER_MM as MM
+
+        cap, out, k = self.caption_style, [], 0
+        while k < len(line):
+            caption = line[k][0].caption
+            end = k + 1
+            while caption and end < len(line) and line[end][0].caption == caption:
+                end += 1
+            if caption:
+                span = sum(widths[k:end]) + self.gap * MM * (end - 1 - k)
+                out.append((k, end - 1, tuple(rich.wrap(caption, cap, cap.size, span, runt=True) or ())))
+            k = end
+        return out
+
+    def _widths(self, line, avail_mm: float) -> list[float]:
+        from pnp.units import PT_PER_MM as MM
+
+        runs = self.groups()
+        return [self.slot(d, s, avail_mm, runs[i]) * MM for d, s, i in line]
 
     def wrap(self, avail_width, avail_height):
         from pnp.units import PT_PER_MM as MM
@@ -307,14 +385,10 @@ class FigureRow(Flowable):
         total = 0.0
         avail_mm = avail_width / MM
         for line in self.layout(avail_mm):
-            captions, caption_h = [], 0.0
-            for d, s in line:
-                width = self.slot(d, s, avail_mm) * MM
-                lines = rich.wrap(d.caption, cap, cap.size, width) if d.caption else ()
-                captions.append(lines or ())
-                caption_h = max(caption_h, len(lines or ()) * cap.size * cap.leading)
+            captions = self._captions(line, self._widths(line, avail_mm))
+            caption_h = max((len(lines) * cap.size * cap.leading for _, _, lines in captions), default=0.0)
             caption_h += 2.5 if caption_h else 0.0
-            art_h = max(d.height * s for d, s in line) * MM
+            art_h = max(d.height * s for d, s, _ in line) * MM
             self._lines.append((line, captions, art_h, caption_h))
             total += art_h + caption_h
         total += 6.0 * (len(self._lines) - 1)
@@ -332,8 +406,8 @@ class FigureRow(Flowable):
             fit = k + 1
         if fit == 0 or fit == len(self._lines):
             return []
-        first = [d for line, *_ in self._lines[:fit] for d, _ in line]
-        rest = [d for line, *_ in self._lines[fit:] for d, _ in line]
+        first = [d for line, *_ in self._lines[:fit] for d, _, _ in line]
+        rest = [d for line, *_ in self._lines[fit:] for d, _, _ in line]
         parts = [FigureRow(first, self.caption_style, self.gap, self.space_before, 0.0),
                  FigureRow(rest, self.caption_style, self.gap, 0.0, self.space_after)]
         for part in parts:      # where in the markup (pnp.draw.document)
@@ -351,21 +425,24 @@ class FigureRow(Flowable):
         top = self.height
         avail_mm = self.width / MM
         for line, captions, art_h, caption_h in self._lines:
-            widths = [self.slot(d, s, avail_mm) * MM for d, s in line]
+            widths = self._widths(line, avail_mm)
             total = sum(widths) + self.gap * MM * (len(widths) - 1)
-            x = (self.width - total) / 2
+            left = (self.width - total) / 2
             base = top - art_h - caption_h
-            for (d, s), w, lines in zip(line, widths, captions):
+            starts, x = [], left
+            for (d, s, _), w in zip(line, widths):
                 h, dw = d.height * s * MM, d.width * s * MM
                 c.saveState()
                 c.translate(x + (w - dw) / 2, base + caption_h + (art_h - h))
                 paint(c, placed_elements(d, s))
                 c.restoreState()
-                if lines:
-                    rich.paint_lines(c, lines, cap, cap.size, x, w, base + caption_h - cap.size - 1.5)
+                starts.append(x)
                 x += w + self.gap * MM
+            for first, last, lines in captions:
+                if lines:
+                    span = starts[last] + widths[last] - starts[first]
+                    rich.paint_lines(c, lines, cap, cap.size, starts[first], span, base + caption_h - cap.size - 1.5)
             top = base - 6.0
-
 
 
 class Ruler(Flowable):

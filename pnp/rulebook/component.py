@@ -21,9 +21,10 @@ from pnp.errors import DataError, Problem, Problems
 from pnp.rulebook.figures import Figures
 from pnp.loading.i18n import strings, translation, words_function
 from pnp.layout.imposition import padded, print_order, side_marks
-from pnp.text.markup import Safe, escape, fill, parse, plain_text
+from pnp.text.markup import Directive, Heading, Safe, escape, fill, parse, plain_text
 from pnp.rulebook.chapters import chapter_markup, load_config
-from pnp.draw.document import EMPTY_SHARE, draw_laid_out, empty_pages, lay_out, page_ends, placed_lines
+from pnp.draw.document import (EMPTY_SHARE, draw_laid_out, empty_pages, lay_out, page_blocks,
+                                placed_lines)
 from pnp.loading.paths import excerpt
 from pnp.loading.events import event_templates, phrases, transcript_lines  # noqa: F401 (phrases: tests)
 from pnp.loading.events import said as said_by_templates
@@ -363,8 +364,10 @@ def context(game, cfg, lang, figures=None) -> dict:
     for t in (tokens.tokens if tokens else ()):
         detail = game.faction(t.faction).name if t.faction else t.value
         label = words.get(f"tokens_{t.kind}", t.kind)
+        of_kind = sum(o.count for o in tokens.tokens if o.kind == t.kind)
         token_list.append({"id": t.id, "kind": t.kind, "value": t.value, "faction": t.faction,
-                           "name": Safe(label + (f" ({escape(str(detail))})" if detail is not None else ""))})
+                           "name": Safe(label + (f" ({escape(str(detail))})" if detail is not None else "")),
+                           "group": Safe(label), "count": t.count, "kind_count": of_kind})
     rank_order = {r.id: i for i, r in enumerate(game.ranks)}
     factions = [{"faction": f, "cards": sorted((c for c in game.cards if c.faction == f.id),
                                                key=lambda c: rank_order.get(c.rank, 0))}
@@ -531,7 +534,7 @@ def booklet_fit(game, paper: str, lang: str):
 def _prepared(game, paper: str, lang: str) -> tuple:
     """What laying the booklet out needs: its configuration, figures, chapters, fill blocks, printed
     words, page size, and its key in the build cache (:func:`_drawn_key`) with the cache."""
-    cfg = load_config(game)
+    cfg = {**load_config(game), "_colophon": colophon(game, lang)}
     figures = Figures(game, lang)
     try:
         seen = context(game, cfg, lang, figures)
@@ -644,7 +647,38 @@ def _drawn_key(game, cfg, chapters, fills, figures, paper, lang, words, cache) -
         [(path, files(path)) for path in pictures], repr(look),
         files(look.art) if look.art is not None else None,
         [(f.emblem, f.colour) for f in game.factions], game.title, game.author, game.players, game.minutes,
-        game.ages, credit_lines(game, words, book=True), sorted(words.items()), cfg.get("pages"), bool(cfg.get("notes")))
+        game.ages, credit_lines(game, words, book=True), sorted(words.items()), cfg.get("pages"), bool(cfg.get("notes")),
+        cfg.get("_colophon"))
+
+
+def colophon(game, lang: str) -> tuple[str, ...]:
+    """The back cover's foot (``!back``), markup lines: the game's title, its facts (players, minutes,
+    ages) and what its box holds and what goes beside it (box.yaml's contents, as the box prints them)."""
+    from pnp.components.box import listed, load_box
+
+    words = strings(game, lang)
+
+    def ranged(key, pair):
+        lo, hi = pair
+        return fill(words[key + "_one"], min=lo) if lo == hi else fill(words[key], min=lo, max=hi)
+
+    facts = [ranged("box_players", game.players)]
+    if game.minutes:
+        facts.append(ranged("box_minutes", game.minutes))
+    if game.ages:
+        facts.append(fill(words["box_ages"], ages=game.ages))
+    lines = [escape(game.title), " · ".join(facts)]
+    try:
+        data = load_box(game)
+    except DataError:                   # box.yaml's own problem, reported by the box's check
+        data = None
+    if data is not None:
+        both = listed(game, data, lang)
+        for inside, key in ((True, "box_contents"), (False, "box_beside")):
+            items = [f"{n}\u00a0{escape(item)}" for n, item, held in both if held == inside]
+            if items:
+                lines.append(f"**{words[key]}:** " + ", ".join(items))
+    return tuple(lines)
 
 
 def fill_markup(game, cfg, seen: dict, lang: str) -> list[str]:
@@ -666,13 +700,13 @@ FILL_SHARE = 1 / 4
 
 def _waste(laid, size, limit: int) -> tuple:
     """How much of a laid out booklet is left empty, the worst first: the shares of its pages more than a
-    third empty (those ``pnp validate`` reports) and each padding page it needs up to ``limit`` pages (a
-    whole page); the shares of its pages more than a quarter empty, the last one too; the shares of all
+    third empty (those ``pnp validate`` reports, the back page too) and each padding page it needs up to
+    ``limit`` pages (a whole page); the shares of its pages more than a quarter empty; the shares of all
     its pages. Rounded, so that equal layouts tie."""
     def shares(least, last=True):
         return sum(share for _, share in empty_pages(laid, size, least, last))
 
-    return (round(shares(EMPTY_SHARE, last=False) + max(0, limit - len(laid.pages)), 4),
+    return (round(shares(EMPTY_SHARE) + max(0, limit - len(laid.pages)), 4),
             round(shares(FILL_SHARE), 4), round(shares(0.0), 4))
 
 
@@ -707,7 +741,8 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
         if len(tried.pages) <= limit and _waste(tried, size, limit) < waste:
             taken.add(i)
             current, laid, waste = trial, tried, _waste(tried, size, limit)
-    unused = [block for block in fills if not _shown(block, current, figures)]
+    unused = [block for block in fills if not _shown(block, current, figures)
+              and not _repeats(block, current, figures)]
     too_tall: dict = {}                 # block: the most room (a share of a page) it did not fit in
     while unused:
         gaps = dict(empty_pages(laid, size, FILL_SHARE, last=True))
@@ -715,18 +750,23 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
             gaps.setdefault(laid.notes_at, 1.0)     # the last page before the padding
         best = None
         for number in sorted(gaps):
-            at = page_ends(laid, number)
+            # the page's last section end; a page whose room falls inside a section (a long example told
+            # over pages) takes the block at the page before's last one, the section moving on past it
+            home, at = number, _section_end(laid, number, current)
+            if at is None and number > 2:
+                home, at = number - 1, _section_end(laid, number - 1, current)
             if at is None:
                 continue
             for block in unused:                # the one that leaves the least room empty (first of equals)
-                if gaps[number] <= too_tall.get(block, -1.0):
+                if home == number and gaps[number] <= too_tall.get(block, -1.0):
                     continue
                 trial, (chapter, first, last) = with_fill(current, at, block)
                 tried = lay(trial)
                 on = placed_lines(tried, chapter)
                 pages_on = set().union(*(on.get(line, set()) for line in range(first, last + 1)))
-                if pages_on != {number}:        # not whole in that room: nor in any smaller one
-                    too_tall[block] = max(too_tall.get(block, -1.0), gaps[number])
+                if pages_on != {home}:          # not whole in that room: nor in any smaller one
+                    if home == number:
+                        too_tall[block] = max(too_tall.get(block, -1.0), gaps[number])
                     continue
                 left = _waste(tried, size, limit)
                 if len(tried.pages) <= limit and left < waste and (best is None or left < best[0]):
@@ -736,8 +776,22 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
         if best is None:
             break
         waste, block, current, laid = best
-        unused.remove(block)
+        unused = [b for b in unused if b != block and not _repeats(b, current, figures)]
     return laid, target, current
+
+
+def _section_end(laid, number: int, chapters) -> tuple[int, int] | None:
+    """(chapter index, markup line) of the last block on page ``number`` that ends a section: the last
+    block of its chapter, or one followed by a heading (of any level) or a page break. A fill block goes
+    only there: never inside a section, where it would part an example from its outcome or a figure from
+    the text that explains it. None: the page ends no section."""
+    for chapter, line in reversed(page_blocks(laid, number)):
+        nodes = parse(chapters[chapter][1])
+        after = next((n for n in nodes if n.line > line), None)
+        if after is None or isinstance(after, Heading) or (
+                isinstance(after, Directive) and after.name in ("pagebreak", "notes", "back")):
+            return chapter, line
+    return None
 
 
 def _shown(block: str, chapters, figures) -> bool:
@@ -748,6 +802,38 @@ def _shown(block: str, chapters, figures) -> bool:
     drawn = {int(n) for _, markup in chapters for n in re.findall(r"^!figure (\d+)[ \t]*$", markup, re.M)}
     shown = [figures.drawings[n] for n in drawn if 0 <= n < len(figures.drawings)]
     return all(0 <= n < len(figures.drawings) and figures.drawings[n] in shown for n in numbers)
+
+
+#: Figures of one piece drawn alone (not a hand, a map or a board, which draw a situation): a booklet that
+#: shows a piece this way shows it once in its fill.
+_PIECE_KINDS = ("card", "token", "die")
+
+
+def _piece(drawing):
+    """What a figure of one piece shows, whatever its scale and caption (None: not a figure of one
+    piece)."""
+    if drawing.kind not in _PIECE_KINDS:
+        return None
+    return drawing.kind, drawing.elements, drawing.width, drawing.height
+
+
+def _repeats(block: str, chapters, figures) -> bool:
+    """Whether a fill block draws a piece the chapters (with the fill blocks set so far) already draw
+    alone: the same card, token or die face, at any scale, under any caption. Such a block is not
+    offered, so that no fill shows a piece twice (Behind the Throne's End of Game card under its card
+    index)."""
+    def pieces(markup):
+        out = set()
+        for n in re.findall(r"^!figure (\d+)[ \t]*$", markup, re.M):
+            n = int(n)
+            if 0 <= n < len(figures.drawings):
+                piece = _piece(figures.drawings[n])
+                if piece is not None:
+                    out.add(piece)
+        return out
+
+    drawn = set().union(*(pieces(markup) for _, markup in chapters)) if chapters else set()
+    return bool(pieces(block) & drawn)
 
 
 def _problem(cfg, message):
