@@ -67,6 +67,34 @@ def test_a_track_figure_shows_the_spaces_asked_and_nothing_of_the_next_row():
     assert markers == {"marker:1", "marker:3"}
 
 
+def test_a_track_figure_sets_the_faction_tokens_on_their_spots_in_the_start_area():
+    """A setup figure (Shadow Throne's back cover): markers at 'start' are the factions' own tokens
+    (tokens.yaml's on_track), each centred on its spot; the figure is the start area, whose words (8 pt on
+    the track, 3 pt at the figure's scale) are left out and whose box loses their band."""
+    game, figures = figures_of("shadow_throne")
+    figures.track(markers={"empire": "start", "rebels": "start", "church": "start"}, scale=0.4)
+    drawing = figures.drawings[0]
+    (group,) = drawing.elements
+    spots = {e.role[len("start:"):]: e for e in group.elements if getattr(e, "role", "").startswith("start:")}
+    tokens = {e.role: e for e in group.elements if getattr(e, "role", "").startswith("token:")}
+    assert set(spots) == {"empire", "rebels", "church"}
+    assert set(tokens) == {"token:faction-empire", "token:faction-rebels", "token:faction-church"}
+    for faction, spot in spots.items():
+        matrix = tokens[f"token:faction-{faction}"].matrix
+        size = spot.r * 2 - 3.0
+        assert matrix[0] * 25.0 == pytest.approx(size)                  # the 25 mm token, inside its spot
+        assert (matrix[4] + size / 2, matrix[5] + size / 2) == pytest.approx((spot.cx, spot.cy), abs=0.01)
+    # no words but the tokens' own; the window is the start area's box, centred on the spots
+    inside = [e for e in group.elements if not getattr(e, "role", "").startswith("token:")]
+    assert not [e for e in flatten(inside) if isinstance(e, Text) and group.clip.overlaps(e.rect)]
+    (area,) = [e for e in group.elements if getattr(e, "role", "") == "start-area"]
+    assert (drawing.width, drawing.height) == pytest.approx((area.rect.w + 1.0, area.rect.h + 1.0))
+    assert area.rect.y + area.rect.h / 2 == pytest.approx(next(iter(spots.values())).cy, abs=0.01)
+    # with spaces: the start area above the first row
+    figures.track(markers={"empire": "start"}, spaces=[1, 5])
+    assert figures.drawings[1].height > area.rect.h + 38.0
+
+
 def test_a_map_figure_shows_whole_pieces_and_tokens_and_cuts_no_words():
     game, figures = figures_of("shadow_queen")
     figures.map(around="0705", radius=1.0, pieces={"0705": "shadow", "0706": "bridge", "0806": "peasant",
@@ -157,9 +185,10 @@ def test_spare_content_fills_pages_the_booklet_would_pad_and_only_those(built_ki
     # Shadow Throne on A4 has a page to spare: the tokens at actual size take it, not a blank page (the
     # rulebooks of kits other modules share: conftest.built_kit)
     a4 = booklet_text(built_kit("shadow_throne", "en", "a4") / "rulebook.pdf")
-    assert "The tokens, actual size" in a4 and "Gold tokens (5)" in a4
+    assert "The tokens, actual size" in a4                 # a kind's tokens share one caption ("Gold tokens")
+    assert "Gold tokens" in a4[a4.index("The tokens, actual size"):]
     # on Letter they take the room the card index leaves on its last page, and add no page (before issue
     # 37's figure of the battle's end moved the card index on, the cards filled that page: no tokens)
     path = built_kit("shadow_throne", "en", "letter") / "rulebook.pdf"
     pages = pypdf.PdfReader(path).pages
-    assert len(pages) == 16 and "The tokens, actual size" in pages[14].extract_text()
+    assert len(pages) == 16 and "The tokens, actual size" in "".join(page.extract_text() for page in pages)

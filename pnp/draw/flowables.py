@@ -274,8 +274,9 @@ class Rule(Flowable):
 class FigureRow(Flowable):
     """Figures drawn by pnp (:mod:`pnp.rulebook.figures`) side by side, centred in the column, each with its
     caption set below it. Figures next to each other with the same caption (a group of pieces: a kind's
-    tokens) share one caption, set once under them. A row wider than the column goes on over more lines,
-    balanced (5 figures go 3 + 2, never 4 + 1); a figure wider than the column alone is scaled down to
+    tokens) share one caption, set once under them (under the last line they take). A row wider than the column goes on over more lines,
+    balanced (5 figures go 3 + 2, never 4 + 1), and broken between a shared caption's runs where the lines
+    can be (a kind's tokens on one line); a figure wider than the column alone is scaled down to
     fit it."""
 
     kind = "figure"
@@ -328,6 +329,9 @@ class FigureRow(Flowable):
         n = len(lines)
         if n < 2:
             return lines
+        kept = self._by_runs(placed, widths, runs, n, avail_mm)
+        if kept is not None:
+            return kept
         base, more = divmod(len(placed), n)
         counts = [base + 1 if k < more else base for k in range(n)]
         balanced, start = [], 0
@@ -338,6 +342,37 @@ class FigureRow(Flowable):
             balanced.append(placed[start:start + count])
             start += count
         return balanced
+
+    def _by_runs(self, placed, widths, runs, n: int, avail_mm: float):
+        """The figures in ``n`` lines broken only between runs of a shared caption (a kind's tokens stay
+        on one line, under their one caption), each line within the column, as even as can be (the
+        fewest figures on a line against the most; then the fuller lines first): None when no such
+        lines exist (a run wider than the column)."""
+        from itertools import combinations
+        from math import comb
+
+        if max(runs, default=1) < 2:
+            return None                 # no caption shared: any break keeps the captions whole
+        bounds, k = [], 0
+        while k < len(placed):
+            k += runs[k]
+            bounds.append(k)
+        if comb(len(bounds) - 1, n - 1) > 2000:
+            return None                 # (a long row of many kinds: lines by count)
+        best = None
+        for cuts in combinations(bounds[:-1], n - 1):
+            edges = (0,) + cuts + (len(placed),)
+            counts = [edges[j + 1] - edges[j] for j in range(n)]
+            if any(sum(widths[edges[j]:edges[j + 1]]) + self.gap * (counts[j] - 1) > avail_mm + 0.01
+                   for j in range(n)):
+                continue
+            key = (max(counts) - min(counts), [-c for c in counts])
+            if best is None or key < best[0]:
+                best = (key, edges)
+        if best is None:
+            return None
+        edges = best[1]
+        return [placed[edges[j]:edges[j + 1]] for j in range(n)]
 
     def slot(self, d, s: float, avail_mm: float, shared: int = 1) -> float:
         """Width (mm) a figure takes in its row: the drawing's, or its caption's on one line if that is
@@ -371,6 +406,11 @@ class FigureRow(Flowable):
             k = end
         return out
 
+    def _goes_on(self, index: int) -> bool:
+        """Whether the figure at ``index`` shares its caption with the next one (its run goes on)."""
+        caption = self.drawings[index].caption
+        return bool(caption) and index + 1 < len(self.drawings) and self.drawings[index + 1].caption == caption
+
     def _widths(self, line, avail_mm: float) -> list[float]:
         from pnp.units import PT_PER_MM as MM
 
@@ -385,7 +425,9 @@ class FigureRow(Flowable):
         total = 0.0
         avail_mm = avail_width / MM
         for line in self.layout(avail_mm):
-            captions = self._captions(line, self._widths(line, avail_mm))
+            # a caption shared by a run that goes on over the next line is set once, under its last line
+            captions = [(first, last, lines) for first, last, lines in self._captions(line, self._widths(line, avail_mm))
+                        if not self._goes_on(line[last][2])]
             caption_h = max((len(lines) * cap.size * cap.leading for _, _, lines in captions), default=0.0)
             caption_h += 2.5 if caption_h else 0.0
             art_h = max(d.height * s for d, s, _ in line) * MM

@@ -719,7 +719,8 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
     before the padding). A block is kept only when the booklet is no longer for it (past its padded
     length; past its chapters' length with ``notes: true``, whose padding is Notes pages) and leaves
     less room empty (:func:`_waste`); of the fill blocks that fit whole in the room of a page, the one
-    that leaves the least room empty is set there (the first of equals). A fill block whose every figure
+    that leaves the least room empty is set there (the first of equals), the pages more than a third
+    empty served first (a block the back cover needs is not spent on a page a quarter empty before it). A fill block whose every figure
     the booklet already shows is not offered; one that did not fit a page's room is not tried in a
     smaller one (each try is a layout pass)."""
     def lay(ch):
@@ -749,7 +750,8 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
         if len(laid.pages) < limit and laid.notes_at:
             gaps.setdefault(laid.notes_at, 1.0)     # the last page before the padding
         best = None
-        for number in sorted(gaps):
+        # the pages more than a third empty first (those pnp validate reports), then the others in order
+        for number in sorted(gaps, key=lambda n: (gaps[n] <= EMPTY_SHARE, n)):
             # the page's last section end; a page whose room falls inside a section (a long example told
             # over pages) takes the block at the page before's last one, the section moving on past it
             home, at = number, _section_end(laid, number, current)

@@ -568,7 +568,10 @@ class Figures:
     def track(self, markers=None, component=None, spaces=None, scale=0.5, caption=None) -> Safe:
         """The track as printed (the game's ``track`` component, or its power track), the spaces from
         ``spaces`` ([first, last]; all by default), with a marker in a faction's colour on a space
-        ({faction id or colour: space number})."""
+        ({faction id or colour: space number}). A faction's marker at ``'start'`` sits on its spot of the
+        track's start area (its token from tokens.yaml when the game has one that moves on the track):
+        the figure then shows the start area above the spaces (none when ``spaces`` is not given), without
+        the start area's own words, which a figure's scale sets too small to read (its caption names it)."""
         from pnp.components import BuildOptions
         from pnp.components.track import layout
 
@@ -582,19 +585,45 @@ class Figures:
         spaces_found = _track_spaces(page)
         if not spaces_found:
             return self._error("figure.track", "the track has no numbered spaces")
-        lo, hi = (min(spaces_found), max(spaces_found)) if spaces is None else (int(spaces[0]), int(spaces[1]))
+        factions = {f.id: f for f in self.game.factions}
+        at_start = [who for who, n in (markers or {}).items() if n == "start"]
+        start_area = next((e for e in page.elements if getattr(e, "role", "") == "start-area"), None)
+        if at_start and start_area is None:
+            return self._error("figure.track", "markers: 'start': the track has no start area")
+        spots = {getattr(e, "role", "")[len("start:"):]: e for e in page.elements
+                 if getattr(e, "role", "").startswith("start:")}
+        if spaces is None and not at_start:
+            lo, hi = min(spaces_found), max(spaces_found)
+        elif spaces is None:
+            lo, hi = 1, 0                   # the start area alone
+        else:
+            lo, hi = int(spaces[0]), int(spaces[1])
         chosen = [r for n, r in spaces_found.items() if lo <= n <= hi]
-        if not chosen:
+        if not chosen and not at_start:
             return self._error("figure.track", f"spaces {lo}..{hi}: the track numbers "
                                                 f"{min(spaces_found)} to {max(spaces_found)}")
-        factions = {f.id: f for f in self.game.factions}
+        tokens = {t.faction: t.id for _, t in self._tokens().values()
+                  if getattr(t, "on_track", False) and getattr(t, "faction", None)}
         marks = []
         for who, n in (markers or {}).items():
-            if n not in spaces_found:
-                return self._error("figure.track", f"markers: no space {n} on the track")
-            colour = factions[who].colour if who in factions else str(who)
             if who not in factions and not str(who).startswith("#"):
                 return self._error("figure.track", f"markers: no faction '{who}'{_closest(who, factions)}")
+            colour = factions[who].colour if who in factions else str(who)
+            if n == "start":
+                spot = spots.get(str(who))
+                if spot is None:
+                    return self._error("figure.track", f"markers: '{who}' has no spot in the start area")
+                if who in tokens:
+                    marks.append(self.token_marker(self._tokens(), tokens[who], spot.cx, spot.cy, spot.r * 2 - 3.0))
+                else:
+                    marks.append(Circle(spot.cx, spot.cy, spot.r - 1.5, fill=colour, stroke="#ffffff", width=0.35,
+                                        role="marker:start"))
+                    if who in factions and factions[who].emblem:
+                        marks.append(Icon(factions[who].emblem, spot.cx, spot.cy, spot.r, "#ffffff",
+                                          role="marker-icon:start"))
+                continue
+            if n not in spaces_found:
+                return self._error("figure.track", f"markers: no space {n} on the track")
             r = spaces_found[n]
             k = sum(1 for m in marks if getattr(m, "role", "") == f"marker:{n}")
             size = min(r.w, r.h) * 0.42
@@ -603,11 +632,22 @@ class Figures:
             if who in factions and factions[who].emblem:
                 marks.append(Icon(factions[who].emblem, marks[-1].cx, marks[-1].cy, size * 0.7, "#ffffff",
                                   role=f"marker-icon:{n}"))
+        elements = tuple(page.elements)
+        if at_start:
+            # the start area's words: too small at a figure's scale (the caption says what it shows); its
+            # box loses the band its label took, and stays centred on the spots
+            label = max((e.rect.top - e.rect.y + 2.0 for e in elements if getattr(e, "role", "") == "start-label"),
+                        default=0.0)
+            area = start_area.rect
+            start_area = replace(start_area, rect=Rect(area.x, area.y, area.w, area.h - label))
+            elements = tuple(start_area if getattr(e, "role", "") == "start-area" else e for e in elements
+                             if getattr(e, "role", "") not in _START_WORDS)
+        shown = list(chosen) + ([start_area.rect] if at_start else [])
         m = 0.5     # the spaces' outline; the neighbouring rows' numbers stay outside
-        window = Rect(min(r.x for r in chosen) - m, min(r.y for r in chosen) - m, 0, 0)
-        window = Rect(window.x, window.y, max(r.right for r in chosen) + m - window.x,
-                      max(r.top for r in chosen) + m - window.y)
-        els = (Transform(tuple(page.elements) + tuple(marks), (1, 0, 0, 1, -window.x, -window.y), clip=window,
+        window = Rect(min(r.x for r in shown) - m, min(r.y for r in shown) - m, 0, 0)
+        window = Rect(window.x, window.y, max(r.right for r in shown) + m - window.x,
+                      max(r.top for r in shown) + m - window.y)
+        els = (Transform(elements + tuple(marks), (1, 0, 0, 1, -window.x, -window.y), clip=window,
                          role="figure-track"),)
         return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "track"))
 
@@ -625,6 +665,10 @@ class Figures:
             if k in cells:
                 els.append(Circle(x + size / 2, y + size / 2, size * 0.32, fill=ink, role=f"grid-mark:{k}"))
         return self._placeholder(Drawing(tuple(els), columns * size, rows * size, 1.0, _caption(caption), "grid"))
+
+
+#: The words of a track's start area (its label, its note, the names on its spots).
+_START_WORDS = ("start-label", "stack-note", "start-name")
 
 
 def _track_spaces(page) -> dict:
