@@ -95,6 +95,23 @@ def test_a_track_figure_sets_the_faction_tokens_on_their_spots_in_the_start_area
     assert figures.drawings[1].height > area.rect.h + 38.0
 
 
+@pytest.mark.parametrize("game_id,call", [
+    ("shadow_throne", lambda f: f.track(markers={"empire": 1}, spaces=[1, 5])),
+    ("shadow_throne", lambda f: f.track(markers={"empire": "start"})),
+    ("shadow_kingdoms_of_valeria", lambda f: f.board("board", around=["shrine[0]"], margin=2, scale=0.72)),
+])
+def test_a_figure_keeps_no_words_outside_its_window(game_id, call):
+    """A figure's window clipped the track's title and its other spaces' numbers, the game board's other
+    shrine names ("AWARDS MAGIC ... CHAMPIONS SHRINE" under Valeria's Gem shrine): hidden, yet in the PDF's
+    text, copied with the page and found by a search. Words wholly outside the window are left out."""
+    game, figures = figures_of(game_id)
+    call(figures)
+    (group, *_) = figures.drawings[0].elements
+    texts = [e for e in flatten(group.elements) if isinstance(e, Text)]
+    assert all(group.clip.overlaps(e.rect) for e in texts), [
+        str(e.markup) for e in texts if not group.clip.overlaps(e.rect)]
+
+
 def test_a_map_figure_shows_whole_pieces_and_tokens_and_cuts_no_words():
     game, figures = figures_of("shadow_queen")
     figures.map(around="0705", radius=1.0, pieces={"0705": "shadow", "0706": "bridge", "0806": "peasant",

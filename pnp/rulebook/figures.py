@@ -561,7 +561,8 @@ class Figures:
         else:
             x0, y0, x1, y1 = 0.0, 0.0, w, h
         window = Rect(x0, y0, x1 - x0, y1 - y0)
-        els = (Transform(tuple(piece.front) + tuple(marks), (1, 0, 0, 1, -x0, -y0), clip=window, role="figure-board"),
+        els = (Transform(_within(piece.front, window) + tuple(marks), (1, 0, 0, 1, -x0, -y0), clip=window,
+                         role="figure-board"),
                Box(Rect(0, 0, window.w, window.h), stroke=OUTLINE, width=0.3, role="figure-edge"))
         return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "board"))
 
@@ -647,6 +648,7 @@ class Figures:
         window = Rect(min(r.x for r in shown) - m, min(r.y for r in shown) - m, 0, 0)
         window = Rect(window.x, window.y, max(r.right for r in shown) + m - window.x,
                       max(r.top for r in shown) + m - window.y)
+        elements = _within(elements, window)          # not the title nor the other spaces' numbers
         els = (Transform(elements + tuple(marks), (1, 0, 0, 1, -window.x, -window.y), clip=window,
                          role="figure-track"),)
         return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "track"))
@@ -665,6 +667,21 @@ class Figures:
             if k in cells:
                 els.append(Circle(x + size / 2, y + size / 2, size * 0.32, fill=ink, role=f"grid-mark:{k}"))
         return self._placeholder(Drawing(tuple(els), columns * size, rows * size, 1.0, _caption(caption), "grid"))
+
+
+def _within(elements, window: Rect, dx: float = 0.0, dy: float = 0.0) -> tuple:
+    """``elements`` without the words wholly outside ``window`` (in groups too): a figure's window clips
+    what it cuts, but the PDF would keep clipped words as hidden text that a reader copies and a search
+    finds (the neighbouring shrines' names under a shrine, a track's title and other numbers)."""
+    out = []
+    for e in elements:
+        if isinstance(e, Group):
+            out.append(replace(e, elements=_within(e.elements, window, dx + e.dx, dy + e.dy)))
+        elif isinstance(e, Text) and not window.overlaps(Rect(e.rect.x + dx, e.rect.y + dy, e.rect.w, e.rect.h)):
+            continue
+        else:
+            out.append(e)
+    return tuple(out)
 
 
 #: The words of a track's start area (its label, its note, the names on its spots).
