@@ -390,3 +390,22 @@ def test_each_spare_block_is_taken_where_it_fits():
     assert with_spare(chapters, {0}) == [("a", "# A\n\ntext\n\n## More\n\nmore\n\n\n\n"), ("b", "# B\n\nend")]
     for taken in (set(), {0}, {1}, {0, 1}):
         assert with_spare(chapters, taken)[0][1].count("\n") == chapters[0][1].count("\n")
+
+
+def test_a_fill_block_never_parts_an_example_from_its_figure(tmp_path):
+    """An example's paragraph and its figure, together taller than the page: main could not lay it out
+    ("cannot be laid out: Flowable <KeepWithNext ...> too large on page 3"); the paragraph now keeps its
+    last two lines with the figure, the rest on the page before, and the room that page leaves, inside the
+    example, takes no fill block (it went only where a section ends)."""
+    text = " ".join(["Ana plays a card and Ben answers it."] * 12)
+    chapters = {"cover": None,
+                "rules": f"# Rules\n\n## An example\n\n{text}\n\n"
+                         "{{ figure.card('star', scale=1.7, caption='The star Ana plays') }}\n\n"
+                         "After the figure, Ben passes.\n\n## Scoring\n\nCount your points.\n"}
+    aside = "!fill\n### A short aside\nKeep your cards hidden.\n"
+    pages = [" ".join(page.split()) for page in _pages(tmp_path, _game(tmp_path, chapters, {"aside": aside}))]
+    figure = next(n for n, page in enumerate(pages) if "The star Ana plays" in page)
+    assert "Ana plays a card" in pages[figure - 1]                                  # the paragraph begins
+    assert pages[figure].index("Ben answers it.") < pages[figure].index("The star Ana plays")  # and ends
+    joined = " ".join(pages).upper()
+    assert "A SHORT ASIDE" not in joined or joined.index("A SHORT ASIDE") > joined.index("AFTER THE FIGURE")
