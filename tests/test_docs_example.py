@@ -78,7 +78,14 @@ def test_step_3s_cards_validate_and_print_every_field(tutorial):
     _write_cards(root, fields, cards)
     validated, built = run_commands(build)
     assert validated.exit_code == 0, validated.output
-    assert validated.output.startswith("Lantern Fair: 4 cards (2 different), components instructions, score, cards")
+    # step 3 says the new price icon is warned of until the game gives it a key, and how to give one
+    warning, summary = validated.output.splitlines()
+    assert warning.startswith("lantern_fair/game.yaml:") and "icon 'coin'" in warning and "icon_key" in warning
+    assert summary.startswith("Lantern Fair: 4 cards (2 different), components instructions, score, cards")
+    game = root / "game.yaml"
+    game.write_text(game.read_text() + "icon_key:\n  coin: the price you pay for the lantern\n")
+    keyed, _ = run_commands(build)
+    assert keyed.exit_code == 0 and keyed.output.startswith("Lantern Fair: 4 cards"), keyed.output
     assert built.exit_code == 0, built.output
     (fronts,) = page_texts(root.parent / "lantern_kit" / "cards-fronts.pdf")
     assert fronts.count("Paper Moon") == 3 and fronts.count("Dragon Eye") == 1
