@@ -34,6 +34,21 @@ def _validate_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
 
 
+@pytest.fixture(autouse=True)
+def _fixed_examples(request):
+    """A derandomized hypothesis test (``settings(derandomize=True)``) draws the same examples in every run,
+    whatever ran before it in the process (tests/fixed_examples.py says why it did not)."""
+    function = getattr(request, "function", None)
+    chosen = getattr(function, "_hypothesis_internal_use_settings", None)
+    if chosen is None or not chosen.derandomize:
+        yield
+        return
+    from fixed_examples import no_local_constants
+
+    with no_local_constants():
+        yield
+
+
 @pytest.fixture(scope="session")
 def built_kit(tmp_path_factory):
     """``built_kit(game="shadow_throne", lang="en", paper="letter", *options)``: the folder of that kit,

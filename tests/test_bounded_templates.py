@@ -2,6 +2,7 @@
 filled the memory is refused within its bound, with its message, at the template's file and line (or
 the layout's region), on any thread; and nothing a template prints names the builder's machine."""
 
+import os
 import shutil
 import threading
 import time
@@ -151,6 +152,13 @@ def run(*args):
     return CliRunner().invoke(main, list(args))
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process (every thread) and of the child processes it waited for: the work done,
+    which a loaded machine does not stretch as it stretches the wall clock."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def line_of(path, needle):
     return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
 
@@ -169,9 +177,9 @@ def test_a_chapter_past_a_limit_is_a_validation_error_at_its_line(starfall, body
     """In a small game's chapter (tests/games/starfall: the limits are pnp's, not a game's)."""
     chapter = starfall / "templates" / "rulebook" / "en" / "rules.md.j2"
     chapter.write_text("# Rules\n\nText.\n" + body + "\n")
-    started = time.perf_counter()
+    started = cpu_seconds()
     result = run("validate", str(starfall))
-    assert time.perf_counter() - started < 30
+    assert cpu_seconds() - started < 30
     assert result.exit_code == 2, result.output
     assert f"{chapter}:4: chapter 'rules': {message}" in result.output
     assert "Traceback" not in result.output
@@ -190,9 +198,9 @@ def test_a_board_region_over_a_product_of_ranges_is_refused(valeria):
     old = "for: \"piece.sides[0 if side == 'front' else 1].down | sum(start=[])\", at: [25, 83],"
     assert old in text
     layout.write_text(text.replace(old, 'for: "product(range(1000), range(1000))", at: [25, 83],', 1))
-    started = time.perf_counter()
+    started = cpu_seconds()
     result = run("validate", str(valeria))
-    assert time.perf_counter() - started < 30
+    assert cpu_seconds() - started < 30
     assert result.exit_code == 2, result.output
     assert (f"{layout}:{line_of(layout, 'product(range(1000), range(1000))')}: layout 'campaign_map', region "
             f"'down': product() of more than 100,000 combinations (board 'campaign_maps')") in result.output
@@ -204,9 +212,9 @@ def test_a_card_region_making_a_huge_text_is_refused(valeria):
     old = "text: \"'victory points, left circle first'\""
     assert old in text
     layout.write_text(text.replace(old, "text: \"range(100000)|join('y' * 100000)\"", 1))
-    started = time.perf_counter()
+    started = cpu_seconds()
     result = run("validate", str(valeria))
-    assert time.perf_counter() - started < 30
+    assert cpu_seconds() - started < 30
     assert result.exit_code == 2, result.output
     # once for the region, at its line, for the 15 award cards it is drawn on
     assert (f"{layout}:{line_of(layout, 'award-note')}: layout 'valeria', region 'award-note': text: join() would "

@@ -21,9 +21,11 @@ larger ones for each property, the same every run unless ``PNP_GENERATED_RANDOM=
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -32,6 +34,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, assume, given, note, settings
 from hypothesis import strategies as st
 
+from fixed_examples import no_local_constants
 from gamegen import apply_edit, games, mutate
 from pnp.cache import memo as file_caches
 from pnp.commands.cli import main
@@ -178,6 +181,34 @@ def test_a_mistake_in_a_generated_game_is_never_silent(tmp_path, data):
     game = data.draw(games(), label="game")
     with tempfile.TemporaryDirectory(dir=tmp_path) as base:
         check_mistake(game, Path(base), data)
+
+
+def drawn_games(count: int = 6) -> list[dict]:
+    """The files of the first ``count`` games a derandomized test of the default run's settings draws."""
+    seen = []
+
+    @settings(max_examples=count, **QUICK)
+    @given(data=st.data())
+    def draw(data):
+        seen.append(data.draw(games(), label="game").rendered())
+
+    with no_local_constants():         # as tests/conftest.py runs every derandomized test
+        draw()
+    return seen
+
+
+def test_the_same_games_are_drawn_whatever_ran_before(tmp_path, monkeypatch):
+    """A module of the project's own loaded in between (its numbers and words are what Hypothesis draws
+    from now and then) leaves the games drawn as they were (tests/fixed_examples.py)."""
+    before = drawn_games()
+    path = tmp_path / "pnp_constants_loaded_in_between.py"
+    path.write_text("NUMBERS = [101, 150, 199, 250, 333, 404, 450, 500, 512, 640, 777, 800, 901, 998, 999]\n"
+                    "WORDS = ['zq', 'red', 'x y', 'qq-1', 'Shadow', '{{', '*']\n")
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setitem(sys.modules, path.stem, module)
+    assert drawn_games() == before
 
 
 # ----------------------------------------------------------------------------- the slow run: many larger games
