@@ -162,3 +162,38 @@ def test_a_bundled_engines_fault_is_a_bug_in_pnp(monkeypatch):
         f"pnp: internal error (GameFault: the bot 'random' at seat 1 (rules engine 'shadow_queen') raised "
         f"RuntimeError: a bug (at test_engine_faults.py:")
     assert "This is a bug in pnp" in result.output and str(seed)[:10] in result.output
+
+
+def test_a_pool_that_never_stops_does_not_hold_the_run_back():
+    # CI hung once after a worker's fault: Pool.terminate() killed the workers, then waited for good on
+    # the pool's task thread; the run's error now goes on after a bounded wait
+    import threading
+    import time
+
+    from rules_engine.core.executors import _stop
+
+    class Stuck:
+        joined = False
+
+        def __init__(self):
+            self.release = threading.Event()
+
+        def terminate(self):
+            self.release.wait()          # blocks like the task thread's put on the queue's lock
+
+        def join(self):
+            self.joined = True
+
+    stuck = Stuck()
+    start = time.monotonic()
+    _stop(stuck, seconds=0.2)
+    assert time.monotonic() - start < 2 and not stuck.joined
+    stuck.release.set()
+
+    class Stops(Stuck):
+        def terminate(self):
+            pass
+
+    stops = Stops()
+    _stop(stops, seconds=5)
+    assert stops.joined

@@ -82,12 +82,28 @@ class LocalExecutor:
                 if progress:
                     progress(len(batch))
         except BaseException:
-            pool.terminate()
-            pool.join()
+            _stop(pool)
             raise
         pool.close()
         pool.join()
         return results
+
+
+#: How long a failed run waits for its pool to stop before it goes on without it.
+STOP_SECONDS = 10.0
+
+
+def _stop(pool, seconds: float = STOP_SECONDS) -> None:
+    """Stop a pool after a failure, in bounded time. ``Pool.terminate()`` kills the workers first and
+    then joins the pool's task thread, which can stay blocked for good on the task queue's lock (seen
+    once in CI: the run's fault reported, the workers dead, the process waiting forever). So terminate
+    runs in a daemon thread: the run's error goes on after ``seconds`` at most, and a stuck thread
+    (daemon, like the pool's own) does not keep the process alive."""
+    stopper = threading.Thread(target=pool.terminate, name="pnp-pool-stop", daemon=True)
+    stopper.start()
+    stopper.join(seconds)
+    if not stopper.is_alive():
+        pool.join()
 
 
 _WORKER = None
