@@ -1,6 +1,7 @@
 """Typesetting as a published rulebook sets it (issue 37, defect 7), measured on the printed kits and on
 the layout: no proper name hyphenated, in any language; no paragraph ending in a line of one word;
-columns of numbers as wide as their content; a table split across pages keeps two rows on each; no list
+columns of numbers as wide as their content; a table split across pages starts with three rows at a page's
+foot and leaves two or more for the next; no list
 item alone at the head or foot of a page; en dashes in ranges; words broken at the points of the
 game's own spelling (British English for the bundled games)."""
 
@@ -133,22 +134,96 @@ def test_a_column_of_numbers_is_as_wide_as_its_content():
     assert sum(widths) == pytest.approx(width, abs=0.01)
 
 
-def _four_row_table():
-    node = parse("| A | B |\n|---|---|\n" + "".join(f"| row {k} | {k} |\n" for k in range(1, 5)))[0]
+def _table_of(n):
+    node = parse("| A | B |\n|---|---|\n" + "".join(f"| row {k} | {k} |\n" for k in range(1, n + 1)))[0]
     table = _table(node, pt(100))
     assert isinstance(table, RulesTable)
     table.wrap(pt(100), 10 ** 6)
     return table, table._rowHeights
 
 
-def test_a_table_of_four_rows_splits_two_and_two_or_moves_on_whole():
-    table, rows = _four_row_table()
+def _rows(part) -> int:
+    return len(part._cellvalues) - part.repeatRows
+
+
+def test_a_table_of_four_rows_moves_on_whole():
+    """A table of four rows cannot keep three on the page it starts on and two on the next: it moves on
+    whole, whatever room the page leaves it (it split 2 + 2 before)."""
+    table, rows = _table_of(4)
     header = rows[0]
-    # room for the header and one row: the table moves on whole rather than leave one row behind
-    assert table.split(pt(100), header + rows[1] + 1) == []
-    # room for the header and three rows: two rows stay, two go on under the header repeated
+    for n in range(1, 4):
+        assert table.split(pt(100), header + sum(rows[1:n + 1]) + 1) == [], n
+
+
+def test_a_table_starts_at_a_pages_foot_with_three_rows_and_leaves_two_or_more():
+    """Shadow Throne's Spanish Letter booklet started the Rebels' and the Church's tables at the foot of
+    pages 9 and 10 with two rows under their header, the other seven over the page. A table now starts
+    at a page's foot only with three rows (else it moves on whole), and leaves two or more for the next
+    page (a table of seven rows in room for six splits 5 + 2)."""
+    table, rows = _table_of(7)
+    header = rows[0]
+    assert table.split(pt(100), header + sum(rows[1:3]) + 1) == []          # two rows: it moves on
     head, tail = table.split(pt(100), header + sum(rows[1:4]) + 1)
-    assert len(head._cellvalues) - 1 == 2 and len(tail._cellvalues) - 1 == 2
+    assert (_rows(head), _rows(tail)) == (3, 4)
+    head, tail = table.split(pt(100), header + sum(rows[1:7]) + 1)          # not six and one
+    assert (_rows(head), _rows(tail)) == (5, 2)
+
+
+def _laid(game_id, lang, paper):
+    from pnp.rulebook.component import _laid, _prepared
+
+    game = _game(game_id, lang)
+    with for_game(game, lang):
+        cfg, figures, chapters, fills, words, size, key, _ = _prepared(game, paper, lang)
+        return _laid(game, cfg, chapters, fills, figures, paper, lang, words, size, key)[0]
+
+
+def _parts(flowable):
+    """``flowable`` and what it holds (a heading or lead-in kept with what follows, a block kept
+    together), in reading order."""
+    yield flowable
+    for inner in (getattr(flowable, "first", None), getattr(flowable, "second", None),
+                  *(getattr(flowable, "_content", None) or ())):
+        if inner is not None:
+            yield from _parts(inner)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("game_id,lang", KITS)
+def test_no_table_of_a_booklet_starts_a_page_with_fewer_than_three_rows(game_id, lang, paper):
+    """Each table part a booklet sets (as built: with its fill blocks): a table set whole, or its first
+    part with three rows or more, its last part with two or more."""
+    from reportlab.platypus import Table
+
+    from pnp.text.markup import TableBlock
+
+    laid = _laid(game_id, lang, paper)
+    chapters = laid.args[2]             # as set, with the fill blocks
+    tables = [tuple(tuple(row) for row in node.rows[node.header_rows:]) for _, markup in chapters
+              for node in parse(markup) if isinstance(node, TableBlock)]
+    checked = 0
+    for number, page in enumerate(laid.pages, 1):
+        for event in page.events:
+            for part in (_parts(event[1]) if event[0] == "place" else ()):
+                if not isinstance(part, Table):
+                    continue
+                rows = tuple(tuple(_cell(c) for c in row) for row in part._cellvalues[part.repeatRows:])
+                table, at = next((t, k) for t in tables for k in range(len(t) - len(rows) + 1)
+                                 if t[k:k + len(rows)] == rows)
+                checked += 1
+                if len(rows) == len(table):
+                    continue            # set whole
+                if at == 0:
+                    assert len(rows) >= 3, f"page {number}: a table starts at its foot with {len(rows)} rows"
+                if at + len(rows) == len(table):
+                    assert len(rows) >= 2, f"page {number}: a table's last row goes on alone"
+    assert checked >= len(tables) > 0
+
+
+def _cell(value) -> str:
+    """A table cell's markup (platypus holds a cell's flowables in a list)."""
+    cells = value if isinstance(value, (list, tuple)) else [value]
+    return "".join(getattr(c, "markup", str(c)) for c in cells)
 
 
 # ------------------------------------------------------------------------------------------- lists

@@ -95,13 +95,18 @@ def _table(node: TableBlock, width):
 
 
 CELL_PADDING = 6.0  # left + right padding of a table cell, points
-#: A table split across pages keeps at least this many of its body rows on either page.
+#: A table split across pages starts at a page's foot with at least this many body rows under its header:
+#: two rows there read as a stray (a Spanish faction's table did that twice, on Letter p9 and p10).
+TABLE_HEAD_ROWS = 3
+#: ... and carries at least this many body rows to the next page, under its header repeated.
 TABLE_KEEP_ROWS = 2
 
 
 class RulesTable(Table):
-    """A table that splits across pages only with :data:`TABLE_KEEP_ROWS` body rows or more on each page
-    (a table of four rows splits 2 + 2, never 1 + 3); one that cannot moves on whole."""
+    """A table that splits across pages only with :data:`TABLE_HEAD_ROWS` body rows or more on the page it
+    starts on and :data:`TABLE_KEEP_ROWS` or more on the next (a table of seven rows splits 5 + 2, 4 + 3
+    or 3 + 4, never 2 + 5 nor 6 + 1; one of four rows or fewer never splits): one that cannot moves on
+    whole."""
 
     kind = "Table"
 
@@ -113,7 +118,7 @@ class RulesTable(Table):
                 return parts
             head = len(parts[0]._cellvalues) - self.repeatRows
             tail = len(parts[1]._cellvalues) - self.repeatRows
-            if head < TABLE_KEEP_ROWS:
+            if head < TABLE_HEAD_ROWS:
                 return []
             if tail >= TABLE_KEEP_ROWS:
                 return parts
