@@ -129,6 +129,80 @@ def test_a_map_figure_shows_whole_pieces_and_tokens_and_cuts_no_words():
     assert edge.rect == Rect(0, 0, window.w, window.h)
 
 
+def _cut(drawing):
+    """The rings and icons of a map, board or track figure that its window cuts (partly inside, partly
+    outside), by role."""
+    from pnp.layout.geometry import Circle, Group, Icon
+
+    group = drawing.elements[0]
+    window, out = group.clip, []
+
+    def walk(elements, dx, dy):
+        for e in elements:
+            if isinstance(e, Group):
+                walk(e.elements, dx + e.dx, dy + e.dy)
+                continue
+            if isinstance(e, Circle):
+                r = e.r + (e.width / 2 if e.stroke else 0.0)
+                box = Rect(e.cx - r + dx, e.cy - r + dy, 2 * r, 2 * r)
+            elif isinstance(e, Icon):
+                box = Rect(e.cx - e.size / 2 + dx, e.cy - e.size / 2 + dy, e.size, e.size)
+            else:
+                continue
+            if window.overlaps(box) and not window.contains(box, 0.01):
+                out.append(e.role)
+
+    walk(group.elements, 0.0, 0.0)
+    return out
+
+
+def test_the_river_figure_shows_the_holding_at_its_edge_whole_with_its_name():
+    """Shadow Queen's river figure (the movement chapter: a Shadow crossing at the bridge) cut the ring of
+    Ford Pen in half at its right edge, and the Millford ring's top at its foot, with a forest's and a
+    cave's marks: on main its window cut four. A ring or an icon the window would cut is now shown whole,
+    the window grown round it (Ford Pen, more than half inside, with its name), or left out (Millford's
+    ring, a sliver inside)."""
+    game, figures = figures_of("shadow_queen")
+    figures.map(around=["0705", "0707"], radius=1.05, pieces={"0705": "shadow", "0706": "bridge"},
+                arrows=[["0705", "0706"], ["0706", "0707"]], scale=0.85)
+    drawing = figures.drawings[0]
+    assert _cut(drawing) == []
+    group = drawing.elements[0]
+    roles = {getattr(e, "role", "") for e in group.elements}
+    assert "holding:pen-ford" in roles and "holding:village-mill" not in roles
+    names = [str(e.markup) for e in group.elements if isinstance(e, Text) and e.role == "holding-name"]
+    assert names == ["Ford Pen"]
+    assert drawing.elements[1].rect == Rect(0, 0, group.clip.w, group.clip.h)
+
+
+@pytest.mark.parametrize("game_id,kinds", [("shadow_queen", ("map",)),
+                                            ("shadow_kingdoms_of_valeria", ("board",)),
+                                            ("shadow_throne", ("track",))])
+def test_no_figure_window_of_a_booklet_cuts_a_ring_or_an_icon(game_id, kinds):
+    """Every map, board and track figure a booklet draws: no ring or icon cut by the figure's edge. On
+    main, Shadow Queen's river figure cut two holdings and two terrain marks, the Lure figure a bridge
+    site; Valeria's campaign-map corner showed slivers of the chain bonuses round it, and its shrine
+    figure cut the Gem shrine's disc at both sides. Every holding ring a map figure shows keeps its name
+    (the examples' figures, at 0.6, showed empty rings: their names, set larger to stay legible, were
+    wider than the window)."""
+    from pnp.draw.icons import for_game
+    from pnp.rulebook.component import _prepared
+
+    game = load_game(game_id)
+    with for_game(game, "en"):
+        figures = _prepared(game, "letter", "en")[1]
+    shown = [d for d in figures.drawings if d.kind in kinds]
+    assert shown
+    for d in shown:
+        assert _cut(d) == [], d.caption
+        group = d.elements[0]
+        rings = [e for e in group.elements if getattr(e, "role", "").startswith("holding:")
+                 and group.clip.overlaps(Rect(e.cx - e.r, e.cy - e.r, 2 * e.r, 2 * e.r))]
+        named = [e for e in group.elements if isinstance(e, Text) and e.role == "holding-name"
+                 and group.clip.contains(e.rect, 0.3)]
+        assert len(named) == len(rings), d.caption
+
+
 def test_a_die_figure_is_its_sticker_face():
     game, figures = figures_of("shadow_kingdoms_of_valeria")
     figures.die("orc", 5, scale=0.8)

@@ -466,12 +466,17 @@ class Figures:
                 x1, y1 = max(x1, cx + s * 0.4), max(y1, cy + s * 0.4)
         window = Rect(max(0.0, x0), max(0.0, y0), 0, 0)
         window = Rect(window.x, window.y, min(layout.width, x1) - window.x, min(layout.height, y1) - window.y)
+        # a ring or an icon of the map (a holding with its words, a bridge site, a terrain's mark) the
+        # window would cut is shown whole, the window grown round it, or left out when most of it lies
+        # outside
+        window, elements = whole_pieces(tuple(_legible(e, float(scale)) for e in layout.elements), window,
+                                        Rect(0, 0, layout.width, layout.height))
         # words the window would cut (a hex number, a holding's name at its edge) are left out; a figure
         # of a position names the pieces it shows, not the map's start (a Soldier never above "Peasant"),
         # and a holding with a piece on it shows its name, not its kind, above the piece
         held = {str(x.id) for x in self.game.map.hexes if x.id in covered and self.game.map.holding_at(x.at)}
         held_at = {where[h] for h in held}
-        legible = (_legible(e, float(scale)) for e in (*layout.elements, *labels_))
+        legible = (*elements, *(_legible(e, float(scale)) for e in labels_))
         shown = tuple(e for e in legible
                       if not isinstance(e, Text) or (window.contains(e.rect, 0.3)
                                                      and not (pieces and e.role.startswith("start:"))
@@ -561,7 +566,11 @@ class Figures:
         else:
             x0, y0, x1, y1 = 0.0, 0.0, w, h
         window = Rect(x0, y0, x1 - x0, y1 - y0)
-        els = (Transform(_within(piece.front, window) + tuple(marks), (1, 0, 0, 1, -x0, -y0), clip=window,
+        # a ring or an icon of the board the window would cut (a chain bonus at a campaign map's corner)
+        # is shown whole or left out, as on a map
+        window, front = whole_pieces(piece.front, window, Rect(0, 0, w, h))
+        x0, y0 = window.x, window.y
+        els = (Transform(_within(front, window) + tuple(marks), (1, 0, 0, 1, -x0, -y0), clip=window,
                          role="figure-board"),
                Box(Rect(0, 0, window.w, window.h), stroke=OUTLINE, width=0.3, role="figure-edge"))
         return self._placeholder(Drawing(els, window.w, window.h, float(scale), _caption(caption), "board"))
@@ -667,6 +676,66 @@ class Figures:
             if k in cells:
                 els.append(Circle(x + size / 2, y + size / 2, size * 0.32, fill=ink, role=f"grid-mark:{k}"))
         return self._placeholder(Drawing(tuple(els), columns * size, rows * size, 1.0, _caption(caption), "grid"))
+
+
+#: The share of a ring's or an icon's box inside a figure's window from which the window grows to show it
+#: whole; below it, the ring or icon is left out.
+WHOLE_SHARE = 0.5
+
+
+def _extent(e) -> Rect | None:
+    """The box a ring (:class:`Circle`, its stroke included) or an :class:`Icon` covers; None for what a
+    window may cut (the map's hexes, its river, words: these are left out when cut)."""
+    if isinstance(e, Circle):
+        r = e.r + (e.width / 2 if e.stroke else 0.0)
+        return Rect(e.cx - r, e.cy - r, 2 * r, 2 * r)
+    if isinstance(e, Icon):
+        return Rect(e.cx - e.size / 2, e.cy - e.size / 2, e.size, e.size)
+    return None
+
+
+def _inside(rect: Rect, window: Rect) -> float:
+    """The share of ``rect``'s area inside ``window``."""
+    w = min(rect.right, window.right) - max(rect.x, window.x)
+    h = min(rect.top, window.top) - max(rect.y, window.y)
+    return max(0.0, w) * max(0.0, h) / (rect.w * rect.h) if rect.w > 0 and rect.h > 0 else 0.0
+
+
+def _union(a: Rect, b: Rect) -> Rect:
+    x0, y0 = min(a.x, b.x), min(a.y, b.y)
+    return Rect(x0, y0, max(a.right, b.right) - x0, max(a.top, b.top) - y0)
+
+
+def whole_pieces(elements, window: Rect, bounds: Rect, margin: float = 0.6) -> tuple[Rect, tuple]:
+    """(window, elements) such that the window cuts no ring and no icon of ``elements`` (a holding's
+    ring with the words set in it, a bridge site, a terrain's mark): one at least :data:`WHOLE_SHARE`
+    inside it grows the window to hold it whole with ``margin`` round it (within ``bounds``, the map's
+    paper), the others it would cut are left out. A window that grew may reach others, which are held or
+    left out in turn; what it still cuts at the end (at the paper's edge) is left out. (Words the window
+    cuts are for the caller to leave out.)"""
+    pieces = []
+    for e in elements:
+        box = _extent(e)
+        if isinstance(e, Circle):           # a ring and its words (a holding's name, as legible as set)
+            for t in elements:
+                if isinstance(t, Text) and (t.rect.cx - e.cx) ** 2 + (t.rect.cy - e.cy) ** 2 < e.r ** 2:
+                    box = _union(box, t.rect)
+        pieces.append((e, box))
+    for _ in range(8):
+        grown = window
+        for e, box in pieces:
+            if box is None or window.contains(box) or not window.overlaps(box):
+                continue
+            if _inside(box, window) >= WHOLE_SHARE:
+                x0, y0 = max(bounds.x, min(grown.x, box.x - margin)), max(bounds.y, min(grown.y, box.y - margin))
+                x1 = min(bounds.right, max(grown.right, box.right + margin))
+                y1 = min(bounds.top, max(grown.top, box.top + margin))
+                grown = Rect(x0, y0, x1 - x0, y1 - y0)
+        if grown == window:
+            break
+        window = grown
+    kept = tuple(e for e, box in pieces if box is None or window.contains(box) or not window.overlaps(box))
+    return window, kept
 
 
 def _within(elements, window: Rect, dx: float = 0.0, dy: float = 0.0) -> tuple:
