@@ -18,7 +18,7 @@ from pnp.loading.i18n import translate
 from pnp.text.markup import parse
 from pnp.draw.document import BODY, CELL, CELL_HEAD, CELL_PADDING, RulesTable, _column_widths, _table, flowables
 from pnp.units import pt
-from test_typesetting import GAMES, placements
+from test_typesetting import GAMES, laid, parts, placements
 
 KITS = [(game, "en") for game in GAMES] + [("shadow_throne", "es")]
 
@@ -169,25 +169,6 @@ def test_a_table_starts_at_a_pages_foot_with_three_rows_and_leaves_two_or_more()
     assert (_rows(head), _rows(tail)) == (5, 2)
 
 
-def _laid(game_id, lang, paper):
-    from pnp.rulebook.component import _laid, _prepared
-
-    game = _game(game_id, lang)
-    with for_game(game, lang):
-        cfg, figures, chapters, fills, words, size, key, _ = _prepared(game, paper, lang)
-        return _laid(game, cfg, chapters, fills, figures, paper, lang, words, size, key)[0]
-
-
-def _parts(flowable):
-    """``flowable`` and what it holds (a heading or lead-in kept with what follows, a block kept
-    together), in reading order."""
-    yield flowable
-    for inner in (getattr(flowable, "first", None), getattr(flowable, "second", None),
-                  *(getattr(flowable, "_content", None) or ())):
-        if inner is not None:
-            yield from _parts(inner)
-
-
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 @pytest.mark.parametrize("game_id,lang", KITS)
 def test_no_table_of_a_booklet_starts_a_page_with_fewer_than_three_rows(game_id, lang, paper):
@@ -197,14 +178,14 @@ def test_no_table_of_a_booklet_starts_a_page_with_fewer_than_three_rows(game_id,
 
     from pnp.text.markup import TableBlock
 
-    laid = _laid(game_id, lang, paper)
-    chapters = laid.args[2]             # as set, with the fill blocks
+    booklet = laid(game_id, lang, paper)
+    chapters = booklet.args[2]          # as set, with the fill blocks
     tables = [tuple(tuple(row) for row in node.rows[node.header_rows:]) for _, markup in chapters
               for node in parse(markup) if isinstance(node, TableBlock)]
     checked = 0
-    for number, page in enumerate(laid.pages, 1):
+    for number, page in enumerate(booklet.pages, 1):
         for event in page.events:
-            for part in (_parts(event[1]) if event[0] == "place" else ()):
+            for part in (parts(event[1]) if event[0] == "place" else ()):
                 if not isinstance(part, Table):
                     continue
                 rows = tuple(tuple(_cell(c) for c in row) for row in part._cellvalues[part.repeatRows:])

@@ -94,6 +94,130 @@ def test_spanish_lead_in_stays_with_its_list():
     assert placed[k + 1][0] == placed[k][0] and placed[k + 1][1] == "item"
 
 
+# ------------------------------------------------------------------- lead-ins, colons and figures
+
+def laid(game_id: str, lang: str, paper: str):
+    """The booklet as built (:func:`pnp.rulebook.component.fitted`: with its spare and fill blocks), laid
+    out: its pages' placements."""
+    from pnp.rulebook.component import _laid, _prepared
+
+    game = translate(load_game(game_id), lang) if lang != "en" else load_game(game_id)
+    with for_game(game, lang):
+        cfg, figures, chapters, fills, words, size, key, _ = _prepared(game, paper, lang)
+        return _laid(game, cfg, chapters, fills, figures, paper, lang, words, size, key)[0]
+
+
+def parts(flowable):
+    """``flowable`` and what it holds (a heading or a lead-in kept with what follows, a block kept
+    together), in reading order."""
+    yield flowable
+    for inner in (getattr(flowable, "first", None), getattr(flowable, "second", None),
+                  *(getattr(flowable, "_content", None) or ())):
+        if inner is not None:
+            yield from parts(inner)
+
+
+def line_text(line) -> str:
+    """A wrapped line's words as plain text (icons left out)."""
+    return " ".join("".join(a.text for a in word if a.kind == "text") for word in line)
+
+
+_DIE = ("Every die shows a strength.\nIts type is in the corner:\nGoblin, Orc, Skeleton.\n"
+        "A die you take brings its discount.\nThe icon stands for any type.")
+
+
+def test_a_line_ending_in_a_colon_never_ends_a_page():
+    """A line that ends in a colon introduces the next one: a paragraph split after it (Valeria's A4 p2
+    ended on "... in the lower right corner:", the troop types on p3) moves on whole or splits a line
+    earlier."""
+    from pnp.draw.flowables import RichText
+
+    flow = RichText(_DIE, BODY, 0, 5, kind="body")
+    flow.wrap(pt(300), 1000)
+    assert [line_text(line) for line in flow._lines][1] == "Its type is in the corner:"
+    assert flow.split(pt(300), flow.lead * 2 + 1) == []        # two lines, the second a lead-in: it moves on
+    head, tail = flow.split(pt(300), flow.lead * 3 + 1)
+    assert line_text(head._lines[-1]) == "Goblin, Orc, Skeleton." and len(tail._lines) == 2
+
+
+def _lead_in(text: str):
+    from pnp.draw.document import CAPTION
+    from pnp.draw.flowables import FigureRow, KeepWithNext, RichText
+    from pnp.rulebook.figures import Drawing
+
+    para = RichText(text, BODY, 0, 5, kind="body")
+    return para, KeepWithNext(para, FigureRow([Drawing((), 40.0, 60.0, 1.0, "", "map")], CAPTION))
+
+
+def test_a_paragraph_leading_in_to_a_figure_keeps_its_last_sentence_with_it():
+    """The pair too tall for the room left: the paragraph's first lines stay, the sentence that
+    introduces the figure goes on with it, whole (it kept only the paragraph's last two lines)."""
+    width = pt(100)
+    text = " ".join(["Ana plays a card and Ben answers it."] * 6) + (
+        " The figure below shows the table after the second wave, once every player has revealed a card,"
+        " paid for it and moved the faction tokens.")
+    para, pair = _lead_in(text)
+    lines = [line_text(line) for line in para._wrap_lines(width)]
+    start = next(k for k, line in enumerate(lines) if "The figure" in line)
+    assert len(lines) - start > 2                   # the last sentence takes more than two lines
+    head, rest = pair.split(width, para.lead * (len(lines) - 1) + 1)
+    assert len(head._lines) == start
+    assert "The figure" in line_text(rest.first._lines[0]) and len(rest.first._lines) == len(lines) - start
+
+
+def test_a_short_paragraph_leading_in_to_a_figure_moves_on_whole_with_it():
+    """A lead-in of four lines is not split 2 + 2 at a page's foot: it goes on with its figure."""
+    width = pt(100)
+    para, pair = _lead_in(" ".join(["Ana plays a card and Ben answers."] * 8))
+    assert len(para._wrap_lines(width)) == 4
+    assert pair.split(width, para.lead * 3 + 1) == []
+
+
+def test_a_lead_in_too_long_for_any_page_still_splits_at_the_top_of_one():
+    """One long sentence and its figure, taller than a page: where it stands at a page's top, moving on
+    gains nothing, and it splits as before (its last two lines with the figure) rather than fail."""
+    class Top:
+        _atTop = True
+
+    width = pt(100)
+    text = "Ana plays " + " and ".join(["a card that Ben answers with another card"] * 20) + "."
+    para, pair = _lead_in(text)
+    n = len(para._wrap_lines(width))
+    assert n > 8
+    assert pair.split(width, para.lead * (n - 1) + 1) == []         # not at the top: it moves on whole
+    pair._frame = Top()
+    head, rest = pair.split(width, para.lead * (n - 1) + 1)
+    assert len(rest.first._lines) == 2 and len(head._lines) == n - 2
+
+
+def test_valerias_dice_paragraph_stays_with_its_troop_types_and_its_figure():
+    """Valeria's A4 booklet broke its dice paragraph after "... in the lower right corner:", the troop types
+    it introduces and the dice figure on the next page: they are on one page now."""
+    from pnp.rulebook.component import laid_booklet
+
+    game = load_game("shadow_kingdoms_of_valeria")
+    with for_game(game, "en"):
+        pdf = laid_booklet(game, "a4", "en")[0]
+    pages = [" ".join(page.split()) for page in page_texts(pdf)]
+    (page,) = [p for p in pages if "lower right corner:" in p]
+    assert "lower right corner: Goblin, Orc" in page and "An Orc die at 5" in page
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("game_id,lang", [(game, "en") for game in GAMES] + [("shadow_throne", "es")])
+def test_no_page_of_a_booklet_ends_on_a_line_ending_in_a_colon(game_id, lang, paper):
+    """The last text each page of a booklet sets (its lowest paragraph, item or line, when nothing is set
+    under it) does not end in a colon."""
+    from pnp.draw.flowables import RichText
+
+    for number, page in enumerate(laid(game_id, lang, paper).pages, 1):
+        placed = [f for event in page.events if event[0] == "place" for f in parts(event[1])]
+        leaves = [f for f in placed if not hasattr(f, "first") and not getattr(f, "_content", None)]
+        last = leaves[-1] if leaves else None
+        if isinstance(last, RichText) and last._lines:
+            assert not line_text(last._lines[-1]).rstrip().endswith(":"), (number, line_text(last._lines[-1]))
+
+
 # ------------------------------------------------------------------------------------ quotes
 
 @pytest.mark.parametrize("lang,text,expected", [

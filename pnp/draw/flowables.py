@@ -4,7 +4,8 @@
 icons as card faces. It splits between lines across pages and never leaves a single line behind or
 ahead (no widows or orphans); list items hang from their bullet or number by the numbers of
 :mod:`pnp.layout.typeset`. :class:`KeepWithNext` holds a heading (or a lead-in ending with a colon)
-together with the first lines of what follows, so no heading ends a page.
+together with the first lines of what follows, so no heading ends a page; no page ends on a line
+ending in a colon either, and a paragraph leading in to a figure keeps its last sentence with it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from reportlab.platypus.flowables import UseUpSpace
 from pnp.draw import fonts, icons
 from pnp.draw import text as rich
 from pnp.layout.geometry import Style, Transform, scaling
-from pnp.layout.typeset import KEEP_LINES, ListGeometry
+from pnp.layout.typeset import KEEP_LINES, LEAD_IN_WHOLE, ListGeometry, last_sentence_start, leads_in
 from pnp.units import MM_PER_INCH, pt
 
 
@@ -100,6 +101,12 @@ class RichText(Flowable):
         if n < 4 or fit < 2:
             return []          # keep short paragraphs whole; never leave one line at a page foot
         fit = min(fit, n - 2)  # and never carry one line alone to the next page
+        # a line ending in a colon introduces the next one ("... in the lower right corner:" / "Goblin,
+        # Orc, ..."): like a heading, it never ends a page
+        while fit >= 2 and leads_in(line_text(lines[fit - 1])):
+            fit -= 1
+        if fit < 2:
+            return []
         head = RichText(self.markup, self.style, self.space_before, 0, self.indent, self.bullet,
                         lines[:fit], background=self.background, marker=self.marker, kind=self.kind)
         tail = RichText(self.markup, self.style, 0, self.space_after, self.indent, None, lines[fit:],
@@ -128,6 +135,19 @@ class RichText(Flowable):
             m = self.marker     # the pip icon's diamond is 0.84 of the size it is drawn at
             icons.draw(c, "pip", m.bullet_cx, first + m.bullet_raise, m.bullet_size / 0.84, self.style.colour)
         rich.paint_lines(c, lines, self.style, size, self.indent, self.width - self.indent, first)
+
+
+def line_text(line) -> str:
+    """The words of a wrapped line (:func:`pnp.draw.text.wrap`) as plain text, icons left out."""
+    return " ".join("".join(a.text for a in word if a.kind == "text") for word in line)
+
+
+def _last_sentence_line(lines) -> int:
+    """The index of the line on which the last sentence of wrapped ``lines`` starts."""
+    words = [(k, "".join(a.text for a in word if a.kind == "text")) for k, line in enumerate(lines) for word in line]
+    if not words:
+        return 0
+    return words[last_sentence_start([w for _, w in words])][0]
 
 
 def lines_of(flowable) -> int:
@@ -171,13 +191,26 @@ class KeepWithNext(Flowable):
 
     def _split_lead_in(self, canv, avail_width, avail_height) -> list:
         """A paragraph leading in to a figure, the pair too tall for the room left: the paragraph's
-        first lines here, its last lines (at least :data:`KEEP_LINES`) with the figure on the next page,
-        rather than all of it moving on and leaving the foot of the page empty."""
+        first lines here, its last sentence (the one that introduces the figure; at least
+        :data:`KEEP_LINES` lines) with the figure on the next page, rather than all of it moving on and
+        leaving the foot of the page empty. A paragraph of :data:`LEAD_IN_WHOLE` lines or fewer, or one
+        whose last sentence would leave fewer than :data:`KEEP_LINES` lines here, moves on whole with
+        the figure (but for one at the top of a page, which keeps only its last two lines with it, as it
+        must to fit); and no page ends on a line ending in a colon (:meth:`RichText.split`)."""
         if not (isinstance(self.first, RichText) and self.first.kind == "body"
                 and isinstance(self.second, FigureRow)):
             return []
-        n = len(self.first._wrap_lines(avail_width))
-        parts = self.first.splitOn(canv, avail_width, min(avail_height, (n - KEEP_LINES) * self.first.lead + 0.01))
+        lines = self.first._wrap_lines(avail_width)
+        n = len(lines)
+        if getattr(getattr(self, "_frame", None), "_atTop", False):
+            # at the top of a page already (a long sentence and its figure taller than a page): moving on
+            # gains nothing, so the paragraph splits as it can, its last two lines with the figure
+            kept = KEEP_LINES
+        else:
+            kept = max(KEEP_LINES, n - _last_sentence_line(lines))
+            if n <= LEAD_IN_WHOLE or n - kept < KEEP_LINES:
+                return []
+        parts = self.first.splitOn(canv, avail_width, min(avail_height, (n - kept) * self.first.lead + 0.01))
         if len(parts) != 2:
             return []
         head, tail = parts

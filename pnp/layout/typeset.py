@@ -51,5 +51,24 @@ def numbered_list(size: float, widest_number: float) -> ListGeometry:
 
 
 def leads_in(text: str) -> bool:
-    """Whether a paragraph introduces what follows (it ends with a colon), so it is kept with it."""
+    """Whether a paragraph (or a line of one) introduces what follows (it ends with a colon), so it is
+    kept with it."""
     return text.rstrip().endswith(":")
+
+
+#: A lead-in paragraph (one a figure follows) of this many lines or fewer moves on whole with its figure
+#: rather than split: two lines left behind are half the introduction.
+LEAD_IN_WHOLE = 4
+#: What may close a sentence after its full stop, question or exclamation mark.
+_CLOSERS = ")]\"'\u201d\u2019\u00bb"
+
+
+def last_sentence_start(words: list[str]) -> int:
+    """The index in ``words`` (a paragraph's words, plain text, in order) of the first word of its last
+    sentence: the word after the last one that ends a sentence ("... troop type. The ..."), 0 when the
+    paragraph is one sentence."""
+    start = 0
+    for k, word in enumerate(words[:-1]):
+        if word.rstrip(_CLOSERS).endswith((".", "!", "?")):
+            start = k + 1
+    return start
