@@ -168,6 +168,52 @@ def test_no_fill_block_parts_the_battle_from_its_outcome():
         assert _printed_share(pdf, number, "letter") < EMPTY_SHARE, number
 
 
+@pytest.mark.parametrize("game_id,lang,paper,pages", BOOKLETS)
+def test_the_blocks_of_a_fill_template_read_in_its_order(game_id, lang, paper, pages):
+    """A fill template's blocks print in the order it writes them, wherever the booklet sets them: the
+    block that says what a figure shows comes before the block that draws it. On main, Shadow Throne's
+    Letter booklet set the start area of the power track (the glance template's third block) on p15 and
+    "At the start", which says the faction tokens wait there, on p16; Behind the Throne's "A row, card
+    by card" came before "Stacks in front of a player" on both papers."""
+    from pnp.rulebook.component import DEFAULT_FILL, _laid, _prepared, context, fill_markup
+    from pnp.rulebook.figures import Figures
+
+    def plain(block):                   # a block's text whichever render numbered its figures
+        return re.sub(r"!figure \d+", "!figure", block)
+
+    game = load_game(game_id)
+    game = translate(game, lang) if lang != game.language else game
+    with for_game(game, lang):
+        cfg, figures, chapters, fills, words, size, key, _ = _prepared(game, paper, lang)
+        laid, count, _ = _laid(game, cfg, chapters, fills, figures, paper, lang, words, size, key)
+        where = {}                      # a block's text: (its template in rulebook.yaml's fill, its place there)
+        for t, name in enumerate(DEFAULT_FILL if cfg.get("fill") is None else cfg["fill"]):
+            alone = fill_markup(game, {**cfg, "fill": [name]}, context(game, cfg, lang, Figures(game, lang)), lang)
+            where.update({plain(block): (t, k) for k, block in enumerate(alone)})
+    assert count == pages
+    text = "\n".join(markup for _, markup in laid.args[2])          # the chapters as set, fill blocks in
+    templates: dict = {}
+    for block in fills:
+        at = text.find("\n!rule\n" + block + "\n")
+        if at >= 0:
+            t, k = where[plain(block)]
+            templates.setdefault(t, []).append((at, k))
+    for placed in templates.values():
+        assert [k for _, k in sorted(placed)] == sorted(k for _, k in placed), placed
+
+
+def test_shadow_thrones_start_area_comes_after_the_text_that_explains_it():
+    """Shadow Throne's Letter booklet: "At the start" (the faction tokens wait on the start area of the power
+    track) on p15, the start area drawn with the tokens on it on p16, as on A4; in English and Spanish,
+    as printed."""
+    for lang, said, drawn in (("en", "AT THE START", "WHERE THE FACTION TOKENS START"),
+                              ("es", "AL EMPEZAR", "DÓNDE EMPIEZAN LAS FICHAS DE FACCIÓN")):
+        for paper in ("letter", "a4"):
+            text = " ".join(" ".join(page.split()) for page in page_texts(_booklet("shadow_throne", lang, paper)[0]))
+            if drawn in text.upper():
+                assert said in text.upper() and text.upper().index(said) < text.upper().index(drawn), (lang, paper)
+
+
 def test_no_fill_block_shows_a_piece_the_booklet_already_shows():
     """Behind the Throne's page 7 showed the End of Game card twice (the card index's, then the fill's
     table at the start); Shadow Throne's A4 page 15 the 1-gold token twice (the tokens, then what a player

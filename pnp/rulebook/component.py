@@ -452,12 +452,27 @@ def without_spare(chapters) -> tuple[list, list]:
     return with_spare(chapters), with_spare(chapters, frozenset(range(len(spare_blocks(chapters)))))
 
 
-def fill_blocks(markups) -> list[str]:
+class FillBlock(str):
+    """A fill block's markup, which knows the fill template it comes from (``template``: its index in
+    rulebook.yaml's ``fill``) and its place there (``index``): a template's blocks print in the order it
+    writes them (:func:`fitted`)."""
+
+    template: int = 0
+    index: int = 0
+
+    def __new__(cls, markup: str, template: int = 0, index: int = 0):
+        block = super().__new__(cls, markup)
+        block.template, block.index = template, index
+        return block
+
+
+def fill_blocks(markups) -> list[FillBlock]:
     """The blocks a booklet may set in room it would leave empty: each fill template's markup cut at its
     ``!fill`` lines, blank ones left out."""
     out = []
-    for markup in markups:
-        out += [block.strip("\n") for block in _FILL.split(markup) if block.strip()]
+    for t, markup in enumerate(markups):
+        blocks = [block.strip("\n") for block in _FILL.split(markup) if block.strip()]
+        out += [FillBlock(block, t, k) for k, block in enumerate(blocks)]
     return out
 
 
@@ -681,7 +696,7 @@ def colophon(game, lang: str) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def fill_markup(game, cfg, seen: dict, lang: str) -> list[str]:
+def fill_markup(game, cfg, seen: dict, lang: str) -> list[FillBlock]:
     """The fill blocks of rulebook.yaml's ``fill`` templates (pnp's :data:`DEFAULT_FILL` without it),
     rendered with the chapters' context ``seen``: :func:`fill_blocks`."""
     names = cfg.get("fill")
@@ -722,7 +737,8 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
     that leaves the least room empty is set there (the first of equals), the pages more than a third
     empty served first (a block the back cover needs is not spent on a page a quarter empty before it). A fill block whose every figure
     the booklet already shows is not offered; one that did not fit a page's room is not tried in a
-    smaller one (each try is a layout pass)."""
+    smaller one (each try is a layout pass); the blocks of one fill template read in the order it writes
+    them (:func:`_in_order`)."""
     def lay(ch):
         return lay_out(game, cfg, ch, size, lang, words, figures)
 
@@ -779,7 +795,83 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
             break
         waste, block, current, laid = best
         unused = [b for b in unused if b != block and not _repeats(b, current, figures)]
+    current, laid = _in_order(fills, current, laid, lay, size, limit)
     return laid, target, current
+
+
+def _where(block: str, chapters) -> tuple[int, int] | None:
+    """(chapter index, offset in its markup) where a fill block is set in ``chapters`` (None: not set)."""
+    for c, (_, markup) in enumerate(chapters):
+        at = markup.find("\n!rule\n" + block + "\n")
+        if at >= 0:
+            return c, at
+    return None
+
+
+def _whole(block: str, chapters, laid) -> bool:
+    """Whether a fill block set in ``chapters`` lies whole on one page of their layout ``laid``."""
+    chapter, at = _where(block, chapters)
+    first = chapters[chapter][1][:at].count("\n") + 3          # the block's first line (from 1)
+    on = placed_lines(laid, chapter)
+    pages = set().union(*(on.get(line, set()) for line in range(first, first + block.count("\n") + 1)))
+    return len(pages) == 1
+
+
+def _in_order(fills, chapters, laid, lay, size, limit: int) -> tuple:
+    """(chapters, layout) with the blocks of each fill template in the order the template writes them:
+    a block that says what a figure shows comes before the block that draws it (Shadow Throne's "At the
+    start", which says the faction tokens wait on the power track's start area, before the start area
+    drawn with them; on Letter the start area came a page before). The blocks set out of order change
+    places (each one where another of its template was); when the booklet then needs more pages, a block
+    no longer lies whole on one page or more pages are more than a third empty, the blocks that come
+    too early are left out instead, the one whose leaving out leaves least room empty first."""
+    by_template: dict = {}
+    for block in fills:
+        if isinstance(block, FillBlock) and _where(block, chapters) is not None:
+            by_template.setdefault(block.template, []).append(block)
+    for blocks in by_template.values():
+        placed = sorted(blocks, key=lambda b: _where(b, chapters))
+        wanted = sorted(blocks, key=lambda b: b.index)
+        if placed == wanted:
+            continue
+        waste = _waste(laid, size, limit)
+        trial = _swapped(chapters, dict(zip(placed, wanted)))
+        tried = lay(trial)
+        if len(tried.pages) <= limit and _waste(tried, size, limit)[0] <= waste[0] \
+                and all(_whole(b, trial, tried) for b in blocks):
+            chapters, laid = trial, tried
+            continue
+        while True:                     # leave out what comes before a block of its template written first
+            early = [b for k, b in enumerate(placed) if any(o.index < b.index for o in placed[k + 1:])]
+            if not early:
+                break
+            options = []
+            for b in early:
+                trial = _swapped(chapters, {b: None})
+                tried = lay(trial)
+                options.append((_waste(tried, size, limit), b, trial, tried))
+            _, dropped, chapters, laid = min(options, key=lambda o: o[0])
+            placed = [b for b in placed if b != dropped]
+    return chapters, laid
+
+
+def _swapped(chapters, moves: dict) -> list:
+    """``chapters`` with each fill block of ``moves`` replaced, where it is set, by the block it maps to
+    (None: left out, with the rule over it)."""
+    out = []
+    for name, markup in chapters:
+        marks = {}
+        for k, (old, new) in enumerate(moves.items()):
+            at = markup.find("\n!rule\n" + old + "\n")
+            if at < 0:
+                continue
+            mark = f"\x00{k}\x00"
+            markup = markup[:at] + mark + markup[at + len("\n!rule\n" + old):]
+            marks[mark] = "" if new is None else "\n!rule\n" + new
+        for mark, text in marks.items():
+            markup = markup.replace(mark, text)
+        out.append((name, markup))
+    return out
 
 
 def _section_end(laid, number: int, chapters) -> tuple[int, int] | None:
