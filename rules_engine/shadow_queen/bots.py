@@ -219,6 +219,7 @@ class GreedyBot(Bot):
 
     def __init__(self):
         self._moves = {}
+        self._discards = {}
 
     def tables(self, r) -> Tables:
         if self._rules is not r:
@@ -242,25 +243,43 @@ class GreedyBot(Bot):
     # -- moving
 
     def _piece(self, state, me, rng):
-        movable = state.movers()
+        # the state's memo read directly (as :meth:`GameState.movers` and :meth:`_heading` read it): a go
+        # is a dozen small steps, and most of them end in a stay
+        memo = state._memo if state._memo_version == state.version else state.memo()
+        movable = memo.get("movable")
+        if movable is None:
+            movable = memo["movable"] = state._movable()
         if not movable:
             return END_ACTION
-        # possessors and messengers first: a possession or an order gives another piece its go
-        lead = self.tables(state.rules).lead
-        p = movable[0]
-        for q in movable:
-            if lead[q]:
-                p = q
-                break
         r = state.rules
+        if self._rules is not r:
+            self.tables(r)
+        t = self._tables
+        # possessors and messengers first: a possession or an order gives another piece its go. The leads
+        # among the movable pieces, in their order, are kept with them; a piece leaves the movable ones
+        # only by its go (``acted``) while they are kept
+        leads = memo.get("leads")
+        if leads is None:
+            lead = t.lead
+            leads = memo["leads"] = [q for q in movable if lead[q]]
+        if leads:
+            acted = state.acted
+            while leads and leads[0] in acted:
+                del leads[0]
+        p = leads[0] if leads else movable[0]
         here = state.pos[p]
         if state.builds and any(b[0] == p for b in state.builds):
             return self._go(p, here)                 # stay to finish the build it began
         if r.needs_orders[p]:
+            if state.orders[p] is None and not state.possessed[p]:
+                return self._go(p, here)             # (RULING: no orders, no move: its only destination)
             dests = state.destinations(p)
             if len(dests) == 1:
                 return self._go(p, here)
-        entry = self._heading(state, p, me)
+        key = -1 - me if state.possessed[p] and r.piece_side[p] != me else me * 64 + r.piece_kind[p]
+        entry = memo.get(key)
+        if entry is None:
+            entry = self._heading(state, p, me)
         near = entry[1]
         if near[here] == 0 or near[here] is None and self._score(r, entry, here) == 0:
             # standing on a space it heads for, with no other such space within its move: staying is
@@ -335,12 +354,38 @@ class GreedyBot(Bot):
         memo = state._memo if state._memo_version == state.version else state.memo()
         entry = memo.get(key)
         if entry is None:
-            goals = self._goals(state, p, me)
-            if not goals:                            # nowhere to head for: stay near where it stands
+            # the same goals come back version after version (a side's holdings, the bridges, pieces that did
+            # not move): kept across versions with the counts of the changes they read (:meth:`_stamp`)
+            kept = state._kept
+            stamp = self._stamp(state, key, me)
+            was = kept.get(key)
+            if was is not None and was[0] == stamp:
+                entry = was[1]
+            else:
+                goals = self._goals(state, p, me)
+                # (the nearest goal is the same whatever their order); None: no goals
+                entry = heading(state, frozenset(goals), self.tables(r)) if goals else None
+                kept[key] = (stamp, entry)
+            if entry is None:                        # nowhere to head for: stay near where it stands
                 return heading(state, frozenset((state.pos[p],)), self.tables(r))
-            # (the nearest goal is the same whatever their order)
-            entry = memo[key] = heading(state, frozenset(goals), self.tables(r))
+            memo[key] = entry
         return entry
+
+    def _stamp(self, state, key, me) -> tuple:
+        """The counts of the changes of what :meth:`_goals` reads for the pieces of memo key ``key``
+        (:meth:`GameState.kept`): holdings' control and possessions (``_stakes``) for every kind, the
+        bridges standing (the heading's routes) and, by what the kind heads for, the placements of the
+        other side's pieces (fighters, Priests), of its own (Priests, Messengers) and orders (Messengers)."""
+        if key < 0:                                  # a possessed piece: the holdings its possessor controls
+            return (state._stakes, state._bridged)
+        kinds = self.tables(state.rules).kinds[key - me * 64]
+        if "bless" in kinds or "banish" in kinds:
+            return (state._stakes, state._bridged, state._placed[0], state._placed[1])
+        if "orders" in kinds:
+            return (state._stakes, state._bridged, state._placed[me], state._ordered)
+        if "taint" in kinds and "possess" not in kinds or "construct" in kinds:
+            return (state._stakes, state._bridged)
+        return (state._stakes, state._bridged, state._placed[1 - me])
 
     def _goals(self, state, p, me) -> list[int]:
         """Spaces piece ``p`` should head for."""
@@ -435,7 +480,11 @@ class GreedyBot(Bot):
     def _discard(self, state, me):
         """The card it values least (the lowest-numbered of them): one of the legal discards, which offer
         the lowest-numbered copy of each card in hand."""
-        return Action(DISCARD_CARD, card=min(state.hand[me], key=self.tables(state.rules).discard_rank.__getitem__))
+        c = min(state.hand[me], key=self.tables(state.rules).discard_rank.__getitem__)
+        a = self._discards.get(c)
+        if a is None:
+            a = self._discards[c] = Action(DISCARD_CARD, card=c)
+        return a
 
 
 BOTS = registry({"greedy": GreedyBot})

@@ -166,6 +166,15 @@ class GameState(State):
         self._stakes = 0
         self._win_checked = -1
         self._progress = None           # (``_stakes``, :meth:`progress`) when last worked out
+        # counts of the changes of what bots derive their goals from, so that a fact kept across versions
+        # (:meth:`kept`) is used only while what it reads is unchanged: ``_placed[side]`` counts every piece
+        # of that side put on a space or removed (moves, lures, banishment, rescues, deaths), ``_ordered``
+        # orders given or ended, ``_bridged`` bridges built or sabotaged (``_stakes``: possessions, control)
+        self._placed = [0, 0]
+        self._ordered = 0
+        self._bridged = 0
+        self._kept = {}
+        self._ctl_kept = None           # :meth:`_controlled_pieces`, kept with the count of possessions and removals
         self._open = None               # per space, the neighbours reachable with the bridges standing now
         self._deep = None               # the same without pathless forests (:meth:`_reach_free`)
         if _start:
@@ -270,11 +279,19 @@ class GameState(State):
     def memo(self) -> dict:
         """A dict for facts derived from the position (who may move, where pieces head for), good until
         the next change other than a piece's plain move (:attr:`version`); bots keep their own there. A
-        clone starts with an empty one."""
+        clone starts with an empty one. The engine's keys: ``"movable"``, ``-10 - kind`` (the cards a kind
+        may play: the side to move is the same for a whole version), ``-100 - reach`` (foes near); the
+        greedy bot's: ``"leads"``, and ints from -2 to 127."""
         if self._memo_version != self.version:
             self._memo = {}
             self._memo_version = self.version
         return self._memo
+
+    def kept(self) -> dict:
+        """A dict for facts bots keep across versions, each with the counts of the changes it depends on
+        (``_stakes``, ``_placed``, ``_ordered``, ``_bridged``) as they were when it was worked out: such a
+        fact is good while those counts stand. A clone starts with an empty one."""
+        return self._kept
 
     def open_links(self) -> tuple:
         """Per space, the spaces one hex away that the bridges standing now let a piece enter (in the
@@ -418,17 +435,36 @@ class GameState(State):
 
     def _movable(self) -> list[int]:
         me = self.active
-        acted, possessed = self.acted, self.possessed
-        side, half = self.rules.piece_side, self.rules.half
-        out = []
-        for p, s in enumerate(self.pos):
-            if s < 0 or p in acted:
-                continue
-            if side[p] ^ possessed[p] == me:              # it controls the piece (ctrl)
-                out.append(p)
-            elif possessed[p] and side[p] == me and half[s] == me:
-                out.append(p)        # RULING: the owner may move its possessed piece on its own half
+        acted = self.acted
+        # the pieces on the board the side controls, and its own possessed ones, change only with a
+        # possession or a removal (``_stakes``): kept per side with that count (:meth:`_controlled_pieces`)
+        kept = self._ctl_kept
+        if kept is None or kept[0] != me or kept[1] != self._stakes:
+            kept = self._controlled_pieces()
+        controlled, owned = kept[2], kept[3]
+        out = [p for p in controlled if p not in acted] if acted else list(controlled)
+        if owned:
+            pos, half = self.pos, self.rules.half
+            extra = [p for p in owned if p not in acted and half[pos[p]] == me]
+            if extra:       # RULING: the owner may move its possessed piece on its own half
+                out = sorted(out + extra)
         return out
+
+    def _controlled_pieces(self) -> tuple:
+        """``(side, _stakes, pieces, owned)``: the pieces on the board the side to move controls and its own
+        possessed pieces on the board, in order, as :meth:`_movable` keeps them."""
+        me = self.active
+        side, possessed = self.rules.piece_side, self.possessed
+        controlled, owned = [], []
+        for p, s in enumerate(self.pos):
+            if s < 0:
+                continue
+            if side[p] ^ possessed[p] == me:             # it controls the piece (ctrl)
+                controlled.append(p)
+            elif possessed[p] and side[p] == me:
+                owned.append(p)
+        kept = self._ctl_kept = (me, self._stakes, tuple(controlled), tuple(owned))
+        return kept
 
     def move_actions(self) -> list[Action]:
         return [Action(MOVE, p, dest=s) for p in self.movable() for s in self.destinations(p)]
@@ -546,7 +582,7 @@ class GameState(State):
                 frontier.append(j)
         seen = set(links[start])
         seen.add(start)
-        for _ in range(steps - 1):
+        for _ in range(steps - 2):
             nxt = []
             for s in frontier:
                 for j in deep[s]:                    # RULING: entering a forest is a one-hex move
@@ -561,6 +597,12 @@ class GameState(State):
                     out.append(j)
                     nxt.append(j)
             frontier = nxt
+        for s in frontier:                           # the last hex: no frontier beyond it
+            for j in deep[s]:
+                if j not in seen:
+                    seen.add(j)
+                    if occ[j] < 0:
+                        out.append(j)
         return out
 
     def _straight(self, p, start, o) -> list[int]:
@@ -654,7 +696,7 @@ class GameState(State):
         if self._memo_version != self.version:
             self._memo = {}
             self._memo_version = self.version
-        key = ("foes", reach)
+        key = -100 - reach
         out = self._memo.get(key)
         if out is None:
             r = self.rules
@@ -678,7 +720,7 @@ class GameState(State):
             self._memo = {}
             self._memo_version = self.version
         memo = self._memo
-        key = (self.active, kind)
+        key = -10 - kind                             # (the side to move changes only with a version)
         out = memo.get(key)
         if out is None:
             plays, card_of = r.kind_plays[kind], r.card_of
@@ -1002,13 +1044,26 @@ class GameState(State):
                 o.moved = True
                 if o.order == "marching" and o.direction < 0:
                     o.direction = self._direction(start, dest)
-        acts = self.act_actions() if r.piece_side[p] ^ self.possessed[p] == self.active and self.pos[p] >= 0 \
-            else PASS_ONLY
-        if len(acts) > 1:
-            self.phase = ACT
-            self._acts = acts
-        else:
-            self._done()                             # nothing to play or do: the piece's go is over
+        if r.piece_side[p] ^ self.possessed[p] == self.active and self.pos[p] >= 0:
+            # nothing to list when its kind plays no card in hand and it has no build to finish (most goes)
+            if self.builds:
+                acts = self.act_actions()
+            else:
+                memo = self._memo if self._memo_version == self.version else self.memo()
+                cards = memo.get(-10 - r.piece_kind[p])
+                if cards is None:
+                    cards = self._playable(p)
+                acts = self.act_actions() if cards else PASS_ONLY
+            if len(acts) > 1:
+                self.phase = ACT
+                self._acts = acts
+                return
+        # nothing to play or do: the piece's go is over (:meth:`_done`, inline)
+        self.current = -1
+        if self.phase != OVER:
+            self.phase = PIECE
+        if self._win_checked != self._stakes:
+            self._check_win()
 
     def _direction(self, a: int, b: int) -> int:
         r = self.rules
@@ -1032,6 +1087,7 @@ class GameState(State):
         if old >= 0 and self.occ[old] == p:
             self.occ[old] = -1
         self.pos[p] = dest
+        self._placed[r.piece_side[p]] += 1
         if r.holding_at[dest] < 0:
             self.occ[dest] = p
         if not r.cave[dest]:
@@ -1046,6 +1102,7 @@ class GameState(State):
             self.occ[s] = -1
         self.pos[p] = -1
         self._stakes += 1
+        self._placed[self.rules.piece_side[p]] += 1
         self.fate[p] = fate
         self.removed[fate] += 1
         self.cave_turns[p] = 0
@@ -1059,6 +1116,7 @@ class GameState(State):
 
     def _cancel_orders(self, p: int, why: str) -> None:
         self.version += 1
+        self._ordered += 1
         o = self.orders[p]
         self.orders[p] = None
         r = self.rules
@@ -1111,6 +1169,7 @@ class GameState(State):
             self.hand[me].remove(c)
             self.plays[k] = self.plays.get(k, 0) + 1
             self.orders[t] = Order(c, params["order"], a.dest, given=self.turn)
+            self._ordered += 1
             self._done()
             return
         self._use_card(c)
@@ -1195,6 +1254,7 @@ class GameState(State):
         nb, ns = len(r.bridge_sites), len(r.at)
         if t < nb:
             self.bridge[t] = False
+            self._bridged += 1
             self._open = self._deep = None
             s = r.site_space[t]
             if s >= 0 and self.occ[s] >= 0:
@@ -1213,6 +1273,7 @@ class GameState(State):
         self.used[r.card_deck[r.card_of[c]]].append(c)
         if item == "bridge":
             self.bridge[place] = True
+            self._bridged += 1
             self._open = self._deep = None
         elif item == "path":
             self.path[place] = True
@@ -1462,6 +1523,8 @@ class GameState(State):
         new.check = False
         new.violations = []
         new._memo = {}
+        new._kept = {}
+        new._placed = self._placed[:]
         new._auto_chance = None
         new.trace = None
         return new
