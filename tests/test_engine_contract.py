@@ -276,3 +276,15 @@ def test_an_outside_engine_hook_that_raises_is_one_line_naming_it(kindling, monk
 def _line(text):
     return next(i for i, line in enumerate(Path(__file__).read_text().splitlines(), 1) if text in line
                 and "_line(" not in line)
+
+
+def test_an_is_legal_that_differs_from_the_legal_actions_is_found(kindling, monkeypatch):
+    module, game = kindling
+    monkeypatch.setattr(module.GameState, "is_legal", lambda self, seat, action: True, raising=False)
+    found = [m for c, m in failures(game) if c == "play"]
+    assert any(re.fullmatch(r"2 players, seed 0: is_legal says yes to .+ for seat \d, which is not among its legal "
+                            r"actions", m) for m in found), found
+    monkeypatch.setattr(module.GameState, "is_legal", lambda self, seat, action: False, raising=False)
+    found = [m for c, m in failures(game) if c == "play"]
+    assert any(re.fullmatch(r"2 players, seed 0: is_legal says no to .+ for seat \d, one of its legal actions", m)
+               for m in found), found

@@ -198,3 +198,35 @@ def test_facts_kept_between_decisions_and_shortcuts_are_those_worked_out_afresh(
     state = sq.play_game(RULES, [CheckingBot(), CheckingBot()], seed, check=True, **options)
     assert state.is_over and state.violations == [] and CheckingBot.checked > 500 and CheckingBot.chosen > 200
     assert CheckingBot.discards > 20
+
+
+def test_is_legal_gives_the_legal_lists_answer_at_every_decision():
+    """The engine's own legality check (what the core loop checks every bot's action with, without listing
+    about 40 moves a go) says yes to every legal action and no to moves of other pieces, to other spaces,
+    and to actions of other phases and seats, at every decision of whole games."""
+    import random
+
+    from rules_engine.shadow_queen.simulate import new_state
+
+    checked = 0
+    for seed, options in ((1, {"turn_limit": 40}), (3, STUDY)):
+        state = new_state(RULES, 2, **options)
+        rng, probe = random.Random(seed), random.Random(seed + 1)
+        bots = [GreedyBot(), GreedyBot()]
+        others = [Action(MOVE, 0, dest=0), Action(MOVE, 20, dest=5), Action("end"), Action("pass"),
+                  Action(MOVE, 3, 1, -1, 7), ("move", 2), "end", Action(DISCARD, card=0)]
+        while not state.is_over:
+            if state.is_chance():
+                state.sample_chance(rng)
+                continue
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            for a in legal:
+                assert state.is_legal(seat, a) and not state.is_legal(1 - seat, a)
+            probes = others + [Action(MOVE, probe.randrange(36), dest=probe.randrange(len(RULES.at)))
+                               for _ in range(12)]
+            for a in probes:
+                assert state.is_legal(seat, a) == (a in legal), a
+            checked += 1
+            state.step(bots[seat].act(state, seat, rng))
+    assert checked > 1000

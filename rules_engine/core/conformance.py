@@ -200,6 +200,7 @@ def playthrough(module, rules, players: int, seed: int, found: Findings, own_bot
     rng, probe = random.Random(seed), random.Random(seed + 7919)
     bound = faults.current().decisions_for(engine, rules, players, {})
     decisions = 0
+    earlier = []                      # the legal actions of the decision before (for the is_legal check)
     try:
         while True:
             movers = list(state.to_move())
@@ -252,6 +253,8 @@ def playthrough(module, rules, players: int, seed: int, found: Findings, own_bot
                 if decisions <= PROBED_FIRST or decisions % STRIDE == 0:
                     _probe_hidden(state, p, legal, probe, own_bots, where, found)
                 joint[p] = legal[int(rng.random() * len(legal))]
+                _check_is_legal(state, p, legal, joint[p], earlier, where, found)
+                earlier = legal
             idle = next((q for q in range(players) if q not in movers), None)
             if idle is not None and list(state.legal_actions(idle)):
                 found.add("play", f"{where}: seat {idle + 1} is not to move but has legal actions")
@@ -263,6 +266,24 @@ def playthrough(module, rules, players: int, seed: int, found: Findings, own_bot
     _check_end(module, state, players, where, found)
     events = _events(state, where, found)
     return Playthrough(players, seed, events, list(state.returns()), decisions, state)
+
+
+def _check_is_legal(state, seat, legal, chosen, earlier, where, found) -> None:
+    """The state's own legality check (``State.is_legal``, which the play loop checks bots' actions with)
+    gives the list's answer: yes for the action chosen, no for the actions of the decision before that
+    are not legal now (a few of them)."""
+    is_legal = getattr(state, "is_legal", None)
+    if is_legal is None:
+        return
+    if not is_legal(seat, chosen):
+        found.add("play", f"{where}: is_legal says no to {_short(chosen)} for seat {seat + 1}, one of its legal "
+                          f"actions")
+        return
+    for action in [a for a in earlier if a not in legal][:8]:
+        if is_legal(seat, action):
+            found.add("play", f"{where}: is_legal says yes to {_short(action)} for seat {seat + 1}, which is not "
+                              f"among its legal actions")
+            return
 
 
 def _probe_hidden(state, seat, legal, probe, own_bots, where, found) -> None:

@@ -156,8 +156,17 @@ def chosen_action(bot, state, seat: int, rng, check: bool = True):
     if not check:
         return action
     try:
-        legal = state.legal_actions(seat)
-        ok = action in legal
+        # the state's own check where it has one (``State.is_legal``: the same answer, without listing every
+        # legal action); the list is made only to name them when the action is not among them
+        is_legal = getattr(state, "is_legal", None)
+        legal = None
+        if is_legal is not None:
+            ok = bool(is_legal(seat, action))
+        else:
+            legal = state.legal_actions(seat)
+            ok = action in legal
+        if not ok and legal is None:
+            legal = state.legal_actions(seat)
     except Exception as exc:  # noqa: BLE001 - the engine's fault
         raise SeatFault("engine", seat, f"raised {raised(exc)} listing the legal actions") from exc
     if not ok:

@@ -110,6 +110,13 @@ class State:
 
     # ------------------------------------------------------------------ generic helpers and fast paths
 
+    def is_legal(self, player: int, action) -> bool:
+        """Whether ``action`` is one of :meth:`legal_actions` of ``player`` now: what the play loop checks
+        every bot's action with before it applies it. The default looks it up in the list; an engine may
+        answer without listing every legal action (Shadow Queen lists about 40 a decision, to check one),
+        never with another answer (``pnp check-engine`` compares the two)."""
+        return action in self.legal_actions(player)
+
     def apply_action(self, action) -> None:
         """Apply the action of the one seat to move (checked)."""
         movers = self.to_move()

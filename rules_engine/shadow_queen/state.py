@@ -413,6 +413,23 @@ class GameState(State):
             return out
         return []
 
+    def is_legal(self, player: int, action) -> bool:
+        """:meth:`legal_actions` without listing them when a piece is to move (every destination of every
+        piece that may still take a go: about 40): a move is legal when its piece may still take a go this
+        turn and the space is one of its destinations (its own space always is: a stay needs no search).
+        The other phases look the action up in their short lists."""
+        if self.phase != PIECE or player != self.active or not isinstance(action, tuple) or len(action) != 5:
+            return action in self.legal_actions(player)
+        verb, p, card, target, dest = action
+        if verb != MOVE or card != -1 or target != -1:
+            return action == END_ACTION
+        movable = self.movers()
+        try:
+            q = movable[movable.index(p)]
+        except ValueError:
+            return False
+        return dest == self.pos[q] or dest in self.destinations(q)
+
     def movable(self) -> list[int]:
         """Pieces the side to move may still take a go with this turn (kept while the version holds: a
         plain move only takes the moved piece out)."""
@@ -980,7 +997,7 @@ class GameState(State):
         if set(actions) != set(movers):
             raise IllegalAction(f"seat {movers[0]} decides now")
         action = actions[movers[0]]
-        if action not in self.legal_actions(movers[0]):
+        if not self.is_legal(movers[0], action):
             raise IllegalAction(f"{self.action_to_string(movers[0], action)} is not legal now")
         self.step(action)
 
