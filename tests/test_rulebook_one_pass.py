@@ -74,14 +74,17 @@ def _no_pagebreak(text):
 
 # (name, pages, notes, chapters, rules): where the padding point falls and what pads it
 VARIANTS = [
-    # the padding point before a chapter that starts with a page break: ruled, blank, and more of them
+    # the padding point after a last chapter that is not the back cover (this one starts with a page
+    # break): ruled, blank, and more of them
     ("ruled", 4, True, None, None),
     ("blank", 4, False, None, None),
     ("blank8", 8, False, None, None),
     ("ruled8", 8, True, None, None),
-    # the padding point right after the cover's page break (the break there is dropped unseen)
+    # a booklet of the cover and one chapter
     ("after_cover", 4, True, ["cover", "rules"], _no_pagebreak),
     ("after_cover_blank", 8, False, ["cover", "rules"], _no_pagebreak),
+    # the padding point right after the cover's page break (the break there is dropped unseen)
+    ("notes_after_cover", 8, False, ["cover", "rules"], lambda t: "!notes\n" + _no_pagebreak(t)),
     # !notes written at the chapter's end (padding at the booklet's end) and in its middle
     ("at_end", 8, False, ["cover", "contents", "rules"], lambda t: t + "\n!notes\n"),
     ("at_end_ruled", 8, True, ["cover", "contents", "rules"], lambda t: t + "\n!notes\n"),
@@ -131,7 +134,9 @@ def test_a_drawing_that_cannot_follow_its_layout_falls_back_to_platypus(tmp_path
     """When the drawn pages would not follow the layout (here: the page after the padding laid out on
     another page template than the padding leads to), the booklet is made by platypus's passes, the
     same bytes as ever."""
-    folder = _variant(tmp_path, "fallback", 8, False)
+    # the padding in the middle of the rules, so that a page follows it
+    folder = _variant(tmp_path, "fallback", 8, False,
+                      rules=lambda t: t.replace("## The decks", "!notes\n\n## The decks"))
     game = load_game(folder)
     with using(game.icons, game.language):
         expected = two_passes(game, "letter")

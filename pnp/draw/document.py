@@ -1000,15 +1000,31 @@ def draw_laid_out(laid: LaidOut, notes: int, placed: list | None = None) -> tupl
 
 
 def with_notes_point(chapters):
-    """The chapters with a ``!notes`` directive before the last one, unless one already has it
-    (padding goes before the last chapter, which keeps the back page: the quick reference); a booklet of
-    one chapter is padded after it (before it, the booklet would open on the padding)."""
+    """The chapters with a ``!notes`` directive where the padding goes, unless one already has it: before
+    the last chapter when that chapter is the back cover (it starts with ``!back``: the quick reference
+    keeps the back page), else after the last chapter. Padding before any other last chapter parted the
+    rules with blank pages (Tide Clock's "The end of the game" on page 4 after a blank page 3, Dusk
+    Orchard's contents page, a blank page, then its one chapter of rules)."""
     if any("!notes" in markup for _, markup in chapters) or not chapters:
         return chapters
     name, markup = chapters[-1]
-    if len(chapters) == 1:
-        return [(name, markup + "\n\n!notes\n")]
+    if len(chapters) == 1 or not _starts_back_cover(markup):
+        return chapters[:-1] + [(name, markup + "\n\n!notes\n")]
     return chapters[:-1] + [(name, "!notes\n" + markup)]
+
+
+def _starts_back_cover(markup: str) -> bool:
+    """Whether a chapter's markup opens with ``!back`` (blank lines, template comments and other
+    directives' lines such as ``!pagebreak`` before it allowed)."""
+    for line in markup.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        if line == "!back" or line.startswith("!back "):
+            return True
+        if not line.startswith("!"):
+            return False
+    return False
 
 
 def contents_entries(nodes, notes: int) -> list:

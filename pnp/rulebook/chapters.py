@@ -95,6 +95,7 @@ def load_config(game, problems: Problems | None = None) -> dict:
         problems.raise_if_errors()
     cfg["_path"] = str(path)
     cfg["_battle_line"] = line_of(raw, "battle")
+    cfg["_pages_line"] = line_of(raw, "pages")
     cfg["_fill_lines"] = dict(enumerate(getattr(raw.get("fill") if isinstance(raw, dict) else None,
                                                 "item_lines", [])))
     cfg["_chapter_lines"] = dict(enumerate(getattr(raw.get("chapters") if isinstance(raw, dict) else None,

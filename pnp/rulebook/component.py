@@ -595,12 +595,21 @@ def _laid(game, cfg, chapters, fills, figures, paper, lang, words, size, key) ->
     if key is not None and key in _LAID:
         return _LAID[key]
     laid, target, _ = fitted(game, cfg, chapters, fills, figures, size, lang, words, paper)
-    result = (laid, target, empty_pages(laid, size))
+    result = (laid, target, printed_numbers(empty_pages(laid, size), laid.notes_at, target - len(laid.pages)))
     if key is not None:
         while len(_LAID) >= 4:
             del _LAID[next(iter(_LAID))]
         _LAID[key] = result
     return result
+
+
+def printed_numbers(pages, notes_at: int | None, padding: int) -> list:
+    """(page number, share) of laid out ``pages`` numbered as the booklet prints them: a page after the
+    padding point (``notes_at`` pages come before it) is ``padding`` pages further on (Tide Clock's last
+    page was reported as page 3 of a booklet that prints it as page 4)."""
+    if not padding or notes_at is None:
+        return list(pages)
+    return [(number + padding if number > notes_at else number, share) for number, share in pages]
 
 
 def small_labels(figures, paper: str) -> Problems:
@@ -763,6 +772,8 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
     too_tall: dict = {}                 # block: the most room (a share of a page) it did not fit in
     while unused:
         gaps = dict(empty_pages(laid, size, FILL_SHARE, last=True))
+        # the room each page really has: a block too tall for it is not tried in a smaller one
+        room = dict(empty_pages(laid, size, 0.0, last=True))
         if len(laid.pages) < limit and laid.notes_at:
             gaps.setdefault(laid.notes_at, 1.0)     # the last page before the padding
         best = None
@@ -776,15 +787,15 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
             if at is None:
                 continue
             for block in unused:                # the one that leaves the least room empty (first of equals)
-                if home == number and gaps[number] <= too_tall.get(block, -1.0):
+                if home == number and room.get(number, 0.0) <= too_tall.get(block, -1.0):
                     continue
                 trial, (chapter, first, last) = with_fill(current, at, block)
                 tried = lay(trial)
                 on = placed_lines(tried, chapter)
                 pages_on = set().union(*(on.get(line, set()) for line in range(first, last + 1)))
                 if pages_on != {home}:          # not whole in that room: nor in any smaller one
-                    if home == number:
-                        too_tall[block] = max(too_tall.get(block, -1.0), gaps[number])
+                    if home == number:      # its real room (the page before the padding is put first as 1.0)
+                        too_tall[block] = max(too_tall.get(block, -1.0), room.get(number, 0.0))
                     continue
                 left = _waste(tried, size, limit)
                 if len(tried.pages) <= limit and left < waste and (best is None or left < best[0]):
@@ -881,6 +892,8 @@ def _section_end(laid, number: int, chapters) -> tuple[int, int] | None:
     the text that explains it. None: the page ends no section."""
     for chapter, line in reversed(page_blocks(laid, number)):
         nodes = parse(chapters[chapter][1])
+        if any(isinstance(n, Heading) and n.line == line for n in nodes):
+            continue                    # a heading ends no section: a block set under it parts it from its text
         after = next((n for n in nodes if n.line > line), None)
         if after is None or isinstance(after, Heading) or (
                 isinstance(after, Directive) and after.name in ("pagebreak", "notes", "back")):
@@ -992,11 +1005,12 @@ def check(game, problems: Problems, options: BuildOptions | None = None, spec=No
     # pnp validate (thorough) lays the booklet out on every paper a kit is built on; a build, on its own
     for paper in (PAPERS if options is None or options.thorough else (options.paper,)):
         try:
-            _, _, empty = booklet_fit(game, paper, lang)
+            pages, content, empty = booklet_fit(game, paper, lang)
         except DataError as exc:
             problems.extend(exc.problems)
         else:
             _report_empty(load_config(game), paper, lang, empty, problems)
+            _report_blank(load_config(game), paper, lang, pages, content, problems)
         _check_cover(game, paper, lang, problems)
 
 
@@ -1011,6 +1025,20 @@ def _report_empty(cfg, paper: str, lang: str, empty, problems: Problems) -> None
                   f"'{lang}' {'are' if len(empty) != 1 else 'is'} more than a third empty: {listed}; fill the "
                   f"room: a figure, or a fill template in rulebook.yaml's fill (a turn summary, a setup figure, "
                   f"the components at actual size) whose blocks fit it")
+
+
+def _report_blank(cfg, paper: str, lang: str, pages: int, content: int, problems: Problems) -> None:
+    """A warning at rulebook.yaml's ``pages`` when the length it asks for leaves more blank pages than a
+    saddle-stitched booklet of its chapters needs (Lantern Ferry's ``pages: 8`` printed 3 pages of rules
+    and 5 blank ones). Ruled Notes pages (``notes: true``) are the designer's choice, and not reported."""
+    least = padded(content)
+    if not cfg.get("pages") or cfg.get("notes") or pages <= least:
+        return
+    problems.warn(cfg["_path"], cfg.get("_pages_line"), "rulebook",
+                  f"pages: {pages} leaves {pages - content} pages blank: the chapters take {content} "
+                  f"page{'s' if content != 1 else ''} on {paper} paper in '{lang}', and a booklet of {least} "
+                  f"holds them; ask for pages: {least} (or leave pages out), write more, or say notes: true "
+                  f"for ruled Notes pages")
 
 
 def _check_cover(game, paper: str, lang: str, problems: Problems) -> None:
