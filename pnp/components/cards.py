@@ -823,6 +823,34 @@ def check_empty_space(game, deck, problems, lang=None) -> None:
     empty.report(problems)
 
 
+def check_aid_space(game, deck, aid, problems, lang=None) -> None:
+    """A warning at the player aid's template when its card, its text set as large as it may print
+    (:data:`pnp.layout.cards.AID_BODY_STYLE`), still leaves more than
+    :data:`pnp.layout.space.MAX_EMPTY_SHARE` of its face empty in one rectangle (Starfall's four short
+    lines left the lower half of the card blank)."""
+    from pnp.components.emptiness import face_empty, where_on
+    from pnp.draw.icons import using
+    from pnp.layout.cards import AID_BODY_STYLE
+    from pnp.layout.space import MAX_EMPTY_SHARE
+    from pnp.loading.cardtext import aid_template
+
+    size = (deck.width, deck.height)
+    with using(game.icons):
+        empty = face_empty(aid, size)
+    if empty.share <= MAX_EMPTY_SHARE:
+        return
+    try:
+        path, line = aid_template(game, deck, lang).filename, 1
+    except jinja2.TemplateNotFound:
+        path, line = game.deck_where(deck) if game.several_decks else game.where("player_aid")
+    r = empty.rect
+    problems.warn(path, line, f"deck '{deck.id}': player aid",
+                  f"its text, at {AID_BODY_STYLE.size:g} pt, the largest a player aid prints, leaves "
+                  f"{empty.share:.0%} of the card empty in one area ({r.w:.0f} x {r.h:.0f} mm "
+                  f"{where_on(r, size[1])}; more than {MAX_EMPTY_SHARE:.0%}): give it more of what a player "
+                  f"looks up during the game (the turn's steps, what scores, the end), or leave the aids out")
+
+
 def check_back_pictures(game, deck, problems) -> None:
     """A deck's back pictures, as its card art is checked: a PNG or JPEG that prints below :data:`ART_DPI`
     on the card is a warning at its line; with a back picked by a card key (``by``), a value of
@@ -1196,6 +1224,8 @@ def check(game, problems, options: BuildOptions | None = None, spec=None, done: 
             if not fit(el.markup, el.style, el.rect.w, el.rect.h).ok:
                 problems.error(*at, "player aid",
                                f"{el.role} text does not fit the card even at {el.style.min_size:g} pt")
+        if aid and not problems.errors:
+            check_aid_space(game, deck, aid, problems, lang)
         values = [None] + (deck.back.variants() if deck.back is not None else [])
         for value in values:
             probe = _ValueCard(deck.back.by, value) if value is not None else None

@@ -16,7 +16,8 @@ def face_empty(elements, size: tuple) -> Empty:
     return empty_space(elements, size, lambda t: ink_rect(t.rect, t.markup, t.style))
 
 
-def _where_on(rect, height: float) -> str:
+def where_on(rect, height: float) -> str:
+    """Where ``rect`` lies on a face ``height`` mm high: at the bottom, in the middle, at the top."""
     third = height / 3
     return "at the bottom" if rect.cy < third else "at the top" if rect.cy > 2 * third else "in the middle"
 
@@ -51,5 +52,5 @@ class EmptySpace:
             subject = f"{self.subject}: layout '{name}'" + (f", region '{region}'" if region else "")
             problems.warn(path, line, subject,
                           f"{pieces} leaves {empty.share:.0%} of the face empty in one area ({r.w:.0f} x "
-                          f"{r.h:.0f} mm {_where_on(r, height)}; more than {MAX_EMPTY_SHARE:.0%}): give the piece "
+                          f"{r.h:.0f} mm {where_on(r, height)}; more than {MAX_EMPTY_SHARE:.0%}): give the piece "
                           f"content there (a region showing its data, a picture) or let a region fill it")

@@ -102,7 +102,7 @@ def _with(style: Style, **changes) -> Style:
 
 
 AID_TITLE_STYLE = Style(font="serif-semibold", size=12, min_size=8, max_lines=1)
-AID_BODY_STYLE = Style(font="sans", size=9.0, min_size=4.8, align="left", valign="top", leading=1.16)
+AID_BODY_STYLE = Style(font="sans", size=10.5, min_size=4.8, align="left", valign="top", leading=1.16)
 
 
 #: The game's version on a player aid (a card's layout places its own: the classic layout's ``version``).

@@ -75,15 +75,22 @@ def ability_text(game, card, lang: str | None = None) -> str:
     return Safe(" ".join(text.split()))
 
 
+def aid_template(game, deck, lang: str | None = None):
+    """The template of a deck's player-aid card in ``lang`` (else in the game's own language): jinja2's
+    TemplateNotFound when there is none."""
+    lang = lang or game.language
+    stem = deck.aids.get("template", "quick_reference")
+    return game_environment(game).select_template(list(dict.fromkeys(
+        (f"aids/{lang}/{stem}.md.j2", f"aids/{game.source_language}/{stem}.md.j2"))))
+
+
 def aid_text(game, deck, lang: str | None = None) -> tuple[str, str]:
     """(title, markup) of a deck's player-aid card, from the game's ``templates/aids/<lang>/<template>.md.j2``
     and the engine's rule facts (``rules``; empty without an engine)."""
     from rules_engine.core.contract import engine_named
 
     lang = lang or game.language
-    stem = deck.aids.get("template", "quick_reference")
-    template = game_environment(game).select_template(list(dict.fromkeys(
-        (f"aids/{lang}/{stem}.md.j2", f"aids/{game.source_language}/{stem}.md.j2"))))
+    template = aid_template(game, deck, lang)
     facts = getattr(engine_named(game.engine), "FACTS", {}) if game.engine else {}
     with speaking(lang if template.name.startswith(f"aids/{lang}/") else game.source_language):
         text = templating.render(template, rules=facts, game=game, deck=deck, data=game.data)
