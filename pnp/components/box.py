@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from pnp.cache import buildcache
@@ -487,8 +488,57 @@ def _short(text: str, n: int = 60) -> str:
 
 @with_game_icons
 def check_files(game, problems, spec=None) -> None:
-    """box.yaml is valid (reported with every other file's problems)."""
-    load_box(game, problems)
+    """box.yaml is valid (reported with every other file's problems), and its contents name every
+    component the kit makes."""
+    data = load_box(game, problems)
+    if data is not None:
+        check_unlisted(game, data, problems)
+
+
+#: What a component's kind is called in a contents line's words (besides its title and its id).
+KIND_WORDS = {"track": ("track",), "board": ("board",), "standee": ("standee",), "hexmap": ("map",),
+              "sheet": ("sheet",), "pad": ("pad", "sheet"), "dice": ("dice", "die"),
+              "rulebook": ("rulebook", "rules", "booklet")}
+
+
+def _stem(word: str) -> str:
+    word = word.lower()
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def check_unlisted(game, data: BoxData, problems) -> None:
+    """A warning at box.yaml's ``contents`` for each component of the kit that no contents line counts
+    or names, when the contents list anything (the box's side and the rulebook's back cover print them
+    as what is in the box and beside it): Tide Clock's listed neither its Tide Clock track, its boards
+    nor its standees; Valeria's, its Warden standees. A line names a component by a word of its title,
+    its id or its kind ("2 Harbour boards", "36 standees"); cards, aids, tokens and dice are counted by
+    their words (``cards`` or every ``deck:<id>``, ``aids``, ``tokens``, ``dice``)."""
+    if not data.contents:
+        return
+    counts = {count for count, _, _, _ in data.contents if isinstance(count, str)}
+    said = {_stem(w) for _, item, _, _ in data.contents for w in re.findall(r"\w+", str(item))}
+    missing = []
+    for spec in game.component_specs:
+        if spec.kind in ("instructions", "box"):
+            continue
+        if spec.kind == "cards":
+            decks = [d for d in game.decks if "cards" not in counts and f"deck:{d.id}" not in counts]
+            missing += [f"the {d.name} cards (count: deck:{d.id})" for d in decks if d.physical()]
+            if game.aid_count and "aids" not in counts:
+                missing.append(f"the {game.aid_count} player aids (count: aids)")
+            continue
+        if spec.kind == "tokens" and "tokens" in counts or spec.kind == "dice" and "dice" in counts:
+            continue
+        title = spec.config.get("title")
+        words = {_stem(w) for w in re.findall(r"\w+", f"{title or ''} {spec.id.replace('_', ' ')}")
+                 if len(w) > 2} | set(KIND_WORDS.get(spec.kind, (spec.kind,)))
+        if not words & said:
+            missing.append(f"{title or spec.id.replace('_', ' ')} ({spec.kind} '{spec.id}')")
+    if missing:
+        problems.warn(data.path, data.lines.get("contents"), "contents",
+                      f"no line lists {', '.join(missing)}, which the kit makes: the box and the rulebook's "
+                      f"back cover print these lines as what is in the box and beside it; add a line for each "
+                      f"(a count and its name, in_box: false for what travels beside the box)")
 
 
 @with_game_icons
