@@ -420,8 +420,10 @@ def cheap_kits(tmp_path_factory):
 def test_every_flowable_of_the_matrix_booklet_copies(cheap_kits, lang):
     _, validated, failed, _ = cheap_kits[lang]
     assert validated.exit_code == 0, validated.output
-    # (each block alone on its pages: the booklet's emptiest pages are reported, a warning)
-    said = [line for line in validated.output.splitlines() if "more than a third empty" not in line]
+    # (each block alone on its pages: the booklet's emptiest pages are reported, a warning; its length is
+    # fixed above what its chapters need, so that its padding pages are drawn: the blank pages, a warning)
+    said = [line for line in validated.output.splitlines()
+            if "more than a third empty" not in line and "pages blank" not in line]
     assert said == ["Matrix: 9 cards (4 different), components rulebook: valid"]
     assert failed == []
 

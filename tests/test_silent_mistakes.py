@@ -73,6 +73,8 @@ def mat_game(tmp_path_factory) -> Path:
     game = root / "game.yaml"
     game.write_text(game.read_text().replace("\ndecks:", "\ndata: [crops.csv]\n\ndecks:", 1))
     add_component(root, "{kind: board, id: mat, layout: mat, title: Mat}")
+    box = root / "box.yaml"
+    box.write_text(box.read_text() + "  - {count: 1, item: mat}\n")      # the box lists what the kit makes
     return root
 
 

@@ -515,6 +515,7 @@ def check_unlisted(game, data: BoxData, problems) -> None:
     their words (``cards`` or every ``deck:<id>``, ``aids``, ``tokens``, ``dice``)."""
     if not data.contents:
         return
+    printed = strings(game, game.language)      # a component's name in the game's own words ("Livret de règles")
     counts = {count for count, _, _, _ in data.contents if isinstance(count, str)}
     said = {_stem(w) for _, item, _, _ in data.contents for w in re.findall(r"\w+", str(item))}
     missing = []
@@ -530,8 +531,9 @@ def check_unlisted(game, data: BoxData, problems) -> None:
         if spec.kind == "tokens" and "tokens" in counts or spec.kind == "dice" and "dice" in counts:
             continue
         title = spec.config.get("title")
-        words = {_stem(w) for w in re.findall(r"\w+", f"{title or ''} {spec.id.replace('_', ' ')}")
-                 if len(w) > 2} | set(KIND_WORDS.get(spec.kind, (spec.kind,)))
+        names = f"{title or ''} {spec.id.replace('_', ' ')} {printed.get(spec.id, '')} {printed.get(spec.kind, '')}"
+        words = {_stem(w) for w in re.findall(r"\w+", names) if len(w) > 2} | \
+            set(KIND_WORDS.get(spec.kind, (spec.kind,)))
         if not words & said:
             missing.append(f"{title or spec.id.replace('_', ' ')} ({spec.kind} '{spec.id}')")
     if missing:
