@@ -106,3 +106,23 @@ def test_our_games_and_the_starter_list_everything_they_make(tmp_path):
     starter = tmp_path / "new"
     assert CliRunner().invoke(main, ["new", str(starter)]).exit_code == 0
     assert _contents_warning(starter) == []
+
+
+def _widths(markup: str, width: float = 300.0):
+    from pnp.draw.document import _column_widths
+    from pnp.text.markup import TableBlock, parse
+
+    (table,) = [n for n in parse(markup) if isinstance(n, TableBlock)]
+    return _column_widths(table, width)
+
+
+def test_a_table_of_numbers_is_as_wide_as_its_content():
+    """Lantern Ferry's "Players / Cards each / Set aside" and Starfall's "Deck / Cards" were spread over the
+    whole column, the numbers under headers twice their width and far from their names (issue 37,
+    "columns much wider than content"); such a table is now set at its content's width."""
+    numbers = _widths("| Players | Cards each | Set aside |\n|---|---|---|\n| 2 | 12 | 12 |\n| 3 | 10 | 6 |\n")
+    assert sum(numbers) < 2 / 3 * 300.0
+    assert _widths("| Deck | Cards |\n|---|---|\n| Stars | 7 |\n| Omens | 5 |\n")[1] < 45.0
+    # a column of words still takes the room to spare, the numbers beside it as wide as their content
+    words = _widths("| Suit | Effect |\n|---|---|\n| 2 | Lower the tide |\n| 3 | Hold a boat |\n")
+    assert abs(sum(words) - 300.0) < 0.01 and words[0] < 45.0

@@ -95,6 +95,9 @@ def _table(node: TableBlock, width):
 
 
 CELL_PADDING = 6.0  # left + right padding of a table cell, points
+#: A table whose columns hold numbers or single words and need no more than this share of the column
+#: is set at its content's width rather than spread across the column.
+COMPACT_TABLE = 2 / 3
 #: A table split across pages starts at a page's foot with at least this many body rows under its header:
 #: two rows there read as a stray (a Spanish faction's table did that twice, on Letter p9 and p10).
 TABLE_HEAD_ROWS = 3
@@ -130,17 +133,25 @@ def _column_widths(node: TableBlock, width):
     """Every column gets at least its widest word; what is left goes where whole lines are longest."""
     n = len(node.rows[0])
     least, most = [0.0] * n, [0.0] * n
+    wraps = [False] * n                 # a body cell of the column has words a narrower measure would wrap
     for r, row in enumerate(node.rows):
         style = CELL_HEAD if r < node.header_rows else CELL
         for c, cell in enumerate(row):
             lo, hi = natural_widths(cell, style)
             least[c] = max(least[c], lo + CELL_PADDING + 0.5)
             most[c] = max(most[c], hi + CELL_PADDING + 0.5)
+            wraps[c] = wraps[c] or (r >= node.header_rows and lo < hi - 0.01)
     if sum(most) <= width:
-        # the table spans the column; the room to spare goes to the columns of words (those a narrower
-        # measure would wrap, else the first), a column of numbers stays as wide as its content
+        # the table spans the column; the room to spare goes to the columns of words (those whose body a
+        # narrower measure would wrap), a column of numbers or single words stays as wide as its content;
+        # a table of such columns alone, narrow, is set at its content's width (Lantern Ferry's three
+        # columns of numbers and Starfall's "Deck / Cards" spread across the page, their numbers far from
+        # their names)
+        wide = [c for c in range(n) if wraps[c]]
+        if not wide and sum(most) <= COMPACT_TABLE * width:
+            return most
         spare = width - sum(most)
-        wide = [c for c in range(n) if least[c] < most[c] - 0.01] or [0]
+        wide = wide or [c for c in range(n) if least[c] < most[c] - 0.01] or [0]
         total = sum(most[c] for c in wide)
         return [m + (spare * m / total if c in wide else 0.0) for c, m in enumerate(most)]
     # too wide for one line each: a short column (its whole content no wider than an even share of the
