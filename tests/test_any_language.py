@@ -315,18 +315,22 @@ def test_a_four_line_title_keeps_its_subtitle_above_the_cover_art(tmp_path):
     w, h = 308.0, 534.0                  # a Letter booklet page's frame, in points
     title = Style(font="serif-semibold", size=34, leading=1.0, upper=True, tracking=2.5)
     subtitle = wrap("Règles du jeu", Style(font="serif-italic", size=14), 14, w)
-    lines, y = cover_title("Les Gardiens des marées", title, subtitle, w, h, art=True)
+    # a word a line, a short word (an article, a preposition) with the word after it: two lines
+    lines, _ = cover_title("Les Gardiens des marées", title, subtitle, w, h, art=True)
+    assert len(lines) == 2 and all(f.size == 34 for f, _ in lines)
+    long_title = "Les Gardiens du vieux port de la baie"       # Les Gardiens / du vieux / port / de la baie
+    lines, y = cover_title(long_title, title, subtitle, w, h, art=True)
     assert len(lines) == 4 and all(f.size < 34 for f, _ in lines)
     assert min(h * 0.62, y - 8) - 4 >= cover_picture_top(h, art=True)
-    assert cover_title_fits("Les Gardiens des marées", "Règles du jeu", w, h, art=True)
-    # without art, the same title keeps the size it always had (the emblems sit lower): a word a line
-    lines, _ = cover_title("Les Gardiens des marées", title, subtitle, w, h, art=False)
-    assert [f.size for f, _ in lines] == [fit(escape(word), replace(title, min_size=18), w / 2.8346, 20).size
-                                          for word in "Les Gardiens des marées".split()]
-    # eight words: several a line
-    lines, y = cover_title("Les Gardiens du vieux port de la baie", title, subtitle, w, h, art=True)
-    assert len(lines) == 1 and len(lines[0][0].lines) < 8
-    assert cover_title_fits("Les Gardiens du vieux port de la baie", "Règles du jeu", w, h, art=True)
+    assert cover_title_fits(long_title, "Règles du jeu", w, h, art=True)
+    # without art, the same title keeps the size it always had (the emblems sit lower)
+    lines, _ = cover_title(long_title, title, subtitle, w, h, art=False)
+    assert [f.size for f, _ in lines] == [fit(escape(line), replace(title, min_size=18), w / 2.8346, 20).size
+                                          for line in ("Les Gardiens", "du vieux", "port", "de la baie")]
+    # more lines than the room holds at 18 pt: several words a line
+    lines, y = cover_title("Gardiens vieux port baie îles nord", title, subtitle, w, h, art=True)
+    assert len(lines) == 1 and len(lines[0][0].lines) < 6
+    assert cover_title_fits("Gardiens vieux port baie îles nord", "Règles du jeu", w, h, art=True)
     assert not cover_title_fits(" ".join(["Anticonstitutionnellement"] * 12), "Règles du jeu", w, h, art=True)
 
     game = tmp_path / "gardiens"
@@ -400,7 +404,9 @@ def test_a_translated_title_too_long_for_the_cover_is_an_error_at_the_translatio
     game = tmp_path / "gardiens"
     shutil.copytree(GAME, game)
     path = game / "i18n" / "de.yaml"
-    long = "Die unverbesserlichen Hüter des allerschönsten Hafens der nordfriesischen Küste und der Inseln"
+    # (a short word goes on a line with the next: this one's first 13 words, 7 lines, fit on the cover now)
+    long = ("Die unverbesserlichen Hüter des allerschönsten Hafens der nordfriesischen Küste und der Inseln im "
+            "Wattenmeer bei Sturm und Flut")
     text = path.read_text("utf-8").replace("title: Die Hüter des Hafens\n", f"title: {long}\n")
     path.write_text(text, "utf-8")
     line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("title:"))

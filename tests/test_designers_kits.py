@@ -126,3 +126,23 @@ def test_a_table_of_numbers_is_as_wide_as_its_content():
     # a column of words still takes the room to spare, the numbers beside it as wide as their content
     words = _widths("| Suit | Effect |\n|---|---|\n| 2 | Lower the tide |\n| 3 | Hold a boat |\n")
     assert abs(sum(words) - 300.0) < 0.01 and words[0] < 45.0
+
+
+def test_a_short_word_of_the_cover_title_goes_on_a_line_with_the_next():
+    """Tidewardens' Spanish cover read GUARDIANES / DE / LA / MAREA, Les Gardiens du port's LES / GARDIENS /
+    DU / PORT: a title a word a line left articles and prepositions alone on their lines."""
+    from pnp.draw.icons import for_game
+    from pnp.loading.i18n import translate
+    from pnp.rulebook.component import laid_booklet
+
+    from rasterize import page_texts
+
+    covers = {}
+    for game_id, lang in (("tidewardens", "es"), ("gardiens", "fr")):
+        game = load_game(GAMES / game_id)
+        game = translate(game, lang) if lang != game.language else game
+        with for_game(game, lang):
+            pdf = laid_booklet(game, "letter", lang)[0]
+        covers[game_id] = page_texts(pdf)[0].splitlines()
+    assert covers["tidewardens"][:2] == ["GUARDIANES", "DE LA MAREA"]
+    assert covers["gardiens"][:2] == ["LES GARDIENS", "DU PORT"]

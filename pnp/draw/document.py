@@ -396,12 +396,35 @@ def cover_picture_top(h: float, art: bool) -> float:
     return h * 0.57 if art else h * 0.42 + 26
 
 
+#: A word this long or shorter (an article, a preposition: "de", "la", "du", "of", "the") is not set alone
+#: on a line of the cover's title: it goes with the word after it.
+SHORT_TITLE_WORD = 3
+
+
+def title_lines(text: str) -> list[str]:
+    """The lines of the cover's title, a word a line but for short words (:data:`SHORT_TITLE_WORD`), each
+    set with the word after it: "GUARDIANES / DE LA MAREA", "LES GARDIENS / DU PORT", "BEHIND / THE THRONE"
+    (a line of its own for "DE", "LA", "DU" read as a broken title)."""
+    lines, pending = [], []
+    for word in text.split():
+        pending.append(word)
+        if len(word) > SHORT_TITLE_WORD:
+            lines.append(" ".join(pending))
+            pending = []
+    if pending:
+        if lines:
+            lines[-1] += " " + " ".join(pending)
+        else:
+            lines.append(" ".join(pending))
+    return lines
+
+
 def cover_title(text: str, style: Style, subtitle: list, w: float, h: float, art: bool) -> tuple[list, float]:
     """The cover's title: ([(fitted lines, first baseline)], the baseline below it), a word a line at up to
     ``style.size`` as far as the frame holds it above the subtitle (``subtitle``: its wrapped lines) and the
     picture; a title too long for that is smaller (down to 18 pt), then set several words a line, shrunk
     to the room there is. :func:`cover_title_fits` tells whether even that is enough."""
-    top, words = h * COVER_TITLE_TOP, text.split()
+    top, words = h * COVER_TITLE_TOP, title_lines(text)
     below = cover_picture_top(h, art) + 8 + 4 + 14 * 1.2 * max(len(subtitle) - 1, 0) + 8
     one_a_line = [fit(escape(word), replace(style, min_size=18), w / 2.8346, 20) for word in words]
     if top - sum(f.size * 1.05 for f in one_a_line) >= below or not words:
