@@ -21,7 +21,7 @@ The component only wires data to those layouts: the drawing is the generic geome
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pnp.text import templating
@@ -490,6 +490,10 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                 else:
                     problems.error(*region_where(front, region), f"layout '{front.name}', region '{region}'",
                                    message)
+            if plan and not plan.cut:
+                thin = costly_strip(piece, plan, config, paper)
+                if thin:
+                    problems.warn(game.root / "game.yaml", spec.line, f"board '{spec.id}'", thin)
     _sheet_text_problems(game, spec, config, all_pieces, problems)
 
 
@@ -524,6 +528,43 @@ def _sheet_text_problems(game, spec, config, all_pieces, problems) -> None:
         problems.error(*at, f"board '{spec.id}'",
                        f"{excerpt(plain_text(markup))} does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm place on "
                        f"the {paper} sheets even at {el.style.min_size or el.style.size:g} pt ({result.reason})")
+
+
+#: A tile narrower (or lower) than this share of the sheet's printable width (height) leaves its sheet
+#: nearly empty.
+NARROW_TILE = 0.2
+
+
+def costly_strip(piece: Piece, plan, config: dict, paper: str) -> str | None:
+    """A warning's message when the tiling leaves a last column or row of thin strips on nearly
+    empty sheets and a board without that strip, every region kept whole, would take fewer sheets (Tide
+    Clock's harbour board on Letter: 9 sheets, its tiles A3, B3 and C3 strips 23 mm wide; 477 mm wide
+    instead of 500, 6 sheets); None otherwise, or when the designer capped the sheets (``tiles: {max}``)."""
+    if (config.get("tiles") or {}).get("max") or plan.sheets < 2:
+        return None
+    w, h = piece.size
+    usable_w = plan.page_w - 2 * (plan.margin + plan.band)
+    usable_h = plan.page_h - 2 * (plan.margin + plan.band)
+    strips = []
+    last_w, last_h = plan.xs[-1] - plan.xs[-2], plan.ys[-2] - plan.ys[-1]
+    if plan.cols > 1 and last_w < NARROW_TILE * usable_w:
+        strips.append(("wide", last_w, (w - last_w, h), [t.label for t in plan.tiles if t.col == plan.cols - 1]))
+    if plan.rows > 1 and last_h < NARROW_TILE * usable_h:
+        strips.append(("high", last_h, (w, h - last_h), [t.label for t in plan.tiles if t.row == plan.rows - 1]))
+    for what, strip, (nw, nh), labels in strips:
+        inside = [k for k in piece.keep if k.rect.right <= nw + 0.01 and k.rect.top <= h + 0.01 and
+                  (what == "wide" or k.rect.y >= strip - 0.01)]
+        if len(inside) < len(piece.keep):       # the strip holds something of the board's own
+            continue
+        smaller = plan_tiles(nw, nh, paper, overlap=config["overlap"], orientation=config["orientation"],
+                             avoid=[replace(k, rect=replace(k.rect, y=k.rect.y - (strip if what == "high" else 0)))
+                                    for k in inside], max_sheets=max_tiles(config))
+        if smaller.sheets < plan.sheets and not smaller.cut:
+            size = nw if what == "wide" else nh
+            return (f"on {PAPER_NAMES.get(paper, paper)} its tiles {', '.join(labels)} are strips {strip:.0f} mm "
+                    f"{what} on sheets left nearly empty ({plan.sheets} sheets): a board {size:.0f} mm {what} "
+                    f"instead of {(w if what == 'wide' else h):g} would take {smaller.sheets}, every region whole")
+    return None
 
 
 def fits(piece: Piece, config: dict, paper: str):
