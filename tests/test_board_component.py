@@ -404,6 +404,9 @@ def test_a_misspelt_icon_of_a_board_die_or_standee_names_its_line_and_the_closes
                          "  - {kind: standee, id: fig, width: 25, height: 40, pieces: [{id: hero, icon: sparc}]}\n"
                          "  - rulebook\n")
     (root / "game.yaml").write_text(text)
+    box = root / "box.yaml"             # the box lists what the kit makes (else a warning comes first)
+    box.write_text(box.read_text() + "  - {count: 1, item: mat}\n  - {count: dice, item: die}\n"
+                                     "  - {count: 1, item: fig}\n")
     result = CliRunner().invoke(main, ["validate", str(root), "--no-cache"])
     assert result.exit_code == 2
     line = next(i for i, x in enumerate(text.splitlines(), 1) if "kind: standee" in x)
