@@ -201,3 +201,131 @@ def test_a_build_without_the_cache_draws_the_booklet_its_check_laid_out(starfall
     build_kit(str(starfall), tmp_path / "kit", BuildOptions(), jobs=1, cache=None)
     assert sorted(laid) == ["a4", "letter"]         # its check on both papers; before, a third for the build
     assert (tmp_path / "kit" / "rulebook.pdf").stat().st_size > 0
+
+
+# ----------------------------------------------------------------------------- validate at scale, second round
+
+def _validated(folder):
+    from pnp.errors import Problems
+    from pnp.validation.checks import validate_game
+
+    problems = Problems()
+    validate_game(str(folder), problems)
+    return problems
+
+
+def test_a_text_many_faces_print_is_checked_once_and_an_edit_is_checked_again(starfall, monkeypatch):
+    from pnp.components import cards
+
+    folder = deck_of(starfall, 40)               # 40 omens, five rules texts among them
+    checked = []
+    markup_problems = cards.markup_problems
+
+    def counting(markup, names):
+        checked.append(markup)
+        return markup_problems(markup, names)
+
+    monkeypatch.setattr(cards, "markup_problems", counting)
+    assert not _validated(folder).errors
+    effects = [m for m in checked if "each player gains" in m]
+    assert len(effects) == len(set(effects)) == 5      # before: once a face, 40 times
+    # the same text too long for its box on two cards, then one of them edited: each is told at its own line
+    omens = folder / "omens.csv"
+    long = "A very long omen " * 30
+    rows = omens.read_text().splitlines()
+    rows[3] = rows[3].replace("Sign number 2.", long)
+    rows[9] = rows[9].replace("Sign number 8.", long)
+    omens.write_text("\n".join(rows) + "\n")
+    told = [(p.line, p.subject) for p in _validated(folder).errors if "does not fit" in p.message]
+    assert told == [(4, "card 'omen-2'"), (10, "card 'omen-8'")]
+    rows[9] = rows[9].replace(long, "A short omen again.")
+    rows[3] = rows[3].replace(long, long + "and more")
+    omens.write_text("\n".join(rows) + "\n")
+    found = [p for p in _validated(folder).errors if "does not fit" in p.message]
+    assert [(p.line, p.subject) for p in found] == [(4, "card 'omen-2'")]
+    assert found[0].message.endswith("and more'")      # the edited text, not the one checked before
+
+
+def test_a_game_is_hashed_once_and_as_its_fields_say(starfall):
+    import dataclasses
+
+    from pnp.errors import Problems
+    from pnp.loading import gamedata
+
+    game = gamedata.load_game(str(deck_of(starfall, 30)), Problems())
+    fields = tuple(getattr(game, f.name) for f in dataclasses.fields(game)
+                   if (f.hash is None and f.compare) or f.hash)
+    assert hash(game) == hash(fields)
+    card_type = type(game.cards[0])
+    hashed = []
+    real = card_type.__hash__
+    try:
+        card_type.__hash__ = lambda self: hashed.append(self) or real(self)
+        assert hash(game) == hash(game)
+        by_game = list(hashed)
+        assert hash(fields) == hash(game)
+    finally:
+        card_type.__hash__ = real
+    assert by_game == []         # before: every card hashed at each look-up of a memo keyed by the game
+    assert len(hashed) >= len(game.cards)         # (the fields' hash does hash them)
+    other = dataclasses.replace(game, title="Another title")       # another game: its own hash, its fields'
+    assert hash(other) != hash(game) and other != game
+    assert hash(dataclasses.replace(other, title=game.title)) == hash(game)
+
+
+def test_an_icon_set_makes_its_names_once_and_a_new_icon_is_a_new_set(starfall):
+    from pnp.errors import Problems
+    from pnp.loading.gamedata import load_game
+    from pnp.text.icon_names import ICON_NAMES
+
+    game = load_game(str(starfall), Problems())
+    assert game.icons.names is game.icons.names          # before: a new set at each look-up
+    assert game.icons.names == ICON_NAMES | game.icons.own_names and "comet" in game.icons.names
+    assert "kite" not in game.icons
+    (starfall / "icons" / "kite.svg").write_text((starfall / "icons" / "comet.svg").read_text())
+    assert "kite" in load_game(str(starfall), Problems()).icons.names
+
+
+def test_a_deck_declares_an_icon_once_and_a_warning_counts_every_card(starfall, monkeypatch):
+    from pnp.validation import iconkeys
+
+    folder = deck_of(starfall, 300)
+    declared = []
+    real = iconkeys._declared
+
+    def counting(game, deck, name):
+        declared.append((deck.id, name))
+        return real(game, deck, name)
+
+    monkeypatch.setattr(iconkeys, "_declared", counting)
+    warnings = [p for p in _validated(folder).warnings if "icon 'step'" in p.message]
+    assert len(declared) == len(set(declared))            # before: once per card (300 for 'step')
+    assert len(warnings) == 1 and "icon 'step' on 300 pieces, e.g. 'Omen 0'" in warnings[0].message
+
+
+def test_converting_data_for_templates_escapes_each_text_as_before():
+    import dataclasses
+    from pathlib import Path
+
+    from pnp.text import markup, templating
+
+    @dataclasses.dataclass(frozen=True)
+    class Thing:
+        name: str
+        tags: tuple
+        where: object
+
+    value = {("omen-1", "name"): 3, "x*y": [1, 2.5, None, True, "1. first", "[gem]", Path("/a/b.png")],
+             "t": Thing("**b**", ("a", "#h"), Path("/c/d.svg")), "s": frozenset({"a_b"}), "n": markup.Safe("*ok*")}
+    converted = templating.data_value(value)
+    assert converted == {(markup.escape("omen-1"), "name"): 3,
+                         markup.escape("x*y"): [1, 2.5, None, True, markup.escape("1. first"), markup.escape("[gem]"),
+                                                templating.MachinePath("/a/b.png")],
+                         "t": Thing(markup.escape("**b**"), ("a", markup.escape("#h")), templating.MachinePath("/c/d.svg")),
+                         "s": frozenset({markup.escape("a_b")}), "n": markup.Safe("*ok*")}
+    assert all(isinstance(k, markup.Safe) for key in converted for k in (key if isinstance(key, tuple) else (key,)))
+    assert converted["n"] is value["n"] and type(converted[markup.escape("x*y")][1]) is float
+    templating._escaped.cache_clear()
+    many = {(f"card-{i % 7}", "name"): i for i in range(700)}
+    templating.data_value(many)
+    assert templating._escaped.cache_info().misses == 8       # each distinct text escaped once

@@ -649,30 +649,48 @@ def cut_files(game, machine, page_w: float, page_h: float, pages: list, stem: st
 
 
 def _check_texts(elements, problems, path, line, subject, what: str = "", icons=None, place=None,
-                 stamp=None) -> None:
+                 stamp=None, memo: dict | None = None) -> None:
     """Every text of ``elements`` has known icons, fits its box and has its characters in its font; each
     problem at ``path``:``line``, or where ``place(markup)`` says the words come from (a translation's
     line) when it says. ``stamp(text)``, when given, checks the version stamp instead (pnp prints it: it is
-    not the card's)."""
+    not the card's). ``memo``: a dict kept over the faces of one check (a deck's), so that a text many
+    faces print alike (a type line, a rules text, a badge's number) is checked once: what is found depends
+    only on the text, its role, style and box, and the icons known."""
+    names = None
     for el in flatten(elements):
         if not isinstance(el, Text):
             continue
         if stamp is not None and el.role == "version":
             stamp(el)
             continue
-        found = [f"{what}{el.role} text: {message}"
-                 for message in markup_problems(el.markup, icons.names if icons else ICON_NAMES)]
-        result = fit(el.markup, el.style, el.rect.w, el.rect.h)
-        if not result.ok:
-            found.append(f"{what}{el.role} text does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm box even at "
-                         f"{el.style.min_size or el.style.size:g} pt ({result.reason}): {el.markup!r}")
-        missing = fonts.missing_glyphs(plain_text(el.markup), fonts.font_name(el.style.font))
-        if missing:
-            found.append(f"{what}{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
+        key = (what, el.role, el.markup, el.style, el.rect.w, el.rect.h, id(icons)) if memo is not None else None
+        held = memo.get(key) if key is not None else None
+        if held is not None and held[0] is icons:
+            found = held[1]
+        else:
+            if names is None:
+                names = icons.names if icons else ICON_NAMES
+            found = _text_problems(el, what, names)
+            if key is not None:
+                memo[key] = (icons, found)
         if found:       # where its words come from is looked up only for a text with a problem
             at = (place(el.markup) if place is not None else None) or (path, line)
             for message in found:
                 problems.error(*at, subject, message)
+
+
+def _text_problems(el: Text, what: str, names) -> tuple:
+    """What is wrong with one text of a face (:func:`_check_texts`): unknown icons (of ``names``), a text
+    that does not fit its box at its smallest size, characters its font lacks."""
+    found = [f"{what}{el.role} text: {message}" for message in markup_problems(el.markup, names)]
+    result = fit(el.markup, el.style, el.rect.w, el.rect.h)
+    if not result.ok:
+        found.append(f"{what}{el.role} text does not fit its {el.rect.w:.1f} x {el.rect.h:.1f} mm box even at "
+                     f"{el.style.min_size or el.style.size:g} pt ({result.reason}): {el.markup!r}")
+    missing = fonts.missing_glyphs(plain_text(el.markup), fonts.font_name(el.style.font))
+    if missing:
+        found.append(f"{what}{el.role} text uses characters the font cannot print: {' '.join(sorted(missing))}")
+    return tuple(found)
 
 
 def check_version_stamp(game, deck, text: Text, problems) -> None:
@@ -1006,11 +1024,13 @@ def check_back_offset(game, problems, options: BuildOptions) -> None:
                       f"backs' edge will not print there (check the offset with --calibration)")
 
 
-def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, reports: list, words=None) -> None:
+def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, reports: list, words=None,
+                texts: dict | None = None) -> None:
     """One card's check: its face's regions evaluated, its face laid out and every text fitted. Each
     problem of a layout region is noted in ``reports`` as (region, key, text), for the deck's
     :class:`RegionProblems` (which tells a problem once for all cards). ``words``: the layouts' ``t`` for
-    the deck's cards (:func:`face_content`)."""
+    the deck's cards (:func:`face_content`); ``texts``: the deck's memo of its texts' checks
+    (:func:`_check_texts`)."""
     try:
         content = face_content(game, card, lang, mark, deck, words)
     except templating.TEMPLATE_ERRORS as exc:            # its ability text's template
@@ -1033,7 +1053,7 @@ def _check_card(game, deck, card, problems, lang, bleed, path, line, mark, repor
         return
     _check_texts(face, problems, path, line, face_subject(deck, card), icons=game.icons,
                  place=card_place(game, deck, card, lang),
-                 stamp=lambda text: check_version_stamp(game, deck, text, problems))
+                 stamp=lambda text: check_version_stamp(game, deck, text, problems), memo=texts)
     if bleed:
         check_art_at_trim(deck, card, face, bleed, problems, path, line)
 
@@ -1101,7 +1121,7 @@ def card_check(game, deck, card, checks, lang, bleed) -> tuple:
     if held is not None:
         return key, held[0], held[1]
     found, reports = Problems(), []
-    _check_card(game, deck, card, found, lang, bleed, path, line, mark, reports, checks.words)
+    _check_card(game, deck, card, found, lang, bleed, path, line, mark, reports, checks.words, checks.texts)
     return key, tuple(found), tuple(reports)
 
 
@@ -1119,6 +1139,8 @@ class _CardChecks:
         self.kept: dict = {}
         self.fresh = False
         self._words = None
+        #: each distinct text's problems (:func:`_check_texts`), for the deck's faces
+        self.texts: dict = {}
 
     @property
     def words(self):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 
 import re
+import weakref
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from pathlib import Path
@@ -276,6 +277,29 @@ class Game:
         from rules_engine.core.contract import engine_named
 
         return engine_named(self.engine).EFFECTS if self.engine else {}
+
+
+_FIELDS_HASH = Game.__hash__
+#: Each game's hash, by the game's id (with a weak reference to it, so an id a newer game took is not
+#: mistaken for it).
+_HASHES: dict = {}
+
+
+def _kept_hash(game) -> int:
+    """The game's hash as its dataclass makes it (its compared fields), worked out once per game object:
+    it hashes every card of every deck, and every memo keyed by the game (``lru_cache``) hashed it again at
+    each look-up, which a 20,000-card deck paid thousands of times. A game is frozen: its hash never changes."""
+    found = _HASHES.get(id(game))
+    if found is not None and found[0]() is game:
+        return found[1]
+    value = _FIELDS_HASH(game)
+    if len(_HASHES) >= 64:
+        _HASHES.clear()
+    _HASHES[id(game)] = (weakref.ref(game), value)
+    return value
+
+
+Game.__hash__ = _kept_hash
 
 
 def resolve_game_dir(game: str | Path | None) -> Path:

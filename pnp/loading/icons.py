@@ -9,6 +9,8 @@ failing. Pure data: no reportlab (drawing is :mod:`pnp.draw.icons`).
 
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,12 +49,14 @@ class IconSet:
     files: tuple = ()        # (name, path, aspect) of the game's icons/*.svg
     aliases: tuple = ()      # (name, target name, colour or None)
 
-    @property
+    @functools.cached_property
     def own_names(self) -> frozenset:
-        """The game's own icons: its SVG files and game.yaml's names (a "did you mean" names them first)."""
+        """The game's own icons: its SVG files and game.yaml's names (a "did you mean" names them first).
+        (Made once per set, as :attr:`names`: ``name in icons`` made both at each look-up, per text of
+        every card.)"""
         return frozenset({n for n, _, _ in self.files} | {n for n, _, _ in self.aliases})
 
-    @property
+    @functools.cached_property
     def names(self) -> frozenset:
         return ICON_NAMES | self.own_names
 

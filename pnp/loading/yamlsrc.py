@@ -19,7 +19,9 @@ every rebuild (:mod:`pnp.cache.memo`).
 
 from __future__ import annotations
 
+import gc
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -260,6 +262,20 @@ def _line_at(text: str, position: int) -> int:
     return text.count("\n", 0, max(0, position)) + 1
 
 
+@contextmanager
+def _collector_paused():
+    """Python's collector of reference cycles off while a file's nodes and values are made: they make no
+    cycles (an alias of a list or mapping that contains it is refused), yet every pass of the collector
+    walked all of them again as they grew (a 20,000-card deck: 2 of every 5 seconds of composing it)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def parse_yaml(text: str, path: str | Path = "<input>", limits: Limits = LIMITS):
     """Parse YAML text; raise DataError (line and column) on malformed input, duplicate or unusable keys,
     or input past ``limits``."""
@@ -268,11 +284,12 @@ def parse_yaml(text: str, path: str | Path = "<input>", limits: Limits = LIMITS)
         raise DataError([Problem(path, None, None, f"too large: {len(text) / 1e6:.1f} MB; a data file may "
                                                    f"hold at most {limits.max_bytes / 1e6:.0f} MB")])
     try:
-        node = compose(text, limits)
-        if node is None:
-            return None
-        constructor = _Constructor(path)
-        data = constructor.construct_document(node)
+        with _collector_paused():
+            node = compose(text, limits)
+            if node is None:
+                return None
+            constructor = _Constructor(path)
+            data = constructor.construct_document(node)
     except _TooBig as exc:
         line = exc.mark.line + 1 if exc.mark else None
         raise DataError([Problem(path, line, None, f"{exc.message}; pnp refuses it")]) from None

@@ -158,6 +158,30 @@ class MachinePath:
         return "<a path>"
 
 
+#: Values :func:`data_value` passes unchanged, by their exact type.
+_UNCHANGED = frozenset((int, float, bool, type(None)))
+#: Containers :func:`data_value` copies, by their exact type.
+_CONTAINERS = frozenset((list, tuple, dict, set, frozenset))
+
+
+@lru_cache(maxsize=8192)
+def _escaped(text: str) -> Safe:
+    """:func:`escape` of a plain text, kept: a game's card ids and field names come back thousands of times
+    in what :func:`data_value` converts (a deck's ``field_lines``, ``sources``)."""
+    return escape(text)
+
+
+def _item(value, memo: dict):
+    """:func:`data_value` of an item of a list or mapping: a plain text or number (no memo holds one: it
+    keeps containers and objects alive, by their ids) without the memo's look-up."""
+    kind = type(value)
+    if kind is str:
+        return _escaped(value)
+    if kind in _UNCHANGED:
+        return value
+    return data_value(value, memo)
+
+
 def data_value(value, memo: dict | None = None):
     """``value`` as a template may see it: every text in it escaped (:func:`pnp.text.markup.escape`).
 
@@ -171,20 +195,21 @@ def data_value(value, memo: dict | None = None):
     key = id(value)
     if key in memo:
         return memo[key][1]
-    if isinstance(value, str):
-        return value if isinstance(value, Safe) else escape(value)
-    if isinstance(value, os.PathLike):
-        return MachinePath(os.fspath(value))     # a template may not open a path, nor print one
-    if isinstance(value, (int, float, type(None))) or isinstance(value, type):
-        return value
+    if type(value) not in _CONTAINERS:  # (a plain list, tuple or mapping is none of these: not asked, the
+        if isinstance(value, str):      # path's check, an ABC's, was a fifth of converting a large game)
+            return value if isinstance(value, Safe) else escape(value)
+        if isinstance(value, os.PathLike):
+            return MachinePath(os.fspath(value))     # a template may not open a path, nor print one
+        if isinstance(value, (int, float, type(None))) or isinstance(value, type):
+            return value
     memo[key] = (value, value)        # a cycle sees the unconverted value rather than looping
     if isinstance(value, (list, tuple, set, frozenset)):
-        items = [data_value(v, memo) for v in value]
+        items = [_item(v, memo) for v in value]
         result = value if all(a is b for a, b in zip(items, value)) else \
             (list(items) if isinstance(value, list) else type(value)(items) if type(value) in (tuple, set, frozenset)
              else tuple(items))
     elif isinstance(value, dict):
-        pairs = [(data_value(k, memo), data_value(v, memo)) for k, v in value.items()]
+        pairs = [(_item(k, memo), _item(v, memo)) for k, v in value.items()]
         same = all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(pairs, value.items()))
         # a mapping that knows where it is written (pnp.loading.datafiles.DataMap) keeps knowing it
         copy_with = getattr(type(value), "copy_with", None)
@@ -194,7 +219,7 @@ def data_value(value, memo: dict | None = None):
         for f in dataclasses.fields(value):
             if f.init:
                 old = getattr(value, f.name)
-                new = data_value(old, memo)
+                new = _item(old, memo)
                 if new is not old:
                     changes[f.name] = new
         result = dataclasses.replace(value, **changes) if changes else value

@@ -51,9 +51,16 @@ class _Place:
     line: int | None
     subject: str
     pieces: list = field(default_factory=list)
+    shown: set = field(default_factory=set)         # the names in ``pieces`` (a list look-up: quadratic)
     icons: dict = field(default_factory=dict)       # drawing -> the name it is printed by (first seen)
     legend_off: tuple | None = None                 # a hex map's terrain: (path, line) of its entry, legend off
     token: bool = False                             # a token's face: a caption naming it is its key
+
+    def show(self, name) -> None:
+        """Note a piece that prints here, once (in the order met: the warning names the first)."""
+        if name not in self.shown:
+            self.shown.add(name)
+            self.pieces.append(name)
 
 
 def _drawing(game, name: str) -> tuple:
@@ -82,17 +89,23 @@ def _regions(layout) -> tuple[dict, set]:
     return names, legend
 
 
-def _laid_out(game, what: str, sides, printed: dict, keyed: set, own=None) -> None:
+def _laid_out(game, what: str, sides, printed: dict, keyed: set, own=None, memo: dict | None = None) -> None:
     """The icons of laid out pieces: ``sides`` is [(layout, [(piece name, elements)])]; an icon in a
     ``legend: true`` region is keyed, any other printed at its region's line (``what``: the subject's
     start, "board 'x'"). ``own(piece name)``: (path, line, subject, icon names, declared) of the piece's own
     data (a card's row): an icon its data writes is printed at that line instead, and one that
     ``declared(icon)`` finds declared in game.yaml (a field's icon, a faction's emblem) at that line; a
-    sixth, (path, line) of the deck, takes the place of a region of pnp's own layouts (not the game's)."""
+    sixth, (path, line) of the deck, takes the place of a region of pnp's own layouts (not the game's).
+    ``memo``: a dict kept over the calls of one check (a deck's cards share their layouts), for what the
+    layouts say of their regions."""
+    memo = {} if memo is None else memo
     for layout, pieces in sides:
         if layout is None:
             continue
-        names, legend = _regions(layout)
+        found = memo.get(("regions", id(layout)))
+        if found is None or found[0] is not layout:
+            found = memo[("regions", id(layout))] = (layout, _regions(layout))
+        names, legend = found[1]
         for name, elements in pieces:
             mine = own(name) if own is not None else None
             for element in flatten(elements):
@@ -113,13 +126,17 @@ def _laid_out(game, what: str, sides, printed: dict, keyed: set, own=None) -> No
                         place = printed.setdefault((str(path), line, subject), _Place(path, line, subject))
                     else:
                         region = names.get(role, role)
-                        path, line = layout.where(region)
+                        at = memo.get(("where", id(layout), region))
+                        if at is None or at[0] is not layout:
+                            path, line = layout.where(region)
+                            at = memo[("where", id(layout), region)] = (layout, path, line,
+                                                                        _inside(path, game.root))
+                        _, path, line, inside = at
                         subject = f"{what}: layout '{layout.name}', region '{region}'"
-                        if mine is not None and len(mine) > 5 and not _inside(path, game.root):
+                        if mine is not None and len(mine) > 5 and not inside:
                             path, line = mine[5]        # pnp's own layout: the deck that uses it
                         place = printed.setdefault((str(path), line, region), _Place(path, line, subject))
-                    if name not in place.pieces:
-                        place.pieces.append(name)
+                    place.show(name)
                     place.icons.setdefault(_drawing(game, n), n)
 
 
@@ -180,8 +197,7 @@ def _track(game, spec, printed: dict, keyed: set) -> None:
     for element in flatten(page.elements):
         for n in _element_icons(element):
             place = printed.setdefault((str(path), line, name), _Place(path, line, f"track '{name}'"))
-            if name not in place.pieces:
-                place.pieces.append(name)
+            place.show(name)
             place.icons.setdefault(_drawing(game, n), n)
 
 
@@ -208,6 +224,14 @@ def _card_faces(game, printed: dict, keyed: set, lang: str | None) -> None:
     from pnp.layout.regions import RegionError
     from pnp.loading.cardtext import ability_text
 
+    memo: dict = {}                       # the layouts' regions, and what game.yaml declares, once per deck
+
+    def declared(deck, name):
+        found = memo.get(("declared", id(deck), name))
+        if found is None or found[0] is not deck:
+            found = memo[("declared", id(deck), name)] = (deck, _declared(game, deck, name))
+        return found[1]
+
     for deck in game.decks:
         size = (deck.width, deck.height)
         for card in deck.cards:
@@ -229,9 +253,9 @@ def _card_faces(game, printed: dict, keyed: set, lang: str | None) -> None:
                                     *(str(v) for v in shown.stats.values() if isinstance(v, str))])
                 mine = (path, line, f"card '{card.id}'" + (" side B" if shown is not card else ""),
                         {n for n, _ in icons_used(written)} if "[" in written else set(),
-                        lambda n, d=shown_deck: _declared(game, d, n), game.deck_where(deck))
+                        lambda n, d=shown_deck: declared(d, n), game.deck_where(deck))
                 _laid_out(game, f"deck '{deck.id}'", [(layout_of(shown_deck, shown), [(shown.name, elements)])],
-                          printed, keyed, own=lambda _name, mine=mine: mine)
+                          printed, keyed, own=lambda _name, mine=mine: mine, memo=memo)
 
 
 def _hexmap(game, spec, printed: dict, keyed: set) -> None:
@@ -286,8 +310,7 @@ def _tokens(game, printed: dict, keyed: set) -> None:
                 continue
             place = printed.setdefault((str(tokens.path), token.line, token.id),
                                        _Place(tokens.path, token.line, f"tokens: token '{token.id}'", token=True))
-            if token.id not in place.pieces:
-                place.pieces.append(token.id)
+            place.show(token.id)
             place.icons.setdefault(_drawing(game, face.icon), face.icon)
 
 
