@@ -329,3 +329,106 @@ def test_converting_data_for_templates_escapes_each_text_as_before():
     many = {(f"card-{i % 7}", "name"): i for i in range(700)}
     templating.data_value(many)
     assert templating._escaped.cache_info().misses == 8       # each distinct text escaped once
+
+
+def test_a_when_counts_a_name_it_only_tests_by_its_truth(monkeypatch):
+    from pnp.loading import cardlayout
+    from pnp.text import templating
+
+    assert cardlayout._truth_names("rules and flavour") == {"rules", "flavour"}
+    assert cardlayout._truth_names("rank_name and not labels") == {"rank_name", "labels"}
+    assert cardlayout._truth_names("rules and step is none") == {"rules"}       # step: by its value
+    for other in ("rules ~ flavour", "rules and rules.x", "a if b else c", "palette.paper"):
+        assert cardlayout._truth_names(other) == set(), other
+    cardlayout._HELD.clear()
+    rendered = []
+    compiled = cardlayout.compiled
+
+    def counting(expression, literal=False):
+        rendered.append(expression)
+        return compiled(expression, literal)
+
+    monkeypatch.setattr(cardlayout, "compiled", counting)
+    region = {"when": "rules and flavour"}
+    truths = []
+    for rules, flavour in (("x", "A"), ("x", "B"), ("y", "C"), ("x", ""), ("", "D"), ("x", "E")):
+        scope = {"rules": cardlayout.Safe(rules), "flavour": cardlayout.Safe(flavour)}
+        with templating.limits():           # one face's render, as evaluate() opens it
+            truths.append(bool(cardlayout._value(None, region, "when", scope)))
+    assert truths == [True, True, True, False, False, True]
+    assert len(rendered) == 3        # before: once per flavour (6); now once per truth of (rules, flavour)
+    # the same expression as a text is its own value, each time
+    scope = {"rules": cardlayout.Safe("x"), "flavour": cardlayout.Safe("F")}
+    with templating.limits():
+        assert cardlayout._value(None, {"text": "rules and flavour"}, "text", scope) == "F"
+    with templating.limits():
+        assert cardlayout._value(None, {"text": "rules and flavour"}, "text",
+                                 {**scope, "flavour": cardlayout.Safe("G")}) == "G"
+
+
+def test_a_card_without_flavour_leaves_out_the_region_its_when_tests(starfall):
+    from pnp.components import cards
+    from pnp.errors import Problems
+    from pnp.layout.geometry import flatten
+    from pnp.loading.gamedata import load_game
+
+    folder = deck_of(starfall, 4)
+    omens = folder / "omens.csv"
+    omens.write_text(omens.read_text().replace("Sign number 2.", ""))
+    game = load_game(str(folder), Problems())
+    deck = game.deck("omens")
+    roles = []
+    for card in deck.cards:
+        face = cards.laid_out_face(game, deck, card, None, "", (deck.width, deck.height), 0.0)
+        roles.append(sorted({e.role for e in flatten(face) if e.role}))
+    assert roles[0] == roles[1] == roles[3] != roles[2]
+    assert "flavour" in roles[0] and "flavour" not in roles[2]
+
+
+def test_parsing_yaml_pauses_the_cycle_collector_and_gives_it_back(monkeypatch):
+    import gc
+
+    from pnp.errors import DataError
+    from pnp.loading import yamlsrc
+
+    seen = []
+    compose = yamlsrc.compose
+
+    def watching(text, limits=yamlsrc.LIMITS):
+        seen.append(gc.isenabled())
+        return compose(text, limits)
+
+    monkeypatch.setattr(yamlsrc, "compose", watching)
+    assert gc.isenabled()
+    assert yamlsrc.parse_yaml("a: [1, 2]\n") == {"a": [1, 2]}
+    assert seen == [False] and gc.isenabled()          # before: the collector ran through the file's nodes
+    with pytest.raises(DataError):
+        yamlsrc.parse_yaml("a: [1, 2\n")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        yamlsrc.parse_yaml("b: 1\n")
+        assert not gc.isenabled()                      # a caller's own pause is left as it was
+    finally:
+        gc.enable()
+
+
+def test_a_text_is_measured_once_per_block_for_each_box(monkeypatch):
+    from pnp.draw import ink, text
+    from pnp.layout.geometry import Style, Text
+
+    measured = []
+    real_ink, real_rect = ink._text_ink, text._ink_rect
+    monkeypatch.setattr(ink, "_text_ink", lambda e: measured.append(("ink", e.rect)) or real_ink(e))
+    monkeypatch.setattr(text, "_ink_rect", lambda r, m, s: measured.append(("rect", r)) or real_rect(r, m, s))
+    style = Style(font="serif", size=9, min_size=6)
+    a = Text(Rect(2, 2, 40, 12), "Each player gains 2 [coin].", style, role="rules")
+    b = Text(Rect(2, 20, 40, 12), "Each player gains 2 [coin].", style, role="rules")
+    with text.fits_kept():
+        first = ink.ink(a)
+        assert ink.ink(a) == first and ink.ink(b) != first
+        assert text.ink_rect(a.rect, a.markup, style) == text.ink_rect(a.rect, a.markup, style)
+    assert measured == [("ink", a.rect), ("ink", b.rect), ("rect", a.rect)]     # before: each time
+    with text.fits_kept():                 # another block (another validation): measured again
+        assert ink.ink(a) == first
+    assert ink.ink(a) == first and measured[3:] == [("ink", a.rect), ("ink", a.rect)]

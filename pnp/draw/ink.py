@@ -31,9 +31,15 @@ _DARK = bytes(1 if v < 250 else 0 for v in range(256))
 
 
 def text_ink(e: Text) -> list[tuple[float, float]]:
-    """The corners of each line of ``e`` as :func:`pnp.draw.text.paint` sets it (mm)."""
+    """The corners of each line of ``e`` as :func:`pnp.draw.text.paint` sets it (mm). (Measured once per
+    :func:`pnp.draw.text.fits_kept` block for each text, style and box: :func:`pnp.draw.text.kept`; the
+    points are shared, to be read only.)"""
+    return text.kept("ink", e.markup, e.style, e.rect, lambda: _text_ink(e))
+
+
+def _text_ink(e: Text) -> list[tuple[float, float]]:
     style, rect = e.style, e.rect
-    fitted = text.fit(e.markup, style, rect.w, rect.h)
+    fitted, widths = text.line_widths(e.markup, style, rect.w, rect.h)
     lines, size = fitted.lines, fitted.size
     if not lines:
         return []
@@ -50,7 +56,7 @@ def text_ink(e: Text) -> list[tuple[float, float]]:
     points = []
     for i, line in enumerate(lines):
         baseline = first - i * lead
-        lw = text.line_width(line, style, size)
+        lw = widths[i]
         left = x0 if style.align == "left" else x0 + width - lw if style.align == "right" else x0 + (width - lw) / 2
         chars = "".join(a.text for word in line for a in word if a.kind != "icon")
         chars = chars.upper() if style.upper else chars

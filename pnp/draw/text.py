@@ -180,6 +180,22 @@ def fit(markup: str, style: Style, w_mm: float, h_mm: float) -> Fitted:
 _KEPT: list = []
 
 
+def kept(kind: str, markup: str, style: Style, rect: Rect, measure):
+    """``measure()``, a function of a text set in ``rect`` (and of the icon set, language and breaking
+    rules, as :func:`fit` is), made once per :func:`fits_kept` block for each ``kind`` of measure: the
+    faces of a deck print many texts alike (a rules text, a type line, a badge's number) in the same
+    box, and the empty-space and cut-line checks measured each face's again. Outside a block, measured
+    each time."""
+    if not _KEPT:
+        return measure()
+    key = (kind, markup, style, rect, icons.active(), typography.active(), typography.breaking())
+    memo = _KEPT[-1]
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (measure(),)
+    return found[0]
+
+
 @contextmanager
 def fits_kept():
     """``with fits_kept():`` every text fitted in the block is fitted once: a validation's cards' check,
@@ -270,6 +286,16 @@ def line_width(line, style, size) -> float:
     return sum(_word_width(w, style, size) for w in line) + space * max(0, len(line) - 1)
 
 
+def line_widths(markup: str, style: Style, w_mm: float, h_mm: float) -> tuple:
+    """(:func:`fit` of the text in a ``w_mm`` x ``h_mm`` box, :func:`line_width` of each of its lines), once
+    per :func:`fits_kept` block: the empty-space check (:func:`ink_rect`) and the cut-line check
+    (:func:`pnp.draw.ink.text_ink`) measure the same lines."""
+    def measure():
+        fitted = fit(markup, style, w_mm, h_mm)
+        return fitted, tuple(line_width(line, style, fitted.size) for line in fitted.lines)
+    return kept("line widths", markup, style, Rect(0.0, 0.0, w_mm, h_mm), measure)
+
+
 def paint(c, rect: Rect, markup: str, style: Style) -> Fitted:
     """Draw fitted text in ``rect`` (mm). Text that cannot fit is drawn at the minimum size, clipped."""
     result = fit(markup, style, rect.w, rect.h)
@@ -299,7 +325,11 @@ def paint(c, rect: Rect, markup: str, style: Style) -> Fitted:
 def ink_rect(rect: Rect, markup: str, style: Style) -> Rect | None:
     """The rectangle (mm) the lines of ``markup`` take when painted in ``rect`` (:func:`paint`): as wide as
     its longest line, as tall as its block, placed by the style's alignment; None for no text. A text that
-    cannot fit takes its whole box."""
+    cannot fit takes its whole box. (Measured once per :func:`fits_kept` block: :func:`kept`.)"""
+    return kept("ink rect", markup, style, rect, lambda: _ink_rect(rect, markup, style))
+
+
+def _ink_rect(rect: Rect, markup: str, style: Style) -> Rect | None:
     result = fit(markup, style, rect.w, rect.h)
     if not result.ok:
         return rect
@@ -307,7 +337,7 @@ def ink_rect(rect: Rect, markup: str, style: Style) -> Rect | None:
         return None
     size = result.size
     block = (size * style.leading * (len(result.lines) - 1) + size) / pt(1)
-    wide = min(rect.w, max(line_width(line, style, size) for line in result.lines) / pt(1))
+    wide = min(rect.w, max(line_widths(markup, style, rect.w, rect.h)[1]) / pt(1))
     if wide <= 0:
         return None
     x = {"left": rect.x, "right": rect.right - wide}.get(style.align, rect.cx - wide / 2)

@@ -833,7 +833,7 @@ def _value(layout: Layout, region: dict, key: str, scope: dict, markup: bool = T
         read = names_in(value)
     except jinja2.TemplateSyntaxError:
         read = None                             # compiled() raises it, as the layout's check reported it
-    held = _held_key(value, markup, read, scope) if read is not None else None
+    held = _held_key(value, markup, read, scope, key == "when") if read is not None else None
     try:
         if held is not None:
             found = _HELD.get(held)
@@ -874,20 +874,30 @@ _HELD: dict = {}
 _PLAIN = (str, Safe, int, bool, type(None))
 
 
-def _held_key(expression: str, markup: bool, read, scope: dict):
+def _held_key(expression: str, markup: bool, read, scope: dict, when: bool = False):
     """The key an expression's value is kept under (:data:`_HELD`): the expression, how its texts are taken
     and the type and value of every name it reads, when each is a plain value (:data:`_PLAIN`; a float by
     its repr), the layout's palette (texts) or one of :data:`FUNCTIONS` (pure); else None (a card's
     ``field``, the printed words ``t``, data, a name the scope lacks: worked out each time). Jinja's
     expressions have no side effects, so the same expression over the same values gives the same value;
-    one with a filter or another call is never kept (:func:`_keepable`)."""
+    one with a filter or another call is never kept (:func:`_keepable`).
+
+    ``when``: the expression is a region's ``when``, whose value only counts as true or false. A name it
+    reads only as an operand of ``and``, ``or`` and ``not`` (:func:`_truth_names`) then counts by whether
+    its value is true, when that value is a plain one or a list (``rules and flavour``: every card's own
+    flavour text, the same truth): the same truths take the same way through the expression, which makes
+    no text and takes no step either way, so its value is as true as the one kept (the key says
+    ``when``: an expression kept so is never the value of another key)."""
     parts = []
+    truth = _truth_names(expression) if when else frozenset()
     for name in sorted(read):
         if name not in scope:
             return None
         value = scope[name]
         kind = type(value)
-        if kind in _PLAIN:
+        if name in truth and (kind in _PLAIN or kind in (list, tuple)):
+            parts.append((name, "true" if value else "false"))
+        elif kind in _PLAIN:
             parts.append((name, kind, value))
         elif kind is float:
             parts.append((name, kind, repr(value)))
@@ -899,7 +909,32 @@ def _held_key(expression: str, markup: bool, read, scope: dict):
             return None
     if not _keepable(expression):
         return None
-    return (expression, markup, tuple(parts))
+    return (expression, markup, tuple(parts), "when") if when else (expression, markup, tuple(parts))
+
+
+@lru_cache(maxsize=1024)
+def _truth_names(expression: str) -> frozenset:
+    """The names ``expression`` reads only for whether they are true: the whole expression, or operands of
+    ``and``, ``or`` and ``not`` (down from the top through those alone); a name read anywhere else too
+    (``step is none``, ``rules ~ 'x'``, ``card.name``) is not one."""
+    from jinja2 import nodes
+
+    tree = templating.environment((TEMPLATES_DIR / "layouts",)).parse("{{ (" + expression + ") }}")
+    body = tree.body
+    if len(body) != 1 or not isinstance(body[0], nodes.Output) or len(body[0].nodes) != 1:
+        return frozenset()
+    truth, pending = [], [body[0].nodes[0]]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (nodes.And, nodes.Or)):
+            pending += [node.left, node.right]
+        elif isinstance(node, nodes.Not):
+            pending.append(node.node)
+        elif isinstance(node, nodes.Name) and node.ctx == "load":
+            truth.append(node)
+    found = {n.name for n in truth}
+    elsewhere = {n.name for n in tree.find_all(nodes.Name) if n.ctx == "load" and all(n is not t for t in truth)}
+    return frozenset(found - elsewhere)
 
 
 @lru_cache(maxsize=1024)
