@@ -432,3 +432,36 @@ def test_a_text_is_measured_once_per_block_for_each_box(monkeypatch):
     with text.fits_kept():                 # another block (another validation): measured again
         assert ink.ink(a) == first
     assert ink.ink(a) == first and measured[3:] == [("ink", a.rect), ("ink", a.rect)]
+
+
+def test_the_cut_line_check_measures_an_element_many_pieces_print_once(starfall, monkeypatch):
+    from pnp.draw import ink
+    from pnp.errors import Problems
+    from pnp.loading.gamedata import load_game
+    from pnp.validation import piececheck
+
+    folder = deck_of(starfall, 30)
+    game = load_game(str(folder), Problems())
+    measured = []
+    real = ink.ink
+
+    def counting(e):
+        measured.append(e)
+        return real(e)
+
+    monkeypatch.setattr(ink, "ink", counting)
+    found = Problems()
+    piececheck.check_pieces(game, found)
+    assert len(measured) == len(set(measured))        # before: every element of every piece (the frame, icons...)
+    # an element moved closer to the cut line than another piece's equal one is measured where it is
+    from pnp.layout.geometry import Rect, Style, Text
+    from pnp.layout.outline import CutPiece, RectOutline
+
+    outline = RectOutline(Rect(0, 0, 40, 60))
+    far = Text(Rect(5, 20, 30, 10), "Omen", Style(size=9, min_size=6), role="name")
+    near = Text(Rect(0.2, 20, 30, 10), "Omen", Style(size=9, min_size=6, align="left"), role="name")
+    told = Problems()
+    memo = {}
+    for elements in ((far,), (far,), (near,)):
+        piececheck.check_piece(CutPiece("cards", "card 'x'", outline, elements, ("omens.csv", 3), True), told, memo)
+    assert [p.message[:30] for p in told] == ["name 'Omen' comes within 0.2 m"]

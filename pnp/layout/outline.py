@@ -143,22 +143,45 @@ def printed(element) -> bool:
     return isinstance(element, (Text, Icon)) or (isinstance(element, Picture) and not element.outline)
 
 
-def clearances(piece: CutPiece, ink) -> list[Clearance]:
+def clearances(piece: CutPiece, ink, memo: dict | None = None) -> list[Clearance]:
     """Every text, icon and figure of ``piece`` with how far its ink keeps inside the cut line. ``ink(e)``
-    gives the points (element's frame) whose convex hull holds what ``e`` paints."""
+    gives the points (element's frame) whose convex hull holds what ``e`` paints. ``memo``: a dict kept over
+    the pieces of one check with the same ``ink``, so that an element many pieces print alike (a deck's
+    frame, its icons, a rules text in the same box, on the same cut line) is measured once: the distance
+    is a function of the element, where it is put and clipped, and the outline."""
     out = []
     outline = piece.outline
     for e, matrix, clip in _walk(piece.elements, _identity(), None):
         if not printed(e):
             continue
-        points = [apply(matrix, x, y) for x, y in ink(e)]
-        if isinstance(e, Picture) and _background(points, outline):
-            continue
-        if clip is not None:
-            points = [(min(max(x, clip.x), clip.right), min(max(y, clip.y), clip.top)) for x, y in points]
-        if points:
-            out.append(Clearance(e, min(outline.clearance(x, y) for x, y in points)))
+        key = (e, matrix, clip, outline) if memo is not None else None
+        try:
+            found = memo.get(key, _NONE) if key is not None else _NONE
+        except TypeError:               # an element or outline holding a list: measured each time
+            key, found = None, _NONE
+        if found is not _NONE:
+            distance = found
+        else:
+            distance = _distance(e, matrix, clip, outline, ink)
+            if key is not None:
+                memo[key] = distance
+        if distance is not None:
+            out.append(Clearance(e, distance))
     return out
+
+
+_NONE = object()
+
+
+def _distance(e, matrix, clip, outline, ink) -> float | None:
+    """How far the ink of ``e`` (put by ``matrix``, clipped to ``clip``) keeps inside ``outline``; None for a
+    picture that is the piece's background, or an element that paints nothing."""
+    points = [apply(matrix, x, y) for x, y in ink(e)]
+    if isinstance(e, Picture) and _background(points, outline):
+        return None
+    if clip is not None:
+        points = [(min(max(x, clip.x), clip.right), min(max(y, clip.y), clip.top)) for x, y in points]
+    return min(outline.clearance(x, y) for x, y in points) if points else None
 
 
 def _background(points, outline) -> bool:

@@ -53,12 +53,13 @@ def where(piece, element) -> tuple:
     return best[1] if best else piece.where
 
 
-def check_piece(piece, problems: Problems) -> None:
+def check_piece(piece, problems: Problems, memo: dict | None = None) -> None:
+    """``memo``: kept over the pieces of one check (:func:`pnp.layout.outline.clearances`)."""
     from pnp.draw.ink import ink
 
     subject = f"{piece.component}: {piece.name}"
     outline = piece.outline
-    for found in clearances(piece, ink):
+    for found in clearances(piece, ink, memo):
         if found.distance >= INSIDE_CUT - 1e-6:
             continue
         what = region(found.element)
@@ -108,8 +109,9 @@ def check_pieces(game, problems: Problems, options=None) -> None:
                 continue
         # every icon the pieces show, drawn and measured at once
         icon_hulls({e.name for piece in pieces for e in _icons(piece.elements) if drawable(e.name)})
+        memo: dict = {}                 # each element's distance to its cut line, once for all pieces
         for piece in pieces:
-            check_piece(piece, problems)
+            check_piece(piece, problems, memo)
 
 
 __all__ = ["check_piece", "check_pieces", "region", "where"]
