@@ -465,3 +465,23 @@ def test_the_cut_line_check_measures_an_element_many_pieces_print_once(starfall,
     for elements in ((far,), (far,), (near,)):
         piececheck.check_piece(CutPiece("cards", "card 'x'", outline, elements, ("omens.csv", 3), True), told, memo)
     assert [p.message[:30] for p in told] == ["name 'Omen' comes within 0.2 m"]
+
+
+def test_a_style_is_made_once_for_what_it_is_made_of_and_a_layout_edit_makes_another(starfall):
+    from pnp.layout import regions
+
+    regions._STYLES.clear()
+    a = regions.style_of({"style": {"font": "sans", "size": 9, "min_size": 6}, "colour": "#112233"})
+    b = regions.style_of({"style": {"font": "sans", "size": 9, "min_size": 6}, "colour": "#112233"})
+    assert a is b and a.colour == "#112233" and a.size == 9          # before: a new Style per text of every face
+    c = regions.style_of({"style": {"font": "sans", "size": 9.0, "min_size": 6}})
+    assert c is not a and type(c.size) is float and c.colour == regions.Style().colour
+    assert regions.style_of({"style": {"font": "sans", "size": 9, "min_size": 6}, "colour": ""}).colour == c.colour
+    # the tags' style made smaller in the layout file: the same validation in one process tells the change
+    folder = starfall
+    before = [p for p in _validated(folder).errors if "tags text" in p.message]
+    layout = folder / "templates" / "layouts" / "starfall.yaml"
+    layout.write_text(layout.read_text().replace("tags: {font: sans-bold, size: 6, min_size: 6,",
+                                                 "tags: {font: sans-bold, size: 30, min_size: 30,"))
+    after = [p for p in _validated(folder).errors if "tags text" in p.message]
+    assert before == [] and after and "even at 30 pt" in after[0].message

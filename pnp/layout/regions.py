@@ -34,12 +34,29 @@ class RegionError(ValueError):
         self.region = region
 
 
+#: Styles made by :func:`style_of`, by what they were made of (each value with its type): a deck's faces
+#: set their texts in a handful of styles, and each made them again per card.
+_STYLES: dict = {}
+
+
 def style_of(region: dict) -> Style:
     given = region.get("style") or {}
-    style = Style(**{k: v for k, v in given.items() if k in STYLE_KEYS and v is not None})
-    if region.get("colour"):
-        style = replace(style, colour=region["colour"])
-    return style
+    items = {k: v for k, v in given.items() if k in STYLE_KEYS and v is not None}
+    colour = region.get("colour")
+    try:
+        key = (tuple((k, type(v), v) for k, v in items.items()), type(colour), colour or None)
+        found = _STYLES.get(key)
+    except TypeError:                 # a value that is a list: Style takes it as it is, made each time
+        key = found = None
+    if found is None:
+        found = Style(**items)
+        if colour:
+            found = replace(found, colour=colour)
+        if key is not None:
+            if len(_STYLES) >= 1024:
+                _STYLES.clear()
+            _STYLES[key] = found
+    return found
 
 
 def place(regions: list[dict], size: tuple, w: float, h: float, content, bleed: float = 0.0,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import jinja2
@@ -140,7 +140,12 @@ class Layout:
         return lines.get((base, key)) or lines.get((base, None)) or (self.source, None, self.name)
 
     def style(self, name) -> dict:
-        return dict(dict(self.styles).get(name, ()))
+        return dict(self._styles.get(name, ()))
+
+    @cached_property
+    def _styles(self) -> dict:
+        """:attr:`styles` by name, made once per layout (each text region of each face asked for it)."""
+        return dict(self.styles)
 
 
 @dataclass(frozen=True)
