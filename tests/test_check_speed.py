@@ -321,7 +321,8 @@ def test_converting_data_for_templates_escapes_each_text_as_before():
     assert converted == {(markup.escape("omen-1"), "name"): 3,
                          markup.escape("x*y"): [1, 2.5, None, True, markup.escape("1. first"), markup.escape("[gem]"),
                                                 templating.MachinePath("/a/b.png")],
-                         "t": Thing(markup.escape("**b**"), ("a", markup.escape("#h")), templating.MachinePath("/c/d.svg")),
+                         "t": Thing(markup.escape("**b**"), ("a", markup.escape("#h")),
+                                    templating.MachinePath("/c/d.svg")),
                          "s": frozenset({markup.escape("a_b")}), "n": markup.Safe("*ok*")}
     assert all(isinstance(k, markup.Safe) for key in converted for k in (key if isinstance(key, tuple) else (key,)))
     assert converted["n"] is value["n"] and type(converted[markup.escape("x*y")][1]) is float
@@ -413,25 +414,27 @@ def test_parsing_yaml_pauses_the_cycle_collector_and_gives_it_back(monkeypatch):
         gc.enable()
 
 
-def test_a_text_is_measured_once_per_block_for_each_box(monkeypatch):
+def test_a_texts_lines_are_measured_once_per_block_for_both_checks(monkeypatch):
     from pnp.draw import ink, text
     from pnp.layout.geometry import Style, Text
 
-    measured = []
-    real_ink, real_rect = ink._text_ink, text._ink_rect
-    monkeypatch.setattr(ink, "_text_ink", lambda e: measured.append(("ink", e.rect)) or real_ink(e))
-    monkeypatch.setattr(text, "_ink_rect", lambda r, m, s: measured.append(("rect", r)) or real_rect(r, m, s))
     style = Style(font="serif", size=9, min_size=6)
-    a = Text(Rect(2, 2, 40, 12), "Each player gains 2 [coin].", style, role="rules")
-    b = Text(Rect(2, 20, 40, 12), "Each player gains 2 [coin].", style, role="rules")
+    a = Text(Rect(2, 2, 30, 12), "Each player gains 2 [coin] and draws a card.", style, role="rules")
+    lines = len(text.fit(a.markup, style, a.rect.w, a.rect.h).lines)
+    assert lines >= 2
+    measured = []
+    line_width = text.line_width
+    monkeypatch.setattr(text, "line_width", lambda line, st, size: measured.append(line) or line_width(line, st, size))
     with text.fits_kept():
-        first = ink.ink(a)
-        assert ink.ink(a) == first and ink.ink(b) != first
-        assert text.ink_rect(a.rect, a.markup, style) == text.ink_rect(a.rect, a.markup, style)
-    assert measured == [("ink", a.rect), ("ink", b.rect), ("rect", a.rect)]     # before: each time
-    with text.fits_kept():                 # another block (another validation): measured again
-        assert ink.ink(a) == first
-    assert ink.ink(a) == first and measured[3:] == [("ink", a.rect), ("ink", a.rect)]
+        points = ink.ink(a)                               # the cut-line check's measure
+        box = text.ink_rect(a.rect, a.markup, style)      # the empty-space check's
+    assert len(measured) == lines                         # before: twice (each check measured the lines)
+    measured.clear()
+    assert ink.ink(a) == points and text.ink_rect(a.rect, a.markup, style) == box     # outside a block: as before
+    assert len(measured) == 2 * lines
+    with text.fits_kept():                                # another block (another validation): measured again
+        ink.ink(a)
+    assert len(measured) == 3 * lines
 
 
 def test_the_cut_line_check_measures_an_element_many_pieces_print_once(starfall, monkeypatch):
@@ -454,7 +457,7 @@ def test_the_cut_line_check_measures_an_element_many_pieces_print_once(starfall,
     piececheck.check_pieces(game, found)
     assert len(measured) == len(set(measured))        # before: every element of every piece (the frame, icons...)
     # an element moved closer to the cut line than another piece's equal one is measured where it is
-    from pnp.layout.geometry import Rect, Style, Text
+    from pnp.layout.geometry import Style, Text
     from pnp.layout.outline import CutPiece, RectOutline
 
     outline = RectOutline(Rect(0, 0, 40, 60))

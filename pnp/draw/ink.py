@@ -31,13 +31,8 @@ _DARK = bytes(1 if v < 250 else 0 for v in range(256))
 
 
 def text_ink(e: Text) -> list[tuple[float, float]]:
-    """The corners of each line of ``e`` as :func:`pnp.draw.text.paint` sets it (mm). (Measured once per
-    :func:`pnp.draw.text.fits_kept` block for each text, style and box: :func:`pnp.draw.text.kept`; the
-    points are shared, to be read only.)"""
-    return text.kept("ink", e.markup, e.style, e.rect, lambda: _text_ink(e))
-
-
-def _text_ink(e: Text) -> list[tuple[float, float]]:
+    """The corners of each line of ``e`` as :func:`pnp.draw.text.paint` sets it (mm); its lines' widths as
+    the empty-space check measured them (:func:`pnp.draw.text.line_widths`)."""
     style, rect = e.style, e.rect
     fitted, widths = text.line_widths(e.markup, style, rect.w, rect.h)
     lines, size = fitted.lines, fitted.size

@@ -182,10 +182,10 @@ _KEPT: list = []
 
 def kept(kind: str, markup: str, style: Style, rect: Rect, measure):
     """``measure()``, a function of a text set in ``rect`` (and of the icon set, language and breaking
-    rules, as :func:`fit` is), made once per :func:`fits_kept` block for each ``kind`` of measure: the
-    faces of a deck print many texts alike (a rules text, a type line, a badge's number) in the same
-    box, and the empty-space and cut-line checks measured each face's again. Outside a block, measured
-    each time."""
+    rules, as :func:`fit` is), made once per :func:`fits_kept` block for each ``kind`` of measure (the
+    empty-space and the cut-line checks measured each text's lines once each). Outside a block, measured
+    each time. (Keeping a text's ink and rectangle too was tried: hashing the key cost more than a deck's
+    shared texts saved.)"""
     if not _KEPT:
         return measure()
     key = (kind, markup, style, rect, icons.active(), typography.active(), typography.breaking())
@@ -325,11 +325,7 @@ def paint(c, rect: Rect, markup: str, style: Style) -> Fitted:
 def ink_rect(rect: Rect, markup: str, style: Style) -> Rect | None:
     """The rectangle (mm) the lines of ``markup`` take when painted in ``rect`` (:func:`paint`): as wide as
     its longest line, as tall as its block, placed by the style's alignment; None for no text. A text that
-    cannot fit takes its whole box. (Measured once per :func:`fits_kept` block: :func:`kept`.)"""
-    return kept("ink rect", markup, style, rect, lambda: _ink_rect(rect, markup, style))
-
-
-def _ink_rect(rect: Rect, markup: str, style: Style) -> Rect | None:
+    cannot fit takes its whole box."""
     result = fit(markup, style, rect.w, rect.h)
     if not result.ok:
         return rect
