@@ -76,5 +76,8 @@ def test_a_macro_given_parts_of_the_converted_game_does_not_convert_them_again(t
     assert again == alone and r"\*\*x\*\* \[coin\]" in again
     assert len(calls) == 2                              # the facts found at once; only the text converted
     fresh = {"players": "<2-5>"}                        # not the game's: converted as ever
+    items = []                                          # (a plain text or number of a container is converted
+    real_item = templating._item                        # by _item, without a data_value call of its own)
+    monkeypatch.setattr(templating, "_item", lambda value, memo: items.append(value) or real_item(value, memo))
     assert templating.call_macro(say, fresh, "") == "<2-5> "
-    assert len(calls) > 4
+    assert len(calls) == 4 and items == ["players", "<2-5>"]
