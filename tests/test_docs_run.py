@@ -234,3 +234,36 @@ def test_an_output_block_is_found_line_by_line_in_order():
     assert harness.output_matches('{"a": 1, "b": [{"c": 2}, {"c": 4}], ...}',
                                   '{"a": 1, "z": 0, "b": [{"c": 2, "d": 3}, {"c": 3}, {"c": 4}]}', True) is None
     assert "on the page" in harness.output_matches('{"a": 2}', '{"a": 1}', True)
+
+
+def test_a_validate_of_the_same_bytes_is_run_once_and_any_change_runs_it_again(tmp_path, monkeypatch):
+    """The harness reuses a ``pnp validate`` result only for the same command on a folder with the same
+    files, byte for byte; any other command runs every time."""
+    calls = []
+
+    class Counting:
+        def invoke(self, cli, args):
+            calls.append(args)
+            return type("Result", (), {"output": f"run {len(calls)}\n", "exit_code": 0, "exception": None})()
+
+    monkeypatch.setattr(harness, "CliRunner", Counting)
+    monkeypatch.setattr(harness, "VALIDATED", {})
+    first, second = tmp_path / "one", tmp_path / "two"
+    for work in (first, second):
+        (work / "g" / "icons").mkdir(parents=True)
+        (work / "g" / "game.yaml").write_text("name: G\n")
+        (work / "g" / "icons" / "a.svg").write_text("<svg/>")
+
+    def validate(work, command="pnp validate {game} --no-cache"):
+        return harness.pnp(command, work, work / "g", None).output
+
+    assert validate(first) == "run 1\n"
+    assert validate(second) == "run 1\n"                 # another folder, the same files
+    (second / "g" / "icons" / "a.svg").write_text("<svg />")
+    assert validate(second) == "run 2\n"                 # a byte changed
+    (second / "g" / "icons" / "a.svg").rename(second / "g" / "icons" / "b.svg")
+    assert validate(second) == "run 3\n"                 # a file renamed
+    assert validate(second, "pnp validate {game} --no-cache --lang es") == "run 4\n"
+    assert validate(second, "pnp build {game} --out kit --no-cache") == "run 5\n"
+    assert validate(second, "pnp build {game} --out kit --no-cache") == "run 6\n"    # only validate is kept
+    assert len(calls) == 6
