@@ -221,11 +221,12 @@ def test_an_unknown_icon_in_an_aid_is_a_validation_error(tmp_path):
     assert result.exit_code == 2 and "player aid: aid-body text: unknown icon [mon]" in result.output
 
 
-def test_a_copied_bundled_game_builds_the_same_kit(tmp_path):
+def test_a_copied_bundled_game_builds_the_same_kit(tmp_path, built_kit):
+    """The bundled game's kit is the run's shared one (``pnp build shadow_throne --lang en --paper letter``:
+    the game's language and pnp's default paper: the same command as without them)."""
     copy = tmp_path / "my_copy"
     shutil.copytree(DATA_DIR / "shadow_throne", copy)
-    a, b = tmp_path / "a", tmp_path / "b"
-    assert run("build", "shadow_throne", "--out", a).exit_code == 0
+    a, b = built_kit("shadow_throne"), tmp_path / "b"
     assert run("build", copy, "--out", b).exit_code == 0
     for name in ("cards-fronts.pdf", "rulebook.pdf", "tokens.pdf", "box.pdf", "instructions.pdf"):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
