@@ -58,11 +58,18 @@ def frozen_heap():
 
 
 def ratio(make_input, work, n: int) -> float:
-    """Time of ``work`` on ``make_input(2n)`` over its time on ``make_input(n)``."""
+    """Time of ``work`` on ``make_input(2n)`` over its time on ``make_input(n)``; measured a second time
+    when the first is not under :data:`BOUND` (quadratic work gives about 4 both times; a linear check
+    measured 3.08 once in a full run at load 10, its set of 200,000 names out of the cache the other
+    processes share)."""
     with frozen_heap():
         small, large = make_input(n), make_input(2 * n)
         work(small)                       # warm: imports, caches
-        return best_time(lambda: work(large)) / max(best_time(lambda: work(small)), 1e-6)
+        for _ in range(2):
+            measured = best_time(lambda: work(large)) / max(best_time(lambda: work(small)), 1e-6)
+            if measured < BOUND:
+                break
+        return measured
 
 
 # ---------------------------------------------------------------------- spreadsheets
