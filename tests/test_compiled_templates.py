@@ -64,7 +64,9 @@ def test_a_macro_given_parts_of_the_converted_game_does_not_convert_them_again(t
     say = templating.environment((tmp_path,)).get_template("m.j2").module.say
     monkeypatch.setattr(templating, "_CONVERTED", {"game": None, "memo": {}})
     alone = templating.call_macro(say, game.facts, "**x** [coin]")
-    templating.game_part(game, game.data)              # the game converted, as a card face does
+    # a part of the game converted, as a card face converts what it shows (the whole game is converted
+    # when a render needs it: then call_macro finds the parts there)
+    templating.game_part(game, game.facts)
     calls = []
     real = templating.data_value
 

@@ -19,7 +19,7 @@ from pnp.draw.icons import for_game
 from pnp.errors import Problems
 from pnp.exports.cards import face_elements
 from pnp.loading.gamedata import load_game
-from pnp.serve.faces import face_keys, fingerprint_faces
+from pnp.serve.faces import _listed as listed, face_keys, fingerprint_faces
 from pnp.serve.options import Options
 from pnp.serve.pages import pdf_page_prints
 import studio_hooks
@@ -43,12 +43,15 @@ class Versions:
         cache = MemoryCache(self.entries, self.files) if cached else BuildCache(None)
         with buildcache.using(cache):
             game = load_game(self.root, Problems(), strict=False)
-            if cached:
-                cache.game_files = folder_digest(self.root, self.files, leave_out=card_files(game))
+            if cached:      # as the studio's data step keys the folder: the templates apart
+                cache.game_files, cache.face_files = folder_digest(self.root, self.files, leave_out=card_files(game),
+                                                                   templates_apart=True)
             with for_game(game):
                 out = {key: repr(face_elements(game, key)) for key, _ in face_keys(game)}
             prints = fingerprint_faces(game, Options(), buildcache.icons_digest(game.icons, self.files), self.files)
             out.update((f"{key} fingerprint", face.fingerprint) for key, face in prints.items())
+            # the cards' fields as the page lists them (the ability text is a template's render)
+            out.update((f"{c.id} fields", repr(listed(game, c, None))) for d in game.decks for c in d.cards)
         if cached:
             cache.store()
         return out
@@ -84,11 +87,12 @@ def test_faces_from_the_studios_cache_are_the_faces_laid_out_afresh(tmp_path):
 def test_a_face_keyed_without_its_card_is_caught(tmp_path, monkeypatch):
     """The comparison above finds a key that leaves out what a face shows: keyed by its deck's context
     alone, a card's face edited keeps the picture from before."""
-    def without_the_card(game, deck, card, lang, mark, size_mm, bleed):
-        context = cards_component.face_context(game, deck)
+    def without_the_card(game, deck, card, lang, mark, size_mm, bleed, narrow=False):
+        context = cards_component.face_context(game, deck, narrow=narrow)
         return None if context is None else buildcache.digest(context, card.id, lang, mark, tuple(size_mm), bleed)
 
-    monkeypatch.setattr(cards_component, "face_key", without_the_card)
+    monkeypatch.setattr(cards_component, "face_key", without_the_card)     # (the key pnp build's cache folder uses)
+    monkeypatch.setattr(cards_component, "narrow_face_key", functools.partial(without_the_card, narrow=True))
     stale = stale_faces(write_game(tmp_path / "game"), EDITS[:1])
     assert ("heroes.yaml", "rogue") in stale and ("heroes.yaml", "rogue fingerprint") in stale
 
@@ -228,3 +232,115 @@ def test_a_components_first_file_is_shown_before_the_next_is_fingerprinted(tmp_p
                                {**cards, "files": [dict(f, title="before") for f in cards["files"]]})
     assert [f["filename"] for f in shown["files"]] == names
     assert [f.get("title") == "before" for f in shown["files"]] == [False] + [True] * (len(names) - 1)
+
+
+# ---------------------------------------------------------------------- templates: what each face read
+
+KILL = "**Kill** [kill] every"
+
+
+@pytest.fixture
+def throne_with_a_snippet(tmp_path):
+    """A copy of Shadow Throne whose ability words include a template at run time (the kill effect's
+    macro includes templates/snippets/kill.j2): a face reads that template only when its card kills."""
+    root = tmp_path / "shadow_throne"
+    shutil.copytree(DATA_DIR / "shadow_throne", root)
+    abilities = root / "templates" / "abilities" / "en.j2"
+    text = abilities.read_text()
+    at = text.index(KILL)
+    end = text.index("{%- endmacro -%}", at)
+    abilities.write_text(text[:end] + '{% include "snippets/kill.j2" %}' + text[end:])
+    (root / "templates" / "snippets").mkdir()
+    (root / "templates" / "snippets" / "kill.j2").write_text(" Then rest.")
+    return root
+
+
+THRONE_EDITS = [
+    ("templates/rulebook/en/overview.md.j2", "Shadow Throne", "Shadow Thrones"),   # a chapter: no face reads it
+    ("templates/snippets/kill.j2", "Then rest.", "Then sleep."),                  # read at run time by some
+    ("templates/abilities/en.j2", KILL, "**Slay** [kill] every"),                # the ability words
+    ("templates/abilities/en.j2", "**Slay** [kill] every", KILL),                # undone
+]
+
+
+def test_template_edits_lay_out_again_the_faces_that_read_them_and_only_those(throne_with_a_snippet, monkeypatch):
+    """The studio keys a face without the game's templates, and keeps the templates it read (found, included
+    at run time, or looked for and missing) with their bytes: a chapter edit lays out no face; an edit of a
+    template some faces read lays out those, and each face and its listed fields are the ones made afresh."""
+    root = throne_with_a_snippet
+    game = load_game(root)
+    killers = sorted(c.name for c in game.cards if c.ability is not None and c.ability.kind == "kill")
+    assert 0 < len(killers) < len(game.cards)
+    laid = []
+    original = cards_component.card_face
+    monkeypatch.setattr(cards_component, "card_face", lambda content, *a, **k: laid.append(content.name) or
+                        original(content, *a, **k))
+    versions = Versions(root)
+    versions.faces()
+    for name, old, new in THRONE_EDITS:
+        path = root / name
+        path.write_text(path.read_text().replace(old, new))
+        laid.clear()
+        cached = versions.faces()
+        seen = sorted(laid)
+        fresh = versions.faces(cached=False)
+        assert [key for key in fresh if cached.get(key) != fresh[key]] == [], name
+        if name.startswith("templates/rulebook"):
+            assert seen == []
+        elif name.startswith("templates/snippets"):
+            assert seen == killers
+        else:
+            assert killers and set(killers) <= set(seen)
+    assert "Then sleep." in fresh[f"{game.cards[[c.name for c in game.cards].index(killers[0])].id} fields"]
+
+
+def test_a_face_keyed_without_the_templates_it_read_is_caught(throne_with_a_snippet, monkeypatch):
+    """The comparison above finds a face kept without the templates it read: with no template noted, an
+    edit of the snippet the kill cards include keeps their faces from before."""
+    from pnp.text import templating
+
+    monkeypatch.setattr(templating.MarkupSandbox, "_load_template",
+                        lambda self, name, globals: super(templating.MarkupSandbox, self)._load_template(name, globals))
+    monkeypatch.setattr(templating, "note_templates", lambda names: None)
+    assert any(name.startswith("templates/snippets") for name, _ in
+               stale_faces(throne_with_a_snippet, THRONE_EDITS[1:2]))
+
+
+def test_an_edit_as_soon_as_the_check_is_told_finds_the_faces_kept(tmp_path):
+    """What a version laid out is settled before anyone hears its check is over: an edit made at that
+    moment (a designer saving again as the page shows "up to date") lays out that card's face only (it
+    came while the check's last slice was settling, and every face kept was forgotten)."""
+    import threading
+
+    from pnp.serve.previews import Previews
+
+    root = write_game(tmp_path / "game")
+    heroes = root / "heroes.yaml"
+    original = heroes.read_text()
+    laid, checked = [], threading.Event()
+    real = cards_component.card_face
+
+    def card_face(content, *a, **k):
+        laid.append(content.name)
+        return real(content, *a, **k)
+
+    previews = None
+
+    def tell(message):
+        if message[0] == "event" and message[1].get("checked") and message[1]["version"] == 1:
+            heroes.write_text(original.replace("name: Rogue", "name: Cutpurse"))     # saved at once
+            previews.files_changed(2, ["heroes.yaml"], Options(), refresh=False)
+        if message[0] == "event" and message[1].get("checked"):
+            checked.set()
+
+    cards_component.card_face = card_face
+    try:
+        previews = Previews(root, Options(), tell=tell)
+        previews._refresh(Options())
+        assert checked.wait(120)
+        laid.clear()
+        previews._refresh(Options())
+        assert laid == ["Cutpurse"]
+    finally:
+        cards_component.card_face = real
+        previews.worker.stop() if hasattr(previews.worker, "stop") else None

@@ -179,14 +179,17 @@ def _real(path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def folder_digest(root, files: FileDigests, skip=(), leave_out=()) -> str:
+def folder_digest(root, files: FileDigests, skip=(), leave_out=(), templates_apart: bool = False):
     """The bytes of every file under ``root`` (not under ``skip``, nor version control's folders, nor
     the files ``leave_out`` names), with their paths: any other edit, new or removed file of a game
-    folder changes it."""
+    folder changes it. ``templates_apart``: (that digest, the same without the bytes of the templates,
+    ``templates/**.j2``: the key of a piece of work that keys the templates it read apart, with
+    :func:`pnp.text.templating.templates_stamp`)."""
     root = _real(root)
     skipped = {_real(p) for p in skip if p is not None}
     left = {_real(p) for p in leave_out}
-    entries = []
+    entries, apart = [], []
+    templates = root / "templates"
     for folder, dirs, names in os.walk(root):
         here = Path(folder)
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and _real(here / d) not in skipped)
@@ -194,8 +197,14 @@ def folder_digest(root, files: FileDigests, skip=(), leave_out=()) -> str:
             path = here / name
             if left and _real(path) in left:
                 entries.append((str(path.relative_to(root)), "read through the game object"))
+                apart.append(entries[-1])
                 continue
             entries.append((str(path.relative_to(root)), files(path)))
+            if templates_apart:
+                template = name.endswith(".j2") and path.is_relative_to(templates)
+                apart.append((entries[-1][0], "a template: keyed by what reads it") if template else entries[-1])
+    if templates_apart:
+        return digest(str(root), entries), digest(str(root), "templates apart", apart)
     return digest(str(root), entries)
 
 
@@ -462,6 +471,9 @@ class BuildCache:
         #: the key of the game folder's files but the card files (set by the build, pnp.build.kit._Kept.ident):
         #: what a card face reads of the folder besides its game object (pnp.components.cards.face_key)
         self.game_files: str | None = None
+        #: the same without the templates, for a cache that keys faces by the templates they read
+        #: (pnp.components.cards.narrow_face_key: the studio's)
+        self.face_files: str | None = None
         #: what one build works out once and shares (in this process)
         self.memo: dict = {}
         self._readable: bool | None = None      # whether the folder is pnp's (looked at once, at the first read)

@@ -126,15 +126,18 @@ _CHECKED = buildcache.Generations()
 PER_CARD = ("cards", "decks", "sources")
 
 
-def face_context(game, deck, cache=None) -> str | None:
+def face_context(game, deck, cache=None, narrow: bool = False) -> str | None:
     """The key of what every face of ``deck`` reads besides its own card: pnp's code, the game folder's
     files but the card files, every attribute of the game but :data:`PER_CARD`, the deck but its
     cards, the icons drawn with. None without a build cache (or when a value names an object by its
-    address)."""
+    address). ``narrow``: the game folder's files but the card files and the templates (``face_files``
+    of the cache, the studio's): the templates a face read are keyed apart (:func:`narrow_face_key`);
+    None when the cache has no ``face_files``."""
     cache = cache if cache is not None else buildcache.current()
-    if not cache or cache.game_files is None:
+    files = getattr(cache, "face_files", None) if narrow else getattr(cache, "game_files", None)
+    if not cache or files is None:
         return None
-    memo = cache.memo.setdefault("face contexts", {})
+    memo = cache.memo.setdefault("narrow face contexts" if narrow else "face contexts", {})
     active = icons.active()
     at = (id(game), deck.id, deck.side, id(active))
     found = memo.get(at)
@@ -144,7 +147,7 @@ def face_context(game, deck, cache=None) -> str | None:
         described = repr(([(f.name, getattr(game, f.name)) for f in dataclass_fields(game) if f.name not in PER_CARD],
                           replace(deck, cards=(), side_b=side_b), active))
         key = None if " at 0x" in described else buildcache.digest(
-            "card face", buildcache.code_digest(), cache.game_files, described)
+            "card face", buildcache.code_digest(), files, described, narrow)
         found = memo[at] = (game, active, key)
     return found[2]
 
@@ -158,6 +161,47 @@ def face_key(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float) ->
     return buildcache.digest(context, repr(card), lang or game.language, mark, tuple(size_mm), bleed)
 
 
+#: Faces laid out, by :func:`narrow_face_key`: (elements, the templates they read, those templates'
+#: stamp), kept from one version of the files to the next in the studio: a chapter edit (a template
+#: file, which every :func:`face_key` holds) lays out no face that did not read it.
+_NARROW = buildcache.Generations()
+
+
+def narrow_face_key(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float) -> str | None:
+    """:func:`face_key` without the game's templates (:func:`face_context` ``narrow``): the face is kept by
+    it with the templates it read and their bytes, checked each time it is found. None without a cache
+    that has ``face_files`` (only the studio's)."""
+    context = face_context(game, deck, narrow=True)
+    if context is None:
+        return None
+    return buildcache.digest(context, repr(card), lang or game.language, mark, tuple(size_mm), bleed)
+
+
+def kept_templates_stamp(cache, names) -> tuple:
+    """:func:`pnp.text.templating.templates_stamp` of ``names``, once per set of names and build."""
+    memo = cache.memo.setdefault("templates stamps", {})
+    found = memo.get(names)
+    if found is None:
+        found = memo[names] = templating.templates_stamp(names)
+    return found
+
+
+def _narrow_found(cache, key):
+    """The entry of :data:`_NARROW` under ``key`` when the templates it read are as they were."""
+    found = _NARROW.get(cache, key)
+    return found if found is not None and kept_templates_stamp(cache, found[1]) == found[2] else None
+
+
+def kept_face_key(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float) -> str | None:
+    """A key of the face's content as the files are now: its :func:`narrow_face_key` and the bytes of the
+    templates it read, once laid out (None before); its :func:`face_key` without ``face_files``."""
+    key = narrow_face_key(game, deck, card, lang, mark, size_mm, bleed)
+    if key is None:
+        return face_key(game, deck, card, lang, mark, size_mm, bleed)
+    found = _narrow_found(buildcache.current(), key)
+    return buildcache.digest("kept face", key, found[2]) if found is not None else None
+
+
 def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: float, content=None,
                   regions=None) -> tuple:
     """The elements of ``card``'s face (:func:`card_face` of its :func:`face_content`), laid out once:
@@ -167,6 +211,21 @@ def laid_out_face(game, deck, card, lang, mark: str, size_mm: tuple, bleed: floa
     its :func:`face_content` when the caller has it already (the card's check); ``regions``: its layout's
     regions evaluated over that content (:func:`pnp.loading.cardlayout.evaluate`), likewise."""
     cache = buildcache.current()
+    narrow = narrow_face_key(game, deck, card, lang, mark, size_mm, bleed) if cache else None
+    if narrow is not None:
+        found = _narrow_found(cache, narrow)
+        if found is not None:
+            templating.note_templates(found[1])
+            return found[0]
+        with templating.template_reads() as read:
+            fresh = content is None
+            if fresh:
+                content, regions = face_content(game, card, lang, mark, deck), None
+            elements = tuple(card_face(content, *size_mm, bleed, layout_of(deck, card), regions))
+        if fresh:     # (a caller's content was made outside: what it read of the templates is not known here)
+            read = frozenset(read)
+            _NARROW.put(cache, narrow, (elements, read, kept_templates_stamp(cache, read)))
+        return elements
     key = face_key(game, deck, card, lang, mark, size_mm, bleed) if cache else None
     if key is not None:
         found = _LAID_OUT.get(cache, key)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pnp.suggest import closest
 from pnp.loading.cardtext import aid_text
 from pnp.components import BuildOptions
-from pnp.components.cards import (_ValueCard, back_elements, card_key, face_key, laid_out_face, palette,
+from pnp.components.cards import (_ValueCard, back_elements, card_key, kept_face_key, laid_out_face, palette,
                                   players_mark)
 from pnp.draw.icons import for_game
 from pnp.draw.pdf import render
@@ -199,7 +199,7 @@ def face_elements(game, key: str, bleed: float = 0.0, lang: str | None = None, s
 
 def face_layout_key(game, key: str, bleed: float = 0.0, lang: str | None = None) -> str | None:
     """The build cache's content key of the card face ``key`` as :func:`face_elements` lays it out at its
-    deck's size (:func:`pnp.components.cards.face_key`: what :func:`laid_out_face` keeps it by); None for a
+    deck's size (:func:`pnp.components.cards.kept_face_key`: in the studio, once it is laid out); None for a
     back or an aid, or without a build cache."""
     deck = deck_of_key(game, key)
     plain = key.partition(":")[2] if ":" in key else key
@@ -208,8 +208,8 @@ def face_layout_key(game, key: str, bleed: float = 0.0, lang: str | None = None)
     card_id, _, mark = key.partition("|")
     card = game.card(card_of_key(card_id))
     if is_side_b(key):
-        return face_key(game, deck.b, card.side_b, lang, mark, (deck.width, deck.height), bleed)
-    return face_key(game, deck, card, lang, mark, (deck.width, deck.height), bleed)
+        return kept_face_key(game, deck.b, card.side_b, lang, mark, (deck.width, deck.height), bleed)
+    return kept_face_key(game, deck, card, lang, mark, (deck.width, deck.height), bleed)
 
 
 def faces_pdf(game, keys: list[str], bleed=0.0, lang: str | None = None, size_mm=None) -> bytes:

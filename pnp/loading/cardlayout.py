@@ -19,7 +19,9 @@ a card; :mod:`pnp.layout.regions` turns the evaluated regions into elements (pur
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -28,6 +30,7 @@ import jinja2
 
 from pnp import TEMPLATES_DIR
 from pnp.text import templating
+from pnp.cache.buildcache import FileDigests
 from pnp.cache.memo import reads_files
 from pnp.errors import Problem, Problems
 from pnp.layout.cards import FaceContent, face_context
@@ -199,6 +202,8 @@ def load_layout(spec, root: Path | None, problems: Problems, path, line, where: 
             problems.error(path, line, None, f"{where}: layout '{spec}' extends itself")
             return None
         file = layout_path(root, spec)
+        if _READING.stack:      # a named layout being built reads this one: which file it is, its bytes
+            _READING.stack[-1].update(_stamp(f) for f in {file, _own_layout(root, spec)} if f)
         if not file.is_file():
             own, bundled_ = layout_names(root), layout_names(None)
             close = closest(spec, own | bundled_, builtin=bundled_ - own)
@@ -206,14 +211,66 @@ def load_layout(spec, root: Path | None, problems: Problems, path, line, where: 
             problems.error(path, line, None, f"{where}: no layout '{spec}' (templates/layouts/{spec}.yaml in the "
                                              f"game folder or pnp's){hint}")
             return None
-        raw = load_yaml_or_report(file, problems, within=root if root and file.is_relative_to(root) else None)
-        if raw is None:
-            return None
-        return _build(spec, raw, root, problems, file, _seen + (spec,))
+        return _named_layout(spec, file, root, problems, _seen)
     if isinstance(spec, dict):
         return _build("inline", spec, root, problems, path, _seen, where)
     problems.error(path, line, None, f"{where}: expected a layout name or a layout mapping, got {excerpt(spec)}")
     return None
+
+
+#: Named layouts built, by (name, file, game folder, the chain above it): [(the files read, by path and
+#: the digest of their bytes, the layout, the problems it added)]. A layout file's layout and problems
+#: are a function of those files alone (its problems are placed in its files, whichever deck names it):
+#: three decks of one layout build it once, and the studio does not build it again after an edit that
+#: left its files alone.
+_NAMED: dict = {}
+_NAMED_FILES = FileDigests()
+
+
+class _Reading(threading.local):
+    def __init__(self):
+        self.stack: list = []   # the files read by each named layout being built, innermost last
+
+
+_READING = _Reading()
+
+
+def _stamp(path) -> tuple:
+    """(path, the digest of its bytes, where it leads): a file a layout read, as it is now."""
+    return str(path), _NAMED_FILES(path), os.path.realpath(path)
+
+
+def _own_layout(root, name: str) -> Path | None:
+    """Where the game's own layout ``name`` would be (it takes the place of pnp's of that name)."""
+    return root / "templates" / "layouts" / f"{name}.yaml" if root is not None else None
+
+
+def _named_layout(spec: str, file: Path, root, problems: Problems, seen: tuple) -> Layout | None:
+    """The layout ``spec`` of ``file`` (:func:`_build`), from :data:`_NAMED` when every file it read (and
+    each game file that would have taken the place of one, present or not) is unchanged. A layout that
+    has problems is built each time (a message's "did you mean" reads the folder's names)."""
+    key = (spec, str(file), str(root), seen)
+    stack = _READING.stack
+    found = _NAMED.get(key)
+    if found is not None and all(_stamp(stamp[0]) == stamp for stamp in found[0]):
+        if stack:
+            stack[-1].update(found[0])
+        return found[1]
+    reading = {_stamp(f) for f in {file, _own_layout(root, spec)} if f}
+    stack.append(reading)
+    start = len(problems)
+    try:
+        raw = load_yaml_or_report(file, problems, within=root if root and file.is_relative_to(root) else None)
+        layout = None if raw is None else _build(spec, raw, root, problems, file, seen + (spec,))
+    finally:
+        stack.pop()
+    if stack:
+        stack[-1].update(reading)
+    if layout is not None and len(problems) == start:
+        if len(_NAMED) > 256:
+            _NAMED.clear()
+        _NAMED[key] = (tuple(sorted(reading)), layout)
+    return layout
 
 
 def _build(name, raw, root, problems, path, seen, where="") -> Layout | None:

@@ -39,19 +39,29 @@ def template_names(engine: str | None, lang: str) -> list[str]:
     return [f"abilities/{lang}.j2"] + ([f"abilities/{engine}/{lang}.j2"] if engine else [])
 
 
+def ability_module(root, engine: str | None, lang: str, fallback: str | None = None):
+    """The ability template of ``lang``, else of ``fallback`` (the data's own language: a translation
+    without it is reported by validation, and builds only with --allow-missing). Answered from memory,
+    it notes again the templates it read (:func:`pnp.text.templating.note_templates`)."""
+    module, names = _module(root, engine, lang, fallback)
+    templating.note_templates(names)
+    return module
+
+
 @reads_files
 @lru_cache(maxsize=None)
 def _module(root, engine: str | None, lang: str, fallback: str | None = None):
-    """The ability template of ``lang``, else of ``fallback`` (the data's own language: a translation
-    without it is reported by validation, and builds only with --allow-missing)."""
+    """(:func:`ability_module`, the templates it read)."""
     env = templating.environment(template_roots(root), trim=False, keep_trailing_newline=False)
     names = template_names(engine, lang) + (template_names(engine, fallback) if fallback not in (None, lang) else [])
-    return env.select_template(names).module
+    with templating.template_reads() as read:
+        module = env.select_template(names).module
+    return module, frozenset(read)
 
 
 def known_kinds(game, lang: str) -> set[str]:
     """Effect kinds the language's ability template has words for."""
-    module = _module(game.root, game.engine, lang, game.source_language)
+    module = ability_module(game.root, game.engine, lang, game.source_language)
     return {name for name in dir(module) if not name.startswith("_")
             and isinstance(getattr(module, name), jinja2.runtime.Macro)}
 
@@ -61,13 +71,13 @@ def ability_text(game, card, lang: str | None = None) -> str:
     if card.ability is None or not game.engine:
         return ""
     lang = lang or game.language
-    macro = getattr(_module(game.root, game.engine, lang, game.source_language), card.ability.kind, None)
+    macro = getattr(ability_module(game.root, game.engine, lang, game.source_language), card.ability.kind, None)
     if not isinstance(macro, jinja2.runtime.Macro):
         raise jinja2.TemplateRuntimeError(f"the card-text template has no macro '{card.ability.kind}' for this "
                                           f"effect kind")
     params = {"kind": card.ability.kind, "step": card.ability.step, **card.ability.params}
     fac = game.faction(card.faction) if card.faction else None
-    module = _module(game.root, game.engine, lang, game.source_language)
+    module = ability_module(game.root, game.engine, lang, game.source_language)
     written_in = lang if Path(module.__name__ or "").stem == lang else game.source_language
     with speaking(written_in):         # a missing translation's words are the original's, said in its language
         text = templating.call_macro(macro, params, card, fac, {r.id: r for r in game.ranks},

@@ -20,7 +20,11 @@ every rebuild (:mod:`pnp.cache.memo`).
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
+import pickle
+import threading
+from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -366,9 +370,66 @@ def load_yaml(path: str | Path, within: str | Path | None = None):
 @lru_cache(maxsize=256)
 def _load_cached(path: str, stamp: tuple):
     try:
-        return True, parse_yaml(read_text(Path(path)), path)
+        text = read_text(Path(path))
     except DataError as exc:
         return False, exc.problems
+    return _parsed(path, text)
+
+
+#: Parsed files by their path and text, pickled (each load gets its own copy: a caller may change what
+#: it loaded), kept for the life of a process that asked for it (:func:`keep_parsed`: the studio's
+#: preview process), unlike :func:`_load_cached`'s stamps, which the studio empties after every edit:
+#: the files an edit left alone are not parsed again (a card edit parsed a dozen YAML files; unpickling
+#: one costs about a twentieth of parsing it). A file of more than :data:`_PARSED_MOST` pickled bytes is
+#: parsed each time.
+_PARSED: OrderedDict = OrderedDict()
+_PARSED_BYTES = [0]
+_PARSED_LIMIT = 64 << 20
+_PARSED_MOST = 8 << 20
+_PARSED_LOCK = threading.Lock()
+_KEEP_PARSED = [False]
+
+
+def keep_parsed(on: bool = True) -> None:
+    """Keep parsed files by their text for the life of this process (see :data:`_PARSED`); off: dropped."""
+    _KEEP_PARSED[0] = on
+    if not on:
+        with _PARSED_LOCK:
+            _PARSED.clear()
+            _PARSED_BYTES[0] = 0
+
+
+def _parsed(path: str, text: str) -> tuple:
+    """(True, the data) or (False, its problems) of ``text``, the file ``path``'s (see :data:`_PARSED`)."""
+    if not _KEEP_PARSED[0]:
+        try:
+            return True, parse_yaml(text, path)
+        except DataError as exc:
+            return False, exc.problems
+    key = (path, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest(), repr(LIMITS))
+    with _PARSED_LOCK:
+        blob = _PARSED.get(key)
+        if blob is not None:
+            _PARSED.move_to_end(key)
+    if blob is not None:
+        return pickle.loads(blob)
+    try:
+        result = True, parse_yaml(text, path)
+    except DataError as exc:
+        result = False, exc.problems
+    try:
+        blob = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:            # noqa: BLE001 - a value pickle cannot copy: parsed again next time
+        return result
+    if len(blob) > _PARSED_MOST:
+        return result
+    with _PARSED_LOCK:
+        if key not in _PARSED:
+            _PARSED[key] = blob
+            _PARSED_BYTES[0] += len(blob)
+        while _PARSED_BYTES[0] > _PARSED_LIMIT and _PARSED:
+            _PARSED_BYTES[0] -= len(_PARSED.popitem(last=False)[1])
+    return pickle.loads(blob)
 
 
 def load_yaml_or_report(path: str | Path, problems, within: str | Path | None = None) -> object | None:

@@ -116,6 +116,8 @@ def fingerprint_faces(game, options, icons: str, files, broken=frozenset(), why=
                             elements = face_elements(game, key, options.bleed, options.lang)
                         face.fingerprint = digest(layout_fingerprint(elements, icons, files), deck.width,
                                                   deck.height, options.bleed)
+                        # (in the studio a face's key is known once it is laid out: the templates it read)
+                        kept = kept or _kept_fingerprint(game, key, options, icons, deck)
                         if kept:
                             _FINGERPRINTS.put(buildcache.current(), kept, face.fingerprint)
                 except Exception as exc:        # say why, and show the others
@@ -256,18 +258,56 @@ def deck_json(game, deck, faces: dict, bleed: float) -> dict:
             "bleed": bleed, "safe": SAFE_ZONE_MM, "groups": list(groups.values()), "extras": extras}
 
 
+#: Each card's fields as the page lists them (:func:`card_fields`, :func:`side_b_fields`) and its group,
+#: by :func:`_fields_key`, kept from one version of the files to the next while a build cache is on
+#: (the studio's): a card edit words that card's fields only (its ability text is a template's render).
+_FIELDS = buildcache.Generations()
+
+
+def _fields_key(game, card, lang) -> str | None:
+    """The key a card's listed fields are kept by: what every face of its deck reads besides the card
+    (:func:`pnp.components.cards.face_context`, narrow: the game but its cards, the deck but its cards,
+    the game folder's files but the card files and the templates, pnp's code), the card itself and the
+    language; the templates its ability text read are kept with the fields and checked. None without
+    the studio's build cache."""
+    from pnp.components.cards import face_context
+
+    if not buildcache.current():
+        return None
+    context = face_context(game, game.deck_of(card), narrow=True)
+    return digest("card fields", context, repr(card), lang or game.language) if context else None
+
+
+def _listed(game, card, lang) -> tuple:
+    """(fields, side B's fields or None, group (id, name, colour)) of ``card``, kept by :func:`_fields_key`
+    with the templates they read."""
+    from pnp.components.cards import kept_templates_stamp
+    from pnp.text.templating import template_reads
+
+    cache = buildcache.current()
+    key = _fields_key(game, card, lang)
+    found = _FIELDS.get(cache, key) if key else None
+    if found is not None and kept_templates_stamp(cache, found[1]) == found[2]:
+        return found[0]
+    with template_reads() as read:
+        listed = (card_fields(game, card, lang), side_b_fields(game, card) if card.side_b is not None else None,
+                  group_of(game, card))
+    if key:
+        read = frozenset(read)
+        _FIELDS.put(cache, key, (listed, read, kept_templates_stamp(cache, read)))
+    return listed
+
+
 def card_json(game, card, face: Face | None, problems: list, warnings: list, lang, where, problem_json,
               side_face: Face | None = None) -> dict:
     """A card as the page shows it; ``where(path, line)`` and ``problem_json(p)`` word places and problems.
     A double-sided card also has ``side_b``: its side B's name, fields, place and pictures (``side_face``),
     for the large view to turn the card over."""
     path, line = game.source(card)
-    fields = card_fields(game, card, lang)
-    gid, group, _ = group_of(game, card)
+    fields, side_fields, (gid, group, _) = _listed(game, card, lang)
     words = [card.id, card.name, card.deck, group or ""] + [f"{k} {v}" for k, v in fields]
     side = None
     if card.side_b is not None:
-        side_fields = side_b_fields(game, card)
         words += [f"{k} {v}" for k, v in side_fields]
         spec = game.deck_of(card).side_b
         side = {"name": card.side_b.name, "fields": [[k, v] for k, v in side_fields],

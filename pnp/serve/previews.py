@@ -46,6 +46,7 @@ from pnp.cache.buildcache import FileDigests, MemoryCache, MemoryEntries, card_f
 from pnp.errors import DataError, Problem, Problems, UserError
 from pnp.loading.gamedata import load_game
 from pnp.loading.i18n import languages, require_language, translate
+from pnp.loading.yamlsrc import keep_parsed
 from pnp.serve import faces as cardfaces
 from pnp.serve.options import BLEED_MM, Options, inside, problem_json, unplaced, where
 from pnp.exports.cards import AID, BACK, SIDE_B, card_of_key, is_side_b
@@ -203,6 +204,7 @@ class Previews:
         self._pieces: tuple | None = None         # (version, piece kind -> PNG bytes) for the replay page
         self.serial = 0
         self._cleared = 0
+        self._places: dict = {}                   # path -> where() of it (no line), for this version
         self._lock = threading.Lock()
         self.worker = Worker(around=self.activity.working)
 
@@ -414,6 +416,7 @@ class Previews:
         """pnp's caches emptied once per version (the files may have changed since they were filled)."""
         if self._cleared != version:
             memo.clear()
+            self._places = {}
             self._cleared = version
 
     def _cache_of(self, version: int) -> MemoryCache:
@@ -436,11 +439,21 @@ class Previews:
                 try:
                     next(steps)
                 except StopIteration as done:
-                    return done.value
+                    finished = done.value
+                    break
                 finally:
                     self._settle(version, cache)
             yield
-        steps.close()
+        else:
+            steps.close()
+            return None
+        # told once the last slice is settled: an edit made as soon as the page shows the check over
+        # (which used to come while that slice was settling, and had it forget every face kept) finds
+        # what this version laid out and drew
+        if finished is not None and self.version == version:
+            self._keep(finished)
+            self.publish({"type": "update", "version": version, "checked": True, "files": self.changed})
+        return None
 
     def _settle(self, version: int, cache: MemoryCache) -> None:
         """Keep what the work on ``version`` put in its ``cache`` when the game folder is still as it was
@@ -483,7 +496,10 @@ class Previews:
         cache = buildcache.current()
         if game is not None and cache and cache.game_files is None:
             # what a card face reads of the folder besides its card (pnp.components.cards.face_context)
-            cache.game_files = folder_digest(self.root, self.files, leave_out=card_files(game))
+            # and without the templates: a face keeps the templates it read apart, so a chapter edit
+            # (a template) lays out no face that did not read it
+            cache.game_files, cache.face_files = folder_digest(self.root, self.files, leave_out=card_files(game),
+                                                               templates_apart=True)
         if game is not None and options.lang:
             game = translated(game, options.lang, problems)
         view = View(options, version, game, list(problems))
@@ -509,7 +525,8 @@ class Previews:
 
     def _check_step(self, options: Options, version: int):
         """A generator (worker slices): the components' pages, then the full validation, then the
-        components again only when they must be.
+        components again only when they must be; its value is the checked view, which
+        :meth:`_with_cache` keeps and tells of once the last slice is settled (None: a newer edit).
 
         When the data step found no error, the pages are drawn first, from the game the data step
         loaded (the check loads the same files the same way): a chapter edit shows its rulebook page
@@ -554,8 +571,7 @@ class Previews:
                         page_recipes=recipes)
         else:
             view = View(options, version, None, view.problems, checked=True)
-        self._keep(view)
-        self.publish({"type": "update", "version": version, "checked": True, "files": self.changed})
+        return view        # kept and told once this slice is settled (:meth:`_with_cache`)
 
     def _pages(self, base: View, options: Options, version: int, early: bool = False):
         """A generator (worker slices): (components, their pictures' recipes) of ``base``'s game, with
@@ -636,7 +652,14 @@ class Previews:
         return inside(self.root, path)
 
     def where(self, path, line) -> dict:
-        return where(self.root, path, line)
+        """A place as JSON (:func:`pnp.serve.options.where`), kept for the version of the files: each card
+        names its file, which the page's data resolved again for every card (two ``realpath`` each)."""
+        if not path:
+            return where(self.root, path, line)
+        found = self._places.get(str(path))
+        if found is None:
+            found = self._places[str(path)] = where(self.root, path, None)
+        return {**found, "line": int(line) if line is not None else None, "column": getattr(line, "column", None)}
 
     def problem_json(self, p: Problem) -> dict:
         return problem_json(self.root, p)
@@ -691,6 +714,7 @@ def serve(receive, send, root, default: Options, version: int, changed, stopped:
 
     if setup is not None:
         setup()
+    keep_parsed()               # the files an edit left alone are not parsed again
     previews = Previews(root, default, version, changed, stopped, tell, memory)
     previews.recent = default
     if prepare:

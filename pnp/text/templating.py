@@ -517,6 +517,57 @@ class BoundedCodeGenerator(CodeGenerator):
         self._made(super().visit_Dict, node, frame)
 
 
+class _TemplateReads(threading.local):
+    def __init__(self):
+        self.stack: list = []
+
+
+_TEMPLATE_READS = _TemplateReads()
+
+
+class template_reads:
+    """``with template_reads() as names:`` the templates asked for by name on this thread in the block,
+    each (its environment's folders, its name), are added to the set ``names``: what a piece of work read
+    of the templates, to key it by their bytes (:func:`templates_stamp`). A memo of work that reads
+    templates notes what it read again when it answers from memory (:func:`note_templates`)."""
+
+    def __enter__(self) -> set:
+        self.names: set = set()
+        _TEMPLATE_READS.stack.append(self.names)
+        return self.names
+
+    def __exit__(self, *exc):
+        _TEMPLATE_READS.stack.pop()
+        if _TEMPLATE_READS.stack:
+            _TEMPLATE_READS.stack[-1].update(self.names)
+
+
+def note_templates(names) -> None:
+    """Note ``names`` ((folders, name) pairs) as read by the innermost :class:`template_reads` block."""
+    if _TEMPLATE_READS.stack:
+        _TEMPLATE_READS.stack[-1].update(names)
+
+
+_TEMPLATE_FILES = None
+
+
+def templates_stamp(names) -> tuple:
+    """What says the templates ``names`` ((folders, name) pairs) are unchanged: for each, in every folder
+    it would be looked for in, the digest of the file's bytes ("missing" when it has none) and where it
+    leads (a template found in a later folder changes when one appears in an earlier one)."""
+    global _TEMPLATE_FILES
+    from pnp.cache.buildcache import FileDigests
+
+    if _TEMPLATE_FILES is None:
+        _TEMPLATE_FILES = FileDigests()
+    out = []
+    for roots, name in sorted(names):
+        for root in roots:
+            path = os.path.join(root, *name.split("/"))
+            out.append((path, _TEMPLATE_FILES(path), os.path.realpath(path)))
+    return tuple(out)
+
+
 class MarkupSandbox(ImmutableSandboxedEnvironment):
     """Jinja2's immutable sandbox with more limits: attributes only of data (dataclasses) and plain
     values (:data:`SAFE_TYPES`); every operation that makes a text, a list or a number checked against
@@ -526,6 +577,13 @@ class MarkupSandbox(ImmutableSandboxedEnvironment):
 
     intercepted_binops = frozenset({"**", "*", "%", "+"})
     code_generator_class = BoundedCodeGenerator
+
+    def _load_template(self, name, globals):
+        """Every template asked for by name (get, select, include, import, extends; found or not) is noted
+        by the :class:`template_reads` blocks open on this thread."""
+        if _TEMPLATE_READS.stack:
+            note_templates([(tuple(getattr(self.loader, "searchpath", ())), name)])
+        return super()._load_template(name, globals)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, finalize=_printed, **kwargs)
@@ -940,7 +998,10 @@ def _converted(game) -> dict:
     if owner is None or owner() is not game:
         from pnp.cache.buildcache import recorded_copy, unrecorded
 
-        memo = {}
+        # what game_part converted of it already is taken as it is (one copy of each part)
+        partial = _PARTIAL["game"]
+        memo = _PARTIAL["memo"] if partial is not None and partial() is game else {}
+        _PARTIAL.update(game=None, memo={})
         with unrecorded():          # the copy notes what templates read of it, when they read it
             converted = data_value(game, memo)
         if converted is not game and type(converted) is type(game):
@@ -967,16 +1028,32 @@ class _Over(dict):
         self.base = base
 
     def __contains__(self, key) -> bool:
-        return dict.__contains__(self, key) or key in self.base
+        return dict.__contains__(self, key) or key in self.base or key in _PARTIAL["memo"]
 
     def __missing__(self, key):
-        return self.base[key]
+        return self.base[key] if key in self.base else _PARTIAL["memo"][key]
+
+
+#: What :func:`game_part` converted of a game not converted whole (yet): the game object, its memo.
+_PARTIAL: dict = {"game": None, "memo": {}}
 
 
 def game_part(game, value):
-    """``value``, a part of ``game`` (its ``data``, say), as templates see it: converted by
-    :func:`data_value` with the whole game, once per game object."""
-    return data_value(value, _converted(game))
+    """``value``, a part of ``game`` (its ``data``, a card), as templates see it: converted by
+    :func:`data_value` once per game object. When the whole game is not converted yet, only ``value``
+    is (a studio's data step after a card edit lays out one face: converting every card of a large
+    deck cost more than laying it out); the whole game's conversion later takes these parts as they
+    are, so each part has one converted copy, the one it would have had."""
+    owner = _CONVERTED["game"]
+    if owner is not None and owner() is game:
+        return data_value(value, _CONVERTED["memo"])
+    partial = _PARTIAL["game"]
+    if partial is None or partial() is not game:
+        try:
+            _PARTIAL.update(game=weakref.ref(game), memo={})
+        except TypeError:           # not a loaded game (a test's stand-in): converted whole, as before
+            return data_value(value, _converted(game))
+    return data_value(value, _PARTIAL["memo"])
 
 
 class _deadline:
@@ -1009,7 +1086,7 @@ def call_macro(macro, *args, memo: dict | None = None) -> Safe:
     :func:`data_value` memo kept over several calls, so arguments they share are converted once. Without
     one, a part of the game last converted for templates (:func:`_converted`: the engine's facts, a card,
     a faction) is not converted again: a deck calls a macro per card with its factions and ranks."""
-    memo = _Over(_CONVERTED["memo"]) if memo is None else memo
+    memo = _Over(_CONVERTED["memo"]) if memo is None else memo      # (and what game_part converted since)
     values = [data_value(a, memo) for a in args]
     with limits():
         return Safe(macro(*values))

@@ -171,12 +171,16 @@ function renderProblems(data) {
 
 // ---------------------------------------------------------------- cards
 
-function faceBox(deck, image, alt) {
+// Whether a picture was shown (loaded): the one that takes its place is fetched at once instead of
+// lazily, which waits for the page's next layout to find it in view.
+const shown = (img) => Boolean(img && img.complete && img.naturalWidth > 0);
+
+function faceBox(deck, image, alt, eager) {
   const face = el("div", { class: "face" });
   const bleed = deck.bleed || 0;
   const w = deck.width + 2 * bleed, h = deck.height + 2 * bleed;
   face.style.aspectRatio = `${w} / ${h}`;
-  if (image) face.append(el("img", { src: image, alt: alt || "", loading: "lazy", draggable: "false" }));
+  if (image) face.append(el("img", { src: image, alt: alt || "", loading: eager ? "eager" : "lazy", draggable: "false" }));
   const trim = el("div", { class: "trim" });
   place(trim, bleed, bleed, deck.width, deck.height, w, h);
   const safe = el("div", { class: "safe" });
@@ -209,7 +213,8 @@ function cardTile(deck, card) {
     tile.dataset.search = card.search;
     return tile;
   }
-  const face = card.image ? faceBox(deck, card.image, card.name) : brokenBox(deck, card);
+  const face = card.image ? faceBox(deck, card.image, card.name, tile && shown(tile.querySelector("img"))) :
+    brokenBox(deck, card);
   const fresh = el("figure", { class: `tile${card.warnings.length ? " warned" : ""}`, tabindex: "0",
     "data-id": card.id, "data-search": card.search, "data-signature": signature,
     onclick: () => showCard(card.id, true),
@@ -223,9 +228,26 @@ function cardTile(deck, card) {
   return fresh;
 }
 
+// Each deck as last drawn: id -> [its data as JSON, its element]. A deck whose data did not change keeps
+// its element; its tiles are brought up to date in place (cardTile).
+const drawnDecks = new Map();
+
+// ``node``'s children replaced by ``nodes``, unless they are those already (moving them is not free).
+function replaceChildrenIfChanged(node, nodes) {
+  const now = node.children;
+  if (now.length === nodes.length && nodes.every((n, i) => now[i] === n)) return;
+  node.replaceChildren(...nodes);
+}
+
 function renderDecks(data) {
   const byId = new Map(data.cards.map((c) => [c.id, c]));
   const decks = data.decks.map((deck) => {
+    const signature = JSON.stringify(deck);
+    const drawn = drawnDecks.get(deck.id);
+    if (drawn && drawn[0] === signature) {
+      for (const group of deck.groups) for (const id of group.cards) cardTile(deck, byId.get(id));
+      return drawn[1];
+    }
     const groups = deck.groups.map((group) => {
       const swatch = el("span", { class: "swatch" });
       if (group.colour) swatch.style.background = group.colour;
@@ -239,13 +261,16 @@ function renderDecks(data) {
     const extras = el("div", { class: "grid extras" }, ...deck.extras.map((extra) => el("figure", { class: "tile" },
       extra.image ? faceBox(deck, extra.image, extra.name) : brokenBox(deck, { problems: [], error: extra.error || "not drawn" }),
       el("figcaption", {}, el("span", { class: "name", text: extra.name })))));
-    return el("section", { class: "deck", id: `deck-${deck.id}`, "data-deck": deck.id },
+    const section = el("section", { class: "deck", id: `deck-${deck.id}`, "data-deck": deck.id },
       el("h3", {}, deck.name, el("small", { text: ` ${plural(deck.distinct, "card")}, ${copies(deck.copies)} · ${deck.width} × ${deck.height} mm` })),
       ...groups, extras);
+    drawnDecks.set(deck.id, [signature, section]);
+    return section;
   });
   const seen = new Set(data.cards.map((c) => c.id));
   for (const id of [...state.tiles.keys()]) if (!seen.has(id)) state.tiles.delete(id);
-  $("decks").replaceChildren(...decks);
+  for (const id of [...drawnDecks.keys()]) if (!data.decks.some((d) => d.id === id)) drawnDecks.delete(id);
+  replaceChildrenIfChanged($("decks"), decks);
   $("no-cards").hidden = data.cards.length > 0;
 }
 
@@ -360,28 +385,56 @@ async function explainMissing(img) {
 
 // ---------------------------------------------------------------- components
 
+// The components as last drawn: name -> [its data as JSON, its element], and each page's figure by
+// component, file and page: an update whose component did not change keeps its element (a card edit
+// redrew every component's pages in the page, hundreds of pictures for a game with boards), and a
+// page whose picture changed is fetched at once when the one it replaces was shown.
+const drawnComponents = new Map();
+
+function pageFigure(component, file, page, before) {
+  const key = `${component.name}/${file.filename}/${page.page}`;
+  const signature = JSON.stringify([page.image, page.large, page.width, page.height, file.pages.length]);
+  const old = before.get(key);
+  if (old && old.dataset.signature === signature) return [key, old];
+  return [key, el("figure", { "data-signature": signature },
+    el("img", { src: page.image, width: page.width, height: page.height,
+      loading: old && shown(old.querySelector("img")) ? "eager" : "lazy",
+      alt: `${file.filename} page ${page.page}`,
+      onclick: () => showPage(`${file.filename}, page ${page.page} of ${file.pages.length}`, page.large) }),
+    el("figcaption", { text: String(page.page) }))];
+}
+
 function renderComponents(data) {
   $("checking").hidden = data.checked;
   const list = data.components.map((component) => {
+    const signature = JSON.stringify(component);
+    const drawn = drawnComponents.get(component.name);
+    if (drawn && drawn[0] === signature) return drawn[1];
+    const before = drawn ? drawn[2] : new Map();
     const box = el("section", { class: "component", "data-component": component.name },
       el("h3", {}, component.name, component.kind !== component.name ? el("small", { text: ` ${component.kind}` }) : null));
     if (component.error || component.problems.length) {
       box.append(el("div", { class: "broken-note" }, component.error || "",
         component.problems.length ? el("ul", {}, ...component.problems.map(problemItem)) : null));
     }
+    const pages = new Map();
     for (const file of component.files) {
       box.append(el("h4", {}, file.filename, el("small", { text: ` ${file.title} · ${file.pages.length} page${file.pages.length === 1 ? "" : "s"}${file.in_kit ? "" : " · not in kit.pdf"}` })));
-      box.append(el("div", { class: "pages" }, ...file.pages.map((page) => el("figure", {},
-        el("img", { src: page.image, width: page.width, height: page.height, loading: "lazy",
-          alt: `${file.filename} page ${page.page}`,
-          onclick: () => showPage(`${file.filename}, page ${page.page} of ${file.pages.length}`, page.large) }),
-        el("figcaption", { text: String(page.page) })))));
+      box.append(el("div", { class: "pages" }, ...file.pages.map((page) => {
+        const [key, figure] = pageFigure(component, file, page, before);
+        pages.set(key, figure);
+        return figure;
+      })));
     }
+    drawnComponents.set(component.name, [signature, box, pages]);
     return box;
   });
+  for (const name of [...drawnComponents.keys()]) {
+    if (!data.components.some((c) => c.name === name)) drawnComponents.delete(name);
+  }
   if (!data.checked && !data.components.length) list.push(el("p", { class: "empty", text: "Drawing the components…" }));
   else if (!data.components.length) list.push(el("p", { class: "empty", text: "No components to show." }));
-  $("component-list").replaceChildren(...list);
+  replaceChildrenIfChanged($("component-list"), list);
 }
 
 function showPage(title, src) {
