@@ -19,6 +19,7 @@ from pnp.draw.icons import for_game
 from pnp.errors import Problems
 from pnp.exports.cards import face_elements
 from pnp.loading.gamedata import load_game
+from pnp.loading.yamlsrc import load_yaml
 from pnp.serve.faces import _listed as listed, face_keys, fingerprint_faces
 from pnp.serve.options import Options
 from pnp.serve.pages import pdf_page_prints
@@ -344,3 +345,116 @@ def test_an_edit_as_soon_as_the_check_is_told_finds_the_faces_kept(tmp_path):
     finally:
         cards_component.card_face = real
         previews.worker.stop() if hasattr(previews.worker, "stop") else None
+
+
+# ---------------------------------------------------------------------- what the preview process keeps besides
+
+def test_parsed_files_are_kept_by_their_text_each_load_its_own_copy(tmp_path, monkeypatch):
+    """The preview process parses a data file once per text (keep_parsed): an unchanged file is not parsed
+    again after pnp's memos are emptied (as after every edit), an edited one is, an undone edit gives the
+    data from before, a file that does not parse gives its problem each time, and a caller that changes what
+    it loaded does not change the next load."""
+    from pnp.errors import DataError
+    from pnp.loading import yamlsrc
+
+    parsed = []
+    real = yamlsrc.parse_yaml
+    monkeypatch.setattr(yamlsrc, "parse_yaml", lambda text, path="<input>", *a: parsed.append(path) or
+                        real(text, path, *a))
+    monkeypatch.setattr(yamlsrc, "_PARSED", type(yamlsrc._PARSED)())
+    monkeypatch.setattr(yamlsrc, "_PARSED_BYTES", [0])
+    yamlsrc.keep_parsed()
+    try:
+        path = tmp_path / "cards.yaml"
+        path.write_text("cards:\n  - id: a\n    name: Ann\n")
+
+        def load():
+            memo.clear()
+            return yamlsrc.load_yaml(path)
+
+        first = load()
+        first["cards"][0]["name"] = "changed by a caller"
+        again = load()
+        assert again == {"cards": [{"id": "a", "name": "Ann"}]} and again["cards"][0].line_of("name") == 3
+        assert len(parsed) == 1                                     # not parsed again
+        path.write_text("cards:\n  - id: a\n    name: Bob\n")
+        assert load()["cards"][0]["name"] == "Bob" and len(parsed) == 2
+        path.write_text("cards:\n  - id: a\n    name: Ann\n")       # undone
+        assert load()["cards"][0]["name"] == "Ann" and len(parsed) == 2
+        path.write_text("cards: [a\n")
+        for _ in range(2):
+            with pytest.raises(DataError) as err:
+                load()
+            assert "malformed YAML" in str(err.value.problems[0])
+    finally:
+        yamlsrc.keep_parsed(False)
+
+
+def test_a_named_layout_is_built_once_per_files_and_again_when_one_changes(tmp_path, monkeypatch):
+    """Valeria's three decks name one layout: it is built once, not once per deck, and not again after an
+    edit that left its files alone; an edit of its file, or a game layout of the name it extends put in the
+    game folder (taking the place of pnp's), builds it again, and the deck then has the layout built afresh."""
+    from pnp.loading import cardlayout
+
+    root = tmp_path / "valeria"
+    shutil.copytree(DATA_DIR / "shadow_kingdoms_of_valeria", root)
+    built = []
+    real = cardlayout._build
+    monkeypatch.setattr(cardlayout, "_build", lambda name, *a, **k: built.append(name) or real(name, *a, **k))
+    monkeypatch.setattr(cardlayout, "_NAMED", {}, raising=False)
+
+    def decks():
+        memo.clear()
+        built.clear()
+        return [repr(d.layout) for d in load_game(root).decks]
+
+    def afresh():
+        kept = dict(cardlayout._NAMED)
+        cardlayout._NAMED.clear()
+        try:
+            return decks()
+        finally:
+            cardlayout._NAMED.clear()
+            cardlayout._NAMED.update(kept)
+
+    first = decks()
+    assert built.count("valeria") == 1 and len(first) == 3
+    (root / "battle_plans.yaml").write_text((root / "battle_plans.yaml").read_text() + "\n# a comment\n")
+    assert decks() == first and "valeria" not in built
+    layout = root / "templates" / "layouts" / "valeria.yaml"
+    parent = load_yaml(layout).get("extends")
+    assert parent, "the test needs a layout that extends another"
+    own_parent = root / "templates" / "layouts" / f"{parent}.yaml"
+    assert not own_parent.exists()
+    own_parent.write_text((cardlayout.TEMPLATES_DIR / "layouts" / f"{parent}.yaml").read_text() + "\n")
+    shadowed = decks()                                        # the parent is now the game's own file
+    assert built.count("valeria") == 1 and parent in built and shadowed != first and shadowed == afresh()
+    layout.write_text(layout.read_text().replace("regions:", "size: [60, 90]\nregions:", 1))
+    edited = decks()
+    assert built.count("valeria") == 1 and edited == afresh() and all("size=(60" in d for d in edited)
+
+
+def test_a_card_edits_data_step_converts_the_card_not_the_whole_game(tmp_path):
+    """A card face converts for its templates only what it shows (its card, the game's data), and the whole
+    game's conversion, when a render asks for it, takes those parts as they are (one copy of each)."""
+    from pnp.text import templating
+
+    game = load_game(DATA_DIR / "shadow_kingdoms_of_valeria")
+    calls = []
+    real = templating.data_value
+
+    def counted(value, memo=None):
+        calls.append(value)
+        return real(value, memo)
+
+    card = game.decks[0].cards[0]
+    try:
+        templating.data_value = counted
+        part = templating.game_part(game, card)
+        alone = len(calls)
+        whole = templating._converted(game)
+    finally:
+        templating.data_value = real
+    assert alone * 20 < len(calls)                    # the card alone: a small part of the whole game's
+    assert templating.game_part(game, card) is part   # the whole conversion took the card as converted
+    assert id(game) in whole
