@@ -458,3 +458,50 @@ def test_a_card_edits_data_step_converts_the_card_not_the_whole_game(tmp_path):
     assert alone * 20 < len(calls)                    # the card alone: a small part of the whole game's
     assert templating.game_part(game, card) is part   # the whole conversion took the card as converted
     assert id(game) in whole
+
+
+def test_a_chapter_edit_fits_the_booklet_again_from_the_last_fit_with_the_same_result(throne, monkeypatch):
+    """The studio fits the booklet after a chapter edit from its last fit when it can show the search would
+    choose the same (one chapter changed, before what any trial changed, its first layout of the same
+    shape): two layout passes instead of the search's; every fit is the one made without the last fit, a
+    sentence that grows the chapter by lines and an edit after what a trial changed are fitted afresh."""
+    from pnp.rulebook import component as rulebook
+
+    passes = []
+    real = rulebook.lay_out
+    monkeypatch.setattr(rulebook, "lay_out", lambda *a, **k: passes.append(1) or real(*a, **k))
+    monkeypatch.setattr(rulebook, "_FITS", {}, raising=False)
+
+    def fit(afresh: bool = False):
+        memo.clear()
+        game = load_game(throne)
+        with for_game(game):
+            cfg, figures, chapters, fills, words, size, _, _ = rulebook._prepared(game, "letter", game.language)
+            kept = dict(rulebook._FITS)
+            if afresh:
+                rulebook._FITS.clear()
+            passes.clear()
+            laid, target, chosen = rulebook.fitted(game, cfg, chapters, fills, figures, size, game.language, words)
+            if afresh:
+                rulebook._FITS.clear()
+                rulebook._FITS.update(kept)
+            placed = [[(type(e[1]).__name__, getattr(e[1], "source", None), e[2:]) for e in page.events]
+                      for page in laid.pages]
+            return (placed, [p.template for p in laid.pages], target, chosen), len(passes)
+
+    _, searched = fit()
+    assert searched > 2
+    chapters = throne / "templates" / "rulebook" / "en"
+    for name, added, again in (("overview", " 42", True), ("overview", " and a long tail of words" * 8, False),
+                               ("gold", " 7", True), ("reference", " 7", False)):
+        path = chapters / f"{name}.md.j2"
+        text = path.read_text()
+        at = re.search(r"^[A-Z].*[a-z]\.$", text, re.M).end() - 1
+        path.write_text(text[:at] + added + text[at:])
+        try:
+            (kept, made), (fresh, _) = fit(), fit(afresh=True)
+            assert kept == fresh, name
+            assert (made <= 2) == again, (name, made)
+        finally:
+            path.write_text(text)
+            fit()

@@ -734,7 +734,114 @@ def _waste(laid, size, limit: int) -> tuple:
             round(shares(FILL_SHARE), 4), round(shares(0.0), 4))
 
 
+def _shape(laid) -> tuple:
+    """What a layout pass decided, with what placed left out: each page's template and, in order, each
+    flowable's kind, source (chapter, line) and place. Two passes of the same shape set every block at the
+    same place, the same height (a flowable's place is its foot), split the same way."""
+    def event(e):
+        if e[0] == "place":
+            return ("place", type(e[1]).__name__, getattr(e[1], "source", None), round(e[2], 3), round(e[3], 3),
+                    round(e[4], 3))
+        return ("after", type(e[1]).__name__, getattr(e[1], "source", None))
+
+    return laid.notes_at, tuple((page.template, tuple(event(e) for e in page.events)) for page in laid.pages)
+
+
+def _figure_lines(markup: str) -> list:
+    return re.findall(r"^!figure (\d+)[ \t]*$", markup, re.M)
+
+
+@dataclass
+class _Fit:
+    """A booklet fitted in this process (:func:`fitted`): what it was fitted from besides its chapters, its
+    chapters, the shapes (:func:`_shape`) of its first layout and of the one chosen, the chapters chosen,
+    its padded length, and the first chapter any trial changed or any choice read the blocks of (the
+    search read nothing of the chapters before it but through the first layout)."""
+
+    inputs: tuple
+    chapters: list
+    base: tuple
+    final: tuple
+    current: list
+    target: int
+    touched: int
+
+
+#: The last fit of each booklet (game folder, paper, language) in this process: the studio fits the same
+#: booklet again after each edit.
+_FITS: dict = {}
+
+
+def _fit_inputs(game, cfg, fills, figures, size, lang, words) -> tuple | None:
+    drawings = repr(figures.drawings)
+    if " at 0x" in drawings:
+        return None
+    fills = tuple((block, getattr(block, "template", 0), getattr(block, "index", 0)) for block in fills)
+    return (buildcache.code_digest(), repr(sorted(cfg.items(), key=lambda kv: kv[0])), fills, drawings,
+            tuple(size), lang, repr(sorted(words.items())), repr(game.look), game.title)
+
+
+def _refit(game, cfg, chapters, fills, figures, size, lang, words, lay, record: dict):
+    """The fit of the booklet made again from the last one in this process (:data:`_FITS`) when only one
+    chapter changed, before every chapter a trial changed or a choice read, and its first layout has the
+    shape it had (the same blocks at the same places, at the same heights): then every trial would lay
+    out as it did, but for that chapter's words, and the search would choose as it did. Two layout passes
+    (the first, the one chosen, which must have its shape too) instead of the search's; None when it
+    cannot be shown to choose the same (``record["first"]``: the first layout when it was made)."""
+    inputs = _fit_inputs(game, cfg, fills, figures, size, lang, words)
+    last = _FITS.get((str(game.root), tuple(size), lang))
+    if inputs is None or last is None or last.inputs != inputs or len(last.chapters) != len(chapters):
+        return None
+    changed = [i for i, (a, b) in enumerate(zip(last.chapters, chapters)) if a != b]
+    if len(changed) != 1 or changed[0] >= last.touched:
+        return None
+    k = changed[0]
+    if _figure_lines(last.chapters[k][1]) != _figure_lines(chapters[k][1]) or \
+            [b[0] for b in spare_blocks(last.chapters)] != [b[0] for b in spare_blocks(chapters)]:
+        return None
+    plain = with_spare(chapters)
+    laid = record["first"] = lay(plain)
+    if _shape(laid) != last.base:
+        return None
+    # a page turns between the changed chapter and the first a trial changed: what a trial adds there
+    # cannot move a block of the changed chapter (a block kept with the next one, say)
+    pages = [(n, e[1].source[0]) for n, page in enumerate(laid.pages) for e in page.events
+             if e[0] == "place" and getattr(e[1], "source", None) is not None]
+    ends = max((n for n, chapter in pages if chapter <= k), default=-1)
+    if any(chapter >= last.touched and n <= ends for n, chapter in pages):
+        return None
+    current = list(last.current)
+    current[k] = plain[k]
+    if current != plain:
+        laid = lay(current)
+        if _shape(laid) != last.final:
+            return None
+    _FITS[(str(game.root), tuple(size), lang)] = _Fit(inputs, list(chapters), last.base, last.final, current,
+                                                       last.target, last.touched)
+    return laid, last.target, current
+
+
 def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter"):
+    """:func:`_fitted`: again from the last fit of the same booklet in this process when that gives the
+    same (:func:`_refit`: the studio after a chapter edit), and kept for the next."""
+    def lay(ch):
+        return lay_out(game, cfg, ch, size, lang, words, figures)
+
+    record: dict = {}
+    again = _refit(game, cfg, chapters, fills, figures, size, lang, words, lay, record)
+    if again is not None:
+        return again
+    laid, target, current = _fitted(game, cfg, chapters, fills, figures, size, lang, words, paper, record)
+    inputs = _fit_inputs(game, cfg, fills, figures, size, lang, words)
+    if inputs is not None and getattr(game, "root", None) is not None:
+        if len(_FITS) >= 8:
+            del _FITS[next(iter(_FITS))]
+        _FITS[(str(game.root), tuple(size), lang)] = _Fit(inputs, list(chapters), record["base"], _shape(laid),
+                                                           list(current), target, record["touched"])
+    return laid, target, current
+
+
+def _fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter", record=None):
     """(laid out booklet, its page count when padded, the chapters it sets): the booklet in the fewest
     pages that hold its chapters (rulebook.yaml's ``pages`` when it gives them), with what it can add in
     the room it would leave empty. First each ``!spare`` block, in the book's order, where it is written;
@@ -751,8 +858,11 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
     def lay(ch):
         return lay_out(game, cfg, ch, size, lang, words, figures)
 
+    record = {} if record is None else record
+    touched = [len(chapters)] + [c for c, _, _ in spare_blocks(chapters)]   # every !spare block is tried
     current = with_spare(chapters)
-    laid = lay(current)
+    laid = record.pop("first", None) or lay(current)      # (made already when a refit was tried)
+    record["base"] = _shape(laid)
     pages = len(laid.pages)
     target = cfg.get("pages") or padded(pages)
     if pages > target:
@@ -781,11 +891,12 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
         for number in sorted(gaps, key=lambda n: (gaps[n] <= EMPTY_SHARE, n)):
             # the page's last section end; a page whose room falls inside a section (a long example told
             # over pages) takes the block at the page before's last one, the section moving on past it
-            home, at = number, _section_end(laid, number, current)
+            home, at = number, _section_end(laid, number, current, touched)
             if at is None and number > 2:
-                home, at = number - 1, _section_end(laid, number - 1, current)
+                home, at = number - 1, _section_end(laid, number - 1, current, touched)
             if at is None:
                 continue
+            touched.append(at[0])
             for block in unused:                # the one that leaves the least room empty (first of equals)
                 if home == number and room.get(number, 0.0) <= too_tall.get(block, -1.0):
                     continue
@@ -807,6 +918,7 @@ def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter
         waste, block, current, laid = best
         unused = [b for b in unused if b != block and not _repeats(b, current, figures)]
     current, laid = _in_order(fills, current, laid, lay, size, limit)
+    record["touched"] = min(touched)      # (_in_order moves or leaves out fill blocks where they were set)
     return laid, target, current
 
 
@@ -885,12 +997,15 @@ def _swapped(chapters, moves: dict) -> list:
     return out
 
 
-def _section_end(laid, number: int, chapters) -> tuple[int, int] | None:
+def _section_end(laid, number: int, chapters, read: list | None = None) -> tuple[int, int] | None:
     """(chapter index, markup line) of the last block on page ``number`` that ends a section: the last
     block of its chapter, or one followed by a heading (of any level) or a page break. A fill block goes
     only there: never inside a section, where it would part an example from its outcome or a figure from
-    the text that explains it. None: the page ends no section."""
+    the text that explains it. None: the page ends no section. ``read``: each chapter whose blocks it read
+    is added to it."""
     for chapter, line in reversed(page_blocks(laid, number)):
+        if read is not None:
+            read.append(chapter)
         nodes = parse(chapters[chapter][1])
         if any(isinstance(n, Heading) and n.line == line for n in nodes):
             continue                    # a heading ends no section: a block set under it parts it from its text
