@@ -434,32 +434,6 @@ def test_a_named_layout_is_built_once_per_files_and_again_when_one_changes(tmp_p
     assert built.count("valeria") == 1 and edited == afresh() and all("size=(60" in d for d in edited)
 
 
-def test_a_card_edits_data_step_converts_the_card_not_the_whole_game(tmp_path):
-    """A card face converts for its templates only what it shows (its card, the game's data), and the whole
-    game's conversion, when a render asks for it, takes those parts as they are (one copy of each)."""
-    from pnp.text import templating
-
-    game = load_game(DATA_DIR / "shadow_kingdoms_of_valeria")
-    calls = []
-    real = templating.data_value
-
-    def counted(value, memo=None):
-        calls.append(value)
-        return real(value, memo)
-
-    card = game.decks[0].cards[0]
-    try:
-        templating.data_value = counted
-        part = templating.game_part(game, card)
-        alone = len(calls)
-        whole = templating._converted(game)
-    finally:
-        templating.data_value = real
-    assert alone * 20 < len(calls)                    # the card alone: a small part of the whole game's
-    assert templating.game_part(game, card) is part   # the whole conversion took the card as converted
-    assert id(game) in whole
-
-
 def test_a_chapter_edit_fits_the_booklet_again_from_the_last_fit_with_the_same_result(throne, monkeypatch):
     """The studio fits the booklet after a chapter edit from its last fit when it can show the search would
     choose the same (one chapter changed, before what any trial changed, its first layout of the same

@@ -998,10 +998,7 @@ def _converted(game) -> dict:
     if owner is None or owner() is not game:
         from pnp.cache.buildcache import recorded_copy, unrecorded
 
-        # what game_part converted of it already is taken as it is (one copy of each part)
-        partial = _PARTIAL["game"]
-        memo = _PARTIAL["memo"] if partial is not None and partial() is game else {}
-        _PARTIAL.update(game=None, memo={})
+        memo = {}
         with unrecorded():          # the copy notes what templates read of it, when they read it
             converted = data_value(game, memo)
         if converted is not game and type(converted) is type(game):
@@ -1028,32 +1025,20 @@ class _Over(dict):
         self.base = base
 
     def __contains__(self, key) -> bool:
-        return dict.__contains__(self, key) or key in self.base or key in _PARTIAL["memo"]
+        return dict.__contains__(self, key) or key in self.base
 
     def __missing__(self, key):
-        return self.base[key] if key in self.base else _PARTIAL["memo"][key]
+        return self.base[key]
 
-
-#: What :func:`game_part` converted of a game not converted whole (yet): the game object, its memo.
-_PARTIAL: dict = {"game": None, "memo": {}}
 
 
 def game_part(game, value):
     """``value``, a part of ``game`` (its ``data``, a card), as templates see it: converted by
-    :func:`data_value` once per game object. When the whole game is not converted yet, only ``value``
-    is (a studio's data step after a card edit lays out one face: converting every card of a large
-    deck cost more than laying it out); the whole game's conversion later takes these parts as they
-    are, so each part has one converted copy, the one it would have had."""
-    owner = _CONVERTED["game"]
-    if owner is not None and owner() is game:
-        return data_value(value, _CONVERTED["memo"])
-    partial = _PARTIAL["game"]
-    if partial is None or partial() is not game:
-        try:
-            _PARTIAL.update(game=weakref.ref(game), memo={})
-        except TypeError:           # not a loaded game (a test's stand-in): converted whole, as before
-            return data_value(value, _converted(game))
-    return data_value(value, _PARTIAL["memo"])
+    :func:`data_value` with the whole game, once per game object. (Converting only the part asked for
+    was tried for the studio's card edits and taken out: what a check recorded as read of the game then
+    depended on which check converted a card first, so a build cache entry was keyed by fewer reads in
+    one build than in another: tests/test_buildcache.py.)"""
+    return data_value(value, _converted(game))
 
 
 class _deadline:
@@ -1086,7 +1071,7 @@ def call_macro(macro, *args, memo: dict | None = None) -> Safe:
     :func:`data_value` memo kept over several calls, so arguments they share are converted once. Without
     one, a part of the game last converted for templates (:func:`_converted`: the engine's facts, a card,
     a faction) is not converted again: a deck calls a macro per card with its factions and ranks."""
-    memo = _Over(_CONVERTED["memo"]) if memo is None else memo      # (and what game_part converted since)
+    memo = _Over(_CONVERTED["memo"]) if memo is None else memo
     values = [data_value(a, memo) for a in args]
     with limits():
         return Safe(macro(*values))
