@@ -93,8 +93,9 @@ def test_the_page_shows_a_stopped_cards_reason_in_place_of_its_picture(browser, 
                    and d.find_elements(By.CSS_SELECTOR, f"{tile} img"))
         browser.find_element(By.CSS_SELECTOR, tile).click()
         large = "#card-large .face.broken"
-        wait.until(lambda d: stopped in "".join(e.text for e in d.find_elements(By.CSS_SELECTOR, large)))
-        assert browser.find_element(By.CSS_SELECTOR, large).is_displayed()
+        # read in the wait: the page may draw the large view again between two reads (a stale element)
+        wait.until(lambda d: any(stopped in e.text and e.is_displayed()
+                                 for e in d.find_elements(By.CSS_SELECTOR, large)))
         assert not browser.find_elements(By.CSS_SELECTOR, "#card-large img")
         browser.save_screenshot(str(folder / "stopped-large.png"))
         browser.find_element(By.CSS_SELECTOR, "#card-dialog [data-close]").click()
