@@ -44,6 +44,20 @@ def stepwise(rects, size, margin=space.MARGIN, cell=space.CELL) -> space.Empty:
     return space.Empty(where, best * cell * cell / (w * h) if w and h else 0.0)
 
 
+def counted_compiles(monkeypatch) -> list:
+    """The expressions the card layouts compile from now on (cardlayout.compiled counted), in order."""
+    from pnp.loading import cardlayout
+
+    rendered, compiled = [], cardlayout.compiled
+
+    def counting(expression, literal=False):
+        rendered.append(expression)
+        return compiled(expression, literal)
+
+    monkeypatch.setattr(cardlayout, "compiled", counting)
+    return rendered
+
+
 def test_the_largest_empty_rectangle_is_the_one_the_stepwise_walk_finds():
     rng = random.Random(38)
     sizes = [(63, 88), (20, 30), (7, 7), (6, 9), (41, 25), (100, 60), (12.5, 17.3), (6.5, 30)]
@@ -133,14 +147,7 @@ def test_a_plain_name_reads_the_scope_and_a_missing_one_is_still_an_error(monkey
     assert cardlayout.plain_name("(colour)") == "colour"
     for other in ("none", "true", "palette.paper", "a or b", "tint(colour, 0.7)", "x[1]", "'step'", "rules|upper"):
         assert cardlayout.plain_name(other) is None, other
-    rendered = []
-    compiled = cardlayout.compiled
-
-    def counting(expression, literal=False):
-        rendered.append(expression)
-        return compiled(expression, literal)
-
-    monkeypatch.setattr(cardlayout, "compiled", counting)
+    rendered = counted_compiles(monkeypatch)
     marked = cardlayout.Safe("**Dark**")
     assert cardlayout._value(None, {"text": "rules"}, "text", {"rules": marked}) is marked
     assert rendered == []
@@ -155,14 +162,7 @@ def test_an_expression_over_the_same_plain_values_is_worked_out_once_and_costs_i
     from pnp.text import templating
 
     cardlayout._HELD.clear()
-    rendered = []
-    compiled = cardlayout.compiled
-
-    def counting(expression, literal=False):
-        rendered.append(expression)
-        return compiled(expression, literal)
-
-    monkeypatch.setattr(cardlayout, "compiled", counting)
+    rendered = counted_compiles(monkeypatch)
     scope = {**cardlayout.FUNCTIONS, "colour": "#336699", "palette": {"paper": "#ffffff"}, "rules": cardlayout.Safe("x")}
     region = {"fill": "tint(colour, 0.5)"}
     steps = []
@@ -342,14 +342,7 @@ def test_a_when_counts_a_name_it_only_tests_by_its_truth(monkeypatch):
     for other in ("rules ~ flavour", "rules and rules.x", "a if b else c", "palette.paper"):
         assert cardlayout._truth_names(other) == set(), other
     cardlayout._HELD.clear()
-    rendered = []
-    compiled = cardlayout.compiled
-
-    def counting(expression, literal=False):
-        rendered.append(expression)
-        return compiled(expression, literal)
-
-    monkeypatch.setattr(cardlayout, "compiled", counting)
+    rendered = counted_compiles(monkeypatch)
     region = {"when": "rules and flavour"}
     truths = []
     for rules, flavour in (("x", "A"), ("x", "B"), ("y", "C"), ("x", ""), ("", "D"), ("x", "E")):
