@@ -265,6 +265,8 @@ def test_every_kind_prints_in_spanish(spanish_kit):
     rulebook = text_of(spanish_kit / "rulebook.pdf")
     assert "CÓMO SE JUEGA" in rulebook.upper() and "Noche de Faroles".upper() in rulebook.upper()
     kit = pypdf.PdfReader(str(spanish_kit / "kit.pdf"))
+    # the market board and the standees share a sheet (each was alone on a nearly empty one)
     assert [o.title for o in kit.outline] == ["Instrucciones", "Marcador de brillo", "Frentes de las cartas",
-                                              "Dorsos de las cartas", "Fichas", "Tablero del mercado",
-                                              "Guardianes de faroles", "Reglamento"]
+                                              "Dorsos de las cartas", "Fichas", "Hojas compartidas", "Reglamento"]
+    shared = text_of(spanish_kit / "shared-sheets.pdf")
+    assert "Tablero del mercado" in shared and "Guardián dormido" in shared

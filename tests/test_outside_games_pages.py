@@ -6,7 +6,8 @@ tests/test_outside_games.py's do).
 - Tide Clock's booklet printed a blank page 3 between its rules and "The end of the game", whose page
   stayed 81 % empty with four token blocks unused; the page-fill warning called that page 3.
 - Tide Clock's harbour board took 9 Letter sheets, three of them 23 mm strips (A3, B3, C3), where a board
-  23 mm narrower takes 6; nothing said so.
+  23 mm narrower takes 6; nothing said so (now the strips share sheets with other small pieces, and only
+  a build that shares none warns).
 - Tide Clock's and Lantern Ferry's boxes left out pieces their kits make; Lantern Ferry's ``pages: 8``
   printed 5 blank pages; its quick reference left a third of its card blank at 9 pt.
 """
@@ -63,12 +64,10 @@ def test_tide_clocks_rules_run_on_without_a_blank_page(games, tmp_path):
     assert "third empty" not in result.output
 
 
-def test_tide_clocks_thin_tiles_are_a_warning_at_the_board(games, validated):
-    line = _line(games["tide_clock"] / "game.yaml", "id: harbour_board")
-    assert (f"{games['tide_clock'] / 'game.yaml'}:{line}: warning: board 'harbour_board': on Letter its tiles A3, "
-            f"B3, C3 are strips 23 mm wide on sheets left nearly empty (9 sheets): a board 477 mm wide instead of "
-            f"500 would take 6, every region whole") in validated["tide_clock"]
-    assert not any("on A4 its tiles" in line for line in validated["tide_clock"])      # 6 sheets on A4
+def test_tide_clocks_thin_tiles_share_sheets_and_warn_no_more(games, validated):
+    """The strips now go onto the kit's shared sheets (tests/test_shared_sheets.py): nothing is wasted, so
+    nothing is said; with --bleed, where they print alone, the warning stays (tested there)."""
+    assert not any("are strips" in line for line in validated["tide_clock"])
 
 
 def test_the_outside_boxes_name_what_they_leave_out(games, validated):

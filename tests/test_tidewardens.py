@@ -31,6 +31,11 @@ WAVE = (0x2A, 0x6F, 0x97)          # icons/wave.svg's blue
 PAGES = {"instructions.pdf": 1, "cards-fronts.pdf": 3, "cards-backs.pdf": 3, "cards-duplex.pdf": 6,
          "harbour.pdf": 7, "warden-boards.pdf": 2, "dice-stickers.pdf": 1, "dice-nets.pdf": 1, "wardens.pdf": 1,
          "rulebook.pdf": 4, "rulebook-imposed.pdf": 2, "kit.pdf": 20}
+#: The harbour board's tiles A1-A3 (half a sheet each), the die's stickers and the standees share sheets
+#: (tests/test_shared_sheets.py): the board keeps 4 tiles on Letter and 3 on A4, the shared sheets 2 and 3;
+#: the kit was 20 pages (16 sheets), it is 17 (13).
+SHARED = {"letter": {"harbour.pdf": 4, "shared-sheets.pdf": 2, "kit.pdf": 17},
+          "a4": {"harbour.pdf": 3, "shared-sheets.pdf": 3, "kit.pdf": 17}}
 
 
 def run(*args):
@@ -70,7 +75,7 @@ def test_tidewardens_builds_every_page(tmp_path, paper, lang):
     out = tmp_path / paper
     result = run("build", GAME, "--paper", paper, "--out", out, *(("--lang", lang) if lang else ()))
     assert result.exit_code == 0, result.output
-    for name, count in PAGES.items():
+    for name, count in {**PAGES, **SHARED[paper]}.items():
         doc = pdfium.PdfDocument(str(out / name))
         assert len(doc) == count, name
         for i in range(len(doc)):           # no blank page: every page carries drawing in several colours
@@ -80,11 +85,11 @@ def test_tidewardens_builds_every_page(tmp_path, paper, lang):
     kit = " ".join(text_of(out / "kit.pdf").split())
     with pikepdf.open(out / "kit.pdf") as pdf, pdf.open_outline() as outline:    # game.yaml's components, in order
         titles = [item.title for item in outline.root]
+    # the die's stickers and the standees are on the shared sheets, after the last component they hold
     assert titles == (["Instrucciones", "Frentes de las cartas", "Dorsos de las cartas", "Tablero del puerto",
-                       "Tableros de guardián", "Dado de tormenta: pegatinas", "Figuras de los guardianes",
-                       "Reglamento"] if lang else
+                       "Tableros de guardián", "Hojas compartidas", "Reglamento"] if lang else
                       ["Instructions", "Card fronts", "Card backs", "Harbour board", "Warden boards",
-                       "Storm die: stickers", "Warden standees", "Rulebook"])
+                       "Shared sheets", "Rulebook"])
     nets = text_of(out / "dice-nets.pdf").split()                  # beside the kit: its glue tabs' word
     assert ("pegar" if lang else "glue") in nets and ("glue" in nets) != bool(lang)
     if lang == "es":

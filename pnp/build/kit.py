@@ -30,11 +30,13 @@ from pnp.draw.text import fits_kept
 from pnp.errors import DataError, Problems, UserError
 from pnp.loading.gamedata import load_game
 from pnp.layout.inksaver import save_ink_page
+from pnp.layout.packing import page_block
 from pnp.components.manifest import MANIFEST_FILE, entry_of, manifest, to_json
 from pnp.text.markup import Safe
 from pnp.build.output import write_atomically
 from pnp.validation.checks import validate_game
 from pnp.build.workers import TaskPool
+from pnp.build.sharing import share_sheets
 
 KIT_FILE = "kit.pdf"
 
@@ -250,6 +252,8 @@ def outputs_to_json(outs) -> tuple[list, list] | None:
                 meta["title"] = [str(value), isinstance(value, Safe)]
             elif f.name == "interleave":
                 meta["interleave"] = list(value)
+            elif f.name in ("blocks", "holds"):
+                meta[f.name] = [list(b) for b in value]
             elif f.name == "beside":            # files written next to it (cut files): their bytes
                 if not all(type(k) is str and type(v) is bytes for k, v in value.items()):
                     return None
@@ -274,7 +278,8 @@ def outputs_from_json(metas, blobs) -> list | None:
             if not isinstance(meta, dict) or set(meta) != names:
                 return None
             title, safe = meta["title"]
-            kwargs = {k: v for k, v in meta.items() if k not in ("pdf", "parts", "title", "interleave", "beside")}
+            kwargs = {k: v for k, v in meta.items() if k not in ("pdf", "parts", "title", "interleave", "beside",
+                                                                 "blocks", "holds")}
             if "beside" in names:
                 # in the order they were written (their blobs' order): the JSON holds them sorted by name
                 kwargs["beside"] = {str(n): blobs[i] for n, i in sorted(meta["beside"].items(), key=lambda kv: kv[1])}
@@ -282,7 +287,9 @@ def outputs_from_json(metas, blobs) -> list | None:
                 return None
             parts = tuple(Part(str(k), str(i), int(n), str(name)) for k, i, n, name in meta["parts"])
             out = Output(**kwargs, title=Safe(title) if safe else str(title), pdf=blobs[meta["pdf"]],
-                         parts=parts, interleave=tuple(str(n) for n in meta["interleave"]))
+                         parts=parts, interleave=tuple(str(n) for n in meta["interleave"]),
+                         blocks=tuple(tuple(float(v) for v in b) for b in meta["blocks"]),
+                         holds=tuple(tuple(str(v) for v in h) for h in meta["holds"]))
             outs.append(out)
     except (KeyError, TypeError, ValueError, IndexError):
         return None
@@ -309,6 +316,8 @@ def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict |
                 progress(component.name)
     # components that describe the kit (instructions) come last, once every other page is known;
     # their own length can shift the numbers, so they are rebuilt until it stops changing
+    # nearly empty pages of files that allow it go onto shared sheets (pnp.build.sharing)
+    components, built = share_sheets(game, components, built, options)
     for component in components:
         if component.needs_kit:
             built[component.name] = describe_kit(game, component, components, built, options, kept)
@@ -517,12 +526,20 @@ def finished(game, outs, options) -> list:
             out.page_count = sum(done[name].page_count for name in out.interleave)
         else:
             count = len(out.pages) if out.pdf is None else None
+            if out.share and out.pages:
+                out.blocks = tuple(_block(page) for page in out.pages)
             rendered(game, out, options)
             out.page_count = count if count is not None else page_count(out.pdf)
             out.pdf = tag_font_subsets(out.pdf)
         out.pages = []
         done[out.filename] = out
     return outs
+
+
+def _block(page) -> tuple:
+    """What a page prints, (x, y, w, h) mm, for shared sheets; () for an empty page."""
+    found = page_block(page)
+    return () if found is None else (found.x, found.y, found.w, found.h)
 
 
 def pages_of(out) -> int:

@@ -89,6 +89,12 @@ class Output:
     beside: dict = field(default_factory=dict)  # other files written next to it (file name -> bytes): cut files
     record: str | None = None        # the pieces it prints, each with its drawing's fingerprint (JSON, made by
                                      # pnp.components.record.fragment): the kit's pieces.json gathers them
+    share: str = ""                  # its nearly empty pages may go onto sheets shared with other files' pages
+                                     # of the same ``share`` (pnp.build.sharing): how those sheets are printed
+    blocks: tuple = ()               # per page, what it prints: (x, y, w, h) mm, or () for an empty page (set
+                                     # when a file that shares is finished, from its layout pages)
+    holds: tuple = ()                # a shared sheets' file: per file it holds pages of, (component id, title,
+                                     # file name, "kind:sides"), for the instructions' words on each
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,7 @@ class KitEntry:
     parts: tuple = ()                # Part per kind of piece
     pages: int = 0                   # the file's own pages (a file beside the kit has them too)
     beside: tuple = ()               # the names of the files written next to it (pictures, cut files)
+    holds: tuple = ()                # shared sheets: what files' pages they hold (see Output.holds)
 
 
 @dataclass(frozen=True)

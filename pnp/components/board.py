@@ -379,7 +379,9 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     parts = [Part(config["part"], spec.id, len(all_pieces), title)]
     if tiles:
         parts.append(Part("tile", f"{spec.id}-tiles", tiles, words.get("part_tiles", "tiles")))
-    out = Output(file_name(spec), title, pages, parts=tuple(parts), sides=sides, sheets=sheets)
+    # tiles and small pieces printed on one side may share sheets (a tiled board's thin last strips)
+    out = Output(file_name(spec), title, pages, parts=tuple(parts), sides=sides, sheets=sheets,
+                 share="one-side" if sides == "single" else "")
     out.record = record.fragment(game, "board", *printed(game, options, spec))
     return [out]
 
@@ -490,10 +492,15 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                 else:
                     problems.error(*region_where(front, region), f"layout '{front.name}', region '{region}'",
                                    message)
-            if plan and not plan.cut:
+            # thin strips go onto the kit's shared sheets (pnp.build.sharing), except with --bleed or
+            # --cutter, where every file keeps its own sheets: only then is a strip's sheet wasted
+            alone = options is not None and bool(options.bleed or options.cutter)
+            if plan and not plan.cut and alone:
                 thin = costly_strip(piece, plan, config, paper)
                 if thin:
-                    problems.warn(game.root / "game.yaml", spec.line, f"board '{spec.id}'", thin)
+                    why = "--bleed" if options.bleed else "--cutter"
+                    problems.warn(game.root / "game.yaml", spec.line, f"board '{spec.id}'",
+                                  f"{thin} (with {why} they print alone: pieces share no sheets)")
     _sheet_text_problems(game, spec, config, all_pieces, problems)
 
 
@@ -539,7 +546,9 @@ def costly_strip(piece: Piece, plan, config: dict, paper: str) -> str | None:
     """A warning's message when the tiling leaves a last column or row of thin strips on nearly
     empty sheets and a board without that strip, every region kept whole, would take fewer sheets (Tide
     Clock's harbour board on Letter: 9 sheets, its tiles A3, B3 and C3 strips 23 mm wide; 477 mm wide
-    instead of 500, 6 sheets); None otherwise, or when the designer capped the sheets (``tiles: {max}``)."""
+    instead of 500, 6 sheets); None otherwise, or when the designer capped the sheets (``tiles: {max}``).
+    Asked only when the kit shares no sheets (``--bleed``, ``--cutter``): else the strips go onto the
+    shared sheets (:mod:`pnp.build.sharing`) and waste none."""
     if (config.get("tiles") or {}).get("max") or plan.sheets < 2:
         return None
     w, h = piece.size

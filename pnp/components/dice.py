@@ -123,7 +123,8 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
                            + (f" for --cutter {machine.name}" if machine else ""))
             raise DataError(problems) from None
         parts = (Part("die", spec.id, len(dice), title),) if k == 0 else ()
-        out = Output(f"{base}-{form}.pdf", f"{title}: {name}", pages, parts=parts, in_kit=k == 0)
+        # stickers and nets print on one side: their sheets may be shared with other small pieces
+        out = Output(f"{base}-{form}.pdf", f"{title}: {name}", pages, parts=parts, in_kit=k == 0, share="one-side")
         if machine:
             from pnp.draw.cutfile import moved_sheets
 

@@ -79,6 +79,7 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
                                    say=words.say, bleed=number(options.bleed, lang) if options.bleed else "",
                                    cutter=options.cutter or "",
                                    files={e.filename for e in entries}, bill=bill, kinds=kinds,
+                                   shared={h[0] for e in entries for h in e.holds},
                                    sheets=sum(r["sheets"] for r in bill), faces=two_faced(game),
                                    invented=any(game.placeholders.values()), mark=PRINTED_MARK)
     except templating.TEMPLATE_ERRORS as exc:

@@ -33,7 +33,8 @@ def entry_of(component, out, first: int, last: int, pages: int, own_pages: int |
     """A kit entry carrying what the manifest needs of one output: ``pages`` in the kit (0 beside it) and
     ``own_pages``, the file's own (the same for a file in the kit)."""
     return KitEntry(out.filename, out.title, first, last, component, sheets_of(out, pages), out.sides,
-                    tuple(out.parts), pages if own_pages is None else own_pages, tuple(out.beside))
+                    tuple(out.parts), pages if own_pages is None else own_pages, tuple(out.beside),
+                    tuple(getattr(out, "holds", ())))
 
 
 def rows(entries) -> list[dict]:
@@ -47,6 +48,8 @@ def rows(entries) -> list[dict]:
         row = out[index[e.component]]
         if not row["title"] and e.first and e.filename:      # the first file of the kit names the row
             row["title"] = e.title
+        if e.filename and not row.get("named_by"):           # else its first file (its pages on shared sheets)
+            row["named_by"] = e.title
         row["files"].append({"file": e.filename, "pages": e.pages or (e.last - e.first + 1 if e.first else 0),
                              "sheets": e.sheets, "sides": e.sides, "in_kit": bool(e.first),
                              **({"beside": list(e.beside)} if e.beside else {})})
@@ -63,6 +66,9 @@ def rows(entries) -> list[dict]:
                     row["pieces"][-1]["faces"] = part.faces
             else:
                 same["count"] += part.count
+    for row in out:
+        named_by = row.pop("named_by", "")
+        row["title"] = row["title"] or named_by
     return out
 
 

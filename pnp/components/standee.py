@@ -223,7 +223,8 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
         raise DataError(problems) from None
     part = Part(config["part"], spec.id, len(standees), title)
     stem = spec.id.replace('_', '-')
-    out = Output(f"{stem}.pdf", title, pages, parts=(part,), sides="fold")
+    # each standee folds by itself on a sheet printed on one side: its sheets may be shared
+    out = Output(f"{stem}.pdf", title, pages, parts=(part,), sides="fold", share="one-side")
     if machine:
         from pnp.draw.cutfile import moved_sheets
 

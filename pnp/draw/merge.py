@@ -254,3 +254,46 @@ def pdf_date() -> str:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     t = time.gmtime(int(epoch) if epoch else 946684800)
     return time.strftime("D:%Y%m%d%H%M%S+00'00'", t)
+
+
+def place(sources: list, sheets, size: tuple, title: str, author: str = "", outline: str | None = None) -> bytes:
+    """Sheets made of parts of other PDFs' pages (shared sheets). ``sources``: PDF bytes; ``sheets``: per
+    sheet, a list of (source index, page index, clip (x, y, w, h), dx, dy), all in points: the page's
+    content inside the clip drawn moved by (dx, dy); ``size``: the sheets' (width, height) in points."""
+    import pikepdf
+    from pikepdf import Name, Page, Pdf
+
+    opened = [Pdf.open(io.BytesIO(data)) for data in sources]
+    out = Pdf.new()
+    forms = {}
+    try:
+        for placements in sheets:
+            out.add_blank_page(page_size=size)
+            page = Page(out.pages[-1])
+            for n, (src, index, (x, y, w, h), dx, dy) in enumerate(placements):
+                if (src, index) not in forms:
+                    forms[(src, index)] = out.copy_foreign(Page(opened[src].pages[index]).as_form_xobject())
+                name = page.add_resource(forms[(src, index)], Name.XObject, name=Name(f"/Shared{src}p{index}"))
+                ops = (f"q {x + dx:.3f} {y + dy:.3f} {w:.3f} {h:.3f} re W n "
+                       f"1 0 0 1 {dx:.3f} {dy:.3f} cm {name} Do Q")
+                page.contents_add(pikepdf.Stream(out, ops.encode()), prepend=False)
+        _deflate_new_streams(out)
+        return _finished(out, title, author, outline)
+    finally:
+        for src in opened:
+            src.close()
+
+
+def without(data: bytes, drop, title: str, author: str = "", outline: str | None = None) -> bytes:
+    """``data`` without the pages of index in ``drop`` (pages that went onto shared sheets)."""
+    from pikepdf import Pdf
+
+    src = Pdf.open(io.BytesIO(data))
+    out = Pdf.new()
+    try:
+        for i, page in enumerate(src.pages):
+            if i not in drop:
+                out.pages.append(page)
+        return _finished(out, title, author, outline)
+    finally:
+        src.close()

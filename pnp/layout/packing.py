@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.layout.geometry import Box, Group, Page, Rect, Text
+from pnp.layout.geometry import Box, Group, Page, Rect, Text, _union, extent
 
 EPS = 1e-9
 
@@ -129,3 +129,71 @@ def piece_sheet_pages(pieces, packing: PieceSheets, name_style, label: str = "Pi
         page.add(Box(r.inset(-half), stroke=CUT_INK, width=CUT_WIDTH, role="cut"))
         page.add(Text(Rect(r.x, r.top + 1.0, r.w, NAME_BAND - 1.5), name, name_style, role="piece-label"))
     return pages
+
+
+# ---------------------------------------------------------------------------------------- shared sheets
+
+#: Shared sheets: a page joins them when what it prints covers at most this share of the sheet's
+#: printable area; the blocks sit this far apart and this far from the sheet's edges.
+SHARE_AT_MOST = 0.5
+SHARE_GAP = 4.0
+SHARE_MARGIN = 6.0
+#: Elements left out of a page's block: ruler guides that run from a trimmed edge to the margins (on a
+#: shared sheet they stop at the block's edge, as crop marks).
+GUIDE_ROLES = ("guide",)
+
+
+def page_block(page: Page, skip: tuple = GUIDE_ROLES) -> Rect | None:
+    """The rectangle a page prints into (every element's :func:`~pnp.layout.geometry.extent`, strokes
+    included), guides ``skip`` left out; None for an empty page."""
+    return _union(extent(e) for e in page.elements if getattr(e, "role", "") not in skip)
+
+
+@dataclass(frozen=True)
+class SharedSheets:
+    """Where blocks of nearly empty pages go on shared sheets: the sheet as printed (landscape when that
+    takes fewer), and each block's rectangle there (key = its index in the blocks given)."""
+
+    page_w: float
+    page_h: float
+    placed: tuple             # Packed per block, in the blocks' order
+
+    @property
+    def sheets(self) -> int:
+        return max((p.sheet for p in self.placed), default=-1) + 1
+
+    def offset(self, i: int, block: Rect) -> tuple[float, float]:
+        """How far block ``i`` (``block``: where it is on its own page) moves to its place."""
+        r = self.placed[i].rect
+        return (r.x - block.x, r.y - block.y)
+
+
+def small_enough(block: Rect, paper_w: float, paper_h: float, margin: float = SHARE_MARGIN,
+                 share: float = SHARE_AT_MOST) -> bool:
+    """Whether a page whose print is ``block`` is nearly empty: the block covers at most ``share`` of
+    the sheet's printable area and fits the sheet (either way up)."""
+    pw, ph = sorted((paper_w, paper_h))
+    w, h = pw - 2 * margin, ph - 2 * margin
+    fits = (block.w <= w + EPS and block.h <= h + EPS) or (block.w <= h + EPS and block.h <= w + EPS)
+    return fits and block.w * block.h <= share * w * h + EPS
+
+
+def share_pack(blocks, paper_w: float, paper_h: float, margin: float = SHARE_MARGIN,
+               gap: float = SHARE_GAP) -> SharedSheets:
+    """``blocks`` (Rects: what each page prints, where it prints it) shelf-packed onto as few sheets of
+    the paper as hold them, unturned, ``gap`` mm apart and ``margin`` mm from the edges; portrait or
+    landscape, whichever takes fewer sheets (portrait on a tie). ValueError when a block fits neither."""
+    pw, ph = sorted((paper_w, paper_h))
+    best = None
+    for page_w, page_h in ((pw, ph), (ph, pw)):
+        area = Rect(margin, margin, page_w - 2 * margin, page_h - 2 * margin)
+        try:
+            packed = shelf_pack([(i, b.w, b.h) for i, b in enumerate(blocks)], area, gap)
+        except ValueError:
+            continue
+        found = SharedSheets(page_w, page_h, tuple(packed))
+        if best is None or found.sheets < best.sheets:
+            best = found
+    if best is None:
+        raise ValueError(f"a block does not fit a {pw:g} x {ph:g} mm sheet")
+    return best

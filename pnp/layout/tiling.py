@@ -57,6 +57,9 @@ CROSS_RADIUS = 2.0             # alignment crosshair: a circle and two arms thro
 CROSS_ARM = 3.0
 
 LABEL_STYLE = Style(font="sans-bold", size=8.0, min_size=5.0, max_lines=1, colour="#3a3a3a")
+#: A tile's heading band narrower than this (mm) sets it on up to three lines.
+NARROW_LABEL = 40.0
+NARROW_LABEL_STYLE = Style(font="sans-bold", size=6.0, max_lines=3, leading=1.0, colour="#3a3a3a")
 HINT_STYLE = Style(font="sans-bold", size=7.0, min_size=5.0, max_lines=1, colour="#3a3a3a")
 STRIP_STYLE = Style(font="sans-bold", size=6.5, min_size=4.5, max_lines=3, colour="#3a3a3a", leading=1.1)
 MAP_TITLE_STYLE = Style(font="serif-semibold", size=16, min_size=9, max_lines=1, upper=True, tracking=1.5)
@@ -535,8 +538,12 @@ def tile_page(plan: TilePlan, tile: Tile, board_elements, title: str = "Board",
     left = region.x + (o if "w" in tile.glue else 0) + CROSS_ARM + 2
     right = region.right - CROSS_ARM - 2
     top_band = Rect(left, region.top + 0.5, right - left, band - 1)
+    # a thin strip's band is too short for its heading on one line (it printed "r board · tile B3")
+    style = LABEL_STYLE
+    if top_band.w < NARROW_LABEL:
+        style, top_band = NARROW_LABEL_STYLE, Rect(left, region.top + 0.3, right - left, band - 0.6)
     page.add(Text(top_band, labels.tile.format(title=title, label=tile.label, n=plan.tiles.index(tile) + 1,
-                                               total=plan.sheets), LABEL_STYLE, role="tile-label"))
+                                               total=plan.sheets), style, role="tile-label"))
     if "e" in tile.trim:
         r = Rect(region.right + 0.3, region.cy - 6, band - 0.6, 12)
         page.add(Text(r, _neighbour(plan, tile, "e").label, HINT_STYLE, role="hint:e"))

@@ -1,0 +1,162 @@
+"""Shared sheets (issue 37): small pieces of different components, and the thin strips of a tiled board,
+print together on as few sheets as hold them instead of each alone on a nearly empty sheet.
+
+Tide Clock (../shared/games, built on a copy) printed its six dice's stickers alone on a Letter sheet,
+its two standees alone on another, and its harbour board's last column (tiles A3, B3, C3, 23 mm strips)
+on three more: 26 sheets on Letter, 22 on A4. The geometry is checked to 0.01 mm on blocks measured
+from that kit; the kit itself by its sheet counts and what each file holds.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.commands.cli import main
+from pnp.layout.geometry import Box, Line, Page, Rect
+from pnp.layout.packing import SHARE_GAP, SHARE_MARGIN, page_block, share_pack, small_enough
+
+from rasterize import page_texts
+from test_outside_games import CORPUS, GAMES, SKIP
+
+LETTER = (215.9, 279.4)
+A4 = (210.0, 297.0)
+
+#: What Tide Clock's pages print on Letter (x, y, w, h mm on their own pages): its harbour board's
+#: strips A3, B3 and C3 (landscape pages), its dice stickers and its standees.
+A3_STRIP = Rect(116.6, 41.85, 46.2, 132.2)
+B3_STRIP = Rect(114.7, 27.52, 60.0, 160.87)
+C3_STRIP = Rect(114.7, 34.68, 60.0, 146.53)
+STICKERS = Rect(15.95, 230.7, 184.0, 43.0)
+STANDEES = Rect(7.0, 141.02, 66.0, 130.75)
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a.x < b.right - 1e-9 and b.x < a.right - 1e-9 and a.y < b.top - 1e-9 and b.y < a.top - 1e-9
+
+
+def test_blocks_go_tallest_first_into_shelves_exactly():
+    plan = share_pack([A3_STRIP, STANDEES, STICKERS], *LETTER)
+    assert (plan.page_w, plan.page_h, plan.sheets) == (215.9, 279.4, 1)
+    # the strip opens a shelf at the top-left corner, inside the 6 mm margin; the standees sit beside it
+    # 4 mm on, on the same bottom line; the stickers start a shelf 4 mm under it
+    assert [p.rect.rounded() for p in plan.placed] == [(6.0, 141.2, 46.2, 132.2), (56.2, 141.2, 66.0, 130.75),
+                                                       (6.0, 94.2, 184.0, 43.0)]
+    assert [p.key for p in plan.placed] == [0, 1, 2]
+    assert tuple(round(v, 2) for v in plan.offset(0, A3_STRIP)) == (-110.6, 99.35)
+    assert tuple(round(v, 2) for v in plan.offset(2, STICKERS)) == (-9.95, -136.5)
+
+
+def test_tide_clocks_small_pages_take_two_sheets_instead_of_five():
+    blocks = [A3_STRIP, B3_STRIP, C3_STRIP, STICKERS, STANDEES]
+    for paper in (LETTER, A4):
+        plan = share_pack(blocks, *paper)
+        assert plan.sheets == 2
+        placed = sorted(plan.placed, key=lambda p: p.key)
+        assert [p.key for p in placed] == [0, 1, 2, 3, 4]          # every block once
+        for p, block in zip(placed, blocks):
+            assert (round(p.rect.w, 2), round(p.rect.h, 2)) == (round(block.w, 2), round(block.h, 2))
+            inside = Rect(SHARE_MARGIN, SHARE_MARGIN, plan.page_w - 2 * SHARE_MARGIN, plan.page_h - 2 * SHARE_MARGIN)
+            assert inside.contains(p.rect, tol=0.005), p
+        for a in placed:
+            for b in placed:
+                if a.key < b.key and a.sheet == b.sheet:
+                    assert not _overlap(a.rect.inset(-SHARE_GAP / 2 + 0.001), b.rect.inset(-SHARE_GAP / 2 + 0.001))
+
+
+def test_a_page_is_nearly_empty_when_it_prints_on_half_its_sheet_or_less():
+    # Letter's printable area: 203.9 x 267.4 mm inside 6 mm margins, 54,522.86 mm2
+    assert small_enough(Rect(0, 0, 150, 180), *LETTER)        # 27,000 mm2: 49.5 %
+    assert not small_enough(Rect(0, 0, 150, 190), *LETTER)    # 28,500 mm2: 52.3 %
+    assert small_enough(Rect(0, 0, 210, 60), *LETTER)         # wider than the sheet, fits it turned
+    assert not small_enough(Rect(0, 0, 270, 20), *LETTER)     # longer than the sheet either way
+    assert small_enough(STANDEES, *LETTER) and small_enough(B3_STRIP, *LETTER)
+
+
+def test_a_pages_block_holds_its_cut_lines_and_labels_but_not_its_ruler_guides():
+    page = Page(279.4, 215.9).add(
+        Box(Rect(100, 40, 30, 120), fill="#cfe6f3", stroke="#2b2b2b", width=0.5, role="cut"),
+        Line(131, 40, 131, 20, role="crop"),
+        Line(10, 39.9, 100, 39.9, role="guide"), Line(130, 39.9, 269.4, 39.9, role="guide"))
+    # the box's stroke reaches 0.25 mm past it, the crop mark's 0.1 mm past its ends
+    assert page_block(page).rounded() == (99.75, 19.9, 31.35, 140.35)
+    assert page_block(Page(10, 10)) is None
+
+
+# ------------------------------------------------------------------------------------------- the kit
+
+needs_tide_clock = pytest.mark.skipif("tide_clock" not in GAMES, reason=SKIP)
+
+
+@pytest.fixture(scope="module")
+def tide_clock(tmp_path_factory) -> Path:
+    dest = tmp_path_factory.mktemp("shared") / "tide_clock"
+    shutil.copytree(CORPUS / "tide_clock", dest)
+    return dest
+
+
+def _build(folder, out, *args) -> tuple[dict, str]:
+    result = CliRunner().invoke(main, ["build", str(folder), "--out", str(out), "--no-cache", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads((out / "manifest.json").read_text()), result.output
+
+
+def _files(manifest) -> dict:
+    return {f["file"]: f for c in manifest["components"] for f in c["files"]}
+
+
+@needs_tide_clock
+@pytest.mark.parametrize("paper, before, after", [("letter", 26, 23), ("a4", 22, 21)])
+def test_tide_clocks_small_pieces_share_sheets(tide_clock, tmp_path, paper, before, after):
+    manifest, output = _build(tide_clock, tmp_path / "kit", "--paper", paper)
+    files = _files(manifest)
+    assert manifest["sheets"]["total"] == after < before
+    shared = files["shared-sheets.pdf"]
+    assert shared["in_kit"] and shared["sides"] == "single"
+    # the dice stickers and the standees left the kit whole (still written beside it, to print alone)
+    assert not files["dice-stickers.pdf"]["in_kit"] and files["dice-stickers.pdf"]["pages"] == 1
+    assert not files["standees.pdf"]["in_kit"] and files["standees.pdf"]["pages"] == 1
+    # the pieces are still counted once, by their own components
+    pieces = {(p["kind"], p["item"]): p["count"] for c in manifest["components"] for p in c["pieces"]}
+    assert pieces[("die", "dice")] == 6 and pieces[("standee", "standees")] == 2
+    assert pieces[("tile", "harbour_board-tiles")] == (9 if paper == "letter" else 6)
+    texts = page_texts(tmp_path / "kit" / "shared-sheets.pdf")
+    assert len(texts) == shared["pages"] == shared["sheets"]
+    everything = "\n".join(texts)
+    assert everything.count("Harbour Keeper") == 1 and everything.count("Boat") >= 1
+    board = page_texts(tmp_path / "kit" / "harbour-board.pdf")
+    if paper == "letter":
+        # the three 23 mm strips (A3, B3, C3) left the board's file for the shared sheets
+        assert len(board) == files["harbour-board.pdf"]["sheets"] == 7
+        for tile in ("A3", "B3", "C3"):
+            assert everything.count(f"tile {tile} ·") == 1 and not any(f"tile {tile} ·" in t for t in board)
+        assert sum("tile A2 ·" in t for t in board) == 1
+    assert "strips" not in output                     # nothing wasted: no warning
+    kit = page_texts(tmp_path / "kit" / "kit.pdf")
+    assert len(kit) == sum(f["pages"] for f in files.values() if f["in_kit"])
+    assert "Shared sheets" in kit[0] and "on the shared sheets" in kit[0]
+
+
+@needs_tide_clock
+def test_with_bleed_every_file_keeps_its_sheets_and_the_strips_are_a_warning(tide_clock, tmp_path):
+    manifest, output = _build(tide_clock, tmp_path / "kit", "--bleed", "3")
+    files = _files(manifest)
+    assert "shared-sheets.pdf" not in files
+    assert files["dice-stickers.pdf"]["in_kit"] and files["harbour-board.pdf"]["sheets"] == 10
+    line = next(i for i, t in enumerate((tide_clock / "game.yaml").read_text().splitlines(), 1)
+                if "id: harbour_board" in t)
+    assert (f"{tide_clock / 'game.yaml'}:{line}: warning: board 'harbour_board': on Letter its tiles A3, B3, C3 are "
+            f"strips 23 mm wide on sheets left nearly empty (9 sheets): a board 477 mm wide instead of 500 would "
+            f"take 6, every region whole (with --bleed they print alone: pieces share no sheets)") in output
+
+
+@needs_tide_clock
+def test_shared_sheets_are_the_same_bytes_on_every_build(tide_clock, tmp_path):
+    _build(tide_clock, tmp_path / "one")
+    _build(tide_clock, tmp_path / "two")
+    for name in ("shared-sheets.pdf", "harbour-board.pdf", "kit.pdf", "manifest.json"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
