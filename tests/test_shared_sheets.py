@@ -126,14 +126,15 @@ def test_tide_clocks_small_pieces_share_sheets(tide_clock, tmp_path, paper, befo
     assert pieces[("tile", "harbour_board-tiles")] == (9 if paper == "letter" else 6)
     texts = page_texts(tmp_path / "kit" / "shared-sheets.pdf")
     assert len(texts) == shared["pages"] == shared["sheets"]
-    everything = "\n".join(texts)
+    everything = " ".join(" ".join(texts).split())      # a strip's heading wraps over three lines
     assert everything.count("Harbour Keeper") == 1 and everything.count("Boat") >= 1
     board = page_texts(tmp_path / "kit" / "harbour-board.pdf")
     if paper == "letter":
         # the three 23 mm strips (A3, B3, C3) left the board's file for the shared sheets
         assert len(board) == files["harbour-board.pdf"]["sheets"] == 7
-        for tile in ("A3", "B3", "C3"):
-            assert everything.count(f"tile {tile} ·") == 1 and not any(f"tile {tile} ·" in t for t in board)
+        for tile, n in (("A3", 3), ("B3", 6), ("C3", 9)):
+            assert everything.count(f"Harbour board · tile {tile} · {n} of 9") == 1
+            assert not any(f"tile {tile} ·" in t for t in board)
         assert sum("tile A2 ·" in t for t in board) == 1
     assert "strips" not in output                     # nothing wasted: no warning
     kit = page_texts(tmp_path / "kit" / "kit.pdf")
@@ -160,3 +161,25 @@ def test_shared_sheets_are_the_same_bytes_on_every_build(tide_clock, tmp_path):
     _build(tide_clock, tmp_path / "two")
     for name in ("shared-sheets.pdf", "harbour-board.pdf", "kit.pdf", "manifest.json"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
+
+
+@needs_tide_clock
+def test_every_tile_heading_fits_its_band_even_on_a_thin_strip(tide_clock):
+    """A 23 mm strip's heading ("Harbour board · tile A3 · 3 of 9") was set on one line in a 13 mm band
+    and clipped to "r board · tile B3"; now it takes up to three lines of 6 pt."""
+    from pnp.components import BuildOptions, game_components
+    from pnp.draw.icons import for_game
+    from pnp.draw.text import fit
+    from pnp.loading.gamedata import load_game
+
+    game = load_game(tide_clock)
+    with for_game(game):
+        board = next(c for c in game_components(game) if c.name == "harbour_board")
+        pages = board.build(game, BuildOptions(paper="letter"))[0].pages
+    labels = [e for p in pages for e in p.elements if getattr(e, "role", "") == "tile-label"]
+    assert len(labels) == 9
+    for label in labels:
+        assert fit(label.markup, label.style, label.rect.w, label.rect.h).ok, (label.markup, label.rect)
+    thin = [e for e in labels if e.rect.w < 40]
+    assert [e.markup.split(" · ")[1] for e in thin] == ["tile A3", "tile B3", "tile C3"]
+    assert all(e.style.max_lines == 3 and e.style.size == 6.0 for e in thin)
