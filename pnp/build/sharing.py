@@ -75,7 +75,8 @@ def share_sheets(game, components, built: dict, options) -> tuple[list, dict]:
         out = built[name][k]
         kind = next((c.kind for c in components if c.name == name), "")
         tiles = any(p.kind == "tile" for p in out.parts)
-        holds.append((name, str(out.title), out.filename, f"{kind}:{'tiles' if tiles else out.sides}"))
+        named = str(out.parts[0].name) if out.parts and out.parts[0].name else str(out.title)    # "Dice", not "Dice: stickers"
+        holds.append((name, named, out.filename, f"{kind}:{'tiles' if tiles else out.sides}"))
     pdf = place(sources, sheets, (plan.page_w * PT, plan.page_h * PT), f"{game.title}: {title}", game.author,
                 outline=title)
     shared = Output(SHARED_FILE, title, pdf=pdf, sides="single", holds=tuple(holds))

@@ -23,6 +23,7 @@ from pnp.errors import UserError
 from pnp.exports.cards import SIDE_B, aid_key, back_key, back_value, deck_of_key, face_images, variant_keys
 from pnp.draw.raster import Rasterizer, png_bytes, size_px
 from pnp.build.kit import KIT_FILE, build_kit, describe_kit, finished
+from pnp.build.sharing import share_sheets
 
 
 @dataclass
@@ -153,6 +154,7 @@ def _outputs(game, component, components, options) -> list:
     if not component.needs_kit:
         return finished(game, component.build(game, options), options)
     built = {c.name: finished(game, c.build(game, options), options) for c in components if not c.needs_kit}
+    components, built = share_sheets(game, components, built, options)      # as the kit's files are
     return describe_kit(game, component, components, built, options)
 
 

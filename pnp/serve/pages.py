@@ -157,11 +157,14 @@ class PageMaker:
                 entry["error"] = "Drawn once every other component can be drawn (it lists their pages)."
                 continue
             from pnp.build.kit import describe_kit
+            from pnp.build.sharing import share_sheets
 
             built = {c.name: [r.out for r in done[c.name]] for c, _ in entries if c.name in done}
             with for_game(game):
+                # the instructions list the kit's files as the build makes them: shared sheets included
+                kit_components, built = share_sheets(game, components, built, build_options)
                 self._build(entry, done, component,
-                            lambda c=component: describe_kit(game, c, components, built, build_options),
+                            lambda c=component: describe_kit(game, c, kit_components, built, build_options),
                             game, icons, build_options, problem_json, early)
             self._pictures(entry, done, component, recipes, progress, [e for _, e in entries])
             yield
