@@ -314,10 +314,10 @@ def _build(game, out_dir, options: BuildOptions, progress=None, prebuilt: dict |
                 kept.keep(game, component, built[component.name])
             if progress:
                 progress(component.name)
-    # components that describe the kit (instructions) come last, once every other page is known;
-    # their own length can shift the numbers, so they are rebuilt until it stops changing
     # nearly empty pages of files that allow it go onto shared sheets (pnp.build.sharing)
     components, built = share_sheets(game, components, built, options)
+    # components that describe the kit (instructions) come last, once every other page is known;
+    # their own length can shift the numbers, so they are rebuilt until it stops changing
     for component in components:
         if component.needs_kit:
             built[component.name] = describe_kit(game, component, components, built, options, kept)
