@@ -31,6 +31,10 @@ HOLDING_STYLE = Style(font="sans-black", size=7.0, min_size=6.0, max_lines=2, le
 KIND_STYLE = Style(font="sans", size=6.0, max_lines=1, colour="#1f1a17")
 START_STYLE = Style(font="sans-bold", size=6.0, max_lines=1, colour="#1f1a17")
 SITE_STYLE = Style(font="sans-bold", size=6.0, max_lines=1, colour=SITE_INK)
+#: Where (a share of the hex size above its centre) the box of a holding hex's id ends: its id printed
+#: inside the ring (radius 0.46, stroke 1.2 mm), between the ring and the holding's name (whose box ends
+#: at 0.22), where the hex's top edge, under the ring, has no room.
+HOLDING_ID_TOP = 0.46
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,10 @@ def hexmap_layout(hexmap, colours: dict | None = None, names: dict | None = None
         for h in hexmap.hexes:
             cx, cy = grid.centre(h.at)
             top = cy + s / 2
+            if hexmap.holding_at(h.at) is not None:
+                # a holding's ring fills its hex: the id goes inside the ring, above the holding's name,
+                # not across the ring's edge at the hex's top
+                top = cy + HOLDING_ID_TOP * s
             els.append(Text(Rect(cx - 0.3 * s, top - 0.21 * s, 0.6 * s, 0.17 * s), h.id, ID_STYLE,
                             role=f"id:{h.id}"))
     for h in hexmap.hexes:

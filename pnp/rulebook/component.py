@@ -130,7 +130,7 @@ def _start_figures(game, figures, position: dict, names, words, events) -> str:
         if bridges:                 # drawn as outlined hexes: the caption says what they are
             said += "; " + fill(words.get("example_bridges", "a red outline marks a bridge: {hexes}"),
                                 hexes=", ".join(bridges))
-        rows.append(figures.map(around=around, radius=1.1, pieces=near, highlight=bridges, scale=0.6,
+        rows.append(figures.map(around=around, radius=0.9, pieces=near, highlight=bridges, scale=0.6,
                                 caption=Safe(said)))
 
     def caption(key, default, seat):

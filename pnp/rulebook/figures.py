@@ -470,17 +470,27 @@ class Figures:
         # window would cut is shown whole, the window grown round it, or left out when most of it lies
         # outside
         window, elements = whole_pieces(tuple(_legible(e, float(scale)) for e in layout.elements), window,
-                                        Rect(0, 0, layout.width, layout.height))
+                                        Rect(0, 0, layout.width, layout.height), fit=True,
+                                        held=[c for c in spots if window.x <= c[0] <= window.right
+                                              and window.y <= c[1] <= window.top])
         # words the window would cut (a hex number, a holding's name at its edge) are left out; a figure
         # of a position names the pieces it shows, not the map's start (a Soldier never above "Peasant"),
         # and a holding with a piece on it shows its name, not its kind, above the piece
         held = {str(x.id) for x in self.game.map.hexes if x.id in covered and self.game.map.holding_at(x.at)}
         held_at = {where[h] for h in held}
+        # a site with a counter or a piece on it (a bridge built) is no longer named: the counter hides
+        # its name, and the name moved aside would only crowd the figure
+        taken = [where[str(h)] for h in (pieces or {})]
         legible = (*elements, *(_legible(e, float(scale)) for e in labels_))
         shown = tuple(e for e in legible
                       if not isinstance(e, Text) or (window.contains(e.rect, 0.3)
                                                      and not (pieces and e.role.startswith("start:"))
-                                                     and not (e.role == "holding-kind" and _near(e.rect, held_at, s))))
+                                                     and not (e.role == "holding-kind" and _near(e.rect, held_at, s))
+                                                     and not (e.role == "bridge-site-label"
+                                                              and _near(e.rect, taken, s))))
+        # the words move off the rings, pieces and other words they would touch, within their hex, or
+        # are left out (a hex number on a holding's ring, a start name above a number)
+        shown = _clear_words(shown, marks, window, list(where.values()), s)
         els = (Transform(shown + tuple(marks), (1, 0, 0, 1, -window.x, -window.y),
                          clip=window, role="figure-map"),
                Box(Rect(0, 0, window.w, window.h), stroke=OUTLINE, width=0.3, role="figure-edge"))
@@ -678,20 +688,26 @@ class Figures:
         return self._placeholder(Drawing(tuple(els), columns * size, rows * size, 1.0, _caption(caption), "grid"))
 
 
-#: The share of a ring's or an icon's box inside a figure's window from which the window grows to show it
-#: whole; below it, the ring or icon is left out.
+#: The share of a shape's box inside a figure's window from which the window grows to show it whole;
+#: below it, the shape is left out.
 WHOLE_SHARE = 0.5
 
 
-def _extent(e) -> Rect | None:
-    """The box a ring (:class:`Circle`, its stroke included) or an :class:`Icon` covers; None for what a
-    window may cut (the map's hexes, its river, words: these are left out when cut)."""
-    if isinstance(e, Circle):
-        r = e.r + (e.width / 2 if e.stroke else 0.0)
-        return Rect(e.cx - r, e.cy - r, 2 * r, 2 * r)
-    if isinstance(e, Icon):
-        return Rect(e.cx - e.size / 2, e.cy - e.size / 2, e.size, e.size)
-    return None
+def _extent(e, window: Rect) -> Rect | None:
+    """The box a shape of a map or board covers (its stroke included): a ring, an icon, a hex, a
+    rectangle, a line, a picture, a group; None for words (they go with the shape they are set in, or
+    are left out when cut) and for a background: a rectangle or a picture holding the whole ``window``
+    or larger than it (the map's paper, a board's ground or panel), which the window cuts as it falls."""
+    from pnp.layout.geometry import Picture, extent
+
+    if isinstance(e, Text):
+        return None
+    box = extent(e)
+    if box is None:
+        return None
+    if isinstance(e, (Box, Picture)) and (box.contains(window) or box.w * box.h >= window.w * window.h):
+        return None
+    return box
 
 
 def _inside(rect: Rect, window: Rect) -> float:
@@ -706,36 +722,137 @@ def _union(a: Rect, b: Rect) -> Rect:
     return Rect(x0, y0, max(a.right, b.right) - x0, max(a.top, b.top) - y0)
 
 
-def whole_pieces(elements, window: Rect, bounds: Rect, margin: float = 0.6) -> tuple[Rect, tuple]:
-    """(window, elements) such that the window cuts no ring and no icon of ``elements`` (a holding's
-    ring with the words set in it, a bridge site, a terrain's mark): one at least :data:`WHOLE_SHARE`
-    inside it grows the window to hold it whole with ``margin`` round it (within ``bounds``, the map's
-    paper), the others it would cut are left out. A window that grew may reach others, which are held or
-    left out in turn; what it still cuts at the end (at the paper's edge) is left out. (Words the window
-    cuts are for the caller to leave out.)"""
-    pieces = []
-    for e in elements:
-        box = _extent(e)
-        if isinstance(e, Circle):           # a ring and its words (a holding's name, as legible as set)
-            for t in elements:
-                if isinstance(t, Text) and (t.rect.cx - e.cx) ** 2 + (t.rect.cy - e.cy) ** 2 < e.r ** 2:
-                    box = _union(box, t.rect)
-        pieces.append((e, box))
+#: After the window grew round the shapes at least half inside it, how far more (mm, on any side) it
+#: grows to take in a shape it still cuts by little (a river's stroke along the side of a hex it took).
+NUDGE = 1.0
+
+
+def whole_pieces(elements, window: Rect, bounds: Rect, margin: float = 0.6, fit: bool = False,
+                 held=()) -> tuple[Rect, tuple]:
+    """(window, elements) such that the window cuts no shape of ``elements`` (a hex, a ring, an icon, a
+    rectangle, a line...) and no words set in one. Shapes go in units: a shape with every shape inside
+    it (a hex with its terrain's mark and its holding's ring, a board's space with its icon) and the
+    words whose centre lies in one of them (a hex's number, a holding's name, a space's number); shapes
+    of the same box (a hex's fill and its outline) are one. A unit at least :data:`WHOLE_SHARE` inside
+    the window grows it to hold the unit whole with ``margin`` round it (within ``bounds``, the map's or
+    the board's paper); the others it cuts are left out. The window grows round them once (on a hex map,
+    each hex it takes in would reach half of the next one, in the staggered column beside it), then by
+    up to :data:`NUDGE` more round what it still cuts by so little; what it cuts at the end (a unit it
+    reached when it grew, one at the paper's edge) is left out. Backgrounds (:func:`_extent`) stay, cut.
+    With ``fit``, the window then closes in on the units it shows, ``margin`` round them (a map figure:
+    no band of bare paper where a row of hexes was left out). ``held``: points (a piece's place on the
+    map) whose units are shown whatever their share, and the window keeps round them. (Words in no shape
+    that the window cuts are for the caller to leave out.)"""
+    boxes = [_extent(e, window) for e in elements]
+    reach = max((max(b.w, b.h) for b in boxes if b is not None and window.overlaps(b)), default=0.0)
+    near = window.inset(-(reach + margin + NUDGE))
+    shapes = sorted((i for i, box in enumerate(boxes) if box is not None and near.overlaps(box)),
+                    key=lambda i: (boxes[i].w * boxes[i].h, i))
+    # each shape's unit: the largest shape holding it (itself when none does)
+    unit = {i: next(j for j in reversed(shapes) if j == i or boxes[j].contains(boxes[i])) for i in shapes}
+    whole = {}
+    for i in shapes:
+        whole[unit[i]] = _union(whole[unit[i]], boxes[i]) if unit[i] in whole else boxes[i]
+
+    def smallest(x: float, y: float):
+        """The smallest shape whose box holds the point (x, y), or None."""
+        return next((i for i in shapes if boxes[i].x <= x <= boxes[i].right and boxes[i].y <= y <= boxes[i].top),
+                    None)
+
+    for j, e in enumerate(elements):
+        if isinstance(e, Text) and e.markup:
+            home = smallest(e.rect.cx, e.rect.cy)
+            if home is not None:
+                unit[j] = unit[home]
+                whole[unit[home]] = _union(whole[unit[home]], e.rect)
+    must = set()                            # the units holding a point of ``held``
+    for x, y in held:
+        inner = smallest(x, y)
+        if inner is not None:
+            must.add(unit[inner])
+    first = None                            # the window grown round the units half inside it
     for _ in range(8):
         grown = window
-        for e, box in pieces:
-            if box is None or window.contains(box) or not window.overlaps(box):
+        for u, box in whole.items():
+            if window.contains(box) or not window.overlaps(box):
                 continue
-            if _inside(box, window) >= WHOLE_SHARE:
-                x0, y0 = max(bounds.x, min(grown.x, box.x - margin)), max(bounds.y, min(grown.y, box.y - margin))
-                x1 = min(bounds.right, max(grown.right, box.right + margin))
-                y1 = min(bounds.top, max(grown.top, box.top + margin))
-                grown = Rect(x0, y0, x1 - x0, y1 - y0)
+            if _inside(box, window) < WHOLE_SHARE and u not in must:
+                continue
+            x0, y0 = max(bounds.x, min(grown.x, box.x - margin)), max(bounds.y, min(grown.y, box.y - margin))
+            x1 = min(bounds.right, max(grown.right, box.right + margin))
+            y1 = min(bounds.top, max(grown.top, box.top + margin))
+            if first is not None and max(first.x - x0, first.y - y0, x1 - first.right, y1 - first.top) > NUDGE:
+                continue
+            grown = Rect(x0, y0, x1 - x0, y1 - y0)
+        if first is None:
+            first = grown
         if grown == window:
             break
         window = grown
-    kept = tuple(e for e, box in pieces if box is None or window.contains(box) or not window.overlaps(box))
+    out = {u for u, box in whole.items() if window.overlaps(box) and not window.contains(box)}
+    kept = tuple(e for j, e in enumerate(elements) if unit.get(j) not in out)
+    shown = [box for u, box in whole.items() if u not in out and window.overlaps(box)]
+    shown += [Rect(x, y, 0, 0) for x, y in held if window.contains(Rect(x, y, 0, 0))]
+    if fit and shown:                       # no band of bare paper where units were left out
+        x0 = max(window.x, min(b.x for b in shown) - margin)
+        y0 = max(window.y, min(b.y for b in shown) - margin)
+        x1 = min(window.right, max(b.right for b in shown) + margin)
+        y1 = min(window.top, max(b.top for b in shown) + margin)
+        window = Rect(x0, y0, x1 - x0, y1 - y0)
     return window, kept
+
+
+#: A map's words that stay where the map sets them (inside a holding's ring, in the legend); the others
+#: (hex numbers, start and piece names, a site's name) may move within their hex to keep clear.
+STAYING_WORDS = ("holding-name", "holding-kind", "legend")
+#: How far (a share of the hex size) a word's centre may move from its hex's centre: inside the hex.
+WORD_REACH = 0.42
+#: The order words are placed in, after the staying ones: a piece's name first (the text refers to it),
+#: then the map's start names, the hex numbers, a site's name.
+WORD_ORDER = ("piece-label:", "start:", "id:", "bridge-site-label")
+
+
+def _clear_words(shown: tuple, marks, window: Rect, centres, s: float) -> tuple:
+    """``shown`` with its words moved clear of the rings (a holding's, a bridge site's), the pieces,
+    counters, arrows and red outlines in ``marks`` and each other (:func:`pnp.layout.labels.place`), each within its hex (the
+    nearest of ``centres``), or left out where nothing in its hex is clear."""
+    from pnp.draw.text import ink_rect
+    from pnp.layout import labels as placing
+    from pnp.layout.geometry import extent
+
+    rings = [placing.Ring(e.cx, e.cy, e.r - e.width / 2, e.r + e.width / 2) for e in shown
+             if isinstance(e, Circle) and e.stroke]
+    discs = [placing.Disc(e.cx, e.cy, e.r + (e.width / 2 if e.stroke else 0.0)) for e in marks
+             if isinstance(e, Circle) and e.role.startswith("piece:")]
+    boxes = [extent(e) for e in marks if isinstance(e, Transform) and e.role.startswith("token:")]
+    lines = [placing.Segment(e.x1, e.y1, e.x2, e.y2, e.width) for e in marks if isinstance(e, Line)]
+    lines += [placing.Segment(*a, *b, e.width if e.stroke else 0.0) for e in marks
+              if isinstance(e, Polygon) and e.role in ("arrow-head", "highlight")
+              for a, b in zip(e.points, (*e.points[1:], e.points[0]))]
+
+    def rank(e) -> int:
+        if e.role.startswith(STAYING_WORDS):
+            return 0
+        return 1 + next((i for i, p in enumerate(WORD_ORDER) if e.role.startswith(p)), len(WORD_ORDER))
+
+    words = sorted(((i, e) for i, e in enumerate(shown) if isinstance(e, Text) and e.markup),
+                   key=lambda x: (rank(x[1]), x[0]))
+    inks, wanted = [], []
+    for i, e in words:
+        ink = ink_rect(e.rect, e.markup, e.style)
+        if ink is None:
+            continue
+        home = min(centres, key=lambda c: (c[0] - ink.cx) ** 2 + (c[1] - ink.cy) ** 2, default=(ink.cx, ink.cy))
+        inks.append(i)
+        wanted.append(placing.Label(ink, home, WORD_REACH * s, stays=rank(e) == 0))
+    offsets = dict(zip(inks, placing.place(wanted, rings, discs, boxes, lines, window.inset(-0.3))))
+    out = []
+    for i, e in enumerate(shown):
+        if i not in offsets:
+            out.append(e)
+        elif offsets[i] is not None:
+            out.append(replace(e, rect=e.rect.moved(*offsets[i])) if offsets[i] != (0.0, 0.0) else e)
+    return tuple(out)
 
 
 def _within(elements, window: Rect, dx: float = 0.0, dy: float = 0.0) -> tuple:

@@ -1,0 +1,164 @@
+"""Labels kept clear: a map's words (hex numbers, start and piece names, a site's name) moved off the rings,
+pieces and other words they would touch, or left out where no place near their own is clear.
+
+A label is the rectangle its lines take (the caller measures it, :func:`pnp.draw.text.ink_rect`) and a
+home: the point it belongs to (its hex's centre) and how far from it its centre may go. What a label
+keeps clear of, with :data:`CLEARANCE` to spare: a ring's stroke (a label may sit wholly inside a ring,
+as a holding's name does, or wholly outside it, never across its edge), a piece's disc, a counter's
+box, an arrow, and every label placed before it. Labels are placed in the order given (the caller puts
+first the ones that stay: a holding's name); each stays where it is when it is clear there, else takes
+the nearest clear place within its reach, tried on a grid of :data:`STEP` mm, else is left out.
+
+Pure geometry: nothing here measures text or imports reportlab.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pnp.layout.geometry import Rect
+
+#: Room (mm) a label keeps from a ring's stroke, a piece and another label.
+CLEARANCE = 0.3
+#: The grid (mm) the places a label may move to are tried on.
+STEP = 0.25
+
+
+@dataclass(frozen=True)
+class Ring:
+    """A circle's stroke: centre, and the inner and outer radius of the band its stroke paints."""
+
+    cx: float
+    cy: float
+    inner: float
+    outer: float
+
+
+@dataclass(frozen=True)
+class Disc:
+    """A filled circle a label may not touch (a piece)."""
+
+    cx: float
+    cy: float
+    r: float
+
+
+@dataclass(frozen=True)
+class Label:
+    """A label's rectangle, and the point it belongs to with the distance its centre may move from it
+    (0: it stays, and is left out when it is not clear where it is); one that ``stays`` is kept where it
+    is whatever it touches, and the others keep clear of it."""
+
+    rect: Rect
+    home: tuple = (0.0, 0.0)
+    reach: float = 0.0
+    stays: bool = False             # kept where it is, clear or not (a holding's name in its ring)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A stroked line a label may not touch (an arrow): its ends and the width of its stroke."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float = 0.0
+
+
+def _near_far(cx: float, cy: float, r: Rect) -> tuple[float, float]:
+    """The nearest and the farthest distance from (cx, cy) to a point of ``r``."""
+    nx, ny = min(max(cx, r.x), r.right), min(max(cy, r.y), r.top)
+    far = max(math.hypot(px - cx, py - cy) for px in (r.x, r.right) for py in (r.y, r.top))
+    return math.hypot(nx - cx, ny - cy), far
+
+
+def crosses(r: Rect, ring: Ring, clearance: float = 0.0) -> bool:
+    """Whether ``r`` touches the band of ``ring``'s stroke (with ``clearance`` round it): partly inside
+    and partly outside the ring, or on its line."""
+    near, far = _near_far(ring.cx, ring.cy, r)
+    return near < ring.outer + clearance and far > ring.inner - clearance
+
+
+def covers(r: Rect, disc: Disc, clearance: float = 0.0) -> bool:
+    """Whether ``r`` touches ``disc`` (with ``clearance`` round it)."""
+    return _near_far(disc.cx, disc.cy, r)[0] < disc.r + clearance
+
+
+def meets(r: Rect, line: Segment, clearance: float = 0.0) -> bool:
+    """Whether ``line`` (its stroke, with ``clearance`` round it) passes through ``r``: the segment
+    clipped to ``r`` grown by half the stroke and the clearance (Liang-Barsky) is not empty."""
+    g = r.inset(-(line.width / 2 + clearance))
+    dx, dy = line.x2 - line.x1, line.y2 - line.y1
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, line.x1 - g.x), (dx, g.right - line.x1), (-dy, line.y1 - g.y), (dy, g.top - line.y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def clear(r: Rect, rings=(), discs=(), boxes=(), lines=(), clearance: float = CLEARANCE) -> bool:
+    """Whether ``r`` keeps clear of every ring's stroke, disc, box and line."""
+    return (not any(crosses(r, g, clearance) for g in rings)
+            and not any(covers(r, d, clearance) for d in discs)
+            and not any(r.overlaps(b.inset(-clearance)) for b in boxes)
+            and not any(meets(r, x, clearance) for x in lines))
+
+
+@lru_cache(maxsize=64)
+def _moves(reach: float, step: float):
+    """Offsets (dx, dy) on a grid of ``step`` within ``reach``, nearest first (up before down, then left
+    before right, for the same distance), (0, 0) first."""
+    n = int(reach / step + 1e-9)
+    out = [(i * step, j * step) for i in range(-n, n + 1) for j in range(-n, n + 1)
+           if math.hypot(i, j) * step <= reach + 1e-9]
+    return tuple(sorted(out, key=lambda d: (round(math.hypot(*d), 6), -d[1], d[0])))
+
+
+def place(labels, rings=(), discs=(), boxes=(), lines=(), within: Rect | None = None,
+          clearance: float = CLEARANCE, step: float = STEP) -> list:
+    """Where each of ``labels`` (:class:`Label`) goes: its offset (dx, dy), or None when it is left out,
+    in the order given. A label stays where it is when it is clear of ``rings``, ``discs``, ``boxes``,
+    ``lines`` and the labels placed before it (and inside ``within``, when given); else it moves to the
+    nearest clear place whose centre lies within its reach of its home; else it is left out."""
+    placed: list[Rect] = []
+    out = []
+    for label in labels:
+        r = label.rect
+        hx, hy = label.home
+        far = label.reach + math.hypot(r.cx - hx, r.cy - hy) if label.reach > 0 else 0.0
+        found = None
+        if label.stays:
+            out.append((0.0, 0.0))
+            placed.append(r)
+            continue
+        # only what lies within the label's reach can stand in its way
+        area = r.inset(-(math.ceil(far / step) * step + clearance + 1e-6))
+        near_rings = [g for g in rings if _near_far(g.cx, g.cy, area)[0] < g.outer + clearance]
+        near_discs = [d for d in discs if covers(area, d, clearance)]
+        near_boxes = [b for b in (*boxes, *placed) if area.overlaps(b.inset(-clearance))]
+        near_lines = [x for x in lines if meets(area, x, clearance)]
+        for dx, dy in _moves(math.ceil(far / step) * step, step) if far > 0 else ((0.0, 0.0),):
+            moved = r.moved(dx, dy)
+            if (dx or dy) and math.hypot(moved.cx - hx, moved.cy - hy) > label.reach + 1e-9:
+                continue
+            if within is not None and not within.contains(moved, 1e-6):
+                continue
+            if clear(moved, near_rings, near_discs, near_boxes, near_lines, clearance):
+                found = (dx, dy)
+                break
+        out.append(found)
+        if found is not None:
+            placed.append(r.moved(*found))
+    return out
