@@ -137,7 +137,8 @@ class CheckingBot(GreedyBot):
     """The greedy bot, checking before each decision that every fact kept between decisions (who may
     move, what each piece may play, where each kind heads for, each side's progress) is what working it
     out afresh gives, that the bot discards the card it values least, that
-    the engine's shortcuts (where a piece may move, a quick no for cards with no target near, the win
+    the engine's shortcuts (where a piece may move, a quick no for cards with no target near, the card
+    gate that skips listing a go's cards where none could aim at anything, the win
     checked only after what it reads changed, where a builder may build) give what the full work gives,
     and that the bot's move is one of the best by its full evaluation (every destination scored by the
     route rows of its goals; stays found without a search included)."""
@@ -145,10 +146,12 @@ class CheckingBot(GreedyBot):
     checked = 0
     chosen = 0
     discards = 0
+    gated = 0
 
     def act(self, state, player, rng):
         fresh = state.clone()                      # a clone keeps nothing: everything is worked out again
         fresh._progress = None                     # (but the progress kept with the count of its changes)
+        fresh._ctl_kept = [None, None]             # (and each side's pieces kept with the count of theirs)
         assert state.progress() == fresh.progress()
         if state.phase == DISCARD:                 # the bot's discard order against its rule: least valued first
             r = state.rules
@@ -171,6 +174,16 @@ class CheckingBot(GreedyBot):
                 acts = fresh.clone()
                 acts.current = p
                 assert acts.act_actions() == plain_acts(acts, p)
+                if r.piece_side[p] ^ state.possessed[p] == player and not state.builds:
+                    # the card gate (kept for the version) never hides a card: wherever the piece may end
+                    # its go with a card or action to play, the gate sends the go to the full listing
+                    gate = state._card_gate(p)
+                    for d in state.destinations(p):
+                        there = fresh.clone()
+                        there.pos[p], there.current = d, p
+                        if len(plain_acts(there, p)) > 1:
+                            assert gate is True or any(d in g for g in gate), (p, d)
+                            CheckingBot.gated += 1
                 for item, which in (("bridge", "controlled"), ("path", "controlled"), ("altar", "controlled"),
                                     ("altar", "other")):
                     assert state._build_places(p, item, which) == plain_build_places(state, p, item, which)
@@ -194,10 +207,10 @@ class CheckingBot(GreedyBot):
 @pytest.mark.parametrize("seed, options", [(0, {"turn_limit": 80}), (3, STUDY),
                                            (4, {"holdings_to_win": 6, "draws_per_holding": 2})])
 def test_facts_kept_between_decisions_and_shortcuts_are_those_worked_out_afresh(seed, options):
-    CheckingBot.checked = CheckingBot.chosen = CheckingBot.discards = 0
+    CheckingBot.checked = CheckingBot.chosen = CheckingBot.discards = CheckingBot.gated = 0
     state = sq.play_game(RULES, [CheckingBot(), CheckingBot()], seed, check=True, **options)
     assert state.is_over and state.violations == [] and CheckingBot.checked > 500 and CheckingBot.chosen > 200
-    assert CheckingBot.discards > 20
+    assert CheckingBot.discards > 20 and CheckingBot.gated > 20
 
 
 def test_is_legal_gives_the_legal_lists_answer_at_every_decision():

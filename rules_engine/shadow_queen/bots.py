@@ -270,10 +270,11 @@ class GreedyBot(Bot):
         here = state.pos[p]
         if state.builds and any(b[0] == p for b in state.builds):
             return self._go(p, here)                 # stay to finish the build it began
+        dests = None
         if r.needs_orders[p]:
             if state.orders[p] is None and not state.possessed[p]:
                 return self._go(p, here)             # (RULING: no orders, no move: its only destination)
-            dests = state.destinations(p)
+            dests = state.destinations(p)            # (kept for the search below: the same spaces)
             if len(dests) == 1:
                 return self._go(p, here)
         key = -1 - me if state.possessed[p] and r.piece_side[p] != me else me * 64 + r.piece_kind[p]
@@ -313,9 +314,10 @@ class GreedyBot(Bot):
                 return self._go(p, here)
         else:
             return self._go(p, here)
-        dests = state.destinations(p)
-        if len(dests) == 1:
-            return self._go(p, here)
+        if dests is None:
+            dests = state.destinations(p)
+            if len(dests) == 1:
+                return self._go(p, here)
         score = list(map(near.__getitem__, dests))
         if None in score:
             fill_scores(state.rules, entry, dests, score)

@@ -113,6 +113,7 @@ class Rules:
         self._open_links = {}
         self._balls = {}
         self._deep_links = {}
+        self._gates = {}                                   # (what, bridges or paths) -> spaces (GameState._gate_spaces)
 
     def open_links(self, bridge) -> tuple:
         """Per space, the spaces of its links that are open with the bridges ``bridge`` (a list of bools,

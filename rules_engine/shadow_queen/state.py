@@ -174,7 +174,7 @@ class GameState(State):
         self._ordered = 0
         self._bridged = 0
         self._kept = {}
-        self._ctl_kept = None           # :meth:`_controlled_pieces`, kept with the count of possessions and removals
+        self._ctl_kept = [None, None]   # per side, :meth:`_controlled_pieces` kept with the count of possessions and removals
         self._open = None               # per space, the neighbours reachable with the bridges standing now
         self._deep = None               # the same without pathless forests (:meth:`_reach_free`)
         if _start:
@@ -280,7 +280,8 @@ class GameState(State):
         """A dict for facts derived from the position (who may move, where pieces head for), good until
         the next change other than a piece's plain move (:attr:`version`); bots keep their own there. A
         clone starts with an empty one. The engine's keys: ``"movable"``, ``-10 - kind`` (the cards a kind
-        may play: the side to move is the same for a whole version), ``-100 - reach`` (foes near); the
+        may play: the side to move is the same for a whole version), ``-100 - reach`` (foes near),
+        ``-1000 - kind`` (where its cards could aim at something: :meth:`_card_gate`) and ``("gate", what)``; the
         greedy bot's: ``"leads"``, and ints from -2 to 127."""
         if self._memo_version != self.version:
             self._memo = {}
@@ -455,8 +456,8 @@ class GameState(State):
         acted = self.acted
         # the pieces on the board the side controls, and its own possessed ones, change only with a
         # possession or a removal (``_stakes``): kept per side with that count (:meth:`_controlled_pieces`)
-        kept = self._ctl_kept
-        if kept is None or kept[0] != me or kept[1] != self._stakes:
+        kept = self._ctl_kept[me]                    # (per side: the sides alternate every turn)
+        if kept is None or kept[1] != self._stakes:
             kept = self._controlled_pieces()
         controlled, owned = kept[2], kept[3]
         out = [p for p in controlled if p not in acted] if acted else list(controlled)
@@ -480,7 +481,7 @@ class GameState(State):
                 controlled.append(p)
             elif possessed[p] and side[p] == me:
                 owned.append(p)
-        kept = self._ctl_kept = (me, self._stakes, tuple(controlled), tuple(owned))
+        kept = self._ctl_kept[me] = (me, self._stakes, tuple(controlled), tuple(owned))
         return kept
 
     def move_actions(self) -> list[Action]:
@@ -705,6 +706,75 @@ class GameState(State):
                             self.altar[h] or not r.card_params[k].get("altar", True)):
                         continue                     # not in a holding of its side (with an altar)
                 out.extend(self.card_actions(p, c, near))
+        return out
+
+    def _card_gate(self, p: int):
+        """For the kind of piece ``p``: the sets of spaces where :meth:`act_actions`' quick no may pass one
+        of the cards in hand its kind plays (a card elsewhere has no target: a go ending there has only the
+        pass), True when a card has no quick no (steal, sabotage, orders: any space may give an action), ()
+        for no card. Each set reads only what changes with a version (hands, holdings' control, altars,
+        bridges, paths, the pieces the side to move does not control), so the gate is kept in the memo for
+        the version (key ``-1000 - kind``); the sets are the version's, shared by the kinds."""
+        r = self.rules
+        memo = self._memo
+        gate = []
+        for c in self._playable(p):
+            k = r.card_of[c]
+            kind = r.card_kind[k]
+            if kind in FOE_KINDS:
+                g = self._foes_near(r.card_params[k].get("reach", 1))
+                if kind == "bless":
+                    gate.append(self._gate_spaces("foreign"))
+            elif kind == "taint":
+                g = self._gate_spaces("foreign")
+            elif kind == "construct":
+                g = self._gate_spaces(r.card_params[k]["item"])
+            elif kind == "restore":
+                g = self._gate_spaces("restore" if r.card_params[k].get("altar", True) else "own")
+            else:
+                gate = True                          # no quick no
+                break
+            if g not in gate:
+                gate.append(g)
+        if gate is not True:
+            gate = tuple(gate)
+        memo[-1000 - r.piece_kind[p]] = gate
+        return gate
+
+    def _gate_spaces(self, what: str):
+        """The spaces where one kind of :meth:`act_actions`' quick no passes (for :meth:`_card_gate`): a
+        holding the side to move does not control (``foreign``: taint, bless) or does (``own``), does with
+        an altar (``restore``); a space next to a bridge site not bridged (``bridge``), a forest without a
+        path (``path``), a holding without an altar (``altar``). Kept for the version (key ``("gate", what)``)."""
+        memo = self._memo
+        key = ("gate", what)
+        out = memo.get(key)
+        if out is None:
+            r = self.rules
+            me = self.active
+            hs = r.holding_space
+            if what == "foreign":
+                out = {hs[h] for h, side in enumerate(self.control) if side != me}
+            elif what == "own":
+                out = {hs[h] for h, side in enumerate(self.control) if side == me}
+            elif what == "restore":
+                altar = self.altar
+                out = {hs[h] for h, side in enumerate(self.control) if side == me and altar[h]}
+            elif what == "altar":
+                out = {hs[h] for h, built in enumerate(self.altar) if not built}
+            else:                                    # bridge, path: kept in the rules per bridges or paths
+                built = tuple(self.bridge if what == "bridge" else self.path)
+                out = r._gates.get((what, built))
+                if out is None:
+                    if what == "bridge":
+                        out = frozenset(s for s, sites in enumerate(r.sites_from)
+                                        if not all(map(built.__getitem__, sites)))
+                    else:
+                        out = frozenset(s for s, f in enumerate(r.forest) if f and not built[s])
+                    if len(r._gates) > 256:
+                        r._gates.clear()
+                    r._gates[(what, built)] = out
+            memo[key] = out
         return out
 
     def _foes_near(self, reach: int) -> frozenset | set:
@@ -1066,11 +1136,20 @@ class GameState(State):
             if self.builds:
                 acts = self.act_actions()
             else:
+                # where its kind's cards could aim at something (:meth:`_card_gate`, kept for the version):
+                # a go that ends elsewhere has only the pass, found without listing its cards
                 memo = self._memo if self._memo_version == self.version else self.memo()
-                cards = memo.get(-10 - r.piece_kind[p])
-                if cards is None:
-                    cards = self._playable(p)
-                acts = self.act_actions() if cards else PASS_ONLY
+                gate = memo.get(-1000 - r.piece_kind[p])
+                if gate is None:
+                    gate = self._card_gate(p)
+                if gate is True:
+                    acts = self.act_actions()
+                else:
+                    acts = PASS_ONLY
+                    for g in gate:
+                        if dest in g:
+                            acts = self.act_actions()
+                            break
             if len(acts) > 1:
                 self.phase = ACT
                 self._acts = acts
@@ -1542,6 +1621,7 @@ class GameState(State):
         new._memo = {}
         new._kept = {}
         new._placed = self._placed[:]
+        new._ctl_kept = self._ctl_kept[:]
         new._auto_chance = None
         new.trace = None
         return new
