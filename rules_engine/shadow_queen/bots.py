@@ -16,6 +16,7 @@ in the other hand. Each piece has a goal by what it can play:
 from __future__ import annotations
 
 import weakref
+from operator import itemgetter
 
 from rules_engine.core.bots import Bot, registry
 from rules_engine.shadow_queen.state import (ACT, DEFEND, DISCARD, DISCARD_CARD, END_ACTION, FINISH, MOVE,
@@ -123,13 +124,15 @@ def tables(rules) -> Tables:
 
 
 def heading(state, goals: frozenset, t: Tables | None = None) -> tuple:
-    """``(goals, scores, columns, bridges, kept)`` for pieces heading for the spaces ``goals``: the goals
-    as a tuple, per space its score (the route distance from the nearest goal, 3 more in a cave; None
+    """``(goals, scores, columns, bridges, kept, pick)`` for pieces heading for the spaces ``goals``: the
+    goals as a tuple, per space its score (the route distance from the nearest goal, 3 more in a cave; None
     until a bot first needs it, see :func:`fill_scores`), the route columns of the bridges standing, those
-    bridges, and a dict of what the bot works out per space as pieces come there: per goal the hexes to
-    the nearest other goal, per ``(space, hexes of the move)`` the spaces near that score no more
-    (:func:`better_spaces`; False the first time). The scores depend on the goals and the bridges alone,
-    so they are shared between turns and games."""
+    bridges, a dict of what the bot works out per space as pieces come there: per goal the hexes to the
+    nearest other goal, per ``(space, hexes of the move)`` the spaces near that score no more
+    (:func:`better_spaces`; False the first time), and a function reading the goals' entries of a route
+    column as a tuple (an ``itemgetter``: one C call, where a ``map`` of the column's ``__getitem__`` made a
+    call per goal). The scores depend on the goals and the bridges alone, so they are shared between turns
+    and games."""
     r = state.rules
     t = t or tables(r)
     bridge = tuple(state.bridge)
@@ -142,21 +145,23 @@ def heading(state, goals: frozenset, t: Tables | None = None) -> tuple:
         columns = t.columns.get(bridge)
         if columns is None:
             columns = t.columns[bridge] = [None] * len(r.at)
-        entry = kept[key] = (tuple(goals), [None] * len(r.at), columns, bridge, {})
+        goals = tuple(goals)
+        pick = itemgetter(*goals) if len(goals) > 1 else itemgetter(goals[0], goals[0])   # (always a tuple)
+        entry = kept[key] = (goals, [None] * len(r.at), columns, bridge, {}, pick)
     return entry
 
 
 def fill_scores(rules, entry, spaces, score) -> None:
     """Fill in the scores still None in ``score`` (those of ``spaces``, in order) from a :func:`heading`
     entry, keeping them there."""
-    goals, near, columns, bridge, _ = entry
+    _, near, columns, bridge, _, pick = entry
     cave = rules.cave
     for i, s in enumerate(spaces):
         if score[i] is None:
             column = columns[s]
             if column is None:
                 column = columns[s] = route_column(rules, bridge, s)
-            score[i] = near[s] = min(map(column.__getitem__, goals)) + (3 if cave[s] else 0)
+            score[i] = near[s] = min(pick(column)) + (3 if cave[s] else 0)
 
 
 def within(rules, bridge: tuple, here: int, steps: int) -> tuple:
@@ -310,8 +315,12 @@ class GreedyBot(Bot):
             entry[4][key] = False                    # worked out when a piece stands here again
         elif better is False:
             better = entry[4][key] = better_spaces(r, entry, here, steps)
-            if not better:
-                return self._go(p, here)
+            occ = state.occ
+            for s in better:
+                if occ[s] < 0:
+                    break
+            else:
+                return self._go(p, here)             # none, or each taken: as above
         else:
             return self._go(p, here)
         if dests is None:
