@@ -113,6 +113,7 @@ class Rules:
         self._open_links = {}
         self._balls = {}
         self._deep_links = {}
+        self._rings = {}                                   # id(deep_links table) -> (table, rings)
         self._gates = {}                                   # (what, bridges or paths) -> spaces (GameState._gate_spaces)
 
     def open_links(self, bridge) -> tuple:
@@ -137,8 +138,19 @@ class Rules:
             table = tuple(tuple(j for j in row if not forest[j] or path[j]) for row in self.open_links(bridge))
             if len(self._deep_links) > 256:
                 self._deep_links.clear()
+                self._rings.clear()
             self._deep_links[key] = table
+            self._rings[id(table)] = (table, {})
         return table
+
+    def rings(self, table) -> dict:
+        """The dict that :meth:`GameState._reach_free` keeps its rings in for a :meth:`deep_links` table
+        (per start and the passable spaces of each earlier ring, the new spaces of the next ring in the
+        order a breadth-first search meets them): the rings depend only on the table and those spaces."""
+        kept = self._rings.get(id(table))
+        if kept is None or kept[0] is not table:
+            kept = self._rings[id(table)] = (table, {})
+        return kept[1]
 
     def balls(self, reach: int) -> tuple:
         """Per space, the frozenset of spaces within ``reach`` hexes of it (itself included); kept."""

@@ -458,7 +458,7 @@ class GameState(State):
         # possession or a removal (``_stakes``): kept per side with that count (:meth:`_controlled_pieces`)
         kept = self._ctl_kept[me]                    # (per side: the sides alternate every turn)
         if kept is None or kept[1] != self._stakes:
-            kept = self._controlled_pieces()
+            kept = self._controlled_pieces(me)
         controlled, owned = kept[2], kept[3]
         out = [p for p in controlled if p not in acted] if acted else list(controlled)
         if owned:
@@ -468,10 +468,9 @@ class GameState(State):
                 out = sorted(out + extra)
         return out
 
-    def _controlled_pieces(self) -> tuple:
-        """``(side, _stakes, pieces, owned)``: the pieces on the board the side to move controls and its own
-        possessed pieces on the board, in order, as :meth:`_movable` keeps them."""
-        me = self.active
+    def _controlled_pieces(self, me: int) -> tuple:
+        """``(side, _stakes, pieces, owned)``: the pieces on the board side ``me`` controls and its own
+        possessed pieces on the board, in order, as :meth:`_movable` and :meth:`_foes_near` keep them."""
         side, possessed = self.rules.piece_side, self.possessed
         controlled, owned = [], []
         for p, s in enumerate(self.pos):
@@ -570,6 +569,7 @@ class GameState(State):
 
     def _deep_now(self) -> tuple:
         table = self._deep = self.rules.deep_links(self.bridge, self.path)
+        self._rings = self.rules.rings(table)
         return table
 
     def _reach_free(self, start: int, steps: int) -> list[int]:
@@ -598,30 +598,57 @@ class GameState(State):
             out.append(j)
             if j in ahead:
                 frontier.append(j)
+        # each later hex: the new spaces the frontier's links lead to (RULING: entering a forest is a one-hex
+        # move), in the order a breadth-first search meets them. They depend only on the start and the
+        # frontier of each hex before (the spaces seen are those), so they are kept per deep-links table
+        # with those as the key (:meth:`Rules.rings`); the pieces on them are read afresh
+        rings = self._rings
+        key = start
+        for step in range(steps - 1):
+            if not frontier:
+                break
+            key = (key, *frontier)
+            ring = rings.get(key)
+            if ring is None:
+                ring = self._ring(start, key, deep, links)
+            if step == steps - 2:                    # the last hex: no frontier beyond it
+                out += [j for j in ring if occ[j] < 0]
+                break
+            frontier = []
+            for j in ring:
+                other = occ[j]
+                if other >= 0:
+                    if side[other] ^ possessed[other] == mover:
+                        frontier.append(j)           # through a friendly piece, not onto it
+                    continue
+                out.append(j)
+                frontier.append(j)
+        return out
+
+    def _ring(self, start: int, key: tuple, deep: tuple, links: tuple) -> tuple:
+        """The ring of :meth:`_reach_free` for ``key`` (the start, then each hex's frontier, nested), worked
+        out by the search and kept."""
+        fronts = []
+        k = key
+        while isinstance(k, tuple):
+            fronts.append(k[1:])
+            k = k[0]
+        fronts.reverse()
         seen = set(links[start])
         seen.add(start)
-        for _ in range(steps - 2):
-            nxt = []
+        for frontier in fronts:
+            ring = []
             for s in frontier:
-                for j in deep[s]:                    # RULING: entering a forest is a one-hex move
-                    if j in seen:
-                        continue
-                    seen.add(j)
-                    other = occ[j]
-                    if other >= 0:
-                        if side[other] ^ possessed[other] == mover:
-                            nxt.append(j)
-                        continue
-                    out.append(j)
-                    nxt.append(j)
-            frontier = nxt
-        for s in frontier:                           # the last hex: no frontier beyond it
-            for j in deep[s]:
-                if j not in seen:
-                    seen.add(j)
-                    if occ[j] < 0:
-                        out.append(j)
-        return out
+                for j in deep[s]:
+                    if j not in seen:
+                        seen.add(j)
+                        ring.append(j)
+        ring = tuple(ring)
+        rings = self._rings
+        if len(rings) >= 16384:
+            rings.clear()
+        rings[key] = ring
+        return ring
 
     def _straight(self, p, start, o) -> list[int]:
         """Marching: up to the allowance in one straight line (the order's direction once set)."""
@@ -779,19 +806,21 @@ class GameState(State):
 
     def _foes_near(self, reach: int) -> frozenset | set:
         """The spaces within ``reach`` of a piece on the board that the side to move does not control,
-        kept while the version holds (such pieces do not move on its plain moves)."""
+        kept while the version holds (such pieces do not move on its plain moves): one C union of their
+        balls, the pieces taken from the other side's list kept with the count of possessions and removals."""
         if self._memo_version != self.version:
             self._memo = {}
             self._memo_version = self.version
         key = -100 - reach
         out = self._memo.get(key)
         if out is None:
-            r = self.rules
-            balls, side, possessed, me = r.balls(reach), r.piece_side, self.possessed, self.active
-            out = set()
-            for t, s in enumerate(self.pos):
-                if s >= 0 and side[t] ^ possessed[t] != me:
-                    out |= balls[s]
+            # the pieces on the board the other side controls (kept per side, :meth:`_controlled_pieces`)
+            other = 1 - self.active
+            kept = self._ctl_kept[other]
+            if kept is None or kept[1] != self._stakes:
+                kept = self._controlled_pieces(other)
+            balls = self.rules.balls(reach)
+            out = set().union(*[balls[s] for s in map(self.pos.__getitem__, kept[2]) if s >= 0])
             self._memo[key] = out
         return out
 
