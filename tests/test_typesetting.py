@@ -165,6 +165,57 @@ def test_a_paragraph_leading_in_to_a_figure_keeps_its_last_sentence_with_it():
     assert "The figure" in line_text(rest.first._lines[0]) and len(rest.first._lines) == len(lines) - start
 
 
+@pytest.mark.parametrize("lang, last", [
+    ("en", "The figure below shows the table after the second wave, e.g. once every player has revealed a"
+           " card (i.e. paid for it), moved token No. 3 by 2.5 spaces, etc. and handed it to J. R. Smith."),
+    ("es", "La figura muestra la mesa tras la segunda oleada, p. ej. cuando cada jugador ha revelado una"
+           " carta, ha pagado 2,5 monedas, etc. y ha movido la ficha núm. 3 hasta la casilla de la Sra. Lys."),
+])
+def test_a_lead_in_keeps_a_last_sentence_with_abbreviations_whole(lang, last):
+    """The last sentence is found by the language's sentence ends: "e.g.", "i.e.", "etc.", "No. 3",
+    "p. ej.", "núm. 3", "Sra." and initials do not end one (they cut off the sentence's tail, which went on
+    with the figure alone)."""
+    width = pt(100)
+    first = {"en": "Ana plays a card and Ben answers it.", "es": "Ana juega una carta y Ben le responde."}[lang]
+    with typography.language(lang):
+        para, pair = _lead_in(" ".join([first] * 6) + " " + last)
+        lines = [line_text(line) for line in para._wrap_lines(width)]
+        start = next(k for k, line in enumerate(lines) if "The figure" in line or "La figura" in line)
+        assert len(lines) - start > 2                   # the last sentence takes more than two lines
+        head, rest = pair.split(width, para.lead * (len(lines) - 1) + 1)
+    assert len(head._lines) == start
+    assert len(rest.first._lines) == len(lines) - start
+    assert "The figure" in line_text(rest.first._lines[0]) or "La figura" in line_text(rest.first._lines[0])
+
+
+@pytest.mark.parametrize("lang, text, expected", [
+    ("en", "Take a card, e.g. the Alchemist. Then pay, i.e. give 2.5 gold to No. 3, etc. The figure shows"
+           " J. R. Smith and Mr. Lys. No. That is all!",
+     ["Take a card, e.g. the Alchemist.", "Then pay, i.e. give 2.5 gold to No. 3, etc.",
+      "The figure shows J. R. Smith and Mr. Lys.", "No.", "That is all!"]),
+    ("es", "Roba una carta, p. ej. el Alquimista. Paga 2,5 monedas a la casilla núm. 3, etc. La figura"
+           " muestra a la Sra. Lys y a EE. UU. Gómez. ¿Y luego? ¡Nada!",
+     ["Roba una carta, p. ej. el Alquimista.", "Paga 2,5 monedas a la casilla núm. 3, etc.",
+      "La figura muestra a la Sra. Lys y a EE. UU. Gómez.", "¿Y luego?", "¡Nada!"]),
+    ("en", "Wait... and then. \"Go!\" she said (twice.) Next", ["Wait... and then.", "\"Go!\"",
+                                                               "she said (twice.)", "Next"]),
+])
+def test_sentences_end_where_the_language_ends_them(lang, text, expected):
+    from pnp.text.sentences import sentences
+
+    assert sentences(text, lang) == expected
+
+
+def test_every_abbreviation_is_a_word():
+    """The abbreviation lists read as words (a bare ``no`` in YAML is false, and "No. 3" ended a sentence)."""
+    from pnp.text.sentences import _data, abbreviations
+
+    assert {"en", "es"} <= set(_data())
+    for lang, lists in _data().items():
+        assert all(isinstance(w, str) for words in lists.values() for w in words), lang
+    assert "no" in abbreviations("en")[1] and "ej" in abbreviations("es-MX")[0]
+
+
 def test_a_short_paragraph_leading_in_to_a_figure_moves_on_whole_with_it():
     """A lead-in of four lines is not split 2 + 2 at a page's foot: it goes on with its figure."""
     width = pt(100)

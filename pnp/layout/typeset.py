@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnp.text import sentences, typography
+
 #: A bullet's height as a fraction of the text size: about the height of a lower-case letter.
 BULLET_SIZE = 0.42
 #: The gap between a bullet (or a list number) and its item's text, as a fraction of the text size.
@@ -59,16 +61,12 @@ def leads_in(text: str) -> bool:
 #: A lead-in paragraph (one a figure follows) of this many lines or fewer moves on whole with its figure
 #: rather than split: two lines left behind are half the introduction.
 LEAD_IN_WHOLE = 4
-#: What may close a sentence after its full stop, question or exclamation mark.
-_CLOSERS = ")]\"'\u201d\u2019\u00bb"
 
 
-def last_sentence_start(words: list[str]) -> int:
+def last_sentence_start(words: list[str], lang: str | None = None) -> int:
     """The index in ``words`` (a paragraph's words, plain text, in order) of the first word of its last
-    sentence: the word after the last one that ends a sentence ("... troop type. The ..."), 0 when the
-    paragraph is one sentence."""
-    start = 0
-    for k, word in enumerate(words[:-1]):
-        if word.rstrip(_CLOSERS).endswith((".", "!", "?")):
-            start = k + 1
-    return start
+    sentence: the word after the last one that ends a sentence ("... troop type. The ...") in ``lang``
+    (default: the language texts are set in now), 0 when the paragraph is one sentence. Abbreviations
+    ("e.g.", "etc.", "No. 3", "p. ej."), numbers and initials do not end one
+    (:mod:`pnp.text.sentences`)."""
+    return sentences.last_sentence_start(words, lang or typography.active())
