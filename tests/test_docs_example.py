@@ -60,7 +60,7 @@ def _write_cards(root, fields, cards):
 
 def test_steps_1_and_2_the_starter_validates_and_builds(tutorial):
     root, build, _, _, _ = tutorial
-    assert {p.name for p in root.iterdir()} == {"game.yaml", "cards.csv", "icons", "templates", "rulebook.yaml",
+    assert {p.name for p in root.iterdir()} == {"game.yaml", "cards.csv", "icons", "i18n", "templates", "rulebook.yaml",
                                               "tokens.yaml", "box.yaml"}
     validated, built = run_commands(build)
     assert validated.exit_code == 0, validated.output

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 
-FILES = ["box.yaml", "cards.csv", "game.yaml", "icons/spark.svg", "rulebook.yaml", "templates/layouts/starter.yaml",
+FILES = ["box.yaml", "cards.csv", "game.yaml", "i18n/en.yaml", "icons/spark.svg", "rulebook.yaml",
+         "templates/layouts/starter.yaml",
          "templates/rulebook/en/rules.md.j2", "tokens.yaml"]
 
 

@@ -120,3 +120,20 @@ def test_unknown_token_keys_and_icons_are_reported(game_copy):
     out = CliRunner().invoke(main, ["validate", str(game_copy)]).output
     assert "token 'dead': front.glow: unknown key" in out
     assert "token 'dead': front.icon: unknown icon 'skul'; did you mean 'skull'?" in out
+
+
+def test_a_token_kind_without_a_printed_word_is_a_warning_at_its_first_token(starfall):
+    """A kind the game names no printed word for prints its id ("12 light" in the list of pieces): a
+    warning at its first token, naming the word to add and where; none for a kind that has one."""
+    (starfall / "i18n" / "en.yaml").write_text("strings:\n  tokens_side: Side tokens\n")
+    path = starfall / "tokens.yaml"
+    result = CliRunner().invoke(main, ["validate", str(starfall)])
+    assert result.exit_code == 0, result.output
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "id: light-1," in text)
+    count = load_tokens(load_game(str(starfall))).count_of("light")
+    assert (f"{path}:{line}: warning: token kind 'light': has no printed word, so the kit prints its id "
+            f"(\"{count} light\" in the list of pieces); give the name players read as tokens_light: under "
+            f"strings: in i18n/en.yaml") in result.output.splitlines()
+    assert "token kind 'side'" not in result.output
+    (starfall / "i18n" / "en.yaml").write_text("strings:\n  tokens_side: Side tokens\n  tokens_light: Light\n")
+    assert "token kind" not in CliRunner().invoke(main, ["validate", str(starfall)]).output

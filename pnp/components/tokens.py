@@ -247,6 +247,7 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                                f"size: {t.size:g} mm is larger than the half sheet it prints on "
                                f"({area.w:.1f} x {area.h:.1f} mm on {paper})")
     lang = options.lang if options else None
+    check_kind_words(game, token_set, lang, problems)
     for t in token_set.tokens:
         for side, face in (("front", t.front), ("back", t.back)):
             # the words the kit prints: the translation's in a translated kit, and its line when it gives them
@@ -266,6 +267,26 @@ def check(game, problems, options: BuildOptions | None = None, spec=None) -> Non
                     problems.error(*at, f"token '{t.id}'",
                                    f"{side}.caption {excerpt(plain_text(el.markup))} does not fit a {t.size:g} mm "
                                    f"token")
+
+
+def check_kind_words(game, token_set, lang: str | None, problems) -> None:
+    """A warning at the first token of each kind the game gives no printed word ``tokens_<kind>`` for: its
+    id prints instead ("1 first" in the instructions page's list of pieces and the rulebook's). In the
+    game's own language only: a translation that lacks the word is reported with its other strings."""
+    if lang and lang != game.source_language:
+        return
+    source = game.source_language
+    named = strings(game, source)
+    first = {}
+    for t in token_set.tokens:
+        first.setdefault(t.kind, t)
+    for kind in token_set.kinds:
+        if f"tokens_{kind}" in named or kind not in first or not token_set.count_of(kind):
+            continue
+        count = token_set.count_of(kind)
+        problems.warn(token_set.path, first[kind].line, f"token kind '{kind}'",
+                      f"has no printed word, so the kit prints its id (\"{count} {kind}\" in the list of pieces); "
+                      f"give the name players read as tokens_{kind}: under strings: in i18n/{source}.yaml")
 
 
 @with_game_icons
