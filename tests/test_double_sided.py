@@ -325,7 +325,7 @@ def test_the_kit_records_both_sides_and_tells_players_to_print_them(kit):
 
     text = pypdfium2.PdfDocument(str(kit / "instructions.pdf"))[0].get_textpage().get_text_range()
     text = " ".join(text.split())
-    assert "Card backs Print both sides: some cards have two faces. Print these pages on the back" in text
+    assert "Card backs both sides Print both sides: some cards have two faces. Print these pages on the back" in text
     assert "Optional: print on the back" not in text
     assert "The back pages are not optional: some cards have a second face to play with" in text
 

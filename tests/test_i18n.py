@@ -188,7 +188,7 @@ def test_a_misspelt_printed_word_is_a_warning_at_its_line(tmp_path):
     game asks for, is a warning naming the word; a game's own word its layouts ask for is left alone."""
     root = tmp_path / "g"
     assert CliRunner().invoke(main, ["new", str(root)]).exit_code == 0
-    (root / "i18n").mkdir()
+    (root / "i18n").mkdir(exist_ok=True)                     # the starter names its kinds there: replaced
     (root / "i18n" / "en.yaml").write_text("strings:\n  tokens_scor: Score markers\n  instructoins: How to build\n"
                                            "  spark_tokens: Sparks\n")
     layout = root / "templates" / "layouts" / "starter.yaml"      # a word of the game's own, asked for by name
@@ -197,10 +197,12 @@ def test_a_misspelt_printed_word_is_a_warning_at_its_line(tmp_path):
     result = CliRunner().invoke(main, ["validate", str(root), "--no-cache"])
     assert result.exit_code == 0, result.output
     path = root / "i18n" / "en.yaml"
-    assert [line for line in result.output.splitlines() if "strings:" in line] == [
+    assert [line for line in result.output.splitlines() if ": warning: language 'en': strings:" in line] == [
         f"{path}:2: warning: language 'en': strings: 'tokens_scor' is no printed word of pnp's nor a token kind's, "
         f"and nothing of the game asks for it with t('tokens_scor'); did you mean 'tokens_score' (the printed word "
         f"of token kind 'score')?",
         f"{path}:3: warning: language 'en': strings: 'instructoins' is no printed word of pnp's nor a token kind's, "
         f"and nothing of the game asks for it with t('instructoins'); did you mean 'instructions' (pnp's printed "
         f"word)?"]
+    # and the kinds the misspelt key leaves without a word are told at their tokens
+    assert sum(": warning: token kind 'score': has no printed word" in line for line in result.output.splitlines()) == 1

@@ -225,7 +225,7 @@ def test_a_translated_token_caption_is_checked_and_reported_at_the_translations_
 
 
 def test_a_translated_box_pitch_too_long_is_reported_at_the_translations_line(starter):
-    (starter / "i18n").mkdir()
+    (starter / "i18n").mkdir(exist_ok=True)
     es = starter / "i18n" / "es.yaml"
     es.write_text("box:\n  pitch: >-\n    " + "Una carrera por los puntos que no termina nunca. " * 40 + "\n")
     assert errors("validate", starter, "--lang", "es", "--allow-missing")[0].startswith(

@@ -231,7 +231,7 @@ def test_8_instructions_say_how_to_print_every_file(tmp_path):
     doc = pdfium.PdfDocument(str(tmp_path / "instructions.pdf"))
     text = "".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
     for sheet in ("Shadows reference", "Kingdom reference"):
-        row = next(line for line in text.splitlines() if sheet in line)
+        row = next(line for line in text.splitlines() if sheet in line and "sheets of paper" not in line)
         assert "Print once, on one side, and keep it at hand" in row, row
     # the cut instruction and the decks' sentence are two sentences, with a space between them
     flat = " ".join(text.split())
@@ -532,7 +532,7 @@ def test_instructions_speak_of_tiles_only_for_a_board_printed_in_tiles(lang, til
 
     source = (TEMPLATES_DIR / "instructions" / "page.md.j2").read_text()
     # the table of files: from the top of the template to the end of its loop
-    snippet = source[:source.index("{% endfor %}") + len("{% endfor %}")]
+    snippet = source[:source.index("{% endfor %}", source.index("{% for e in entries")) + len("{% endfor %}")]
     env = Environment(trim_blocks=True, lstrip_blocks=True)
     words = Words(pnp_words(lang), lang)
     board = {"filename": "board.pdf", "title": "Board", "first": 2, "last": 11, "component": "board",
@@ -540,8 +540,8 @@ def test_instructions_speak_of_tiles_only_for_a_board_printed_in_tiles(lang, til
     boards = {"filename": "player-boards.pdf", "title": "Player boards", "first": 12, "last": 16,
               "component": "player_boards", "sides": "single", "parts": (Part("board", "player_boards", 5, "boards"),)}
     out = env.from_string(snippet).render(entries=[board, boards], kinds={"board": "board", "player_boards": "board"},
-                                          game={"title": "G"}, words=words, say=words.say, cutter="")
-    rows = {line.split("|")[2].strip(): line.split("|")[3].strip() for line in out.splitlines()
-            if line.startswith("| 2") or line.startswith("| 12")}
+                                          game={"title": "G"}, words=words, say=words.say, cutter="", need=[])
+    rows = {line.split("|")[3].strip(): line.split("|")[5].strip() for line in out.splitlines()
+            if line.startswith("| [tick_box] | 2") or line.startswith("| [tick_box] | 12")}
     assert tiled in rows["**Board**"]
     assert rows["**Player boards**"] == whole

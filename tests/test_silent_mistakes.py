@@ -333,7 +333,7 @@ def test_a_back_picture_with_a_bleed_made_from_its_edges_is_not_reported(trim_ba
 
 def test_pnp_validate_checks_every_translation_the_game_ships_unless_lang_narrows_it(tmp_path):
     root = new_game(tmp_path / "g")
-    (root / "i18n").mkdir()
+    (root / "i18n").mkdir(exist_ok=True)          # the starter has its English words there
     (root / "i18n" / "fr.yaml").write_text("title: Étincelle\n", encoding="utf-8")
     chapter = root / "templates" / "rulebook" / "fr" / "rules.md.j2"
     chapter.parent.mkdir(parents=True)

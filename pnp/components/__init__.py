@@ -144,6 +144,9 @@ class Component:
                                      # its drawing, for pieces.json and --changed-since (its build records them too)
     reprint: Callable | None = None  # (game, options, labels: set, first: int) -> pnp.components.record.Reprinted: the sheets
                                      # of only the copies ``labels``, laid out as its build lays them out
+    listed: Callable | None = None   # (game, options) -> its Outputs as the instructions page lists them (titles,
+                                     # pieces, sides, pages), nothing laid out: a heavy build's stand-in for the
+                                     # page's check (pnp.components.instructions.kit_entries)
     view: Callable | None = None     # (game) -> the game as its build reads it (all it reads; the build narrows the
                                      # game to it first): the build cache keys it by this view instead of recorded reads
 
@@ -215,7 +218,8 @@ def game_components(game) -> list[Component]:
             pieces=partial(base.pieces, spec=spec) if base.pieces else None,
             words=partial(base.words, spec=spec) if base.words else None,
             printed=partial(base.printed, spec=spec) if base.printed else None,
-            reprint=partial(base.reprint, spec=spec) if base.reprint else None))
+            reprint=partial(base.reprint, spec=spec) if base.reprint else None,
+            listed=partial(base.listed, spec=spec) if base.listed else None))
     return out
 
 

@@ -382,9 +382,15 @@ def deck_parts(deck, cards, words, several: bool = True) -> list[Part]:
     """The bill of materials of a deck as printed: its cards (a double-sided deck's cards with a side B as
     pieces of two faces, the others apart), then its player aids."""
     aids = sum(1 for c in cards if c is None)
-    name = escape(deck.name) if several else words.get("part_cards", "cards")
     two = sum(1 for c in cards if c is not None and c.side_b is not None) if deck.double_sided else 0
-    parts = [Part("card", deck.id, len(cards) - aids - two, name)] if len(cards) - aids - two or not two else []
+    return counted_parts(deck, len(cards), two, aids, words, several)
+
+
+def counted_parts(deck, total: int, two: int, aids: int, words, several: bool = True) -> list[Part]:
+    """:func:`deck_parts` from the deck's numbers: ``total`` physical cards and aids, ``two`` cards of
+    them with a side B printed, ``aids`` player aids."""
+    name = escape(deck.name) if several else words.get("part_cards", "cards")
+    parts = [Part("card", deck.id, total - aids - two, name)] if total - aids - two or not two else []
     if two:
         parts.append(Part("card", deck.id, two, f"{name} ({words.get('part_double_sided', 'double-sided')})",
                           faces=2))
@@ -1399,6 +1405,30 @@ def _template(game, roots, names, what, subject) -> list:
     return [Source(f"templates/{names[0]}", patterns, original, None, subject, what, kind="template")]
 
 
-COMPONENT = Component("cards", build, check, weight=4, pieces=cut_pieces, words=words, printed=printed,
+def listed(game, options: BuildOptions, spec=None) -> list[Output]:
+    """The files :func:`build` makes as the instructions page lists them (titles, pieces, sides, a page per
+    sheet of cards), without laying out a card (``Component.listed``): the page's check measures it on
+    every validate, a deck of thousands of cards included."""
+    words = strings(game, options.lang)
+    w, h = options.page_size
+    parts, pages = [], 0
+    for deck in buildcache.counts_only(game).decks:    # the cards' numbers only: a card's edit keeps the page's check
+        cards = deck.physical(options.players)
+        two = sum(1 for c in cards if c.side_b) if deck.double_sided else 0
+        total = len(cards) + deck.aid_copies
+        if total:
+            parts += counted_parts(deck, total, two, deck.aid_copies, words, game.several_decks)
+            per = max(1, card_grid(deck.width, deck.height, w, h).per_sheet)
+            pages += -(-total // per)
+    blank = [()] * pages
+    if options.cards == "gutterfold":
+        return [Output(GUTTERFOLD_FILE, words.get("card_gutterfold", "Cards, gutterfold"), blank, parts=tuple(parts),
+                       sides="fold")]
+    return [Output("cards-fronts.pdf", words.get("card_fronts", "Card fronts"), blank, parts=tuple(parts),
+                   sides="double"),
+            Output("cards-backs.pdf", words.get("card_backs", "Card backs"), blank, sides="double", sheets=0)]
+
+
+COMPONENT = Component("cards", build, check, weight=4, listed=listed, pieces=cut_pieces, words=words, printed=printed,
                       reprint=reprinted,
                       split=sheet_pieces, run_part=run_part, join_parts=join_parts)

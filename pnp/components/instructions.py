@@ -13,15 +13,15 @@ from functools import cache
 from pnp import TEMPLATES_DIR
 from pnp.cache import buildcache
 from pnp.text import templating
-from pnp.components import BuildOptions, Component, Output, game_components
+from pnp.components import BuildOptions, Component, KitEntry, Output, game_components
 from pnp.draw.flowables import Ruler
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
 from pnp.loading.i18n import strings
 from pnp.loading.placeholders import PRINTED_MARK
-from pnp.components.manifest import rows
-from pnp.text.locales import number
-from pnp.text.markup import Safe, parse
+from pnp.components.manifest import entry_of, rows
+from pnp.text.locales import listed, number
+from pnp.text.markup import Safe, escape, parse
 from pnp.draw.document import flowables, single_frame_pdf
 
 MARGIN = 15.0
@@ -60,8 +60,38 @@ def two_faced(game) -> str:
     return "" if not double else "every" if len(double) == len(cards) and not game.aid_count else "some"
 
 
+#: Component kinds whose pieces are best printed on card stock (the others on paper: the rulebook, sheets
+#: and pads to write on, a track, this page).
+ON_CARD = frozenset({"cards", "tokens", "board", "dice", "standee", "hexmap", "box"})
+
+
+def paper_needed(bill, kinds: dict, lang: str, spelling: str | None = None, entries=()) -> list[tuple[str, int, str]]:
+    """(``card`` or ``paper``, sheets, the components that take them, listed in the language) of the kit's
+    bill of materials (:func:`pnp.components.manifest.rows`): card stock first; a kind of paper no sheet
+    takes is left out. Shared sheets (``entries`` that hold other files' pages) take card stock when they
+    hold pieces of a kind that does."""
+    on_card = {c for c, kind in kinds.items() if kind in ON_CARD}
+    on_card |= {e.component for e in entries if any(h[3].split(":")[0] in ON_CARD for h in e.holds)}
+    out = []
+    for stock in ("card", "paper"):
+        rows = [r for r in bill if r["sheets"] and (r["component"] in on_card) == (stock == "card")]
+        if rows:
+            out.append((stock, sum(r["sheets"] for r in rows),
+                        Safe(listed([r["title"] for r in rows], spelling or lang))))
+    return out
+
+
 @with_game_icons
 def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
+    return [Output("instructions.pdf", _title(game, options), pdf=_page(game, options, entries)[0])]
+
+
+def _title(game, options) -> str:
+    return strings(game, options.lang or game.language).get("instructions", "Instructions")
+
+
+def _page(game, options: BuildOptions, entries) -> tuple[bytes, tuple]:
+    """(the page's PDF, the share of each of its pages left empty) for the kit's ``entries``."""
     game = view(game)
     lang = options.lang or game.language
     words = strings(game, lang)
@@ -73,7 +103,8 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
             several = sum(1 for f in row["files"] if f["in_kit"]) > 1
             row["title"] = (words.get(f"kind_{kinds.get(row['component'])}") if several else None) or row["title"] \
                 or words.get("instructions", "Instructions")
-        markup = templating.render(template, game=game, entries=entries, flip=options.flip,
+        need = paper_needed(bill, kinds, lang, game.hyphenation, entries)
+        markup = templating.render(template, game=game, entries=entries, flip=options.flip, need=need,
                                    booklet_flip=options.booklet_flip, paper=options.paper,
                                    words={k: Safe(v) if isinstance(v, str) else v for k, v in words.items()},
                                    say=words.say, bleed=number(options.bleed, lang) if options.bleed else "",
@@ -89,9 +120,99 @@ def build(game, options: BuildOptions, entries, spec=None) -> list[Output]:
     templating.markup_problems_in(markup, template.filename, "instructions", problems, game.icons.names)
     problems.raise_if_errors()
     title = f"{game.title}: {words.get('instructions', 'Instructions')}"
-    pdf = single_frame_pdf(options.page_size, MARGIN, title, game.author,
-                           lambda width: flowables(parse(markup), width, {"ruler": lambda arg: [Ruler(words)]}))
-    return [Output("instructions.pdf", words.get("instructions", "Instructions"), pdf=pdf)]
+    return fitted(markup, words, options.page_size, title, game.author)
 
 
-COMPONENT = Component("instructions", build, None, needs_kit=True, warm=warm, view=view)
+#: The largest the page's text is set, as a multiple of the rulebook's sizes (9.4 pt body text, 7 pt
+#: tables: 12.7 pt and 9.5 pt at the most); the ruler keeps its size.
+MOST_SCALE = 1.35
+#: The steps the size is tried in.
+SCALE_STEP = 0.05
+
+
+def fitted(markup: str, words, page_size: tuple, title: str, author: str) -> tuple[bytes, tuple]:
+    """(the page's PDF, the share of each page's frame left empty): the text set as large as fits the
+    pages it takes at the rulebook's sizes (up to :data:`MOST_SCALE`), so a short kit's page is not
+    half blank. The size is searched in steps, by halves (the pages it takes grow with it)."""
+    nodes = parse(markup)
+
+    def made(scale):
+        empty: list = []
+        pdf = single_frame_pdf(page_size, MARGIN, title, author,
+                               lambda width: flowables(nodes, width, {"ruler": lambda arg: [Ruler(words)]},
+                                                       scale=scale), empty)
+        return pdf, tuple(empty)
+
+    best = made(1.0)
+    pages = len(best[1])
+    if best[1][-1] <= SCALE_STEP:
+        return best
+    lo, hi = 0, round((MOST_SCALE - 1.0) / SCALE_STEP)       # steps: lo fits, hi is still to try
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        tried = made(round(1.0 + mid * SCALE_STEP, 2))
+        if len(tried[1]) <= pages:
+            lo, best = mid, tried
+        else:
+            hi = mid - 1
+    return best
+
+
+#: A page of the instructions more than this share empty is a warning (as a booklet's page is).
+EMPTY_SHARE = 1 / 3
+
+
+def kit_entries(game, options: BuildOptions) -> list[KitEntry]:
+    """The kit's entries as the build will list them, near enough to measure this page by (it takes one
+    page): a light component's files laid out on ``options``' paper (none drawn); a heavy one's (a
+    ``weight`` above 1: cards, boards, dice, the map, the rulebook) as its ``listed`` hook gives them, else
+    one page under its id, with no pieces. The check runs on every validate, the studio's too: laying out
+    every card face and board again there would double its time."""
+    from pnp.draw.merge import page_count
+
+    entries, page = [], 1
+    for component in game_components(game):
+        if component.needs_kit:
+            entries.append(KitEntry("", component.name, page, page, component.name, 1))
+            page += 1
+            continue
+        if component.weight <= 1:
+            outs = component.build(game, options)
+        elif component.listed is not None:
+            outs = component.listed(game, options)
+        else:
+            outs = [Output(f"{component.name.replace('_', '-')}.pdf",
+                           escape(component.name.replace("_", " ").capitalize()), [()])]
+        for out in outs:
+            own = len(out.pages) if out.pdf is None else page_count(out.pdf)
+            if out.interleave:
+                own = sum(len(o.pages) if o.pdf is None else page_count(o.pdf) for o in outs
+                          if o.filename in out.interleave)
+            n = own if out.in_kit else 0
+            entries.append(entry_of(component.name, out, page if n else 0, page + n - 1 if n else 0, n, own))
+            page += n
+    return entries
+
+
+@with_game_icons
+def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
+    """The page fills its paper: more than :data:`EMPTY_SHARE` of it left empty on Letter or A4 (its text
+    already at its largest) is a warning at game.yaml's ``components``."""
+    lang = options.lang if options else None
+    found = []
+    for paper in ("letter", "a4"):
+        each = BuildOptions(paper=paper, lang=lang)
+        try:
+            shares = _page(game, each, kit_entries(game, each))[1]
+        except (DataError, ValueError):     # a component's own problem (a token too large for its sheet),
+            return                          # reported by its own check
+        found += [(paper, k, share) for k, share in enumerate(shares, 1) if share > EMPTY_SHARE]
+    if found:
+        listed_pages = "; ".join(f"page {k} on {paper} ({share:.0%} empty)" for paper, k, share in found)
+        problems.warn(*game.where("components"), "instructions",
+                      f"the instructions page leaves more than a third of its paper empty with its text at its "
+                      f"largest: {listed_pages}; a kit this small can do without it (take 'instructions' out "
+                      f"of components), or give game.yaml an icon_key for it to explain the kit's icons")
+
+
+COMPONENT = Component("instructions", build, check, needs_kit=True, warm=warm, view=view)

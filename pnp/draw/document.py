@@ -9,7 +9,9 @@ and of the instructions page are set the same way, in one frame (:func:`single_f
 from __future__ import annotations
 
 import io
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
@@ -51,13 +53,33 @@ CAPTION = Style(font="sans", size=6.8, leading=1.25, align="center", colour="#4a
 CELL_HEAD = Style(font="sans-bold", size=6.8, leading=1.2, align="left", colour="#ffffff", upper=True,
                   tracking=0.3)
 
+#: The size the blocks being made are set at, as a multiple of the styles above (:func:`flowables`'s
+#: ``scale``: the instructions page sets its text as large as fills it).
+_SCALE: ContextVar = ContextVar("pnp_document_scale", default=1.0)
+
+
+def _st(style: Style) -> Style:
+    """``style`` at the size blocks are being made at (:data:`_SCALE`)."""
+    k = _SCALE.get()
+    return style if k == 1.0 else _scaled(style, k)
+
+
+@lru_cache(maxsize=64)
+def _scaled(style: Style, k: float) -> Style:
+    return replace(style, size=round(style.size * k, 3))
+
+
+def _sp(points: float) -> float:
+    """A space between blocks (points) at the size blocks are being made at."""
+    return points * _SCALE.get()
+
 
 # ----------------------------------------------------------------------------- flowables
 
 def _heading(node: Heading):
-    style = {1: H1, 2: H2, 3: H3}[node.level]
-    before = {1: 0, 2: 9, 3: 6}[node.level]
-    after = {1: 7, 2: 3, 3: 2}[node.level]
+    style = _st({1: H1, 2: H2, 3: H3}[node.level])
+    before = _sp({1: 0, 2: 9, 3: 6}[node.level])
+    after = _sp({1: 7, 2: 3, 3: 2}[node.level])
     text = node.text
     unlisted = text.endswith("{-}") and not escaped_at(text, len(text) - 3)
     if unlisted:  # "# Contents {-}": a heading left out of the table of contents
@@ -72,7 +94,7 @@ def _heading(node: Heading):
 def _table(node: TableBlock, width):
     cells = []
     for r, row in enumerate(node.rows):
-        style = CELL_HEAD if r < node.header_rows else CELL
+        style = _st(CELL_HEAD if r < node.header_rows else CELL)
         cells.append([RichText(cell, style) for cell in row])
     n = len(node.rows[0]) if node.rows else 1
     table = RulesTable(cells, repeatRows=node.header_rows, hAlign="LEFT", colWidths=_column_widths(node, width))
@@ -80,7 +102,7 @@ def _table(node: TableBlock, width):
         ("FONTNAME", (0, 0), (-1, -1), "Lato-Regular"),  # else Table names Helvetica, left unembedded
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-        ("TOPPADDING", (0, 0), (-1, -1), 2.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),
+        ("TOPPADDING", (0, 0), (-1, -1), _sp(2.2)), ("BOTTOMPADDING", (0, 0), (-1, -1), _sp(2.2)),
         ("LINEBELOW", (0, 0), (-1, -1), 0.3, HexColor("#cbbfa8")),
     ]
     if node.header_rows:
@@ -89,7 +111,7 @@ def _table(node: TableBlock, width):
         if (r - node.header_rows) % 2:
             commands.append(("BACKGROUND", (0, r), (-1, r), HexColor("#f3ecdd")))
     table.setStyle(TableStyle(commands))
-    table.spaceBefore, table.spaceAfter = 3, 6
+    table.spaceBefore, table.spaceAfter = _sp(3), _sp(6)
     del n
     return table
 
@@ -135,7 +157,7 @@ def _column_widths(node: TableBlock, width):
     least, most = [0.0] * n, [0.0] * n
     wraps = [False] * n                 # a body cell of the column has words a narrower measure would wrap
     for r, row in enumerate(node.rows):
-        style = CELL_HEAD if r < node.header_rows else CELL
+        style = _st(CELL_HEAD if r < node.header_rows else CELL)
         for c, cell in enumerate(row):
             lo, hi = natural_widths(cell, style)
             least[c] = max(least[c], lo + CELL_PADDING + 0.5)
@@ -172,7 +194,7 @@ def _column_widths(node: TableBlock, width):
 
 def _example(node: Example):
     # an empty ">" line is a line of the box left blank
-    flows = [RichText(line, EXAMPLE, 0, 0, background="#efe6d2", min_lines=1) for line in node.lines]
+    flows = [RichText(line, _st(EXAMPLE), 0, 0, background="#efe6d2", min_lines=1) for line in node.lines]
     if len(flows) > 1 and node.lines[0].startswith("**"):
         flows[0].keep_next = True       # a box's title line stays with the box
     return flows
@@ -180,16 +202,17 @@ def _example(node: Example):
 
 def _list(node: ListBlock) -> list:
     """A list's items, hanging from a bullet sized to the text or from their numbers."""
+    body = _st(BODY)
     if node.ordered:
         labels = [f"**{k + 1}.**" for k in range(len(node.items))]
-        widest = max(line_width(line, BODY, BODY.size) for label in labels
-                     for line in (wrap(label, BODY, BODY.size, 1e6) or ()))
-        marker = numbered_list(BODY.size, widest)
+        widest = max(line_width(line, body, body.size) for label in labels
+                     for line in (wrap(label, body, body.size, 1e6) or ()))
+        marker = numbered_list(body.size, widest)
     else:
-        labels, marker = [None] * len(node.items), bullet_list(BODY.size)
-    out = [RichText(item, BODY, 0, 2.5, bullet=label, marker=marker, kind="item")
+        labels, marker = [None] * len(node.items), bullet_list(body.size)
+    out = [RichText(item, body, 0, _sp(2.5), bullet=label, marker=marker, kind="item")
            for item, label in zip(node.items, labels)]
-    out[-1].space_after = 6
+    out[-1].space_after = _sp(6)
     # no item alone at the head or the foot of a page: the last one goes with the one before it, the
     # first with the one after it (the pair moves on, or the second one is split, at least two lines kept)
     if len(out) >= 2:
@@ -214,9 +237,19 @@ def _figure_rows(nodes) -> list:
     return out
 
 
-def flowables(nodes, width, extra: dict, figures=None):
+def flowables(nodes, width, extra: dict, figures=None, scale: float = 1.0):
     """Block nodes -> platypus flowables. ``extra`` handles directives (toc, notes, cover, ...);
-    ``figures`` (:class:`pnp.rulebook.figures.Figures`) holds the drawings ``!figure N`` lines stand for."""
+    ``figures`` (:class:`pnp.rulebook.figures.Figures`) holds the drawings ``!figure N`` lines stand for.
+    ``scale``: text and the space between blocks set at that multiple of the booklet's sizes (what a
+    directive or a figure draws keeps its own)."""
+    token = _SCALE.set(scale)
+    try:
+        return _flowables(nodes, width, extra, figures)
+    finally:
+        _SCALE.reset(token)
+
+
+def _flowables(nodes, width, extra: dict, figures) -> list:
     out = []
     for node in _figure_rows(nodes):
         start = len(out)
@@ -261,21 +294,21 @@ def _flowables_of(node, out: list, width, extra: dict, figures) -> None:
         if drawings:
             if out and isinstance(out[-1], RichText) and out[-1].kind == "body":
                 out[-1].keep_next = True        # the paragraph that introduces a figure stays with it
-            out.append(FigureRow(drawings, CAPTION))
+            out.append(FigureRow(drawings, _st(CAPTION)))
         return
     if isinstance(node, Heading):
         if node.level == 1:
             out.append(CondPageBreak(pt(CHAPTER_ROOM)))
         out.append(_heading(node))
     elif isinstance(node, Paragraph):
-        out.append(RichText(node.text, BODY, 0, 5, keep_with_next=leads_in(node.text), kind="body"))
+        out.append(RichText(node.text, _st(BODY), 0, _sp(5), keep_with_next=leads_in(node.text), kind="body"))
     elif isinstance(node, ListBlock):
         out.extend(_list(node))
     elif isinstance(node, TableBlock):
         out.append(_table(node, width))
     elif isinstance(node, Example):
         box = _example(node)
-        box[0].space_before, box[-1].space_after = 3, 7
+        box[0].space_before, box[-1].space_after = _sp(3), _sp(7)
         out.append(KeepTogether(box) if len(box) <= 12 else box[0])
         if len(box) > 12:
             out.extend(box[1:])

@@ -353,13 +353,22 @@ def heart(c, cx, cy, size, colour=None, label=None):
     _label(c, cx, cy, size, label)
 
 
+def tick_box(c, cx, cy, size, colour=None, label=None):
+    """An empty square to tick (a checklist's box): an outline, so a pen's mark shows in it."""
+    c.setStrokeColor(_colour(colour, INK))
+    c.setLineWidth(max(0.4, size * 0.07))
+    side = size * 0.72
+    c.rect(cx - side / 2, cy - side / 2, side, side, stroke=1, fill=0)
+    _label(c, cx, cy, size, label)
+
+
 #: pnp's built-in icons by name (a game names its own meanings for them in game.yaml's ``icons:``,
 #: e.g. ``power: heater``). :data:`pnp.text.icon_names.ICON_NAMES` lists the same names.
 ICONS = {
     "coin": coin, "seal": seal, "heater": heater, "purse": purse, "skull": skull, "gem": gem,
     "cycle": cycle, "plus": plus, "pip": pip, "step": step, "crown": crown, "star": star, "sun": sun,
     "circle": circle, "square": square, "diamond": diamond, "triangle": triangle, "hexagon": hexagon,
-    "heart": heart,
+    "heart": heart, "tick_box": tick_box,
 }
 
 #: Icons that are wider than tall when drawn inline (width as a multiple of size).

@@ -1106,6 +1106,15 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     ]
 
 
+def listed(game, options: BuildOptions, spec=None) -> list[Output]:
+    """The booklet's file as the instructions page lists it, nothing laid out (``Component.listed``): one
+    rulebook, printed on both sides of two sheets (the pages the page's check measures by)."""
+    words = strings(game, options.lang or game.language)
+    name = words.get("rulebook", "Rulebook")
+    return [Output("rulebook-imposed.pdf", name, [()] * 2, sides="double", sheets=2,
+                   parts=(Part("booklet", "rulebook", 1, name),))]
+
+
 @with_game_icons
 def check(game, problems: Problems, options: BuildOptions | None = None, spec=None) -> None:
     before = len(problems.errors)
@@ -1236,4 +1245,4 @@ def _raw(path, root):
         return None
 
 
-COMPONENT = Component("rulebook", build, check, check_files=check_files, weight=5, words=words)
+COMPONENT = Component("rulebook", build, check, check_files=check_files, weight=5, words=words, listed=listed)

@@ -4,5 +4,5 @@ own SVG icons (:mod:`pnp.loading.icons`)."""
 
 ICON_NAMES = frozenset({
     "coin", "seal", "heater", "purse", "skull", "gem", "cycle", "plus", "pip", "step", "crown", "star", "sun",
-    "circle", "square", "diamond", "triangle", "hexagon", "heart",
+    "circle", "square", "diamond", "triangle", "hexagon", "heart", "tick_box",
 })

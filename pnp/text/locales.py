@@ -91,6 +91,14 @@ def plural_categories(lang: str | None) -> tuple:
     return tuple(c for c in CATEGORIES if c in locale(lang).plural_form.tags or c == "other")
 
 
+def listed(items, lang: str | None) -> str:
+    """``items`` (texts) as a list in ``lang``'s words: "a, b and c", "a, b y c" (CLDR's list patterns)."""
+    from babel.lists import format_list
+
+    items = [str(i) for i in items]
+    return format_list(items, locale=locale(lang)) if items else ""
+
+
 def number(value, lang: str | None) -> str:
     """``value`` written with ``lang``'s decimal and grouping separators (Babel's ``format_decimal``);
     integers stay integers and a float keeps its digits (``63.5``, never ``63.500``)."""

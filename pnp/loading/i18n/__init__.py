@@ -72,6 +72,8 @@ PLACEHOLDERS = {
     "cutter_image": {"image", "width_in", "height_in", "width_mm", "height_mm", "cut"},
     "kit_title": {"title"},
     "kit_invented": {"mark"},
+    "kit_need_card": {"count", "what"},
+    "kit_need_paper": {"count", "what"},
     "kit_cards_gutterfold_bleed": {"bleed"},
     "kit_cards_duplex": {"edge", "fronts", "backs"},
     "kit_cards_bleed": {"bleed"},
