@@ -261,6 +261,8 @@ def matrix_game(tmp_path, name: str, lang: str, chapters: Chapters, pages: int |
     text = game_yaml.read_text()
     text = text[:text.index("components:")] + "components: [rulebook]\n"
     game_yaml.write_text(text.replace("players:", f"language: {lang}\nplayers:", 1))
+    (root / "i18n" / "en.yaml").unlink()            # the starter's token kinds' English names: no tokens here
+    (root / "i18n").rmdir()
     (root / "templates" / "rulebook" / "en" / "rules.md.j2").unlink()
     folder = root / "templates" / "rulebook" / "en"
     if lang != "en":
