@@ -90,8 +90,9 @@ def _title(game, options) -> str:
     return strings(game, options.lang or game.language).get("instructions", "Instructions")
 
 
-def _page(game, options: BuildOptions, entries) -> tuple[bytes, tuple]:
-    """(the page's PDF, the share of each of its pages left empty) for the kit's ``entries``."""
+def _page(game, options: BuildOptions, entries, enough: float | None = None) -> tuple[bytes, tuple]:
+    """(the page's PDF, the share of each of its pages left empty) for the kit's ``entries`` (``enough``:
+    see :func:`fitted`)."""
     game = view(game)
     lang = options.lang or game.language
     words = strings(game, lang)
@@ -120,20 +121,27 @@ def _page(game, options: BuildOptions, entries) -> tuple[bytes, tuple]:
     templating.markup_problems_in(markup, template.filename, "instructions", problems, game.icons.names)
     problems.raise_if_errors()
     title = f"{game.title}: {words.get('instructions', 'Instructions')}"
-    return fitted(markup, words, options.page_size, title, game.author)
+    return fitted(markup, words, options.page_size, title, game.author, enough)
 
 
 #: The largest the page's text is set, as a multiple of the rulebook's sizes (9.4 pt body text, 7 pt
 #: tables: 12.7 pt and 9.5 pt at the most); the ruler keeps its size.
 MOST_SCALE = 1.35
+#: The smallest, when that keeps the page to fewer pages (8.5 pt and 6.3 pt): a page a few lines too long
+#: is set a little smaller rather than print a second page of a few lines.
+LEAST_SCALE = 0.9
 #: The steps the size is tried in.
 SCALE_STEP = 0.05
 
 
-def fitted(markup: str, words, page_size: tuple, title: str, author: str) -> tuple[bytes, tuple]:
+def fitted(markup: str, words, page_size: tuple, title: str, author: str,
+           enough: float | None = None) -> tuple[bytes, tuple]:
     """(the page's PDF, the share of each page's frame left empty): the text set as large as fits the
-    pages it takes at the rulebook's sizes (up to :data:`MOST_SCALE`), so a short kit's page is not
-    half blank. The size is searched in steps, by halves (the pages it takes grow with it)."""
+    fewest pages it can take between :data:`LEAST_SCALE` and :data:`MOST_SCALE` times the rulebook's
+    sizes, so a short kit's page is not half blank and a long one's does not spill a few lines onto a
+    second page. The size is searched in steps, by halves (the pages it takes grow with it). ``enough``
+    (the check's question): the rulebook's sizes are kept when they leave no more than that share of the
+    last page empty (a larger size would only fill it more)."""
     nodes = parse(markup)
 
     def made(scale):
@@ -143,10 +151,29 @@ def fitted(markup: str, words, page_size: tuple, title: str, author: str) -> tup
                                                        scale=scale), empty)
         return pdf, tuple(empty)
 
+    def scale(step):
+        return round(1.0 + step * SCALE_STEP, 2)
+
     best = made(1.0)
-    pages = len(best[1])
-    if best[1][-1] <= SCALE_STEP:
+    if enough is not None and best[1][-1] <= enough:
         return best
+    pages, lo = len(best[1]), 0                 # steps from 1.0: lo fits ``pages``
+    if pages > 1:
+        least = round((LEAST_SCALE - 1.0) / SCALE_STEP)
+        smallest = made(scale(least))
+        if len(smallest[1]) < pages:            # fewer pages at a smaller size: the largest that holds them
+            pages, lo, best = len(smallest[1]), least, smallest
+    elif best[1][-1] <= SCALE_STEP:
+        return best
+    hi = round((MOST_SCALE - 1.0) / SCALE_STEP) if lo == 0 else -1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        tried = made(scale(mid))
+        if len(tried[1]) <= pages:
+            lo, best = mid, tried
+        else:
+            hi = mid - 1
+    return best
     lo, hi = 0, round((MOST_SCALE - 1.0) / SCALE_STEP)       # steps: lo fits, hi is still to try
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -197,15 +224,16 @@ def kit_entries(game, options: BuildOptions) -> list[KitEntry]:
 @with_game_icons
 def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     """The page fills its paper: more than :data:`EMPTY_SHARE` of it left empty on Letter or A4 (its text
-    already at its largest) is a warning at game.yaml's ``components``."""
+    already at its largest) is a warning at game.yaml's ``components``. The kit is listed once, as on
+    Letter (on A4 only its page numbers and sheet counts differ: digits of the page)."""
     lang = options.lang if options else None
     found = []
+    try:
+        entries = kit_entries(game, BuildOptions(paper="letter", lang=lang))
+    except (DataError, ValueError):     # a component's own problem (a token too large for its sheet),
+        return                          # reported by its own check
     for paper in ("letter", "a4"):
-        each = BuildOptions(paper=paper, lang=lang)
-        try:
-            shares = _page(game, each, kit_entries(game, each))[1]
-        except (DataError, ValueError):     # a component's own problem (a token too large for its sheet),
-            return                          # reported by its own check
+        shares = _page(game, BuildOptions(paper=paper, lang=lang), entries, EMPTY_SHARE)[1]
         found += [(paper, k, share) for k, share in enumerate(shares, 1) if share > EMPTY_SHARE]
     if found:
         listed_pages = "; ".join(f"page {k} on {paper} ({share:.0%} empty)" for paper, k, share in found)
