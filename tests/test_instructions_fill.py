@@ -106,3 +106,17 @@ def test_a_page_still_a_third_empty_is_a_warning_at_components(tmp_path, monkeyp
     assert found[0].startswith(f"{path}:{line}: warning: instructions: the instructions page leaves more than a "
                                "third of its paper empty with its text at its largest: page 1 on letter (")
     assert "page 1 on a4 (" in found[0]
+
+
+def test_a_deck_of_one_sheet_is_named_by_its_page_not_a_range(tmp_path):
+    """The starter game's cards take one front page and one back page: the instructions say "print pages
+    3" and "pages 4" (the page, as the table lists it), never a range from a page to itself ("3-3")."""
+    from rasterize import page_words
+
+    game = tmp_path / "g"
+    assert CliRunner().invoke(main, ["new", str(game)]).exit_code == 0
+    result = CliRunner().invoke(main, ["build", str(game), "--out", str(tmp_path / "kit"), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    text = page_words(tmp_path / "kit" / "instructions.pdf")[0]
+    assert "Without one, print pages 3, put the sheets back in the tray and print pages 4 on their reverse" in text
+    assert "3-3" not in text and "3\u20133" not in text
