@@ -144,9 +144,9 @@ def test_a_built_in_icon_is_written_once_and_prints_as_if_drawn_in_place():
     c.setPageSize((400, 400))
     spots = [(40 + 60 * (k % 6), 40 + 60 * (k // 6)) for k in range(len(icons.ICONS))]
     # placed by name, a label is measured against its icon (tests/test_badge_labels.py): at this size the
-    # skull's and the cycle's get an outline and the diamond's is set smaller, which the icons as such
-    # do not do, so those three are compared without one
-    labels = {name: None if name in ("skull", "cycle", "diamond") else "7" for name in icons.ICONS}
+    # skull's, the cycle's and the tick box's get an outline and the diamond's is set smaller, which the
+    # icons as such do not do, so those four are compared without one
+    labels = {name: None if name in ("skull", "cycle", "diamond", "tick_box") else "7" for name in icons.ICONS}
     for (name, draw), (x, y) in zip(icons.ICONS.items(), spots):       # page 1: the icons as such
         draw(c, x, y, 36, None, labels[name])
     c.showPage()

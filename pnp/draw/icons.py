@@ -359,7 +359,7 @@ def tick_box(c, cx, cy, size, colour=None, label=None):
     c.setLineWidth(max(0.4, size * 0.07))
     side = size * 0.72
     c.rect(cx - side / 2, cy - side / 2, side, side, stroke=1, fill=0)
-    _label(c, cx, cy, size, label)
+    _label(c, cx, cy, size, label, colour=INK)       # an empty box: its number in ink, as its outline
 
 
 #: pnp's built-in icons by name (a game names its own meanings for them in game.yaml's ``icons:``,
