@@ -183,3 +183,21 @@ def test_every_tile_heading_fits_its_band_even_on_a_thin_strip(tide_clock):
     thin = [e for e in labels if e.rect.w < 40]
     assert [e.markup.split(" · ")[1] for e in thin] == ["tile A3", "tile B3", "tile C3"]
     assert all(e.style.max_lines == 3 and e.style.size == 6.0 for e in thin)
+
+
+@needs_tide_clock
+def test_a_component_named_shared_sheets_keeps_its_file(tide_clock, tmp_path):
+    """A component whose file would be shared-sheets.pdf (its id shared_sheets) keeps it: the shared
+    sheets take the next free name, so neither file overwrites the other."""
+    game = tmp_path / "tide_clock"
+    shutil.copytree(tide_clock, game)
+    data = game / "game.yaml"
+    data.write_text(data.read_text().replace("    id: standees\n", "    id: shared_sheets\n", 1))
+    manifest, _ = _build(game, tmp_path / "kit")
+    files = _files(manifest)
+    assert not files["shared-sheets.pdf"]["in_kit"] and files["shared-sheets.pdf"]["pages"] == 1
+    assert files["shared-sheets-2.pdf"]["in_kit"] and files["shared-sheets-2.pdf"]["sides"] == "single"
+    standees = " ".join(page_texts(tmp_path / "kit" / "shared-sheets.pdf"))
+    assert "Harbour Keeper" in standees and "tile" not in standees
+    shared = " ".join(" ".join(page_texts(tmp_path / "kit" / "shared-sheets-2.pdf")).split())
+    assert "Harbour Keeper" in shared and "Harbour board · tile" in shared

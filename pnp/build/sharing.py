@@ -29,6 +29,17 @@ SHARED_ID = "shared_sheets"
 PT = 72 / 25.4
 
 
+def free_name(built: dict) -> str:
+    """:data:`SHARED_FILE`, or ``shared-sheets-2.pdf`` (-3, ...) when a component of the game already
+    writes a file of that name (a board whose id is ``shared-sheets``)."""
+    taken = {out.filename for outs in built.values() for out in outs}
+    name, n = SHARED_FILE, 1
+    while name in taken:
+        n += 1
+        name = f"shared-sheets-{n}.pdf"
+    return name
+
+
 def candidates(components, built, paper_w: float, paper_h: float) -> list[tuple]:
     """(component id, output index, page index, block Rect) of every page that may go onto a shared
     sheet, in kit order."""
@@ -79,7 +90,7 @@ def share_sheets(game, components, built: dict, options) -> tuple[list, dict]:
         holds.append((name, named, out.filename, f"{kind}:{'tiles' if tiles else out.sides}"))
     pdf = place(sources, sheets, (plan.page_w * PT, plan.page_h * PT), f"{game.title}: {title}", game.author,
                 outline=title)
-    shared = Output(SHARED_FILE, title, pdf=pdf, sides="single", holds=tuple(holds))
+    shared = Output(free_name(built), title, pdf=pdf, sides="single", holds=tuple(holds))
     shared.page_count = plan.sheets
     for (name, k), _ in index.items():
         out = built[name][k]
