@@ -46,9 +46,13 @@ def _fresh_process_state():
     order, nor in two instrumented runs, and the memo that carried it was not found (the closing note of
     the session of 2026-12-07 20:54 UTC says what was ruled out). A module of tests is a run of its own."""
     from pnp.cache import buildcache, memo
+    from pnp.components import cards
     from pnp.rulebook import component
+    from pnp.text import templating
 
     memo.clear()
+    templating._CONVERTED.update(game=None, memo={})
+    cards._FACES.update(game=None, faces={})
     component._LAID.clear()
     component._FITS.clear()
     buildcache.forget_generations()
