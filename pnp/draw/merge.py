@@ -270,7 +270,7 @@ def place(sources: list, sheets, size: tuple, title: str, author: str = "", outl
         for placements in sheets:
             out.add_blank_page(page_size=size)
             page = Page(out.pages[-1])
-            for n, (src, index, (x, y, w, h), dx, dy) in enumerate(placements):
+            for src, index, (x, y, w, h), dx, dy in placements:
                 if (src, index) not in forms:
                     forms[(src, index)] = out.copy_foreign(Page(opened[src].pages[index]).as_form_xobject())
                 name = page.add_resource(forms[(src, index)], Name.XObject, name=Name(f"/Shared{src}p{index}"))
