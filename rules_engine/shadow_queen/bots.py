@@ -191,16 +191,24 @@ def within(rules, bridge: tuple, here: int, steps: int) -> tuple:
 def better_spaces(rules, entry, here: int, steps: int) -> tuple:
     """The spaces other than ``here`` within ``steps`` hexes of it over the links the :func:`heading`
     ``entry``'s bridges open (pieces and forests ignored: a superset of where a move of ``steps`` hexes
-    may end) that score no more than ``here`` by the entry. A piece on ``here`` with each of them taken by
-    a piece (a space with a piece is never a destination) stays: every place it may go scores more than
-    staying. Kept in the entry's dict per ``(here, steps)``: the same few come back turn after turn."""
-    spaces = within(rules, entry[3], here, steps)
+    may end) that score no more than ``here`` by the entry, best first: by score, and among equal scores
+    the spaces next to ``here`` first, in the order of its open links (the order in which
+    :meth:`GameState.destinations` lists a move's first hex), then the others.
+    A piece on ``here`` with each of them taken by a piece (a space with a piece is never a destination)
+    stays: every place it may go scores more than staying; with a free one next to it and no free one
+    further off that scores as well, it goes there. Kept in the entry's dict per ``(here, steps)``: the
+    same few come back turn after turn."""
+    bridge = entry[3]
+    spaces = within(rules, bridge, here, steps)
     near = entry[1]
     score = [near[s] for s in spaces]
     fill_scores(rules, entry, spaces, score)
     own = [near[here]]
     fill_scores(rules, entry, (here,), own)
-    return tuple(s for s, v in zip(spaces, score) if v <= own[0])
+    first = rules.open_links(bridge)[here]
+    rank = {s: i for i, s in enumerate(first)}
+    far = len(first)
+    return tuple(s for v, i, s in sorted([(v, rank.get(s, far), s) for s, v in zip(spaces, score) if v <= own[0]]))
 
 
 def card_kinds(rules) -> list:
@@ -303,26 +311,45 @@ class GreedyBot(Bot):
         else:
             steps = r.kind_move[r.piece_kind[p]] if state.orders[p] is None else state.allowance(p)
         key = (here, steps)
-        better = entry[4].get(key)
-        if better:
+        kept = entry[4]
+        better = kept.get(key)
+        if better is None:
+            kept[key] = False                        # worked out when a piece stands here again
+        else:
+            if better is False:
+                better = kept[key] = better_spaces(r, entry, here, steps)
+            # every space within its move that scores no more than its own taken by a piece (or none such):
+            # staying is the best move whatever else stands near, found without searching where it may go
             occ = state.occ
-            for s in better:
+            them = iter(better)
+            for s in them:
                 if occ[s] < 0:
                     break
             else:
                 return self._go(p, here)
-        elif better is None:
-            entry[4][key] = False                    # worked out when a piece stands here again
-        elif better is False:
-            better = entry[4][key] = better_spaces(r, entry, here, steps)
-            occ = state.occ
-            for s in better:
-                if occ[s] < 0:
-                    break
-            else:
-                return self._go(p, here)             # none, or each taken: as above
-        else:
-            return self._go(p, here)
+            # ``s``: the best free one (:func:`better_spaces` has them best first). When it is next to the
+            # piece it is a destination (the search lists the free spaces next to it first, in the order of
+            # its open links, as ``better`` has them): it goes there, unless a free space further off scores
+            # as well (only the search knows whether it may reach it). For a move of its own side's piece
+            # with no orders to follow (the search :meth:`GameState._reach_free`)
+            if dests is None and r.piece_side[p] ^ state.possessed[p] == me:
+                adjacent = (state._open or state.open_links())[here]
+                if s in adjacent:
+                    low = near[s]
+                    ties = [s]
+                    for t in them:
+                        if occ[t] < 0:
+                            if near[t] != low:
+                                break
+                            if t not in adjacent:
+                                ties = None
+                                break
+                            ties.append(t)
+                    if ties:
+                        if len(ties) == 1:
+                            return self._go(p, s)
+                        # a draw only where the best destinations tie: the k-th of them, in their order
+                        return self._go(p, ties[int(rng.random() * len(ties))])
         if dests is None:
             dests = state.destinations(p)
             if len(dests) == 1:
