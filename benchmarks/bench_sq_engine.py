@@ -1,7 +1,7 @@
 """Shadow Queen's greedy games split into the engine's share and the bot's: what one core could reach
 with a bot that cost nothing.
 
-Usage: python benchmarks/bench_sq_engine.py [--games 40] [--runs 3] [--kinds] [--settle]
+Usage: python benchmarks/bench_sq_engine.py [--games 40] [--runs 3] [--kinds] [--settle] [--split]
 
 Plays ``--games`` seeded greedy games (the engine's fast loop), recording every decision and how many
 numbers the bot drew from the game's generator for it; then plays the same games again with a bot that
@@ -13,7 +13,9 @@ no card or action follows), the end of a turn, a card played or passed, a defenc
 plain stays of a turn after its last other decision (what a bot that ended its turn early would save).
 ``--settle`` times a prototype of a protocol with fewer round trips: the greedy bot settles each run of
 plain stays itself in one call (the same games, events, decision counts and traces: checked first),
-against the engine's fast loop, runs alternating. A measurement, not a test.
+against the engine's fast loop, runs alternating. ``--split`` times the same games again with the process's
+CPU clock read around each bot call and each engine step (the cost of a pair of readings measured and
+taken off): a game's time by kind of decision, the bot's part and the engine's. A measurement, not a test.
 """
 
 from __future__ import annotations
@@ -169,12 +171,88 @@ def settle(sq, rules, games: int, runs: int) -> None:
                                                for name, t in best.items()))
 
 
+def split(sq, rules, games: int) -> None:
+    """``--split``: a game's CPU time by kind of decision, the bot's part and the engine's."""
+    import os
+    from collections import Counter
+
+    from rules_engine.core import play as core_play
+    from rules_engine.shadow_queen.simulate import fast_play
+    from rules_engine.shadow_queen.state import DEFEND, DRAW, MOVE, OVER, PIECE, ROLL
+
+    clock = time.process_time_ns
+    spent, count = Counter(), Counter()
+
+    def clocked_play(state, bots, rng):
+        """The engine's fast loop (``simulate.fast_play``) with the clock read around each call."""
+        acts = [bot.act for bot in bots]
+        step = state.step
+        decisions = core_play.start_record(state, 2)
+        while True:
+            phase = state.phase
+            if phase == DRAW or phase == ROLL:
+                t0 = clock()
+                state.sample_chance(rng)
+                spent["draws and dice"] += clock() - t0
+                count["draws and dice"] += 1
+                continue
+            if phase == OVER:
+                return state
+            p = 1 - state.active if phase == DEFEND else state.active
+            decisions[p] += 1
+            t0 = clock()
+            a = acts[p](state, p, rng)
+            t1 = clock()
+            if phase == PIECE and a.verb == MOVE:
+                kind = "stay" if a.dest == state.pos[a.piece] else "move to another space"
+            else:
+                kind = f"{phase}: {a.verb}"
+            t2 = clock()
+            step(a)
+            t3 = clock()
+            spent["the bot, " + kind] += t1 - t0
+            spent["the engine, " + kind] += t3 - t2
+            count["the bot, " + kind] += 1
+            count["the engine, " + kind] += 1
+
+    def nothing():
+        return None
+
+    pair = []                                   # the cost of two readings around a call (best of 5)
+    for _ in range(5):
+        t0 = clock()
+        for _ in range(100000):
+            clock()
+            nothing()
+            clock()
+        both = clock() - t0
+        t0 = clock()
+        for _ in range(100000):
+            nothing()
+        pair.append((both - (clock() - t0)) / 100000)
+    pair = min(pair)
+    start = time.process_time()
+    for seed in range(games):
+        bot = sq.ENGINE.make_bot("greedy")
+        fast_play(sq.ENGINE.new_state(rules, 2), [bot, bot], random.Random(seed))
+    plain = (time.process_time() - start) / games
+    for seed in range(games):
+        bot = sq.ENGINE.make_bot("greedy")
+        clocked_play(sq.ENGINE.new_state(rules, 2), [bot, bot], random.Random(seed))
+    rows = sorted(((spent[k] - count[k] * pair, k) for k in spent), reverse=True)
+    print(f"split (load average {os.getloadavg()[0]:.1f}; a pair of clock readings {pair / 1000:.2f} us, taken "
+          f"off): {games} games, {1000 * plain:.1f} ms a game unclocked, the parts {sum(t for t, _ in rows) / games / 1e6:.1f} ms")
+    for t, k in rows:
+        print(f"  {k}: {count[k] / games:.0f} a game, {t / count[k] / 1000:.2f} us each, {t / games / 1e6:.2f} ms a game")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--kinds", action="store_true", help="also count the decisions of a game by kind")
     parser.add_argument("--settle", action="store_true", help="also time the bot settling its plain stays itself")
+    parser.add_argument("--split", action="store_true", help="also split a game's CPU time by kind of decision")
     args = parser.parse_args()
     import os
     from collections import Counter
@@ -220,6 +298,8 @@ def main():
               f"a decision", flush=True)
     if args.settle:
         settle(sq, rules, args.games, max(args.runs, 1))
+    if args.split:
+        split(sq, rules, args.games)
 
 
 if __name__ == "__main__":
