@@ -350,6 +350,25 @@ class GreedyBot(Bot):
                             return self._go(p, s)
                         # a draw only where the best destinations tie: the k-th of them, in their order
                         return self._go(p, ties[int(rng.random() * len(ties))])
+                elif steps > 1:
+                    # two hexes off or more: when no other free one scores as well and the piece may pass
+                    # through a space next to it (free, or one of its side's pieces; no pathless forest)
+                    # that leads to it, it is in the search's second hex and the only best destination
+                    low = near[s]
+                    for t in them:
+                        if occ[t] < 0:
+                            if near[t] == low:
+                                s = -1
+                            break
+                    if s >= 0:
+                        deep = state._deep or state._deep_now()
+                        ahead = deep[here]
+                        side, possessed = r.piece_side, state.possessed
+                        for m in adjacent:
+                            if m in ahead and s in deep[m]:
+                                other = occ[m]
+                                if other < 0 or side[other] ^ possessed[other] == me:
+                                    return self._go(p, s)
         if dests is None:
             dests = state.destinations(p)
             if len(dests) == 1:
