@@ -11,6 +11,9 @@ words keep clear of rings, pieces and each other.
   above; the examples' start figure printed "bridge site" across its dashed ring. A holding's number is
   now printed inside its ring, and a figure moves a word that would touch a ring, a piece, an arrow or
   another word within its hex, or leaves it out (a site's name under the bridge built on it).
+- A word is kept off the hex outlines too where its hex has room (the examples' start figures printed
+  "Messenger" across its hex's lower edges), and a word that fits nowhere as set is set smaller or on
+  two lines before it is moved or left out (at 0.6 "The Stronghold" was wider than its ring).
 
 Measured on every map and board figure of every booklet: the bundled games', the test games' and the
 outside games' (``../shared/games``, on copies); only Shadow Queen's has a map, but a designer's map
@@ -28,7 +31,7 @@ import pytest
 from pnp.draw.icons import for_game
 from pnp.draw.text import ink_rect
 from pnp.layout.hexmap import MapStyle
-from pnp.layout.geometry import Box, Circle, Picture, Rect, Text, Transform, extent
+from pnp.layout.geometry import Box, Circle, Picture, Polygon, Rect, Text, Transform, extent
 from pnp.loading.gamedata import load_game
 from pnp.rulebook.figures import Figures
 
@@ -104,6 +107,25 @@ def label_overlaps(drawing) -> list[tuple]:
         for other, ink2 in words[i + 1:]:
             if ink.overlaps(ink2, TOL):
                 out.append((text, other))
+    return out
+
+
+def outline_crossings(drawing) -> list[tuple]:
+    """The words of a map figure (but its legend's) whose ink touches a hex's outline (its stroke) by more
+    than 0.01 mm: (role, word)."""
+    from pnp.layout.labels import Segment, meets
+
+    group = drawing.elements[0]
+    edges = [Segment(*a, *b, e.width) for e in group.elements
+             if isinstance(e, Polygon) and e.role == "hex-outline"
+             for a, b in zip(e.points, (*e.points[1:], e.points[0]))]
+    out = []
+    for e in group.elements:
+        role = getattr(e, "role", "")
+        if isinstance(e, Text) and e.markup and not role.startswith(("piece-icon:", "legend")):
+            ink = ink_rect(e.rect, e.markup, e.style)
+            if ink is not None and group.clip.overlaps(ink) and any(meets(ink.inset(TOL), x) for x in edges):
+                out.append((role, str(e.markup)))
     return out
 
 
@@ -240,11 +262,8 @@ def test_no_word_of_an_outside_games_map_or_board_figure_touches_a_ring_a_piece_
             assert label_overlaps(d) == [], f"{name}: {d.caption}"
 
 
-@pytest.mark.parametrize("scale", [0.8, 1.0])
-def test_a_figure_of_the_whole_map_with_every_piece_at_its_start_keeps_its_words_clear(scale):
-    """Every hex of Shadow Queen's map with a piece on each starting hex: no word touches a ring, a piece
-    or another word, and every piece off a holding has its name. (Not at 0.6, the examples' scale: "The
-    Stronghold", set at 10 pt there to print at 6, is wider than its ring; no figure shows it.)"""
+def _whole_map(scale, with_pieces=True):
+    """Every hex of Shadow Queen's map at ``scale``, with a piece on each starting hex (or none)."""
     game = load_game("shadow_queen")
     pieces = {}
     for kind, spots in game.map.start:
@@ -253,13 +272,73 @@ def test_a_figure_of_the_whole_map_with_every_piece_at_its_start_keeps_its_words
             pieces[hexagon.id] = kind
     figures = Figures(game, "en")
     with for_game(game, "en"):
-        figures.map(around=[h.id for h in game.map.hexes], radius=0.5, pieces=pieces, scale=scale)
-    drawing = figures.drawings[0]
+        figures.map(around=[h.id for h in game.map.hexes], radius=0.5, pieces=pieces if with_pieces else None,
+                    scale=scale)
+    return game, pieces, figures.drawings[0]
+
+
+@pytest.mark.parametrize("scale", [0.6, 0.8, 1.0])
+def test_a_figure_of_the_whole_map_with_every_piece_at_its_start_keeps_its_words_clear(scale):
+    """Every hex of Shadow Queen's map with a piece on each starting hex: no word touches a ring, a piece,
+    a hex's outline or another word, every holding keeps its name and every piece off a holding has its
+    name. On main, at 0.6 (the examples' scale: words set at 10 pt to print at 6) "The Stronghold" was
+    wider than its ring and crossed it, and the three Messengers' names crossed their hexes' outlines."""
+    game, pieces, drawing = _whole_map(scale)
     assert label_overlaps(drawing) == []
+    assert outline_crossings(drawing) == []
     group = drawing.elements[0]
     named = [e for e in group.elements if isinstance(e, Text) and e.role.startswith("piece-label:")]
     off_holdings = [h for h in pieces if game.map.holding_at(next(x.at for x in game.map.hexes if x.id == h)) is None]
     assert len(named) == len(off_holdings)
+    holdings = sorted(str(e.markup) for e in group.elements if isinstance(e, Text) and e.role == "holding-name")
+    assert holdings == sorted(h.name for h in game.map.holdings)
+
+
+def test_at_the_examples_scale_a_holdings_name_wider_than_its_ring_is_wrapped_inside_it():
+    """At 0.6 "The Stronghold" is set at 10 pt (6 pt printed): 24.62 mm on one line, its ring 21.8 mm
+    across inside its stroke (on main it crossed the ring by 1.9 mm each side). It is set on two lines,
+    "The" over "Stronghold" (17.86 mm), kept inside the ring with 0.3 mm to spare, still at 10 pt."""
+    from pnp.draw.text import fit
+
+    game, _, drawing = _whole_map(0.6)
+    group = drawing.elements[0]
+    (name,) = [e for e in group.elements if isinstance(e, Text) and e.role == "holding-name"
+               and str(e.markup) == "The Stronghold"]
+    ring = next(e for e in group.elements if isinstance(e, Circle) and e.role == "holding:stronghold")
+    fitted = fit(name.markup, name.style, name.rect.w, name.rect.h)
+    assert fitted.size == 10.0 and [len(line) for line in fitted.lines] == [1, 1]
+    ink = ink_rect(name.rect, name.markup, name.style)
+    assert round(ink.w, 2) == 17.86
+    assert _near_far(ring.cx, ring.cy, ink)[1] <= ring.r - ring.width / 2 - 0.3 + TOL
+    # the same word in the kit's figures (0.8 and over) stays on one line where the map sets it
+    for scale in (0.8, 1.0):
+        group = _whole_map(scale)[2].elements[0]
+        (name,) = [e for e in group.elements if isinstance(e, Text) and e.role == "holding-name"
+                   and str(e.markup) == "The Stronghold"]
+        assert len(fit(name.markup, name.style, name.rect.w, name.rect.h).lines) == 1
+
+
+@pytest.mark.parametrize("game_id", BUNDLED)
+def test_no_word_of_a_bundled_map_figure_crosses_a_hex_outline(game_id):
+    """On main the examples' start figures (scale 0.6) printed "Messenger" across the lower edges of its
+    hex 0709: 17.29 mm of word under its piece, whose lower corners lie where the hex is 17.0 mm wide. It is
+    now set above its piece, under the hex's number, inside the hex."""
+    for d in booklet_figures(load_game(game_id)):
+        assert outline_crossings(d) == [], d.caption
+
+
+def test_the_messengers_name_is_set_inside_its_hex_above_its_piece():
+    game = load_game("shadow_queen")
+    (start, *_) = [d for d in booklet_figures(game) if d.caption.startswith("The position at the start")]
+    group = start.elements[0]
+    (label,) = [e for e in group.elements if isinstance(e, Text) and e.role == "piece-label:messenger"]
+    piece = min((e for e in group.elements if isinstance(e, Circle) and e.role == "piece:messenger"),
+                key=lambda e: math.hypot(e.cx - label.rect.cx, e.cy - label.rect.cy))
+    (number,) = [e for e in group.elements if isinstance(e, Text) and e.role == "id:0709"]
+    ink, above = ink_rect(label.rect, label.markup, label.style), ink_rect(number.rect, number.markup, number.style)
+    assert ink.y >= piece.cy + piece.r + piece.width / 2 + 0.3 - TOL       # above the piece
+    assert ink.top <= above.y - 0.3 + TOL                                   # under the hex's number
+    assert round(ink.w, 2) == 17.29 and label.style.size == 10.0           # as set, not smaller
 
 
 # ------------------------------------------------------------------------------ placing, pure geometry
@@ -300,3 +379,26 @@ def test_a_label_keeps_clear_of_an_arrow_a_piece_and_the_labels_placed_before_it
     first, second = place([label, label], lines=[arrow])
     assert first == (1.75, 0.0) and second is not None and not label.rect.moved(*first).overlaps(
         label.rect.moved(*second).inset(-0.3))
+
+
+def test_a_label_clear_nowhere_as_set_takes_its_next_setting_and_prefers_to_keep_off_soft_lines():
+    """A 6 x 1 mm label in a ring whose stroke paints 3 to 3.5 mm out fits nowhere inside it (half of it is
+    3 mm, 2.7 with 0.3 to spare); its second setting, 2 x 2 mm, fits where it is. A soft line through the
+    ring's centre (0.2 mm wide) is kept off where there is room: the 2 x 2 setting moves 1.5 mm left, the
+    nearest step of the 0.25 grid that keeps its edge 0.1 + 0.3 mm from the line (its far corners 2.69 mm
+    from the centre); in a ring whose stroke starts at 2 mm there is no such room and it crosses the line."""
+    from pnp.layout.labels import Label, Ring, Segment, arrange, place
+
+    ring = Ring(0.0, 0.0, 3.0, 3.5)
+    label = Label(Rect(-3.0, -0.5, 6.0, 1.0), home=(0.0, 0.0), reach=2.0, settings=(Rect(-1.0, -1.0, 2.0, 2.0),))
+    assert place([Label(label.rect, home=(0.0, 0.0), reach=2.0)], rings=[ring]) == [None]
+    assert arrange([label], rings=[ring]) == [(1, 0.0, 0.0)]
+    soft = Segment(0.0, -5.0, 0.0, 5.0, 0.2)
+    assert arrange([label], rings=[ring], avoid=[soft]) == [(1, -1.5, 0.0)]
+    assert place([label], rings=[ring], avoid=[soft]) == [(-1.5, 0.0)]
+    assert arrange([label], rings=[Ring(0.0, 0.0, 2.0, 2.5)], avoid=[soft]) == [(1, 0.0, 0.0)]
+    # where no setting is clear, one that stays is kept as set, one that does not is left out
+    tiny = Ring(0.0, 0.0, 1.0, 1.5)
+    assert arrange([label], rings=[tiny]) == [None]
+    assert arrange([Label(label.rect, (0.0, 0.0), 2.0, stays=True, settings=label.settings)], rings=[tiny]) == \
+        [(0, 0.0, 0.0)]

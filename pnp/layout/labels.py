@@ -1,13 +1,18 @@
 """Labels kept clear: a map's words (hex numbers, start and piece names, a site's name) moved off the rings,
-pieces and other words they would touch, or left out where no place near their own is clear.
+pieces, hex outlines and other words they would touch, set smaller or wrapped where they do not fit, or
+left out where no place near their own is clear.
 
 A label is the rectangle its lines take (the caller measures it, :func:`pnp.draw.text.ink_rect`) and a
 home: the point it belongs to (its hex's centre) and how far from it its centre may go. What a label
 keeps clear of, with :data:`CLEARANCE` to spare: a ring's stroke (a label may sit wholly inside a ring,
 as a holding's name does, or wholly outside it, never across its edge), a piece's disc, a counter's
-box, an arrow, and every label placed before it. Labels are placed in the order given (the caller puts
-first the ones that stay: a holding's name); each stays where it is when it is clear there, else takes
-the nearest clear place within its reach, tried on a grid of :data:`STEP` mm, else is left out.
+box, an arrow, and every label placed before it; and, where it has room, of the lines it should rather not
+cross (a map's hex outlines: a word inside its own hex). Labels are placed in the order given (the caller
+puts first the ones that stay: a holding's name); each stays where it is when it is clear there, else
+takes the nearest clear place within its reach, tried on a grid of :data:`STEP` mm; else the same with
+each of its other settings in turn (the caller measures them: the words set smaller, or wrapped); else
+the same without the lines it should rather not cross; else it is left out (one that stays is kept
+where it is).
 
 Pure geometry: nothing here measures text or imports reportlab.
 """
@@ -49,12 +54,15 @@ class Disc:
 class Label:
     """A label's rectangle, and the point it belongs to with the distance its centre may move from it
     (0: it stays, and is left out when it is not clear where it is); one that ``stays`` is kept where it
-    is whatever it touches, and the others keep clear of it."""
+    is when it is clear nowhere else, whatever it touches, and the others keep clear of it. ``settings``:
+    the same words set otherwise (each a rectangle, tried in order, with the same home and reach)."""
 
     rect: Rect
     home: tuple = (0.0, 0.0)
     reach: float = 0.0
-    stays: bool = False             # kept where it is, clear or not (a holding's name in its ring)
+    stays: bool = False             # kept where it is when nothing else is clear (a holding's name in its ring)
+    settings: tuple = ()            # the rectangles the same words take set otherwise (smaller, wrapped), in
+                                    # the order they are tried when the label is clear nowhere as it is set
 
 
 @dataclass(frozen=True)
@@ -127,38 +135,61 @@ def _moves(reach: float, step: float):
 
 
 def place(labels, rings=(), discs=(), boxes=(), lines=(), within: Rect | None = None,
-          clearance: float = CLEARANCE, step: float = STEP) -> list:
+          clearance: float = CLEARANCE, step: float = STEP, avoid=()) -> list:
     """Where each of ``labels`` (:class:`Label`) goes: its offset (dx, dy), or None when it is left out,
-    in the order given. A label stays where it is when it is clear of ``rings``, ``discs``, ``boxes``,
-    ``lines`` and the labels placed before it (and inside ``within``, when given); else it moves to the
-    nearest clear place whose centre lies within its reach of its home; else it is left out."""
+    in the order given (:func:`arrange` without the setting each takes)."""
+    return [None if a is None else a[1:] for a in arrange(labels, rings, discs, boxes, lines, within, clearance,
+                                                           step, avoid)]
+
+
+def arrange(labels, rings=(), discs=(), boxes=(), lines=(), within: Rect | None = None,
+            clearance: float = CLEARANCE, step: float = STEP, avoid=()) -> list:
+    """How each of ``labels`` (:class:`Label`) is set and where it goes: (setting, dx, dy), the setting 0
+    for its ``rect`` and k for its ``settings[k - 1]``, or None when it is left out, in the order given.
+
+    A label stays where it is when it is clear of ``rings``, ``discs``, ``boxes``, ``lines``, ``avoid``
+    (segments it should rather not cross: a map's hex outlines) and the labels placed before it (and inside
+    ``within``, when given); else it moves to the nearest clear place whose centre lies within its reach of
+    its home; else each of its other settings is tried the same way; else all of that again without
+    ``avoid``; else it is left out, or kept as it is when it ``stays``."""
     placed: list[Rect] = []
     out = []
     for label in labels:
-        r = label.rect
-        hx, hy = label.home
-        far = label.reach + math.hypot(r.cx - hx, r.cy - hy) if label.reach > 0 else 0.0
         found = None
-        if label.stays:
-            out.append((0.0, 0.0))
-            placed.append(r)
-            continue
-        # only what lies within the label's reach can stand in its way
-        area = r.inset(-(math.ceil(far / step) * step + clearance + 1e-6))
-        near_rings = [g for g in rings if _near_far(g.cx, g.cy, area)[0] < g.outer + clearance]
-        near_discs = [d for d in discs if covers(area, d, clearance)]
-        near_boxes = [b for b in (*boxes, *placed) if area.overlaps(b.inset(-clearance))]
-        near_lines = [x for x in lines if meets(area, x, clearance)]
-        for dx, dy in _moves(math.ceil(far / step) * step, step) if far > 0 else ((0.0, 0.0),):
-            moved = r.moved(dx, dy)
-            if (dx or dy) and math.hypot(moved.cx - hx, moved.cy - hy) > label.reach + 1e-9:
-                continue
-            if within is not None and not within.contains(moved, 1e-6):
-                continue
-            if clear(moved, near_rings, near_discs, near_boxes, near_lines, clearance):
-                found = (dx, dy)
+        for soft in ((tuple(avoid), ()) if avoid else ((),)):
+            for k, r in enumerate((label.rect, *label.settings)):
+                spot = _spot(label, r, rings, discs, boxes, (*lines, *soft), placed, within, clearance, step)
+                if spot is not None:
+                    found = (k, *spot)
+                    break
+            if found is not None:
                 break
+        if found is None and label.stays:
+            found = (0, 0.0, 0.0)
         out.append(found)
         if found is not None:
-            placed.append(r.moved(*found))
+            r = label.rect if found[0] == 0 else label.settings[found[0] - 1]
+            placed.append(r.moved(*found[1:]))
     return out
+
+
+def _spot(label: Label, r: Rect, rings, discs, boxes, lines, placed, within, clearance: float, step: float):
+    """The nearest clear offset (dx, dy) of ``r`` (a setting of ``label``) within the label's reach of its
+    home, or None."""
+    hx, hy = label.home
+    far = label.reach + math.hypot(r.cx - hx, r.cy - hy) if label.reach > 0 else 0.0
+    # only what lies within the label's reach can stand in its way
+    area = r.inset(-(math.ceil(far / step) * step + clearance + 1e-6))
+    near_rings = [g for g in rings if _near_far(g.cx, g.cy, area)[0] < g.outer + clearance]
+    near_discs = [d for d in discs if covers(area, d, clearance)]
+    near_boxes = [b for b in (*boxes, *placed) if area.overlaps(b.inset(-clearance))]
+    near_lines = [x for x in lines if meets(area, x, clearance)]
+    for dx, dy in _moves(math.ceil(far / step) * step, step) if far > 0 else ((0.0, 0.0),):
+        moved = r.moved(dx, dy)
+        if (dx or dy) and math.hypot(moved.cx - hx, moved.cy - hy) > label.reach + 1e-9:
+            continue
+        if within is not None and not within.contains(moved, 1e-6):
+            continue
+        if clear(moved, near_rings, near_discs, near_boxes, near_lines, clearance):
+            return dx, dy
+    return None

@@ -814,8 +814,11 @@ WORD_ORDER = ("piece-label:", "start:", "id:", "bridge-site-label")
 
 def _clear_words(shown: tuple, marks, window: Rect, centres, s: float) -> tuple:
     """``shown`` with its words moved clear of the rings (a holding's, a bridge site's), the pieces,
-    counters, arrows and red outlines in ``marks`` and each other (:func:`pnp.layout.labels.place`), each within its hex (the
-    nearest of ``centres``), or left out where nothing in its hex is clear."""
+    counters, arrows and red outlines in ``marks`` and each other (:func:`pnp.layout.labels.arrange`),
+    each within its hex (the nearest of ``centres``), and of the hex outlines where its hex has room; a
+    word that is clear nowhere as it is set is tried smaller (down to its style's smallest size) and
+    wrapped (:func:`_settings`); what is still clear nowhere is left out (a holding's name, which stays,
+    is kept as it is)."""
     from pnp.draw.text import ink_rect
     from pnp.layout import labels as placing
     from pnp.layout.geometry import extent
@@ -829,6 +832,7 @@ def _clear_words(shown: tuple, marks, window: Rect, centres, s: float) -> tuple:
     lines += [placing.Segment(*a, *b, e.width if e.stroke else 0.0) for e in marks
               if isinstance(e, Polygon) and e.role in ("arrow-head", "highlight")
               for a, b in zip(e.points, (*e.points[1:], e.points[0]))]
+    outlines = _outline_segments(shown, window)
 
     def rank(e) -> int:
         if e.role.startswith(STAYING_WORDS):
@@ -837,22 +841,94 @@ def _clear_words(shown: tuple, marks, window: Rect, centres, s: float) -> tuple:
 
     words = sorted(((i, e) for i, e in enumerate(shown) if isinstance(e, Text) and e.markup),
                    key=lambda x: (rank(x[1]), x[0]))
-    inks, wanted = [], []
+    inks, wanted, variants = [], [], {}
     for i, e in words:
         ink = ink_rect(e.rect, e.markup, e.style)
         if ink is None:
             continue
         home = min(centres, key=lambda c: (c[0] - ink.cx) ** 2 + (c[1] - ink.cy) ** 2, default=(ink.cx, ink.cy))
+        others = () if e.role.startswith("legend") else _settings(e, ink)
+        variants[i] = (e, *(v for v, _ in others))
         inks.append(i)
-        wanted.append(placing.Label(ink, home, WORD_REACH * s, stays=rank(e) == 0))
-    offsets = dict(zip(inks, placing.place(wanted, rings, discs, boxes, lines, window.inset(-0.3))))
+        wanted.append(placing.Label(ink, home, WORD_REACH * s, stays=rank(e) == 0,
+                                    settings=tuple(r for _, r in others)))
+    found = dict(zip(inks, placing.arrange(wanted, rings, discs, boxes, lines, window.inset(-0.3),
+                                           avoid=outlines)))
     out = []
     for i, e in enumerate(shown):
-        if i not in offsets:
+        if i not in found:
             out.append(e)
-        elif offsets[i] is not None:
-            out.append(replace(e, rect=e.rect.moved(*offsets[i])) if offsets[i] != (0.0, 0.0) else e)
+        elif found[i] is not None:
+            k, dx, dy = found[i]
+            e = variants[i][k]
+            out.append(replace(e, rect=e.rect.moved(dx, dy)) if (k, dx, dy) != (0, 0.0, 0.0) else e)
     return tuple(out)
+
+
+def _outline_segments(shown, window: Rect) -> list:
+    """The edges of the hexes' outlines (``hex-outline`` polygons) near ``window``, each once: lines a
+    map's words keep clear of where their hex has room."""
+    from pnp.layout import labels as placing
+
+    seen, out = set(), []
+    near = window.inset(-1.0)
+    for e in shown:
+        if not (isinstance(e, Polygon) and e.role == "hex-outline" and e.stroke):
+            continue
+        for a, b in zip(e.points, (*e.points[1:], e.points[0])):
+            key = tuple(sorted((tuple(round(v, 3) for v in a), tuple(round(v, 3) for v in b))))
+            if key in seen:
+                continue
+            seen.add(key)
+            line = placing.Segment(*a, *b, e.width)
+            if placing.meets(near, line):
+                out.append(line)
+    return out
+
+
+#: How much smaller (pt) each smaller setting of a map's word is tried at.
+SIZE_STEP = 0.5
+
+
+def _settings(e: Text, ink: Rect) -> list:
+    """Other settings of the word ``e`` (whose lines take ``ink``), each a (Text, its ink) centred where it
+    is: at each size from its own down to its style's smallest (:data:`SIZE_STEP` apart), on one line
+    (smaller sizes only) and, for words of several words, wrapped onto two lines as evenly as they go
+    (the narrowest measure that holds them on two)."""
+    from pnp.draw.text import fit, ink_rect, natural_widths
+
+    style = e.style
+    top = style.size
+    least = style.min_size if style.min_size is not None else top
+    out = []
+    size = top
+    while size >= least - 1e-9:
+        fixed = replace(style, size=size, min_size=None)
+        narrow, whole = (w / 2.8346456693 for w in natural_widths(e.markup, fixed, size))
+        tall = size * style.leading / 2.8346456693
+        if size < top - 1e-9:
+            one = replace(fixed, max_lines=1)
+            w, h = whole + 0.2, tall + 0.4
+            rect = Rect(ink.cx - w / 2, ink.cy - h / 2, w, h)
+            out.append((replace(e, rect=rect, style=one), ink_rect(rect, e.markup, one)))
+        if whole > narrow + 1e-6:                   # more than one word: two lines
+            two = replace(fixed, max_lines=2)
+            h = 2 * tall + 0.4
+            lo, hi = narrow + 0.2, whole + 0.2
+            if fit(e.markup, two, lo, h).ok:
+                hi = lo
+            for _ in range(12):
+                mid = (lo + hi) / 2
+                if fit(e.markup, two, mid, h).ok:
+                    hi = mid
+                else:
+                    lo = mid
+            rect = Rect(ink.cx - hi / 2, ink.cy - h / 2, hi, h)
+            wrapped = ink_rect(rect, e.markup, two)
+            if wrapped is not None and fit(e.markup, two, hi, h).ok and wrapped.w < ink.w - 0.05:
+                out.append((replace(e, rect=rect, style=two), wrapped))
+        size = round(size - SIZE_STEP, 2)
+    return [(v, r) for v, r in out if r is not None]
 
 
 def _within(elements, window: Rect, dx: float = 0.0, dy: float = 0.0) -> tuple:
