@@ -423,3 +423,90 @@ def test_each_tile_page_carries_only_the_board_elements_near_it():
             r = extent(e)
             assert (id(e) in kept) == tile.region.inset(-1.0).overlaps(r)
         assert len(content.elements) < len(board)
+
+
+# ------------------------------------------------------------------------- a thin strip's glue note
+
+def _thin_plan(overlap: float = 10.0):
+    """Tide Clock's harbour board as its kit tiles it on landscape Letter, its last column a 23 mm strip
+    (seams at 240 and 477 mm of 500; two rows of 170 mm)."""
+    from pnp.layout.tiling import TilePlan, _tiles
+
+    xs, ys = (0.0, 240.0, 477.0, 500.0), (340.0, 170.0, 0.0)
+    page_w, page_h = LETTER[1], LETTER[0]
+    return TilePlan(500.0, 340.0, page_w, page_h, True, overlap, PRINTER_MARGIN, 7.0, xs, ys,
+                    _tiles(xs, ys, overlap, page_w, page_h, 7.0))
+
+
+def _notes(page) -> list:
+    return [e for e in page.elements if getattr(e, "role", "").startswith("glue-note")]
+
+
+@pytest.mark.parametrize("overlap", [10.0, 4.0, 2.5])
+def test_every_glue_note_lies_on_its_strip_and_its_words_fit_it(overlap):
+    """On main the top strip's note was 60 mm wide whatever the strip: on a 23 mm strip (tile B3) its
+    white box ran 18.5 mm past the tile on the right, over its crosshair, and covered the side strip's
+    corner on the left. Every note (its box, its words' box, turned or not) now lies on its strip, and
+    its words fit their box."""
+    from pnp.draw.text import fit, text_fits
+    from pnp.layout.tiling import glue_room
+
+    plan = _thin_plan(overlap)
+    pages = tile_pages(plan, [], "Harbour board", None, text_fits)[1:]
+    for tile, page in zip(plan.tiles, pages):
+        strips = {side: tile.strip(side, overlap).moved(tile.dx, tile.dy) for side in tile.glue}
+        for e in _notes(page):
+            box = extent(e)
+            assert any(room.contains(box, TOL) for room in strips.values()), (tile.label, e.role, box)
+            assert any(glue_room(tile, side, overlap).contains(box, TOL) for side in tile.glue)
+            texts = [e] if isinstance(e, Text) else [x for x in flatten(getattr(e, "elements", ())) if isinstance(x, Text)]
+            for t in texts:
+                assert fit(t.markup, t.style, t.rect.w, t.rect.h).ok, (tile.label, t.markup)
+
+
+def test_a_thin_strips_note_is_as_wide_as_its_strip_and_wide_strips_keep_theirs():
+    """B3's top strip: 23 mm of core less 2 mm at each end, 19 mm, beside the 10 mm side strip (page
+    frame: the tile's region 33 x 180 mm centred on the 279.4 x 215.9 mm sheet); "glue under A3" on one
+    line at 6.5 pt. B2's top strip (237 mm) keeps its 60 mm note centred on the strip."""
+    from pnp.draw.text import fit, text_fits
+
+    plan = _thin_plan()
+    pages = dict(zip((t.label for t in plan.tiles), tile_pages(plan, [], "Harbour board", None, text_fits)[1:]))
+    (top,) = [e for e in pages["B3"].find("glue-note") if e.markup == "glue under A3"]
+    assert top.rect.rounded(2) == (135.2, 188.45, 19.0, 9.0)
+    (bg,) = [e for e in pages["B3"].find("glue-note-bg") if e.rect.y > 150]
+    assert bg.rect.rounded(2) == (135.4, 188.65, 18.6, 8.6)
+    fitted = fit(top.markup, top.style, top.rect.w, top.rect.h)
+    assert fitted.size == 6.5 and len(fitted.lines) == 1
+    (wide,) = [e for e in pages["B2"].find("glue-note") if e.markup == "glue under A2"]
+    region = plan.by_label("B2").page_region
+    assert wide.rect.rounded(2) == (round(region.x + 10 + 2 + (region.w - 14) / 2 - 30, 2), 188.45, 60.0, 9.0)
+
+
+def test_a_side_strip_too_narrow_for_its_words_across_turns_them_to_run_up_the_strip():
+    """With 4 mm strips the side note's 3 mm are too narrow for "under" at 6 pt (pnp's least): the words
+    run up the strip on one line, in a 3 x 16 mm box centred on the room beside the tile (a quarter turn:
+    they read from the bottom). The top strip's 3 mm hold them on one line, across."""
+    from pnp.draw.text import text_fits
+
+    plan = _thin_plan(4.0)
+    pages = dict(zip((t.label for t in plan.tiles), tile_pages(plan, [], "Harbour board", None, text_fits)[1:]))
+    (turned,) = pages["B3"].find("glue-note-turned")
+    assert turned.matrix[:4] == (0.0, 1.0, -1.0, 0.0)
+    (words,) = turned.elements
+    assert words.markup == "glue under B2" and words.style.max_lines == 1
+    tile = plan.by_label("B3")
+    region = tile.page_region
+    room_cy = region.y + 0.5 + (region.h - 4.0 - 1) / 2
+    assert extent(turned).rounded(2) == Rect(region.x + 0.5, room_cy - 8, 3.0, 16.0).rounded(2)
+    assert [e.markup for e in pages["B3"].find("glue-note")] == ["glue under A3"]      # across, on the top strip
+
+
+def test_a_glue_note_with_no_room_for_its_words_shortens_them_or_is_left_out():
+    from pnp.draw.text import text_fits
+    from pnp.layout.tiling import glue_note
+
+    (bg, note) = glue_note(Rect(0, 0, 5.0, 9.0), "n", "glue under A3", "A3", text_fits)
+    assert note.markup == "A3" and note.rect.rounded(2) == (0, 0, 5.0, 9.0)
+    assert glue_note(Rect(0, 0, 5.0, 1.5), "n", "glue under A3", "A3", text_fits) == []
+    assert glue_note(Rect(0, 0, 1.5, 40.0), "w", "glue under A3", "A3", text_fits) == []

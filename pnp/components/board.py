@@ -39,6 +39,7 @@ from pnp.layout.geometry import Page, Rect, Style, Text
 from pnp.layout.outline import CutPiece, RectOutline
 from pnp.layout.packing import pack_pieces, piece_sheet_pages
 from pnp.layout.regions import RegionError, place
+from pnp.draw.text import text_fits
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, crossings, plan_tiles, tile_pages, tile_words
 from pnp.text.markup import Safe, escape, plain_text
 from pnp.loading.placeholders import PRINTED_MARK
@@ -277,7 +278,7 @@ def piece_pages(piece: Piece, config: dict, options: BuildOptions, words: dict) 
     if cut:                                     # validation says where (a build validates first)
         raise ValueError(f"{len(cut)} element(s) cut by the tile seams (pnp validate says which)")
     labels = TileLabels(**_tile_words(words)) if plan.sheets > 1 else TileLabels(tile="{title}")
-    pages = tile_pages(plan, piece.front, piece.name, labels)
+    pages = tile_pages(plan, piece.front, piece.name, labels, text_fits)
     if plan.sheets == 1:
         pages = pages[1:]                       # one sheet: no assembly map
     return pages, "single", plan.sheets if plan.sheets > 1 else 0

@@ -17,6 +17,7 @@ from pnp.loading.i18n import strings, word
 from pnp.layout.geometry import Rect
 from pnp.layout.hexmap import MapLayout, MapStyle, MapWords, hexmap_layout
 from pnp.layout.outline import CutPiece, RectOutline
+from pnp.draw.text import text_fits
 from pnp.layout.tiling import DEFAULT_OVERLAP, TileLabels, TilePlan, plan_hex_tiles, tile_pages, tile_words
 from pnp.text.markup import escape
 from pnp.loading.schema import Field
@@ -124,7 +125,7 @@ def pages(game, options: BuildOptions, spec=None) -> tuple[list, TilePlan]:
     layout = map_layout(game, config, options.lang)
     tiles = plan(layout, options.paper, config)
     title = title_of(game, config, options.lang, spec)
-    out = tile_pages(tiles, layout.elements, title, _labels(strings(game, options.lang), tiles.sheets))
+    out = tile_pages(tiles, layout.elements, title, _labels(strings(game, options.lang), tiles.sheets), text_fits)
     if tiles.sheets == 1:
         out = out[1:]                           # one sheet: no assembly map
     return out, tiles

@@ -176,6 +176,12 @@ def fit(markup: str, style: Style, w_mm: float, h_mm: float) -> Fitted:
     return _fit(*args)
 
 
+def text_fits(markup: str, style: Style, w_mm: float, h_mm: float) -> bool:
+    """Whether ``markup`` fits a ``w_mm`` x ``h_mm`` box set in ``style`` (:func:`fit`): the measure the
+    layout's pure geometry asks its callers for (:func:`pnp.layout.tiling.glue_note`)."""
+    return fit(markup, style, w_mm, h_mm).ok
+
+
 #: The fits of the current :func:`fits_kept` block (a stack: the outermost block's dict).
 _KEPT: list = []
 

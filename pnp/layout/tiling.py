@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pnp.layout.geometry import Box, Circle, Group, Line, Page, Rect, Style, Text, Transform, extent, scaling
 from pnp.units import PAPERS, PRINTER_MARGIN
@@ -505,9 +505,10 @@ def visible(board_elements, region: Rect, extents=None) -> tuple:
 
 
 def tile_page(plan: TilePlan, tile: Tile, board_elements, title: str = "Board",
-              labels: TileLabels | None = None, extents=None) -> Page:
+              labels: TileLabels | None = None, extents=None, fits=None) -> Page:
     """One tile's page: the board clipped to the tile's region, glue strips, cut lines, trim guides,
-    crosshairs, the tile's label and its neighbours' names."""
+    crosshairs, the tile's label and its neighbours' names. ``fits``: whether a text fits a box
+    (:func:`glue_note`)."""
     labels = labels or TileLabels()
     o, band = plan.overlap, plan.band
     region = tile.page_region
@@ -521,16 +522,11 @@ def tile_page(plan: TilePlan, tile: Tile, board_elements, title: str = "Board",
         if side == "w":                      # where the trimmed edge of the tile to the left lands
             x = strip.right - seam_w / 2
             page.add(Line(x, strip.y, x, strip.top, CUT_INK, seam_w, role="seam"))
-            note = Rect(strip.x + 0.5, region.cy - 8, strip.w - 1, 16)
         else:
             y = strip.y + seam_w / 2
             page.add(Line(strip.x, y, strip.right, y, CUT_INK, seam_w, role="seam"))
-            note = Rect(region.x + o + 2 if "w" in tile.glue else region.x + 2, strip.y + 0.5,
-                        region.w - (o + 4 if "w" in tile.glue else 4), strip.h - 1)
-            note = Rect(note.cx - 30, note.y, 60, note.h)
-        text = labels.glue.format(label=_neighbour(plan, tile, side).label)
-        page.add(Box(note.inset(0.2), fill="#ffffff", radius=1.0, opacity=0.85, role="glue-note-bg"),
-                 Text(note, text, STRIP_STYLE, role="glue-note"))
+        neighbour = _neighbour(plan, tile, side).label
+        page.add(*glue_note(glue_room(tile, side, o), side, labels.glue.format(label=neighbour), neighbour, fits))
     page.add(*_cut_lines(plan, tile))
     for mark in tile.marks:
         page.add(*crosshair(*tile.to_page(mark.x, mark.y)))
@@ -551,6 +547,56 @@ def tile_page(plan: TilePlan, tile: Tile, board_elements, title: str = "Board",
         r = Rect(region.cx - 20, region.y - band + 0.5, 40, band - 1)
         page.add(Text(r, _neighbour(plan, tile, "s").label, HINT_STYLE, role="hint:s"))
     return page
+
+
+#: The longest a glue strip's note is (mm): on a wide strip it stays a label, not a banner.
+NOTE_LENGTH = {"w": 16.0, "n": 60.0}
+
+
+def glue_room(tile: Tile, side: str, overlap: float) -> Rect:
+    """Where the note of ``tile``'s glue strip on ``side`` may go (page frame): the strip, 0.5 mm in from
+    its long edges, clear of the other strip's corner and 2 mm in from its ends along the top strip."""
+    region = tile.page_region
+    if side == "w":
+        north = overlap if "n" in tile.glue else 0.0
+        return Rect(region.x + 0.5, region.y + 0.5, overlap - 1, region.h - north - 1)
+    west = overlap if "w" in tile.glue else 0.0
+    return Rect(region.x + west + 2, region.top - overlap + 0.5, region.w - west - 4, overlap - 1)
+
+
+def glue_note(room: Rect, side: str, text: str, short: str, fits=None) -> list:
+    """A glue strip's note ("glue under A3") inside ``room`` (:func:`glue_room`), never past it: a box up to
+    :data:`NOTE_LENGTH` long centred in the room (on a side strip, on the room's middle), the words wrapped
+    to fit; on a side strip too narrow for them set across, turned to run up the strip; else the
+    neighbour's name alone (``short``); else no note (the hatching still marks the strip). ``fits(markup,
+    style, w, h)`` says whether a text fits a box (the caller measures: :func:`pnp.draw.text.fit`);
+    without it every text is taken to fit its box."""
+    fits = fits or (lambda *_: True)
+    if room.w <= 0.4 or room.h <= 0.4:
+        return []
+    if side == "w":
+        h = min(NOTE_LENGTH["w"], room.h)
+        note = Rect(room.x, min(max(room.cy, room.y + h / 2), room.top - h / 2) - h / 2, room.w, h)
+    else:
+        w = min(NOTE_LENGTH["n"], room.w)
+        note = Rect(room.cx - w / 2, room.y, w, room.h)
+    one = replace(STRIP_STYLE, max_lines=1)
+    for words in (text, short):
+        if fits(words, STRIP_STYLE, note.w, note.h):
+            return [Box(note.inset(0.2), fill="#ffffff", radius=1.0, opacity=0.85, role="glue-note-bg"),
+                    Text(note, words, STRIP_STYLE, role="glue-note")]
+        if side != "w":
+            continue
+        # along the strip, reading upwards: the shortest box (2 mm steps) that holds the words on a line
+        length = min(NOTE_LENGTH["w"], room.h)
+        while length <= room.h + 1e-9 and not fits(words, one, length, room.w):
+            length += 2.0
+        if length <= room.h + 1e-9:
+            along = Rect(room.x, room.cy - length / 2, room.w, length)
+            turned = Transform((Text(Rect(0, 0, length, room.w), words, one, role="glue-note"),),
+                               (0.0, 1.0, -1.0, 0.0, along.right, along.y), role="glue-note-turned")
+            return [Box(along.inset(0.2), fill="#ffffff", radius=1.0, opacity=0.85, role="glue-note-bg"), turned]
+    return []
 
 
 def _cut_lines(plan: TilePlan, tile: Tile) -> list:
@@ -636,11 +682,13 @@ def assembly_page(plan: TilePlan, board_elements, title: str = "Board", labels: 
     return page
 
 
-def tile_pages(plan: TilePlan, board_elements, title: str = "Board", labels: TileLabels | None = None) -> list[Page]:
-    """The assembly map, then every tile in reading order (A1, A2, ..., B1, ...)."""
+def tile_pages(plan: TilePlan, board_elements, title: str = "Board", labels: TileLabels | None = None,
+               fits=None) -> list[Page]:
+    """The assembly map, then every tile in reading order (A1, A2, ..., B1, ...). ``fits(markup, style, w,
+    h)``: whether a text fits a box, as the caller measures it (:func:`glue_note`)."""
     board_elements = list(board_elements)
     extents = [extent(e) for e in board_elements]
     pages = [assembly_page(plan, board_elements, title, labels)]
-    pages += [tile_page(plan, t, board_elements, title, labels, extents) for t in plan.tiles]
+    pages += [tile_page(plan, t, board_elements, title, labels, extents, fits) for t in plan.tiles]
     return pages
 
