@@ -318,12 +318,13 @@ def test_at_the_examples_scale_a_holdings_name_wider_than_its_ring_is_wrapped_in
         assert len(fit(name.markup, name.style, name.rect.w, name.rect.h).lines) == 1
 
 
-@pytest.mark.parametrize("game_id", BUNDLED)
-def test_no_word_of_a_bundled_map_figure_crosses_a_hex_outline(game_id):
+@pytest.mark.parametrize("game_id, lang", [(g, "en") for g in BUNDLED] + [("shadow_queen", "es")])
+def test_no_word_of_a_bundled_map_figure_crosses_a_hex_outline(game_id, lang):
     """On main the examples' start figures (scale 0.6) printed "Messenger" across the lower edges of its
     hex 0709: 17.29 mm of word under its piece, whose lower corners lie where the hex is 17.0 mm wide. It is
-    now set above its piece, under the hex's number, inside the hex."""
-    for d in booklet_figures(load_game(game_id)):
+    now set above its piece, under the hex's number, inside the hex. In Spanish the Lure figure printed
+    "lugar de puente" across its hex's edges; it is now set on two lines inside its dashed ring."""
+    for d in booklet_figures(load_game(game_id), lang):
         assert outline_crossings(d) == [], d.caption
 
 
