@@ -27,10 +27,11 @@ LETTER = (215.9, 279.4)
 A4 = (210.0, 297.0)
 
 #: What Tide Clock's pages print on Letter (x, y, w, h mm on their own pages): its harbour board's
-#: strips A3, B3 and C3 (landscape pages), its dice stickers and its standees.
+#: strips A3, B3 and C3 (landscape pages), its dice stickers and its standees. (B3 and C3 were 60 mm
+#: wide, from x = 114.7, while their glue notes ran past the strip.)
 A3_STRIP = Rect(116.6, 41.85, 46.2, 132.2)
-B3_STRIP = Rect(114.7, 27.52, 60.0, 160.87)
-C3_STRIP = Rect(114.7, 34.68, 60.0, 146.53)
+B3_STRIP = Rect(116.6, 27.52, 46.2, 160.87)
+C3_STRIP = Rect(116.6, 34.68, 46.2, 146.53)
 STICKERS = Rect(15.95, 230.7, 184.0, 43.0)
 STANDEES = Rect(7.0, 141.02, 66.0, 130.75)
 
@@ -201,3 +202,32 @@ def test_a_component_named_shared_sheets_keeps_its_file(tide_clock, tmp_path):
     assert "Harbour Keeper" in standees and "tile" not in standees
     shared = " ".join(" ".join(page_texts(tmp_path / "kit" / "shared-sheets-2.pdf")).split())
     assert "Harbour Keeper" in shared and "Harbour board · tile" in shared
+
+
+@needs_tide_clock
+def test_a_thin_strips_glue_note_lies_on_its_strip(tide_clock):
+    """Tiles B3 and C3 (23 mm of board and a 10 mm side strip) printed their top strip's note in a 60 mm
+    box, 18.5 mm past the tile's right edge and over the side strip's corner; the packer took the strips
+    as 60 mm blocks. The note is now 19 mm wide, on the strip, its words on one line."""
+    from pnp.components import BuildOptions, game_components
+    from pnp.draw.icons import for_game
+    from pnp.draw.text import fit
+    from pnp.layout.geometry import extent
+    from pnp.layout.packing import page_block
+    from pnp.loading.gamedata import load_game
+
+    game = load_game(tide_clock)
+    with for_game(game):
+        board = next(c for c in game_components(game) if c.name == "harbour_board")
+        pages = {p.label.split()[-1]: p for p in board.build(game, BuildOptions(paper="letter"))[0].pages}
+    for tile, block in (("B3", B3_STRIP), ("C3", C3_STRIP)):
+        page = pages[tile]
+        strips = [e.rect for e in page.elements if getattr(e, "role", "").startswith("glue:")]
+        notes = [e for e in page.elements if getattr(e, "role", "").startswith("glue-note")]
+        assert len(strips) == 2 and len(notes) == 4            # a box and its words on each strip
+        for e in notes:
+            assert any(s.contains(extent(e), 0.01) for s in strips), (tile, e.role, extent(e))
+        (top,) = [e for e in notes if e.role == "glue-note" and e.rect.w > e.rect.h]
+        assert (round(top.rect.w, 2), round(top.rect.h, 2)) == (19.0, 9.0)
+        assert len(fit(top.markup, top.style, top.rect.w, top.rect.h).lines) == 1
+        assert (page_block(page).x, page_block(page).w) == pytest.approx((block.x, block.w), abs=0.01)

@@ -485,7 +485,7 @@ def test_a_thin_strips_note_is_as_wide_as_its_strip_and_wide_strips_keep_theirs(
 
 def test_a_side_strip_too_narrow_for_its_words_across_turns_them_to_run_up_the_strip():
     """With 4 mm strips the side note's 3 mm are too narrow for "under" at 6 pt (pnp's least): the words
-    run up the strip on one line, in a 3 x 16 mm box centred on the room beside the tile (a quarter turn:
+    run up the strip on one line, in a 3 x 16 mm box centred on the tile's middle (a quarter turn:
     they read from the bottom). The top strip's 3 mm hold them on one line, across."""
     from pnp.draw.text import text_fits
 
@@ -497,8 +497,7 @@ def test_a_side_strip_too_narrow_for_its_words_across_turns_them_to_run_up_the_s
     assert words.markup == "glue under B2" and words.style.max_lines == 1
     tile = plan.by_label("B3")
     region = tile.page_region
-    room_cy = region.y + 0.5 + (region.h - 4.0 - 1) / 2
-    assert extent(turned).rounded(2) == Rect(region.x + 0.5, room_cy - 8, 3.0, 16.0).rounded(2)
+    assert extent(turned).rounded(2) == Rect(region.x + 0.5, region.cy - 8, 3.0, 16.0).rounded(2)
     assert [e.markup for e in pages["B3"].find("glue-note")] == ["glue under A3"]      # across, on the top strip
 
 

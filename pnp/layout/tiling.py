@@ -526,7 +526,8 @@ def tile_page(plan: TilePlan, tile: Tile, board_elements, title: str = "Board",
             y = strip.y + seam_w / 2
             page.add(Line(strip.x, y, strip.right, y, CUT_INK, seam_w, role="seam"))
         neighbour = _neighbour(plan, tile, side).label
-        page.add(*glue_note(glue_room(tile, side, o), side, labels.glue.format(label=neighbour), neighbour, fits))
+        page.add(*glue_note(glue_room(tile, side, o), side, labels.glue.format(label=neighbour), neighbour, fits,
+                            region.cy))
     page.add(*_cut_lines(plan, tile))
     for mark in tile.marks:
         page.add(*crosshair(*tile.to_page(mark.x, mark.y)))
@@ -564,9 +565,10 @@ def glue_room(tile: Tile, side: str, overlap: float) -> Rect:
     return Rect(region.x + west + 2, region.top - overlap + 0.5, region.w - west - 4, overlap - 1)
 
 
-def glue_note(room: Rect, side: str, text: str, short: str, fits=None) -> list:
+def glue_note(room: Rect, side: str, text: str, short: str, fits=None, middle: float | None = None) -> list:
     """A glue strip's note ("glue under A3") inside ``room`` (:func:`glue_room`), never past it: a box up to
-    :data:`NOTE_LENGTH` long centred in the room (on a side strip, on the room's middle), the words wrapped
+    :data:`NOTE_LENGTH` long centred in the room (on a side strip, on ``middle``, the tile's middle, as
+    near as the room allows; by default the room's), the words wrapped
     to fit; on a side strip too narrow for them set across, turned to run up the strip; else the
     neighbour's name alone (``short``); else no note (the hatching still marks the strip). ``fits(markup,
     style, w, h)`` says whether a text fits a box (the caller measures: :func:`pnp.draw.text.fit`);
@@ -576,7 +578,8 @@ def glue_note(room: Rect, side: str, text: str, short: str, fits=None) -> list:
         return []
     if side == "w":
         h = min(NOTE_LENGTH["w"], room.h)
-        note = Rect(room.x, min(max(room.cy, room.y + h / 2), room.top - h / 2) - h / 2, room.w, h)
+        at = room.cy if middle is None else middle
+        note = Rect(room.x, min(max(at, room.y + h / 2), room.top - h / 2) - h / 2, room.w, h)
     else:
         w = min(NOTE_LENGTH["n"], room.w)
         note = Rect(room.cx - w / 2, room.y, w, room.h)
@@ -592,7 +595,8 @@ def glue_note(room: Rect, side: str, text: str, short: str, fits=None) -> list:
         while length <= room.h + 1e-9 and not fits(words, one, length, room.w):
             length += 2.0
         if length <= room.h + 1e-9:
-            along = Rect(room.x, room.cy - length / 2, room.w, length)
+            along = Rect(room.x, min(max(note.cy, room.y + length / 2), room.top - length / 2) - length / 2,
+                         room.w, length)
             turned = Transform((Text(Rect(0, 0, length, room.w), words, one, role="glue-note"),),
                                (0.0, 1.0, -1.0, 0.0, along.right, along.y), role="glue-note-turned")
             return [Box(along.inset(0.2), fill="#ffffff", radius=1.0, opacity=0.85, role="glue-note-bg"), turned]
