@@ -111,14 +111,17 @@ def label_overlaps(drawing) -> list[tuple]:
 
 
 def outline_crossings(drawing) -> list[tuple]:
-    """The words of a map figure (but its legend's) whose ink touches a hex's outline (its stroke) by more
-    than 0.01 mm: (role, word)."""
+    """The words of a map figure (but its legend's) whose ink touches a hex's outline, a side's rim along
+    the map's edge or a river edge (their strokes) by more than 0.01 mm: (role, word)."""
+    from pnp.layout.geometry import Line
     from pnp.layout.labels import Segment, meets
 
     group = drawing.elements[0]
     edges = [Segment(*a, *b, e.width) for e in group.elements
              if isinstance(e, Polygon) and e.role == "hex-outline"
              for a, b in zip(e.points, (*e.points[1:], e.points[0]))]
+    edges += [Segment(e.x1, e.y1, e.x2, e.y2, e.width) for e in group.elements
+              if isinstance(e, Line) and e.role.startswith(("rim:", "river-edge"))]
     out = []
     for e in group.elements:
         role = getattr(e, "role", "")
@@ -280,12 +283,14 @@ def _whole_map(scale, with_pieces=True):
 @pytest.mark.parametrize("scale", [0.6, 0.8, 1.0])
 def test_a_figure_of_the_whole_map_with_every_piece_at_its_start_keeps_its_words_clear(scale):
     """Every hex of Shadow Queen's map with a piece on each starting hex: no word touches a ring, a piece,
-    a hex's outline or another word, every holding keeps its name and every piece off a holding has its
-    name. On main, at 0.6 (the examples' scale: words set at 10 pt to print at 6) "The Stronghold" was
-    wider than its ring and crossed it, and the three Messengers' names crossed their hexes' outlines."""
+    a hex's outline, a rim or another word, every holding keeps its name and every piece off a holding has
+    its name. On main, at 0.6 (the examples' scale: words set at 10 pt to print at 6) "The Stronghold" was
+    wider than its ring and crossed it, the three Messengers' names crossed their hexes' outlines, and the
+    top row's 13 numbers touched the Shadows' rim. The map without pieces keeps its words clear too."""
     game, pieces, drawing = _whole_map(scale)
     assert label_overlaps(drawing) == []
     assert outline_crossings(drawing) == []
+    assert outline_crossings(_whole_map(scale, with_pieces=False)[2]) == []
     group = drawing.elements[0]
     named = [e for e in group.elements if isinstance(e, Text) and e.role.startswith("piece-label:")]
     off_holdings = [h for h in pieces if game.map.holding_at(next(x.at for x in game.map.hexes if x.id == h)) is None]

@@ -865,14 +865,25 @@ def _clear_words(shown: tuple, marks, window: Rect, centres, s: float) -> tuple:
     return tuple(out)
 
 
+#: A map's lines along the hexes' edges that its words keep off where their hex has room, beside the
+#: outlines: each side's rim along the map's edge and the river's edges.
+EDGE_LINES = ("rim:", "river-edge")
+
+
 def _outline_segments(shown, window: Rect) -> list:
-    """The edges of the hexes' outlines (``hex-outline`` polygons) near ``window``, each once: lines a
-    map's words keep clear of where their hex has room."""
+    """The edges of the hexes' outlines (``hex-outline`` polygons), each once, and the map's rims and
+    river edges (:data:`EDGE_LINES`), near ``window``: lines a map's words keep clear of where their hex
+    has room."""
     from pnp.layout import labels as placing
 
     seen, out = set(), []
     near = window.inset(-1.0)
     for e in shown:
+        if isinstance(e, Line) and e.role.startswith(EDGE_LINES):
+            line = placing.Segment(e.x1, e.y1, e.x2, e.y2, e.width)
+            if placing.meets(near, line):
+                out.append(line)
+            continue
         if not (isinstance(e, Polygon) and e.role == "hex-outline" and e.stroke):
             continue
         for a, b in zip(e.points, (*e.points[1:], e.points[0])):
