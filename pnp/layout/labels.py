@@ -154,16 +154,18 @@ def arrange(labels, rings=(), discs=(), boxes=(), lines=(), within: Rect | None 
     ``avoid``; else it is left out, or kept as it is when it ``stays``."""
     placed: list[Rect] = []
     out = []
+    lines, avoid = _spans(lines, clearance), _spans(avoid, clearance)
     for label in labels:
-        found = None
-        for soft in ((tuple(avoid), ()) if avoid else ((),)):
-            for k, r in enumerate((label.rect, *label.settings)):
-                spot = _spot(label, r, rings, discs, boxes, (*lines, *soft), placed, within, clearance, step)
-                if spot is not None:
-                    found = (k, *spot)
-                    break
-            if found is not None:
+        found = fallback = None
+        for k, r in enumerate((label.rect, *label.settings)):
+            best, plain = _spot(label, r, rings, discs, boxes, lines, avoid, placed, within, clearance, step,
+                                plain=fallback is None)
+            if best is not None:
+                found = (k, *best)
                 break
+            if fallback is None and plain is not None:
+                fallback = (k, *plain)
+        found = found or fallback
         if found is None and label.stays:
             found = (0, 0.0, 0.0)
         out.append(found)
@@ -173,9 +175,21 @@ def arrange(labels, rings=(), discs=(), boxes=(), lines=(), within: Rect | None 
     return out
 
 
-def _spot(label: Label, r: Rect, rings, discs, boxes, lines, placed, within, clearance: float, step: float):
-    """The nearest clear offset (dx, dy) of ``r`` (a setting of ``label``) within the label's reach of its
-    home, or None."""
+def _spans(lines, clearance: float) -> list:
+    """Each of ``lines`` (:class:`Segment`) with the box its stroke and ``clearance`` take, (x0, y0, x1, y1,
+    line): a quick test before :func:`meets`."""
+    out = []
+    for x in lines:
+        g = x.width / 2 + clearance
+        out.append((min(x.x1, x.x2) - g, min(x.y1, x.y2) - g, max(x.x1, x.x2) + g, max(x.y1, x.y2) + g, x))
+    return out
+
+
+def _spot(label: Label, r: Rect, rings, discs, boxes, lines, avoid, placed, within, clearance: float, step: float,
+          plain: bool = True):
+    """(the nearest clear offset (dx, dy) of ``r``, a setting of ``label``, within the label's reach of its
+    home, clear of ``avoid`` too; the nearest clear of the rest, when ``plain`` and the first is None),
+    each None where there is none: one pass over the offsets finds both."""
     hx, hy = label.home
     far = label.reach + math.hypot(r.cx - hx, r.cy - hy) if label.reach > 0 else 0.0
     # only what lies within the label's reach can stand in its way
@@ -183,7 +197,11 @@ def _spot(label: Label, r: Rect, rings, discs, boxes, lines, placed, within, cle
     near_rings = [g for g in rings if _near_far(g.cx, g.cy, area)[0] < g.outer + clearance]
     near_discs = [d for d in discs if covers(area, d, clearance)]
     near_boxes = [b for b in (*boxes, *placed) if area.overlaps(b.inset(-clearance))]
-    near_lines = [x for x in lines if meets(area, x, clearance)]
+    near_lines = [x for x0, y0, x1, y1, x in lines
+                  if x0 < area.right and area.x < x1 and y0 < area.top and area.y < y1 and meets(area, x, clearance)]
+    near_avoid = [x for x0, y0, x1, y1, x in avoid
+                  if x0 < area.right and area.x < x1 and y0 < area.top and area.y < y1 and meets(area, x, clearance)]
+    second = None
     for dx, dy in _moves(math.ceil(far / step) * step, step) if far > 0 else ((0.0, 0.0),):
         moved = r.moved(dx, dy)
         if (dx or dy) and math.hypot(moved.cx - hx, moved.cy - hy) > label.reach + 1e-9:
@@ -191,5 +209,8 @@ def _spot(label: Label, r: Rect, rings, discs, boxes, lines, placed, within, cle
         if within is not None and not within.contains(moved, 1e-6):
             continue
         if clear(moved, near_rings, near_discs, near_boxes, near_lines, clearance):
-            return dx, dy
-    return None
+            if not any(meets(moved, x, clearance) for x in near_avoid):
+                return (dx, dy), second
+            if second is None:
+                second = (dx, dy)
+    return None, second if plain else None
