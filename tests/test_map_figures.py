@@ -408,3 +408,22 @@ def test_a_label_clear_nowhere_as_set_takes_its_next_setting_and_prefers_to_keep
     assert arrange([label], rings=[tiny]) == [None]
     assert arrange([Label(label.rect, (0.0, 0.0), 2.0, stays=True, settings=label.settings)], rings=[tiny]) == \
         [(0, 0.0, 0.0)]
+
+
+def test_a_word_too_wide_for_its_ring_is_set_smaller_where_it_has_no_second_line():
+    """"Westmere" at 7 pt (the map's holding names; they may shrink to 6) takes 11.9 x 2.47 mm: centred in a
+    ring whose stroke starts 6 mm out its corners reach 6.07 mm, inside the 0.3 mm it keeps. One word
+    cannot wrap: it is set half a point smaller, 11.05 x 2.29 mm, corners 5.64 mm out, where it was."""
+    from pnp.draw.text import fit
+    from pnp.layout.hexmap import HOLDING_STYLE
+    from pnp.rulebook.figures import _clear_words
+
+    ring = Circle(0.0, 0.0, 6.5, stroke="#000000", width=1.0, role="holding:x")
+    word = Text(Rect(-10.0, -2.0, 20.0, 4.0), "Westmere", HOLDING_STYLE, role="holding-name")
+    assert _near_far(0.0, 0.0, ink_rect(word.rect, word.markup, word.style))[1] > 6.0 - 0.3
+    (_, out) = _clear_words((ring, word), [], Rect(-20.0, -20.0, 40.0, 40.0), [(0.0, 0.0)], 25.0)
+    assert out.style.size == 6.5 and out.style.max_lines == 1
+    assert len(fit(out.markup, out.style, out.rect.w, out.rect.h).lines) == 1
+    ink = ink_rect(out.rect, out.markup, out.style)
+    assert (round(ink.w, 2), round(ink.h, 2), round(ink.cx, 2), round(ink.cy, 2)) == (11.05, 2.29, 0.0, 0.0)
+    assert _near_far(0.0, 0.0, ink)[1] <= 6.0 - 0.3

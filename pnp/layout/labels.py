@@ -9,7 +9,8 @@ as a holding's name does, or wholly outside it, never across its edge), a piece'
 box, an arrow, and every label placed before it; and, where it has room, of the lines it should rather not
 cross (a map's hex outlines: a word inside its own hex). Labels are placed in the order given (the caller
 puts first the ones that stay: a holding's name); each stays where it is when it is clear there, else
-takes the nearest clear place within its reach, tried on a grid of :data:`STEP` mm; else the same with
+takes the nearest clear place within its reach, tried on a grid of :data:`STEP` mm (one set inside a
+ring stays inside it: a holding's name never leaves its ring); else the same with
 each of its other settings in turn (the caller measures them: the words set smaller, or wrapped); else
 the same without the lines it should rather not cross; else it is left out (one that stays is kept
 where it is).
@@ -201,10 +202,14 @@ def _spot(label: Label, r: Rect, rings, discs, boxes, lines, avoid, placed, with
                   if x0 < area.right and area.x < x1 and y0 < area.top and area.y < y1 and meets(area, x, clearance)]
     near_avoid = [x for x0, y0, x1, y1, x in avoid
                   if x0 < area.right and area.x < x1 and y0 < area.top and area.y < y1 and meets(area, x, clearance)]
+    # a label set inside a ring (a holding's name in its ring) stays inside it
+    held = [g for g in near_rings if math.hypot(label.rect.cx - g.cx, label.rect.cy - g.cy) < g.inner]
     second = None
     for dx, dy in _moves(math.ceil(far / step) * step, step) if far > 0 else ((0.0, 0.0),):
         moved = r.moved(dx, dy)
         if (dx or dy) and math.hypot(moved.cx - hx, moved.cy - hy) > label.reach + 1e-9:
+            continue
+        if any(math.hypot(moved.cx - g.cx, moved.cy - g.cy) >= g.inner for g in held):
             continue
         if within is not None and not within.contains(moved, 1e-6):
             continue
