@@ -18,6 +18,7 @@ from reportlab.platypus.flowables import UseUpSpace
 
 from pnp.draw import fonts, icons
 from pnp.draw import text as rich
+from pnp.text import typography
 from pnp.layout.geometry import Style, Transform, scaling
 from pnp.layout.typeset import KEEP_LINES, LEAD_IN_WHOLE, ListGeometry, last_sentence_start, leads_in
 from pnp.units import MM_PER_INCH, pt
@@ -304,6 +305,12 @@ class Rule(Flowable):
         self.canv.line(0, 0, self.width, 0)
 
 
+#: The rows of figures measured (:meth:`FigureRow.wrap`), by the identity of their drawings (frozen, kept
+#: alive here with the entry), caption style, gap, width and the active icons and language: every layout
+#: pass of a booklet measures the same rows again (24 passes of Shadow Throne's on each paper).
+_ROWS: dict = {}
+
+
 class FigureRow(Flowable):
     """Figures drawn by pnp (:mod:`pnp.rulebook.figures`) side by side, centred in the column, each with its
     caption set below it. Figures next to each other with the same caption (a group of pieces: a kind's
@@ -451,6 +458,20 @@ class FigureRow(Flowable):
         return [self.slot(d, s, avail_mm, runs[i]) * MM for d, s, i in line]
 
     def wrap(self, avail_width, avail_height):
+        key = (tuple(map(id, self.drawings)), self.caption_style, self.gap, avail_width, id(icons.active()),
+               typography.active(), typography.breaking())
+        found = _ROWS.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], self.drawings)):
+            self._lines, self.width, self.height = found[1], avail_width, found[2]
+            return self.width, self.height
+        self._measure(avail_width)
+        if len(_ROWS) >= 512:
+            _ROWS.clear()
+        _ROWS[key] = (tuple(self.drawings), self._lines, self.height, icons.active())
+        return self.width, self.height
+
+    def _measure(self, avail_width):
+        """:meth:`wrap`'s work: the figures' lines, their captions' lines and the row's height."""
         from pnp.units import PT_PER_MM as MM
 
         cap = self.caption_style
@@ -468,7 +489,6 @@ class FigureRow(Flowable):
             total += art_h + caption_h
         total += 6.0 * (len(self._lines) - 1)
         self.width, self.height = avail_width, total
-        return self.width, self.height
 
     def split(self, avail_width, avail_height):
         """Between lines of figures: the lines that fit here, the rest on the next page."""

@@ -13,6 +13,7 @@ from pnp.cache.memo import reads_files
 from pnp.text.credits import credit_lines
 from pnp.loading.cardtext import ability_text
 from pnp.components import BuildOptions, Component, Output, Part
+from pnp.draw.icons import active as icons_active
 from pnp.draw.icons import with_game_icons
 from pnp.draw.pdf import render
 from pnp.draw.merge import impose as merge_impose
@@ -498,6 +499,10 @@ def with_fill(chapters, at: tuple[int, int], block: str) -> tuple[list, tuple[in
 def printed_chapters(game, lang: str) -> list[tuple[str, str]]:
     """(name, markup) of every chapter as the booklet always prints it (without what follows a ``!spare``
     line): the text a check reads, rendered without laying out or drawing; DataError as the booklet's."""
+    try:            # the booklet's own render when it succeeds (its fill templates too): made once a build
+        return without_spare(_rendered(game, lang)[2])[0]
+    except DataError:
+        pass        # rendered alone below: a fill template's problem is not the chapters'
     cfg = load_config(game)
     figures = Figures(game, lang)
     try:
@@ -549,21 +554,69 @@ def booklet_fit(game, paper: str, lang: str):
 def _prepared(game, paper: str, lang: str) -> tuple:
     """What laying the booklet out needs: its configuration, figures, chapters, fill blocks, printed
     words, page size, and its key in the build cache (:func:`_drawn_key`) with the cache."""
-    cfg = {**load_config(game), "_colophon": colophon(game, lang)}
-    figures = Figures(game, lang)
-    try:
-        seen = context(game, cfg, lang, figures)
-        chapters = chapter_markup(game, cfg, seen, lang)
-        fills = fill_markup(game, cfg, seen, lang)
-    except DataError as exc:
-        raise DataError(list(figures.problems) + list(exc.problems)) from None
-    figures.problems.raise_if_errors()
+    cfg, figures, chapters, fills = _rendered(game, lang)
     small_labels(figures, paper).raise_if_errors()
     words = strings(game, lang)
     size = half_sheet(paper)
     cache = buildcache.current()
     key = _drawn_key(game, cfg, chapters, fills, figures, paper, lang, words, cache)
     return cfg, figures, chapters, fills, words, size, key, cache
+
+
+def _rendered(game, lang: str) -> tuple:
+    """(configuration, figures, chapters, fill blocks) of the booklet in ``lang``: its templates rendered,
+    the examples told, the figures made. None of it depends on the paper, so the rulebook's check on
+    Letter and A4, its build and the icon keys' check share one render of a loaded game (a card edit
+    rendered the chapters three or four times a build, about a quarter of the rulebook's work then).
+    Kept for the game object (by identity: a loaded game does not change) and the active icons and
+    language; emptied with pnp's file memos (:func:`pnp.cache.memo.clear`, before every rebuild in one
+    process). What the render read of the game and its cards is counted as read again by whatever is
+    recorded when it is given back (:func:`pnp.cache.buildcache.note_reads`): a component's or a check's
+    key in the build cache is as complete as if it had rendered them itself."""
+    result, reads = _rendered_kept(_Same(game, icons_active()), lang, typography.active(), typography.breaking())
+    buildcache.note_reads(reads)
+    return result
+
+
+class _Same:
+    """A key that is the same only for the same objects (by identity: a frozen game object and the icon
+    set active while it is built)."""
+
+    __slots__ = ("objects",)
+
+    def __init__(self, *objects):
+        self.objects = objects
+
+    def __hash__(self):
+        return hash(tuple(id(o) for o in self.objects))
+
+    def __eq__(self, other):
+        return isinstance(other, _Same) and len(other.objects) == len(self.objects) and \
+            all(a is b for a, b in zip(self.objects, other.objects))
+
+
+@reads_files
+@lru_cache(maxsize=4)
+def _rendered_kept(same, lang: str, language: str, breaking: tuple) -> tuple:
+    """:func:`_rendered`'s work and the names of what it read of the game and its cards."""
+    from contextlib import ExitStack
+
+    game = same.objects[0]
+    reads: set = set()
+    with ExitStack() as stack:
+        stack.enter_context(buildcache.recording(game, reads))
+        for card in object.__getattribute__(game, "cards"):
+            stack.enter_context(buildcache.recording(card, reads))
+        cfg = {**load_config(game), "_colophon": colophon(game, lang)}
+        figures = Figures(game, lang)
+        try:
+            seen = context(game, cfg, lang, figures)
+            chapters = chapter_markup(game, cfg, seen, lang)
+            fills = fill_markup(game, cfg, seen, lang)
+        except DataError as exc:
+            raise DataError(list(figures.problems) + list(exc.problems)) from None
+        figures.problems.raise_if_errors()
+    return (cfg, figures, chapters, fills), frozenset(reads)
 
 
 def _kept(cache, key):
@@ -658,7 +711,7 @@ def _drawn_key(game, cfg, chapters, fills, figures, paper, lang, words, cache) -
     described by its content). With the cache off the key still names the layout the check made for the
     build that follows in this process (:data:`_LAID`): a ``--no-cache`` build laid the booklet out
     again to draw it."""
-    drawings = repr(figures.drawings)
+    drawings = figures.described()
     if " at 0x" in drawings:
         return None
     files = cache.files
@@ -773,7 +826,7 @@ _FITS: dict = {}
 
 
 def _fit_inputs(game, cfg, fills, figures, size, lang, words) -> tuple | None:
-    drawings = repr(figures.drawings)
+    drawings = figures.described()
     if " at 0x" in drawings:
         return None
     fills = tuple((block, getattr(block, "template", 0), getattr(block, "index", 0)) for block in fills)

@@ -156,6 +156,14 @@ class Figures:
         self._by_text: dict[str, int] = {}
         self._token_map: dict | None = None
 
+    def described(self) -> str:
+        """``repr`` of the drawings, the booklet's keys' part: made once for as many drawings as there are
+        (drawings are only ever added; a booklet's check and build key and fit it four or five times)."""
+        kept = getattr(self, "_described", None)
+        if kept is None or kept[0] != len(self.drawings):
+            kept = self._described = (len(self.drawings), repr(self.drawings))
+        return kept[1]
+
     def namespace(self) -> dict:
         return {"card": self.card, "hand": self.hand, "die": self.die, "token": self.token, "map": self.map,
                 "board": self.board, "track": self.track, "grid": self.grid}
