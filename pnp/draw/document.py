@@ -546,6 +546,10 @@ class RulebookDoc(BaseDocTemplate):
         self.laid_out = None        # a layout pass's pages (:class:`LaidPage`), while one runs
         self.notes_at = None        # the index of its first page after the padding point
         self._story = self._notes_break = self._after_break = None
+        self.chapter_starts = []
+        self._original = None       # a layout pass's whole story, to note where each page starts in it
+        self.starts = None          # ... each page's start (:class:`PageStart`), while one runs
+        self._resume = None         # a layout pass resumed at a page: the PageStart it starts from
 
     def _cover_page(self, c, doc):
         w, h = self.pagesize
@@ -610,6 +614,13 @@ class RulebookDoc(BaseDocTemplate):
         self._headings = 0  # every multiBuild pass must produce the same bookmark keys
         self.toc_log = []   # the contents entries of this pass
         self._outline_level = -1
+        start = self._resume
+        if start is not None:           # a layout pass resumed at a page: the document as it was there
+            self.page = start.page - 1
+            self.pageTemplate = next(t for t in self.pageTemplates if t.id == start.template)
+            self._headings, self._outline_level = start.headings, start.outline_level
+            self.toc_log = list(start.entries)
+            self.notes_at = start.notes_at
 
     def filterFlowables(self, flowables):
         # a layout pass notes where the padding point falls: when its page break comes up, the page it
@@ -624,6 +635,16 @@ class RulebookDoc(BaseDocTemplate):
     def beforePage(self):
         if self.laid_out is not None:
             self.laid_out.append(LaidPage(self.pageTemplate.id, []))
+            if self.starts is not None:
+                self.starts.append(self._page_start())
+
+    def _page_start(self) -> "PageStart":
+        """Where the page just begun starts in the story of a layout pass, and the document's state there."""
+        story, original = self._story, self._original
+        at = len(original) - len(story)
+        whole = bool(story) and 0 <= at < len(original) and story[0] is original[at]
+        return PageStart(self.page, self.pageTemplate.id, at if whole else None, self._headings,
+                         self._outline_level, tuple(self.toc_log), self.notes_at)
 
     def afterFlowable(self, flowable):
         if isinstance(flowable, (_Replay, _Turn)):     # the drawing pass's scaffolding
@@ -738,9 +759,13 @@ def _facts(game, words) -> list:
     return facts
 
 
-def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figures, mark_notes: bool = False):
+def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figures, mark_notes: bool = False,
+              kept: tuple | None = None):
     """(document, story, contents, [(entry, after the notes?)] guessed from the headings) of a booklet
-    with ``notes`` padding pages (``mark_notes``: none, the padding point marked for a layout pass)."""
+    with ``notes`` padding pages (``mark_notes``: none, the padding point marked for a layout pass).
+    ``kept``: (an earlier layout of the same booklet, n): its first n chapters, the same as these, stand
+    in the story with that layout's flowables, not made again (a pass resumed after them never sets
+    them: :func:`lay_out`)."""
     buf = io.BytesIO()
     doc = RulebookDoc(buf, game, page_size_mm, words.get("rules_of_play", "Rules of Play"),
                       cfg.get("_colophon") or ())
@@ -763,7 +788,17 @@ def _document(game, cfg, chapters, page_size_mm, notes: int, words: dict, figure
     story = []
     problems = Problems()
     nodes = []
+    doc.chapter_starts = []            # the index in the story of each chapter's first flowable
     for index, ((name, markup), (_, given)) in enumerate(zip(with_notes_point(chapters), chapters)):
+        doc.chapter_starts.append(len(story))
+        if kept is not None and index < kept[1]:
+            earlier = kept[0]
+            made = earlier.story[earlier.chapter_starts[index]:earlier.chapter_starts[index + 1]]
+            if any(f is earlier.toc for f in made):
+                extra["toc"]("")        # the contents are set: a second !toc is the error it was
+            story.extend(made)
+            nodes.extend(parse(markup))
+            continue
         # the line in the chapter as written (the padding point is a line pnp put before it, or after it)
         added = 0 if markup.startswith(given) else markup.count("\n") - given.count("\n")
         try:
@@ -863,6 +898,21 @@ class LaidPage:
     events: list
 
 
+@dataclass(frozen=True)
+class PageStart:
+    """Where a page of a layout pass starts: its number and template, the index in the pass's story of the
+    flowable it starts with (None: it starts with part of a flowable split over the page before), and the
+    document's state then (headings counted, outline level, contents entries so far, padding point)."""
+
+    page: int
+    template: str
+    at: int | None
+    headings: int
+    outline_level: int
+    entries: tuple
+    notes_at: int | None
+
+
 @dataclass
 class LaidOut:
     """A booklet laid out once, without padding pages (:func:`lay_out`): its pages, the contents'
@@ -876,6 +926,9 @@ class LaidOut:
     doc: object
     toc: object
     args: tuple
+    starts: list | None = None          # each page's start (:class:`PageStart`)
+    chapter_starts: tuple = ()          # the index in the story of each chapter's first flowable
+    story: list | None = None           # the pass's story as it began
 
 
 class _Frame(Frame):
@@ -946,11 +999,23 @@ class _Replay(Flowable):
             doc.handle_nextPageTemplate(self.next_template)
 
 
-def lay_out(game, cfg, chapters, page_size_mm, lang, words: dict, figures=None) -> LaidOut:
+def lay_out(game, cfg, chapters, page_size_mm, lang, words: dict, figures=None,
+            after: LaidOut | None = None) -> LaidOut:
     """The booklet laid out once, without padding and on a canvas that paints nothing: its length,
     its contents' entries and where every flowable goes, for :func:`draw_laid_out`. The contents show the
-    entries guessed from the headings (page 0), which take the lines the final ones take."""
-    doc, story, toc, guess = _document(game, cfg, chapters, page_size_mm, 0, words, figures, mark_notes=True)
+    entries guessed from the headings (page 0), which take the lines the final ones take.
+
+    ``after``: an earlier layout of the same booklet (the same game object, settings, paper, language,
+    words and figures) with other chapters. The pages it laid out before the first chapter that differs
+    are taken as they are (:func:`resume_point`), and the pass starts at the page after them: the same
+    flowables, set from the same state, go to the same places (a fill block tried at page 12 lays out
+    pages 12 to 16, not 1 to 16)."""
+    args = (game, cfg, chapters, page_size_mm, lang, words, figures)
+    resumed = resume_point(after, args)
+    # the chapters before the one the resumed pass starts in are not made again
+    skipped = max(i for i, at in enumerate(after.chapter_starts) if at <= resumed.at) if resumed else 0
+    doc, story, toc, guess = _document(game, cfg, chapters, page_size_mm, 0, words, figures, mark_notes=True,
+                                       kept=(after, skipped) if skipped else None)
     toc.addEntries([entry for entry, _ in guess])
     toc.beforeBuild()                   # as multiBuild does: the contents show the seeded entries
     breaks = [i for i, f in enumerate(story) if isinstance(f, _NotesBreak)]
@@ -961,18 +1026,57 @@ def lay_out(game, cfg, chapters, page_size_mm, lang, words: dict, figures=None) 
     elif len(breaks) == 1:              # one padding point in the middle
         doc._notes_break = story[breaks[0]]
         doc._after_break = story[breaks[0] + 1]
-    doc.laid_out, doc._story = pages, _ = [], story
+    original = list(story)
+    pages, starts = [], []
+    if resumed is not None:
+        kept = resumed.page - 1
+        pages, starts = list(after.pages[:kept]), list(after.starts[:kept])
+        story = story[resumed.at:]
+    doc.laid_out, doc._story, doc._original, doc.starts, doc._resume = pages, story, original, starts, resumed
     try:
-        doc.build(story, canvasmaker=MeasuringCanvas)
+        if story:
+            doc.build(story, canvasmaker=MeasuringCanvas)
     except LayoutError as exc:
         raise _layout_problem(cfg, exc) from None
     finally:
-        doc.laid_out = doc._story = doc._notes_break = doc._after_break = None
+        doc.laid_out = doc._story = doc._notes_break = doc._after_break = doc._original = doc.starts = None
+        doc._resume = None
     notes_at, doc.notes_at = doc.notes_at, None
     if at_end:
         notes_at = len(pages)
-    return LaidOut(pages, list(doc.toc_log), guess, notes_at, doc, toc,
-                   (game, cfg, chapters, page_size_mm, lang, words, figures))
+    placed_toc = any(e[0] == "place" and e[1] is after.toc for page in pages[:resumed.page - 1]
+                     for e in page.events) if resumed is not None else False
+    return LaidOut(pages, list(doc.toc_log), guess, notes_at, doc, after.toc if placed_toc else toc,
+                   args, starts, tuple(doc.chapter_starts), original)
+
+
+def resume_point(after: LaidOut | None, args: tuple) -> PageStart | None:
+    """The page of the layout ``after`` at which a layout pass of ``args`` (:func:`lay_out`'s) can start,
+    the pages before it taken from ``after``; None: from the first.
+
+    Those pages hold the same flowables, set from the same state, so they come out the same: the chapters
+    before the first that differs make the same flowables (a chapter's flowables are made from its markup
+    alone, with the same figures, settings, words and page size), and the page chosen is the last one
+    that starts with a whole flowable (not the rest of one split over the page before) from those
+    chapters. platypus decides each page from the flowables placed on it and the one that did not fit at
+    its foot, which is the next page's first; the flowables' groups (a heading kept with what follows)
+    are made before the pass, and a page's template is the one the layout noted for it."""
+    if after is None or after.starts is None or len(after.starts) != len(after.pages):
+        return None
+    game, cfg, chapters, size, lang, words, figures = args
+    old = after.args
+    if old[0] is not game or old[1] != cfg or tuple(old[3]) != tuple(size) or old[4] != lang \
+            or old[5] != words or old[6] is not figures:
+        return None
+    first = next((i for i, (a, b) in enumerate(zip(old[2], chapters)) if a != b), min(len(old[2]), len(chapters)))
+    if first >= len(after.chapter_starts):
+        return None
+    same = after.chapter_starts[first]          # the flowables before this one are the same
+    best = None
+    for k, start in enumerate(after.starts):
+        if k and start.at is not None and start.at < same:
+            best = start
+    return best
 
 
 #: A page of the booklet with more than this share of its text frame left empty is reported (a warning).

@@ -33,6 +33,14 @@ class MeasuringCanvas(Canvas):
     def save(self):
         pass
 
+    # no outline: the pass is thrown away, and one resumed at a page (pnp.draw.document.lay_out) would
+    # start below the outline's top level
+    def bookmarkPage(self, key, **kw):
+        pass
+
+    def addOutlineEntry(self, title, key, level=0, closed=None):
+        pass
+
 
 def painting(c) -> bool:
     """Whether drawing on canvas ``c`` shows anywhere (False on a :class:`MeasuringCanvas`)."""

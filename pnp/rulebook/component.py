@@ -874,13 +874,40 @@ def _refit(game, cfg, chapters, fills, figures, size, lang, words, lay, record: 
     return laid, last.target, current
 
 
+class _Passes:
+    """The layout passes of one fit (:func:`lay_out`), each resumed from the one of the last few that
+    shares the most chapters with it: a trial that sets a block at page 12 lays out pages 12 on, the
+    pages before it taken from the layout it was tried on (:func:`pnp.draw.document.resume_point`)."""
+
+    KEEP = 4
+
+    def __init__(self, game, cfg, size, lang, words, figures):
+        self.args = (game, cfg, size, lang, words, figures)
+        self.recent: list = []
+
+    def __call__(self, chapters):
+        game, cfg, size, lang, words, figures = self.args
+        after = max(self.recent, key=lambda laid: _same_chapters(laid.args[2], chapters), default=None)
+        laid = lay_out(game, cfg, chapters, size, lang, words, figures, after=after)
+        self.recent = [laid, *self.recent][:self.KEEP]
+        return laid
+
+
+def _same_chapters(a, b) -> int:
+    """How many chapters two lists of chapters share before the first that differs."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 def fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="letter"):
     """:func:`_fitted`: again from the last fit of the same booklet in this process when that gives the
     same (:func:`_refit`: the studio after a chapter edit), and kept for the next."""
-    def lay(ch):
-        return lay_out(game, cfg, ch, size, lang, words, figures)
-
-    record: dict = {}
+    lay = _Passes(game, cfg, size, lang, words, figures)
+    record: dict = {"lay": lay}
     again = _refit(game, cfg, chapters, fills, figures, size, lang, words, lay, record)
     if again is not None:
         return again
@@ -908,10 +935,8 @@ def _fitted(game, cfg, chapters, fills, figures, size, lang, words, paper="lette
     the booklet already shows is not offered; one that did not fit a page's room is not tried in a
     smaller one (each try is a layout pass); the blocks of one fill template read in the order it writes
     them (:func:`_in_order`)."""
-    def lay(ch):
-        return lay_out(game, cfg, ch, size, lang, words, figures)
-
     record = {} if record is None else record
+    lay = record.get("lay") or _Passes(game, cfg, size, lang, words, figures)
     touched = [len(chapters)] + [c for c, _, _ in spare_blocks(chapters)]   # every !spare block is tried
     current = with_spare(chapters)
     laid = record.pop("first", None) or lay(current)      # (made already when a refit was tried)
