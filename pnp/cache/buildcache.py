@@ -357,6 +357,11 @@ def replays_reads(func):
     return wrapper
 
 
+def is_recorded(obj) -> bool:
+    """Whether the reads of ``obj`` are being recorded now (:class:`recording`)."""
+    return _SUBCLASSES.get(type(obj)) is type(obj)
+
+
 class recording:
     """``with recording(game) as reads:`` every attribute of ``game`` read in the block (by any code: its
     methods and properties read through it too) is added to the set ``reads``. :func:`reads_digest`

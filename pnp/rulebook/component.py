@@ -499,10 +499,6 @@ def with_fill(chapters, at: tuple[int, int], block: str) -> tuple[list, tuple[in
 def printed_chapters(game, lang: str) -> list[tuple[str, str]]:
     """(name, markup) of every chapter as the booklet always prints it (without what follows a ``!spare``
     line): the text a check reads, rendered without laying out or drawing; DataError as the booklet's."""
-    try:            # the booklet's own render when it succeeds (its fill templates too): made once a build
-        return without_spare(_rendered(game, lang)[2])[0]
-    except DataError:
-        pass        # rendered alone below: a fill template's problem is not the chapters'
     cfg = load_config(game)
     figures = Figures(game, lang)
     try:
@@ -566,13 +562,19 @@ def _prepared(game, paper: str, lang: str) -> tuple:
 def _rendered(game, lang: str) -> tuple:
     """(configuration, figures, chapters, fill blocks) of the booklet in ``lang``: its templates rendered,
     the examples told, the figures made. None of it depends on the paper, so the rulebook's check on
-    Letter and A4, its build and the icon keys' check share one render of a loaded game (a card edit
-    rendered the chapters three or four times a build, about a quarter of the rulebook's work then).
-    Kept for the game object (by identity: a loaded game does not change) and the active icons and
-    language; emptied with pnp's file memos (:func:`pnp.cache.memo.clear`, before every rebuild in one
-    process). What the render read of the game and its cards is counted as read again by whatever is
-    recorded when it is given back (:func:`pnp.cache.buildcache.note_reads`): a component's or a check's
-    key in the build cache is as complete as if it had rendered them itself."""
+    Letter and A4 and its build share one render of a loaded game (a card edit rendered the chapters
+    three times a build). Kept for the game object (by identity: a loaded game does not change) and the
+    active icons and language; emptied with pnp's file memos (:func:`pnp.cache.memo.clear`, before every
+    rebuild in one process). What the render read of the game is counted as read again by whatever is
+    recorded when it is given back (:func:`pnp.cache.buildcache.note_reads`), as
+    :func:`pnp.cache.buildcache.replays_reads` does, so the rulebook's entry in the build cache is keyed
+    as when each of them rendered the chapters. (The icon keys' check renders its own: a validation
+    unit records the cards' reads too, which would have to be handed back as well, and which ones a
+    render reads depends on what other memos served it; for the same reason a render asked for while the
+    cards' reads are recorded, by a validation unit, is made for it alone.)"""
+    cards = object.__getattribute__(game, "cards")
+    if cards and buildcache.is_recorded(cards[0]):
+        return _rendered_kept.__wrapped__(_Same(game), lang, typography.active(), typography.breaking())[0]
     result, reads = _rendered_kept(_Same(game, icons_active()), lang, typography.active(), typography.breaking())
     buildcache.note_reads(reads)
     return result
@@ -598,15 +600,10 @@ class _Same:
 @reads_files
 @lru_cache(maxsize=4)
 def _rendered_kept(same, lang: str, language: str, breaking: tuple) -> tuple:
-    """:func:`_rendered`'s work and the names of what it read of the game and its cards."""
-    from contextlib import ExitStack
-
+    """:func:`_rendered`'s work and the names of what it read of the game."""
     game = same.objects[0]
     reads: set = set()
-    with ExitStack() as stack:
-        stack.enter_context(buildcache.recording(game, reads))
-        for card in object.__getattribute__(game, "cards"):
-            stack.enter_context(buildcache.recording(card, reads))
+    with buildcache.recording(game, reads):
         cfg = {**load_config(game), "_colophon": colophon(game, lang)}
         figures = Figures(game, lang)
         try:
