@@ -137,3 +137,60 @@ def test_a_token_kind_without_a_printed_word_is_a_warning_at_its_first_token(sta
     assert "token kind 'side'" not in result.output
     (starfall / "i18n" / "en.yaml").write_text("strings:\n  tokens_side: Side tokens\n  tokens_light: Light\n")
     assert "token kind" not in CliRunner().invoke(main, ["validate", str(starfall)]).output
+
+
+# ------------------------------------------------------------------ hexagons packed by their width
+
+def _tide_clock_tokens():
+    from test_outside_games import CORPUS, GAMES, SKIP
+
+    if "tide_clock" not in GAMES:
+        pytest.skip(SKIP)
+    return load_tokens(load_game(CORPUS / "tide_clock"))
+
+
+@pytest.mark.parametrize("paper, per_shelf", [("letter", 7), ("a4", 6)])
+def test_hexagons_pack_by_their_width_when_that_saves_a_sheet(paper, per_shelf):
+    """Tide Clock's 33 tokens (14 pointy-top hexagons) took two Letter sheets packed by their squares, the
+    second holding two 1-coins; packed by their width across the flats (26 mm, not the 30.02 mm square)
+    seven floods share a shelf and all 33 fit one sheet. A4, taller, held them on one sheet already: its
+    squares stay (six floods to a shelf)."""
+    tokens = _tide_clock_tokens()
+    w, h = PAPERS[paper]
+    p = plan(tokens.tokens, w, h, tokens.gap, tokens.fold_gutter)
+    assert [len(s) for s in p.sheets] == [33]
+    sheet = p.sheets[0]
+    floods = sorted((pl for pl in sheet if pl.token == "flood"), key=lambda pl: (-pl.front.y, pl.front.x))
+    top = [pl for pl in floods if round(pl.front.y, 2) == round(floods[0].front.y, 2)]
+    assert len(top) == per_shelf
+    if paper == "a4":
+        step = 30.02 + tokens.gap            # squares side by side
+        assert [round(b.front.x - a.front.x, 2) for a, b in zip(top, top[1:])] == [round(step, 2)] * 5
+        return
+    # 7 x 26 + 6 x 2.5 = 197 mm across the flats, centred on the 203.9 mm half sheet: flats 2.5 mm apart
+    assert [round(pl.front.cx, 2) for pl in top] == [round(w / 2 - 3 * 28.5 + 28.5 * k, 2) for k in range(7)]
+    assert all(round(pl.front.w, 2) == round(pl.front.h, 2) == 30.02 for pl in top)  # the square, as drawn
+    area = front_area(w, h, tokens.fold_gutter)
+    sizes = {t.id: (t.size if t.shape == "hexagon" else t.extent) for t in tokens.tokens}
+    for pl in sheet:
+        # what prints (a hexagon's flats, a circle's square) stays on the half sheet; the back mirrors it
+        half = sizes[pl.token] / 2
+        assert pl.front.cx - half >= area.x - 1e-9 and pl.front.cx + half <= area.right + 1e-9
+        assert pl.front.y >= area.y - 1e-9 and pl.front.top <= area.top + 1e-9
+        assert round(pl.back.x, 2) == round(pl.front.x, 2)
+        assert round(pl.back.cy - p.fold_y, 2) == round(p.fold_y - pl.front.cy, 2)
+    for i, a in enumerate(sheet):
+        for b in sheet[i + 1:]:
+            apart_x = abs(a.front.cx - b.front.cx) - (sizes[a.token] + sizes[b.token]) / 2
+            apart_y = max(a.front.y - b.front.top, b.front.y - a.front.top)
+            assert max(apart_x, apart_y) >= tokens.gap - 1e-6, (a, b)
+
+
+def test_square_packing_stays_when_the_tighter_one_saves_no_sheet(tokens):
+    # Shadow Throne's hexagons: packed by their width they take two sheets too, so nothing moves
+    w, h = PAPERS["letter"]
+    p = plan(tokens.tokens, w, h, tokens.gap, tokens.fold_gutter)
+    squares = pack([((t.id, k + 1), t.extent) for t in tokens.tokens for k in range(t.count)],
+                   front_area(w, h, tokens.fold_gutter), tokens.gap)
+    assert [[(pl.token, pl.copy, pl.front) for pl in s] for s in p.sheets] == \
+        [[(tid, copy, rect) for (tid, copy), rect in s] for s in squares]

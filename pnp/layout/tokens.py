@@ -54,22 +54,27 @@ def mirror_across_fold(rect: Rect, fold_y: float) -> Rect:
 
 
 def pack(items, area: Rect, gap: float) -> list[list[tuple]]:
-    """First-fit-decreasing shelf packing. ``items``: (key, size); returns sheets of (key, Rect).
+    """First-fit-decreasing shelf packing. ``items``: (key, size) or (key, size, width); returns sheets of
+    (key, Rect), each Rect the token's ``size`` square.
 
     Items go largest first (stable) into the first shelf, on any sheet, with room left for them;
     otherwise into a new shelf on the first sheet with height to spare, otherwise onto a new sheet.
     A shelf is as tall as its first (largest) item; its contents are centred across the half sheet.
+    An item's ``width`` (its size when not given) is what it takes across a shelf: a pointy-top
+    hexagon is narrower (across its flats) than its square, which then reaches past its neighbours' into
+    the gap beside their corners, where neither prints.
     """
     sheets = []          # each: {"bottom": y below the last shelf, "shelves": [[top, height, width, items]]}
-    for key, size in sorted(items, key=lambda it: -it[1]):
-        if size > area.w + 1e-9 or size > area.h + 1e-9:
+    for key, size, width in sorted(((it[0], it[1], it[2] if len(it) > 2 else it[1]) for it in items),
+                                   key=lambda it: -it[1]):
+        if width > area.w + 1e-9 or size > area.h + 1e-9:
             raise ValueError(f"a {size:g} mm token does not fit the {area.w:.1f} x {area.h:.1f} mm half sheet")
         placed = False
         for sheet in sheets:
             for shelf in sheet["shelves"]:
-                if size <= shelf[1] + 1e-9 and shelf[2] + gap + size <= area.w + 1e-9:
-                    shelf[2] += gap + size
-                    shelf[3].append((key, size))
+                if size <= shelf[1] + 1e-9 and shelf[2] + gap + width <= area.w + 1e-9:
+                    shelf[2] += gap + width
+                    shelf[3].append((key, size, width))
                     placed = True
                     break
             if placed:
@@ -79,31 +84,48 @@ def pack(items, area: Rect, gap: float) -> list[list[tuple]]:
         for sheet in sheets:
             top = sheet["bottom"] - (gap if sheet["shelves"] else 0)
             if top - size >= area.y - 1e-9:
-                sheet["shelves"].append([top, size, size, [(key, size)]])
+                sheet["shelves"].append([top, size, width, [(key, size, width)]])
                 sheet["bottom"] = top - size
                 break
         else:
-            sheets.append({"bottom": area.top - size, "shelves": [[area.top, size, size, [(key, size)]]]})
+            sheets.append({"bottom": area.top - size, "shelves": [[area.top, size, width, [(key, size, width)]]]})
     result = []
     for sheet in sheets:
         placed = []
         for top, height, width, row in sheet["shelves"]:
             x = area.x + (area.w - width) / 2
-            for key, size in row:
-                placed.append((key, Rect(x, top - height + (height - size) / 2, size, size)))
-                x += size + gap
+            for key, size, across in row:
+                placed.append((key, Rect(x - (size - across) / 2, top - height + (height - size) / 2, size, size)))
+                x += across + gap
         result.append(placed)
     return result
 
 
+def across(token) -> float:
+    """How wide a token prints across a shelf: a pointy-top hexagon its size (across the flats), any other
+    shape its whole square."""
+    return token.size if token.shape == "hexagon" else getattr(token, "extent", token.size)
+
+
 def plan(tokens, page_w: float, page_h: float, gap: float, fold_gutter: float) -> TokenPlan:
-    """Where every copy of every token goes, front and back, sheet by sheet."""
+    """Where every copy of every token goes, front and back, sheet by sheet.
+
+    Tokens are packed by their squares; when packing hexagons by their width across the flats (closer
+    together in a shelf) takes fewer sheets, that packing is used: a last sheet holding two coins is a
+    sheet of paper, folded and glued, for nothing. Otherwise the squares' packing stays (the same sheets,
+    byte for byte, as before the tighter packing was tried)."""
     area = front_area(page_w, page_h, fold_gutter)
     fold = page_h / 2
     shapes = {t.id: t.shape for t in tokens}
     items = [((t.id, k + 1), getattr(t, "extent", t.size)) for t in tokens for k in range(t.count)]
+    packed = pack(items, area, gap)
+    if len(packed) > 1 and any(t.shape == "hexagon" for t in tokens):
+        tight = pack([((t.id, k + 1), getattr(t, "extent", t.size), across(t)) for t in tokens
+                      for k in range(t.count)], area, gap)
+        if len(tight) < len(packed):
+            packed = tight
     sheets = []
-    for sheet in pack(items, area, gap):
+    for sheet in packed:
         sheets.append(tuple(Placement(tid, copy, shapes[tid], rect, mirror_across_fold(rect, fold))
                             for (tid, copy), rect in sheet))
     return TokenPlan(page_w, page_h, fold, area, tuple(sheets))
