@@ -52,13 +52,24 @@ def test_blocks_go_tallest_first_into_shelves_exactly():
     assert tuple(round(v, 2) for v in plan.offset(2, STICKERS)) == (-9.95, -136.5)
 
 
-def test_tide_clocks_small_pages_take_two_sheets_instead_of_five():
+def test_tide_clocks_small_pages_take_one_landscape_sheet_instead_of_five():
+    """Shelves took two sheets (the standees alone on the second, a fifth of it used); free rectangles
+    put the stickers under the three shorter blocks, beside the tallest strip: one landscape sheet."""
     blocks = [A3_STRIP, B3_STRIP, C3_STRIP, STICKERS, STANDEES]
-    for paper in (LETTER, A4):
+    for paper, top in ((LETTER, 215.9 - SHARE_MARGIN), (A4, 210.0 - SHARE_MARGIN)):
         plan = share_pack(blocks, *paper)
-        assert plan.sheets == 2
+        assert (plan.page_w, plan.page_h, plan.sheets) == (max(paper), min(paper), 1)
         placed = sorted(plan.placed, key=lambda p: p.key)
-        assert [p.key for p in placed] == [0, 1, 2, 3, 4]          # every block once
+        assert [p.key for p in placed] == [0, 1, 2, 3, 4]          # every block once, none turned
+        assert not any(p.turned for p in placed)
+        # B3 (the tallest) at the top-left corner, C3 and A3 4 mm apart beside it, the standees after;
+        # the stickers under C3, A3 and the standees, 4 mm below C3's bottom
+        b3, c3, a3, standees, stickers = placed[1], placed[2], placed[0], placed[4], placed[3]
+        assert b3.rect.rounded() == (6.0, round(top - 160.87, 2), 60.0, 160.87)
+        assert (round(c3.rect.x, 2), round(c3.rect.top, 2)) == (70.0, round(top, 2))
+        assert (round(a3.rect.x, 2), round(a3.rect.top, 2)) == (134.0, round(top, 2))
+        assert (round(standees.rect.x, 2), round(standees.rect.top, 2)) == (184.2, round(top, 2))
+        assert (round(stickers.rect.x, 2), round(stickers.rect.top, 2)) == (70.0, round(c3.rect.y - SHARE_GAP, 2))
         for p, block in zip(placed, blocks):
             assert (round(p.rect.w, 2), round(p.rect.h, 2)) == (round(block.w, 2), round(block.h, 2))
             inside = Rect(SHARE_MARGIN, SHARE_MARGIN, plan.page_w - 2 * SHARE_MARGIN, plan.page_h - 2 * SHARE_MARGIN)
@@ -67,6 +78,66 @@ def test_tide_clocks_small_pages_take_two_sheets_instead_of_five():
             for b in placed:
                 if a.key < b.key and a.sheet == b.sheet:
                     assert not _overlap(a.rect.inset(-SHARE_GAP / 2 + 0.001), b.rect.inset(-SHARE_GAP / 2 + 0.001))
+
+
+def test_shelves_stay_when_free_rectangles_save_no_sheet():
+    # the shelves' own placement (above) is kept byte for byte when nothing is gained
+    plan = share_pack([A3_STRIP, STANDEES, STICKERS], *LETTER)
+    assert [p.turned for p in plan.placed] == [False] * 3 and plan.page_h == 279.4
+
+
+def test_a_block_turns_a_quarter_only_when_that_saves_a_sheet():
+    """Two 200 x 100 mm blocks, one on its side: upright they take two Letter sheets either way up
+    (100 + 4 + 200 mm is taller than the 267.4 mm printable, 204 mm wider than landscape's 203.9 mm
+    tall); with the second turned they stack on one portrait sheet."""
+    wide, tall = Rect(5.0, 150.0, 200.0, 100.0), Rect(50.0, 20.0, 100.0, 200.0)
+    assert share_pack([wide, tall], *LETTER, turn=False).sheets == 2
+    plan = share_pack([wide, tall], *LETTER)
+    assert (plan.page_w, plan.page_h, plan.sheets) == (215.9, 279.4, 1)
+    first, second = plan.placed
+    assert not first.turned and first.rect.rounded() == (6.0, 173.4, 200.0, 100.0)
+    assert second.turned and second.rect.rounded() == (6.0, 69.4, 200.0, 100.0)   # 4 mm under the first
+    # the turn takes the block's corners exactly onto its place: its top-left to the place's top-right...
+    a, b, c, d, e, f = plan.matrix(1, tall)
+    assert (a, b, c, d) == (0.0, 1.0, -1.0, 0.0)
+
+    def moved(x, y):
+        return round(a * x + c * y + e, 2), round(b * x + d * y + f, 2)
+
+    assert moved(tall.x, tall.top) == (6.0, 69.4)                 # top-left -> bottom-left (anticlockwise)
+    assert moved(tall.x, tall.y) == (206.0, 69.4)                 # bottom-left -> bottom-right
+    assert moved(tall.right, tall.y) == (206.0, 169.4)            # bottom-right -> top-right
+    assert moved(tall.right, tall.top) == (6.0, 169.4)
+    # an unturned block's transform is its move
+    assert plan.matrix(0, wide)[:4] == (1.0, 0.0, 0.0, 1.0)
+    assert tuple(round(v, 2) for v in plan.matrix(0, wide)[4:]) == tuple(round(v, 2) for v in plan.offset(0, wide)) \
+        == (1.0, 23.4)
+
+
+def test_a_turned_block_prints_turned_on_the_shared_sheet():
+    """merge.place draws a turned block's page through its matrix, clipped to its place: a red square at
+    a block's top-left corner lands at its place's bottom-left."""
+    from pnp.draw.merge import place
+    from pnp.draw.pdf import render
+    from rasterize import pixel
+
+    pypdfium2 = pytest.importorskip("pypdfium2")
+    page = Page(215.9, 279.4).add(Box(Rect(50.0, 20.0, 100.0, 200.0), fill="#dddddd"),
+                                  Box(Rect(50.0, 200.0, 20.0, 20.0), fill="#ff0000"))
+    wide, tall = Rect(5.0, 150.0, 200.0, 100.0), Rect(50.0, 20.0, 100.0, 200.0)
+    plan = share_pack([wide, tall], *LETTER)
+    pt = 72 / 25.4
+    r = plan.placed[1].rect
+    a, b, c, d, e, f = plan.matrix(1, tall)
+    pdf = place([render([page], "t")], [[(0, 0, (r.x * pt, r.y * pt, r.w * pt, r.h * pt), (a, b, c, d, e * pt, f * pt))]],
+                (215.9 * pt, 279.4 * pt), "t")
+    doc = pypdfium2.PdfDocument(pdf)
+    image = doc[0].render(scale=100 / 72).to_pil().convert("RGB")
+    doc.close()
+    assert pixel(image, r.x + 10, r.y + 10, 100) == (255, 0, 0)          # the red corner, turned
+    assert pixel(image, r.right - 10, r.y + 10, 100) == (221, 221, 221)
+    assert pixel(image, r.x + 10, r.top - 10, 100) == (221, 221, 221)
+    assert pixel(image, r.x + 10, r.top + 10, 100) == (255, 255, 255)   # nothing outside the place
 
 
 def test_a_page_is_nearly_empty_when_it_prints_on_half_its_sheet_or_less():
@@ -111,7 +182,7 @@ def _files(manifest) -> dict:
 
 
 @needs_tide_clock
-@pytest.mark.parametrize("paper, before, after", [("letter", 26, 23), ("a4", 22, 21)])
+@pytest.mark.parametrize("paper, before, after", [("letter", 26, 21), ("a4", 22, 21)])
 def test_tide_clocks_small_pieces_share_sheets(tide_clock, tmp_path, paper, before, after):
     manifest, output = _build(tide_clock, tmp_path / "kit", "--paper", paper)
     files = _files(manifest)
@@ -231,3 +302,33 @@ def test_a_thin_strips_glue_note_lies_on_its_strip(tide_clock):
         assert (round(top.rect.w, 2), round(top.rect.h, 2)) == (19.0, 9.0)
         assert len(fit(top.markup, top.style, top.rect.w, top.rect.h).lines) == 1
         assert (page_block(page).x, page_block(page).w) == pytest.approx((block.x, block.w), abs=0.01)
+
+
+@needs_tide_clock
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_instructions_estimate_counts_the_shared_sheets_as_the_build_does(tide_clock, tmp_path, paper):
+    """pnp validate measures the instructions page on a kit it lists without building it. It listed the
+    dice stickers, the standees and the board's three strips on sheets of their own, and no shared
+    sheets: a longer table than the page the build prints. Now its files, their pages and their sheets
+    are the build's, the cards' and the rulebook's aside (listed by their own stand-ins, not laid out)."""
+    from pnp.components import BuildOptions
+    from pnp.components.instructions import kit_entries
+    from pnp.draw.icons import for_game
+    from pnp.loading.gamedata import load_game
+
+    manifest, _ = _build(tide_clock, tmp_path / "kit", "--paper", paper)
+    built = {f["file"]: (f["in_kit"], f["pages"] if f["in_kit"] else 0, f["sheets"])
+             for f in _files(manifest).values() if not f["file"].startswith("rulebook")}
+    game = load_game(tide_clock)
+    with for_game(game):
+        entries = kit_entries(game, BuildOptions(paper=paper))
+    listed = {e.filename: (bool(e.first), e.last - e.first + 1 if e.first else 0, e.sheets)
+              for e in entries if e.filename and not e.filename.startswith("rulebook")}
+    assert listed == {name: v for name, v in built.items() if name in listed}
+    # the page itself is listed without a name; the cards' stand-in lists no screen-only duplex file
+    assert set(built) - set(listed) <= {"instructions.pdf", "cards-duplex.pdf"}
+    assert {"tokens.pdf", "harbour-board.pdf", "dice-stickers.pdf", "standees.pdf"} <= set(listed)
+    shared = next(e for e in entries if e.filename == "shared-sheets.pdf")
+    assert (shared.sheets, shared.sides) == (1, "single")
+    assert [h[0] for h in shared.holds] == (["harbour_board", "dice", "standees"] if paper == "letter"
+                                            else ["dice", "standees"])

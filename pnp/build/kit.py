@@ -30,13 +30,13 @@ from pnp.draw.text import fits_kept
 from pnp.errors import DataError, Problems, UserError
 from pnp.loading.gamedata import load_game
 from pnp.layout.inksaver import save_ink_page
-from pnp.layout.packing import page_block
 from pnp.components.manifest import MANIFEST_FILE, entry_of, manifest, to_json
 from pnp.text.markup import Safe
 from pnp.build.output import write_atomically
 from pnp.validation.checks import validate_game
 from pnp.build.workers import TaskPool
 from pnp.build.sharing import share_sheets
+from pnp.components.sharing import blocks_of
 
 KIT_FILE = "kit.pdf"
 
@@ -527,19 +527,13 @@ def finished(game, outs, options) -> list:
         else:
             count = len(out.pages) if out.pdf is None else None
             if out.share and out.pages:
-                out.blocks = tuple(_block(page) for page in out.pages)
+                out.blocks = blocks_of(out.pages)
             rendered(game, out, options)
             out.page_count = count if count is not None else page_count(out.pdf)
             out.pdf = tag_font_subsets(out.pdf)
         out.pages = []
         done[out.filename] = out
     return outs
-
-
-def _block(page) -> tuple:
-    """What a page prints, (x, y, w, h) mm, for shared sheets; () for an empty page."""
-    found = page_block(page)
-    return () if found is None else (found.x, found.y, found.w, found.h)
 
 
 def pages_of(out) -> int:

@@ -147,6 +147,8 @@ class Component:
     listed: Callable | None = None   # (game, options) -> its Outputs as the instructions page lists them (titles,
                                      # pieces, sides, pages), nothing laid out: a heavy build's stand-in for the
                                      # page's check (pnp.components.instructions.kit_entries)
+    shares: bool = False             # its files' nearly empty pages may go onto shared sheets: the instructions
+                                     # page's estimate lays it out (quick: nothing drawn) to count them
     view: Callable | None = None     # (game) -> the game as its build reads it (all it reads; the build narrows the
                                      # game to it first): the build cache keys it by this view instead of recorded reads
 

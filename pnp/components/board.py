@@ -304,8 +304,16 @@ def tiling(piece: Piece, config: dict, paper: str):
     regions), with more tiles than the fewest where that is what it takes (up to ``tiles: {max: N}``
     sheets). It may still cut some: :func:`seam_problems` says which."""
     w, h = piece.size
-    return plan_tiles(w, h, paper, overlap=config["overlap"], orientation=config["orientation"], avoid=piece.keep,
-                      max_sheets=max_tiles(config))
+    return _plan_tiles(w, h, paper, config["overlap"], config["orientation"], piece.keep, max_tiles(config))
+
+
+@lru_cache(maxsize=256)
+def _plan_tiles(w: float, h: float, paper: str, overlap: float, orientation: str, keep: tuple,
+                max_sheets) -> object:
+    """:func:`plan_tiles`, kept: a build asks for a piece's tiling twice (is it one sheet? its pages), the
+    checks and the instructions page's estimate again; choosing seams off every kept element is the
+    slow part of a board's layout. The plan is a frozen value."""
+    return plan_tiles(w, h, paper, overlap=overlap, orientation=orientation, avoid=keep, max_sheets=max_sheets)
 
 
 def max_tiles(config: dict) -> float:
@@ -604,5 +612,5 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
             yield CutPiece(spec.id, f"{piece.name} back", outline, piece.back, where, trimmed=True)
 
 
-COMPONENT = Component("board", build, check, weight=2, pieces=cut_pieces, words=words, printed=printed,
+COMPONENT = Component("board", build, check, weight=2, shares=True, pieces=cut_pieces, words=words, printed=printed,
                       reprint=reprinted)

@@ -251,5 +251,5 @@ def words(game, spec=None) -> list:
     return out + (layout_sources(layout, game.root, where) if layout is not None else [])
 
 
-COMPONENT = Component("dice", build, check, weight=2, pieces=cut_pieces, words=words, printed=printed,
+COMPONENT = Component("dice", build, check, weight=2, shares=True, pieces=cut_pieces, words=words, printed=printed,
                       reprint=reprinted)

@@ -8,12 +8,14 @@ override under ``strings:``, so a kit in any language has a complete instruction
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 from pnp import TEMPLATES_DIR
 from pnp.cache import buildcache
 from pnp.text import templating
-from pnp.components import BuildOptions, Component, KitEntry, Output, game_components
+from pnp.components import BuildOptions, Component, KitEntry, Output, game_components, sharing
+from pnp.components.sharing import blocks_of
 from pnp.draw.flowables import Ruler
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
@@ -191,25 +193,39 @@ EMPTY_SHARE = 1 / 3
 
 def kit_entries(game, options: BuildOptions) -> list[KitEntry]:
     """The kit's entries as the build will list them, near enough to measure this page by (it takes one
-    page): a light component's files laid out on ``options``' paper (none drawn); a heavy one's (a
-    ``weight`` above 1: cards, boards, dice, the map, the rulebook) as its ``listed`` hook gives them, else
-    one page under its id, with no pieces. The check runs on every validate, the studio's too: laying out
-    every card face and board again there would double its time."""
+    page): a light component's files laid out on ``options``' paper (none drawn), and so are those of a
+    component whose pages may go onto shared sheets (dice, boards, standees: laying them out is quick);
+    a heavy one's (a ``weight`` above 1: cards, the map, the rulebook) as its ``listed`` hook gives them,
+    else one page under its id, with no pieces. The pages that the build would move onto shared sheets
+    move here too (:func:`pnp.components.sharing.plan`, the build's own decision), so the page lists the
+    shared sheets and counts the sheets the kit takes. The check runs on every validate, the studio's
+    too: laying out every card face again there would double its time."""
     from pnp.draw.merge import page_count
 
-    entries, page = [], 1
-    for component in game_components(game):
+    components = game_components(game)
+    built = {}
+    for component in components:
         if component.needs_kit:
-            entries.append(KitEntry("", component.name, page, page, component.name, 1))
-            page += 1
             continue
-        if component.weight <= 1:
+        if component.weight <= 1 or component.shares:
             outs = component.build(game, options)
         elif component.listed is not None:
             outs = component.listed(game, options)
         else:
             outs = [Output(f"{component.name.replace('_', '-')}.pdf",
                            escape(component.name.replace("_", " ").capitalize()), [()])]
+        for out in outs:
+            if out.share and out.pdf is None and out.pages:
+                out.blocks = blocks_of(out.pages)
+        built[component.name] = outs
+    components, built = _shared(game, components, built, options)
+    entries, page = [], 1
+    for component in components:
+        if component.needs_kit:
+            entries.append(KitEntry("", component.name, page, page, component.name, 1))
+            page += 1
+            continue
+        outs = built[component.name]
         for out in outs:
             own = len(out.pages) if out.pdf is None else page_count(out.pdf)
             if out.interleave:
@@ -221,18 +237,47 @@ def kit_entries(game, options: BuildOptions) -> list[KitEntry]:
     return entries
 
 
+def _shared(game, components, built: dict, options: BuildOptions) -> tuple[list, dict]:
+    """``components`` and ``built`` with the pages the build puts on shared sheets moved there (as
+    :func:`pnp.build.sharing.share_sheets` moves them, nothing drawn): the shared sheets an output of
+    blank pages, one per sheet."""
+    found = sharing.plan(components, built, options)
+    if found is None:
+        return components, built
+    pages, packed = found
+    built = {name: list(outs) for name, outs in built.items()}
+    files = sharing.files_of(pages)
+    title = strings(game, options.lang).get("shared_sheets", "Shared sheets")
+    shared = Output(sharing.free_name(built), title, [()] * packed.sheets, sides="single",
+                    holds=sharing.holds(components, built, files))
+    for (name, k), moved in files.items():
+        out = built[name][k]
+        if len(moved) == len(out.pages):
+            built[name][k] = replace(out, in_kit=False, sheets=0)
+        else:
+            sheets_left = None if out.sheets is None else out.sheets - len(moved)
+            built[name][k] = replace(out, pages=[p for i, p in enumerate(out.pages) if i not in moved],
+                                     blocks=tuple(b for i, b in enumerate(out.blocks) if i not in moved),
+                                     sheets=sheets_left)
+    last = sharing.position(components, files)
+    own = sharing.own_id(components)
+    built[own] = [shared]
+    return components[:last] + [Component(own, lambda *a, **k: [], kind="shared")] + components[last:], built
+
+
 @with_game_icons
 def check(game, problems, options: BuildOptions | None = None, spec=None) -> None:
     """The page fills its paper: more than :data:`EMPTY_SHARE` of it left empty on Letter or A4 (its text
-    already at its largest) is a warning at game.yaml's ``components``. The kit is listed once, as on
-    Letter (on A4 only its page numbers and sheet counts differ: digits of the page)."""
+    already at its largest) is a warning at game.yaml's ``components``. The kit is listed per paper, as
+    the build lists it there: which pages go onto shared sheets, and how many sheets those take, can
+    differ between Letter and A4."""
     lang = options.lang if options else None
     found = []
-    try:
-        entries = kit_entries(game, BuildOptions(paper="letter", lang=lang))
-    except (DataError, ValueError):     # a component's own problem (a token too large for its sheet),
-        return                          # reported by its own check
     for paper in ("letter", "a4"):
+        try:
+            entries = kit_entries(game, BuildOptions(paper=paper, lang=lang))
+        except (DataError, ValueError):     # a component's own problem (a token too large for its sheet),
+            return                          # reported by its own check
         shares = _page(game, BuildOptions(paper=paper, lang=lang), entries, EMPTY_SHARE)[1]
         found += [(paper, k, share) for k, share in enumerate(shares, 1) if share > EMPTY_SHARE]
     if found:

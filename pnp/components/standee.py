@@ -304,4 +304,4 @@ def cut_pieces(game, options: BuildOptions | None = None, spec=None):
                            tuple(side_elements(game, p[name], w, h)), where)
 
 
-COMPONENT = Component("standee", build, check, pieces=cut_pieces, words=words, printed=printed, reprint=reprinted)
+COMPONENT = Component("standee", build, check, shares=True, pieces=cut_pieces, words=words, printed=printed, reprint=reprinted)

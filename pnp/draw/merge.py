@@ -259,7 +259,9 @@ def pdf_date() -> str:
 def place(sources: list, sheets, size: tuple, title: str, author: str = "", outline: str | None = None) -> bytes:
     """Sheets made of parts of other PDFs' pages (shared sheets). ``sources``: PDF bytes; ``sheets``: per
     sheet, a list of (source index, page index, clip (x, y, w, h), dx, dy), all in points: the page's
-    content inside the clip drawn moved by (dx, dy); ``size``: the sheets' (width, height) in points."""
+    content inside the clip drawn moved by (dx, dy); or (source index, page index, clip, matrix) with
+    ``clip`` on the sheet and ``matrix`` (a, b, c, d, e, f) taking the page there (a block turned a
+    quarter); ``size``: the sheets' (width, height) in points."""
     import pikepdf
     from pikepdf import Name, Page, Pdf
 
@@ -270,12 +272,17 @@ def place(sources: list, sheets, size: tuple, title: str, author: str = "", outl
         for placements in sheets:
             out.add_blank_page(page_size=size)
             page = Page(out.pages[-1])
-            for src, index, (x, y, w, h), dx, dy in placements:
+            for src, index, (x, y, w, h), *move in placements:
                 if (src, index) not in forms:
                     forms[(src, index)] = out.copy_foreign(Page(opened[src].pages[index]).as_form_xobject())
                 name = page.add_resource(forms[(src, index)], Name.XObject, name=Name(f"/Shared{src}p{index}"))
-                ops = (f"q {x + dx:.3f} {y + dy:.3f} {w:.3f} {h:.3f} re W n "
-                       f"1 0 0 1 {dx:.3f} {dy:.3f} cm {name} Do Q")
+                if len(move) == 2:
+                    dx, dy = move
+                    ops = (f"q {x + dx:.3f} {y + dy:.3f} {w:.3f} {h:.3f} re W n "
+                           f"1 0 0 1 {dx:.3f} {dy:.3f} cm {name} Do Q")
+                else:
+                    matrix = " ".join(f"{v:.3f}" if v % 1 else f"{v:.0f}" for v in move[0])
+                    ops = f"q {x:.3f} {y:.3f} {w:.3f} {h:.3f} re W n {matrix} cm {name} Do Q"
                 page.contents_add(pikepdf.Stream(out, ops.encode()), prepend=False)
         _deflate_new_streams(out)
         return _finished(out, title, author, outline)
