@@ -332,3 +332,44 @@ def test_the_instructions_estimate_counts_the_shared_sheets_as_the_build_does(ti
     assert (shared.sheets, shared.sides) == (1, "single")
     assert [h[0] for h in shared.holds] == (["harbour_board", "dice", "standees"] if paper == "letter"
                                             else ["dice", "standees"])
+
+
+@needs_tide_clock
+def test_a_strip_turns_to_share_one_sheet_with_taller_standees(tide_clock, tmp_path):
+    """With 30 x 70 mm standees (a designer's edit of Tide Clock), the board's strips, the standees and the
+    stickers took two Letter shared sheets in rows, upright; turning strip A3 a quarter puts all five
+    on one portrait sheet, its heading, crosses and cut lines turned with it."""
+    game = tmp_path / "tide_clock"
+    shutil.copytree(tide_clock, game)
+    data = game / "game.yaml"
+    data.write_text(data.read_text().replace("    width: 30\n    height: 50\n", "    width: 30\n    height: 70\n", 1))
+    manifest, _ = _build(game, tmp_path / "kit")
+    files = _files(manifest)
+    assert manifest["sheets"]["total"] == 21
+    assert files["shared-sheets.pdf"]["pages"] == files["shared-sheets.pdf"]["sheets"] == 1
+    texts = page_texts(tmp_path / "kit" / "shared-sheets.pdf")
+    assert len(texts) == 1
+    flat = "".join(texts[0].split())
+    for tile in ("A3·3of9", "B3·6of9", "C3·9of9"):
+        assert tile in flat, tile
+    from pnp.components import BuildOptions, game_components
+    from pnp.components.sharing import blocks_of, plan
+    from pnp.draw.icons import for_game
+    from pnp.loading.gamedata import load_game
+
+    loaded = load_game(game)
+    options = BuildOptions(paper="letter")
+    with for_game(loaded):
+        components = game_components(loaded)
+        built = {}
+        for c in components:
+            if c.shares:
+                built[c.name] = c.build(loaded, options)
+                for out in built[c.name]:
+                    out.blocks = blocks_of(out.pages) if out.share else ()
+        pages, packed = plan(components, built, options)
+    assert (packed.page_w, packed.page_h, packed.sheets) == (215.9, 279.4, 1)
+    turned = [(pages[p.key][0], pages[p.key][2]) for p in packed.placed if p.turned]
+    assert turned == [("harbour_board", 3)]
+    (label,) = [e for e in built["harbour_board"][0].pages[3].elements if getattr(e, "role", "") == "tile-label"]
+    assert "tile A3" in label.markup                  # the board's fourth page: strip A3
