@@ -3,7 +3,9 @@
 Shelf packing, first fit by decreasing height: the tallest items go first, each into the first shelf
 (of any sheet) with room across and height enough, else into a new shelf below the last one of the
 first sheet with height to spare, else onto a new sheet. Shelves start at the top of ``area``; the
-items of a shelf sit on its bottom line, left-aligned. Plain data in mm.
+items of a shelf sit on its bottom line, left-aligned. Plain data in mm. :func:`free_pack` packs by
+free rectangles instead (a short item under a tall one's short neighbour), items optionally turned a
+quarter: shared sheets use it when shelves take a sheet more than the blocks need.
 
 :func:`pack_pieces` and :func:`piece_sheet_pages` put flat pieces smaller than a sheet (player boards,
 small maps) several to a sheet, each with its cut line and its name.
