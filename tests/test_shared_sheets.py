@@ -373,3 +373,28 @@ def test_a_strip_turns_to_share_one_sheet_with_taller_standees(tide_clock, tmp_p
     assert turned == [("harbour_board", 3)]
     (label,) = [e for e in built["harbour_board"][0].pages[3].elements if getattr(e, "role", "") == "tile-label"]
     assert "tile A3" in label.markup                  # the board's fourth page: strip A3
+
+
+@needs_tide_clock
+def test_a_nearly_empty_last_token_sheet_goes_onto_a_shared_sheet_as_a_fold_block(tide_clock, tmp_path):
+    """With 24 1-coins instead of 12 (a designer's edit), Tide Clock's tokens take two Letter sheets, the
+    second holding 14 coins in two shelves at its top and, mirrored, its bottom: a sheet folded for a
+    third of its room. Its tokens now go onto a shared sheet as a fold block (their shelves against the
+    fold, a fold line and a grey edge of their own), beside the dice stickers: 23 sheets -> 22."""
+    game = tmp_path / "tide_clock"
+    shutil.copytree(tide_clock, game)
+    data = game / "tokens.yaml"
+    data.write_text(data.read_text().replace("{id: coin1, kind: coin, value: 1, count: 12,",
+                                             "{id: coin1, kind: coin, value: 1, count: 24,", 1))
+    manifest, _ = _build(game, tmp_path / "kit")
+    files = _files(manifest)
+    assert manifest["sheets"]["total"] == 22
+    assert files["tokens.pdf"]["in_kit"] and files["tokens.pdf"]["pages"] == files["tokens.pdf"]["sheets"] == 1
+    pieces = {(p["kind"], p["item"]): p["count"] for c in manifest["components"] for p in c["pieces"]}
+    assert pieces[("token", "coin")] == 30                         # still counted once, by the tokens
+    texts = page_texts(tmp_path / "kit" / "shared-sheets.pdf")
+    assert len(texts) == files["shared-sheets.pdf"]["sheets"] == 2
+    # the 14 coins, fronts and backs, on the shared sheets: 28 faces labelled "1"
+    assert sum(t.split().count("1") for t in texts) >= 28
+    kit = " ".join(page_texts(tmp_path / "kit" / "kit.pdf")[0].split())
+    assert "Tokens: Cut the block of tokens out along its grey edge, fold it on its grey line" in kit

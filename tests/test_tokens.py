@@ -194,3 +194,33 @@ def test_square_packing_stays_when_the_tighter_one_saves_no_sheet(tokens):
                    front_area(w, h, tokens.fold_gutter), tokens.gap)
     assert [[(pl.token, pl.copy, pl.front) for pl in s] for s in p.sheets] == \
         [[(tid, copy, rect) for (tid, copy), rect in s] for s in squares]
+
+
+# ------------------------------------------------------------------ the last sheet as a fold block
+
+def test_the_last_sheet_folds_as_a_block_on_the_sheets_own_fold_line():
+    """A fold block (the last token sheet's tokens, to go onto a shared sheet): its shelves start at the
+    fold instead of the top, every back still the mirror image of its front across the same line, and its
+    grey edge as far below the fold as above it, so the block cut out folds on its own line exactly."""
+    from pnp.layout.tokens import BLOCK_MARGIN, fold_block, fold_block_page
+
+    tokens = _tide_clock_tokens()
+    tokens = type(tokens)(**{**tokens.__dict__, "tokens": tuple(
+        t if t.id != "coin1" else type(t)(**{**t.__dict__, "count": 24}) for t in tokens.tokens)})
+    w, h = PAPERS["letter"]
+    p = plan(tokens.tokens, w, h, tokens.gap, tokens.fold_gutter)
+    assert [len(s) for s in p.sheets] == [31, 14]
+    placed, edge = fold_block(p, tokens.gap, tokens.fold_gutter)
+    assert sorted((pl.token, pl.copy) for pl in placed) == sorted((pl.token, pl.copy) for pl in p.sheets[-1])
+    # two shelves of 18 mm coins: the lower one's bottom 4 mm (the fold gutter) above the fold at 139.7 mm
+    assert sorted({round(pl.front.y, 2) for pl in placed}) == [143.7, 164.2]
+    for pl in placed:
+        assert round(pl.back.x, 2) == round(pl.front.x, 2)
+        assert round((pl.front.cy + pl.back.cy) / 2, 2) == 139.7
+    assert round(edge.top - 139.7, 2) == round(139.7 - edge.y, 2) == round(164.2 + 18 + BLOCK_MARGIN - 139.7, 2)
+    assert edge.rounded() == (3.7, 94.2, 208.5, 91.0)
+    page = fold_block_page(p, {t.id: ((), ()) for t in tokens.tokens}, tokens.gap, tokens.fold_gutter)
+    (fold,) = page.find("fold")
+    assert (fold.x1, fold.x2, fold.y1, fold.y2) == (edge.x, edge.right, 139.7, 139.7)   # across the block only
+    (box,) = page.find("block-edge")
+    assert box.rect == edge

@@ -36,7 +36,7 @@ from pnp.build.output import write_atomically
 from pnp.validation.checks import validate_game
 from pnp.build.workers import TaskPool
 from pnp.build.sharing import share_sheets
-from pnp.components.sharing import blocks_of
+from pnp.components.sharing import share_blocks
 
 KIT_FILE = "kit.pdf"
 
@@ -244,6 +244,15 @@ def outputs_to_json(outs) -> tuple[list, list] | None:
                 blobs.append(value)
             elif f.name == "pages":
                 continue
+            elif f.name == "shared_page":
+                if value is not None:
+                    return None
+                meta["shared_page"] = None
+            elif f.name == "shared_pdf":
+                meta["shared_pdf"] = None
+                if value is not None:
+                    meta["shared_pdf"] = len(blobs)
+                    blobs.append(value)
             elif f.name == "parts":
                 if any(type(p) is not Part for p in value):
                     return None
@@ -279,7 +288,7 @@ def outputs_from_json(metas, blobs) -> list | None:
                 return None
             title, safe = meta["title"]
             kwargs = {k: v for k, v in meta.items() if k not in ("pdf", "parts", "title", "interleave", "beside",
-                                                                 "blocks", "holds")}
+                                                                 "blocks", "holds", "shared_pdf")}
             if "beside" in names:
                 # in the order they were written (their blobs' order): the JSON holds them sorted by name
                 kwargs["beside"] = {str(n): blobs[i] for n, i in sorted(meta["beside"].items(), key=lambda kv: kv[1])}
@@ -289,7 +298,8 @@ def outputs_from_json(metas, blobs) -> list | None:
             out = Output(**kwargs, title=Safe(title) if safe else str(title), pdf=blobs[meta["pdf"]],
                          parts=parts, interleave=tuple(str(n) for n in meta["interleave"]),
                          blocks=tuple(tuple(float(v) for v in b) for b in meta["blocks"]),
-                         holds=tuple(tuple(str(v) for v in h) for h in meta["holds"]))
+                         holds=tuple(tuple(str(v) for v in h) for h in meta["holds"]),
+                         shared_pdf=None if meta["shared_pdf"] is None else blobs[meta["shared_pdf"]])
             outs.append(out)
     except (KeyError, TypeError, ValueError, IndexError):
         return None
@@ -527,7 +537,12 @@ def finished(game, outs, options) -> list:
         else:
             count = len(out.pages) if out.pdf is None else None
             if out.share and out.pages:
-                out.blocks = blocks_of(out.pages)
+                out.blocks = share_blocks(out)
+            if out.shared_page is not None:
+                page = save_ink_page(out.shared_page) if options.ink_saver else out.shared_page
+                out.shared_pdf = tag_font_subsets(render([page], f"{game.title}: {out.title}", game.author,
+                                                         outline=out.title))
+                out.shared_page = None
             rendered(game, out, options)
             out.page_count = count if count is not None else page_count(out.pdf)
             out.pdf = tag_font_subsets(out.pdf)

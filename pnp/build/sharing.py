@@ -37,9 +37,11 @@ def share_sheets(game, components, built: dict, options) -> tuple[list, dict]:
     built = {name: list(outs) for name, outs in built.items()}
     files = files_of(pages)
     index = {key: n for n, key in enumerate(files)}
-    sources = [built[name][k].pdf for name, k in files]
+    # a file with a page of its own for shared sheets (the last token sheet as a fold block) gives that
+    sources = [built[name][k].shared_pdf or built[name][k].pdf for name, k in files]
     sheets = [[] for _ in range(packed.sheets)]
-    for n, (name, k, i, block) in enumerate(pages):
+    for n, (name, k, page, block) in enumerate(pages):
+        i = 0 if built[name][k].shared_pdf else page
         placed = packed.placed[n]
         if placed.turned:
             r = placed.rect
@@ -57,7 +59,7 @@ def share_sheets(game, components, built: dict, options) -> tuple[list, dict]:
     shared = Output(free_name(built), title, pdf=pdf, sides="single", holds=holds(components, built, files))
     shared.page_count = packed.sheets
     for (name, k), moved in files.items():
-        out = built[name][k]
+        out = replace(built[name][k], shared_pdf=None)
         if len(moved) == len(out.blocks):
             # every page went: the file stays whole beside the kit, to print alone
             built[name][k] = replace(out, in_kit=False, sheets=0)

@@ -95,6 +95,9 @@ class Output:
                                      # when a file that shares is finished, from its layout pages)
     holds: tuple = ()                # a shared sheets' file: per file it holds pages of, (component id, title,
                                      # file name, "kind:sides"), for the instructions' words on each
+    shared_page: object = None       # a layout page that goes onto shared sheets in place of the file's last
+                                     # page (the last token sheet as a fold block); its other pages never do
+    shared_pdf: bytes | None = None  # that page drawn (set when the file is finished)
 
 
 @dataclass(frozen=True)

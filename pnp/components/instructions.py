@@ -15,7 +15,7 @@ from pnp import TEMPLATES_DIR
 from pnp.cache import buildcache
 from pnp.text import templating
 from pnp.components import BuildOptions, Component, KitEntry, Output, game_components, sharing
-from pnp.components.sharing import blocks_of
+from pnp.components.sharing import share_blocks
 from pnp.draw.flowables import Ruler
 from pnp.draw.icons import with_game_icons
 from pnp.errors import DataError, Problems
@@ -216,7 +216,7 @@ def kit_entries(game, options: BuildOptions) -> list[KitEntry]:
                            escape(component.name.replace("_", " ").capitalize()), [()])]
         for out in outs:
             if out.share and out.pdf is None and out.pages:
-                out.blocks = blocks_of(out.pages)
+                out.blocks = share_blocks(out)
         built[component.name] = outs
     components, built = _shared(game, components, built, options)
     entries, page = [], 1

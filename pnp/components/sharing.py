@@ -27,6 +27,15 @@ def blocks_of(pages) -> tuple:
     return tuple(out)
 
 
+def share_blocks(out) -> tuple:
+    """Per page of ``out`` (its layout pages), what :func:`candidates` may move: what the page prints,
+    or, for a file with a :attr:`~pnp.components.Output.shared_page`, () for every page but the last
+    and that page's print for the last."""
+    if out.shared_page is not None:
+        return ((),) * (len(out.pages) - 1) + blocks_of([out.shared_page])
+    return blocks_of(out.pages)
+
+
 def free_name(built: dict) -> str:
     """:data:`SHARED_FILE`, or ``shared-sheets-2.pdf`` (-3, ...) when a component of the game already
     writes a file of that name (a board whose id is ``shared-sheets``)."""
@@ -93,7 +102,8 @@ def holds(components, built, files) -> tuple:
         file = built[name][k]
         kind = next((c.kind for c in components if c.name == name), "")
         tiles = any(p.kind == "tile" for p in file.parts)
-        named = str(file.parts[0].name) if file.parts and file.parts[0].name else str(file.title)  # "Dice", not "Dice: stickers"
+        # "Dice", not "Dice: stickers"; tokens by their file's title ("Tokens"), not their first kind
+        named = str(file.parts[0].name) if file.parts and file.parts[0].name and kind != "tokens" else str(file.title)
         out.append((name, named, file.filename, f"{kind}:{'tiles' if tiles else file.sides}"))
     return tuple(out)
 

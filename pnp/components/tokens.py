@@ -13,8 +13,9 @@ from pnp.draw.text import fit
 from pnp.errors import DataError, Problems
 from pnp.loading.i18n import given_at, strings, word, words_at
 from pnp.layout.geometry import Rect, Text
+from pnp.layout.packing import page_block, small_enough
 from pnp.layout.outline import CircleOutline, CutPiece, PolygonOutline, RectOutline
-from pnp.layout.tokens import ROUNDED, front_area, hexagon_points, plan, sheet_pages, token_face
+from pnp.layout.tokens import ROUNDED, fold_block_page, front_area, hexagon_points, plan, sheet_pages, token_face
 from pnp.text.markup import escape, plain_text
 from pnp.loading.paths import excerpt
 from pnp.loading.tokendata import load_tokens
@@ -90,6 +91,13 @@ def build(game, options: BuildOptions, spec=None) -> list[Output]:
     else:
         out = Output("tokens.pdf", words.get("tokens", "Tokens"), _pages(game, token_set, token_set.tokens, options),
                      parts=parts, sides="fold")
+        if len(out.pages) > 1 and not options.bleed:
+            # the last sheet as a fold block: onto shared sheets when it is small and that saves a sheet
+            token_plan = plan(token_set.tokens, w, h, token_set.gap, token_set.fold_gutter)
+            block = fold_block_page(token_plan, faces(game, token_set, options.lang), token_set.gap,
+                                    token_set.fold_gutter, {t.id: t.outline for t in token_set.tokens if t.outline})
+            if small_enough(page_block(block), w, h):
+                out.share, out.shared_page = "one-side", block
     out.record = record.fragment(game, "tokens", *printed(game, options))
     return [out]
 

@@ -284,3 +284,46 @@ def sheet_pages(token_plan: TokenPlan, faces: dict, bleed: float, note: str = ""
                           f"{note} ({i + 1}/{n})", NOTE_STYLE, role="note"))
         pages.append(page)
     return pages
+
+
+#: A fold block (the last sheet's tokens, to share a sheet): how far its cut-out edge keeps from the
+#: tokens, and its edge's ink.
+BLOCK_MARGIN = 3.0
+BLOCK_EDGE = "#8c8c8c"
+
+
+def fold_block(token_plan: TokenPlan, gap: float, fold_gutter: float) -> tuple:
+    """The last sheet's tokens as a fold block: the same tokens packed in shelves that start at the fold
+    and go up (the lowest shelf's bottom ``fold_gutter`` above the fold line), each back mirrored across
+    the fold below its front. The fold is the sheet's own (its middle), so the block printed alone is
+    still a token sheet folded in half; cut out of a shared sheet along its edge, it folds on its own
+    line. Returns (the placements, the block's edge Rect)."""
+    last = token_plan.sheets[-1]
+    fold = token_plan.fold_y
+    dy = fold + fold_gutter - min(p.front.y for p in last)
+    placed = []
+    for p in last:
+        front = Rect(p.front.x, p.front.y + dy, p.front.w, p.front.h)
+        placed.append(replace(p, front=front, back=mirror_across_fold(front, fold)))
+    left = min(p.front.x for p in placed) - BLOCK_MARGIN
+    right = max(p.front.right for p in placed) + BLOCK_MARGIN
+    top = max(p.front.top for p in placed) + BLOCK_MARGIN
+    return tuple(placed), Rect(left, 2 * fold - top, right - left, 2 * (top - fold))
+
+
+def fold_block_page(token_plan: TokenPlan, faces: dict, gap: float, fold_gutter: float,
+                    outlines: dict | None = None) -> Page:
+    """:func:`fold_block` as a page of the sheet's size: the tokens' faces and cut lines, the fold line
+    across the block only, and the block's edge (grey, thin) to cut it out along."""
+    placed, edge = fold_block(token_plan, gap, fold_gutter)
+    page = Page(token_plan.page_w, token_plan.page_h, label=f"Tokens {len(token_plan.sheets)}")
+    for p in placed:
+        front, back = faces[p.token]
+        page.add(Group(tuple(front), p.front.x, p.front.y, role=f"front:{p.token}#{p.copy}"))
+        page.add(Group(tuple(back), p.back.x, p.back.y, role=f"back:{p.token}#{p.copy}"))
+    for p in placed:
+        outline = outlines.get(p.token) if outlines else None
+        page.add(cut_outline(p.shape, p.front, outline), cut_outline(p.shape, p.back, outline))
+    page.add(Line(edge.x, token_plan.fold_y, edge.right, token_plan.fold_y, FOLD_GREY, 0.35, role="fold"))
+    page.add(Box(edge, stroke=BLOCK_EDGE, width=0.25, role="block-edge"))
+    return page
