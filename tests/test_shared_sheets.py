@@ -54,22 +54,23 @@ def test_blocks_go_tallest_first_into_shelves_exactly():
 
 def test_tide_clocks_small_pages_take_one_landscape_sheet_instead_of_five():
     """Shelves took two sheets (the standees alone on the second, a fifth of it used); free rectangles
-    put the stickers under the three shorter blocks, beside the tallest strip: one landscape sheet."""
+    put the stickers under the shorter blocks, beside the tallest strip: one landscape sheet."""
     blocks = [A3_STRIP, B3_STRIP, C3_STRIP, STICKERS, STANDEES]
-    for paper, top in ((LETTER, 215.9 - SHARE_MARGIN), (A4, 210.0 - SHARE_MARGIN)):
+    for paper, under in ((LETTER, 2), (A4, 0)):
+        top = min(paper) - SHARE_MARGIN
         plan = share_pack(blocks, *paper)
         assert (plan.page_w, plan.page_h, plan.sheets) == (max(paper), min(paper), 1)
         placed = sorted(plan.placed, key=lambda p: p.key)
         assert [p.key for p in placed] == [0, 1, 2, 3, 4]          # every block once, none turned
         assert not any(p.turned for p in placed)
-        # B3 (the tallest) at the top-left corner, C3 and A3 4 mm apart beside it, the standees after;
-        # the stickers under C3, A3 and the standees, 4 mm below C3's bottom
-        b3, c3, a3, standees, stickers = placed[1], placed[2], placed[0], placed[4], placed[3]
-        assert b3.rect.rounded() == (6.0, round(top - 160.87, 2), 60.0, 160.87)
-        assert (round(c3.rect.x, 2), round(c3.rect.top, 2)) == (70.0, round(top, 2))
-        assert (round(a3.rect.x, 2), round(a3.rect.top, 2)) == (134.0, round(top, 2))
-        assert (round(standees.rect.x, 2), round(standees.rect.top, 2)) == (184.2, round(top, 2))
-        assert (round(stickers.rect.x, 2), round(stickers.rect.top, 2)) == (70.0, round(c3.rect.y - SHARE_GAP, 2))
+        # B3 (the tallest) at the top-left corner; C3, A3 and the standees along the top, 4 mm apart
+        b3, stickers = placed[1], placed[3]
+        assert b3.rect.rounded() == (6.0, round(top - 160.87, 2), 46.2, 160.87)
+        assert [(round(p.rect.x, 2), round(p.rect.top, 2)) for p in (placed[2], placed[0], placed[4])] == \
+            [(56.2, round(top, 2)), (106.4, round(top, 2)), (156.6, round(top, 2))]
+        # the stickers 4 mm under the block they start beneath: C3 on Letter, A3 on A4 (taller, less wide)
+        assert (round(stickers.rect.x, 2), round(stickers.rect.top, 2)) == \
+            (round(placed[under].rect.x, 2), round(placed[under].rect.y - SHARE_GAP, 2))
         for p, block in zip(placed, blocks):
             assert (round(p.rect.w, 2), round(p.rect.h, 2)) == (round(block.w, 2), round(block.h, 2))
             inside = Rect(SHARE_MARGIN, SHARE_MARGIN, plan.page_w - 2 * SHARE_MARGIN, plan.page_h - 2 * SHARE_MARGIN)
