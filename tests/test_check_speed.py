@@ -481,3 +481,48 @@ def test_a_style_is_made_once_for_what_it_is_made_of_and_a_layout_edit_makes_ano
                                                  "tags: {font: sans-bold, size: 30, min_size: 30,"))
     after = [p for p in _validated(folder).errors if "tags text" in p.message]
     assert before == [] and after and "even at 30 pt" in after[0].message
+
+
+# ----------------------------------------------------------------------------- second round (validate38b)
+
+def test_the_counts_view_shares_its_copies_and_leaves_out_where_cards_are_written(starfall):
+    from pnp.cache import buildcache
+    from pnp.errors import Problems
+    from pnp.loading.gamedata import load_game
+    from pnp.text import templating
+
+    game = load_game(str(deck_of(starfall, 300)), Problems())
+    view = buildcache.counts_only(game)
+    assert game.field_lines and view.field_lines == {} and view.sources == {}
+    assert [len(d.physical()) for d in view.decks] == [len(d.physical()) for d in game.decks]
+    assert [[(c.copies, c.side_b) for c in d.cards] for d in view.decks] == \
+        [[(c.copies, c.side_b is not None) for c in d.cards] for d in game.decks]
+    assert len({id(c) for d in view.decks for c in d.cards}) == len({(c.copies, c.side_b) for d in view.decks
+                                                                       for c in d.cards}) <= 3   # before: 305
+    assert buildcache.counts_only(view) is view
+    sizes = []
+    for n in (30, 300):             # converted for a template: as much for 300 cards as for 30
+        memo = {}
+        templating.data_value(buildcache.counts_only(load_game(str(deck_of(starfall, n)), Problems())), memo)
+        sizes.append(len(memo))
+    assert sizes[0] == sizes[1]     # before: every card's copies and every (card, key) of field_lines
+
+
+def test_converting_a_short_tuple_of_texts_gives_what_the_memo_gave():
+    from pathlib import Path
+
+    from pnp.text import markup, templating
+
+    lines = {(f"omen-{i}", "name"): i for i in range(50)}
+    memo = {}
+    converted = templating.data_value({"lines": lines, "at": ("a*b", 3, Path("/x/y.png")), "n": (1, 2.5, None),
+                                       "s": (markup.Safe("*ok*"), "c_d"), "deep": (("a",), "b")}, memo)
+    assert converted["lines"] == {(markup.escape(k), key): v for (k, key), v in lines.items()}
+    assert all(type(t) is tuple and all(isinstance(x, markup.Safe) for x in t) for t in converted["lines"])
+    assert converted["at"] == (markup.escape("a*b"), 3, templating.MachinePath("/x/y.png"))
+    assert converted["s"] == (markup.Safe("*ok*"), markup.escape("c_d"))
+    assert converted["deep"] == ((markup.escape("a"),), markup.escape("b"))
+    assert converted["n"] is not None and converted["n"] == (1, 2.5, None)
+    plain = (1, 2.5, None)
+    assert templating.data_value([plain])[0] is plain                    # nothing to escape: the same tuple
+    assert not any(isinstance(v[0], tuple) and v[0] in lines for v in memo.values())   # kept out of the memo

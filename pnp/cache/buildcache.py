@@ -218,18 +218,37 @@ class _Copies:
     side_b: bool = False
 
 
+#: One :class:`_Copies` for each number of copies and side B (equal values, one object): a view of
+#: 20,000 cards holds a handful, which a template's conversion of the view converts once each
+#: (:func:`pnp.text.templating.data_value` keeps what it converted by the object).
+_SHARED_COPIES: dict = {}
+
+
+def _copies(copies, side_b: bool) -> _Copies:
+    try:
+        found = _SHARED_COPIES.get((type(copies), copies, side_b))
+    except TypeError:                   # not a number: made for this card
+        return _Copies(copies, side_b)
+    if found is None:
+        if len(_SHARED_COPIES) >= 1024:
+            _SHARED_COPIES.clear()
+        found = _SHARED_COPIES[(type(copies), copies, side_b)] = _Copies(copies, side_b)
+    return found
+
+
 def counts_only(game):
     """``game`` as a component that only counts the cards reads it (the instructions page, the box): every
     card's contents left out, each deck's cards standing as their numbers of copies (``deck.physical()``,
-    ``game.deck_for()`` and ``aid_count`` count as before). Such a component narrows the game to this
+    ``game.deck_for()`` and ``aid_count`` count as before; where each card and each of its keys is written,
+    ``sources`` and ``field_lines``, left out with them). Such a component narrows the game to this
     first and reads nothing else, so the cache keys it by this view (``Component.view``): a card edit that
     keeps the counts finds it built."""
     if all(isinstance(c, _Copies) for d in game.decks for c in d.cards) and not game.cards:
         return game
-    decks = tuple(replace(d, cards=tuple(_Copies(c.copies, c.side_b is not None) for c in d.cards), art={},
+    decks = tuple(replace(d, cards=tuple(_copies(c.copies, c.side_b is not None) for c in d.cards), art={},
                           side_b=replace(d.side_b, art={}, lines={}) if d.side_b is not None else None)
                   for d in game.decks)
-    return replace(game, cards=(), sources={}, decks=decks)
+    return replace(game, cards=(), sources={}, field_lines={}, decks=decks)
 
 
 # ---------------------------------------------------------------------- recorded reads of the game object

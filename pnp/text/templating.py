@@ -164,7 +164,7 @@ _UNCHANGED = frozenset((int, float, bool, type(None)))
 _CONTAINERS = frozenset((list, tuple, dict, set, frozenset))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
 def _escaped(text: str) -> Safe:
     """:func:`escape` of a plain text, kept: a game's card ids and field names come back thousands of times
     in what :func:`data_value` converts (a deck's ``field_lines``, ``sources``)."""
@@ -179,7 +179,34 @@ def _item(value, memo: dict):
         return _escaped(value)
     if kind in _UNCHANGED:
         return value
+    if kind is tuple and len(value) <= _SHORT:
+        # a short tuple of texts and numbers (a (card id, key) of the game's field_lines: 100,000 of them
+        # at 20,000 cards) is converted as data_value would, without the memo: no cycle can pass through
+        # it, and a copy is as good as the copy made once (a template cannot tell them apart but by `is`)
+        for v in value:
+            if type(v) is not str and type(v) not in _UNCHANGED:
+                return data_value(value, memo)
+        items = tuple([_escaped(v) if type(v) is str else v for v in value])
+        return value if all(map(operator.is_, items, value)) else items
     return data_value(value, memo)
+
+
+#: The longest tuple :func:`_item` converts without the memo.
+_SHORT = 4
+
+
+#: The names of each dataclass's ``__init__`` fields, by its type (None: not a dataclass), for
+#: :func:`data_value` (``dataclasses.fields`` walked every field of every card again).
+_INIT_FIELDS: dict = {}
+
+
+def _init_fields(kind: type) -> tuple | None:
+    try:
+        return _INIT_FIELDS[kind]
+    except KeyError:
+        names = tuple(f.name for f in dataclasses.fields(kind) if f.init) if dataclasses.is_dataclass(kind) else None
+        _INIT_FIELDS[kind] = names
+        return names
 
 
 def data_value(value, memo: dict | None = None):
@@ -205,23 +232,25 @@ def data_value(value, memo: dict | None = None):
     memo[key] = (value, value)        # a cycle sees the unconverted value rather than looping
     if isinstance(value, (list, tuple, set, frozenset)):
         items = [_item(v, memo) for v in value]
-        result = value if all(a is b for a, b in zip(items, value)) else \
+        result = value if all(map(operator.is_, items, value)) else \
             (list(items) if isinstance(value, list) else type(value)(items) if type(value) in (tuple, set, frozenset)
              else tuple(items))
     elif isinstance(value, dict):
-        pairs = [(_item(k, memo), _item(v, memo)) for k, v in value.items()]
-        same = all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(pairs, value.items()))
+        keys, values = [], []
+        for k, v in value.items():          # each key converted before its value, as they come
+            keys.append(_item(k, memo))
+            values.append(_item(v, memo))
+        same = all(map(operator.is_, keys, value)) and all(map(operator.is_, values, value.values()))
         # a mapping that knows where it is written (pnp.loading.datafiles.DataMap) keeps knowing it
         copy_with = getattr(type(value), "copy_with", None)
-        result = value if same else copy_with(value, pairs) if copy_with else dict(pairs)
-    elif dataclasses.is_dataclass(value):
+        result = value if same else copy_with(value, list(zip(keys, values))) if copy_with else dict(zip(keys, values))
+    elif (names := _init_fields(type(value))) is not None:
         changes = {}
-        for f in dataclasses.fields(value):
-            if f.init:
-                old = getattr(value, f.name)
-                new = _item(old, memo)
-                if new is not old:
-                    changes[f.name] = new
+        for name in names:
+            old = getattr(value, name)
+            new = _item(old, memo)
+            if new is not old:
+                changes[name] = new
         result = dataclasses.replace(value, **changes) if changes else value
     elif isinstance(value, Macro):
         result = value
