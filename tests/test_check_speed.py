@@ -386,16 +386,22 @@ def test_parsing_yaml_pauses_the_cycle_collector_and_gives_it_back(monkeypatch):
     from pnp.loading import yamlsrc
 
     seen = []
-    compose = yamlsrc.compose
+    compose, direct = yamlsrc.compose, yamlsrc._direct
 
     def watching(text, limits=yamlsrc.LIMITS):
         seen.append(gc.isenabled())
         return compose(text, limits)
 
+    def watching_direct(text, path, limits=yamlsrc.LIMITS):
+        seen.append(gc.isenabled())
+        return direct(text, path, limits)
+
     monkeypatch.setattr(yamlsrc, "compose", watching)
+    monkeypatch.setattr(yamlsrc, "_direct", watching_direct)
     assert gc.isenabled()
     assert yamlsrc.parse_yaml("a: [1, 2]\n") == {"a": [1, 2]}
-    assert seen == [False] and gc.isenabled()          # before: the collector ran through the file's nodes
+    assert yamlsrc.parse_yaml("a: &x [1, 2]\nb: *x\n") == {"a": [1, 2], "b": [1, 2]}     # an alias: composed
+    assert seen == [False] * 3 and gc.isenabled()      # before: the collector ran through the file's nodes
     with pytest.raises(DataError):
         yamlsrc.parse_yaml("a: [1, 2\n")
     assert gc.isenabled()
@@ -526,3 +532,53 @@ def test_converting_a_short_tuple_of_texts_gives_what_the_memo_gave():
     plain = (1, 2.5, None)
     assert templating.data_value([plain])[0] is plain                    # nothing to escape: the same tuple
     assert not any(isinstance(v[0], tuple) and v[0] in lines for v in memo.values())   # kept out of the memo
+
+
+def _lines(value):
+    """``value`` with where each key and item is written, for comparing two parses."""
+    from pnp.loading.yamlsrc import LineDict, LineList
+
+    if isinstance(value, LineDict):
+        return ("map", value.path, value.line, dict(value.key_lines), [(k, type(k), _lines(v)) for k, v in value.items()])
+    if isinstance(value, LineList):
+        return ("list", value.path, value.line, list(value.item_lines), [_lines(v) for v in value])
+    return (type(value), value)
+
+
+@pytest.mark.parametrize("text", [
+    "", "a: 1\na: 2\n", "a: 1\nb: 2\na: 3\na: 4\n", "- [1, 2]\n- {a: 1, a: 2}\n", "1: a\ntrue: b\n1: c\n",
+    "a: &x [1]\nb: *x\n", "<<: {a: 1}\nb: 2\n", "a: !!str 1\n", "? [a]\n: 1\nb: {a: 1, a: 1}\n", "---\na: 1\n---\nb: 2\n",
+    "a: [1, 2\n", "a: 2023-13-45\nb: [1\n", "a: 2023-01-05\nb: 1:30\nc: 0x1F\nd: .inf\ne: ~\nf: ''\ng: yes\nh: 1_000\n",
+    "=: 1\n", "- a\n- b: 1\n  c: [x, {y: z}]\n- - 1\n  - 2\n", "a: \"q\"\nb: 'r'\nc: |\n  block\nd: >\n  folded\n",
+    "just a scalar\n", "a:\n  b:\n    c: 1\n    c: 2\n  b: 3\n", "a: \x01\n", "[" * 70 + "]" * 70, "a: b: c\n",
+    "x: {1: a, 1.0: b}\nnull: 1\n~: 2\n", "cards:\n" + "".join(f"  - id: c-{i}\n    n: {i}\n" for i in range(40)),
+])
+def test_yaml_built_from_events_at_once_is_what_composing_gave(text, monkeypatch):
+    from pnp.errors import DataError
+    from pnp.loading import yamlsrc
+
+    def parsed(limits):
+        try:
+            return _lines(yamlsrc.parse_yaml(text, "f.yaml", limits))
+        except DataError as exc:
+            return [str(p) for p in exc.problems]
+
+    for limits in (yamlsrc.LIMITS, yamlsrc.Limits(max_values=30), yamlsrc.Limits(max_depth=2)):
+        at_once = parsed(limits)
+        with monkeypatch.context() as m:
+            m.setattr(yamlsrc, "_direct", lambda *args: None)
+            assert parsed(limits) == at_once
+
+
+def test_a_plain_deck_file_is_built_without_nodes(monkeypatch):
+    from pnp.loading import yamlsrc
+
+    def composing(text, limits=yamlsrc.LIMITS):
+        raise AssertionError("composed")
+
+    monkeypatch.setattr(yamlsrc, "compose", composing)
+    data = yamlsrc.parse_yaml("cards:\n  - id: a\n    copies: 2\n  - id: b\n", "d.yaml")
+    assert data == {"cards": [{"id": "a", "copies": 2}, {"id": "b"}]}             # before: composed into nodes
+    assert data["cards"].item_lines == [2, 4] and data["cards"][0].key_lines == {"id": 2, "copies": 3}
+    with pytest.raises(AssertionError, match="composed"):
+        yamlsrc.parse_yaml("a: &x 1\nb: *x\n", "d.yaml")                           # an alias: composed as before
