@@ -38,6 +38,7 @@ import itertools
 import operator
 import os
 import re
+import _signal
 import signal
 import string
 import threading
@@ -321,20 +322,35 @@ class Budget:
 _BUDGET: contextvars.ContextVar = contextvars.ContextVar("pnp_template_budget", default=None)
 
 
-@contextmanager
-def limits():
-    """One render's limits (:class:`Budget`) for the code inside: templates rendered and expressions
-    evaluated in it share them. Inside another ``limits()``, the outer budget goes on."""
-    if _BUDGET.get() is not None:
-        yield _BUDGET.get()
-        return
-    budget = Budget(RENDER_SECONDS)
-    token = _BUDGET.set(budget)
-    try:
-        with _deadline(RENDER_SECONDS + 5):      # the main thread's backstop, should one step run long
-            yield budget
-    finally:
-        _BUDGET.reset(token)
+class limits:
+    """``with limits() as budget:`` one render's limits (:class:`Budget`) for the code inside: templates
+    rendered and expressions evaluated in it share them. Inside another ``limits()``, the outer budget
+    goes on. (A class rather than a generator's context manager: a deck's check opens one per card.)"""
+
+    __slots__ = ("token", "deadline")
+
+    def __enter__(self) -> Budget:
+        outer = _BUDGET.get()
+        if outer is not None:
+            self.token = None
+            return outer
+        budget = Budget(RENDER_SECONDS)
+        self.token = _BUDGET.set(budget)
+        try:
+            self.deadline = _deadline(RENDER_SECONDS + 5)   # the main thread's backstop, should one step run long
+            self.deadline.__enter__()
+        except BaseException:
+            _BUDGET.reset(self.token)
+            raise
+        return budget
+
+    def __exit__(self, *exc) -> bool:
+        if self.token is not None:
+            try:
+                self.deadline.__exit__(*exc)
+            finally:
+                _BUDGET.reset(self.token)
+        return False
 
 
 @contextmanager
@@ -1084,14 +1100,16 @@ class _deadline:
 
     def __enter__(self):
         if self.armed:
-            self.previous = signal.signal(signal.SIGALRM, self._expired)
+            # _signal's own function: signal.signal's wrapper turns each handler into an enum and back,
+            # twice per card of a deck's check; the handler put back is the one taken, as it was
+            self.previous = _signal.signal(signal.SIGALRM, self._expired)
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
         return self
 
     def __exit__(self, *exc):
         if self.armed:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
+            _signal.signal(signal.SIGALRM, self.previous)
         return False
 
 
