@@ -655,3 +655,27 @@ def test_the_elements_quick_init_makes_what_the_dataclass_init_made():
         b: int = dataclasses.field(default=0, init=False)
 
     assert "__setattr__" in Kept.__init__.__code__.co_names and Kept(1).b == 0        # left as it was
+
+
+def test_a_fonts_glyphs_are_looked_up_once_per_character(monkeypatch):
+    from reportlab.pdfbase import pdfmetrics
+
+    from pnp.draw import fonts
+
+    fonts.register()
+    name = fonts.font_name("serif")
+    face = pdfmetrics.getFont(name).face
+    asked = []
+
+    class Counting(dict):
+        def __contains__(self, key):
+            asked.append(key)
+            return super().__contains__(key)
+
+    monkeypatch.setattr(face, "charToGlyph", Counting(face.charToGlyph))
+    monkeypatch.setattr(fonts, "_PRINTED", {})
+    texts = [f"Omen {i}: a sign \u2603\x01" for i in range(50)]
+    found = [fonts.missing_glyphs(t, name) for t in texts]
+    assert found == [{"\u2603", "\x01"}] * 50 and found[0] is not found[1]
+    assert len(asked) == len(set(asked)) + 2 * 49       # before: every character of every text, 1,000 look-ups
+    assert fonts.missing_glyphs("  \t\n", name) == set() and fonts.unprintable("ok \x01") == "U+0001"

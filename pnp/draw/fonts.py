@@ -147,7 +147,23 @@ def missing_glyphs(text: str, font: str) -> set[str]:
     """Characters of ``text`` that ``font`` cannot draw (they would print as boxes)."""
     register()
     face = pdfmetrics.getFont(font).face
-    return {ch for ch in text if not ch.isspace() and ord(ch) not in face.charToGlyph}
+    held = _PRINTED.get(font)
+    if held is None or held[0] is not face:
+        held = _PRINTED[font] = (face, set())
+    prints = held[1]
+    missing = set()
+    for ch in set(text).difference(prints):
+        if ch.isspace() or ord(ch) in face.charToGlyph:
+            prints.add(ch)
+        else:
+            missing.add(ch)
+    return missing
+
+
+#: The characters each font was found to draw (and white space), by the font's name, with the face they
+#: were found in: a deck's texts are checked for the same few dozen characters card after card (each
+#: text's every character was looked up in each font's glyph table).
+_PRINTED: dict = {}
 
 
 def unprintable(text: str, roles=tuple(ROLES)) -> str | None:
