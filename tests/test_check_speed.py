@@ -679,3 +679,29 @@ def test_a_fonts_glyphs_are_looked_up_once_per_character(monkeypatch):
     assert found == [{"\u2603", "\x01"}] * 50 and found[0] is not found[1]
     assert len(asked) == len(set(asked)) + 2 * 49       # before: every character of every text, 1,000 look-ups
     assert fonts.missing_glyphs("  \t\n", name) == set() and fonts.unprintable("ok \x01") == "U+0001"
+
+
+def test_a_spreadsheet_deck_is_read_once_per_validation_and_again_when_edited(starfall, monkeypatch):
+    from pnp.cache import memo
+    from pnp.errors import Problems
+    from pnp.loading import decks
+    from pnp.loading.gamedata import load_game
+
+    folder = deck_of(starfall, 30)
+    read = []
+    load_table = decks.load_table
+
+    def counting(path, within=None):
+        read.append(path.name)
+        return load_table(path, within)
+
+    monkeypatch.setattr(decks, "load_table", counting)
+    memo.clear()
+    assert not _validated(folder).errors
+    assert read.count("omens.csv") == 1         # before: twice (the loading, the translations' check)
+    omens = folder / "omens.csv"
+    omens.write_text(omens.read_text().replace("omen-3,Omen 3,1", "omen-3,Omen 3,x"))
+    told = [p for p in _validated(folder).errors if "omen-3" in p.subject]
+    assert read.count("omens.csv") == 2 and told and told[0].line == 5
+    rows = decks.read_cards(load_game(str(folder), Problems(), strict=False).deck("omens"), folder, Problems())[0]
+    assert rows[0]["copies"] == 1 and type(rows[0]["turns"]) is int       # typed by the deck's fields

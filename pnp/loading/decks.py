@@ -11,12 +11,14 @@ Everything here is data: checked values in frozen dataclasses, problems with fil
 
 from __future__ import annotations
 
+import os
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
+from pnp.cache.memo import reads_files
 from pnp.errors import Problems
 from pnp.text.grammar import GENDER_VALUES, grammar_of
 from pnp.text.markup import placeholder_problems
@@ -710,10 +712,61 @@ _CELL_TYPES = {"id": "str", "name": "str", "copies": "int", "flavour": "str", "f
                "article": "bool"}
 
 
+def _typed_rows(path: Path, root: Path, deck: Deck):
+    """The rows of a deck's spreadsheet (:func:`~pnp.loading.tables.load_table`) with their cells typed
+    (:func:`_coerce_row`), read once per process while the file and the deck's fields are unchanged, as
+    a YAML file is (:func:`~pnp.loading.yamlsrc.load_yaml`): the loading and the translations' check
+    (:func:`pnp.validation.translations._unsure_prefixes`) read them, and treat them as read-only. A
+    DataError for a file that cannot be read, again at each call."""
+    from pnp.errors import DataError
+
+    try:
+        st = path.stat()
+        stamp = (os.path.realpath(path), st.st_mtime_ns, st.st_size, st.st_ino)
+        types = _cell_types(deck)
+        hash(types)
+    except (OSError, ValueError, TypeError):
+        stamp = None                    # load_table says what is wrong; a type that cannot be a key
+    if stamp is None:
+        rows = load_table(path, within=root)
+        for row in rows:
+            _coerce_row(row, deck)
+        return rows
+    ok, value = _typed_cached(str(path), str(root), stamp, types)
+    if not ok:
+        raise DataError(value)
+    return value
+
+
+def _cell_types(deck: Deck) -> tuple:
+    """What :func:`_coerce_row` types a row's cells by: the deck's fields', its side B's."""
+    return (tuple((f.name, f.cell_type) for f in deck.fields),
+            tuple((f.name, f.cell_type) for f in deck.side_b.fields) if deck.side_b is not None else None)
+
+
+@reads_files
+@lru_cache(maxsize=64)
+def _typed_cached(path: str, root: str, stamp: tuple, types: tuple) -> tuple:
+    from pnp.errors import DataError
+
+    try:
+        rows = load_table(Path(path), within=Path(root))
+    except DataError as exc:
+        return False, exc.problems
+    fields, side_fields = types
+    for row in rows:
+        _coerce_typed(row, fields, side_fields)
+    return True, rows
+
+
 def _coerce_row(row: LineDict, deck: Deck) -> LineDict:
     """A spreadsheet row with its cells typed by the keys' declared types (in place)."""
+    return _coerce_typed(row, *_cell_types(deck))
+
+
+def _coerce_typed(row: LineDict, fields: tuple, side_fields: tuple | None) -> LineDict:
     types = dict(_CELL_TYPES)
-    types.update({f.name: f.cell_type for f in deck.fields})
+    types.update(dict(fields))
     for key in list(row):
         value = row[key]
         if key == "ability" and isinstance(value, dict):
@@ -721,7 +774,7 @@ def _coerce_row(row: LineDict, deck: Deck) -> LineDict:
                 value[k] = guess(value[k])
         elif key == "side_b" and isinstance(value, dict):
             side = dict(_CELL_TYPES)
-            side.update({f.name: f.cell_type for f in deck.side_b.fields} if deck.side_b is not None else {})
+            side.update(dict(side_fields) if side_fields is not None else {})
             for k in list(value):
                 kind = side.get(k)
                 value[k] = guess(value[k]) if kind is None or isinstance(value[k], dict) else \
@@ -756,14 +809,12 @@ def read_cards(deck: Deck, root: Path, problems: Problems):
     if is_table(path):
         from pnp.errors import DataError
         try:
-            rows = load_table(path, within=root)
+            rows = _typed_rows(path, root, deck)
         except DataError as exc:
             problems.extend(exc.problems)
             return [], None
         if not rows:
             problems.error(path, 2, None, "no cards: the file has a header row and no card rows")
-        for row in rows:
-            _coerce_row(row, deck)
         return rows, rows
     raw = load_yaml_or_report(path, problems, within=root)
     if len(problems.errors) > before:
