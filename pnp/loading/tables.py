@@ -192,17 +192,19 @@ def _mappings(path: Path, header, rows, starts=None) -> LineList:
     if problems:
         raise DataError(problems)
     out = LineList()
-    out.path, out.line = str(path), 2
+    where = str(path)
+    out.path, out.line = where, 2
+    keys = [name.split(".") for name in names]      # a dotted name's parts, once per column
     for r, row in zip(starts or range(2, len(rows) + 2), rows):
         if all(_empty(v) for v in row):
             continue                        # blank rows between groups of cards
         item = LineDict()
-        item.path, item.line = str(path), Cell(r, 1)
+        item.path, item.line = where, Cell(r, 1)
         for col, (name, value) in enumerate(zip(names, row), 1):
             if not name or _empty(value):
                 continue
             value = Text(value.strip()) if isinstance(value, Text) else value
-            _put(item, name.split("."), value, Cell(r, col), str(path))
+            _put(item, keys[col - 1], value, Cell(r, col), where)
         extra = [c for c, v in enumerate(row[len(names):], len(names) + 1) if not _empty(v)]
         if extra:
             problems.append(Problem(str(path), Cell(r, extra[0]), None,
