@@ -705,3 +705,25 @@ def test_a_spreadsheet_deck_is_read_once_per_validation_and_again_when_edited(st
     assert read.count("omens.csv") == 2 and told and told[0].line == 5
     rows = decks.read_cards(load_game(str(folder), Problems(), strict=False).deck("omens"), folder, Problems())[0]
     assert rows[0]["copies"] == 1 and type(rows[0]["turns"]) is int       # typed by the deck's fields
+
+
+def test_a_faces_palette_is_made_a_key_once_for_all_its_expressions(monkeypatch):
+    from pnp.loading import cardlayout
+
+    made = []
+    real = cardlayout._palette_items
+
+    def counting(palette):
+        made.append(id(palette))
+        return real(palette)
+
+    monkeypatch.setattr(cardlayout, "_palette_items", counting)
+    monkeypatch.setattr(cardlayout, "_PALETTES", {})
+    palette = {"paper": "#f4f1e8", "ink": "#1f1a17"}
+    scope = {"palette": palette, "colour": "#aa3322"}
+    keys = [cardlayout._held_key(e, True, {"palette"} | ({"colour"} if "colour" in e else set()), scope)
+            for e in ("palette.paper", "palette.ink", "tint_to(colour, palette.paper)")]
+    assert keys[0] == ("palette.paper", True, (("palette", (("ink", "#1f1a17"), ("paper", "#f4f1e8"))),))
+    assert len(made) == 3 and len(cardlayout._PALETTES) == 1       # before: sorted and checked three times
+    assert cardlayout._held_key("palette.paper", True, {"palette"}, {"palette": {"paper": 3}}) is None
+    assert cardlayout._held_key("palette.paper", True, {"palette"}, {"palette": dict(palette)}) == keys[0]

@@ -963,8 +963,8 @@ def _held_key(expression: str, markup: bool, read, scope: dict, when: bool = Fal
             parts.append((name, kind, value))
         elif kind is float:
             parts.append((name, kind, repr(value)))
-        elif name == "palette" and kind is dict and all(type(k) is str and type(v) is str for k, v in value.items()):
-            parts.append((name, tuple(sorted(value.items()))))
+        elif name == "palette" and kind is dict and (colours := _palette_items(value)) is not None:
+            parts.append((name, colours))
         elif FUNCTIONS.get(name) is value:
             parts.append((name, "function"))
         else:
@@ -972,6 +972,25 @@ def _held_key(expression: str, markup: bool, read, scope: dict, when: bool = Fal
     if not _keepable(expression):
         return None
     return (expression, markup, tuple(parts), "when") if when else (expression, markup, tuple(parts))
+
+
+#: :func:`_palette_items` of the palettes last seen, by the dict's id (with the dict, so the id stands for it).
+_PALETTES: dict = {}
+
+
+def _palette_items(palette: dict) -> tuple | None:
+    """A face's palette (the scope's ``palette``, made for the face by :func:`_evaluate` and only read) as
+    a key: its (name, colour) pairs sorted, or None when one is not a text. Worked out once per face,
+    not once per expression that reads the palette (eight of the classic layout's)."""
+    found = _PALETTES.get(id(palette))
+    if found is not None and found[0] is palette:
+        return found[1]
+    items = tuple(sorted(palette.items())) if all(type(k) is str and type(v) is str
+                                                  for k, v in palette.items()) else None
+    if len(_PALETTES) >= 64:
+        _PALETTES.clear()
+    _PALETTES[id(palette)] = (palette, items)
+    return items
 
 
 @lru_cache(maxsize=1024)
