@@ -606,57 +606,6 @@ def test_a_renders_limits_arm_the_alarm_and_give_the_handler_back_without_the_en
     assert signal.getsignal(signal.SIGALRM) is before and templating._BUDGET.get() is None
 
 
-def test_the_elements_quick_init_makes_what_the_dataclass_init_made():
-    import dataclasses
-    import inspect
-    import pickle
-
-    from pnp.draw.text import Fitted
-    from pnp.frozen import quick_init
-    from pnp.layout import geometry as g
-    from pnp.text.markup import Atom
-
-    samples = {g.Rect: (1.0, 2, 3.5, 4), g.Box: (g.Rect(0, 0, 1, 1),), g.Line: (0, 0, 1, 1),
-               g.Circle: (1, 2, 3), g.Text: (g.Rect(0, 0, 5, 5), "**x**"), g.Icon: ("gem", 1, 2, 3),
-               g.Picture: ("a.png", g.Rect(0, 0, 1, 1)), g.Polygon: (((0, 0), (1, 0), (0, 1)),),
-               g.Group: ((g.Rect(0, 0, 1, 1),),), Atom: ("text", "Omen"), Fitted: (True, 9.0, (), 10.0, 12.0)}
-    for cls, args in samples.items():
-        assert cls.__init__.__code__.co_names == ("__dict__",), cls     # before: its own, ('__setattr__',)
-        plain = dataclasses.dataclass(frozen=True)(type(cls.__name__, (), {"__annotations__": {
-            f.name: f.type for f in dataclasses.fields(cls)}, **{f.name: f.default if f.default is not dataclasses.MISSING
-                                                                   else dataclasses.field(default_factory=f.default_factory)
-                                                                   for f in dataclasses.fields(cls)
-                                                                   if f.default is not dataclasses.MISSING
-                                                                   or f.default_factory is not dataclasses.MISSING}}))
-        assert [(p.name, p.kind) for p in inspect.signature(cls.__init__).parameters.values()] == \
-            [(p.name, p.kind) for p in inspect.signature(plain.__init__).parameters.values()]
-        made, twin = cls(*args), cls(*args)
-        assert made == twin and hash(made) == hash(twin) and pickle.loads(pickle.dumps(made)) == made
-        assert vars(made) == vars(plain(*args)) and list(vars(made)) == [f.name for f in dataclasses.fields(cls)]
-        assert dataclasses.replace(made) == made and repr(made).startswith(cls.__name__ + "(")
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            setattr(made, dataclasses.fields(cls)[0].name, None)
-
-    @quick_init
-    @dataclasses.dataclass(frozen=True)
-    class Made:
-        a: int
-        b: list = dataclasses.field(default_factory=list)
-
-        def __post_init__(self):
-            self.b.append(self.a)
-
-    assert Made(1).b == [1] and Made(2).b is not Made(2).b and Made(3, [0]).b == [0, 3]
-
-    @quick_init
-    @dataclasses.dataclass(frozen=True)
-    class Kept:
-        a: int
-        b: int = dataclasses.field(default=0, init=False)
-
-    assert "__setattr__" in Kept.__init__.__code__.co_names and Kept(1).b == 0        # left as it was
-
-
 def test_a_fonts_glyphs_are_looked_up_once_per_character(monkeypatch):
     from reportlab.pdfbase import pdfmetrics
 

@@ -22,7 +22,6 @@ from pnp.text import typography
 from pnp.draw import fonts, icons
 from pnp.layout.geometry import Rect, Style
 from pnp.text.markup import Atom, inline_atoms, pips_count
-from pnp.frozen import quick_init
 from pnp.units import MIN_TEXT_PT, pt
 
 ICON_SCALE = 1.2       # inline icon size as a multiple of the font size
@@ -89,7 +88,6 @@ def _word_width(word, style, size) -> float:
     return sum(_atom_width(a, style, size) for a in word)
 
 
-@quick_init
 @dataclass(frozen=True)
 class Fitted:
     """Text fitted to a box: whether it fits, at which size (pt), its wrapped lines and the block they make

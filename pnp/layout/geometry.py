@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pnp.frozen import quick_init
 
-
-@quick_init
 @dataclass(frozen=True)
 class Rect:
     """A rectangle in mm: its lower-left corner (x, y), width and height (y grows upwards)."""
@@ -69,7 +66,6 @@ class Style:
     hyphenate: bool = False        # break long words at the language's hyphenation points
 
 
-@quick_init
 @dataclass(frozen=True)
 class Box:
     """A rectangle filled and/or stroked, with optional rounded corners and dashes."""
@@ -84,7 +80,6 @@ class Box:
     role: str = ""
 
 
-@quick_init
 @dataclass(frozen=True)
 class Line:
     """A straight line from (x1, y1) to (x2, y2), ``width`` mm wide."""
@@ -99,7 +94,6 @@ class Line:
     role: str = ""
 
 
-@quick_init
 @dataclass(frozen=True)
 class Circle:
     """A circle of radius ``r`` centred on (cx, cy), filled and/or stroked."""
@@ -114,7 +108,6 @@ class Circle:
     role: str = ""
 
 
-@quick_init
 @dataclass(frozen=True)
 class Text:
     """Markup set in ``rect`` with ``style`` (see :mod:`pnp.draw.text`)."""
@@ -125,7 +118,6 @@ class Text:
     role: str = ""
 
 
-@quick_init
 @dataclass(frozen=True)
 class Icon:
     """A vector icon from :mod:`pnp.draw.icons`, centred on (cx, cy), ``size`` mm across."""
@@ -140,7 +132,6 @@ class Icon:
     role: str = ""
 
 
-@quick_init
 @dataclass(frozen=True)
 class Picture:
     """A picture file of the game folder (PNG, JPEG or SVG) drawn into ``rect``: ``fit`` is ``cover`` (crop
@@ -167,7 +158,6 @@ class Picture:
         return tuple(self.grow) if isinstance(self.grow, tuple) else (self.grow,) * 4
 
 
-@quick_init
 @dataclass(frozen=True)
 class Polygon:
     """A closed outline through ``points`` ((x, y) pairs in mm), or an open polyline when ``closed`` is
@@ -183,7 +173,6 @@ class Polygon:
     role: str = ""
 
 
-@quick_init
 @dataclass(frozen=True)
 class Group:
     """Elements drawn translated by (dx, dy) and optionally clipped to ``clip`` (in the group's frame)."""

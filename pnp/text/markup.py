@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from pnp.text.icon_names import ICON_NAMES
-from pnp.frozen import quick_init
 from pnp.suggest import closest
 
 _BULLET = re.compile(r"^[-*] +(.*)$")
@@ -219,7 +218,6 @@ def _starts_block(line: str) -> bool:
 _INLINE = re.compile(r"(\\.|\*\*|\*|\[[a-z][a-z0-9_-]*(?::[^\]]*)?\]|\n| +)", re.DOTALL)
 
 
-@quick_init
 @dataclass(frozen=True)
 class Atom:
     """A piece of a word: text in one style, or an inline icon (``text`` is the icon's name)."""
