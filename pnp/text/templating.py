@@ -38,7 +38,6 @@ import itertools
 import operator
 import os
 import re
-import _signal
 import signal
 import string
 import threading
@@ -1100,16 +1099,14 @@ class _deadline:
 
     def __enter__(self):
         if self.armed:
-            # _signal's own function: signal.signal's wrapper turns each handler into an enum and back,
-            # twice per card of a deck's check; the handler put back is the one taken, as it was
-            self.previous = _signal.signal(signal.SIGALRM, self._expired)
+            self.previous = signal.signal(signal.SIGALRM, self._expired)
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
         return self
 
     def __exit__(self, *exc):
         if self.armed:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            _signal.signal(signal.SIGALRM, self.previous)
+            signal.signal(signal.SIGALRM, self.previous)
         return False
 
 
