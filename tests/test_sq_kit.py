@@ -18,6 +18,8 @@ from pnp.loading.gamedata import load_game
 from pnp.loading.tokendata import load_tokens
 import rules_engine.shadow_queen as sq
 
+from rasterize import page_texts
+
 
 def run(*args):
     return CliRunner().invoke(main, list(map(str, args)))
@@ -40,10 +42,8 @@ def line_of(path, needle):
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_the_kit_builds_every_component(tmp_path, paper):
-    out = tmp_path / paper
-    result = run("build", "shadow_queen", "--paper", paper, "--out", out)
-    assert result.exit_code == 0, result.output
+def test_the_kit_builds_every_component(built_kit, paper):
+    out = built_kit("shadow_queen", "en", paper)     # `pnp build` exited 0 (conftest.built_kit; read only)
     pages = {p.name: len(PdfReader(p).pages) for p in out.glob("*.pdf")}
     assert pages["hexmap.pdf"] == 5                     # the assembly map and four tiles
     assert pages["cards-fronts.pdf"] == pages["cards-backs.pdf"] == 8      # 68 cards, 9 a sheet
@@ -220,8 +220,6 @@ def test_an_action_card_names_and_draws_the_pieces_that_may_play_it():
                 assert icons == sorted(who)
 
 
-def test_the_rulebook_cover_says_two_players(tmp_path):
-    result = run("build", "shadow_queen", "--out", tmp_path)
-    assert result.exit_code == 0, result.output
-    cover = PdfReader(tmp_path / "rulebook.pdf").pages[0].extract_text()
+def test_the_rulebook_cover_says_two_players(built_kit):
+    cover = page_texts(built_kit("shadow_queen") / "rulebook.pdf")[0]     # the shared kit (read only)
     assert "2 PLAYERS" in cover.upper() and "2-2" not in cover
