@@ -3,7 +3,6 @@ a designer's own game can use them; a figure naming something the game lacks is 
 the template's line with the closest name; pages to spare hold the spare content (!spare), not blanks."""
 
 
-import pypdf
 import pytest
 from click.testing import CliRunner
 
@@ -14,7 +13,7 @@ from pnp.draw.icons import using
 from pnp.rulebook.figures import Figures
 from pnp.loading.gamedata import load_game
 from pnp.layout.geometry import Rect, Text, Transform, flatten
-from rasterize import booklet_text
+from rasterize import booklet_text, page_texts
 
 
 
@@ -280,6 +279,5 @@ def test_spare_content_fills_pages_the_booklet_would_pad_and_only_those(built_ki
     assert "Gold tokens" in a4[a4.index("The tokens, actual size"):]
     # on Letter they take the room the card index leaves on its last page, and add no page (before issue
     # 37's figure of the battle's end moved the card index on, the cards filled that page: no tokens)
-    path = built_kit("shadow_throne", "en", "letter") / "rulebook.pdf"
-    pages = pypdf.PdfReader(path).pages
-    assert len(pages) == 16 and "The tokens, actual size" in "".join(page.extract_text() for page in pages)
+    pages = page_texts(built_kit("shadow_throne", "en", "letter") / "rulebook.pdf")
+    assert len(pages) == 16 and "The tokens, actual size" in "".join(pages)
