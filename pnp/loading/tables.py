@@ -147,10 +147,23 @@ def _xlsx_rows(path: Path):
     try:
         sheet = book.worksheets[0]
         rows = []
+        width = 0           # a data row's cells up to the last filled one, the widest so far
         for r, row in enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS + 1), 1):
             if len(row) > MAX_COLUMNS and not _empty(row[MAX_COLUMNS]):
                 _too_wide(path, Cell(r, MAX_COLUMNS + 1))
-            rows.append([_xlsx_value(v) for v in row[:MAX_COLUMNS]])
+            row = row[:MAX_COLUMNS]
+            if r > 1:
+                # a read-only sheet pads every row with empty cells up to the columns asked for: a data
+                # row keeps its cells up to its last filled one (an empty cell and a missing one read the
+                # same in _mappings); the header keeps them all, to name each column it leaves empty
+                tail = row[width:]
+                if tail.count(None) != len(tail):
+                    end = len(row)
+                    while row[end - 1] is None:
+                        end -= 1
+                    width = end
+                row = row[:width]
+            rows.append([_xlsx_value(v) for v in row])
             if len(rows) > MAX_ROWS + 1:
                 raise DataError([Problem(str(path), None, None, f"more than {MAX_ROWS} rows; pnp reads at most that")])
     except DataError:
@@ -209,8 +222,8 @@ def _mappings(path: Path, header, rows, starts=None) -> LineList:
         if extra:
             problems.append(Problem(str(path), Cell(r, extra[0]), None,
                                     "a cell right of the last named column; give its column a header"))
-        for col, name in enumerate(names, 1):
-            if not name and col <= len(row) and not _empty(row[col - 1]):
+        for col, name in enumerate(names[:len(row)], 1):
+            if not name and not _empty(row[col - 1]):
                 problems.append(Problem(str(path), Cell(r, col), None, "a cell in a column without a header"))
         out.append(item)
         out.item_lines.append(Cell(r, 1))
