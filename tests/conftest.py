@@ -115,3 +115,48 @@ def built_kit(tmp_path_factory):
         return kits[key]
 
     return build
+
+
+@pytest.fixture(scope="session")
+def validated(tmp_path_factory):
+    """``validated("validate", game, *options)``: the exit code and the output (``.exit_code``, ``.output``)
+    of that ``pnp`` command on a bundled game, run once per test run (in-process, as ``CliRunner`` runs it)
+    and shared by every test that runs the same command line to read what it says, as :func:`built_kit`
+    shares kits: under pytest-xdist the first worker to ask runs it under a filelock, the others read its
+    result. Only for a command that reads a game it does not change and whose output names no path of the
+    test's own (a bundled game by its id): a `pnp validate` of an unchanged bundled game costs 1-3 s of
+    CPU, and several modules ran the same ones."""
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    from pnp.commands.cli import main
+
+    try:
+        from filelock import FileLock
+    except ModuleNotFoundError:
+        FileLock = None
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    shared_by_workers = worker and FileLock is not None
+    run_folder = tmp_path_factory.getbasetemp().parent if shared_by_workers else tmp_path_factory.getbasetemp()
+    shared = run_folder / "shared-commands"
+    shared.mkdir(exist_ok=True)
+    results = {}
+
+    def run(*args: str) -> SimpleNamespace:
+        args = tuple(map(str, args))
+        if args not in results:
+            name = hashlib.sha256(json.dumps(args).encode()).hexdigest()[:16]
+            done = shared / f"{name}.json"
+            with FileLock(shared / f"{name}.lock") if FileLock is not None else contextlib.nullcontext():
+                if not done.exists():
+                    result = CliRunner().invoke(main, list(args))
+                    if result.exception is not None and not isinstance(result.exception, SystemExit):
+                        raise result.exception
+                    done.write_text(json.dumps({"args": args, "exit_code": result.exit_code,
+                                                "output": result.output}))
+            kept = json.loads(done.read_text())
+            results[args] = SimpleNamespace(exit_code=kept["exit_code"], output=kept["output"])
+        return results[args]
+
+    return run

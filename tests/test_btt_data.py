@@ -3,10 +3,7 @@ text generated from the abilities, and the game valid for ``pnp validate``."""
 
 import re
 
-from click.testing import CliRunner
-
 from pnp.loading.cardtext import ability_text
-from pnp.commands.cli import main
 from pnp.loading.gamedata import load_game
 from pnp.text.icon_names import ICON_NAMES
 from rules_engine.behind_the_throne import EFFECTS
@@ -51,7 +48,7 @@ def test_every_card_text_comes_from_its_ability():
     assert "at least as many cards as your King stack" in ability_text(GAME, GAME.card("king"))
 
 
-def test_pnp_validate_passes():
-    result = CliRunner().invoke(main, ["validate", "behind_the_throne"])
+def test_pnp_validate_passes(validated):
+    result = validated("validate", "behind_the_throne")     # shared with test_btt_kit (conftest.validated)
     assert result.exit_code == 0, result.output
     assert "Behind the Throne" in result.output and "valid" in result.output

@@ -30,8 +30,8 @@ def text(path):
     return " ".join(" ".join(t.split()) for t in page_texts(path))
 
 
-def test_validates(game):
-    result = CliRunner().invoke(main, ["validate", "behind_the_throne"])
+def test_validates(game, validated):
+    result = validated("validate", "behind_the_throne")     # shared with test_btt_data (conftest.validated)
     assert result.exit_code == 0, result.output
     assert len(game.deck_for()) == 82 and len(game.cards) == 10
 

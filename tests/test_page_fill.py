@@ -369,10 +369,10 @@ def test_validate_names_the_paper_and_the_language_of_each_page_more_than_a_thir
 
 
 @pytest.mark.parametrize("game_id", ["shadow_throne", "behind_the_throne", "shadow_kingdoms_of_valeria", "shadow_queen"])
-def test_validate_finds_no_page_more_than_a_third_empty_in_a_bundled_game(game_id):
+def test_validate_finds_no_page_more_than_a_third_empty_in_a_bundled_game(game_id, validated):
     """Every paper, every language the game has (Shadow Throne's A4 back cover was 42 % empty in English
     and 34 % in Spanish: its quick reference alone, the tokens having taken the page before)."""
-    result = CliRunner().invoke(main, ["validate", game_id, "--no-cache"])
+    result = validated("validate", game_id, "--no-cache")      # run once a test run (conftest.validated)
     assert result.exit_code == 0, result.output
     assert "more than a third empty" not in result.output
 

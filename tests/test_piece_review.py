@@ -214,12 +214,8 @@ def test_2_no_card_of_our_games_leaves_a_quarter_of_its_face_empty(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_2_validate_warns_of_no_empty_face_on_our_games(game):
-    from click.testing import CliRunner
-
-    from pnp.commands.cli import main
-
-    result = CliRunner().invoke(main, ["validate", game, "--no-cache"])
+def test_2_validate_warns_of_no_empty_face_on_our_games(game, validated):
+    result = validated("validate", game, "--no-cache")     # shared with test_page_fill (conftest.validated)
     assert result.exit_code == 0 and "of the face empty" not in result.output, result.output
 
 

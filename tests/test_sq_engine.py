@@ -57,8 +57,8 @@ def test_the_game_data_compiles_to_the_draft_counts():
     assert all(c.invented("copies") for c in GAME.cards)
 
 
-def test_validate_passes_and_reports_the_placeholders():
-    result = run("validate", "shadow_queen")
+def test_validate_passes_and_reports_the_placeholders(validated):
+    result = validated("validate", "shadow_queen")     # shared with test_sq_kit (conftest.validated)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[-1] == ("Shadow Queen: 2 decks, 68 cards (24 different), 2 factions, components instructions, "

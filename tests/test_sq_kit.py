@@ -63,8 +63,8 @@ def test_the_kit_builds_every_component(built_kit, paper):
     assert pieces["shadows_reference"] == {("sheet", "shadows_reference"): 1}
 
 
-def test_validate_counts_every_placeholder_by_file():
-    result = run("validate", "shadow_queen")
+def test_validate_counts_every_placeholder_by_file(validated):
+    result = validated("validate", "shadow_queen")     # shared with test_sq_engine (conftest.validated)
     assert result.exit_code == 0, result.output
     counts = {line.split(": warning: ")[0].rsplit("/", 1)[-1]: int(line.split(": warning: ")[1].split()[0])
               for line in result.output.splitlines() if "placeholder" in line and ": warning: " in line}
