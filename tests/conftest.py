@@ -10,6 +10,20 @@ import pytest
 from pnp import DATA_DIR
 
 
+def pytest_configure(config):
+    """The collector of reference cycles runs as it does in ``pnp`` (:data:`pnp.program.GC_THRESHOLD`: a pass
+    after every 100,000 new objects, not Python's 700), in this process and in each pytest-xdist worker.
+    A worker keeps hundreds of thousands of objects alive (the collected tests, loaded games, fonts), and
+    with Python's default the collector walked them over and over: 5-15 % of the tests' CPU (issue 38). What
+    the tests run is pnp's code under the collector pnp sets for itself; nothing a test checks depends on
+    when a cycle is freed (test_startup checks the program's own setting in a fresh interpreter)."""
+    import gc
+
+    from pnp.program import GC_THRESHOLD
+
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
+
+
 @pytest.fixture
 def game_copy(tmp_path) -> Path:
     """A writable copy of the bundled Shadow Throne data, to break in tests."""
