@@ -31,12 +31,10 @@ def queen():
 
 
 @pytest.fixture(scope="module")
-def spanish_kit(tmp_path_factory):
-    """Shadow Throne's kit built in Spanish (the default game), once for the tests that read it."""
-    out = tmp_path_factory.mktemp("es")
-    result = CliRunner().invoke(main, ["build", "--lang", "es", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
+def spanish_kit(built_kit):
+    """Shadow Throne's kit built in Spanish (the default game), on Letter: the run's shared kit, read only
+    (conftest.built_kit; other modules read the same one)."""
+    return built_kit(THRONE, "es")
 
 
 def pdf_text(path) -> str:
@@ -224,11 +222,9 @@ def test_8_rulings_the_draft_does_not_give_print_in_italics():
     assert "**Lower attack:** the attacking piece is removed" not in text
 
 
-def test_8_instructions_say_how_to_print_every_file(tmp_path):
-    result = CliRunner().invoke(main, ["build", QUEEN, "--out", str(tmp_path)])
-    assert result.exit_code == 0, result.output
+def test_8_instructions_say_how_to_print_every_file(built_kit):
     import pypdfium2 as pdfium
-    doc = pdfium.PdfDocument(str(tmp_path / "instructions.pdf"))
+    doc = pdfium.PdfDocument(str(built_kit(QUEEN) / "instructions.pdf"))     # the shared kit (read only)
     text = "".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
     for sheet in ("Shadows reference", "Kingdom reference"):
         row = next(line for line in text.splitlines() if sheet in line and "sheets of paper" not in line)
@@ -357,7 +353,7 @@ def test_9_a4_campaign_maps_print_their_name_outside_the_piece(tmp_path):
 
 
 # 10 -----------------------------------------------------------------------------------------------------
-def test_10_credits_print_on_the_rulebook_cover_and_the_box(tmp_path, spanish_kit):
+def test_10_credits_print_on_the_rulebook_cover_and_the_box(built_kit, spanish_kit):
     from pnp.components.box import layout
 
     game = load_game(THRONE)
@@ -366,15 +362,14 @@ def test_10_credits_print_on_the_rulebook_cover_and_the_box(tmp_path, spanish_ki
     box = [t.markup for p in layout(game, BuildOptions()).pages for t in p.find("credits")]
     assert box == ["\n".join(lines)]
     lines.append("Examples of play and playtesting bots: pnp")     # box: false, on the rulebook's cover only
-    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path)])
-    assert result.exit_code == 0, result.output
+    kit = built_kit()                  # the default game's kit, built once a run (conftest.built_kit; read only)
     import pypdfium2 as pdfium
-    cover = pdfium.PdfDocument(str(tmp_path / "rulebook.pdf"))[0].get_textpage().get_text_range()
+    cover = pdfium.PdfDocument(str(kit / "rulebook.pdf"))[0].get_textpage().get_text_range()
     assert all(line in cover for line in lines)
     cover = pdfium.PdfDocument(str(spanish_kit / "rulebook.pdf"))[0].get_textpage().get_text_range()
     assert "Diseño: Teale Fristoe" in cover and "Arte de la edición original: Jesse Parrotti" in cover
     # manifest.json: a file beside the kit has its own pages, not 0
-    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    manifest = json.loads((kit / "manifest.json").read_text())
     files = {f["file"]: f for c in manifest["components"] for f in c["files"]}
     assert files["rulebook.pdf"]["pages"] == 16 and not files["rulebook.pdf"]["in_kit"]
     assert files["cards-duplex.pdf"]["pages"] == 14
