@@ -162,3 +162,55 @@ def test_a_set_recorded_into_through_the_game_and_every_card_is_updated_once_a_r
         assert buildcache._TARGETS == [reads]
     assert buildcache._TARGETS == [] and buildcache._RECORDING == []
     assert {"title", "cards", "name"} <= reads and inner == {"cards", "name"}
+
+
+
+@dataclasses.dataclass(frozen=True)
+class _Card:
+    name: str
+    ability: str
+
+
+@dataclasses.dataclass(frozen=True)
+class _Game:
+    title: str
+    cards: tuple
+
+
+def test_a_memo_hands_back_the_same_reads_whoever_asked_first():
+    """A memo that replays its reads (buildcache.replays_reads) hands a component the same names whether a
+    validation unit, which records the game and every card into one set (pnp.cache.checked), or a
+    component, which records the game alone, asked for the result first: Valeria's rulebook, given back
+    a board's layouts made first by one or the other as the checks before it ran or came from the build
+    cache, was kept under one list of names and looked up under the other after an edit undone (3
+    misses). The unit records what the work reads of the cards, and only that: a card's ability edited
+    finds a unit that read only the names kept."""
+    from contextlib import ExitStack
+    from functools import lru_cache
+
+    @buildcache.replays_reads
+    @lru_cache(maxsize=4)
+    def first_name(game):
+        return game.cards[0].name
+
+    def in_unit(game):
+        with ExitStack() as stack:
+            reads = stack.enter_context(buildcache.recording(game))
+            for card in game.cards:
+                stack.enter_context(buildcache.recording(card, reads))
+            assert first_name(game) == "Elite Guard"
+        return reads
+
+    def in_component(game):
+        with buildcache.recording(game) as reads:
+            assert first_name(game) == "Elite Guard"
+        return reads
+
+    game = _Game("Valeria", (_Card("Elite Guard", "guard"), _Card("Scout", "look")))
+    unit = in_unit(game)
+    after_a_unit = in_component(game)
+    first_name.cache_clear()
+    in_component(game)
+    after_a_component = in_component(game)
+    assert after_a_unit == after_a_component == {"cards"}
+    assert unit == in_unit(game) == {"cards", "name"}       # the second time the memo holds it

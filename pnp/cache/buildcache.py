@@ -340,13 +340,25 @@ def replays_reads(func):
     """Above ``@lru_cache`` (and ``@reads_files``) of a function whose first argument is the game: the
     names of the game's attributes it read when it computed a result are noted with it and counted as
     read again whenever the result is given back from the memo (without it, handing a memoized result
-    to a recorded component counts every attribute of the game as read)."""
+    to a recorded component counts every attribute of the game as read).
+
+    Asked for while the game's cards' reads are recorded too (by a validation unit, :mod:`pnp.cache.checked`,
+    or a play, :mod:`pnp.cache.played`), the result is made for that alone, neither taken from the memo
+    nor kept in it: what it reads of the cards is then recorded where it belongs, and the names kept with
+    a memoized result are the game's only, whichever check asked first. (Kept, they held the names of
+    the cards' attributes when a unit had made the result, not when a component had, so a component
+    given the result back was keyed by other names as the checks before it ran or came from the build
+    cache: after an edit undone, Valeria's rulebook and cards looked up names their entries were not
+    kept under, and missed.)"""
     import functools
 
     noted: dict = {}
 
     @functools.wraps(func)
     def wrapper(game, *args):
+        cards = _cards_of(game)
+        if cards and is_recorded(cards[0]):
+            return func.__wrapped__(game, *args)
         names = set()
         before = func.cache_info().misses
         with recording(game, names):
@@ -374,6 +386,15 @@ def replays_reads(func):
     wrapper.cache_clear = cache_clear
     wrapper.cache_info = func.cache_info
     return wrapper
+
+
+def _cards_of(game) -> tuple:
+    """``game``'s cards, read without counting as a read of ``cards``; () when it has none."""
+    try:
+        cards = object.__getattribute__(game, "cards")
+    except AttributeError:
+        return ()
+    return cards if isinstance(cards, (tuple, list)) else ()
 
 
 def is_recorded(obj) -> bool:
