@@ -343,22 +343,36 @@ def replays_reads(func):
     to a recorded component counts every attribute of the game as read).
 
     Asked for while the game's cards' reads are recorded too (by a validation unit, :mod:`pnp.cache.checked`,
-    or a play, :mod:`pnp.cache.played`), the result is made for that alone, neither taken from the memo
-    nor kept in it: what it reads of the cards is then recorded where it belongs, and the names kept with
-    a memoized result are the game's only, whichever check asked first. (Kept, they held the names of
+    or a play, :mod:`pnp.cache.played`), the result is made apart, neither taken from the memo nor kept
+    in it, and kept for the next unit with what it read of the game and the cards (:class:`_Apart`):
+    what it reads of the cards is then recorded where it belongs, and the names kept with a memoized
+    result are the game's only, whichever check asked first. (Kept, they held the names of
     the cards' attributes when a unit had made the result, not when a component had, so a component
     given the result back was keyed by other names as the checks before it ran or came from the build
     cache: after an edit undone, Valeria's rulebook and cards looked up names their entries were not
     kept under, and missed.)"""
     import functools
 
+    from pnp.cache import memo as file_memos
+
     noted: dict = {}
+    apart = _Apart()           # (id of the game, arguments) -> (game, result, names): made for units
+    file_memos.reads_files(apart)
 
     @functools.wraps(func)
     def wrapper(game, *args):
         cards = _cards_of(game)
         if cards and is_recorded(cards[0]):
-            return func.__wrapped__(game, *args)
+            key = (id(game), args)
+            found = apart.get(key)
+            if found is not None and found[0] is game:
+                _note(found[2])
+                return found[1]
+            names = set()
+            with recording(game, names):        # the unit's cards note their reads into it as well
+                result = func.__wrapped__(game, *args)
+            apart.put(key, (game, result, frozenset(names)))
+            return result
         names = set()
         before = func.cache_info().misses
         with recording(game, names):
@@ -381,11 +395,28 @@ def replays_reads(func):
 
     def cache_clear():
         noted.clear()
+        apart.cache_clear()
         func.cache_clear()
 
     wrapper.cache_clear = cache_clear
     wrapper.cache_info = func.cache_info
     return wrapper
+
+
+class _Apart(dict):
+    """The results a memo under :func:`replays_reads` made for validation units, with what each read of the
+    game and its cards (a few: the units of one validation share them); emptied with pnp's file memos."""
+
+    def put(self, key, value) -> None:
+        if len(self) >= 16:
+            self.pop(next(iter(self)))
+        self[key] = value
+
+    def cache_clear(self) -> None:
+        self.clear()
+
+    __hash__ = object.__hash__
+    __eq__ = object.__eq__
 
 
 def _cards_of(game) -> tuple:
