@@ -357,6 +357,7 @@ def replays_reads(func):
 
     noted: dict = {}
     apart = _Apart()           # (id of the game, arguments) -> (game, result, names): made for units
+    apart.__module__, apart.__name__ = func.__module__, f"{func.__name__} (made for validation units)"
     file_memos.reads_files(apart)
 
     @functools.wraps(func)
