@@ -89,6 +89,25 @@ def _fixed_examples(request):
         yield
 
 
+def _run_wide(tmp_path_factory, folder: str):
+    """(a folder of this test run shared by every pytest-xdist worker, ``locked(name)``: a context that
+    holds that name's filelock while one worker makes what the others then read). Without filelock (an
+    environment installed before it joined the test extra) each worker has a folder of its own."""
+    try:
+        from filelock import FileLock
+    except ModuleNotFoundError:
+        FileLock = None
+    shared_by_workers = os.environ.get("PYTEST_XDIST_WORKER") and FileLock is not None
+    run_folder = tmp_path_factory.getbasetemp().parent if shared_by_workers else tmp_path_factory.getbasetemp()
+    shared = run_folder / folder
+    shared.mkdir(exist_ok=True)
+
+    def locked(name: str):
+        return FileLock(shared / f"{name}.lock") if FileLock is not None else contextlib.nullcontext()
+
+    return shared, locked
+
+
 @pytest.fixture(scope="session")
 def built_kit(tmp_path_factory):
     """``built_kit(game="shadow_throne", lang="en", paper="letter", *options)``: the folder of that kit,
@@ -102,15 +121,7 @@ def built_kit(tmp_path_factory):
 
     from pnp.commands.cli import main
 
-    try:
-        from filelock import FileLock
-    except ModuleNotFoundError:
-        FileLock = None
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    shared_by_workers = worker and FileLock is not None
-    run_folder = tmp_path_factory.getbasetemp().parent if shared_by_workers else tmp_path_factory.getbasetemp()
-    shared = run_folder / "shared-kits"
-    shared.mkdir(exist_ok=True)
+    shared, locked = _run_wide(tmp_path_factory, "shared-kits")
     kits = {}
 
     def build(game: str = "shadow_throne", lang: str = "en", paper: str = "letter", *options: str) -> Path:
@@ -118,7 +129,7 @@ def built_kit(tmp_path_factory):
         if key not in kits:
             name = hashlib.sha256(json.dumps(key).encode()).hexdigest()[:16]
             out, done = shared / name, shared / f"{name}.built"
-            with FileLock(shared / f"{name}.lock") if FileLock is not None else contextlib.nullcontext():
+            with locked(name):
                 if not done.exists():
                     shutil.rmtree(out, ignore_errors=True)       # a build that failed half-way
                     result = CliRunner().invoke(main, ["build", game, "--lang", lang, "--paper", paper, *options,
@@ -146,15 +157,7 @@ def validated(tmp_path_factory):
 
     from pnp.commands.cli import main
 
-    try:
-        from filelock import FileLock
-    except ModuleNotFoundError:
-        FileLock = None
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    shared_by_workers = worker and FileLock is not None
-    run_folder = tmp_path_factory.getbasetemp().parent if shared_by_workers else tmp_path_factory.getbasetemp()
-    shared = run_folder / "shared-commands"
-    shared.mkdir(exist_ok=True)
+    shared, locked = _run_wide(tmp_path_factory, "shared-commands")
     results = {}
 
     def run(*args: str) -> SimpleNamespace:
@@ -162,7 +165,7 @@ def validated(tmp_path_factory):
         if args not in results:
             name = hashlib.sha256(json.dumps(args).encode()).hexdigest()[:16]
             done = shared / f"{name}.json"
-            with FileLock(shared / f"{name}.lock") if FileLock is not None else contextlib.nullcontext():
+            with locked(name):
                 if not done.exists():
                     result = CliRunner().invoke(main, list(args))
                     if result.exception is not None and not isinstance(result.exception, SystemExit):

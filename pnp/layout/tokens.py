@@ -271,13 +271,7 @@ def sheet_pages(token_plan: TokenPlan, faces: dict, bleed: float, note: str = ""
     n = len(token_plan.sheets)
     for i, sheet in enumerate(token_plan.sheets):
         page = Page(token_plan.page_w, token_plan.page_h, label=f"Tokens {i + 1}")
-        for p in sheet:
-            front, back = faces[p.token]
-            page.add(Group(tuple(front), p.front.x, p.front.y, role=f"front:{p.token}#{p.copy}"))
-            page.add(Group(tuple(back), p.back.x, p.back.y, role=f"back:{p.token}#{p.copy}"))
-        for p in sheet:
-            outline = outlines.get(p.token) if outlines else None
-            page.add(cut_outline(p.shape, p.front, outline), cut_outline(p.shape, p.back, outline))
+        _add_tokens(page, sheet, faces, outlines)
         page.add(Line(0, token_plan.fold_y, token_plan.page_w, token_plan.fold_y, FOLD_GREY, 0.35, role="fold"))
         if note:
             page.add(Text(Rect(PRINTER_MARGIN, token_plan.fold_y - 3.2, token_plan.page_w - 2 * PRINTER_MARGIN, 2.6),
@@ -311,12 +305,8 @@ def fold_block(token_plan: TokenPlan, gap: float, fold_gutter: float) -> tuple:
     return tuple(placed), Rect(left, 2 * fold - top, right - left, 2 * (top - fold))
 
 
-def fold_block_page(token_plan: TokenPlan, faces: dict, gap: float, fold_gutter: float,
-                    outlines: dict | None = None) -> Page:
-    """:func:`fold_block` as a page of the sheet's size: the tokens' faces and cut lines, the fold line
-    across the block only, and the block's edge (grey, thin) to cut it out along."""
-    placed, edge = fold_block(token_plan, gap, fold_gutter)
-    page = Page(token_plan.page_w, token_plan.page_h, label=f"Tokens {len(token_plan.sheets)}")
+def _add_tokens(page: Page, placed, faces: dict, outlines: dict | None) -> None:
+    """Every placed token's front and back faces on ``page``, then their cut lines (over all faces)."""
     for p in placed:
         front, back = faces[p.token]
         page.add(Group(tuple(front), p.front.x, p.front.y, role=f"front:{p.token}#{p.copy}"))
@@ -324,6 +314,15 @@ def fold_block_page(token_plan: TokenPlan, faces: dict, gap: float, fold_gutter:
     for p in placed:
         outline = outlines.get(p.token) if outlines else None
         page.add(cut_outline(p.shape, p.front, outline), cut_outline(p.shape, p.back, outline))
+
+
+def fold_block_page(token_plan: TokenPlan, faces: dict, gap: float, fold_gutter: float,
+                    outlines: dict | None = None) -> Page:
+    """:func:`fold_block` as a page of the sheet's size: the tokens' faces and cut lines, the fold line
+    across the block only, and the block's edge (grey, thin) to cut it out along."""
+    placed, edge = fold_block(token_plan, gap, fold_gutter)
+    page = Page(token_plan.page_w, token_plan.page_h, label=f"Tokens {len(token_plan.sheets)}")
+    _add_tokens(page, placed, faces, outlines)
     page.add(Line(edge.x, token_plan.fold_y, edge.right, token_plan.fold_y, FOLD_GREY, 0.35, role="fold"))
     page.add(Box(edge, stroke=BLOCK_EDGE, width=0.25, role="block-edge"))
     return page

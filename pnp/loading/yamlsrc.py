@@ -113,6 +113,11 @@ class _TooBig(Exception):
         self.mark, self.message = mark, message
 
 
+def _too_many_values(mark, limits) -> "_TooBig":
+    """The problem of a document past ``limits.max_values`` at ``mark`` (both ways of building one say it)."""
+    return _TooBig(mark, f"holds more than {limits.max_values:,} values once its aliases are expanded")
+
+
 def _events(text: str):
     return _CParser(text) if _CParser is not None else _PyEvents(text)
 
@@ -174,8 +179,7 @@ def compose(text: str, limits: Limits = LIMITS):
             # as they came); an alias adds everything it stands for
             total += values if isinstance(event, AliasEvent) else 1
             if total > limits.max_values:
-                raise _TooBig(event.start_mark, f"holds more than {limits.max_values:,} values once its aliases "
-                                                f"are expanded")
+                raise _too_many_values(event.start_mark, limits)
             if not stack:
                 root = done
                 continue
@@ -340,8 +344,7 @@ def _direct(text: str, path: str, limits: Limits = LIMITS):
                 continue
             total += 1
             if total > limits.max_values:
-                raise _TooBig(event.start_mark, f"holds more than {limits.max_values:,} values once its aliases "
-                                                f"are expanded")
+                raise _too_many_values(event.start_mark, limits)
             if not stack:
                 root = done
                 continue
